@@ -1,0 +1,96 @@
+/**
+ * Platform-neutral events: what the tutor engine says (outgoing) and what a
+ * learner does (incoming). Adapters map platform payloads to LearnerEvent and
+ * TutorEvent to platform calls; the engine never sees a platform.
+ */
+
+import type { PlanTree, DerivedPlanStatuses } from "./plan.ts";
+import type { ProbeAssessment } from "./probe.ts";
+import type { AskToolInput, ExplainToolInput, QuizToolInput } from "../question-core.ts";
+
+/** Someone in the thread: a platform user id and a display name when known. */
+export interface Participant {
+	id: string;
+	name?: string;
+}
+
+/** solo: only the learner answers; group: any member of the thread may. */
+export type LessonMode = "solo" | "group";
+
+/** The lesson's phase, derived from the transcript (see phases.ts). */
+export type LessonPhase = "probe" | "teach" | "ended";
+
+/** The learner's graded answer: the tool result of a quiz or ask, authored by our code. */
+export interface AnswerResult {
+	/** The chosen option's text (quiz), the option value (ask) or the typed text. */
+	answer: string;
+	/** Ask with options: the label the learner saw. */
+	label?: string;
+	/** Quiz only: graded against correctAnswer. */
+	correct?: boolean;
+	by: Participant;
+	/** Set when the learner moved on (typed a message, ended the lesson) instead of answering. */
+	skipped?: boolean;
+}
+
+/** What a learner (or an admin) does in a lesson thread. */
+export type LearnerEvent =
+	/** A choice on a quiz or ask with options: the option text (quiz) or value (ask), or its 0-based index. */
+	| { type: "answer"; toolCallId: string; value: string | number; by: Participant }
+	/** A typed answer to a free-answer quiz or a free-text ask. */
+	| { type: "reply"; toolCallId: string; text: string; by: Participant }
+	/** A message typed in the thread. */
+	| { type: "message"; text: string; by: Participant }
+	/** End the lesson; `privileged` when the adapter verified an admin. */
+	| { type: "end"; by: Participant; privileged?: boolean };
+
+/** Why handle() refused an event; the adapter turns it into an ephemeral notice. */
+export type RefusalCode =
+	| "unknown-session"
+	| "ended"
+	| "not-allowed"
+	| "not-pending"
+	| "already-answered"
+	| "invalid-answer";
+
+/** handle()'s verdict, known before any model work: recorded (or queued) or refused. */
+export type HandleResult = { ok: true } | { ok: false; code: RefusalCode; message: string };
+
+/** What the tutor says. Every event names its session. */
+export type TutorEvent =
+	| { type: "text"; sessionId: string; text: string }
+	| {
+			type: "quiz";
+			sessionId: string;
+			toolCallId: string;
+			input: QuizToolInput;
+			/** The plan node the quiz is about (read from the raw call), when tagged and known. */
+			nodeId?: string;
+	  }
+	| { type: "ask"; sessionId: string; toolCallId: string; input: AskToolInput }
+	| { type: "explain"; sessionId: string; toolCallId: string; input: ExplainToolInput }
+	| { type: "assessment"; sessionId: string; toolCallId: string; assessment: ProbeAssessment }
+	| {
+			type: "plan";
+			sessionId: string;
+			tree: PlanTree;
+			statuses: DerivedPlanStatuses;
+			/** init: first map; rewrite: a new tree version; moved: the derived current node changed. */
+			reason: "init" | "rewrite" | "moved";
+	  }
+	| {
+			type: "answered";
+			sessionId: string;
+			toolCallId: string;
+			kind: "quiz" | "ask";
+			result: AnswerResult;
+			/** What was asked, for the answered card (undefined when the input no longer parses). */
+			quiz?: QuizToolInput;
+			ask?: AskToolInput;
+	  }
+	| { type: "typing"; sessionId: string; active: boolean }
+	| { type: "error"; sessionId: string; code: string; message: string; retryable: boolean }
+	| { type: "ended"; sessionId: string; reason: "completed" | "ended-by-user" | "ended-by-admin"; by?: Participant };
+
+/** The type of a TutorEvent, for narrowing helpers. */
+export type TutorEventType = TutorEvent["type"];

@@ -1,0 +1,68 @@
+/**
+ * The tutor engine's public face, as adapters see it. Implemented by
+ * src/agent (createTutor); adapters depend on this interface only.
+ */
+
+import type { DerivedPlanStatuses, PlanTree } from "./plan.ts";
+import type { ProbeAssessment } from "./probe.ts";
+import type { HandleResult, LearnerEvent, LessonMode, LessonPhase, Participant, TutorEvent } from "./events.ts";
+
+/** Options of a new lesson. */
+export interface StartLessonOptions {
+	/** `discord:<guild>:<thread>`, `slack:<team>:<channel>:<thread_ts>` or `terminal:<id>`. */
+	sessionId: string;
+	topic: string;
+	learner: Participant;
+	mode: LessonMode;
+	/** Who started it (an admin may start a lesson for a member); defaults to the learner. */
+	startedBy?: Participant;
+}
+
+/** startLesson's verdict. */
+export type StartLessonResult = { ok: true } | { ok: false; code: "exists" | "invalid-topic"; message: string };
+
+/** A question still waiting for the learner. */
+export interface PendingQuestion {
+	toolCallId: string;
+	kind: "quiz" | "ask";
+}
+
+/** A read-only summary of a session, for /lesson status and the playground. */
+export interface SessionSummary {
+	sessionId: string;
+	topic: string;
+	learner: Participant;
+	mode: LessonMode;
+	phase: LessonPhase;
+	createdAt: string;
+	assessment?: ProbeAssessment;
+	plan?: { tree: PlanTree; statuses: DerivedPlanStatuses };
+	pending: PendingQuestion[];
+	messageCount: number;
+	usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number };
+	/** Small adapter-owned metadata (e.g. the last posted plan picture key). */
+	extra: Record<string, string>;
+}
+
+/** Receives the tutor's events, in order per session. Must not throw; errors are logged. */
+export type TutorEventSink = (event: TutorEvent) => void | Promise<void>;
+
+/** The tutor engine. */
+export interface Tutor {
+	/** Create a session and run the prober's first turn (in the background). */
+	startLesson(options: StartLessonOptions): Promise<StartLessonResult>;
+	/** Record (or queue) a learner event; resolves with the verdict before any model work. */
+	handle(sessionId: string, event: LearnerEvent): Promise<HandleResult>;
+	/** A session's summary; undefined when unknown. */
+	getSession(sessionId: string): Promise<SessionSummary | undefined>;
+	/** Adapter-owned metadata on the session (survives restarts). */
+	setExtra(sessionId: string, key: string, value: string): Promise<void>;
+	/** Subscribe to events; returns an unsubscribe function. */
+	subscribe(sink: TutorEventSink): () => void;
+	/** Resolves when the session (or every session) has no turn running or queued. */
+	idle(sessionId?: string): Promise<void>;
+	/** Repair sessions cut off by a crash or restart (dangling calls get an "interrupted" result). */
+	resume(): Promise<number>;
+	/** Stop accepting events, wait for running turns (bounded), close the store. */
+	close(): Promise<void>;
+}

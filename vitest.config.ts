@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+	test: {
+		include: ["test/**/*.test.ts"],
+		testTimeout: 30_000,
+		hookTimeout: 60_000,
+		// Two cores on CI: keep the suite's heavy parts (Chromium, SQLite builds) from fighting.
+		maxWorkers: 2,
+	},
+});
