@@ -42,12 +42,15 @@ const quizBaseProperties = {
 		description: "The correct answer: exactly one of `options` when options are given, else the expected free answer.",
 	}),
 	explanation: Type.Optional(
-		Type.String({ description: "Why the correct answer is right (and the tempting wrong one wrong); shown after answering." }),
+		Type.String({
+			description: "Why the correct answer is right (and the tempting wrong one wrong); shown after answering.",
+		}),
 	),
 };
 
-/** Prober boundary: a plain diagnostic quiz (no plan node, no predict/check). */
-export const proberQuizInputSchema = Type.Object(quizBaseProperties);
+/** Prober boundary: a diagnostic quiz (no plan node). `type` stays the strict optional union so
+ *  whatever the prober's boundary accepts, the display parse accepts too. */
+export const proberQuizInputSchema = Type.Object({ ...quizBaseProperties, type: Type.Optional(quizTypeSchema) });
 
 /** Teacher boundary: base + the quiz type + the plan node it is about. */
 export const teacherQuizInputSchema = Type.Object({
@@ -136,7 +139,8 @@ export function quizInputProblems(input: QuizToolInput): string[] {
 		else if (option.length > L.optionMaxChars)
 			problems.push(`option ${i + 1} is ${option.length} characters; keep options under ${L.optionMaxChars}.`);
 		const key = norm(option);
-		if (key !== "" && seen.has(key)) problems.push(`option ${i + 1} (${JSON.stringify(option)}) repeats an earlier option.`);
+		if (key !== "" && seen.has(key))
+			problems.push(`option ${i + 1} (${JSON.stringify(option)}) repeats an earlier option.`);
 		seen.add(key);
 	});
 	if (!options.includes(input.correctAnswer))
@@ -159,7 +163,8 @@ export function askOptionProblems(options: readonly AskOption[]): string[] {
 		if (isBlank(o.label)) problems.push(`option ${i + 1} has a blank \`label\`.`);
 		else if (o.label.length > L.optionMaxChars)
 			problems.push(`option ${i + 1}'s label is too long; keep labels under ${L.optionMaxChars} characters.`);
-		if (seen.has(o.value)) problems.push(`option value ${JSON.stringify(o.value)} appears twice; values must be unique.`);
+		if (seen.has(o.value))
+			problems.push(`option value ${JSON.stringify(o.value)} appears twice; values must be unique.`);
 		seen.add(o.value);
 	});
 	return problems;

@@ -4,9 +4,9 @@
  * TutorEvent to platform calls; the engine never sees a platform.
  */
 
-import type { PlanTree, DerivedPlanStatuses } from "./plan.ts";
-import type { ProbeAssessment } from "./probe.ts";
 import type { AskToolInput, ExplainToolInput, QuizToolInput } from "../question-core.ts";
+import type { DerivedPlanStatuses, PlanTree } from "./plan.ts";
+import type { ProbeAssessment } from "./probe.ts";
 
 /** Someone in the thread: a platform user id and a display name when known. */
 export interface Participant {

@@ -61,7 +61,8 @@ export const probeDoneInputSchema = Type.Object({
 				}),
 				{
 					minItems: 1,
-					description: "Every strand the planned lesson will depend on, each with your read of the learner's edge on it.",
+					description:
+						"Every strand the planned lesson will depend on, each with your read of the learner's edge on it.",
 				},
 			),
 			summary: Type.Optional(

@@ -3,9 +3,9 @@
  * src/agent (createTutor); adapters depend on this interface only.
  */
 
+import type { HandleResult, LearnerEvent, LessonMode, LessonPhase, Participant, TutorEvent } from "./events.ts";
 import type { DerivedPlanStatuses, PlanTree } from "./plan.ts";
 import type { ProbeAssessment } from "./probe.ts";
-import type { HandleResult, LearnerEvent, LessonMode, LessonPhase, Participant, TutorEvent } from "./events.ts";
 
 /** Options of a new lesson. */
 export interface StartLessonOptions {

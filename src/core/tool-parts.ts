@@ -1,0 +1,129 @@
+/**
+ * The parse seam: parse, don't cast.
+ *
+ * Model-authored tool INPUT reaches three consumers: the boundary (the AI SDK
+ * validates a call before the tool runs), the live UI, and the transcript,
+ * which keeps the RAW input of every call, rejected ones too (transcript
+ * honesty; every call is followed by a result). So invalid input is always
+ * observable, and a consumer that CASTS it (`part.input as QuizToolInput`)
+ * trusts a compile-time lie; a model once sent the assessment as a string
+ * and a card died on `.strands.map`.
+ *
+ * THE RULE: model-authored input is consumed only through these parsers,
+ * each running the SAME schema the model faced and the same chain as the
+ * boundary: heal → clone → Convert → Check → Clean → refinement. So what the
+ * boundary accepted (`correctAnswer: 17` converted to "17", `type:
+ * "\"predict\""` healed) parses for display too. Our own outputs (tool acks,
+ * the learner's graded answer) stay trusted. A parse failure is `undefined`
+ * (the UI shows a quiet fallback), never a throw.
+ */
+
+import type { TSchema } from "typebox";
+import { Value } from "typebox/value";
+import { healEncodedArguments } from "./argument-heal.ts";
+import { type ProbeDoneInput, probeDoneInputSchema } from "./contracts/probe.ts";
+import {
+	type AskToolInput,
+	askInputProblems,
+	askInputSchema,
+	type ExplainToolInput,
+	explainDisplayInputSchema,
+	explainInputProblems,
+	proberQuizInputSchema,
+	type QuizToolInput,
+	quizDisplayInputSchema,
+	quizInputProblems,
+	teacherExplainInputSchema,
+	teacherQuizInputSchema,
+} from "./question-core.ts";
+
+/** clone → Convert → Check → Clean, as the boundary does. Convert mutates, hence the clone. */
+function boundaryParse<T>(schema: TSchema, input: unknown): T | undefined {
+	if (typeof input !== "object" || input === null || Array.isArray(input)) return undefined;
+	const converted = structuredClone(input);
+	Value.Convert(schema, converted);
+	if (!Value.Check(schema, converted)) return undefined;
+	return Value.Clean(schema, converted) as T;
+}
+
+/** Quiz for DISPLAY: the lenient common core of both boundaries; the teacher's nodeId is cleaned away
+ *  (plan statuses read it from the raw call). */
+export function parseQuizInput(input: unknown): QuizToolInput | undefined {
+	const cleaned = boundaryParse<QuizToolInput>(
+		quizDisplayInputSchema,
+		healEncodedArguments(input, quizDisplayInputSchema),
+	);
+	if (!cleaned || quizInputProblems(cleaned).length > 0) return undefined;
+	return cleaned;
+}
+
+/** Ask for DISPLAY: options optional (free text without), option sanity enforced. */
+export function parseAskInput(input: unknown): AskToolInput | undefined {
+	const cleaned = boundaryParse<AskToolInput>(askInputSchema, healEncodedArguments(input, askInputSchema));
+	if (!cleaned || askInputProblems(cleaned).length > 0) return undefined;
+	return cleaned;
+}
+
+/** Explain for DISPLAY (nodeId cleaned away). */
+export function parseExplainInput(input: unknown): ExplainToolInput | undefined {
+	const cleaned = boundaryParse<ExplainToolInput>(
+		explainDisplayInputSchema,
+		healEncodedArguments(input, explainDisplayInputSchema),
+	);
+	if (!cleaned || explainInputProblems(cleaned).length > 0) return undefined;
+	return cleaned;
+}
+
+/** probe_done for DISPLAY: the schema the tool itself declares. */
+export function parseProbeDoneInput(input: unknown): ProbeDoneInput | undefined {
+	return boundaryParse<ProbeDoneInput>(probeDoneInputSchema, healEncodedArguments(input, probeDoneInputSchema));
+}
+
+/** The model-facing tools whose input the boundary validates. */
+export type ToolInputKind = "proberQuiz" | "teacherQuiz" | "ask" | "explain" | "probeDone";
+
+const boundarySchemas: Record<ToolInputKind, TSchema> = {
+	proberQuiz: proberQuizInputSchema,
+	teacherQuiz: teacherQuizInputSchema,
+	ask: askInputSchema,
+	explain: teacherExplainInputSchema,
+	probeDone: probeDoneInputSchema,
+};
+
+const refinements: Record<ToolInputKind, (value: never) => string[]> = {
+	proberQuiz: quizInputProblems,
+	teacherQuiz: quizInputProblems,
+	ask: askInputProblems,
+	explain: explainInputProblems,
+	probeDone: () => [],
+};
+
+/** The boundary's schema for a tool kind (what the model is shown). */
+export function boundarySchema(kind: ToolInputKind): TSchema {
+	return boundarySchemas[kind];
+}
+
+/** A boundary verdict: the cleaned value, or an error the model can act on. */
+export type ToolInputVerdict<T = unknown> = { ok: true; value: T } | { ok: false; error: string };
+
+const MAX_REPORTED_ERRORS = 5;
+
+/** The boundary chain (heal → clone → Convert → Check → Clean → refinement) with a readable error. */
+export function validateToolInput<T = unknown>(kind: ToolInputKind, input: unknown): ToolInputVerdict<T> {
+	const schema = boundarySchemas[kind];
+	const healed = healEncodedArguments(input, schema);
+	if (typeof healed !== "object" || healed === null || Array.isArray(healed))
+		return { ok: false, error: "The arguments must be a JSON object with the fields the tool describes." };
+	const converted = structuredClone(healed);
+	Value.Convert(schema, converted);
+	if (!Value.Check(schema, converted)) {
+		const problems = [...Value.Errors(schema, converted)]
+			.slice(0, MAX_REPORTED_ERRORS)
+			.map((e) => `${e.instancePath || "(root)"}: ${e.message}`);
+		return { ok: false, error: `Invalid arguments: ${problems.join("; ")}.` };
+	}
+	const cleaned = Value.Clean(schema, converted) as T;
+	const problems = refinements[kind](cleaned as never);
+	if (problems.length > 0) return { ok: false, error: problems.join(" ") };
+	return { ok: true, value: cleaned };
+}
