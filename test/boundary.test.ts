@@ -1,0 +1,114 @@
+/**
+ * The layer rule, enforced: adapters -> agent/render -> core, one way.
+ * Reads every source file and fails when a folder imports what it must not.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const src = join(root, "src");
+
+interface ImportRef {
+	specifier: string;
+	typeOnly: boolean;
+}
+
+function filesUnder(dir: string): string[] {
+	return readdirSync(dir).flatMap((name) => {
+		const path = join(dir, name);
+		return statSync(path).isDirectory() ? filesUnder(path) : path.endsWith(".ts") ? [path] : [];
+	});
+}
+
+/** Static imports, re-exports and dynamic imports of a file. */
+export function importsOf(code: string): ImportRef[] {
+	const refs: ImportRef[] = [];
+	const statics = /^\s*(import|export)\s+(type\s+)?[^'"]*?from\s+["']([^"']+)["']/gm;
+	for (const m of code.matchAll(statics)) refs.push({ specifier: m[3]!, typeOnly: m[2] !== undefined });
+	for (const m of code.matchAll(/^\s*import\s+["']([^"']+)["']/gm)) refs.push({ specifier: m[1]!, typeOnly: false });
+	for (const m of code.matchAll(/import\(\s*["']([^"']+)["']\s*\)/g)) refs.push({ specifier: m[1]!, typeOnly: false });
+	return refs;
+}
+
+/** The src folder a relative import lands in (core, agent, render, adapters, or "" for src root). */
+function layerOf(fromFile: string, specifier: string): string {
+	const target = relative(src, resolve(dirname(fromFile), specifier));
+	return target.startsWith("..") ? "outside" : (target.split("/")[0] ?? "");
+}
+
+const packageName = (specifier: string) =>
+	specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : (specifier.split("/")[0] ?? "");
+
+interface Rule {
+	layers: string[];
+	packages: (ref: ImportRef) => boolean;
+}
+
+const rules: Record<string, Rule> = {
+	core: {
+		layers: ["core"],
+		packages: (r) => ["typebox", "zod"].includes(packageName(r.specifier)) || (r.specifier === "ai" && r.typeOnly),
+	},
+	agent: {
+		layers: ["core", "agent"],
+		packages: (r) =>
+			!["discord.js", "@slack/bolt", "puppeteer", "@mermaid-js/mermaid-cli"].includes(packageName(r.specifier)),
+	},
+	render: {
+		layers: ["core", "render"],
+		packages: (r) => {
+			const pkg = packageName(r.specifier);
+			if (["discord-api-types", "@slack/types"].includes(pkg)) return r.typeOnly || pkg === "discord-api-types";
+			return !["discord.js", "@slack/bolt", "ai", "@ai-sdk/openai", "keyv"].includes(pkg) && !pkg.startsWith("@keyv/");
+		},
+	},
+};
+
+describe("layer boundaries", () => {
+	for (const [layer, rule] of Object.entries(rules)) {
+		it(`src/${layer} imports only what its layer may`, () => {
+			const dir = join(src, layer);
+			const violations: string[] = [];
+			for (const file of statSafe(dir) ? filesUnder(dir) : []) {
+				for (const ref of importsOf(readFileSync(file, "utf8"))) {
+					const where = `${relative(root, file)} imports ${ref.specifier}`;
+					if (ref.specifier.startsWith(".")) {
+						if (!rule.layers.includes(layerOf(file, ref.specifier))) violations.push(where);
+					} else if (!ref.specifier.startsWith("node:") || layer === "core") {
+						if (!rule.packages(ref)) violations.push(where);
+					}
+				}
+			}
+			expect(violations).toEqual([]);
+		});
+	}
+
+	it("the import reader sees every import form (so the rule above can fail)", () => {
+		const code = [
+			'import { a } from "discord.js";',
+			'import type { B } from "ai";',
+			'export { c } from "../agent/x.ts";',
+			'import "side-effect";',
+			'const d = await import("@slack/bolt");',
+		].join("\n");
+		expect(importsOf(code)).toEqual([
+			{ specifier: "discord.js", typeOnly: false },
+			{ specifier: "ai", typeOnly: true },
+			{ specifier: "../agent/x.ts", typeOnly: false },
+			{ specifier: "side-effect", typeOnly: false },
+			{ specifier: "@slack/bolt", typeOnly: false },
+		]);
+		expect(rules.core!.packages({ specifier: "ai", typeOnly: false })).toBe(false);
+		expect(rules.core!.packages({ specifier: "node:fs", typeOnly: false })).toBe(false);
+	});
+});
+
+function statSafe(path: string): boolean {
+	try {
+		return statSync(path).isDirectory();
+	} catch {
+		return false;
+	}
+}
