@@ -23,7 +23,7 @@ function filesUnder(dir: string): string[] {
 }
 
 /** Static imports, re-exports and dynamic imports of a file. */
-export function importsOf(code: string): ImportRef[] {
+function importsOf(code: string): ImportRef[] {
 	const refs: ImportRef[] = [];
 	const statics = /^\s*(import|export)\s+(type\s+)?[^'"]*?from\s+["']([^"']+)["']/gm;
 	for (const m of code.matchAll(statics)) refs.push({ specifier: m[3]!, typeOnly: m[2] !== undefined });
