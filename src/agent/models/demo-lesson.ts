@@ -102,7 +102,7 @@ export const DEMO_PLAN_MERMAID = [
 	"graph TD",
 	'  sorted-input["Sorted input"] --> check-middle["Check the middle"]',
 	'  check-middle --> shrink-range["Shrink the range"]',
-	'  shrink-range --> count-steps["Count the steps"]',
+	'  check-middle --> count-steps["Count the steps"]',
 ].join("\n");
 
 interface NodeLesson {

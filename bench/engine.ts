@@ -1,0 +1,223 @@
+/**
+ * Engine benchmark (`npm run bench:engine`):
+ * 1. the engine's own time per turn (everything but the model: admission,
+ *    transcript edits, UI→model message conversion, the SDK call plumbing,
+ *    settling, events, SQLite saves) at 20, 100 and 200 transcript messages,
+ *    median of repeated turns, the model a zero-latency mock;
+ * 2. the stable-prefix ratio over a 30-turn scripted lesson: for each model
+ *    request, the bytes equal to the previous request's prefix, over all bytes
+ *    (tools, system, messages, in that order: how providers cache prompts).
+ * The last line is one JSON object.
+ */
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import { MockLanguageModelV3 } from "ai/test";
+import { createSessionStore } from "../src/agent/store/session-store.ts";
+import type { LessonMessage, SessionRecord } from "../src/agent/store/types.ts";
+import { createTutor } from "../src/agent/tutor.ts";
+import type { TutorEvent } from "../src/core/contracts/events.ts";
+
+const learner = { id: "bench-learner", name: "Ada" };
+
+interface Reply {
+	text?: string;
+	calls?: Array<{ name: string; input: unknown }>;
+}
+
+let ids = 0;
+function stream(reply: Reply): ReadableStream<LanguageModelV3StreamPart> {
+	const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
+	if (reply.text) {
+		parts.push({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: reply.text }, { type: "text-end", id: "t" });
+	}
+	for (const c of reply.calls ?? [])
+		parts.push({ type: "tool-call", toolCallId: `b${++ids}`, toolName: c.name, input: JSON.stringify(c.input) });
+	parts.push({
+		type: "finish",
+		finishReason: { unified: reply.calls?.length ? "tool-calls" : "stop", raw: undefined },
+		usage: {
+			inputTokens: { total: 1000, noCache: 100, cacheRead: 900, cacheWrite: 0 },
+			outputTokens: { total: 50, text: undefined, reasoning: undefined },
+		},
+	});
+	return new ReadableStream({
+		start(controller) {
+			for (const p of parts) controller.enqueue(p);
+			controller.close();
+		},
+	});
+}
+
+/** A zero-latency model: replies from `next(call)`, recording each request. */
+function mockModel(next: (call: LanguageModelV3CallOptions) => Reply): MockLanguageModelV3 {
+	return new MockLanguageModelV3({ doStream: async (call) => ({ stream: stream(next(call)) }) });
+}
+
+const quizInput = (i: number) => ({
+	question: `Question ${i}: what is ${i} + ${i}? Think about what doubling means before you answer.`,
+	options: [String(2 * i), String(2 * i + 1), String(i)],
+	correctAnswer: String(2 * i),
+	explanation: "Adding a number to itself doubles it.",
+});
+
+/** A transcript of `n` messages: assistant turns (text + answered quiz), a typed message every third turn. */
+function transcript(n: number): LessonMessage[] {
+	const messages: LessonMessage[] = [
+		{ id: "start", role: "user", metadata: { kind: "context" }, parts: [{ type: "text", text: "Topic: doubling" }] },
+	];
+	for (let i = 0; messages.length < n; i++) {
+		messages.push({
+			id: `a${i}`,
+			role: "assistant",
+			parts: [
+				{ type: "step-start" },
+				{ type: "text", text: `Good. Here is step ${i}; we build on the previous idea with one more small step.` },
+				{
+					type: "tool-quiz",
+					toolCallId: `q${i}`,
+					state: "output-available",
+					input: quizInput(i),
+					output: { answer: String(2 * i), correct: true, by: learner },
+				},
+			],
+		});
+		if (i % 3 === 2 && messages.length < n)
+			messages.push({ id: `u${i}`, role: "user", parts: [{ type: "text", text: `I think I get it ${i}.` }] });
+	}
+	return messages;
+}
+
+function median(values: number[]): number {
+	const s = [...values].sort((a, b) => a - b);
+	const mid = Math.floor(s.length / 2);
+	return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+/** Median engine time of one turn (answer → model reply with a new quiz → idle) at `size` messages. */
+async function overhead(dir: string, size: number, runs: number): Promise<number> {
+	const store = await createSessionStore(process.env.BENCH_STORE ?? `sqlite://${join(dir, `overhead-${size}.sqlite`)}`);
+	let turn = 0;
+	const model = mockModel(() => ({ text: "Right. Next one.", calls: [{ name: "quiz", input: quizInput(++turn) }] }));
+	const tutor = createTutor({ model, store, maxRetries: 0 });
+	const base = transcript(size - 1);
+	const samples: number[] = [];
+	for (let r = 0; r < runs; r++) {
+		const sessionId = `terminal:bench-${size}-${r}`;
+		const pending: LessonMessage = {
+			id: `p${r}`,
+			role: "assistant",
+			parts: [
+				{ type: "step-start" },
+				{ type: "tool-quiz", toolCallId: `pending-${r}`, state: "input-available", input: quizInput(999) },
+			],
+		};
+		const record: SessionRecord = {
+			format: 1,
+			sessionId,
+			topic: "doubling",
+			learner,
+			mode: "solo",
+			startedBy: learner,
+			createdAt: new Date(0).toISOString(),
+			updatedAt: new Date(0).toISOString(),
+			messages: [...base, pending],
+			usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+			extra: {},
+		};
+		await store.set(record);
+		await tutor.getSession(sessionId); // load into memory (a live session), outside the timing
+		const t0 = performance.now();
+		const verdict = await tutor.handle(sessionId, { type: "answer", toolCallId: `pending-${r}`, value: 0, by: learner });
+		await tutor.idle(sessionId);
+		const elapsed = performance.now() - t0;
+		if (!verdict.ok) throw new Error(`bench answer refused: ${verdict.message}`);
+		if (r >= 3) samples.push(elapsed); // the first runs warm up the JIT
+	}
+	await tutor.close();
+	return median(samples);
+}
+
+/** Longest common prefix length. */
+function lcp(a: string, b: string): number {
+	const n = Math.min(a.length, b.length);
+	let i = 0;
+	while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+	return i;
+}
+
+/** A 30-turn lesson: 4 probe questions, probe_done, plan, then predict/explain/check rounds and a recap. */
+async function stablePrefix(dir: string): Promise<{ ratio: number; requests: number; turns: number }> {
+	const store = await createSessionStore(`sqlite://${join(dir, "prefix.sqlite")}`);
+	const requests: string[] = [];
+	let step = 0;
+	const plan = "graph TD\n  a[Doubling] --> b[Halving]\n  b --> c[Powers of two]\n  c --> d[Logarithms]";
+	const nodes = ["a", "b", "c", "d"];
+	const model = mockModel((call) => {
+		requests.push(JSON.stringify([call.tools ?? [], call.prompt]));
+		const isProber = (call.tools ?? []).some((t) => t.name === "probe_done");
+		step++;
+		if (isProber)
+			return step <= 4
+				? { text: "Thanks.", calls: [{ name: "quiz", input: quizInput(step) }] }
+				: { calls: [{ name: "probe_done", input: { assessment: { strands: [{ strand: "doubling", assessment: "solid" }] } } }] };
+		const teach = step - 5;
+		if (teach === 0) return { calls: [{ name: "plan_init", input: { mermaid: plan } }] };
+		const node = nodes[Math.min(nodes.length - 1, Math.floor(teach / 6))] as string;
+		if (teach >= 30) return teach === 30 ? { calls: [{ name: "explain", input: { body: "Recap...", role: "recap" } }] } : { text: "Bye!" };
+		if (teach % 3 === 2) return { calls: [{ name: "explain", input: { body: `About ${node}: an idea.`, role: "concept", nodeId: node } }] };
+		return {
+			text: "Have a go.",
+			calls: [{ name: "quiz", input: { ...quizInput(100 + teach), type: teach % 3 === 1 ? "predict" : "check", nodeId: node } }],
+		};
+	});
+	const tutor = createTutor({ model, store, maxRetries: 0 });
+	const open: string[] = [];
+	tutor.subscribe((e: TutorEvent) => {
+		if (e.type === "quiz") open.push(e.toolCallId);
+	});
+	const sessionId = "terminal:bench-prefix";
+	await tutor.startLesson({ sessionId, topic: "doubling", learner, mode: "solo" });
+	await tutor.idle(sessionId);
+	let turns = 1;
+	for (; turns < 30 && open.length > 0; turns++) {
+		const id = open.shift() as string;
+		// Every fifth turn the learner types instead of answering (the question is superseded).
+		const event =
+			turns % 5 === 0
+				? ({ type: "message", text: "Can you say that another way?", by: learner } as const)
+				: ({ type: "answer", toolCallId: id, value: 0, by: learner } as const);
+		await tutor.handle(sessionId, event);
+		await tutor.idle(sessionId);
+	}
+	await tutor.close();
+	let equal = 0;
+	let total = 0;
+	for (let i = 1; i < requests.length; i++) {
+		const cur = requests[i] as string;
+		equal += lcp(cur, requests[i - 1] as string);
+		total += cur.length;
+	}
+	return { ratio: total ? equal / total : 0, requests: requests.length, turns };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "lh-bench-engine-"));
+try {
+	const sizes = [20, 100, 200] as const;
+	const p50: Record<string, number> = {};
+	for (const size of sizes) {
+		p50[String(size)] = Number((await overhead(dir, size, 33)).toFixed(3));
+		console.log(`engine overhead per turn at ${size} messages: p50 ${p50[String(size)]} ms (SQLite store, zero-latency model)`);
+	}
+	const prefix = await stablePrefix(dir);
+	console.log(
+		`stable prefix: ${(prefix.ratio * 100).toFixed(1)}% of request bytes equal the previous request's prefix (${prefix.requests} requests, ${prefix.turns} turns)`,
+	);
+	console.log(
+		JSON.stringify({ bench: "engine", overhead_ms_p50: p50, stable_prefix_ratio: Number(prefix.ratio.toFixed(4)) }),
+	);
+} finally {
+	rmSync(dir, { recursive: true, force: true });
+}

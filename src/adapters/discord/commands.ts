@@ -1,0 +1,152 @@
+/**
+ * The `/lesson` command (subcommands start, end, status, help, config) and its
+ * registration: to one guild when DISCORD_GUILD_ID is set (instant), else
+ * globally. Used at start and by `learnharness register-commands`.
+ */
+
+import {
+	type APIApplication,
+	ApplicationCommandOptionType,
+	ApplicationIntegrationType,
+	ChannelType,
+	InteractionContextType,
+	REST,
+	type RESTPutAPIApplicationCommandsJSONBody,
+	Routes,
+} from "discord.js";
+import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
+import type { DiscordAdapterConfig } from "./types.ts";
+
+/** The command's name. */
+export const LESSON_COMMAND = "lesson";
+
+/** Option names, shared by the definition and the handlers. */
+export const OPTION = {
+	topic: "topic",
+	mode: "mode",
+	for: "for",
+	allowChannel: "allow-channel",
+	disallowChannel: "disallow-channel",
+	lessonsPerDay: "lessons-per-day",
+	defaultMode: "default-mode",
+	reset: "reset",
+} as const;
+
+/** Longest topic accepted (the thread name is cut to Discord's 100 characters). */
+export const TOPIC_MAX_CHARS = 200;
+
+const modeChoices = [
+	{ name: "solo: only the learner answers", value: "solo" },
+	{ name: "group: anyone in the thread may answer", value: "group" },
+];
+
+/** The command definitions, as the REST API takes them. */
+export const lessonCommands: RESTPutAPIApplicationCommandsJSONBody = [
+	{
+		name: LESSON_COMMAND,
+		description: "A tutor that probes what you know, maps a lesson and teaches it in a thread",
+		contexts: [InteractionContextType.Guild],
+		integration_types: [ApplicationIntegrationType.GuildInstall],
+		options: [
+			{
+				type: ApplicationCommandOptionType.Subcommand,
+				name: "start",
+				description: "Start a lesson in a new thread (or in this thread)",
+				options: [
+					{
+						type: ApplicationCommandOptionType.String,
+						name: OPTION.topic,
+						description: "What to learn, e.g. 'the chain rule' or 'SQL joins'",
+						required: true,
+						min_length: 1,
+						max_length: TOPIC_MAX_CHARS,
+					},
+					{
+						type: ApplicationCommandOptionType.String,
+						name: OPTION.mode,
+						description: "solo (only the learner answers) or group (anyone in the thread)",
+						choices: modeChoices,
+					},
+					{
+						type: ApplicationCommandOptionType.User,
+						name: OPTION.for,
+						description: "Admins: start the lesson for this member",
+					},
+				],
+			},
+			{ type: ApplicationCommandOptionType.Subcommand, name: "end", description: "End the lesson in this thread" },
+			{
+				type: ApplicationCommandOptionType.Subcommand,
+				name: "status",
+				description: "The plan picture and progress of this thread's lesson (only you see it)",
+			},
+			{ type: ApplicationCommandOptionType.Subcommand, name: "help", description: "How lessons work" },
+			{
+				type: ApplicationCommandOptionType.Subcommand,
+				name: "config",
+				description: "Admins: where lessons may run, lessons per member per day, the default mode",
+				options: [
+					{
+						type: ApplicationCommandOptionType.Channel,
+						name: OPTION.allowChannel,
+						description: "Allow lessons in this channel (once any is allowed, only those)",
+						channel_types: [ChannelType.GuildText, ChannelType.GuildAnnouncement],
+					},
+					{
+						type: ApplicationCommandOptionType.Channel,
+						name: OPTION.disallowChannel,
+						description: "Remove a channel from the allowed list",
+						channel_types: [ChannelType.GuildText, ChannelType.GuildAnnouncement],
+					},
+					{
+						type: ApplicationCommandOptionType.Integer,
+						name: OPTION.lessonsPerDay,
+						description: "Lessons a member may start per day (0 = no limit; admins are exempt)",
+						min_value: 0,
+						max_value: 100,
+					},
+					{
+						type: ApplicationCommandOptionType.String,
+						name: OPTION.defaultMode,
+						description: "Mode of lessons started without the mode option",
+						choices: modeChoices,
+					},
+					{
+						type: ApplicationCommandOptionType.Boolean,
+						name: OPTION.reset,
+						description: "Back to the defaults (every channel, no limit, solo)",
+					},
+				],
+			},
+		],
+	},
+];
+
+/** Where the commands were registered. */
+export interface RegisteredCommands {
+	scope: "guild" | "global";
+	applicationId: string;
+	commands: number;
+}
+
+/** Register (bulk overwrite) the /lesson command: to config.guildId when set, else globally. Throws with the API's error. */
+export async function registerDiscordCommands(
+	config: Pick<DiscordAdapterConfig, "token" | "apiUrl" | "guildId" | "applicationId">,
+	logger: Logger = silentLogger,
+	rest?: REST,
+): Promise<RegisteredCommands> {
+	const client = rest ?? new REST(config.apiUrl ? { api: config.apiUrl } : {}).setToken(config.token);
+	try {
+		const applicationId = config.applicationId ?? ((await client.get(Routes.currentApplication())) as APIApplication).id;
+		const route = config.guildId
+			? Routes.applicationGuildCommands(applicationId, config.guildId)
+			: Routes.applicationCommands(applicationId);
+		const saved = (await client.put(route, { body: lessonCommands })) as unknown[];
+		const scope = config.guildId ? "guild" : "global";
+		logger.info({ scope, guildId: config.guildId, applicationId, commands: saved.length }, "discord: commands registered");
+		return { scope, applicationId, commands: saved.length };
+	} finally {
+		if (!rest) client.clearHashSweeper();
+		if (!rest) client.clearHandlerSweeper();
+	}
+}

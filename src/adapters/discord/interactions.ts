@@ -1,0 +1,53 @@
+/**
+ * The interaction router: one try/catch around every handler so a bug, a
+ * REST error or an odd payload becomes a log line and, where Discord still
+ * lets us answer, an ephemeral notice; never an unhandled rejection.
+ */
+
+import { type Interaction, MessageFlags } from "discord.js";
+import { LESSON_COMMAND } from "./commands.ts";
+import { onButton, onModalSubmit, onSelect } from "./components.ts";
+import type { AdapterContext } from "./context.ts";
+import { lessonCommand } from "./lesson-commands.ts";
+import { NOTICES } from "./notices.ts";
+import { describeRestError } from "./rest-messages.ts";
+
+async function route(ctx: AdapterContext, interaction: Interaction): Promise<void> {
+	if (interaction.isChatInputCommand()) {
+		if (interaction.commandName === LESSON_COMMAND) await lessonCommand(ctx, interaction);
+		else ctx.logger.debug({ command: interaction.commandName }, "discord: ignoring an unknown command");
+	} else if (interaction.isButton()) await onButton(ctx, interaction);
+	else if (interaction.isStringSelectMenu()) await onSelect(ctx, interaction);
+	else if (interaction.isModalSubmit()) await onModalSubmit(ctx, interaction);
+}
+
+/** Tell the person something failed, in whatever way Discord still allows; never throws. */
+async function notifyFailure(ctx: AdapterContext, interaction: Interaction): Promise<void> {
+	if (!interaction.isRepliable()) return;
+	try {
+		const content = NOTICES.internalError;
+		if (!interaction.deferred && !interaction.replied) await interaction.reply({ content, flags: MessageFlags.Ephemeral });
+		else if (interaction.isChatInputCommand() || (interaction.isModalSubmit() && !interaction.isFromMessage()))
+			await interaction.editReply({ content }); // their deferred reply is ours to edit
+		else await interaction.followUp({ content, flags: MessageFlags.Ephemeral });
+	} catch (error) {
+		ctx.logger.warn({ err: describeRestError(error) }, "discord: could not report a failure to the user");
+	}
+}
+
+/** The INTERACTION_CREATE listener. */
+export function createInteractionListener(ctx: AdapterContext): (interaction: Interaction) => void {
+	return (interaction) => {
+		const started = Date.now();
+		route(ctx, interaction)
+			.catch(async (error: unknown) => {
+				ctx.logger.error(
+					{ err: error instanceof Error ? error : describeRestError(error), rest: describeRestError(error), interactionId: interaction.id, type: interaction.type },
+					"discord: interaction handler failed",
+				);
+				await notifyFailure(ctx, interaction);
+			})
+			.finally(() => ctx.logger.debug({ interactionId: interaction.id, ms: Date.now() - started }, "discord: interaction handled"))
+			.catch(() => {});
+	};
+}

@@ -1,0 +1,145 @@
+/**
+ * `/lesson start`: defer at once, check the guild's rules, open a public
+ * thread named after the topic (or use the thread the command ran in), map it
+ * to a session, start the lesson and link the thread in the reply.
+ */
+
+import {
+	type APIThreadChannel,
+	type ChatInputCommandInteraction,
+	ChannelType,
+	type Channel,
+	MessageFlags,
+	Routes,
+	ThreadAutoArchiveDuration,
+} from "discord.js";
+import type { LessonMode, Participant } from "../../core/contracts/events.ts";
+import { encodeSessionId } from "../../core/session-id.ts";
+import { OPTION } from "./commands.ts";
+import type { AdapterContext } from "./context.ts";
+import { NOTICES } from "./notices.ts";
+import { describeRestError, postMessage } from "./rest-messages.ts";
+import { isAdmin, participantOf } from "./who.ts";
+
+const THREAD_NAME_MAX = 100;
+
+/** A thread name from a topic: one line, at most 100 characters, never empty. */
+export function threadName(topic: string): string {
+	const line = topic.replace(/\s+/g, " ").trim() || "Lesson";
+	const chars = [...line];
+	return chars.length <= THREAD_NAME_MAX ? line : `${chars.slice(0, THREAD_NAME_MAX - 1).join("").trimEnd()}…`;
+}
+
+/** Where the lesson goes: an existing thread, or a new one under a text channel. */
+type Place = { kind: "thread"; threadId: string; parentId: string } | { kind: "channel"; parentId: string };
+
+async function placeOf(ctx: AdapterContext, interaction: ChatInputCommandInteraction): Promise<Place | undefined> {
+	let channel: Channel | null = interaction.channel;
+	if (!channel) channel = await ctx.client.channels.fetch(interaction.channelId).catch(() => null);
+	if (!channel) return undefined;
+	if (channel.isThread() && channel.parentId && channel.type === ChannelType.PublicThread)
+		return { kind: "thread", threadId: channel.id, parentId: channel.parentId };
+	if (channel.type === ChannelType.GuildText || channel.type === ChannelType.GuildAnnouncement)
+		return { kind: "channel", parentId: channel.id };
+	return undefined;
+}
+
+function introText(topic: string, learner: Participant, mode: LessonMode, startedBy: Participant): string {
+	const forWhom = learner.id === startedBy.id ? `<@${learner.id}>` : `<@${learner.id}> (started by <@${startedBy.id}>)`;
+	const who = mode === "solo" ? `Solo lesson: only <@${learner.id}> answers.` : "Group lesson: anyone in this thread may answer.";
+	return [
+		`📚 **${topic.replace(/\s+/g, " ").trim().slice(0, 300)}**: a lesson for ${forWhom}.`,
+		`${who} First a few questions to find where you are, then a lesson map. Type here any time to ask or steer; \`/lesson end\` ends it.`,
+	].join("\n");
+}
+
+/** Handle `/lesson start` (the interaction is not yet acknowledged). */
+export async function startLessonCommand(ctx: AdapterContext, interaction: ChatInputCommandInteraction): Promise<void> {
+	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+	const say = (content: string) => interaction.editReply({ content, allowedMentions: { parse: [] } });
+	const guildId = interaction.guildId;
+	if (!guildId) return void (await say(NOTICES.notInGuild));
+	const admin = isAdmin(interaction.memberPermissions);
+	const topic = (interaction.options.getString(OPTION.topic) ?? "").trim();
+	if (topic === "") return void (await say("Give the lesson a topic, e.g. `/lesson start topic:fractions`."));
+	const forUser = interaction.options.getUser(OPTION.for);
+	if (forUser && forUser.id !== interaction.user.id && !admin) return void (await say(NOTICES.forOthersAdminsOnly));
+	if (forUser?.bot) return void (await say(NOTICES.notForBots));
+	const startedBy = participantOf(interaction.user, interaction.member);
+	const learner = forUser ? participantOf(forUser, interaction.options.getMember(OPTION.for)) : startedBy;
+
+	const config = await ctx.state.guildConfig(guildId);
+	const mode = (interaction.options.getString(OPTION.mode) as LessonMode | null) ?? config.defaultMode;
+	const place = await placeOf(ctx, interaction);
+	if (!place) return void (await say(NOTICES.badChannel));
+	if (config.channels.length > 0 && !config.channels.includes(place.parentId)) {
+		const list = config.channels.map((id) => `<#${id}>`).join(", ");
+		return void (await say(`Lessons may run in ${list} in this server.`));
+	}
+	if (!admin && config.lessonsPerDay > 0) {
+		const today = await ctx.state.lessonsToday(guildId, learner.id);
+		if (today >= config.lessonsPerDay)
+			return void (await say(`That is ${today} lesson(s) today, this server's daily limit. Try again tomorrow (UTC).`));
+	}
+	if (place.kind === "thread" && (await ctx.state.lesson(place.threadId)))
+		return void (await say("This thread already has a lesson. Run `/lesson start` in a channel to open a new thread."));
+
+	let threadId: string;
+	if (place.kind === "thread") threadId = place.threadId;
+	else {
+		try {
+			const thread = (await ctx.client.rest.post(Routes.threads(place.parentId), {
+				body: { name: threadName(topic), type: ChannelType.PublicThread, auto_archive_duration: ThreadAutoArchiveDuration.OneDay },
+				reason: `learnharness lesson for ${learner.id}`,
+			})) as APIThreadChannel;
+			threadId = thread.id;
+		} catch (error) {
+			ctx.logger.warn({ err: describeRestError(error), channelId: place.parentId }, "discord: creating a lesson thread failed");
+			return void (await say("I could not open a thread here. Check that I may create public threads and send messages in threads in this channel."));
+		}
+	}
+
+	const sessionId = encodeSessionId({ platform: "discord", guildId, threadId });
+	// The intro goes first in the thread: a gate in the session's queue holds the tutor's first posts until it is out.
+	let decide: (ok: boolean) => void = () => {};
+	const decided = new Promise<boolean>((resolve) => {
+		decide = resolve;
+	});
+	ctx.poster.enqueue(sessionId, async () => {
+		if (!(await decided)) return;
+		await postMessage(ctx.client.rest, ctx.logger, threadId, {
+			content: introText(topic, learner, mode, startedBy),
+			allowed_mentions: { parse: [], users: [learner.id] },
+		});
+	});
+	let result: Awaited<ReturnType<typeof ctx.tutor.startLesson>>;
+	try {
+		result = await ctx.tutor.startLesson({ sessionId, topic, learner, mode, startedBy });
+	} catch (error) {
+		decide(false);
+		throw error;
+	}
+	decide(result.ok);
+	if (!result.ok) {
+		if (place.kind === "channel")
+			await ctx.client.rest.delete(Routes.channel(threadId)).catch((error: unknown) => {
+				ctx.logger.warn({ err: describeRestError(error), threadId }, "discord: deleting an unused thread failed");
+			});
+		const why = result.code === "exists" ? "This thread already has a lesson." : result.message;
+		return void (await say(`The lesson could not start: ${why}`));
+	}
+	await ctx.state.saveLesson({
+		sessionId,
+		guildId,
+		threadId,
+		parentId: place.parentId,
+		learnerId: learner.id,
+		mode,
+		topic,
+		startedAt: new Date().toISOString(),
+	});
+	await ctx.state.countLesson(guildId, learner.id);
+	ctx.logger.info({ sessionId, learnerId: learner.id, mode }, "discord: lesson started");
+	const forWhom = learner.id === startedBy.id ? "" : ` for <@${learner.id}>`;
+	await say(`Your ${mode} lesson on **${threadName(topic)}**${forWhom} is ready: <#${threadId}>`);
+}

@@ -1,0 +1,157 @@
+/**
+ * Tutor events -> the lesson thread: cards as messages, the answered state as
+ * an edit of the question's message, the plan picture as a PNG attachment
+ * (the text outline when there is no picture), typing while the tutor works.
+ * Work is queued per session so a thread reads in the tutor's order, and a
+ * failure is logged, never thrown back into the engine.
+ */
+
+import type { REST } from "discord.js";
+import type { TutorEvent } from "../../core/contracts/events.ts";
+import type { Logger } from "../../core/contracts/logger.ts";
+import type { Tutor } from "../../core/contracts/tutor.ts";
+import { decodeSessionId } from "../../core/session-id.ts";
+import { type AnsweredEvent, answeredCard, cardFromEvent, type PlanRenderer, splitMessage, toDiscordMessages } from "../../render/index.ts";
+import { editMessage, postMessage } from "./rest-messages.ts";
+import type { SerialQueues } from "./serial-queue.ts";
+import type { DiscordState } from "./state.ts";
+import type { TypingIndicators } from "./typing.ts";
+
+/** The session extra holding the key of the last plan picture posted (survives restarts). */
+export const PLAN_KEY_EXTRA = "discord.planKey";
+const CONTENT_MAX = 2000;
+
+/** Dependencies of the poster. */
+export interface PosterDeps {
+	rest: REST;
+	tutor: Tutor;
+	renderer: PlanRenderer;
+	state: DiscordState;
+	queues: SerialQueues;
+	typing: TypingIndicators;
+	logger: Logger;
+}
+
+/** Posts tutor events into lesson threads. */
+export interface Poster {
+	/** The tutor's event sink: queues the event's posts; returns at once, never throws. */
+	onEvent(event: TutorEvent): void;
+	/** Queue work in a session's order (e.g. the intro before the tutor's first question). */
+	enqueue(sessionId: string, task: () => Promise<void>): void;
+}
+
+/** The thread a session lives in; undefined for sessions of other platforms or malformed ids. */
+export function threadOfSession(sessionId: string): string | undefined {
+	const address = decodeSessionId(sessionId);
+	return address?.platform === "discord" ? address.threadId : undefined;
+}
+
+/** Create the poster. */
+export function createPoster(deps: PosterDeps): Poster {
+	const { rest, tutor, renderer, state, queues, typing, logger } = deps;
+	const planKeys = new Map<string, string>();
+
+	async function postCardEvent(channelId: string, event: TutorEvent): Promise<string[]> {
+		const card = cardFromEvent(event);
+		if (!card) return [];
+		const ids: string[] = [];
+		for (const message of toDiscordMessages(card)) {
+			const id = await postMessage(rest, logger, channelId, message);
+			if (id) ids.push(id);
+		}
+		return ids;
+	}
+
+	async function postQuestion(channelId: string, event: Extract<TutorEvent, { type: "quiz" | "ask" }>): Promise<void> {
+		const messageIds = await postCardEvent(channelId, event);
+		if (messageIds.length === 0) return;
+		const question = typeof event.input?.question === "string" ? event.input.question : "";
+		await state.saveQuestion(event.sessionId, event.toolCallId, { channelId, messageIds, question });
+	}
+
+	async function postAnswered(channelId: string, event: AnsweredEvent): Promise<void> {
+		const [message] = toDiscordMessages(answeredCard(event));
+		if (!message) return;
+		const record = await state.question(event.sessionId, event.toolCallId);
+		const target = record?.messageIds.at(-1); // the controls ride on the last message of a card
+		if (record && target) {
+			const outcome = await editMessage(rest, logger, record.channelId, target, { components: [], ...message });
+			if (outcome !== "gone") return;
+		}
+		await postMessage(rest, logger, channelId, message);
+	}
+
+	async function lastPlanKey(sessionId: string): Promise<string | undefined> {
+		const known = planKeys.get(sessionId);
+		if (known !== undefined) return known;
+		try {
+			return (await tutor.getSession(sessionId))?.extra?.[PLAN_KEY_EXTRA];
+		} catch (error) {
+			logger.warn({ err: error, sessionId }, "discord: reading the last plan key failed");
+			return undefined;
+		}
+	}
+
+	async function postPlan(channelId: string, event: Extract<TutorEvent, { type: "plan" }>): Promise<void> {
+		const picture = await renderer.renderPlan(event.tree, event.statuses);
+		if (picture.key === (await lastPlanKey(event.sessionId))) return; // the same drawing is already in the thread
+		const caption = picture.caption.slice(0, CONTENT_MAX);
+		let posted: string | undefined;
+		if (picture.png) {
+			posted = await postMessage(
+				rest,
+				logger,
+				channelId,
+				{ content: `🗺️ ${caption}`.slice(0, CONTENT_MAX), attachments: [{ id: 0, filename: "plan.png", description: caption.slice(0, 1024) }] },
+				[{ name: "plan.png", data: picture.png, contentType: "image/png" }],
+			);
+		} else {
+			if (picture.error) logger.warn({ sessionId: event.sessionId, error: picture.error }, "discord: plan picture unavailable; posting the outline");
+			for (const chunk of splitMessage(`🗺️ ${caption}\n\n${picture.outline}`, CONTENT_MAX)) {
+				posted = (await postMessage(rest, logger, channelId, { content: chunk })) ?? posted;
+			}
+		}
+		if (!posted) return;
+		planKeys.set(event.sessionId, picture.key);
+		await tutor.setExtra(event.sessionId, PLAN_KEY_EXTRA, picture.key).catch((error: unknown) => {
+			logger.warn({ err: error, sessionId: event.sessionId }, "discord: saving the plan key failed");
+		});
+	}
+
+	async function handle(channelId: string, event: TutorEvent): Promise<void> {
+		switch (event.type) {
+			case "quiz":
+			case "ask":
+				return postQuestion(channelId, event);
+			case "answered":
+				return postAnswered(channelId, event);
+			case "plan":
+				return postPlan(channelId, event);
+			case "typing":
+				return;
+			case "ended":
+				typing.set(channelId, false);
+				await postCardEvent(channelId, event);
+				return;
+			default:
+				await postCardEvent(channelId, event);
+		}
+	}
+
+	return {
+		onEvent(event) {
+			try {
+				const channelId = typeof event?.sessionId === "string" ? threadOfSession(event.sessionId) : undefined;
+				if (!channelId) return; // another platform's session
+				// Typing is immediate: it should show while earlier posts are still queued.
+				if (event.type === "typing") return typing.set(channelId, event.active === true);
+				void queues.run(event.sessionId, () => handle(channelId, event));
+			} catch (error) {
+				logger.error({ err: error }, "discord: could not queue a tutor event");
+			}
+		},
+		enqueue(sessionId, task) {
+			void queues.run(sessionId, task);
+		},
+	};
+}

@@ -1,0 +1,65 @@
+/**
+ * Posting and editing messages over discord.js's REST client. @discordjs/rest
+ * already queues per route and waits out 429s (retry-after) and retries 5xx;
+ * what is left here is turning any remaining failure into a log line and an
+ * `undefined`, so one failed post never stops a lesson.
+ */
+
+import { type APIMessage, DiscordAPIError, HTTPError, type RawFile, type REST, Routes } from "discord.js";
+import type { Logger } from "../../core/contracts/logger.ts";
+import type { DiscordMessage } from "../../render/index.ts";
+
+/** A message body we send: a rendered card, or a notice. */
+export type MessageBody = Partial<DiscordMessage> & { content?: string; attachments?: Array<{ id: number; filename: string; description?: string }> };
+
+const NO_MENTIONS = { parse: [] as [] };
+
+/** A compact, loggable description of a REST failure (status, Discord's code and message). */
+export function describeRestError(error: unknown): Record<string, unknown> {
+	if (error instanceof DiscordAPIError) return { status: error.status, code: error.code, message: error.message, url: error.url };
+	if (error instanceof HTTPError) return { status: error.status, message: error.message, url: error.url };
+	return { message: error instanceof Error ? error.message : String(error) };
+}
+
+/** Whether a REST failure means the message is gone (deleted, or the channel is). */
+export function isUnknownTarget(error: unknown): boolean {
+	return error instanceof DiscordAPIError && (error.code === 10008 || error.code === 10003);
+}
+
+/** Post a message; its id, or undefined when Discord refused it (logged). */
+export async function postMessage(
+	rest: REST,
+	logger: Logger,
+	channelId: string,
+	body: MessageBody,
+	files?: RawFile[],
+): Promise<string | undefined> {
+	try {
+		const message = (await rest.post(Routes.channelMessages(channelId), {
+			body: { allowed_mentions: NO_MENTIONS, ...body },
+			...(files && files.length > 0 ? { files } : {}),
+		})) as APIMessage;
+		return message.id;
+	} catch (error) {
+		logger.error({ err: describeRestError(error), channelId }, "discord: posting a message failed");
+		return undefined;
+	}
+}
+
+/** Edit a message; "ok", "gone" (deleted: post anew) or "failed" (logged). */
+export async function editMessage(
+	rest: REST,
+	logger: Logger,
+	channelId: string,
+	messageId: string,
+	body: MessageBody,
+): Promise<"ok" | "gone" | "failed"> {
+	try {
+		await rest.patch(Routes.channelMessage(channelId, messageId), { body: { allowed_mentions: NO_MENTIONS, ...body } });
+		return "ok";
+	} catch (error) {
+		if (isUnknownTarget(error)) return "gone";
+		logger.error({ err: describeRestError(error), channelId, messageId }, "discord: editing a message failed");
+		return "failed";
+	}
+}

@@ -1,0 +1,88 @@
+/**
+ * Parsing `/lesson …` text into a command. Pure: the handlers in commands.ts act on it.
+ * Slack escapes mentions when the command asks for it (`<@U123|ada>`, `<#C123|general>`);
+ * raw ids are accepted too.
+ */
+
+import type { LessonMode } from "../../core/contracts/events.ts";
+
+/** A config change (`/lesson config channels …|limit n|mode m`). */
+export type ConfigChange =
+	| { setting: "channels"; channels: string[] }
+	| { setting: "limit"; lessonsPerDay: number }
+	| { setting: "mode"; mode: LessonMode };
+
+/** A parsed `/lesson` command. */
+export type LessonCommand =
+	| { kind: "start"; topic: string; mode?: LessonMode; forUser?: string }
+	| { kind: "end" }
+	| { kind: "status" }
+	| { kind: "help"; unknown?: string }
+	| { kind: "config"; change?: ConfigChange; error?: string };
+
+const USER = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
+const CHANNEL = /^(?:<#([CG][A-Z0-9]+)(?:\|[^>]*)?>|([CG][A-Z0-9]{2,}))$/;
+
+function parseConfig(args: string[]): LessonCommand {
+	const [setting, ...rest] = args;
+	if (setting === undefined) return { kind: "config" };
+	switch (setting.toLowerCase()) {
+		case "channels":
+		case "channel": {
+			if (rest.length === 1 && rest[0]?.toLowerCase() === "all") return { kind: "config", change: { setting: "channels", channels: [] } };
+			const ids = rest.map((r) => CHANNEL.exec(r)).map((m) => m?.[1] ?? m?.[2]);
+			if (ids.length === 0 || ids.some((id) => id === undefined))
+				return { kind: "config", error: "Name channels like `#general #study`, or `all`." };
+			return { kind: "config", change: { setting: "channels", channels: [...new Set(ids as string[])] } };
+		}
+		case "limit": {
+			const n = Number(rest[0]);
+			if (rest.length !== 1 || !Number.isInteger(n) || n < 0 || n > 1000)
+				return { kind: "config", error: "Give lessons per member per day as a whole number (0 = no limit)." };
+			return { kind: "config", change: { setting: "limit", lessonsPerDay: n } };
+		}
+		case "mode": {
+			const m = rest[0]?.toLowerCase();
+			if (rest.length !== 1 || (m !== "solo" && m !== "group")) return { kind: "config", error: "The mode is `solo` or `group`." };
+			return { kind: "config", change: { setting: "mode", mode: m } };
+		}
+		default:
+			return { kind: "config", error: `Unknown setting \`${setting.slice(0, 40)}\`: use channels, limit or mode.` };
+	}
+}
+
+/** Parse the text after `/lesson`. Never throws; anything unknown becomes help. */
+export function parseLessonCommand(text: string): LessonCommand {
+	const words = text.trim().split(/\s+/).filter(Boolean);
+	const [sub, ...args] = words;
+	switch (sub?.toLowerCase()) {
+		case undefined:
+		case "help":
+			return { kind: "help" };
+		case "end":
+		case "stop":
+			return { kind: "end" };
+		case "status":
+			return { kind: "status" };
+		case "config":
+			return parseConfig(args);
+		case "start": {
+			let mode: LessonMode | undefined;
+			let forUser: string | undefined;
+			const topic: string[] = [];
+			for (const word of args) {
+				const lower = word.toLowerCase();
+				if (lower === "--group" || lower === "mode:group") mode = "group";
+				else if (lower === "--solo" || lower === "mode:solo") mode = "solo";
+				else if (topic.length === 0 && forUser === undefined && USER.test(word)) forUser = USER.exec(word)?.[1];
+				else topic.push(word);
+			}
+			const command: LessonCommand = { kind: "start", topic: topic.join(" ") };
+			if (mode) command.mode = mode;
+			if (forUser) command.forUser = forUser;
+			return command;
+		}
+		default:
+			return { kind: "help", unknown: (sub ?? "").slice(0, 40) };
+	}
+}

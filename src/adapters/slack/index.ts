@@ -1,0 +1,151 @@
+/**
+ * The Slack adapter: Bolt 5 over HTTP (`/slack/events` for events, commands and
+ * interactivity, signature-checked) or Socket Mode when an app token is set. Transport
+ * only: clicks, commands and thread messages become LearnerEvents; TutorEvents become
+ * posts in the lesson's thread (see poster.ts).
+ */
+
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { App, HTTPReceiver, LogLevel, SocketModeReceiver } from "@slack/bolt";
+import Keyv from "keyv";
+import { registerActions } from "./actions.ts";
+import { createAdminCheck } from "./admins.ts";
+import { toBoltLogger } from "./bolt-logger.ts";
+import { registerCommands } from "./commands.ts";
+import { clientOptionsFor, workspaceDefaults } from "./config.ts";
+import type { HandlerContext } from "./context.ts";
+import { registerEvents } from "./events.ts";
+import { createPoster } from "./poster.ts";
+import { createSerialQueues } from "./serial-queue.ts";
+import { SlackState } from "./state.ts";
+import type { SlackAdapter, SlackAdapterOptions } from "./types.ts";
+import { registerViews } from "./views.ts";
+
+export { LESSON_COMMAND } from "./commands.ts";
+export type { SlackAdapter, SlackAdapterConfig, SlackAdapterOptions, SlackRetryConfig, WorkspaceConfig } from "./types.ts";
+
+/** How long stop() waits for queued posts. */
+const DRAIN_MS = 10_000;
+
+/** `work`'s value, or undefined when `ms` passes first (or it rejects). */
+async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+	let timer: NodeJS.Timeout | undefined;
+	const timeout = new Promise<undefined>((resolve) => {
+		timer = setTimeout(() => resolve(undefined), ms);
+	});
+	try {
+		return await Promise.race([work.catch(() => undefined), timeout]);
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
+/** Create the Slack adapter; nothing connects until start(). */
+export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
+	const { tutor, renderer, config } = options;
+	const logger = options.logger.child({ adapter: "slack" });
+	if (!options.keyv) logger.warn({}, "slack: no keyv given; lesson state is in memory and will not survive a restart");
+	const state = new SlackState(options.keyv ?? new Keyv({ namespace: "slack" }), workspaceDefaults(config));
+	const boltLogger = toBoltLogger(logger);
+	const socketMode = Boolean(config.appToken);
+	const receiver = socketMode
+		? new SocketModeReceiver({
+				appToken: config.appToken!,
+				logger: boltLogger,
+				logLevel: LogLevel.DEBUG,
+				installerOptions: { clientOptions: clientOptionsFor(config, boltLogger) },
+			})
+		: new HTTPReceiver({
+				signingSecret: config.signingSecret,
+				endpoints: "/slack/events",
+				logger: boltLogger,
+				logLevel: LogLevel.DEBUG,
+				// Ack-first: Bolt answers Slack as soon as a listener calls ack(); the work continues after.
+				processBeforeResponse: false,
+			});
+	const app = new App({
+		token: config.botToken,
+		receiver,
+		logger: boltLogger,
+		logLevel: LogLevel.DEBUG,
+		clientOptions: clientOptionsFor(config, boltLogger),
+		// auth.test runs in start(), where a bad token becomes a clear error instead of an unhandled rejection.
+		deferInitialization: true,
+	});
+	const ctx: HandlerContext = {
+		client: app.client,
+		state,
+		tutor,
+		renderer,
+		logger,
+		admins: createAdminCheck(app.client, config.adminUserIds, logger),
+		now: () => new Date(),
+	};
+	registerCommands(app, ctx);
+	registerActions(app, ctx);
+	registerViews(app, ctx);
+	registerEvents(app, ctx);
+	app.error(async (error) => {
+		logger.error({ err: error, code: (error as { code?: unknown }).code }, "slack: unhandled error in a listener");
+	});
+
+	const poster = createPoster({ client: app.client, state, renderer, logger });
+	const queues = createSerialQueues(logger);
+	let unsubscribe: (() => void) | undefined;
+	let server: Server | undefined;
+	let started = false;
+
+	return {
+		async start() {
+			if (started) return;
+			try {
+				await app.init();
+			} catch (error) {
+				throw new Error(
+					`Slack rejected the bot token (auth.test): ${(error as Error).message}. Check SLACK_BOT_TOKEN${config.apiUrl ? ` and SLACK_API_URL (${config.apiUrl})` : ""}.`,
+					{ cause: error },
+				);
+			}
+			unsubscribe = tutor.subscribe((event) => {
+				void queues.run(event.sessionId, () => poster.handle(event));
+			});
+			try {
+				if (socketMode) await app.start();
+				else server = (await app.start({ port: config.port, ...(config.host ? { host: config.host } : {}) })) as Server;
+			} catch (error) {
+				unsubscribe();
+				unsubscribe = undefined;
+				throw new Error(
+					socketMode
+						? `Slack Socket Mode did not connect: ${(error as Error).message}. Check SLACK_APP_TOKEN (an xapp- token with connections:write).`
+						: `Could not listen on port ${config.port}: ${(error as Error).message}.`,
+					{ cause: error },
+				);
+			}
+			started = true;
+			logger.info({ mode: socketMode ? "socket" : "http", port: this.port() }, "slack: adapter started");
+		},
+		async stop() {
+			if (!started) return;
+			started = false;
+			try {
+				await app.stop();
+			} catch (error) {
+				logger.warn({ err: error }, "slack: stopping the receiver failed");
+			}
+			server = undefined;
+			// Turns already running still emit cards (a quiz nobody sees would strand its learner): wait, bounded.
+			const deadline = Date.now() + DRAIN_MS;
+			const idle = await within(tutor.idle().then(() => true), DRAIN_MS);
+			if (!idle) logger.warn({}, "slack: stopping while lessons still run");
+			if (!(await queues.drain(Math.max(0, deadline - Date.now())))) logger.warn({}, "slack: stopped with posts still queued");
+			unsubscribe?.();
+			unsubscribe = undefined;
+		},
+		port() {
+			const address = server?.address();
+			return address && typeof address === "object" ? (address as AddressInfo).port : undefined;
+		},
+	};
+}

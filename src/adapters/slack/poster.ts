@@ -1,0 +1,206 @@
+/**
+ * Tutor events → Slack calls in the lesson's thread: cards via chat.postMessage, the
+ * answered state via chat.update of the card's own messages, the plan picture via
+ * files.uploadV2 (a text outline when there is no PNG), and the ended state on the
+ * parent message. Called one event at a time per session (see serial-queue.ts).
+ */
+
+import type { webApi } from "@slack/bolt";
+import type { KnownBlock } from "@slack/types";
+import type { TutorEvent } from "../../core/contracts/events.ts";
+import type { Logger } from "../../core/contracts/logger.ts";
+import { decodeSessionId } from "../../core/session-id.ts";
+import {
+	answeredCard,
+	cardFromEvent,
+	escapeMrkdwn,
+	markdownToMrkdwn,
+	type PlanRenderer,
+	type SlackMessage,
+	splitMessage,
+	toSlackMessages,
+} from "../../render/index.ts";
+import { clip, endedParentMessage, type SlackBody } from "./messages.ts";
+import type { SlackState } from "./state.ts";
+
+/** What the poster needs. */
+export interface PosterDeps {
+	client: webApi.WebClient;
+	state: SlackState;
+	renderer: PlanRenderer;
+	logger: Logger;
+}
+
+type Thread = { sessionId: string; channelId: string; threadTs: string };
+
+/** Turns tutor events into Slack calls. */
+export interface Poster {
+	/** Post what `event` says into its thread. Must not throw (failures are logged). */
+	handle(event: TutorEvent): Promise<void>;
+}
+
+const textBody = (text: string): SlackBody[] =>
+	splitMessage(text, 3000).map((part) => ({
+		text: clip(part, 3000),
+		blocks: [{ type: "section", text: { type: "mrkdwn", text: part } } satisfies KnownBlock],
+	}));
+
+/** Create the poster. */
+export function createPoster(deps: PosterDeps): Poster {
+	const { client, state, renderer, logger } = deps;
+
+	const post = async (thread: Thread, message: SlackMessage | SlackBody): Promise<string | undefined> => {
+		const base = { channel: thread.channelId, thread_ts: thread.threadTs, unfurl_links: false, unfurl_media: false };
+		try {
+			const res = await client.chat.postMessage({ ...base, text: message.text, blocks: message.blocks as KnownBlock[] });
+			return res.ts;
+		} catch (error) {
+			logger.error({ err: error, sessionId: thread.sessionId }, "slack: posting a message failed; trying plain text");
+			try {
+				const res = await client.chat.postMessage({ ...base, text: clip(message.text || "(message could not be shown)", 3000) });
+				return res.ts;
+			} catch (again) {
+				logger.error({ err: again, sessionId: thread.sessionId }, "slack: posting plain text failed too");
+				return undefined;
+			}
+		}
+	};
+
+	const messagesOf = (event: TutorEvent): (SlackMessage | SlackBody)[] => {
+		try {
+			const card = cardFromEvent(event);
+			if (card) return toSlackMessages(card);
+		} catch (error) {
+			logger.error({ err: error, type: event.type }, "slack: rendering a card failed; posting text");
+		}
+		switch (event.type) {
+			case "text":
+				return textBody(markdownToMrkdwn(event.text));
+			case "error":
+				return textBody(`:warning: ${escapeMrkdwn(event.message)}`);
+			case "ended":
+				return textBody("The lesson has ended.");
+			case "quiz":
+			case "ask":
+				return textBody(markdownToMrkdwn(event.input.question));
+			case "explain":
+				return textBody(markdownToMrkdwn(event.input.body));
+			default:
+				return [];
+		}
+	};
+
+	const postCard = async (thread: Thread, event: TutorEvent): Promise<string[]> => {
+		const posted: string[] = [];
+		for (const message of messagesOf(event)) {
+			const ts = await post(thread, message);
+			if (ts) posted.push(ts);
+		}
+		return posted;
+	};
+
+	const updateAnswered = async (thread: Thread, event: Extract<TutorEvent, { type: "answered" }>): Promise<void> => {
+		let next: (SlackMessage | SlackBody)[];
+		try {
+			next = toSlackMessages(answeredCard(event));
+		} catch (error) {
+			logger.error({ err: error }, "slack: rendering the answered card failed");
+			next = textBody(`Answered by <@${event.result.by.id}>: ${escapeMrkdwn(clip(event.result.answer, 500))}`);
+		}
+		const ref = await state.card(thread.sessionId, event.toolCallId);
+		if (!ref || ref.ts.length === 0) {
+			for (const m of next) await post(thread, m);
+			return;
+		}
+		// Align from the end: the controls sit in a card's last message, so that one must become the answered state.
+		const pairs = Math.min(ref.ts.length, next.length);
+		const extra = next.slice(0, next.length - pairs);
+		for (let k = 1; k <= pairs; k++) {
+			const ts = ref.ts[ref.ts.length - k]!;
+			const message = next[next.length - k]!;
+			try {
+				await client.chat.update({ channel: ref.channelId, ts, text: message.text, blocks: message.blocks as KnownBlock[] });
+			} catch (error) {
+				logger.warn({ err: error, sessionId: thread.sessionId, ts }, "slack: updating the answered card failed; posting it");
+				await post(thread, message);
+			}
+		}
+		for (const m of extra) await post(thread, m);
+	};
+
+	const postPlan = async (thread: Thread, event: Extract<TutorEvent, { type: "plan" }>): Promise<void> => {
+		const picture = await renderer.renderPlan(event.tree, event.statuses);
+		if ((await state.planKey(thread.sessionId)) === picture.key) return;
+		let done = false;
+		if (picture.png) {
+			try {
+				await client.files.uploadV2({
+					channel_id: thread.channelId,
+					thread_ts: thread.threadTs,
+					file: picture.png,
+					filename: "lesson-plan.png",
+					title: clip(picture.caption || "Lesson plan", 250),
+					initial_comment: clip(picture.caption, 1000),
+					alt_text: clip(picture.outline || picture.caption, 1000),
+				});
+				done = true;
+			} catch (error) {
+				logger.error({ err: error, sessionId: thread.sessionId }, "slack: plan upload failed; posting the outline");
+			}
+		} else if (picture.error) {
+			logger.warn({ error: picture.error, sessionId: thread.sessionId }, "slack: no plan picture; posting the outline");
+		}
+		if (!done) {
+			const text = `${escapeMrkdwn(picture.caption)}\n\`\`\`\n${picture.outline}\n\`\`\``;
+			for (const m of textBody(text)) await post(thread, m);
+		}
+		await state.savePlanKey(thread.sessionId, picture.key);
+	};
+
+	const markEnded = async (thread: Thread, event: Extract<TutorEvent, { type: "ended" }>): Promise<void> => {
+		const lesson = await state.lesson(thread.sessionId);
+		if (!lesson || lesson.ended) return;
+		const how =
+			event.reason === "completed"
+				? "with the recap"
+				: `by <@${event.by?.id ?? lesson.learnerId}>${event.reason === "ended-by-admin" ? " (admin)" : ""}`;
+		const body = endedParentMessage(lesson.topic, lesson.learnerId, how);
+		try {
+			await client.chat.update({ channel: thread.channelId, ts: thread.threadTs, text: body.text, blocks: body.blocks });
+		} catch (error) {
+			logger.warn({ err: error, sessionId: thread.sessionId }, "slack: could not mark the parent message ended");
+		}
+		await state.saveLesson({ ...lesson, ended: true });
+	};
+
+	return {
+		async handle(event) {
+			const address = decodeSessionId(event.sessionId);
+			if (address?.platform !== "slack") return;
+			const thread: Thread = { sessionId: event.sessionId, channelId: address.channelId, threadTs: address.threadTs };
+			try {
+				switch (event.type) {
+					case "typing":
+						return; // Slack has no typing indicator for bots in channel threads.
+					case "plan":
+						return await postPlan(thread, event);
+					case "answered":
+						return await updateAnswered(thread, event);
+					case "ended":
+						await postCard(thread, event);
+						return await markEnded(thread, event);
+					case "quiz":
+					case "ask": {
+						const ts = await postCard(thread, event);
+						const ref = { channelId: thread.channelId, ts, question: event.input.question };
+						return await state.saveCard(thread.sessionId, event.toolCallId, ref);
+					}
+					default:
+						await postCard(thread, event);
+				}
+			} catch (error) {
+				logger.error({ err: error, sessionId: event.sessionId, type: event.type }, "slack: handling a tutor event failed");
+			}
+		},
+	};
+}

@@ -1,0 +1,70 @@
+/**
+ * The Slack adapter's public shapes: its configuration, its dependencies and its handle.
+ */
+
+import type Keyv from "keyv";
+import type { LessonMode } from "../../core/contracts/events.ts";
+import type { Logger } from "../../core/contracts/logger.ts";
+import type { Tutor } from "../../core/contracts/tutor.ts";
+import type { PlanRenderer } from "../../render/index.ts";
+
+/** Retries of Web API calls (network errors, HTTP 5xx); 429s are waited out separately. */
+export interface SlackRetryConfig {
+	retries: number;
+	minTimeoutMs: number;
+	maxTimeoutMs: number;
+}
+
+/** Per-workspace settings, changed with `/lesson config` and kept in keyv. */
+export interface WorkspaceConfig {
+	/** Channel ids that may host lessons; empty = every channel. */
+	channels: string[];
+	/** Lessons a member may start per UTC day; 0 = no limit (admins are exempt). */
+	lessonsPerDay: number;
+	/** Mode of a lesson started without `--solo` / `--group`. */
+	defaultMode: LessonMode;
+}
+
+/** How the adapter reaches Slack. */
+export interface SlackAdapterConfig {
+	/** Bot token (`xoxb-…`). */
+	botToken: string;
+	/** Signing secret: Bolt checks every HTTP request's v0 signature with it. */
+	signingSecret: string;
+	/** App-level token (`xapp-…`, scope connections:write): when set, Socket Mode replaces HTTP. */
+	appToken?: string;
+	/** Web API base URL (default Slack's); tests and local runs point it at a fake. */
+	apiUrl?: string;
+	/** HTTP port for `/slack/events` (events, commands, interactivity); 0 picks a free one. */
+	port: number;
+	/** Interface to listen on (default all). */
+	host?: string;
+	/** Users allowed to run `/lesson config` and end any lesson, besides workspace admins and owners. */
+	adminUserIds: string[];
+	/** Web API retries (default 3 retries, 0.5 s to 5 s apart). */
+	retry?: SlackRetryConfig;
+	/** Per-request timeout of Web API calls in ms (default 15000). */
+	requestTimeoutMs?: number;
+	/** Defaults of a workspace that has no stored config. */
+	workspaceDefaults?: Partial<WorkspaceConfig>;
+}
+
+/** Dependencies of createSlackAdapter. */
+export interface SlackAdapterOptions {
+	tutor: Tutor;
+	renderer: PlanRenderer;
+	config: SlackAdapterConfig;
+	logger: Logger;
+	/** The adapter's own small state (lessons, posted cards, workspace config); in memory when omitted. */
+	keyv?: Keyv;
+}
+
+/** A running (or runnable) Slack adapter. */
+export interface SlackAdapter {
+	/** Verify the token (auth.test), then listen on HTTP or connect Socket Mode. Rejects with a clear error. */
+	start(): Promise<void>;
+	/** Stop receiving, wait (bounded) for queued posts, unsubscribe. Never rejects. */
+	stop(): Promise<void>;
+	/** The HTTP port actually bound (undefined before start or in Socket Mode). */
+	port(): number | undefined;
+}

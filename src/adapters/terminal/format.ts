@@ -1,0 +1,101 @@
+/**
+ * Cards (the platform-neutral model from src/render) as terminal text: light
+ * markdown (bold, code, headings, lists) with ANSI styles when the output is
+ * a terminal, plain text when it is a pipe or a file (scripts, tests).
+ */
+
+import { styleText } from "node:util";
+import type { AnsweredCard, AssessmentCard, Card, ExplainCard, QuestionCard, TextCard } from "../../render/index.ts";
+
+type StyleName = Parameters<typeof styleText>[0];
+
+/** Styles text, or leaves it alone when colour is off. */
+export type Styler = (style: StyleName, text: string) => string;
+
+/** A Styler: ANSI when `color`, identity otherwise. */
+export function createStyler(color: boolean): Styler {
+	// The caller decides about colour (it knows which stream it writes to), so no stream check here.
+	return (style, text) => (color ? styleText(style, text, { validateStream: false }) : text);
+}
+
+const RULE_WIDTH = 60;
+
+/** Markdown-ish text for a terminal: **bold**, `code`, # headings; lists and paragraphs stay as written. */
+export function formatMarkdown(text: string, s: Styler): string {
+	return text
+		.replace(/\r\n/g, "\n")
+		.split("\n")
+		.map((line) => {
+			const heading = /^#{1,6}\s+(.*)$/.exec(line);
+			if (heading) return s("bold", heading[1] ?? "");
+			return line
+				.replace(/\*\*([^*\n]+)\*\*/g, (_, t: string) => s("bold", t))
+				.replace(/(^|[^*\w])\*([^*\n]+)\*(?!\w)/g, (_, pre: string, t: string) => pre + s("italic", t))
+				.replace(/`([^`\n]+)`/g, (_, t: string) => s("cyan", t));
+		})
+		.join("\n");
+}
+
+/** A card as lines ready to print (questions include their lettered choices). */
+export function formatCard(card: Card, s: Styler): string {
+	switch (card.kind) {
+		case "text":
+			return formatText(card, s);
+		case "question":
+			return formatQuestion(card, s);
+		case "explain":
+			return formatExplain(card, s);
+		case "assessment":
+			return formatAssessment(card, s);
+		case "answered":
+			return formatAnswered(card, s);
+	}
+}
+
+function formatText(card: TextCard, s: Styler): string {
+	if (card.tone === "error") return s("red", `! ${card.text}`);
+	if (card.tone === "notice") return s("yellow", card.text);
+	return formatMarkdown(card.text, s);
+}
+
+/** The question with its choices lettered (A. …), as the learner sees it before answering. */
+export function formatQuestion(card: QuestionCard, s: Styler): string {
+	const lines = [s("magenta", s("bold", `? ${card.heading}`))];
+	if (card.framing) lines.push(s("dim", card.framing));
+	lines.push(formatMarkdown(card.question, s));
+	for (const choice of card.choices)
+		lines.push(`  ${s("bold", `${choice.letter}.`)} ${formatMarkdown(choice.text, s)}`);
+	return lines.join("\n");
+}
+
+function formatExplain(card: ExplainCard, s: Styler): string {
+	const title =
+		card.role === "recap" ? `Recap${card.title ? `: ${card.title.replace(/^recap:\s*/i, "")}` : ""}` : card.title;
+	const lines: string[] = [];
+	if (title) lines.push(s("bold", title), s("dim", "─".repeat(Math.min(RULE_WIDTH, Math.max(3, title.length)))));
+	lines.push(formatMarkdown(card.body, s));
+	return lines.join("\n");
+}
+
+function formatAssessment(card: AssessmentCard, s: Styler): string {
+	const lines = [s("bold", "What I learned about you")];
+	for (const strand of card.strands) lines.push(`  • ${s("bold", strand.strand)}: ${strand.assessment}`);
+	if (card.summary) lines.push(s("dim", card.summary));
+	return lines.join("\n");
+}
+
+function formatAnswered(card: AnsweredCard, s: Styler): string {
+	if (card.skipped) return s("dim", "(skipped)");
+	const lines: string[] = [];
+	const chosen = card.chosenIndex !== undefined ? card.choices[card.chosenIndex] : undefined;
+	const answer = chosen ? `${chosen.letter}. ${chosen.text}` : card.answer;
+	if (card.correct === true) lines.push(s("green", `✓ ${answer}: correct`));
+	else if (card.correct === false) lines.push(s("red", `✗ ${answer}: not quite`));
+	else lines.push(s("dim", `→ ${answer}`));
+	if (card.reveal && card.correct === false) {
+		const letter = card.reveal.correctIndex !== undefined ? `${card.choices[card.reveal.correctIndex]?.letter}. ` : "";
+		lines.push(`  The answer: ${s("bold", `${letter}${card.reveal.correctAnswer}`)}`);
+	}
+	if (card.reveal?.explanation) lines.push(`  ${s("dim", card.reveal.explanation)}`);
+	return lines.join("\n");
+}

@@ -1,0 +1,88 @@
+/**
+ * handle()'s verdict, decided synchronously against the session as it is now
+ * (its transcript plus the claims of events admitted but not yet recorded):
+ * who may act, whether the question is still pending, whether the value is a
+ * valid answer. An admitted event becomes a job; nothing here calls the model.
+ */
+
+import type { HandleResult, LearnerEvent, RefusalCode } from "../../core/contracts/events.ts";
+import { parseAskInput, parseQuizInput } from "../../core/tool-parts.ts";
+import { resolveAskAnswer, resolveQuizAnswer } from "./grading.ts";
+import type { Job, SessionState } from "./session-state.ts";
+import { findToolCall, pendingLearnerCalls, toolNameOf } from "./transcript.ts";
+
+/** Longest typed message we accept. */
+export const MAX_MESSAGE_CHARS = 4000;
+
+/** Admitted (with its job) or refused. */
+export type Admission = { ok: true; job: Job } | Extract<HandleResult, { ok: false }>;
+
+const refuse = (code: RefusalCode, message: string): Admission => ({ ok: false, code, message });
+
+/** Decide an event against the session; the caller applies the claims (see claim()). */
+export function admit(state: SessionState, event: LearnerEvent): Admission {
+	const record = state.record;
+	if (record.ended || state.ending) return refuse("ended", "This lesson has ended.");
+	const isLearner = event.by.id === record.learner.id;
+	if (event.type === "end") {
+		const isStarter = event.by.id === record.startedBy.id;
+		if (!isLearner && !isStarter && !event.privileged)
+			return refuse("not-allowed", "Only the learner (or an admin) can end this lesson.");
+		const reason = event.privileged && !isLearner ? "ended-by-admin" : "ended-by-user";
+		return { ok: true, job: { type: "end", by: event.by, reason } };
+	}
+	if (record.mode === "solo" && !isLearner) {
+		const name = record.learner.name ?? "the learner";
+		return refuse("not-allowed", `This is ${name}'s lesson: only they can answer or write here.`);
+	}
+	if (event.type === "message") {
+		const text = typeof event.text === "string" ? event.text.trim() : "";
+		if (text === "") return refuse("invalid-answer", "The message is empty.");
+		if (text.length > MAX_MESSAGE_CHARS)
+			return refuse("invalid-answer", `The message is too long; keep it under ${MAX_MESSAGE_CHARS} characters.`);
+		const supersedes = pendingLearnerCalls(record.messages)
+			.map((p) => p.toolCallId)
+			.filter((id) => !state.claims.has(id));
+		return { ok: true, job: { type: "message", text, by: event.by, supersedes } };
+	}
+	const found = findToolCall(record.messages, event.toolCallId);
+	const kind = found ? toolNameOf(found.part.type) : undefined;
+	if (!found || (kind !== "quiz" && kind !== "ask"))
+		return refuse("not-pending", "That question is not part of this lesson.");
+	const claim = state.claims.get(event.toolCallId);
+	if (claim === "answered") return refuse("already-answered", "That question has already been answered.");
+	if (claim === "superseded") return refuse("not-pending", "The lesson moved on from that question.");
+	if (found.part.state !== "input-available") {
+		const output = found.part.output as { skipped?: unknown } | undefined;
+		if (found.part.state === "output-available" && output?.skipped !== true)
+			return refuse("already-answered", "That question has already been answered.");
+		return refuse("not-pending", "The lesson moved on from that question.");
+	}
+	const value = event.type === "answer" ? event.value : event.text;
+	if (typeof value !== "string" && typeof value !== "number") return refuse("invalid-answer", "The answer is empty.");
+	const typed = event.type === "reply";
+	let verdict: ReturnType<typeof resolveQuizAnswer>;
+	if (kind === "quiz") {
+		const quiz = parseQuizInput(found.part.input);
+		verdict = quiz ? resolveQuizAnswer(quiz, value, typed) : { ok: true, result: { answer: String(value).trim() } };
+	} else {
+		const ask = parseAskInput(found.part.input);
+		verdict = ask ? resolveAskAnswer(ask, value, typed) : { ok: true, result: { answer: String(value).trim() } };
+	}
+	if (!verdict.ok) return refuse("invalid-answer", verdict.message);
+	return {
+		ok: true,
+		job: { type: "answer", toolCallId: event.toolCallId, kind, result: { ...verdict.result, by: event.by } },
+	};
+}
+
+/** Record an admitted job's claims so later events see them at once. */
+export function claim(state: SessionState, job: Job): void {
+	if (job.type === "answer") state.claims.set(job.toolCallId, "answered");
+	else if (job.type === "message") for (const id of job.supersedes) state.claims.set(id, "superseded");
+	else if (job.type === "end") {
+		state.ending = true;
+		for (const p of pendingLearnerCalls(state.record.messages))
+			if (!state.claims.has(p.toolCallId)) state.claims.set(p.toolCallId, "superseded");
+	}
+}

@@ -1,0 +1,41 @@
+/**
+ * The two lesson agents: a system prompt and a tool set each. Built once per
+ * tutor so every request of a phase carries byte-identical system and tools.
+ */
+
+import type { ToolSet } from "ai";
+import { PROBER_PROMPT, TEACHER_PROMPT } from "../prompts/index.ts";
+import { createAskTool } from "../tools/ask.ts";
+import { createExplainTool } from "../tools/explain.ts";
+import { createPlanInitTool } from "../tools/plan-init.ts";
+import { createProbeDoneTool } from "../tools/probe-done.ts";
+import { createQuizTool } from "../tools/quiz.ts";
+import type { LessonTool } from "../tools/types.ts";
+
+/** A lesson agent: who it is, what it is told, what it may call. */
+export interface LessonAgent {
+	name: "prober" | "teacher";
+	system: string;
+	tools: ReadonlyMap<string, LessonTool>;
+	/** The same tools as the AI SDK sees them (no execute: the engine settles every call). */
+	toolSet: ToolSet;
+}
+
+function agent(name: LessonAgent["name"], system: string, tools: LessonTool[]): LessonAgent {
+	const toolSet: ToolSet = {};
+	for (const t of tools) toolSet[t.name] = t.tool;
+	return { name, system, tools: new Map(tools.map((t) => [t.name, t])), toolSet };
+}
+
+/** The prober (quiz, ask, probe_done) and the teacher (quiz, ask, explain, plan_init). */
+export function createAgents(): { prober: LessonAgent; teacher: LessonAgent } {
+	return {
+		prober: agent("prober", PROBER_PROMPT, [createQuizTool("prober"), createAskTool(), createProbeDoneTool()]),
+		teacher: agent("teacher", TEACHER_PROMPT, [
+			createQuizTool("teacher"),
+			createAskTool(),
+			createExplainTool(),
+			createPlanInitTool(),
+		]),
+	};
+}

@@ -1,0 +1,45 @@
+/**
+ * A live session in memory: its record, the queue of admitted learner events
+ * (delivered in order between turns, never dropped), and the claims that let
+ * handle() refuse a second answer before the first is even recorded.
+ */
+
+import type { AnswerResult, Participant } from "../../core/contracts/events.ts";
+import type { EndReason, SessionRecord } from "../store/types.ts";
+
+/** Work for a session's pump, in arrival order. */
+export type Job =
+	/** Run a turn (a new lesson). */
+	| { type: "kick" }
+	/** Record the learner's answer as the call's result. */
+	| { type: "answer"; toolCallId: string; kind: "quiz" | "ask"; result: AnswerResult }
+	/** A typed message; `supersedes` are the questions pending when it was admitted. */
+	| { type: "message"; text: string; by: Participant; supersedes: string[] }
+	| { type: "end"; by: Participant; reason: EndReason };
+
+/** What an admitted event did to a pending question before it is recorded. */
+export type Claim = "answered" | "superseded";
+
+/** A session loaded in this process. */
+export interface SessionState {
+	record: SessionRecord;
+	queue: Job[];
+	/** Pending questions already claimed by an admitted (not yet recorded) event. */
+	claims: Map<string, Claim>;
+	/** An end was admitted: refuse everything after it. */
+	ending: boolean;
+	/** The running pump (turns and event delivery), if any. */
+	pump: Promise<void> | undefined;
+	/** Saves are chained so records reach the store in order. */
+	saving: Promise<void>;
+}
+
+/** A fresh in-memory state for a record. */
+export function newSessionState(record: SessionRecord): SessionState {
+	return { record, queue: [], claims: new Map(), ending: false, pump: undefined, saving: Promise.resolve() };
+}
+
+/** True when nothing runs or waits for this session. */
+export function isIdle(state: SessionState): boolean {
+	return state.pump === undefined && state.queue.length === 0;
+}

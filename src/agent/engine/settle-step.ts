@@ -1,0 +1,153 @@
+/**
+ * Settle one model step: write its text and tool calls into the transcript as
+ * UI parts (every call gets a state: waiting for the learner, a result, or an
+ * error the model sees) and list the events to emit, in order.
+ */
+
+import type { TutorEvent } from "../../core/contracts/events.ts";
+import type { PlanToolResult } from "../../core/contracts/plan.ts";
+import type { ProbeAssessment } from "../../core/contracts/probe.ts";
+import { parseAskInput, parseExplainInput, parseQuizInput } from "../../core/tool-parts.ts";
+import type { LessonMessage, SessionRecord } from "../store/types.ts";
+import type { LessonAgent } from "./agents.ts";
+import type { StepContent } from "./model-step.ts";
+import { planEventIfChanged } from "./plan-tracker.ts";
+import { appendAssistantParts } from "./record-edit.ts";
+import { latestPlanTree, toolCallIds } from "./transcript.ts";
+
+type Part = LessonMessage["parts"][number];
+type ToolCall = Extract<StepContent, { type: "tool-call" }>;
+
+/** What settling a step found. */
+export interface SettledStep {
+	draftId: string | undefined;
+	events: TutorEvent[];
+	toolCalls: number;
+	learnerPending: number;
+	probeDone: boolean;
+	recap: boolean;
+}
+
+/** What settling needs. */
+export interface SettleInput {
+	record: SessionRecord;
+	agent: LessonAgent;
+	content: StepContent[];
+	/** The turn's assistant message so far (undefined: start one). */
+	draftId: string | undefined;
+	freshMessage: () => LessonMessage;
+}
+
+/** Why a call that the SDK refused was refused, in words the model can act on. */
+function refusalText(agent: LessonAgent, call: ToolCall): string {
+	const tool = agent.tools.get(call.toolName);
+	if (!tool)
+		return `Unknown tool ${JSON.stringify(call.toolName)}. Your tools are: ${[...agent.tools.keys()].join(", ")}.`;
+	if (typeof call.input === "string") {
+		try {
+			JSON.parse(call.input);
+		} catch {
+			return `The arguments are not valid JSON (${JSON.stringify(call.input.slice(0, 120))}). Send one JSON object with the fields the tool describes.`;
+		}
+	}
+	const verdict = tool.validate(call.input);
+	return verdict.ok ? "The arguments were refused by the tool's schema." : verdict.error;
+}
+
+/** Keep tool call ids unique within a session (adapters key buttons by them; some models reuse ids). */
+function uniqueId(id: string, taken: Set<string>): string {
+	let candidate = id || "call";
+	for (let n = 2; taken.has(candidate); n++) candidate = `${id}~${n}`;
+	taken.add(candidate);
+	return candidate;
+}
+
+/** Write a step into the transcript and collect its events. Never throws on model input. */
+export function settleStep({ record, agent, content, draftId, freshMessage }: SettleInput): SettledStep {
+	const sessionId = record.sessionId;
+	const out: SettledStep = { draftId, events: [], toolCalls: 0, learnerPending: 0, probeDone: false, recap: false };
+	if (content.length === 0) return out;
+	const taken = toolCallIds(record.messages);
+	const append = (part: Part) => {
+		out.draftId = appendAssistantParts(record, out.draftId, [part], freshMessage);
+	};
+	append({ type: "step-start" });
+
+	const calls = content.filter((c): c is ToolCall => c.type === "tool-call");
+	const learnerCallsInStep = calls.filter((c) => !c.invalid && agent.tools.get(c.toolName)?.learner).length;
+	const text = content
+		.filter((c) => c.type === "text")
+		.map((c) => c.text)
+		.join("");
+	if (text.trim() !== "") out.events.push({ type: "text", sessionId, text: text.trim() });
+
+	for (const item of content) {
+		if (item.type === "text") {
+			if (item.text !== "") append({ type: "text", text: item.text, state: "done" });
+			continue;
+		}
+		out.toolCalls++;
+		const toolCallId = uniqueId(item.toolCallId, taken);
+		const type = `tool-${item.toolName}` as const;
+		const meta = item.providerMetadata ? { callProviderMetadata: item.providerMetadata } : {};
+		const tool = agent.tools.get(item.toolName);
+		const refuse = (errorText: string) =>
+			append({
+				type,
+				toolCallId,
+				state: "output-error",
+				input: undefined,
+				rawInput: item.input,
+				errorText,
+				...meta,
+			} as Part);
+		if (item.invalid || !tool) {
+			refuse(refusalText(agent, item));
+			continue;
+		}
+		if (tool.learner) {
+			const quiz = item.toolName === "quiz" ? parseQuizInput(item.input) : undefined;
+			const ask = item.toolName === "ask" ? parseAskInput(item.input) : undefined;
+			if (!quiz && !ask) {
+				// Boundary and display run the same chain, so this is a bug guard, not a path.
+				refuse("The question could not be displayed; check its fields and send it again.");
+				continue;
+			}
+			append({ type, toolCallId, state: "input-available", input: item.input, ...meta } as Part);
+			out.learnerPending++;
+			if (quiz) {
+				const plan = planEventIfChanged(record);
+				if (plan) out.events.push(plan);
+				const nodeId = (item.input as { nodeId?: unknown }).nodeId;
+				const known = typeof nodeId === "string" && latestPlanTree(record.messages)?.nodes.some((n) => n.id === nodeId);
+				out.events.push({
+					type: "quiz",
+					sessionId,
+					toolCallId,
+					input: quiz,
+					...(known ? { nodeId: nodeId as string } : {}),
+				});
+			} else if (ask) out.events.push({ type: "ask", sessionId, toolCallId, input: ask });
+			continue;
+		}
+		const outcome = tool.settle(item.input, { messages: record.messages, learnerCallsInStep });
+		if (outcome.kind !== "output") {
+			refuse(outcome.kind === "error" ? outcome.errorText : "This tool is answered by the learner.");
+			continue;
+		}
+		append({ type, toolCallId, state: "output-available", input: item.input, output: outcome.output, ...meta } as Part);
+		if (item.toolName === "explain") {
+			const input = parseExplainInput(item.input);
+			if (input) out.events.push({ type: "explain", sessionId, toolCallId, input });
+			if (input?.role === "recap") out.recap = true;
+		} else if (item.toolName === "plan_init" && (outcome.output as PlanToolResult).ok) {
+			const plan = planEventIfChanged(record);
+			if (plan) out.events.push(plan);
+		} else if (item.toolName === "probe_done") {
+			const assessment = (outcome.output as { assessment: ProbeAssessment }).assessment;
+			out.events.push({ type: "assessment", sessionId, toolCallId, assessment });
+			out.probeDone = true;
+		}
+	}
+	return out;
+}

@@ -1,0 +1,31 @@
+/**
+ * A session's read-only summary (for /lesson status and the playground), all
+ * derived from the record.
+ */
+
+import { derivePlanStatuses } from "../../core/contracts/plan.ts";
+import type { SessionSummary } from "../../core/contracts/tutor.ts";
+import { deriveLessonPhase, findAssessment } from "../../core/phases.ts";
+import type { SessionState } from "./session-state.ts";
+import { latestPlanTree, pendingLearnerCalls } from "./transcript.ts";
+
+/** Summarize a live session (claimed questions no longer count as pending). */
+export function summarize(state: SessionState): SessionSummary {
+	const r = state.record;
+	const tree = latestPlanTree(r.messages);
+	const assessment = findAssessment(r.messages);
+	return {
+		sessionId: r.sessionId,
+		topic: r.topic,
+		learner: r.learner,
+		mode: r.mode,
+		phase: r.ended ? "ended" : deriveLessonPhase(r.messages),
+		createdAt: r.createdAt,
+		...(assessment ? { assessment } : {}),
+		...(tree ? { plan: { tree, statuses: derivePlanStatuses(tree, r.messages) } } : {}),
+		pending: pendingLearnerCalls(r.messages).filter((p) => !state.claims.has(p.toolCallId)),
+		messageCount: r.messages.length,
+		usage: { ...r.usage },
+		extra: { ...r.extra },
+	};
+}

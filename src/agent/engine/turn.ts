@@ -1,0 +1,90 @@
+/**
+ * A turn: model steps until the tutor waits on the learner (a quiz or ask),
+ * ends its turn with text, or hits the step limit. When the prober concludes
+ * (probe_done), the teacher's turn follows at once (auto-wake). After a recap
+ * with no further question, the lesson ends ("completed").
+ */
+
+import type { SessionRecord } from "../store/types.ts";
+import { toModelMessages } from "./model-messages.ts";
+import type { StepUsage } from "./model-step.ts";
+import { runModelStep } from "./model-step.ts";
+import { endLesson, type Runtime, save } from "./runtime.ts";
+import type { SessionState } from "./session-state.ts";
+import { settleStep } from "./settle-step.ts";
+import { pendingLearnerCalls, probeConcluded } from "./transcript.ts";
+
+function addUsage(record: SessionRecord, usage: StepUsage): void {
+	record.usage.inputTokens += usage.inputTokens;
+	record.usage.outputTokens += usage.outputTokens;
+	record.usage.cachedInputTokens += usage.cachedInputTokens;
+}
+
+/** Run one turn (the prober's, then the teacher's when the probe concludes in it). */
+export async function runTurn(rt: Runtime, state: SessionState): Promise<void> {
+	const record = state.record;
+	const sessionId = record.sessionId;
+	record.turnOpen = true;
+	await save(rt, state);
+	await rt.hub.emit({ type: "typing", sessionId, active: true });
+	let agentName: string | undefined;
+	let draftId: string | undefined;
+	let steps = 0;
+	let recapped = false;
+	try {
+		while (!record.ended && !rt.signal.aborted) {
+			const agent = probeConcluded(record.messages) ? rt.agents.teacher : rt.agents.prober;
+			if (agent.name !== agentName) {
+				// A new agent speaks in its own assistant message with its own step budget (auto-wake).
+				agentName = agent.name;
+				draftId = undefined;
+				steps = 0;
+			}
+			if (steps >= rt.maxStepsPerTurn) {
+				rt.logger.warn({ sessionId, agent: agent.name, steps }, "step limit reached; the turn ends");
+				break;
+			}
+			steps++;
+			const outcome = await runModelStep({
+				model: rt.model,
+				agent,
+				messages: await toModelMessages(record.messages),
+				maxRetries: rt.maxRetries,
+				abortSignal: rt.signal,
+			});
+			if (!outcome.ok) {
+				if (rt.signal.aborted) break;
+				rt.logger.warn({ sessionId, code: outcome.code, message: outcome.message }, "model step failed");
+				await rt.hub.emit({ type: "error", sessionId, code: outcome.code, message: outcome.message, retryable: true });
+				break;
+			}
+			addUsage(record, outcome.usage);
+			const at = rt.now().toISOString();
+			const settled = settleStep({
+				record,
+				agent,
+				content: outcome.content,
+				draftId,
+				freshMessage: () => ({
+					id: rt.newId(),
+					role: "assistant",
+					metadata: { kind: "tutor", agent: agent.name, at },
+					parts: [],
+				}),
+			});
+			draftId = settled.draftId;
+			await save(rt, state);
+			for (const event of settled.events) await rt.hub.emit(event);
+			if (settled.recap) recapped = true;
+			if (settled.learnerPending > 0) break;
+			if (settled.probeDone) continue;
+			if (settled.toolCalls === 0) break;
+		}
+	} finally {
+		record.turnOpen = false;
+		await save(rt, state);
+		await rt.hub.emit({ type: "typing", sessionId, active: false });
+	}
+	if (recapped && !record.ended && pendingLearnerCalls(record.messages).length === 0)
+		await endLesson(rt, state, "completed");
+}

@@ -1,0 +1,10 @@
+/**
+ * The tutor engine's public surface: createTutor, the session store, the model
+ * factory. Adapters depend on the Tutor interface in core/contracts/tutor.ts.
+ */
+
+export { createLanguageModel, type ModelConfig } from "./models/index.ts";
+export { DEFAULT_STORE_URL, openKeyv, StoreUrlError } from "./store/keyv.ts";
+export { createSessionStore, sessionStoreOnKeyv } from "./store/session-store.ts";
+export type { EndReason, LessonMessage, SessionRecord, SessionStore, UsageTotals } from "./store/types.ts";
+export { createTutor, MAX_TOPIC_CHARS, type TutorOptions } from "./tutor.ts";

@@ -1,0 +1,302 @@
+/**
+ * The built-in demo model: a real LanguageModelV3 that plays one canned lesson
+ * (demo-lesson.ts) with no key and no network. It is driven by the prompt it
+ * receives, like a real model: the tools on offer say which agent is calling
+ * (prober: probe_done; teacher: plan_init), and its own earlier tool calls in
+ * the transcript (ids `demo-<agent>-<step>-<rand>`) say how far the lesson got,
+ * so it works through the real engine, across restarts and resumes.
+ */
+
+import type {
+	LanguageModelV3,
+	LanguageModelV3CallOptions,
+	LanguageModelV3Content,
+	LanguageModelV3FinishReason,
+	LanguageModelV3GenerateResult,
+	LanguageModelV3Prompt,
+	LanguageModelV3StreamPart,
+	LanguageModelV3ToolResultOutput,
+	LanguageModelV3Usage,
+} from "@ai-sdk/provider";
+import {
+	DEMO_CANNOT_CHAT,
+	DEMO_FAREWELL,
+	type DemoAnswer,
+	type DemoStep,
+	demoAssessment,
+	demoGreeting,
+	PROBE_FAREWELL,
+	PROBE_STEPS,
+	TEACH_STEPS,
+} from "./demo-lesson.ts";
+
+/** Options of the demo model. */
+export interface DemoModelOptions {
+	/** Pause between streamed chunks, to feel like a model typing (default 0). */
+	delayMs?: number;
+}
+
+type Agent = "probe" | "teach";
+
+interface RecordedCall {
+	toolCallId: string;
+	toolName: string;
+	agent?: Agent;
+	step?: number;
+}
+
+/** What one model response says: text, then at most one tool call. */
+export interface DemoReply {
+	text: string;
+	call?: { toolCallId: string; toolName: string; input: unknown };
+}
+
+const MARKER = /^demo-(probe|teach)-(\d+)-/;
+
+/** The built-in scripted model (LEARNHARNESS_MODEL=demo). */
+export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV3 {
+	const delayMs = Math.max(0, options.delayMs ?? 0);
+	return {
+		specificationVersion: "v3",
+		provider: "learnharness",
+		modelId: "demo",
+		supportedUrls: {},
+		async doGenerate(call: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
+			call.abortSignal?.throwIfAborted();
+			const reply = planDemoReply(call);
+			const content: LanguageModelV3Content[] = [];
+			if (reply.text) content.push({ type: "text", text: reply.text });
+			if (reply.call) content.push({ type: "tool-call", ...reply.call, input: JSON.stringify(reply.call.input) });
+			return {
+				content,
+				finishReason: finishOf(reply),
+				usage: usageOf(call.prompt, reply),
+				warnings: [],
+				response: { id: `demo-${randomId()}`, modelId: "demo", timestamp: new Date() },
+			};
+		},
+		async doStream(call: LanguageModelV3CallOptions) {
+			const reply = planDemoReply(call);
+			const parts = streamParts(call.prompt, reply);
+			const signal = call.abortSignal;
+			let index = 0;
+			const stream = new ReadableStream<LanguageModelV3StreamPart>({
+				async pull(controller) {
+					if (signal?.aborted) {
+						controller.error(signal.reason ?? new Error("aborted"));
+						return;
+					}
+					const part = parts[index++];
+					if (!part) {
+						controller.close();
+						return;
+					}
+					if (delayMs > 0 && (part.type === "text-delta" || part.type === "tool-input-delta")) await sleep(delayMs);
+					controller.enqueue(part);
+				},
+			});
+			return { stream };
+		},
+	};
+}
+
+/** Decides the next response from the prompt and the tools on offer (exported for tests). */
+export function planDemoReply(call: Pick<LanguageModelV3CallOptions, "prompt" | "tools">): DemoReply {
+	const toolNames = new Set((call.tools ?? []).map((t) => t.name));
+	const calls = collectCalls(call.prompt);
+	const results = collectResults(call.prompt);
+	const typed = lastUserText(call.prompt) ? `${DEMO_CANNOT_CHAT}\n\n` : "";
+	if (toolNames.has("probe_done")) return probeReply(calls, results, typed, findTopic(call.prompt));
+	if (toolNames.has("plan_init")) return teachReply(calls, results, typed, toolNames);
+	// No lesson tools: someone is just talking to the model (a health check, a summary request).
+	return { text: "I'm the learnharness demo model: I only play the built-in binary search lesson." };
+}
+
+function probeReply(
+	calls: RecordedCall[],
+	results: Map<string, DemoAnswer>,
+	typed: string,
+	topic: string | undefined,
+): DemoReply {
+	const mine = calls.filter((c) => c.agent === "probe");
+	const last = mine.at(-1);
+	const next = last?.step === undefined ? 0 : last.step + 1;
+	if (next === 0) return withStep("probe", 0, `${demoGreeting(topic)}\n\n`, PROBE_STEPS[0]);
+	const reaction = typed + reactionTo(PROBE_STEPS[next - 1], last ? results.get(last.toolCallId) : undefined);
+	if (next < PROBE_STEPS.length) return withStep("probe", next, reaction, PROBE_STEPS[next]);
+	if (next === PROBE_STEPS.length) {
+		const answers = PROBE_STEPS.map((_, i) => {
+			const c = mine.find((m) => m.step === i);
+			return c ? results.get(c.toolCallId) : undefined;
+		});
+		const text = `${reaction}\n\nThat's all I need to know.`.trim();
+		return {
+			text,
+			call: { toolCallId: callId("probe", next), toolName: "probe_done", input: demoAssessment(answers) },
+		};
+	}
+	return { text: `${typed}${PROBE_FAREWELL}`.trim() };
+}
+
+function teachReply(
+	calls: RecordedCall[],
+	results: Map<string, DemoAnswer>,
+	typed: string,
+	toolNames: ReadonlySet<string>,
+): DemoReply {
+	const mine = calls.filter((c) => c.agent === "teach");
+	const last = mine.at(-1);
+	const next = last?.step === undefined ? 0 : last.step + 1;
+	const reaction = typed + (next > 0 ? reactionTo(TEACH_STEPS[next - 1], last && results.get(last.toolCallId)) : "");
+	if (next < TEACH_STEPS.length) return withStep("teach", next, reaction, TEACH_STEPS[next]);
+	// After the recap: end the lesson with a tool when the engine offers one, else end the turn with text.
+	const endTool = ["end_lesson", "finish_lesson"].find((n) => toolNames.has(n));
+	if (endTool && next === TEACH_STEPS.length)
+		return { text: DEMO_FAREWELL, call: { toolCallId: callId("teach", next), toolName: endTool, input: {} } };
+	return { text: `${typed}${DEMO_FAREWELL}`.trim() };
+}
+
+function withStep(agent: Agent, step: number, before: string, demoStep: DemoStep | undefined): DemoReply {
+	if (!demoStep) return { text: before.trim() };
+	const text = [before.trim(), demoStep.lead ?? ""].filter((s) => s !== "").join("\n\n");
+	const { toolName, input } = demoStep.call;
+	return { text, call: { toolCallId: callId(agent, step), toolName, input } };
+}
+
+/** The sentence that reacts to the learner's answer to a step's question. */
+function reactionTo(step: DemoStep | undefined, answer: DemoAnswer | undefined): string {
+	if (!step || !answer) return "";
+	if (answer.error) return "";
+	if (answer.skipped) return "Let's leave that one.";
+	const c = step.call;
+	if (c.toolName === "quiz") return answer.correct ? c.right : c.wrong;
+	if (c.toolName === "ask") return (answer.answer && c.reactions[answer.answer]) || "Thanks, noted.";
+	return "";
+}
+
+function collectCalls(prompt: LanguageModelV3Prompt): RecordedCall[] {
+	const calls: RecordedCall[] = [];
+	for (const message of prompt) {
+		if (message.role !== "assistant") continue;
+		for (const part of message.content) {
+			if (part.type !== "tool-call") continue;
+			const m = MARKER.exec(part.toolCallId);
+			const recorded: RecordedCall = { toolCallId: part.toolCallId, toolName: part.toolName };
+			if (m) {
+				recorded.agent = m[1] as Agent;
+				recorded.step = Number(m[2]);
+			}
+			calls.push(recorded);
+		}
+	}
+	return calls;
+}
+
+function collectResults(prompt: LanguageModelV3Prompt): Map<string, DemoAnswer> {
+	const results = new Map<string, DemoAnswer>();
+	for (const message of prompt) {
+		if (message.role !== "tool" && message.role !== "assistant") continue;
+		for (const part of message.content) {
+			if (part.type === "tool-result") results.set(part.toolCallId, readAnswer(part.output));
+		}
+	}
+	return results;
+}
+
+/** Reads `{ answer, correct?, skipped? }` out of a tool result, whatever its encoding. */
+function readAnswer(output: LanguageModelV3ToolResultOutput): DemoAnswer {
+	if (output.type === "error-text" || output.type === "error-json" || output.type === "execution-denied")
+		return { error: true };
+	let value: unknown;
+	if (output.type === "json") value = output.value;
+	else if (output.type === "text") {
+		try {
+			value = JSON.parse(output.value);
+		} catch {
+			return { answer: output.value };
+		}
+	}
+	if (typeof value !== "object" || value === null) return {};
+	const v = value as Record<string, unknown>;
+	const answer: DemoAnswer = {};
+	if (typeof v.answer === "string") answer.answer = v.answer;
+	if (typeof v.correct === "boolean") answer.correct = v.correct;
+	if (v.skipped === true) answer.skipped = true;
+	if (v.ok === false || typeof v.error === "string") answer.error = true;
+	return answer;
+}
+
+/** The learner's typed text when the prompt ends with a user message (not a tool result). */
+function lastUserText(prompt: LanguageModelV3Prompt): string | undefined {
+	const last = prompt.at(-1);
+	if (last?.role !== "user") return undefined;
+	// The opening user message (the lesson request) is not "typing during the lesson".
+	if (!prompt.some((m) => m.role === "assistant")) return undefined;
+	const text = last.content.map((p) => (p.type === "text" ? p.text : "")).join(" ");
+	return text.trim() || undefined;
+}
+
+/** The requested topic, when the engine's prompt names it (`Topic: …`). */
+export function findTopic(prompt: LanguageModelV3Prompt): string | undefined {
+	const texts: string[] = [];
+	for (const m of prompt) {
+		if (m.role === "user") for (const p of m.content) if (p.type === "text") texts.push(p.text);
+	}
+	for (const m of prompt) if (m.role === "system") texts.push(m.content);
+	for (const text of texts) {
+		const match = /\btopic\b\**\s*[:=]\s*\**\s*["“'`]?([^"”'`\n]{1,120})/i.exec(text);
+		const topic = match?.[1]?.trim().replace(/[.*]+$/, "");
+		if (topic) return topic;
+	}
+	return undefined;
+}
+
+function finishOf(reply: DemoReply): LanguageModelV3FinishReason {
+	return reply.call ? { unified: "tool-calls", raw: "tool_calls" } : { unified: "stop", raw: "stop" };
+}
+
+/** Rough token counts (4 characters a token), so usage tracking has something real to add. */
+function usageOf(prompt: LanguageModelV3Prompt, reply: DemoReply): LanguageModelV3Usage {
+	const input = Math.ceil(JSON.stringify(prompt).length / 4);
+	const output = Math.ceil((reply.text.length + JSON.stringify(reply.call?.input ?? "").length) / 4);
+	return {
+		inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+		outputTokens: { total: output, text: output, reasoning: 0 },
+	};
+}
+
+function streamParts(prompt: LanguageModelV3Prompt, reply: DemoReply): LanguageModelV3StreamPart[] {
+	const parts: LanguageModelV3StreamPart[] = [
+		{ type: "stream-start", warnings: [] },
+		{ type: "response-metadata", id: `demo-${randomId()}`, modelId: "demo", timestamp: new Date() },
+	];
+	if (reply.text) {
+		const id = `text-${randomId()}`;
+		parts.push({ type: "text-start", id });
+		for (const chunk of reply.text.match(/\S+\s*|\s+/g) ?? []) parts.push({ type: "text-delta", id, delta: chunk });
+		parts.push({ type: "text-end", id });
+	}
+	if (reply.call) {
+		const { toolCallId: id, toolName } = reply.call;
+		const input = JSON.stringify(reply.call.input);
+		parts.push({ type: "tool-input-start", id, toolName });
+		for (let i = 0; i < input.length; i += 64)
+			parts.push({ type: "tool-input-delta", id, delta: input.slice(i, i + 64) });
+		parts.push({ type: "tool-input-end", id });
+		parts.push({ type: "tool-call", toolCallId: id, toolName, input });
+	}
+	parts.push({ type: "finish", finishReason: finishOf(reply), usage: usageOf(prompt, reply) });
+	return parts;
+}
+
+function callId(agent: Agent, step: number): string {
+	return `demo-${agent}-${step}-${randomId()}`;
+}
+
+function randomId(): string {
+	return Math.random().toString(36).slice(2, 10);
+}
+
+function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}

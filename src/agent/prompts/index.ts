@@ -1,0 +1,15 @@
+/**
+ * The agents' system prompts, kept as readable markdown next to this file.
+ * They are constant strings (no dates, no per-session data) so every request
+ * of a lesson starts with the same bytes and provider prompt caching applies.
+ */
+
+import { readFileSync } from "node:fs";
+
+const read = (name: string): string => readFileSync(new URL(`./${name}`, import.meta.url), "utf8").trim();
+
+/** The prober's system prompt (prompts/prober.md). */
+export const PROBER_PROMPT: string = read("prober.md");
+
+/** The teacher's system prompt (prompts/teacher.md). */
+export const TEACHER_PROMPT: string = read("teacher.md");

@@ -1,0 +1,58 @@
+/**
+ * One place that turns a store URL into a Keyv instance, so the session store
+ * and the adapters' small state pick the same backend from one setting
+ * (`LEARNHARNESS_STORE_URL`).
+ */
+
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import KeyvPostgres from "@keyv/postgres";
+import { createKeyv as createRedisKeyv } from "@keyv/redis";
+import KeyvSqlite from "@keyv/sqlite";
+import Keyv from "keyv";
+import type { Logger } from "../../core/contracts/logger.ts";
+
+/** The default store: an embedded SQLite file, created on first use. */
+export const DEFAULT_STORE_URL = "sqlite://./data/learnharness.sqlite";
+
+/** Raised for a store URL we cannot open (unknown scheme, missing path). */
+export class StoreUrlError extends Error {
+	readonly code = "store-url";
+}
+
+/** The SQLite file path of a `sqlite://` URL (`sqlite://./x.db`, `sqlite:///abs/x.db`, `sqlite://:memory:`). */
+export function sqlitePathOf(url: string): string {
+	const path = url.replace(/^sqlite:\/\//, "");
+	if (path === "")
+		throw new StoreUrlError(`The store URL ${JSON.stringify(url)} names no file: use sqlite://./data/x.sqlite`);
+	return path;
+}
+
+/**
+ * A Keyv on the backend the URL names, one instance per namespace (keyv keeps
+ * the namespace per instance; sharing one across namespaces mixes keys).
+ * `sqlite://` (default; the folder is created), `redis://`/`rediss://`,
+ * `postgres://`/`postgresql://`, and `memory://` (a Map; tests, benchmarks).
+ */
+export function openKeyv(url: string, namespace: string, logger?: Logger): Keyv {
+	let keyv: Keyv;
+	if (url.startsWith("sqlite://")) {
+		const path = sqlitePathOf(url);
+		if (path !== ":memory:") mkdirSync(dirname(resolve(path)), { recursive: true });
+		// busyTimeout: several instances (one per namespace) share the file.
+		keyv = new Keyv({ store: new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: 10_000 }), namespace });
+	} else if (url.startsWith("redis://") || url.startsWith("rediss://")) {
+		keyv = createRedisKeyv(url, { namespace });
+	} else if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
+		keyv = new Keyv({ store: new KeyvPostgres({ uri: url }), namespace });
+	} else if (url === "memory://" || url.startsWith("memory://")) {
+		keyv = new Keyv({ namespace });
+	} else {
+		throw new StoreUrlError(
+			`Unknown store URL ${JSON.stringify(url)}: use sqlite://./data/learnharness.sqlite, redis://host:6379 or postgres://user@host/db`,
+		);
+	}
+	// Keyv emits connection errors as events; an unhandled 'error' event would crash the process.
+	keyv.on("error", (error: unknown) => logger?.error({ err: error, namespace }, "store error"));
+	return keyv;
+}

@@ -1,0 +1,66 @@
+/**
+ * What a session is on disk: the transcript (AI SDK UIMessages) plus small
+ * metadata. Everything else (phase, plan, pending questions) is derived.
+ */
+
+import type { UIMessage } from "ai";
+import type { LessonMode, Participant } from "../../core/contracts/events.ts";
+
+/** Metadata on a transcript message; never sent to the model (prefix-stable). */
+export interface LessonMessageMetadata {
+	/** context: a note our code wrote for the model (lesson start, probe→teach seam). */
+	kind?: "context" | "learner" | "tutor";
+	/** Which context note (so it is written once). */
+	note?: "start" | "teach";
+	/** Who typed a learner message. */
+	by?: Participant;
+	/** ISO time the message was recorded. */
+	at?: string;
+	/** Which agent authored an assistant message. */
+	agent?: "prober" | "teacher";
+}
+
+/** A transcript message. */
+export type LessonMessage = UIMessage<LessonMessageMetadata>;
+
+/** Token usage totals of a session. */
+export interface UsageTotals {
+	inputTokens: number;
+	outputTokens: number;
+	cachedInputTokens: number;
+}
+
+/** Why a lesson ended. */
+export type EndReason = "completed" | "ended-by-user" | "ended-by-admin";
+
+/** A stored session (one lesson, one thread). */
+export interface SessionRecord {
+	/** Record format version, for future migrations. */
+	format: 1;
+	sessionId: string;
+	topic: string;
+	learner: Participant;
+	mode: LessonMode;
+	startedBy: Participant;
+	createdAt: string;
+	updatedAt: string;
+	messages: LessonMessage[];
+	usage: UsageTotals;
+	/** Adapter-owned small metadata (e.g. the last posted plan picture key). */
+	extra: Record<string, string>;
+	ended?: { reason: EndReason; by?: Participant; at: string };
+	/** The last plan event emitted (tree version, current node): no duplicate plan posts after a restart. */
+	planShown?: { version: number; current: string | null };
+	/** True while a turn runs; still true after a crash (resume() reports it). */
+	turnOpen?: boolean;
+}
+
+/** Sessions on keyv. Implementations must not lose a record on a failed call: they throw. */
+export interface SessionStore {
+	get(sessionId: string): Promise<SessionRecord | undefined>;
+	set(record: SessionRecord): Promise<void>;
+	delete(sessionId: string): Promise<boolean>;
+	/** Every stored session id (keyv cannot list portably, so the store keeps an index key). */
+	list(): Promise<string[]>;
+	close(): Promise<void>;
+}

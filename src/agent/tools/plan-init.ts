@@ -1,0 +1,46 @@
+/**
+ * plan_init: the teacher authors the lesson map as a mermaid `graph TD` block;
+ * the server canonicalizes it into a PlanTree (structure only) or answers with
+ * an error naming the problem. Re-callable: each success is a new version.
+ */
+
+import { tool } from "ai";
+import Type from "typebox";
+import type { PlanToolResult } from "../../core/contracts/plan.ts";
+import { parsePlanMermaid } from "../../core/plan-mermaid.ts";
+import { latestPlanTree } from "../engine/transcript.ts";
+import { localToolSchema, validateAgainst } from "./boundary.ts";
+import type { LessonTool } from "./types.ts";
+
+/** plan_init input: one mermaid block. */
+export const planInitInputSchema = Type.Object({
+	mermaid: Type.String({
+		description:
+			"A mermaid `graph TD` block: one node per idea, `id[Short title]` with kebab-case ids " +
+			"(e.g. `chain-rule[The chain rule]`), and an edge `a --> b` when a is needed before b. 4-12 nodes.",
+	}),
+});
+
+const DESCRIPTION =
+	"Author (or rewrite) the lesson map from the assessment: the ideas the learner still needs, as a mermaid `graph TD` " +
+	"dependency graph, starting at the learner's edge. Call it once before teaching; call it again to rewrite the map when the " +
+	"lesson needs a different route. The result is the canonical tree (use its node ids in quiz `nodeId`) or an error to fix.";
+
+/** The plan_init tool (teacher only). */
+export function createPlanInitTool(): LessonTool {
+	return {
+		name: "plan_init",
+		validate: (input) => validateAgainst(planInitInputSchema, input),
+		learner: false,
+		tool: tool({ description: DESCRIPTION, inputSchema: localToolSchema(planInitInputSchema) }),
+		settle(input, context) {
+			const verdict = validateAgainst(planInitInputSchema, input);
+			if (!verdict.ok) return { kind: "error", errorText: verdict.error };
+			const parsed = parsePlanMermaid((verdict.value as { mermaid: string }).mermaid);
+			if (!parsed.ok) return { kind: "error", errorText: `The plan was not accepted: ${parsed.error}` };
+			const previous = latestPlanTree(context.messages);
+			const result: PlanToolResult = { ok: true, tree: { ...parsed.tree, version: (previous?.version ?? 0) + 1 } };
+			return { kind: "output", output: result };
+		},
+	};
+}

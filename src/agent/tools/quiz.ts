@@ -1,0 +1,34 @@
+/**
+ * quiz: a question with a right answer, answered by the learner (no server
+ * result). The learner's graded answer becomes the tool result.
+ */
+
+import { tool } from "ai";
+import { validateToolInput } from "../../core/tool-parts.ts";
+import { coreToolSchema } from "./boundary.ts";
+import type { LessonTool } from "./types.ts";
+
+const PROBER_DESCRIPTION =
+	"Pose one diagnostic question with a right answer, to locate the learner's edge on a strand. " +
+	"Give 2-5 `options` (one is `correctAnswer`, copied exactly; the others plausible misconceptions) or omit them for a short free answer. " +
+	"The learner answers; the tool result is their answer and whether it was correct. Wait for it before asking the next one.";
+
+const TEACHER_DESCRIPTION =
+	"Pose one question with a right answer. `type`: `predict` BEFORE you explain an idea (the learner guesses first), `check` AFTER it. " +
+	"Tag it with `nodeId`, the plan node it is about (that moves the learner's place on the map). " +
+	"Give 2-5 `options` (one is `correctAnswer`, copied exactly; distractors are real misconceptions) or omit them for a short free answer; " +
+	"put the reasoning in `explanation`. The learner answers; the tool result says what they chose and whether it was correct.";
+
+/** The quiz tool: the prober's plain diagnostic variant or the teacher's predict/check variant with nodeId. */
+export function createQuizTool(variant: "prober" | "teacher"): LessonTool {
+	return {
+		name: "quiz",
+		validate: (input) => validateToolInput(variant === "prober" ? "proberQuiz" : "teacherQuiz", input),
+		learner: true,
+		tool: tool({
+			description: variant === "prober" ? PROBER_DESCRIPTION : TEACHER_DESCRIPTION,
+			inputSchema: coreToolSchema(variant === "prober" ? "proberQuiz" : "teacherQuiz"),
+		}),
+		settle: () => ({ kind: "await-learner" }),
+	};
+}

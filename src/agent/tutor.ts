@@ -1,0 +1,210 @@
+/**
+ * createTutor: the engine behind the Tutor interface adapters use. Sessions
+ * live in the store; a loaded session has one pump that delivers learner
+ * events in order and runs its turns, so a session's turns never overlap.
+ * handle() answers before any model work.
+ */
+
+import { randomUUID } from "node:crypto";
+import type { LanguageModel } from "ai";
+import type { HandleResult, LearnerEvent } from "../core/contracts/events.ts";
+import { type Logger, silentLogger } from "../core/contracts/logger.ts";
+import type { StartLessonOptions, StartLessonResult, Tutor } from "../core/contracts/tutor.ts";
+import { admit, claim } from "./engine/admit.ts";
+import { createAgents } from "./engine/agents.ts";
+import { createEventHub } from "./engine/event-hub.ts";
+import { repairRecord } from "./engine/repair.ts";
+import { kick, type Runtime, save } from "./engine/runtime.ts";
+import { isIdle, newSessionState, type SessionState } from "./engine/session-state.ts";
+import { summarize } from "./engine/summary.ts";
+import { lessonStartNote } from "./prompts/context.ts";
+import type { SessionRecord, SessionStore } from "./store/types.ts";
+
+/** Options of createTutor. */
+export interface TutorOptions {
+	model: LanguageModel;
+	store: SessionStore;
+	logger?: Logger;
+	/** Model steps per agent per turn (default 8). */
+	maxStepsPerTurn?: number;
+	/** Retries of a failed model request, with exponential backoff (default 2). */
+	maxRetries?: number;
+	now?: () => Date;
+	/** How long close() waits for running turns before aborting them (default 10 s). */
+	closeTimeoutMs?: number;
+}
+
+/** Longest topic accepted. */
+export const MAX_TOPIC_CHARS = 300;
+/** Sessions kept in memory when idle (others reload from the store on demand). */
+const MAX_IDLE_SESSIONS = 1000;
+
+/** The tutor engine (see core/contracts/tutor.ts for the contract). */
+export function createTutor(options: TutorOptions): Tutor {
+	const logger = options.logger ?? silentLogger;
+	const abort = new AbortController();
+	const rt: Runtime = {
+		model: options.model,
+		store: options.store,
+		logger,
+		hub: createEventHub(logger),
+		agents: createAgents(),
+		maxStepsPerTurn: options.maxStepsPerTurn ?? 8,
+		maxRetries: options.maxRetries ?? 2,
+		now: options.now ?? (() => new Date()),
+		newId: () => randomUUID(),
+		signal: abort.signal,
+	};
+	const states = new Map<string, SessionState>();
+	const loading = new Map<string, Promise<SessionState | undefined>>();
+	let closed = false;
+
+	const evictIdle = () => {
+		if (states.size <= MAX_IDLE_SESSIONS) return;
+		for (const [id, state] of states) {
+			if (states.size <= MAX_IDLE_SESSIONS) break;
+			if (isIdle(state) && state.claims.size === 0) states.delete(id);
+		}
+	};
+
+	/** The live state of a session, loading (and repairing) it from the store once. */
+	const load = (sessionId: string): Promise<SessionState | undefined> => {
+		const live = states.get(sessionId);
+		if (live) return Promise.resolve(live);
+		let pending = loading.get(sessionId);
+		if (!pending) {
+			pending = (async () => {
+				const record = await rt.store.get(sessionId);
+				const raced = states.get(sessionId);
+				if (raced) return raced;
+				if (!record) return undefined;
+				const state = newSessionState(record);
+				if (repairRecord(record)) await save(rt, state);
+				states.set(sessionId, state);
+				evictIdle();
+				return state;
+			})().finally(() => loading.delete(sessionId));
+			loading.set(sessionId, pending);
+		}
+		return pending;
+	};
+
+	const waitIdle = async (state: SessionState): Promise<void> => {
+		// A pump restarts itself while events remain, so loop until nothing runs or waits.
+		for (let i = 0; i < 10_000 && !isIdle(state); i++) await (state.pump ?? Promise.resolve());
+		await state.saving;
+	};
+
+	return {
+		async startLesson(opts: StartLessonOptions): Promise<StartLessonResult> {
+			if (closed) return { ok: false, code: "exists", message: "The tutor is shutting down." };
+			const topic = typeof opts.topic === "string" ? opts.topic.trim().replace(/\s+/g, " ") : "";
+			if (topic === "") return { ok: false, code: "invalid-topic", message: "Name a topic to learn." };
+			if (topic.length > MAX_TOPIC_CHARS)
+				return { ok: false, code: "invalid-topic", message: `Keep the topic under ${MAX_TOPIC_CHARS} characters.` };
+			if (await load(opts.sessionId))
+				return { ok: false, code: "exists", message: "A lesson already runs in this thread." };
+			if (states.has(opts.sessionId))
+				return { ok: false, code: "exists", message: "A lesson already runs in this thread." };
+			const at = rt.now().toISOString();
+			const record: SessionRecord = {
+				format: 1,
+				sessionId: opts.sessionId,
+				topic,
+				learner: opts.learner,
+				mode: opts.mode,
+				startedBy: opts.startedBy ?? opts.learner,
+				createdAt: at,
+				updatedAt: at,
+				messages: [
+					{
+						id: rt.newId(),
+						role: "user",
+						metadata: { kind: "context", note: "start", at },
+						parts: [{ type: "text", text: lessonStartNote(topic, opts.learner, opts.mode) }],
+					},
+				],
+				usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+				extra: {},
+			};
+			const state = newSessionState(record);
+			states.set(opts.sessionId, state);
+			await save(rt, state);
+			state.queue.push({ type: "kick" });
+			kick(rt, state);
+			return { ok: true };
+		},
+
+		async handle(sessionId: string, event: LearnerEvent): Promise<HandleResult> {
+			if (closed) return { ok: false, code: "not-allowed", message: "The tutor is restarting; try again in a moment." };
+			const state = await load(sessionId);
+			if (!state) return { ok: false, code: "unknown-session", message: "No lesson runs in this thread." };
+			// From here on everything is synchronous: two events cannot both claim one question.
+			const verdict = admit(state, event);
+			if (!verdict.ok) return verdict;
+			claim(state, verdict.job);
+			state.queue.push(verdict.job);
+			kick(rt, state);
+			return { ok: true };
+		},
+
+		async getSession(sessionId) {
+			const state = await load(sessionId);
+			return state ? summarize(state) : undefined;
+		},
+
+		async setExtra(sessionId, key, value) {
+			const state = await load(sessionId);
+			if (!state) {
+				logger.warn({ sessionId, key }, "setExtra on an unknown session");
+				return;
+			}
+			state.record.extra[key] = value;
+			await save(rt, state);
+		},
+
+		subscribe: (sink) => rt.hub.subscribe(sink),
+
+		async idle(sessionId) {
+			if (sessionId !== undefined) {
+				const state = states.get(sessionId);
+				if (state) await waitIdle(state);
+				return;
+			}
+			for (let i = 0; i < 100; i++) {
+				const busy = [...states.values()].filter((s) => !isIdle(s));
+				if (busy.length === 0) break;
+				await Promise.all(busy.map(waitIdle));
+			}
+		},
+
+		async resume() {
+			let repaired = 0;
+			for (const sessionId of await rt.store.list()) {
+				if (states.has(sessionId)) continue;
+				const record = await rt.store.get(sessionId);
+				if (!record || record.ended) continue;
+				if (!repairRecord(record)) continue;
+				await rt.store.set(record);
+				repaired++;
+				logger.info({ sessionId }, "session repaired after a restart");
+			}
+			return repaired;
+		},
+
+		async close() {
+			if (closed) return;
+			closed = true;
+			const all = Promise.all([...states.values()].map(waitIdle));
+			let timer: NodeJS.Timeout | undefined;
+			const timeout = new Promise<void>((done) => {
+				timer = setTimeout(done, options.closeTimeoutMs ?? 10_000);
+			});
+			await Promise.race([all, timeout]);
+			clearTimeout(timer);
+			abort.abort();
+			await Promise.race([all, new Promise((done) => setTimeout(done, 2_000))]);
+			await rt.store.close();
+		},
+	};
+}

@@ -1,0 +1,91 @@
+/**
+ * The command line: `learnharness start | playground | register-commands | doctor`
+ * (commander), each with `--help`. Commands resolve with an exit code; only the
+ * entry (src/cli.ts) exits the process.
+ */
+
+import { readFileSync } from "node:fs";
+import { Command, Option } from "commander";
+import type { LessonMode } from "../core/contracts/events.ts";
+import { doctorCommand } from "./doctor.ts";
+import { type CliIo, processIo } from "./io.ts";
+import { playgroundCommand } from "./playground-command.ts";
+import { registerCommandsCommand } from "./register-commands.ts";
+import { startCommand } from "./start.ts";
+
+/** What running the CLI leads to: exit with a code, or keep running (servers). */
+export type CliOutcome = { exit: number } | { running: true };
+
+function version(): string {
+	try {
+		const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+			version?: string;
+		};
+		return pkg.version ?? "0.0.0";
+	} catch {
+		return "0.0.0";
+	}
+}
+
+/** Builds the commander program; `settle` receives each command's outcome. */
+export function createProgram(io: CliIo, settle: (outcome: CliOutcome) => void): Command {
+	const program = new Command()
+		.name("learnharness")
+		.description(
+			"A tutor for Discord and Slack threads: it probes what a learner knows, maps a lesson, and teaches with quizzes.",
+		)
+		.version(version())
+		.showHelpAfterError("(run with --help for usage)");
+	program
+		.command("start")
+		.description(
+			"Run every chat adapter whose credentials are set (DISCORD_TOKEN, SLACK_BOT_TOKEN); with none set, the terminal playground.",
+		)
+		.action(async () => {
+			const outcome = await startCommand(io);
+			settle(outcome.running ? { running: true } : { exit: outcome.exitCode });
+		});
+	program
+		.command("playground")
+		.description("Take a lesson in this terminal (works with no key on the built-in demo model).")
+		.option("--resume <id>", "resume a lesson by its session id (terminal:<id>, printed when it starts)")
+		.option("--topic <topic>", "what to learn (asked for when omitted)")
+		.addOption(new Option("--mode <mode>", "solo (one learner) or group").choices(["solo", "group"]).default("solo"))
+		.option("--plans-dir <dir>", "where plan pictures are saved", "data/plans")
+		.addHelpText(
+			"after",
+			"\nAnswer with the arrow keys or a letter, then Enter. When standard input is not a terminal, give one answer a line\n" +
+				"(a letter for a choice, text for a typed answer); /quit pauses, /end ends the lesson.",
+		)
+		.action(async (opts: { resume?: string; topic?: string; mode: LessonMode; plansDir: string }) => {
+			settle({ exit: await playgroundCommand(opts, io) });
+		});
+	program
+		.command("register-commands")
+		.description("Register the /lesson slash command with Discord (in DISCORD_GUILD_ID when set, else globally).")
+		.action(async () => {
+			settle({ exit: await registerCommandsCommand(io) });
+		});
+	program
+		.command("doctor")
+		.description(
+			"Check the configuration, Chromium and a test render, the store, the model and each platform token; exit 1 on failure.",
+		)
+		.option("--timeout <seconds>", "time limit of each check", "20")
+		.action(async (opts: { timeout: string }) => {
+			const seconds = Number(opts.timeout);
+			const timeoutMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 20_000;
+			settle({ exit: await doctorCommand(io, { timeoutMs }) });
+		});
+	return program;
+}
+
+/** Parses argv and runs the command; resolves with its outcome (help and usage errors exit through commander). */
+export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<CliOutcome> {
+	let outcome: CliOutcome = { exit: 0 };
+	const program = createProgram(io, (o) => {
+		outcome = o;
+	});
+	await program.parseAsync([...argv]);
+	return outcome;
+}

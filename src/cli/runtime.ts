@@ -1,0 +1,47 @@
+/**
+ * Wires the pieces a command needs from the configuration: the session store,
+ * the model, the tutor (with interrupted sessions repaired) and the plan
+ * renderer, each registered for a graceful close.
+ */
+
+import { createLanguageModel, createSessionStore, createTutor } from "../agent/index.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../core/contracts/logger.ts";
+import type { Tutor } from "../core/contracts/tutor.ts";
+import { createPlanRenderer, type PlanRenderer } from "../render/index.ts";
+import type { ShutdownRegistry } from "./process.ts";
+
+/** What adapters and the playground run on. */
+export interface Runtime {
+	tutor: Tutor;
+	renderer: PlanRenderer;
+	/** Sessions repaired at start (cut off by a crash or restart). */
+	repaired: number;
+}
+
+/** Opens the store, builds the model and the tutor, repairs interrupted sessions. */
+export async function createRuntime(config: Config, logger: Logger, registry: ShutdownRegistry): Promise<Runtime> {
+	const renderer = createPlanRenderer({
+		...(config.chromiumPath ? { executablePath: config.chromiumPath } : {}),
+		logger,
+	});
+	registry.add({ name: "plan renderer", close: () => renderer.close() });
+	const store = await createSessionStore(config.storeUrl, logger);
+	const model = createLanguageModel({
+		model: config.model.id,
+		...(config.model.apiKey ? { apiKey: config.model.apiKey } : {}),
+		...(config.model.baseUrl ? { baseUrl: config.model.baseUrl } : {}),
+	});
+	const tutor = createTutor({ model, store, logger });
+	// Registered after the renderer, so it closes first (it waits for running turns, then closes the store).
+	registry.add({ name: "tutor", close: () => tutor.close() });
+	const repaired = await tutor.resume();
+	if (repaired > 0) logger.info({ repaired }, "repaired interrupted sessions");
+	return { tutor, renderer, repaired };
+}
+
+/** A one-line description of the model for banners and doctor. */
+export function describeModel(config: Config): string {
+	if (config.model.demo) return "demo (the built-in scripted lesson; set OPENAI_API_KEY for a real model)";
+	return config.model.baseUrl ? `${config.model.id} at ${config.model.baseUrl}` : `${config.model.id} (OpenAI)`;
+}

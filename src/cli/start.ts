@@ -1,0 +1,107 @@
+/**
+ * `learnharness start`: every adapter whose credentials are set, or the
+ * playground when none is. Adapters are imported lazily, so a broken or
+ * missing adapter never stops the playground (or the other adapter).
+ */
+
+import { openKeyv } from "../agent/index.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../core/contracts/logger.ts";
+import { type CliIo, EXIT_CONFIG, loadConfigOrReport } from "./io.ts";
+import { createProcessLogger } from "./logger.ts";
+import { playgroundCommand } from "./playground-command.ts";
+import { installProcessHandlers, ShutdownRegistry } from "./process.ts";
+import { createRuntime, describeModel, type Runtime } from "./runtime.ts";
+
+/** A started adapter, as start sees it. */
+interface RunningAdapter {
+	stop(): Promise<void>;
+}
+
+/** The result of start: an exit code now, or `running` (the process stays up until a signal). */
+export type StartOutcome = { running: true } | { running: false; exitCode: number };
+
+/** Starts the configured adapters (or the playground). */
+export async function startCommand(io: CliIo): Promise<StartOutcome> {
+	const config = loadConfigOrReport(io);
+	if (!config) return { running: false, exitCode: EXIT_CONFIG };
+	if (!config.discord && !config.slack) {
+		io.stdout.write(
+			"No chat platform is configured (DISCORD_TOKEN or SLACK_BOT_TOKEN), so here is the terminal playground.\n" +
+				"See docs/discord.md and docs/slack.md to put the tutor in a chat.\n\n",
+		);
+		return { running: false, exitCode: await playgroundCommand({}, io) };
+	}
+	const logger = createProcessLogger(config.logLevel, { kind: "stderr", pretty: io.stderr.isTTY === true });
+	const registry = new ShutdownRegistry(logger);
+	installProcessHandlers(logger, registry, (code) => {
+		logger.flush();
+		process.exit(code);
+	});
+	let runtime: Runtime;
+	try {
+		runtime = await createRuntime(config, logger, registry);
+	} catch (error) {
+		logger.error({ err: error }, "could not start the tutor");
+		await registry.close();
+		return { running: false, exitCode: 1 };
+	}
+	logger.info({ model: describeModel(config), store: config.storeUrl }, "tutor ready");
+	const started = await Promise.all([
+		config.discord ? startAdapter("discord", () => startDiscord(config, runtime, logger), logger) : undefined,
+		config.slack ? startAdapter("slack", () => startSlack(config, runtime, logger), logger) : undefined,
+	]);
+	const running = started.filter((a) => a !== undefined);
+	if (running.length === 0) {
+		logger.error({}, "no adapter could start; see the errors above, or run `learnharness doctor`");
+		await registry.close();
+		return { running: false, exitCode: 1 };
+	}
+	for (const [i, adapter] of running.entries()) registry.add({ name: `adapter ${i + 1}`, close: () => adapter.stop() });
+	logger.info({ adapters: running.length }, "learnharness is running; Ctrl+C stops it");
+	return { running: true };
+}
+
+async function startAdapter(
+	name: string,
+	start: () => Promise<RunningAdapter>,
+	logger: Logger,
+): Promise<RunningAdapter | undefined> {
+	try {
+		const adapter = await start();
+		logger.info({ adapter: name }, "adapter started");
+		return adapter;
+	} catch (error) {
+		logger.error({ err: error, adapter: name }, `the ${name} adapter could not start`);
+		return undefined;
+	}
+}
+
+async function startDiscord(config: Config, runtime: Runtime, logger: Logger): Promise<RunningAdapter> {
+	const discord = config.discord;
+	if (!discord) throw new Error("Discord is not configured");
+	const { createDiscordAdapter } = await import("../adapters/discord/index.ts");
+	const adapter = createDiscordAdapter({
+		tutor: runtime.tutor,
+		renderer: runtime.renderer,
+		config: { ...discord, storeUrl: config.storeUrl },
+		logger: logger.child({ adapter: "discord" }),
+	});
+	await adapter.start();
+	return adapter;
+}
+
+async function startSlack(config: Config, runtime: Runtime, logger: Logger): Promise<RunningAdapter> {
+	const slack = config.slack;
+	if (!slack) throw new Error("Slack is not configured");
+	const { createSlackAdapter } = await import("../adapters/slack/index.ts");
+	const adapter = createSlackAdapter({
+		tutor: runtime.tutor,
+		renderer: runtime.renderer,
+		config: slack,
+		logger: logger.child({ adapter: "slack" }),
+		keyv: openKeyv(config.storeUrl, "slack", logger),
+	});
+	await adapter.start();
+	return adapter;
+}

@@ -1,0 +1,243 @@
+/**
+ * Configuration: the environment plus `.env`, validated once with zod into a
+ * typed Config. Every problem names the variable and its fix, all at once, so
+ * an admin fixes a setup in one pass instead of one crash at a time.
+ */
+
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parse as parseDotenv } from "dotenv";
+import {
+	DEFAULT_OPENAI_MODEL,
+	DEFAULT_PORT,
+	DEFAULT_STORE_URL,
+	type LogLevel,
+	VARIABLES,
+	type VariableSpec,
+} from "./config/variables.ts";
+
+export {
+	type ConfigEntry,
+	configTable,
+	configTableMarkdown,
+	DEFAULT_OPENAI_MODEL,
+	DEFAULT_STORE_URL,
+	type LogLevel,
+} from "./config/variables.ts";
+
+/** The validated configuration. */
+export interface Config {
+	model: { id: string; demo: boolean; apiKey?: string; baseUrl?: string };
+	storeUrl: string;
+	logLevel: LogLevel;
+	/** The browser for plan pictures; undefined lets the renderer find one. */
+	chromiumPath?: string;
+	/** Set when DISCORD_TOKEN is. */
+	discord?: { token: string; apiUrl?: string; guildId?: string };
+	/** Set when SLACK_BOT_TOKEN is. */
+	slack?: {
+		botToken: string;
+		signingSecret: string;
+		appToken?: string;
+		apiUrl?: string;
+		port: number;
+		adminUserIds: string[];
+	};
+	port: number;
+}
+
+/** One thing wrong with the configuration, and how to fix it. */
+export interface ConfigProblem {
+	variable: string;
+	problem: string;
+	fix: string;
+}
+
+/** Thrown by loadConfig when the configuration is not usable; `problems` lists every issue. */
+export class ConfigError extends Error {
+	readonly code = "config-invalid";
+	constructor(readonly problems: ConfigProblem[]) {
+		super(formatConfigProblems(problems));
+		this.name = "ConfigError";
+	}
+}
+
+/** parseConfig's verdict; warnings are things that work but look wrong. */
+export type ConfigResult =
+	| { ok: true; config: Config; warnings: ConfigProblem[] }
+	| { ok: false; problems: ConfigProblem[]; warnings: ConfigProblem[] };
+
+type Env = Record<string, string | undefined>;
+
+/** Validates an environment (pure: no files, no process.env). Empty values count as unset. */
+export function parseConfig(env: Env): ConfigResult {
+	const problems: ConfigProblem[] = [];
+	const warnings: ConfigProblem[] = [];
+	const v: Record<string, unknown> = {};
+	for (const spec of VARIABLES) {
+		const raw = env[spec.name]?.trim();
+		if (raw === undefined || raw === "") continue;
+		const parsed = spec.schema.safeParse(raw);
+		if (parsed.success) v[spec.name] = parsed.data;
+		else problems.push(problemOf(spec, raw, parsed.error.issues[0]?.message ?? "is invalid"));
+	}
+	const str = (name: string): string | undefined => (typeof v[name] === "string" ? (v[name] as string) : undefined);
+	const need = (variable: string, problem: string, fix: string): void => {
+		problems.push({ variable, problem, fix });
+	};
+
+	const apiKey = str("OPENAI_API_KEY");
+	const baseUrl = str("OPENAI_BASE_URL");
+	let modelId = str("LEARNHARNESS_MODEL");
+	if (modelId === undefined) {
+		if (apiKey) modelId = DEFAULT_OPENAI_MODEL;
+		else if (baseUrl)
+			need(
+				"LEARNHARNESS_MODEL",
+				"is unset, but OPENAI_BASE_URL points at a server whose models learnharness cannot guess",
+				"Set LEARNHARNESS_MODEL to a model the server serves (e.g. llama3.1:8b for Ollama).",
+			);
+		else modelId = "demo";
+	}
+	const demo = modelId === "demo";
+	if (!demo && modelId !== undefined && !apiKey && !baseUrl)
+		need(
+			"OPENAI_API_KEY",
+			`is unset, but LEARNHARNESS_MODEL=${modelId} needs it`,
+			"Set OPENAI_API_KEY (or OPENAI_BASE_URL for a local server), or LEARNHARNESS_MODEL=demo for the built-in demo.",
+		);
+
+	const discordToken = str("DISCORD_TOKEN");
+	for (const name of ["DISCORD_API_URL", "DISCORD_GUILD_ID"])
+		if (!discordToken && v[name] !== undefined)
+			warnings.push({
+				variable: name,
+				problem: "is set but DISCORD_TOKEN is not, so Discord stays off",
+				fix: "Set DISCORD_TOKEN.",
+			});
+
+	const botToken = str("SLACK_BOT_TOKEN");
+	const signingSecret = str("SLACK_SIGNING_SECRET");
+	const appToken = str("SLACK_APP_TOKEN");
+	if (botToken && !signingSecret)
+		need(
+			"SLACK_SIGNING_SECRET",
+			"is unset, but SLACK_BOT_TOKEN is set (Slack needs both)",
+			"Copy it from your Slack app → Basic Information → App Credentials → Signing Secret.",
+		);
+	if (!botToken)
+		for (const name of ["SLACK_SIGNING_SECRET", "SLACK_APP_TOKEN", "SLACK_API_URL", "SLACK_ADMIN_USER_IDS"])
+			if (v[name] !== undefined)
+				warnings.push({
+					variable: name,
+					problem: "is set but SLACK_BOT_TOKEN is not, so Slack stays off",
+					fix: "Set SLACK_BOT_TOKEN (starts with xoxb-).",
+				});
+	if (botToken && !botToken.startsWith("xoxb-"))
+		warnings.push({
+			variable: "SLACK_BOT_TOKEN",
+			problem: "does not start with xoxb-",
+			fix: specOf("SLACK_BOT_TOKEN").fix,
+		});
+	if (appToken && !appToken.startsWith("xapp-"))
+		warnings.push({
+			variable: "SLACK_APP_TOKEN",
+			problem: "does not start with xapp-",
+			fix: specOf("SLACK_APP_TOKEN").fix,
+		});
+	if (apiKey && demo)
+		warnings.push({
+			variable: "LEARNHARNESS_MODEL",
+			problem: "is demo although OPENAI_API_KEY is set: the key is unused",
+			fix: `Remove LEARNHARNESS_MODEL=demo to use ${DEFAULT_OPENAI_MODEL}, or name another model.`,
+		});
+
+	if (problems.length > 0 || modelId === undefined) return { ok: false, problems, warnings };
+	const portNumber = typeof v.PORT === "number" ? v.PORT : DEFAULT_PORT;
+	const config: Config = {
+		model: { id: modelId, demo },
+		storeUrl: str("LEARNHARNESS_STORE_URL") ?? DEFAULT_STORE_URL,
+		logLevel: (str("LEARNHARNESS_LOG_LEVEL") as LogLevel | undefined) ?? "info",
+		port: portNumber,
+	};
+	if (!demo && apiKey) config.model.apiKey = apiKey;
+	if (!demo && baseUrl) config.model.baseUrl = baseUrl;
+	const chromium = str("LEARNHARNESS_CHROMIUM_PATH") ?? str("PUPPETEER_EXECUTABLE_PATH");
+	if (chromium) config.chromiumPath = chromium;
+	if (discordToken) {
+		config.discord = { token: discordToken };
+		const apiUrl = str("DISCORD_API_URL");
+		const guildId = str("DISCORD_GUILD_ID");
+		if (apiUrl) config.discord.apiUrl = apiUrl;
+		if (guildId) config.discord.guildId = guildId;
+	}
+	if (botToken && signingSecret) {
+		const admins = str("SLACK_ADMIN_USER_IDS");
+		config.slack = {
+			botToken,
+			signingSecret,
+			port: portNumber,
+			adminUserIds: admins ? admins.split(",").map((s) => s.trim()) : [],
+		};
+		const apiUrl = str("SLACK_API_URL");
+		if (appToken) config.slack.appToken = appToken;
+		if (apiUrl) config.slack.apiUrl = apiUrl;
+	}
+	return { ok: true, config, warnings };
+}
+
+/** Options of loadConfig. */
+export interface LoadConfigOptions {
+	/** The environment (default process.env); it wins over `.env`. */
+	env?: Env;
+	/** The `.env` file (default ./.env); false to skip it. A missing file is fine. */
+	dotenvPath?: string | false;
+}
+
+/** Reads `.env` and the environment, validates once; throws ConfigError listing every problem. */
+export function loadConfig(options: LoadConfigOptions = {}): { config: Config; warnings: ConfigProblem[] } {
+	const env = readEnvironment(options);
+	const result = parseConfig(env);
+	if (!result.ok) throw new ConfigError(result.problems);
+	return { config: result.config, warnings: result.warnings };
+}
+
+/** The merged environment: `.env` values under the real environment's. */
+export function readEnvironment(options: LoadConfigOptions = {}): Env {
+	const env = options.env ?? process.env;
+	if (options.dotenvPath === false) return { ...env };
+	const path = resolve(options.dotenvPath ?? ".env");
+	if (!existsSync(path)) return { ...env };
+	let fromFile: Env;
+	try {
+		fromFile = parseDotenv(readFileSync(path));
+	} catch (error) {
+		throw new ConfigError([
+			{
+				variable: ".env",
+				problem: `cannot be read (${error instanceof Error ? error.message : String(error)})`,
+				fix: `Check the file at ${path}: one NAME=value a line.`,
+			},
+		]);
+	}
+	return { ...fromFile, ...env };
+}
+
+/** Problems as lines a person can act on. */
+export function formatConfigProblems(problems: readonly ConfigProblem[]): string {
+	const lines = problems.map((p) => `  - ${p.variable} ${p.problem}.\n    Fix: ${p.fix}`);
+	return `The configuration has ${problems.length} problem${problems.length === 1 ? "" : "s"}:\n${lines.join("\n")}`;
+}
+
+function specOf(name: string): VariableSpec {
+	const spec = VARIABLES.find((s) => s.name === name);
+	if (!spec) throw new Error(`unknown variable ${name}`);
+	return spec;
+}
+
+function problemOf(spec: VariableSpec, raw: string, message: string): ConfigProblem {
+	// Secrets are never echoed back; other values are, so the admin sees the typo.
+	const secret = /TOKEN|KEY|SECRET/.test(spec.name);
+	const shown = secret ? "" : ` (${JSON.stringify(raw.length > 80 ? `${raw.slice(0, 80)}…` : raw)})`;
+	return { variable: spec.name, problem: `${message}${shown}`, fix: spec.fix };
+}

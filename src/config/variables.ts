@@ -1,0 +1,181 @@
+/**
+ * Every environment variable learnharness reads: its zod schema, its default,
+ * what it means and how to fix a bad value. The single source of the
+ * configuration table (README, docs/configuration.md, `doctor`).
+ */
+
+import { z } from "zod";
+
+/** One row of the configuration table. */
+export interface ConfigEntry {
+	name: string;
+	default: string;
+	description: string;
+}
+
+/** A variable: its table row, schema (of the raw string) and the fix to print when it is bad. */
+export interface VariableSpec extends ConfigEntry {
+	schema: z.ZodType;
+	fix: string;
+}
+
+/** The model used when OPENAI_API_KEY is set and LEARNHARNESS_MODEL is not. */
+export const DEFAULT_OPENAI_MODEL = "gpt-4.1-mini";
+/** The default store: an embedded SQLite file, created on first use. */
+export const DEFAULT_STORE_URL = "sqlite://./data/learnharness.sqlite";
+/** The default HTTP port (Slack's Events API receiver when Socket Mode is off). */
+export const DEFAULT_PORT = 3000;
+/** pino's level names. */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+/** A pino log level. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const text = z.string().trim().min(1);
+const httpUrl = z.url({ protocol: /^https?$/, error: "is not an http(s) URL" });
+const STORE_SCHEMES = ["sqlite", "redis", "rediss", "postgres", "postgresql"];
+const storeUrl = text.refine(
+	(v) => {
+		const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(v)?.[1]?.toLowerCase();
+		return scheme !== undefined && STORE_SCHEMES.includes(scheme) && v.length > scheme.length + 3;
+	},
+	{ error: "is not a store URL (sqlite://…, redis://… or postgres://…)" },
+);
+const port = z.coerce
+	.number({ error: "is not a number" })
+	.int({ error: "is not a whole number" })
+	.min(1, { error: "is below 1" })
+	.max(65_535, { error: "is above 65535" });
+const snowflake = text.regex(/^\d{5,25}$/, { error: "is not a Discord id (digits only)" });
+const idList = text.regex(/^[A-Za-z0-9_]+(\s*,\s*[A-Za-z0-9_]+)*$/, {
+	error: "is not a comma-separated list of user ids",
+});
+
+/** All variables, in the order the table shows them. */
+export const VARIABLES: readonly VariableSpec[] = [
+	{
+		name: "OPENAI_API_KEY",
+		default: "(unset: the demo model)",
+		description: "API key for OpenAI, or for the OpenAI-compatible server at OPENAI_BASE_URL.",
+		schema: text,
+		fix: "Paste the key from https://platform.openai.com/api-keys, or remove the line to use the demo model.",
+	},
+	{
+		name: "OPENAI_BASE_URL",
+		default: "(unset: api.openai.com)",
+		description:
+			"An OpenAI-compatible server speaking chat completions (Ollama, vLLM, llama.cpp, LM Studio), e.g. http://127.0.0.1:11434/v1.",
+		schema: httpUrl,
+		fix: "Use the server's base URL including /v1, e.g. OPENAI_BASE_URL=http://127.0.0.1:11434/v1.",
+	},
+	{
+		name: "LEARNHARNESS_MODEL",
+		default: `demo without a key; ${DEFAULT_OPENAI_MODEL} with one`,
+		description: "The model id, or `demo` for the built-in scripted lesson (no key, no network).",
+		schema: text.regex(/^[\w.:/@-]+$/, { error: "is not a model id" }),
+		fix: `Use a model id your provider serves (e.g. ${DEFAULT_OPENAI_MODEL}, llama3.1:8b) or demo.`,
+	},
+	{
+		name: "LEARNHARNESS_STORE_URL",
+		default: DEFAULT_STORE_URL,
+		description: "Where sessions live: sqlite://<file>, redis://host:6379 or postgres://user:pass@host/db.",
+		schema: storeUrl,
+		fix: `Use e.g. ${DEFAULT_STORE_URL}, redis://127.0.0.1:6379 or postgres://user:pass@127.0.0.1:5432/learnharness.`,
+	},
+	{
+		name: "LEARNHARNESS_LOG_LEVEL",
+		default: "info",
+		description: `Log level: ${LOG_LEVELS.join(", ")}. The playground logs to data/learnharness.log.`,
+		schema: z.enum(LOG_LEVELS, { error: `is not one of ${LOG_LEVELS.join(", ")}` }),
+		fix: `Use one of ${LOG_LEVELS.join(", ")}.`,
+	},
+	{
+		name: "LEARNHARNESS_CHROMIUM_PATH",
+		default: "(unset: PUPPETEER_EXECUTABLE_PATH, then /usr/bin/chromium)",
+		description: "The Chromium binary that draws plan pictures (wins over PUPPETEER_EXECUTABLE_PATH).",
+		schema: text,
+		fix: "Point it at a Chromium or Chrome binary, e.g. /usr/bin/chromium (`npm run setup` installs one).",
+	},
+	{
+		name: "PUPPETEER_EXECUTABLE_PATH",
+		default: "(unset)",
+		description: "Puppeteer's own variable for the browser binary; used when LEARNHARNESS_CHROMIUM_PATH is unset.",
+		schema: text,
+		fix: "Point it at a Chromium or Chrome binary, e.g. /usr/bin/chromium.",
+	},
+	{
+		name: "DISCORD_TOKEN",
+		default: "(unset: Discord off)",
+		description:
+			"The bot token (Discord Developer Portal → your app → Bot → Reset Token). Turns the Discord adapter on.",
+		schema: text.regex(/^\S+$/, { error: "contains spaces" }),
+		fix: "Copy the bot token again from the Developer Portal (Bot → Reset Token); no quotes, no 'Bot ' prefix.",
+	},
+	{
+		name: "DISCORD_API_URL",
+		default: "(unset: https://discord.com/api)",
+		description: "Another Discord REST base URL (tests, proxies).",
+		schema: httpUrl,
+		fix: "Use an http(s) URL such as https://discord.com/api, or remove the line.",
+	},
+	{
+		name: "DISCORD_GUILD_ID",
+		default: "(unset: global commands)",
+		description: "Register slash commands in this server only (instant; global commands take up to an hour).",
+		schema: snowflake,
+		fix: "Copy the server id (Developer Mode → right-click the server → Copy Server ID).",
+	},
+	{
+		name: "SLACK_BOT_TOKEN",
+		default: "(unset: Slack off)",
+		description: "The Bot User OAuth Token (xoxb-…). Turns the Slack adapter on.",
+		schema: text.regex(/^\S+$/, { error: "contains spaces" }),
+		fix: "Copy it from your Slack app → OAuth & Permissions → Bot User OAuth Token (starts with xoxb-).",
+	},
+	{
+		name: "SLACK_SIGNING_SECRET",
+		default: "(unset)",
+		description: "Verifies that requests come from Slack (Basic Information → Signing Secret).",
+		schema: text,
+		fix: "Copy it from your Slack app → Basic Information → App Credentials → Signing Secret.",
+	},
+	{
+		name: "SLACK_APP_TOKEN",
+		default: "(unset: HTTP mode on PORT)",
+		description: "An app-level token (xapp-…, scope connections:write): Socket Mode, no public URL needed.",
+		schema: text.regex(/^\S+$/, { error: "contains spaces" }),
+		fix: "Create one under Basic Information → App-Level Tokens with the connections:write scope (starts with xapp-).",
+	},
+	{
+		name: "SLACK_API_URL",
+		default: "(unset: https://slack.com/api/)",
+		description: "Another Slack Web API base URL (tests, proxies).",
+		schema: httpUrl,
+		fix: "Use an http(s) URL such as https://slack.com/api/, or remove the line.",
+	},
+	{
+		name: "SLACK_ADMIN_USER_IDS",
+		default: "(unset: workspace admins only)",
+		description: "Comma-separated Slack user ids allowed to run admin subcommands, besides workspace admins.",
+		schema: idList,
+		fix: "Use Slack member ids separated by commas, e.g. U012AB3CD,U045EF6GH (profile → ⋮ → Copy member ID).",
+	},
+	{
+		name: "PORT",
+		default: String(DEFAULT_PORT),
+		description: "HTTP port of Slack's Events API receiver (when SLACK_APP_TOKEN is unset).",
+		schema: port,
+		fix: "Use a free port number between 1 and 65535, e.g. PORT=3000.",
+	},
+];
+
+/** The configuration table (name, default, description) for docs and `doctor`. */
+export function configTable(): ConfigEntry[] {
+	return VARIABLES.map(({ name, default: def, description }) => ({ name, default: def, description }));
+}
+
+/** The table as markdown (docs/configuration.md and the README carry it). */
+export function configTableMarkdown(): string {
+	const esc = (s: string): string => s.replaceAll("|", "\\|");
+	const rows = configTable().map((e) => `| \`${e.name}\` | ${esc(e.default)} | ${esc(e.description)} |`);
+	return ["| variable | default | what it does |", "|---|---|---|", ...rows].join("\n");
+}

@@ -1,0 +1,238 @@
+/**
+ * Card -> Discord REST message bodies (discord-api-types JSON). Text splits
+ * into messages of at most 2000 characters; controls ride on the last one.
+ * Buttons (at most 5, one row) for few choices, string selects (25 options
+ * each, up to 5 rows) for more, an "Answer" button for free answers. The
+ * answered state is always ONE message (it replaces the card that had the
+ * controls) with the controls disabled. Mentions never ping.
+ */
+
+import {
+	type APIActionRowComponent,
+	type APIAllowedMentions,
+	type APIButtonComponentWithCustomId,
+	type APIComponentInMessageActionRow,
+	type APISelectMenuOption,
+	ButtonStyle,
+	ComponentType,
+} from "discord-api-types/v10";
+import { encodeComponentId } from "../component-id.ts";
+import { splitMessage } from "../split-message.ts";
+import { type ChoiceLayout, choiceLabel, degradedNote, layoutChoices } from "./layout.ts";
+import { DISCORD_LIMITS as D, fitLine, fitMarkdown, fitText } from "./limits.ts";
+import {
+	type AnsweredCard,
+	type AssessmentCard,
+	type Card,
+	type CardChoice,
+	displayName,
+	type ExplainCard,
+	type QuestionCard,
+	type TextCard,
+} from "./model.ts";
+
+/** A Discord action row of buttons or a select. */
+export type DiscordActionRow = APIActionRowComponent<APIComponentInMessageActionRow>;
+
+/** One Discord message, valid as a REST create/edit body. */
+export interface DiscordMessage {
+	content: string;
+	components?: DiscordActionRow[];
+	/** Always `{ parse: [] }`: model text never pings anyone. */
+	allowed_mentions: APIAllowedMentions;
+}
+
+const NO_MENTIONS: APIAllowedMentions = { parse: [] };
+
+const CAPACITY = {
+	maxButtons: D.buttonsPerRow,
+	perSelect: D.selectOptions,
+	maxSelects: D.rowsPerMessage,
+	labelChars: D.buttonLabelChars,
+};
+
+/** Escapes Discord markdown in plain text we interpolate (names, one-line answers). */
+export function escapeDiscordMarkdown(text: string): string {
+	return text.replace(/([\\*_~`|>#[\]()-])/g, "\\$1");
+}
+
+function message(content: string, components?: DiscordActionRow[]): DiscordMessage {
+	return components !== undefined && components.length > 0
+		? { content, components, allowed_mentions: NO_MENTIONS }
+		: { content, allowed_mentions: NO_MENTIONS };
+}
+
+/** Text as messages; the last one carries the components. */
+function messages(text: string, components?: DiscordActionRow[]): DiscordMessage[] {
+	const chunks = splitMessage(text, D.contentChars);
+	if (chunks.length === 0) chunks.push("\u200b"); // components need a message; content must not be empty
+	return chunks.map((chunk, i) => message(chunk, i === chunks.length - 1 ? components : undefined));
+}
+
+function choiceList(choices: readonly CardChoice[]): string {
+	return choices.map((c) => `**${c.letter}.** ${c.text.trim()}`).join("\n");
+}
+
+function button(
+	customId: string,
+	label: string,
+	style: APIButtonComponentWithCustomId["style"],
+	disabled = false,
+): APIButtonComponentWithCustomId {
+	return {
+		type: ComponentType.Button,
+		custom_id: customId,
+		label: fitLine(label, D.buttonLabelChars) || "…",
+		style,
+		...(disabled ? { disabled: true } : {}),
+	};
+}
+
+function row(components: APIComponentInMessageActionRow[]): DiscordActionRow {
+	return { type: ComponentType.ActionRow, components };
+}
+
+function questionControls(card: QuestionCard, layout: ChoiceLayout): DiscordActionRow[] {
+	const id = card.toolCallId;
+	const c = layout.controls;
+	if (c.type === "free")
+		return [row([button(encodeComponentId({ verb: "open", toolCallId: id }), "Answer", ButtonStyle.Primary)])];
+	if (c.type === "buttons")
+		return [
+			row(
+				card.choices.map((choice) =>
+					button(
+						encodeComponentId({ verb: "pick", toolCallId: id, choice: choice.index }),
+						choiceLabel(choice, layout, D.buttonLabelChars),
+						ButtonStyle.Secondary,
+					),
+				),
+			),
+		];
+	if (c.type === "selects") {
+		const rows: DiscordActionRow[] = [];
+		for (let start = 0; start < card.choices.length; start += c.perSelect) {
+			const slice = card.choices.slice(start, start + c.perSelect);
+			const options: APISelectMenuOption[] = slice.map((choice) => ({
+				label: choiceLabel(choice, layout, D.selectOptionLabelChars),
+				value: String(choice.index),
+				...(layout.inBody && choice.text.trim() !== ""
+					? { description: fitLine(choice.text, D.selectOptionDescriptionChars) }
+					: {}),
+			}));
+			const first = slice[0]?.letter ?? "";
+			const last = slice.at(-1)?.letter ?? "";
+			rows.push(
+				row([
+					{
+						type: ComponentType.StringSelect,
+						custom_id: encodeComponentId({ verb: "select", toolCallId: id, choice: start }),
+						placeholder: card.choices.length > c.perSelect ? `Choose an answer (${first}–${last})` : "Choose an answer",
+						min_values: 1,
+						max_values: 1,
+						options,
+					},
+				]),
+			);
+		}
+		return rows;
+	}
+	return [];
+}
+
+function questionMessages(card: QuestionCard): DiscordMessage[] {
+	const layout = layoutChoices(card.toolCallId, card.choices, CAPACITY);
+	const head = `**${card.heading}**${card.framing !== undefined ? ` · ${card.framing}` : ""}`;
+	const parts = [head, card.question.trim()];
+	if (layout.inBody) parts.push(choiceList(card.choices));
+	if (layout.controls.type === "none") parts.push(`_${degradedNote(layout.controls.reason, card.choices.length > 0)}_`);
+	return messages(parts.filter((p) => p !== "").join("\n\n"), questionControls(card, layout));
+}
+
+function resultLine(card: AnsweredCard): string {
+	const who = `**${escapeDiscordMarkdown(fitLine(displayName(card.by), 40))}**`;
+	if (card.skipped === true) return `⏭️ Skipped: ${who} moved on.`;
+	const chosen = card.chosenIndex !== undefined ? card.choices[card.chosenIndex] : undefined;
+	const what = chosen !== undefined ? `${chosen.letter}. ${chosen.text}` : card.answer;
+	const shown = `**${escapeDiscordMarkdown(fitLine(what, 120))}**`;
+	if (card.correct === true) return `✅ ${who} answered ${shown}: correct.`;
+	if (card.correct === false) return `❌ ${who} answered ${shown}: not quite.`;
+	return `💬 ${who} answered ${shown}.`;
+}
+
+function answeredControls(card: AnsweredCard, layout: ChoiceLayout): DiscordActionRow[] {
+	const id = card.toolCallId;
+	const c = layout.controls;
+	const style = (index: number): APIButtonComponentWithCustomId["style"] => {
+		if (index === card.chosenIndex)
+			return card.correct === true
+				? ButtonStyle.Success
+				: card.correct === false
+					? ButtonStyle.Danger
+					: ButtonStyle.Primary;
+		if (index === card.reveal?.correctIndex) return ButtonStyle.Success;
+		return ButtonStyle.Secondary;
+	};
+	const pick = (choice: CardChoice, label: string): APIButtonComponentWithCustomId =>
+		button(encodeComponentId({ verb: "pick", toolCallId: id, choice: choice.index }), label, style(choice.index), true);
+	if (c.type === "free")
+		return [
+			row([button(encodeComponentId({ verb: "open", toolCallId: id }), "Answered", ButtonStyle.Secondary, true)]),
+		];
+	if (c.type === "buttons")
+		return [row(card.choices.map((choice) => pick(choice, choiceLabel(choice, layout, D.buttonLabelChars))))];
+	if (c.type === "selects") {
+		// The select goes; the chosen (and the revealed correct) choice stay as disabled, coloured buttons.
+		const shown = card.choices.filter((ch) => ch.index === card.chosenIndex || ch.index === card.reveal?.correctIndex);
+		return shown.length > 0 ? [row(shown.map((ch) => pick(ch, `${ch.letter}. ${ch.text}`)))] : [];
+	}
+	return [];
+}
+
+/** Budgets (question 600, answer 120, correct 150, explanation 500; escaping at most doubles) keep this under 2000. */
+function answeredMessage(card: AnsweredCard): DiscordMessage {
+	const layout = layoutChoices(card.toolCallId, card.choices, CAPACITY);
+	const parts = [`**${card.heading}** · answered`];
+	if (card.question !== undefined && card.question.trim() !== "") parts.push(fitMarkdown(card.question.trim(), 600));
+	parts.push(resultLine(card));
+	if (card.reveal !== undefined && card.correct !== true) {
+		const correct = card.reveal.correctIndex !== undefined ? card.choices[card.reveal.correctIndex] : undefined;
+		const text = correct !== undefined ? `${correct.letter}. ${correct.text}` : card.reveal.correctAnswer;
+		parts.push(`Correct answer: **${escapeDiscordMarkdown(fitLine(text, 150))}**`);
+	}
+	if (card.reveal?.explanation !== undefined) parts.push(fitMarkdown(card.reveal.explanation.trim(), 500));
+	return message(fitText(parts.join("\n\n"), D.contentChars), answeredControls(card, layout));
+}
+
+function explainText(card: ExplainCard): string {
+	const role = card.role === "recap" ? "Recap" : card.role === "example" ? "Example" : undefined;
+	const title = card.title !== undefined ? fitLine(card.title, 200) : role;
+	const heading = title !== undefined ? `**${role !== undefined && title !== role ? `${role}: ` : ""}${title}**` : "";
+	return [heading, card.body.trim()].filter((p) => p !== "").join("\n\n");
+}
+
+function assessmentText(card: AssessmentCard): string {
+	const strands = card.strands.map((s) => `**${fitLine(s.strand, 200)}**\n${s.assessment.trim()}`);
+	const summary = card.summary !== undefined ? [card.summary.trim()] : [];
+	return ["**Where you are now**", ...summary, ...strands].join("\n\n");
+}
+
+function textContent(card: TextCard): string {
+	return card.tone === "error" ? `⚠️ ${card.text.trim()}` : card.tone === "notice" ? `_${card.text.trim()}_` : card.text;
+}
+
+/** A card as Discord messages, each a valid REST body within every limit; controls on the last. Never throws. */
+export function toDiscordMessages(card: Card): DiscordMessage[] {
+	switch (card.kind) {
+		case "question":
+			return questionMessages(card);
+		case "answered":
+			return [answeredMessage(card)];
+		case "explain":
+			return messages(explainText(card));
+		case "assessment":
+			return messages(assessmentText(card));
+		case "text":
+			return messages(textContent(card));
+	}
+}

@@ -1,0 +1,167 @@
+/**
+ * TutorEvent -> platform-neutral Card. Events carry inputs that already
+ * passed the parse seam, but this is a display path: odd shapes degrade to a
+ * plainer card, never a throw.
+ */
+
+import type { TutorEvent } from "../../core/contracts/events.ts";
+import type { AskToolInput, QuizToolInput } from "../../core/question-core.ts";
+import {
+	type AnsweredCard,
+	type Card,
+	type CardChoice,
+	choiceLetter,
+	displayName,
+	type QuestionCard,
+} from "./model.ts";
+
+/** The "answered" member of TutorEvent. */
+export type AnsweredEvent = Extract<TutorEvent, { type: "answered" }>;
+
+const str = (value: unknown): string => (typeof value === "string" ? value : "");
+
+function quizChoices(quiz: QuizToolInput | undefined): CardChoice[] {
+	const options = Array.isArray(quiz?.options) ? quiz.options : [];
+	return options.map((text, index) => ({ index, letter: choiceLetter(index), text: str(text) }));
+}
+
+function askChoices(ask: AskToolInput | undefined): CardChoice[] {
+	const options = Array.isArray(ask?.options) ? ask.options : [];
+	return options.map((o, index) => ({ index, letter: choiceLetter(index), text: str(o?.label) || str(o?.value) }));
+}
+
+function quizHeading(quiz: QuizToolInput | undefined): { heading: string; framing: string } {
+	if (quiz?.type === "predict")
+		return { heading: "Predict", framing: "Make a prediction before we look at it; a guess is fine." };
+	if (quiz?.type === "check") return { heading: "Check", framing: "Check your understanding." };
+	return { heading: "Quiz", framing: "Answer as best you can; it shows me where to start." };
+}
+
+function quizCard(toolCallId: string, quiz: QuizToolInput): QuestionCard {
+	const choices = quizChoices(quiz);
+	const { heading, framing } = quizHeading(quiz);
+	return {
+		kind: "question",
+		toolCallId,
+		source: "quiz",
+		heading,
+		framing: choices.length === 0 ? `${framing} Type your answer.` : framing,
+		question: str(quiz.question),
+		choices,
+	};
+}
+
+function askCard(toolCallId: string, ask: AskToolInput): QuestionCard {
+	return {
+		kind: "question",
+		toolCallId,
+		source: "ask",
+		heading: "Question",
+		question: str(ask.question),
+		choices: askChoices(ask),
+	};
+}
+
+const norm = (s: string): string => s.trim().toLowerCase();
+
+/** The card of an answered quiz or ask: what was chosen, by whom, right or wrong, and the reveal for check quizzes. */
+export function answeredCard(event: AnsweredEvent): AnsweredCard {
+	const result = event.result;
+	const answer = str(result?.answer);
+	const by = result?.by ?? { id: "" };
+	const base = { kind: "answered" as const, toolCallId: event.toolCallId, answer, by };
+	const flags = {
+		...(typeof result?.correct === "boolean" ? { correct: result.correct } : {}),
+		...(result?.skipped === true ? { skipped: true } : {}),
+	};
+	if (event.kind === "quiz") {
+		const quiz = event.quiz;
+		const choices = quizChoices(quiz);
+		let chosen = choices.findIndex((c) => c.text === answer);
+		if (chosen < 0) chosen = choices.findIndex((c) => norm(c.text) === norm(answer));
+		const card: AnsweredCard = {
+			...base,
+			...flags,
+			source: "quiz",
+			heading: quizHeading(quiz).heading,
+			choices,
+			...(quiz !== undefined ? { question: str(quiz.question) } : {}),
+			...(chosen >= 0 ? { chosenIndex: chosen } : {}),
+		};
+		if (quiz?.type === "check" && result?.skipped !== true) {
+			const correctAnswer = str(quiz.correctAnswer);
+			const correctIndex = choices.findIndex((c) => c.text === correctAnswer);
+			card.reveal = {
+				correctAnswer,
+				...(correctIndex >= 0 ? { correctIndex } : {}),
+				...(str(quiz.explanation).trim() !== "" ? { explanation: str(quiz.explanation) } : {}),
+			};
+		}
+		return card;
+	}
+	const ask = event.ask;
+	const choices = askChoices(ask);
+	const options = Array.isArray(ask?.options) ? ask.options : [];
+	const chosen = options.findIndex((o) => o?.value === answer);
+	const label = str(result?.label) || (chosen >= 0 ? (choices[chosen]?.text ?? "") : "");
+	return {
+		...base,
+		...flags,
+		answer: label !== "" ? label : answer,
+		source: "ask",
+		heading: "Question",
+		choices,
+		...(ask !== undefined ? { question: str(ask.question) } : {}),
+		...(chosen >= 0 ? { chosenIndex: chosen } : {}),
+	};
+}
+
+/** The card of a tutor event; undefined for events that are not cards (plan: use the renderer; typing). */
+export function cardFromEvent(event: TutorEvent): Card | undefined {
+	switch (event.type) {
+		case "text":
+			return str(event.text).trim() === "" ? undefined : { kind: "text", tone: "plain", text: event.text };
+		case "quiz":
+			return quizCard(event.toolCallId, event.input);
+		case "ask":
+			return askCard(event.toolCallId, event.input);
+		case "explain": {
+			const input = event.input;
+			return {
+				kind: "explain",
+				toolCallId: event.toolCallId,
+				body: str(input.body),
+				...(str(input.title).trim() !== "" ? { title: str(input.title) } : {}),
+				...(input.role !== undefined ? { role: input.role } : {}),
+			};
+		}
+		case "assessment": {
+			const strands = Array.isArray(event.assessment?.strands) ? event.assessment.strands : [];
+			const summary = str(event.assessment?.summary);
+			return {
+				kind: "assessment",
+				toolCallId: event.toolCallId,
+				strands: strands.map((s) => ({ strand: str(s?.strand), assessment: str(s?.assessment) })),
+				...(summary.trim() !== "" ? { summary } : {}),
+			};
+		}
+		case "answered":
+			return answeredCard(event);
+		case "error":
+			return {
+				kind: "text",
+				tone: "error",
+				text: `${str(event.message) || "Something went wrong."}${event.retryable ? " Reply to try again." : ""}`,
+			};
+		case "ended": {
+			const who = event.by !== undefined ? ` by ${displayName(event.by)}` : "";
+			const text =
+				event.reason === "completed"
+					? "Lesson complete. Well done!"
+					: `Lesson ended${event.reason === "ended-by-admin" ? " by an admin" : who}.`;
+			return { kind: "text", tone: "notice", text };
+		}
+		default:
+			return undefined;
+	}
+}

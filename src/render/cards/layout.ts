@@ -1,0 +1,69 @@
+/**
+ * How a question's choices are shown on a platform, decided once and shared
+ * by the "open" and "answered" states of a card so both look the same:
+ * buttons (few choices), select menus (many), an "Answer" button (free
+ * answer), or a degraded text-only form (too many choices, or a tool call id
+ * too long for component ids).
+ */
+
+import { componentIdsFit } from "../component-id.ts";
+import { fitLine } from "./limits.ts";
+import type { CardChoice } from "./model.ts";
+
+/** The controls of a question. */
+export type ChoiceControls =
+	| { type: "free" }
+	| { type: "buttons" }
+	/** Select menus of at most `perSelect` options each, in order. */
+	| { type: "selects"; perSelect: number }
+	| { type: "none"; reason: "too-many" | "ids" };
+
+/** A platform's capacity for choices. */
+export interface ChoiceCapacity {
+	maxButtons: number;
+	perSelect: number;
+	maxSelects: number;
+	/** Longest label of a button or select option. */
+	labelChars: number;
+}
+
+/** The decided layout: controls, and whether choice texts go into the body (controls then carry letters). */
+export interface ChoiceLayout {
+	controls: ChoiceControls;
+	inBody: boolean;
+}
+
+/** The label a control shows for a choice ("A. text", or "A" when texts are in the body). */
+export function choiceLabel(choice: CardChoice, layout: ChoiceLayout, max: number): string {
+	return layout.inBody ? choice.letter : fitLine(`${choice.letter}. ${choice.text}`, max);
+}
+
+/** Decides the controls for these choices on a platform. */
+export function layoutChoices(
+	toolCallId: string,
+	choices: readonly CardChoice[],
+	capacity: ChoiceCapacity,
+): ChoiceLayout {
+	if (!componentIdsFit(toolCallId)) return { controls: { type: "none", reason: "ids" }, inBody: choices.length > 0 };
+	if (choices.length === 0) return { controls: { type: "free" }, inBody: false };
+	let controls: ChoiceControls;
+	if (choices.length <= capacity.maxButtons) controls = { type: "buttons" };
+	else if (choices.length <= capacity.perSelect * capacity.maxSelects)
+		controls = { type: "selects", perSelect: capacity.perSelect };
+	else return { controls: { type: "none", reason: "too-many" }, inBody: true };
+	// Long or multi-line texts would be cut on a control: show them in the body, letters on the controls.
+	const inBody = choices.some(
+		(c) =>
+			/\n/.test(c.text.trim()) || `${c.letter}. ${c.text.trim()}`.length > capacity.labelChars || c.text.trim() === "",
+	);
+	return { controls, inBody };
+}
+
+/** The note shown instead of controls in the degraded form. */
+export function degradedNote(reason: "too-many" | "ids", hasChoices: boolean): string {
+	if (reason === "too-many")
+		return "Too many choices to show as buttons: reply in the thread with the letter of your answer.";
+	return hasChoices
+		? "Buttons are unavailable for this question: reply in the thread with the letter of your answer."
+		: "Buttons are unavailable for this question: reply in the thread with your answer.";
+}

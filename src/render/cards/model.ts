@@ -1,0 +1,100 @@
+/**
+ * Platform-neutral card models: what the tutor shows, before any platform's
+ * limits. The Discord and Slack mappers turn one Card into one or more
+ * messages that fit by construction.
+ */
+
+import type { Participant } from "../../core/contracts/events.ts";
+import type { ProbeStrand } from "../../core/contracts/probe.ts";
+
+/** One answer choice, lettered A, B, C... (AA, AB... past Z). */
+export interface CardChoice {
+	/** 0-based index into the tool input's options (what a click sends back). */
+	index: number;
+	letter: string;
+	/** The option text (quiz) or label (ask), markdown. */
+	text: string;
+}
+
+/** A quiz or ask waiting for the learner: choices, or a free answer through an "Answer" button. */
+export interface QuestionCard {
+	kind: "question";
+	toolCallId: string;
+	source: "quiz" | "ask";
+	/** Heading, e.g. "Predict", "Check", "Quiz", "Question". */
+	heading: string;
+	/** One line framing the question, e.g. "Make a prediction before we look at it." */
+	framing?: string;
+	/** The question, markdown. */
+	question: string;
+	/** Empty for a free answer. */
+	choices: CardChoice[];
+}
+
+/** An explanation: markdown, possibly longer than one message. */
+export interface ExplainCard {
+	kind: "explain";
+	toolCallId: string;
+	title?: string;
+	role?: "intro" | "concept" | "example" | "recap";
+	body: string;
+}
+
+/** The probe's assessment: each strand with the learner's edge. */
+export interface AssessmentCard {
+	kind: "assessment";
+	toolCallId: string;
+	strands: ProbeStrand[];
+	summary?: string;
+}
+
+/** A question after it was answered: controls disabled, the choice and (for check quizzes) the correct answer. */
+export interface AnsweredCard {
+	kind: "answered";
+	toolCallId: string;
+	source: "quiz" | "ask";
+	heading: string;
+	/** The question, when the tool input still parses. */
+	question?: string;
+	/** The choices as they were shown (empty for a free answer). */
+	choices: CardChoice[];
+	/** Index of the chosen choice, when it was one of the choices. */
+	chosenIndex?: number;
+	/** What was answered (option text, ask label, or the typed text). */
+	answer: string;
+	by: Participant;
+	/** Graded quizzes only. */
+	correct?: boolean;
+	/** The learner moved on instead of answering. */
+	skipped?: boolean;
+	/** Revealed for check quizzes: the correct answer and why. */
+	reveal?: { correctAnswer: string; correctIndex?: number; explanation?: string };
+}
+
+/** Plain text from the tutor, or a notice (an error, the lesson's end). */
+export interface TextCard {
+	kind: "text";
+	tone: "plain" | "notice" | "error";
+	text: string;
+}
+
+/** Everything the mappers can show. */
+export type Card = QuestionCard | ExplainCard | AssessmentCard | AnsweredCard | TextCard;
+
+/** Letters of a 0-based index: A..Z, then AA, AB... */
+export function choiceLetter(index: number): string {
+	let n = index;
+	let out = "";
+	do {
+		out = String.fromCharCode(65 + (n % 26)) + out;
+		n = Math.floor(n / 26) - 1;
+	} while (n >= 0);
+	return out;
+}
+
+/** A participant's name for display ("someone" when neither name nor id is usable). */
+export function displayName(by: Participant): string {
+	const name = (by.name ?? "").replace(/\s+/g, " ").trim();
+	if (name !== "") return name.slice(0, 80);
+	return by.id.trim() === "" ? "someone" : by.id.slice(0, 80);
+}

@@ -1,0 +1,184 @@
+/**
+ * Card -> Slack Block Kit messages (@slack/types JSON). Markdown becomes
+ * mrkdwn (markdownToMrkdwn), split into sections of at most 3000 characters,
+ * at most 50 blocks a message; controls (an actions block) ride on the last.
+ * Buttons for few choices, static_select (100 options each) for more, an
+ * "Answer" button (opening slackAnswerModal) for free answers. The answered
+ * state is ONE message without controls (Slack has no disabled buttons).
+ */
+
+import type { ActionsBlock, Button, KnownBlock, PlainTextOption, SectionBlock, StaticSelect } from "@slack/types";
+import { encodeComponentId } from "../component-id.ts";
+import { escapeMrkdwn, markdownToMrkdwn } from "../markdown.ts";
+import { splitMessage } from "../split-message.ts";
+import { type ChoiceLayout, choiceLabel, degradedNote, layoutChoices } from "./layout.ts";
+import { fitLine, fitMarkdown, SLACK_LIMITS as S } from "./limits.ts";
+import type { AnsweredCard, AssessmentCard, Card, CardChoice, ExplainCard, QuestionCard, TextCard } from "./model.ts";
+import { displayName } from "./model.ts";
+
+/** One Slack message: the notification fallback `text` and its blocks. */
+export interface SlackMessage {
+	text: string;
+	blocks: KnownBlock[];
+}
+
+const CAPACITY = {
+	maxButtons: 5,
+	perSelect: S.staticSelectOptions,
+	maxSelects: S.actionsElements,
+	labelChars: S.optionTextChars,
+};
+
+function section(mrkdwn: string): SectionBlock {
+	return { type: "section", text: { type: "mrkdwn", text: mrkdwn } };
+}
+
+/** mrkdwn as section blocks of at most 3000 characters. */
+function sections(mrkdwn: string): SectionBlock[] {
+	return splitMessage(mrkdwn, S.sectionTextChars).map(section);
+}
+
+function header(text: string): KnownBlock {
+	return { type: "header", text: { type: "plain_text", text: fitLine(text, S.headerTextChars) || "…", emoji: true } };
+}
+
+/** Blocks as messages of at most 50 blocks; `controls` go on the last (a new message when the last is full). */
+function messages(fallback: string, blocks: KnownBlock[], controls: KnownBlock[] = []): SlackMessage[] {
+	// Escaped so the notification text cannot mention anyone; 600 chars escape to at most 3000.
+	const text = escapeMrkdwn(fitLine(fallback, S.fallbackTextChars / 5)) || "…";
+	const out: SlackMessage[] = [];
+	for (let i = 0; i < blocks.length; i += S.blocksPerMessage)
+		out.push({ text, blocks: blocks.slice(i, i + S.blocksPerMessage) });
+	if (controls.length > 0) {
+		const last = out.at(-1);
+		if (last !== undefined && last.blocks.length + controls.length <= S.blocksPerMessage) last.blocks.push(...controls);
+		else out.push({ text, blocks: controls });
+	}
+	if (out.length === 0) out.push({ text, blocks: [section(text)] });
+	return out;
+}
+
+function plain(text: string, max: number): { type: "plain_text"; text: string; emoji: true } {
+	return { type: "plain_text", text: fitLine(text, max) || "…", emoji: true };
+}
+
+function choiceOption(choice: CardChoice, layout: ChoiceLayout): PlainTextOption {
+	return {
+		text: plain(choiceLabel(choice, layout, S.optionTextChars), S.optionTextChars),
+		value: String(choice.index),
+		...(layout.inBody && choice.text.trim() !== "" ? { description: plain(choice.text, S.optionTextChars) } : {}),
+	};
+}
+
+function questionControls(card: QuestionCard, layout: ChoiceLayout): ActionsBlock[] {
+	const id = card.toolCallId;
+	const c = layout.controls;
+	let elements: Array<Button | StaticSelect> = [];
+	if (c.type === "free")
+		elements = [
+			{
+				type: "button",
+				action_id: encodeComponentId({ verb: "open", toolCallId: id }),
+				text: plain("Answer", S.buttonTextChars),
+				style: "primary",
+			},
+		];
+	else if (c.type === "buttons")
+		elements = card.choices.map((choice) => ({
+			type: "button",
+			action_id: encodeComponentId({ verb: "pick", toolCallId: id, choice: choice.index }),
+			text: plain(choiceLabel(choice, layout, S.buttonTextChars), S.buttonTextChars),
+			value: String(choice.index),
+		}));
+	else if (c.type === "selects")
+		for (let start = 0; start < card.choices.length; start += c.perSelect) {
+			const slice = card.choices.slice(start, start + c.perSelect);
+			const range = card.choices.length > c.perSelect ? ` (${slice[0]?.letter}–${slice.at(-1)?.letter})` : "";
+			elements.push({
+				type: "static_select",
+				action_id: encodeComponentId({ verb: "select", toolCallId: id, choice: start }),
+				placeholder: plain(`Choose an answer${range}`, S.placeholderChars),
+				options: slice.map((choice) => choiceOption(choice, layout)),
+			});
+		}
+	return elements.length > 0 ? [{ type: "actions", elements }] : [];
+}
+
+function choiceList(choices: readonly CardChoice[]): string {
+	return choices.map((c) => `*${c.letter}.* ${markdownToMrkdwn(c.text)}`).join("\n");
+}
+
+function questionMessages(card: QuestionCard): SlackMessage[] {
+	const layout = layoutChoices(card.toolCallId, card.choices, CAPACITY);
+	const head = `*${escapeMrkdwn(card.heading)}*${card.framing !== undefined ? ` · _${escapeMrkdwn(card.framing)}_` : ""}`;
+	const blocks: KnownBlock[] = [section(head), ...sections(markdownToMrkdwn(card.question))];
+	if (layout.inBody) blocks.push(...sections(choiceList(card.choices)));
+	if (layout.controls.type === "none")
+		blocks.push(section(`_${escapeMrkdwn(degradedNote(layout.controls.reason, card.choices.length > 0))}_`));
+	return messages(`${card.heading}: ${card.question}`, blocks, questionControls(card, layout));
+}
+
+function resultLine(card: AnsweredCard): string {
+	const who = `*${escapeMrkdwn(fitLine(displayName(card.by), 60))}*`;
+	if (card.skipped === true) return `:next_track_button: Skipped: ${who} moved on.`;
+	const chosen = card.chosenIndex !== undefined ? card.choices[card.chosenIndex] : undefined;
+	const what = `*${escapeMrkdwn(fitLine(chosen !== undefined ? `${chosen.letter}. ${chosen.text}` : card.answer, 300))}*`;
+	if (card.correct === true) return `:white_check_mark: ${who} answered ${what}: correct.`;
+	if (card.correct === false) return `:x: ${who} answered ${what}: not quite.`;
+	return `:speech_balloon: ${who} answered ${what}.`;
+}
+
+function answeredMessage(card: AnsweredCard): SlackMessage {
+	const blocks: KnownBlock[] = [section(`*${escapeMrkdwn(card.heading)}* · answered`)];
+	if (card.question !== undefined && card.question.trim() !== "")
+		blocks.push(section(fitMarkdown(markdownToMrkdwn(card.question), 1500)));
+	blocks.push(section(resultLine(card)));
+	if (card.reveal !== undefined && card.correct !== true) {
+		const correct = card.reveal.correctIndex !== undefined ? card.choices[card.reveal.correctIndex] : undefined;
+		const text = correct !== undefined ? `${correct.letter}. ${correct.text}` : card.reveal.correctAnswer;
+		blocks.push(section(`Correct answer: *${escapeMrkdwn(fitLine(text, 500))}*`));
+	}
+	const explanation = card.reveal?.explanation !== undefined ? markdownToMrkdwn(card.reveal.explanation) : "";
+	if (explanation !== "") blocks.push(section(fitMarkdown(explanation, S.sectionTextChars)));
+	const [first] = messages(`${card.heading}: ${card.answer}`, blocks);
+	return first ?? { text: card.answer, blocks };
+}
+
+function explainMessages(card: ExplainCard): SlackMessage[] {
+	const role = card.role === "recap" ? "Recap" : card.role === "example" ? "Example" : undefined;
+	const title = card.title ?? role;
+	const blocks: KnownBlock[] = [];
+	if (title !== undefined) blocks.push(header(role !== undefined && title !== role ? `${role}: ${title}` : title));
+	blocks.push(...sections(markdownToMrkdwn(card.body)));
+	return messages(title ?? card.body, blocks);
+}
+
+function assessmentMessages(card: AssessmentCard): SlackMessage[] {
+	const blocks: KnownBlock[] = [header("Where you are now")];
+	if (card.summary !== undefined) blocks.push(...sections(markdownToMrkdwn(card.summary)));
+	for (const s of card.strands)
+		blocks.push(...sections(`*${escapeMrkdwn(fitLine(s.strand, 200))}*\n${markdownToMrkdwn(s.assessment)}`));
+	return messages(`Where you are now: ${card.strands.map((s) => s.strand).join(", ")}`, blocks);
+}
+
+function textMessages(card: TextCard): SlackMessage[] {
+	const body = markdownToMrkdwn(card.text);
+	const text = card.tone === "error" ? `:warning: ${body}` : card.tone === "notice" ? `_${body}_` : body;
+	return messages(card.text, sections(text));
+}
+
+/** A card as Slack messages, each within every Block Kit limit; controls on the last. Never throws. */
+export function toSlackMessages(card: Card): SlackMessage[] {
+	switch (card.kind) {
+		case "question":
+			return questionMessages(card);
+		case "answered":
+			return [answeredMessage(card)];
+		case "explain":
+			return explainMessages(card);
+		case "assessment":
+			return assessmentMessages(card);
+		case "text":
+			return textMessages(card);
+	}
+}

@@ -1,0 +1,219 @@
+/**
+ * The Chromium side of the plan picture: launching Debian's Chromium through
+ * puppeteer-core, and preparing a warm page with mermaid loaded once from
+ * node_modules. Every request a page makes that is not data:/about: is
+ * blocked (and counted), so hostile labels cannot fetch anything.
+ */
+
+import { access, constants, readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import puppeteer, { type Browser, type Page } from "puppeteer";
+
+/** Default Chromium (Debian's package). */
+export const DEFAULT_CHROMIUM_PATH = "/usr/bin/chromium";
+
+/** How to get a working Chromium, quoted in every "no browser" error. */
+export const CHROMIUM_FIX = "install chromium: apt-get install chromium, or set PUPPETEER_EXECUTABLE_PATH";
+
+/** Flags for a headless, quiet, offline Chromium (root in containers needs --no-sandbox). */
+const CHROMIUM_ARGS = [
+	"--no-sandbox",
+	"--headless",
+	"--disable-gpu",
+	"--disable-background-networking",
+	"--disable-component-update",
+	"--disable-sync",
+	"--no-first-run",
+	"--disable-dev-shm-usage",
+	"--disable-extensions",
+	"--mute-audio",
+	"--font-render-hinting=none",
+];
+
+/** Mermaid settings of the picture: SVG text labels, natural width, no scripts or links from labels. */
+export const MERMAID_CONFIG = {
+	startOnLoad: false,
+	securityLevel: "strict",
+	htmlLabels: false,
+	theme: "default",
+	fontFamily: "Liberation Sans, Arial, DejaVu Sans, sans-serif, Noto Color Emoji",
+	flowchart: {
+		useMaxWidth: false,
+		htmlLabels: false,
+		wrappingWidth: 400,
+		nodeSpacing: 30,
+		rankSpacing: 40,
+		curve: "basis",
+	},
+} as const;
+
+// The inline script: a `__name` no-op (tsx/esbuild keepNames wraps functions we pass to page.evaluate in
+// __name(...), which the page lacks) and a collector of CSP refusals.
+const PAGE_HTML = `<!doctype html><html><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; img-src data:; font-src data:">
+<style>html,body{margin:0;padding:0;background:#fff}#c{display:inline-block;padding:8px;background:#fff}</style>
+<script>window.__name=function(f){return f};window.__lhRefused=[];document.addEventListener("securitypolicyviolation",function(e){window.__lhRefused.push(String(e.blockedURI))});</script>
+</head><body><div id="c"></div></body></html>`;
+
+/** A render failure with a code adapters and tests can branch on. */
+export class RenderError extends Error {
+	constructor(
+		readonly code: "no-browser" | "launch" | "timeout" | "mermaid" | "crashed" | "closed" | "render",
+		message: string,
+		options?: { cause?: unknown },
+	) {
+		super(message, options);
+		this.name = "RenderError";
+	}
+}
+
+/** Path of mermaid's browser bundle, resolved through mermaid-cli (whose dependency it is). */
+export function mermaidBundlePath(): string {
+	const require = createRequire(import.meta.url);
+	try {
+		const cli = require.resolve("@mermaid-js/mermaid-cli");
+		return createRequire(cli).resolve("mermaid/dist/mermaid.min.js");
+	} catch {
+		return require.resolve("mermaid/dist/mermaid.min.js");
+	}
+}
+
+let bundle: Promise<string> | undefined;
+/** mermaid.min.js, read once per process (it is ~3 MB; every page evaluates the same text). */
+export function loadMermaidBundle(): Promise<string> {
+	bundle ??= readFile(mermaidBundlePath(), "utf8").catch((error: unknown) => {
+		bundle = undefined;
+		throw new RenderError("launch", `mermaid bundle not found (run npm install): ${String(error)}`, { cause: error });
+	});
+	return bundle;
+}
+
+/** Launches Chromium; a missing executable is a RenderError("no-browser") naming the fix. */
+export async function launchChromium(executablePath: string, timeoutMs: number): Promise<Browser> {
+	try {
+		await access(executablePath, constants.X_OK);
+	} catch {
+		throw new RenderError("no-browser", `Chromium not found at ${executablePath}; ${CHROMIUM_FIX}`);
+	}
+	try {
+		return await puppeteer.launch({
+			executablePath,
+			headless: true,
+			args: CHROMIUM_ARGS,
+			timeout: timeoutMs,
+			protocolTimeout: Math.max(30_000, timeoutMs * 2),
+			handleSIGINT: false,
+			handleSIGTERM: false,
+			handleSIGHUP: false,
+		});
+	} catch (error) {
+		throw new RenderError("launch", `Chromium at ${executablePath} did not start (${String(error)}); ${CHROMIUM_FIX}`, {
+			cause: error,
+		});
+	}
+}
+
+/** Counts of what pages tried to fetch: interception aborts everything not data:/about:, and the page's CSP refuses loads before they reach the network (both count as blocked). */
+export interface RequestCounters {
+	allowed: number;
+	blocked: number;
+	blockedUrls: string[];
+}
+
+/** Opens a page with interception on, a 2x white viewport, and mermaid loaded and initialized. */
+export async function openWarmPage(browser: Browser, counters: RequestCounters): Promise<Page> {
+	const script = await loadMermaidBundle();
+	const page = await browser.newPage();
+	try {
+		await page.setRequestInterception(true);
+		page.on("request", (request) => {
+			if (request.isInterceptResolutionHandled()) return;
+			const url = request.url();
+			if (url.startsWith("data:") || url.startsWith("about:")) {
+				counters.allowed++;
+				request.continue().catch(() => undefined);
+				return;
+			}
+			counters.blocked++;
+			if (counters.blockedUrls.length < 20) counters.blockedUrls.push(url.slice(0, 200));
+			request.abort("blockedbyclient").catch(() => undefined);
+		});
+		await page.setViewport({ width: 1024, height: 768, deviceScaleFactor: 2 });
+		await page.setContent(PAGE_HTML, { waitUntil: "load" });
+		await page.evaluate(script);
+		await page.evaluate((config) => {
+			const g = globalThis as unknown as { mermaid?: { initialize(c: unknown): void } };
+			if (g.mermaid === undefined) throw new Error("mermaid did not load");
+			g.mermaid.initialize(config);
+		}, MERMAID_CONFIG);
+		return page;
+	} catch (error) {
+		await page.close().catch(() => undefined);
+		throw error;
+	}
+}
+
+/** Size of a rendered diagram in CSS pixels. */
+export interface DiagramBox {
+	width: number;
+	height: number;
+}
+
+/**
+ * Renders mermaid source in a warm page and screenshots the diagram as PNG.
+ * `renderId` must be unique per page (mermaid uses it as a DOM id).
+ * Throws RenderError("mermaid") on a syntax error; the page stays usable.
+ */
+export async function renderOnPage(
+	page: Page,
+	source: string,
+	renderId: string,
+	maxPixels: number,
+	counters: RequestCounters,
+): Promise<Buffer> {
+	const result = await page.evaluate(
+		async (src, id) => {
+			const g = globalThis as unknown as {
+				mermaid: { render(id: string, src: string): Promise<{ svg: string }> };
+				__lhRefused?: string[];
+			};
+			// CSP reports are queued as tasks: let them land before draining, so each render counts its own.
+			const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+			const refused = (): string[] => (g.__lhRefused ?? []).splice(0);
+			const container = document.getElementById("c");
+			if (container === null) return { error: "page lost its container", refused: refused() };
+			container.innerHTML = "";
+			try {
+				const { svg } = await g.mermaid.render(id, src);
+				container.innerHTML = svg;
+			} catch (error) {
+				// mermaid leaves its scratch element behind on a syntax error
+				document.getElementById(`d${id}`)?.remove();
+				await settle();
+				return { error: error instanceof Error ? error.message : String(error), refused: refused() };
+			}
+			const el = container.querySelector("svg");
+			if (el === null) return { error: "mermaid produced no svg", refused: refused() };
+			el.style.backgroundColor = "white";
+			const box = container.getBoundingClientRect();
+			await settle();
+			return { width: Math.ceil(box.width), height: Math.ceil(box.height), refused: refused() };
+		},
+		source,
+		renderId,
+	);
+	for (const url of result.refused) {
+		counters.blocked++;
+		if (counters.blockedUrls.length < 20) counters.blockedUrls.push(url.slice(0, 200));
+	}
+	if ("error" in result) throw new RenderError("mermaid", `mermaid could not draw the plan: ${result.error}`);
+	// 2x for sharp text; a huge diagram drops to 1x so the PNG stays a sane size.
+	const scale = result.width * result.height * 4 > maxPixels ? 1 : 2;
+	const png = await page.screenshot({
+		type: "png",
+		clip: { x: 0, y: 0, width: result.width, height: result.height, scale: scale / 2 },
+		captureBeyondViewport: true,
+		omitBackground: false,
+	});
+	return Buffer.from(png);
+}

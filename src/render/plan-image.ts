@@ -1,0 +1,282 @@
+/**
+ * The plan picture: a PlanRenderer turns a plan (or any mermaid source) into
+ * a PNG with one long-lived Chromium and a small pool of warm pages (mermaid
+ * loaded once per page). Launch is lazy; renders queue for a page, each is
+ * timed out, a crashed browser is relaunched once per render, and results are
+ * cached by source (identical states render once). renderPlan never throws:
+ * without Chromium it returns the caption and a text outline plus an error
+ * naming the fix.
+ */
+
+import { LRUCache } from "lru-cache";
+import type { Browser, Page } from "puppeteer";
+import { type Logger, silentLogger } from "../core/contracts/logger.ts";
+import type { DerivedPlanStatuses, PlanTree } from "../core/contracts/plan.ts";
+import {
+	DEFAULT_CHROMIUM_PATH,
+	launchChromium,
+	openWarmPage,
+	RenderError,
+	type RequestCounters,
+	renderOnPage,
+} from "./chromium.ts";
+import { planCaption, planMermaidSource, planOutline, planPictureKey } from "./plan-source.ts";
+
+/** Options of createPlanRenderer; every field has a sensible default. */
+export interface PlanRendererOptions {
+	/** Chromium binary; default env PUPPETEER_EXECUTABLE_PATH, else /usr/bin/chromium. */
+	executablePath?: string;
+	/** Warm pages rendering in parallel (default 1: the machine has few cores). */
+	poolSize?: number;
+	/** Time limit of one render on a warm page (default 10 s). */
+	timeoutMs?: number;
+	/** Rendered PNGs kept by source (default 64; 0 disables the cache). */
+	cacheSize?: number;
+	/** Time limit of launching Chromium and warming a page (default 30 s). */
+	launchTimeoutMs?: number;
+	logger?: Logger;
+}
+
+/** What adapters post for a plan: the picture when it could be made, else the outline. */
+export interface PlanPicture {
+	/** Stable hash of what is drawn: equal keys, identical picture. */
+	key: string;
+	/** e.g. "Now: Chain rule · 2 of 5 visited". */
+	caption: string;
+	/** Text outline of the plan: post it when `png` is absent. */
+	outline: string;
+	png?: Buffer;
+	/** Why there is no picture, naming the fix (e.g. how to install Chromium). */
+	error?: string;
+}
+
+/** Counters for logs, tests and the benchmark. */
+export interface PlanRendererStats {
+	launches: number;
+	renders: number;
+	cacheHits: number;
+	failures: number;
+	/** Loads pages tried that were not data:/about: (all blocked: by interception or the page's CSP). */
+	blockedRequests: number;
+	blockedUrls: readonly string[];
+	/** The running Chromium's process id, when one runs. */
+	browserPid?: number;
+}
+
+/** Turns plans into PNGs with one warm Chromium. */
+export interface PlanRenderer {
+	/** Picture, caption and outline of a plan state; never throws. */
+	renderPlan(tree: PlanTree, statuses: DerivedPlanStatuses): Promise<PlanPicture>;
+	/** PNG of any mermaid source; throws RenderError (code no-browser | launch | timeout | mermaid | crashed | closed). */
+	renderMermaid(source: string): Promise<Buffer>;
+	stats(): PlanRendererStats;
+	/** Closes Chromium; later renders fail with code "closed". Safe to call twice. */
+	close(): Promise<void>;
+}
+
+const MAX_SOURCE_CHARS = 200_000;
+/** Device pixels above which a diagram is captured at 1x instead of 2x. */
+const MAX_PIXELS_2X = 48_000_000;
+
+/** Creates a PlanRenderer; Chromium starts on the first render, not here. */
+export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRenderer {
+	const executablePath = options.executablePath ?? process.env.PUPPETEER_EXECUTABLE_PATH ?? DEFAULT_CHROMIUM_PATH;
+	const poolSize = Math.max(1, Math.min(8, Math.floor(options.poolSize ?? 1)));
+	const timeoutMs = Math.max(100, options.timeoutMs ?? 10_000);
+	const launchTimeoutMs = Math.max(1_000, options.launchTimeoutMs ?? 30_000);
+	const cacheSize = Math.max(0, Math.floor(options.cacheSize ?? 64));
+	const logger = (options.logger ?? silentLogger).child({ component: "plan-renderer" });
+	const cache = cacheSize > 0 ? new LRUCache<string, Buffer>({ max: cacheSize }) : undefined;
+	const inflight = new Map<string, Promise<Buffer>>();
+	const counters: RequestCounters = { allowed: 0, blocked: 0, blockedUrls: [] };
+	const stats = { launches: 0, renders: 0, cacheHits: 0, failures: 0 };
+
+	let closed = false;
+	let browser: Promise<Browser> | undefined;
+	let liveBrowser: Browser | undefined;
+	let generation = 0;
+	let pageCount = 0;
+	let idle: Page[] = [];
+	let waiters: Array<() => void> = [];
+	const pageGeneration = new WeakMap<Page, number>();
+	let renderSeq = 0;
+
+	function getBrowser(): Promise<Browser> {
+		if (browser !== undefined) return browser;
+		const started = performance.now();
+		const launching = launchChromium(executablePath, launchTimeoutMs).then(
+			(b) => {
+				if (closed) {
+					void b.close().catch(() => undefined);
+					throw new RenderError("closed", "the plan renderer is closed");
+				}
+				stats.launches++;
+				liveBrowser = b;
+				logger.info({ ms: Math.round(performance.now() - started), pid: b.process()?.pid }, "chromium launched");
+				b.once("disconnected", () => {
+					if (liveBrowser !== b) return;
+					if (!closed) logger.warn({}, "chromium disconnected; relaunching on the next render");
+					liveBrowser = undefined;
+					browser = undefined;
+					generation++;
+					pageCount = 0;
+					idle = [];
+					wakeAll();
+				});
+				return b;
+			},
+			(error: unknown) => {
+				browser = undefined; // the next render tries again (e.g. after Chromium was installed)
+				throw error;
+			},
+		);
+		browser = launching;
+		return launching;
+	}
+
+	function wakeAll(): void {
+		const pending = waiters;
+		waiters = [];
+		for (const wake of pending) wake();
+	}
+
+	async function acquire(): Promise<{ page: Page; browser: Browser }> {
+		for (;;) {
+			if (closed) throw new RenderError("closed", "the plan renderer is closed");
+			const b = await getBrowser();
+			const page = idle.pop();
+			if (page !== undefined) return { page, browser: b };
+			if (pageCount < poolSize) {
+				pageCount++;
+				const gen = generation;
+				try {
+					const fresh = await openWarmPage(b, counters);
+					pageGeneration.set(fresh, gen);
+					return { page: fresh, browser: b };
+				} catch (error) {
+					if (gen === generation) pageCount--;
+					if (!b.connected) throw new RenderError("crashed", "chromium crashed while opening a page", { cause: error });
+					throw new RenderError("launch", `could not prepare a page: ${String(error)}`, { cause: error });
+				}
+			}
+			// Every page is busy: wait for one to come back (or for a crash/close), then look again.
+			await new Promise<void>((resolve) => waiters.push(resolve));
+		}
+	}
+
+	function release(page: Page, healthy: boolean): void {
+		const current = pageGeneration.get(page) === generation && !closed;
+		if (healthy && current) idle.push(page);
+		else {
+			if (current) pageCount--;
+			void page.close().catch(() => undefined);
+		}
+		waiters.shift()?.();
+	}
+
+	async function renderOnce(source: string): Promise<Buffer> {
+		const { page, browser: b } = await acquire();
+		let timer: NodeJS.Timeout | undefined;
+		try {
+			const timeout = new Promise<never>((_, reject) => {
+				timer = setTimeout(() => reject(new RenderError("timeout", `render took over ${timeoutMs} ms`)), timeoutMs);
+			});
+			const png = await Promise.race([renderOnPage(page, source, `lh${++renderSeq}`, MAX_PIXELS_2X, counters), timeout]);
+			release(page, true);
+			return png;
+		} catch (error) {
+			// A syntax error leaves the page fine; anything else (timeout, protocol error) retires it.
+			release(page, error instanceof RenderError && error.code === "mermaid");
+			if (!b.connected) throw new RenderError("crashed", "chromium crashed during a render", { cause: error });
+			if (error instanceof RenderError) throw error;
+			throw new RenderError("render", `render failed: ${String(error)}`, { cause: error });
+		} finally {
+			clearTimeout(timer);
+		}
+	}
+
+	async function renderFresh(source: string): Promise<Buffer> {
+		const started = performance.now();
+		try {
+			let png: Buffer;
+			try {
+				png = await renderOnce(source);
+			} catch (error) {
+				if (!(error instanceof RenderError && error.code === "crashed") || closed) throw error;
+				logger.warn({ err: error.message }, "chromium crashed; relaunching once");
+				png = await renderOnce(source);
+			}
+			stats.renders++;
+			cache?.set(source, png);
+			logger.debug({ ms: Math.round(performance.now() - started), bytes: png.length }, "plan rendered");
+			return png;
+		} catch (error) {
+			stats.failures++;
+			throw error;
+		}
+	}
+
+	async function renderMermaid(source: string): Promise<Buffer> {
+		if (closed) throw new RenderError("closed", "the plan renderer is closed");
+		if (typeof source !== "string" || source.trim() === "" || source.length > MAX_SOURCE_CHARS)
+			throw new RenderError("mermaid", `mermaid source must be 1 to ${MAX_SOURCE_CHARS} characters`);
+		const hit = cache?.get(source);
+		if (hit !== undefined) {
+			stats.cacheHits++;
+			return hit;
+		}
+		const running = inflight.get(source);
+		if (running !== undefined) return running;
+		const job = renderFresh(source).finally(() => inflight.delete(source));
+		inflight.set(source, job);
+		return job;
+	}
+
+	async function renderPlan(tree: PlanTree, statuses: DerivedPlanStatuses): Promise<PlanPicture> {
+		const source = planMermaidSource(tree, statuses);
+		const base = {
+			key: planPictureKey(source),
+			caption: planCaption(tree, statuses),
+			outline: planOutline(tree, statuses),
+		};
+		if (tree.nodes.length === 0) return { ...base, error: "The plan has no steps yet." };
+		try {
+			return { ...base, png: await renderMermaid(source) };
+		} catch (error) {
+			const message =
+				error instanceof RenderError && (error.code === "no-browser" || error.code === "launch")
+					? `Plan picture unavailable: ${error.message}`
+					: `Plan picture failed: ${error instanceof Error ? error.message : String(error)}`;
+			logger.warn({ err: message }, "plan picture failed; posting the outline");
+			return { ...base, error: message };
+		}
+	}
+
+	async function close(): Promise<void> {
+		if (closed) return;
+		closed = true;
+		wakeAll();
+		cache?.clear();
+		const pending = browser;
+		browser = undefined;
+		idle = [];
+		const b = liveBrowser ?? (await pending?.catch(() => undefined));
+		liveBrowser = undefined;
+		await b?.close().catch(() => undefined);
+		// close() ends the process tree; make sure nothing lingers if the protocol was already gone.
+		const proc = b?.process();
+		if (proc !== undefined && proc !== null && proc.exitCode === null) proc.kill("SIGKILL");
+	}
+
+	return {
+		renderPlan,
+		renderMermaid,
+		close,
+		stats: () => ({
+			...stats,
+			blockedRequests: counters.blocked,
+			blockedUrls: [...counters.blockedUrls],
+			browserPid: liveBrowser?.process()?.pid,
+		}),
+	};
+}

@@ -1,0 +1,183 @@
+/**
+ * The stack the Discord end-to-end tests run: the fake Discord, the real
+ * engine on a scripted MockLanguageModelV3, the real SQLite store (temp dir),
+ * the real renderer (Chromium), and the adapter on a real discord.js client.
+ */
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import { MockLanguageModelV3 } from "ai/test";
+import type Keyv from "keyv";
+import { openKeyv } from "../../../src/agent/store/keyv.ts";
+import { createSessionStore } from "../../../src/agent/store/session-store.ts";
+import { createTutor } from "../../../src/agent/tutor.ts";
+import { createDiscordAdapter, type DiscordAdapter } from "../../../src/adapters/discord/index.ts";
+import type { TutorEvent } from "../../../src/core/contracts/events.ts";
+import type { LogFields, Logger } from "../../../src/core/contracts/logger.ts";
+import type { Tutor } from "../../../src/core/contracts/tutor.ts";
+import { createPlanRenderer, type PlanRenderer } from "../../../src/render/index.ts";
+import type { FakeDiscord, FakeMessage } from "../../fakes/discord.ts";
+
+/** One scripted model reply: text and/or tool calls. */
+export interface Reply {
+	text?: string;
+	calls?: Array<{ name: string; input: unknown; id: string }>;
+}
+
+function streamOf(reply: Reply): ReadableStream<LanguageModelV3StreamPart> {
+	const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
+	if (reply.text) {
+		parts.push({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: reply.text }, { type: "text-end", id: "t" });
+	}
+	for (const call of reply.calls ?? []) {
+		parts.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input: JSON.stringify(call.input) });
+	}
+	parts.push({
+		type: "finish",
+		finishReason: { unified: reply.calls?.length ? "tool-calls" : "stop", raw: undefined },
+		usage: {
+			inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 },
+			outputTokens: { total: 10, text: undefined, reasoning: undefined },
+		},
+	});
+	return new ReadableStream({
+		start(controller) {
+			for (const p of parts) controller.enqueue(p);
+			controller.close();
+		},
+	});
+}
+
+/** A mock model answering each request with the next reply; an error when the script runs out. */
+export function scriptedModel(replies: Reply[]): MockLanguageModelV3 {
+	const script = [...replies];
+	return new MockLanguageModelV3({
+		doStream: async () => {
+			const reply = script.shift();
+			if (!reply) throw new Error("the test script has no reply left");
+			return { stream: streamOf(reply) };
+		},
+	});
+}
+
+/** A logger that keeps every entry (tests assert on errors). */
+export interface RecordingLogger extends Logger {
+	entries: Array<{ level: string; fields: LogFields; message?: string }>;
+	errors(): Array<{ fields: LogFields; message?: string }>;
+}
+
+/** A recording logger. */
+export function recordingLogger(): RecordingLogger {
+	const entries: RecordingLogger["entries"] = [];
+	const make = (bindings: LogFields): RecordingLogger => {
+		const log = (level: string) => (fields: LogFields, message?: string) =>
+			void entries.push({ level, fields: { ...bindings, ...fields }, ...(message !== undefined ? { message } : {}) });
+		return {
+			entries,
+			debug: log("debug"),
+			info: log("info"),
+			warn: log("warn"),
+			error: log("error"),
+			child: (more) => make({ ...bindings, ...more }),
+			errors: () => entries.filter((e) => e.level === "error"),
+		};
+	};
+	return make({});
+}
+
+/** Everything one end-to-end test needs, and its teardown. */
+export interface Stack {
+	fake: FakeDiscord;
+	dir: string;
+	tutor: Tutor;
+	adapter: DiscordAdapter;
+	renderer: PlanRenderer;
+	keyv: Keyv;
+	logger: RecordingLogger;
+	events: TutorEvent[];
+	/** Stop the adapter and the tutor, then bring both back on the same files (a process restart). */
+	restart(): Promise<void>;
+	close(): Promise<void>;
+}
+
+/** Start the stack on a fake Discord with a scripted model. */
+export async function startStack(fake: FakeDiscord, model: MockLanguageModelV3): Promise<Stack> {
+	const dir = mkdtempSync(join(tmpdir(), "lh-discord-"));
+	const logger = recordingLogger();
+	const renderer = createPlanRenderer({ executablePath: "/usr/bin/chromium" });
+	const events: TutorEvent[] = [];
+	const open = async () => {
+		const store = await createSessionStore(`sqlite://${join(dir, "lh.sqlite")}`);
+		const tutor = createTutor({ model, store, maxRetries: 0 });
+		tutor.subscribe((e) => void events.push(e));
+		await tutor.resume();
+		const keyv = openKeyv(`sqlite://${join(dir, "discord.sqlite")}`, "discord");
+		const adapter = createDiscordAdapter({
+			tutor,
+			renderer,
+			logger,
+			keyv,
+			config: { token: fake.token, apiUrl: fake.apiUrl, guildId: fake.guild.id, readyTimeoutMs: 10_000 },
+		});
+		await adapter.start();
+		return { tutor, keyv, adapter };
+	};
+	let parts = await open();
+	const shut = async () => {
+		await parts.adapter.stop();
+		await parts.tutor.close();
+		await parts.keyv.disconnect();
+	};
+	const stack: Stack = {
+		fake,
+		dir,
+		logger,
+		renderer,
+		events,
+		get tutor() {
+			return parts.tutor;
+		},
+		get adapter() {
+			return parts.adapter;
+		},
+		get keyv() {
+			return parts.keyv;
+		},
+		async restart() {
+			await shut();
+			parts = await open();
+		},
+		async close() {
+			await shut();
+			await renderer.close();
+			rmSync(dir, { recursive: true, force: true });
+		},
+	};
+	return stack;
+}
+
+/** The custom ids of a message's components. */
+export function customIds(message: FakeMessage | undefined): string[] {
+	return ((message?.components ?? []) as Array<{ components?: Array<{ custom_id?: string }> }>)
+		.flatMap((row) => row.components ?? [])
+		.map((c) => c.custom_id ?? "");
+}
+
+/** Wait for a message in a channel carrying a component whose id starts with `prefix`. */
+export function waitForControl(fake: FakeDiscord, channelId: string, prefix: string, timeoutMs = 15_000): Promise<FakeMessage> {
+	return fake.waitFor(
+		() => fake.channelMessages(channelId).find((m) => customIds(m).some((id) => id.startsWith(prefix))),
+		`a message with control ${prefix}`,
+		timeoutMs,
+	);
+}
+
+/** Wait until the interaction got its first response. */
+export function waitForAck(fake: FakeDiscord, token: string, timeoutMs = 10_000) {
+	return fake.waitFor(() => {
+		const it = fake.interactions.get(token);
+		return it?.responseType !== undefined ? it : undefined;
+	}, `the ack of interaction ${token}`, timeoutMs);
+}

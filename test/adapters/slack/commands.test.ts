@@ -1,0 +1,179 @@
+/**
+ * /lesson subcommands, per-workspace config, mentions, the End button and refusals,
+ * through real Bolt over HTTP against the fake Slack, with a fake Tutor.
+ */
+
+import Keyv from "keyv";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { RecordedCall } from "../../fakes/slack.ts";
+import { type FakeSlack, startFakeSlack } from "../../fakes/slack.ts";
+import { FakeTutor } from "./fake-tutor.ts";
+import { type Running, startAdapter, textOf } from "./harness.ts";
+import { stubRenderer } from "./stub-renderer.ts";
+
+const ADA = { user: "U1", name: "ada", channel: "C1" };
+const BOB = { user: "U2", name: "bob", channel: "C1" };
+const ROOT = { user: "UADMIN", name: "root", channel: "C1" };
+
+describe("Slack /lesson commands and mentions", { timeout: 20_000 }, () => {
+	let fake: FakeSlack;
+	let tutor: FakeTutor;
+	let running: Running;
+	let replies = 0;
+
+	/** Send a command and wait for its ephemeral reply (via response_url). */
+	const command = async (text: string, actor = ADA): Promise<string> => {
+		const res = await running.sender.command("/lesson", text, actor);
+		expect(res.status).toBe(200);
+		expect(res.text).toBe(""); // acked at once, empty
+		const n = ++replies;
+		const reply = await fake.waitFor(() => fake.callsTo("response_url")[n - 1], `reply ${n} to "${text}"`);
+		return String(reply.params.text);
+	};
+	const parents = (): RecordedCall[] => fake.callsTo("chat.postMessage").filter((c) => c.params.thread_ts === undefined);
+
+	beforeAll(async () => {
+		fake = await startFakeSlack({
+			users: [
+				{ id: "U1", name: "ada" },
+				{ id: "U2", name: "bob" },
+				{ id: "UADMIN", name: "root", is_admin: true },
+			],
+		});
+		tutor = new FakeTutor();
+		running = await startAdapter(fake, { tutor, renderer: stubRenderer(undefined), keyv: new Keyv() });
+	});
+	afterEach(() => {
+		tutor.verdict = { ok: true };
+	});
+	afterAll(async () => {
+		await running?.adapter.stop();
+		expect(tutor.subscribers()).toBe(0);
+		await fake?.close();
+	});
+
+	it("answers help, an empty command and an unknown subcommand", async () => {
+		expect(await command("help")).toContain("/lesson start <topic>");
+		expect(await command("")).toContain("/lesson start <topic>");
+		expect(await command("frobnicate now")).toMatch(/I don't know `frobnicate`/);
+	});
+
+	it("refuses a start without a topic", async () => {
+		expect(await command("start")).toMatch(/Give a topic/);
+		expect(tutor.started).toHaveLength(0);
+	});
+
+	it("starts a group lesson in a new thread and reports status", async () => {
+		expect(await command("start --group Group theory")).toMatch(/started/);
+		const [started] = tutor.started;
+		expect(started?.topic).toBe("Group theory");
+		expect(started?.mode).toBe("group");
+		expect(started?.learner.id).toBe("U1");
+		const parentTs = started!.sessionId.split(":")[3]!;
+		expect(started?.sessionId).toBe(`slack:${fake.teamId}:C1:${parentTs}`);
+		expect(fake.messages.get(parentTs)?.threadTs).toBeUndefined();
+		expect(textOf(parents()[0]!.params)).toContain("lh-slack:end");
+		expect(await command("status")).toMatch(/Group theory.*group/s);
+	});
+
+	it("ends the learner's lesson with /lesson end (unprivileged)", async () => {
+		expect(await command("end")).toMatch(/Ending/);
+		const last = tutor.handled.at(-1);
+		expect(last?.event).toEqual({ type: "end", by: { id: "U1", name: "ada" }, privileged: false });
+	});
+
+	it("gates /lesson config to admins, and applies channels, limit and mode", async () => {
+		expect(await command("config", BOB)).toMatch(/Only workspace admins/);
+		expect(await command("config channels <#C9|study>", ROOT)).toMatch(/Saved.*<#C9>/s);
+		expect(await command("start fractions", BOB)).toMatch(/Lessons run in <#C9>/);
+		expect(await command("config channels all", ROOT)).toMatch(/every channel/);
+		expect(await command("config limit 1", ROOT)).toMatch(/1 per member per day/);
+		expect(await command("config mode group", ROOT)).toMatch(/Default mode: \*group\*/);
+		expect(await command("config limit lots", ROOT)).toMatch(/whole number/);
+		expect(await command("start fractions", BOB)).toMatch(/started/);
+		expect(tutor.started.at(-1)?.mode).toBe("group");
+		expect(await command("start decimals", BOB)).toMatch(/limit here is 1 a day/);
+		expect(await command("start decimals", ROOT)).toMatch(/started/); // admins are exempt
+		await command("config limit 0", ROOT);
+		await command("config mode solo", ROOT);
+	});
+
+	it("lets only admins start a lesson for someone else", async () => {
+		expect(await command("start <@U2|bob> algebra", ADA)).toMatch(/Only workspace admins/);
+		expect(await command("start <@U2|bob> algebra", ROOT)).toMatch(/started/);
+		expect(tutor.started.at(-1)).toMatchObject({ topic: "algebra", learner: { id: "U2" }, startedBy: { id: "UADMIN" } });
+	});
+
+	it("says how to invite the bot when it is not in the channel", async () => {
+		fake.override("chat.postMessage", () => ({ body: { ok: false, error: "not_in_channel" } }));
+		try {
+			expect(await command("start geometry")).toMatch(/Invite me first/);
+		} finally {
+			fake.override("chat.postMessage", undefined);
+		}
+	});
+
+	it("starts a lesson from a mention with a topic, and explains when the topic is missing", async () => {
+		const before = tutor.started.length;
+		await running.sender.event({ type: "app_mention", user: "U1", text: "<@U0BOT> photosynthesis", ts: running.sender.nextTs(), channel: "C1" });
+		await fake.waitFor(() => tutor.started.length > before, "the mention's lesson");
+		expect(tutor.started.at(-1)).toMatchObject({ topic: "photosynthesis", learner: { id: "U1" }, mode: "solo" });
+		await running.sender.event({ type: "app_mention", user: "U2", text: "<@U0BOT>", ts: running.sender.nextTs(), channel: "C1" });
+		const hint = await fake.waitFor(
+			() => fake.callsTo("chat.postEphemeral").find((c) => c.params.user === "U2" && /Mention me with a topic/.test(String(c.params.text))),
+			"the mention hint",
+		);
+		expect(hint.params.channel).toBe("C1");
+	});
+
+	it("lets the learner or an admin use the End button, and tells anyone else", async () => {
+		const lesson = tutor.started.find((s) => s.topic === "photosynthesis")!;
+		const parentTs = lesson.sessionId.split(":")[3]!;
+		const handledBefore = tutor.handled.length;
+		await running.sender.action(BOB, parentTs, { action_id: "lh-slack:end" });
+		await fake.waitFor(
+			() => fake.callsTo("chat.postEphemeral").find((c) => c.params.user === "U2" && /Only <@U1> or an admin/.test(String(c.params.text))),
+			"the End refusal",
+		);
+		expect(tutor.handled.length).toBe(handledBefore);
+		await running.sender.action(ROOT, parentTs, { action_id: "lh-slack:end" });
+		await fake.waitFor(() => tutor.handled.length > handledBefore, "the admin's end");
+		expect(tutor.handled.at(-1)).toMatchObject({ sessionId: lesson.sessionId, event: { type: "end", privileged: true } });
+	});
+
+	it("turns a refused click into an ephemeral notice in the thread", async () => {
+		const lesson = tutor.started.find((s) => s.topic === "photosynthesis")!;
+		const threadTs = lesson.sessionId.split(":")[3]!;
+		const posted = await fetchPost(fake, threadTs); // stands in for a card in the lesson thread
+		tutor.verdict = { ok: false, code: "not-pending", message: "The lesson moved on from that question." };
+		await running.sender.action(ADA, posted, { action_id: "lh:pick:call-9:1" });
+		const notice = await fake.waitFor(
+			() => fake.callsTo("chat.postEphemeral").find((c) => /moved on from that question/.test(String(c.params.text))),
+			"the stale-click notice",
+		);
+		expect(notice.params.thread_ts).toBe(threadTs);
+		expect(tutor.handled.at(-1)?.event).toMatchObject({ type: "answer", toolCallId: "call-9", value: 1 });
+	});
+
+	it("does not open the answer modal for a question that is no longer open", async () => {
+		const lesson = tutor.started.find((s) => s.topic === "photosynthesis")!;
+		const posted = await fetchPost(fake, lesson.sessionId.split(":")[3]!);
+		await running.sender.action(ADA, posted, { action_id: "lh:open:call-10" });
+		await fake.waitFor(
+			() => fake.callsTo("chat.postEphemeral").find((c) => /no longer open/.test(String(c.params.text))),
+			"the closed-question notice",
+		);
+		expect(fake.callsTo("views.open")).toHaveLength(0);
+	});
+});
+
+/** Post a bot message into a thread (as a card would be) and return its ts. */
+async function fetchPost(fake: FakeSlack, threadTs: string): Promise<string> {
+	const res = await fetch(`${fake.apiUrl}chat.postMessage`, {
+		method: "POST",
+		headers: { "content-type": "application/json", authorization: "Bearer xoxb-test" },
+		body: JSON.stringify({ channel: "C1", thread_ts: threadTs, text: "a card" }),
+		signal: AbortSignal.timeout(5000),
+	});
+	return String(((await res.json()) as { ts: string }).ts);
+}

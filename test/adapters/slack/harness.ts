@@ -1,0 +1,77 @@
+/**
+ * Test harness: the Slack adapter over real Bolt HTTP against the fake Slack, with a
+ * tutor (real engine or a fake), a keyv and a renderer; plus finders over what the
+ * fake recorded (posted cards, their controls).
+ */
+
+import type { Tutor } from "../../../src/core/contracts/tutor.ts";
+import { silentLogger } from "../../../src/core/contracts/logger.ts";
+import { createSlackAdapter, type SlackAdapter, type SlackAdapterConfig } from "../../../src/adapters/slack/index.ts";
+import type { PlanRenderer } from "../../../src/render/index.ts";
+import type Keyv from "keyv";
+import type { FakeMessage, FakeSlack, SlackSender } from "../../fakes/slack.ts";
+
+/** A started adapter and what talks to it. */
+export interface Running {
+	adapter: SlackAdapter;
+	url: string;
+	sender: SlackSender;
+}
+
+/** Start the adapter over HTTP on a free loopback port. */
+export async function startAdapter(
+	fake: FakeSlack,
+	deps: { tutor: Tutor; renderer: PlanRenderer; keyv?: Keyv },
+	config: Partial<SlackAdapterConfig> = {},
+): Promise<Running> {
+	const adapter = createSlackAdapter({
+		...deps,
+		logger: silentLogger,
+		config: {
+			botToken: "xoxb-test",
+			signingSecret: fake.signingSecret,
+			apiUrl: fake.apiUrl.replace(/\/$/, ""), // the adapter must add the slash itself
+			port: 0,
+			host: "127.0.0.1",
+			adminUserIds: [],
+			retry: { retries: 1, minTimeoutMs: 10, maxTimeoutMs: 50 },
+			requestTimeoutMs: 5000,
+			...config,
+		},
+	});
+	await adapter.start();
+	const url = `http://127.0.0.1:${adapter.port()}/slack/events`;
+	return { adapter, url, sender: fake.sender(url) };
+}
+
+/** A control (button or select) inside a posted message. */
+export interface FoundControl {
+	message: FakeMessage;
+	actionId: string;
+	type: string;
+}
+
+/** Every control of a message's actions blocks. */
+export function controlsOf(message: FakeMessage): FoundControl[] {
+	const out: FoundControl[] = [];
+	for (const block of (message.blocks ?? []) as Record<string, unknown>[]) {
+		if (block.type !== "actions" || !Array.isArray(block.elements)) continue;
+		for (const el of block.elements as Record<string, unknown>[])
+			out.push({ message, actionId: String(el.action_id), type: String(el.type) });
+	}
+	return out;
+}
+
+/** The first control whose action id starts with `prefix`, in any message the bot posted. */
+export function findControl(fake: FakeSlack, prefix: string): FoundControl | undefined {
+	for (const message of fake.messages.values()) {
+		const found = controlsOf(message).find((c) => c.actionId.startsWith(prefix));
+		if (found) return found;
+	}
+	return undefined;
+}
+
+/** All text of a message (fallback text plus block texts), for assertions. */
+export function textOf(params: Record<string, unknown> | FakeMessage): string {
+	return JSON.stringify([params.text ?? "", params.blocks ?? []]);
+}

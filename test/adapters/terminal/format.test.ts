@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { createStyler, formatCard, formatMarkdown } from "../../../src/adapters/terminal/format.ts";
+
+const plain = createStyler(false);
+const color = createStyler(true);
+
+describe("terminal formatting", () => {
+	it("letters a question's choices and shows its framing", () => {
+		const text = formatCard(
+			{
+				kind: "question",
+				toolCallId: "t",
+				source: "quiz",
+				heading: "Predict",
+				framing: "Guess first.",
+				question: "Which is **sorted**?",
+				choices: [
+					{ index: 0, letter: "A", text: "[1, 2]" },
+					{ index: 1, letter: "B", text: "[2, 1]" },
+				],
+			},
+			plain,
+		);
+		expect(text.split("\n")).toEqual(["? Predict", "Guess first.", "Which is sorted?", "  A. [1, 2]", "  B. [2, 1]"]);
+	});
+
+	it("shows a wrong check answer with the right one and why", () => {
+		const text = formatCard(
+			{
+				kind: "answered",
+				toolCallId: "t",
+				source: "quiz",
+				heading: "Check",
+				choices: [
+					{ index: 0, letter: "A", text: "yes" },
+					{ index: 1, letter: "B", text: "no" },
+				],
+				chosenIndex: 0,
+				answer: "yes",
+				by: { id: "u" },
+				correct: false,
+				reveal: { correctAnswer: "no", correctIndex: 1, explanation: "Because." },
+			},
+			plain,
+		);
+		expect(text).toMatch(/✗ A\. yes: not quite/);
+		expect(text).toMatch(/The answer: B\. no/);
+		expect(text).toMatch(/Because\./);
+	});
+
+	it("frames a recap and lists an assessment's strands", () => {
+		expect(formatCard({ kind: "explain", toolCallId: "t", role: "recap", title: "Recap: X", body: "b" }, plain)).toMatch(
+			/^Recap: X\n/,
+		);
+		const assessment = formatCard(
+			{ kind: "assessment", toolCallId: "t", strands: [{ strand: "s1", assessment: "a1" }], summary: "sum" },
+			plain,
+		);
+		expect(assessment).toMatch(/• s1: a1/);
+		expect(assessment).toMatch(/sum/);
+	});
+
+	it("uses ANSI styles only when asked", () => {
+		expect(formatMarkdown("**b** and `c`", plain)).toBe("b and c");
+		expect(formatMarkdown("**b**", color)).not.toBe("b");
+		expect(formatMarkdown("# Title", plain)).toBe("Title");
+	});
+});

@@ -1,0 +1,213 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough, Readable } from "node:stream";
+import { afterAll, describe, expect, it } from "vitest";
+import { createLineSource } from "../../../src/adapters/terminal/input.ts";
+import { runPlayground } from "../../../src/adapters/terminal/playground.ts";
+import { createDemoModel, createSessionStore, createTutor } from "../../../src/agent/index.ts";
+import type { HandleResult, LearnerEvent, TutorEvent } from "../../../src/core/contracts/events.ts";
+import type { SessionSummary, Tutor, TutorEventSink } from "../../../src/core/contracts/tutor.ts";
+import type { PlanPicture, PlanRenderer } from "../../../src/render/index.ts";
+
+/** Answers that walk the whole demo lesson, all correct. */
+const PROBE_ANSWERS = ["B", "C", "8"];
+const TEACH_ANSWERS = ["B", "A", "B", "8", "B", "B", "A", "A"];
+
+const dir = mkdtempSync(join(tmpdir(), "lh-playground-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function output() {
+	const out = new PassThrough();
+	let text = "";
+	out.on("data", (c: Buffer) => {
+		text += c.toString();
+	});
+	return { out, text: () => text };
+}
+
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+const fakeRenderer: PlanRenderer = {
+	async renderPlan(tree, statuses): Promise<PlanPicture> {
+		return { key: `${tree.version}:${statuses.current}`, caption: "c", outline: `outline ${statuses.current}`, png: PNG };
+	},
+	async renderMermaid() {
+		return PNG;
+	},
+	stats: () => ({ launches: 0, renders: 0, cacheHits: 0, failures: 0, blockedRequests: 0, blockedUrls: [] }),
+	async close() {},
+};
+
+async function demoTutor(url: string): Promise<Tutor> {
+	return createTutor({ model: createDemoModel(), store: await createSessionStore(url) });
+}
+
+describe("playground on the real engine and the demo model", () => {
+	it("runs a whole lesson from one answer a line, with progress, plan pictures and the recap", async () => {
+		const tutor = await demoTutor("memory://");
+		const { out, text } = output();
+		const plansDir = join(dir, "plans-a");
+		const result = await runPlayground({
+			tutor,
+			renderer: fakeRenderer,
+			source: createLineSource(Readable.from([...PROBE_ANSWERS, ...TEACH_ANSWERS].map((l) => `${l}\n`)), out),
+			output: out,
+			topic: "binary search",
+			plansDir,
+		});
+		await tutor.close();
+		expect(result).toMatchObject({ outcome: "ended", exitCode: 0 });
+		expect(result.sessionId).toMatch(/^terminal:[a-z0-9]+$/);
+		expect(result.pictures.length).toBeGreaterThanOrEqual(5);
+		for (const file of result.pictures) expect(existsSync(file)).toBe(true);
+		const shown = text();
+		expect(shown).toMatch(/built-in demo model/);
+		expect(shown).toMatch(/Getting to know you · question 3/);
+		expect(shown).toMatch(/What I learned about you/);
+		expect(shown).toMatch(/Plan picture: .*-1\.png/);
+		expect(shown).toMatch(/Step 4 of 4 · Count the steps/);
+		expect(shown).toMatch(/Recap: binary search/);
+		expect(shown).toMatch(/Lesson complete/);
+		expect(shown).not.toMatch(/expected a letter/);
+	});
+
+	it("pauses with /quit and resumes by id after a restart, showing the open question again", async () => {
+		const url = `sqlite://${join(dir, "resume.sqlite")}`;
+		const plansDir = join(dir, "plans-b");
+		const first = await demoTutor(url);
+		const a = output();
+		const paused = await runPlayground({
+			tutor: first,
+			renderer: fakeRenderer,
+			source: createLineSource(Readable.from([...PROBE_ANSWERS, "B", "/quit"].map((l) => `${l}\n`)), a.out),
+			output: a.out,
+			topic: "binary search",
+			plansDir,
+		});
+		await first.close();
+		expect(paused.outcome).toBe("paused");
+		expect(a.text()).toMatch(/Resume with: learnharness playground --resume terminal:/);
+
+		const second = await demoTutor(url);
+		const b = output();
+		const resumed = await runPlayground({
+			tutor: second,
+			renderer: fakeRenderer,
+			source: createLineSource(Readable.from(TEACH_ANSWERS.slice(1).map((l) => `${l}\n`)), b.out),
+			output: b.out,
+			resume: String(paused.sessionId).replace(/^terminal:/, ""),
+			plansDir,
+		});
+		await second.close();
+		expect(resumed).toMatchObject({ outcome: "ended", exitCode: 0, sessionId: paused.sessionId });
+		expect(b.text()).toMatch(/Resuming: binary search/);
+		// The check quiz that was open when the learner paused is shown again and answered.
+		expect(b.text()).toMatch(/Which list can you binary-search for 42/);
+		expect(b.text()).toMatch(/Lesson complete/);
+		// Picture numbering continues instead of overwriting the first run's files.
+		const last = paused.pictures.at(-1) ?? "";
+		expect(resumed.pictures[0]).not.toBe(last);
+		expect(new Set([...paused.pictures, ...resumed.pictures]).size).toBe(paused.pictures.length + resumed.pictures.length);
+	});
+
+	it("exits 1 when scripted input ends before the lesson does, and says how to resume", async () => {
+		const tutor = await demoTutor("memory://");
+		const { out, text } = output();
+		const result = await runPlayground({
+			tutor,
+			source: createLineSource(Readable.from(["B\n"]), out),
+			output: out,
+			topic: "x",
+		});
+		await tutor.close();
+		expect(result).toMatchObject({ outcome: "input-ended", exitCode: 1 });
+		expect(text()).toMatch(/--resume terminal:/);
+	});
+});
+
+/** A scripted Tutor for the loop's edge cases. */
+function fakeTutor(handle: (event: LearnerEvent, emit: (e: TutorEvent) => void) => HandleResult): Tutor & {
+	handled: LearnerEvent[];
+} {
+	const sinks: TutorEventSink[] = [];
+	let sessionId = "";
+	const emit = (e: TutorEvent) => {
+		for (const s of sinks) void s(e);
+	};
+	const handled: LearnerEvent[] = [];
+	return {
+		handled,
+		async startLesson(o) {
+			sessionId = o.sessionId;
+			setImmediate(() =>
+				emit({
+					type: "quiz",
+					sessionId,
+					toolCallId: "q1",
+					input: { question: "2+2?", options: ["3", "4"], correctAnswer: "4" },
+				}),
+			);
+			return { ok: true };
+		},
+		async handle(_id, event) {
+			handled.push(event);
+			return handle(event, emit);
+		},
+		async getSession(): Promise<SessionSummary | undefined> {
+			return undefined;
+		},
+		async setExtra() {},
+		subscribe(sink) {
+			sinks.push(sink);
+			return () => sinks.splice(sinks.indexOf(sink), 1);
+		},
+		async idle() {},
+		async resume() {
+			return 0;
+		},
+		async close() {},
+	};
+}
+
+describe("playground loop edge cases", () => {
+	it("asks again after an invalid-answer refusal, and ends on the ended event", async () => {
+		let calls = 0;
+		const tutor = fakeTutor((event, emit) => {
+			calls++;
+			if (calls === 1) return { ok: false, code: "invalid-answer", message: "That choice is not offered." };
+			setImmediate(() => emit({ type: "ended", sessionId: "", reason: "completed" }));
+			return { ok: true };
+		});
+		// The ended event must carry the session id the playground chose.
+		const origSubscribe = tutor.subscribe.bind(tutor);
+		let chosen = "";
+		tutor.subscribe = (sink) =>
+			origSubscribe((e) => sink(e.type === "ended" ? { ...e, sessionId: chosen } : ((chosen = e.sessionId), e)));
+		const { out, text } = output();
+		const result = await runPlayground({
+			tutor,
+			source: createLineSource(Readable.from(["A\n", "B\n"]), out),
+			output: out,
+			topic: "sums",
+		});
+		expect(result).toMatchObject({ outcome: "ended", exitCode: 0 });
+		expect(tutor.handled).toEqual([
+			expect.objectContaining({ type: "answer", toolCallId: "q1", value: 0 }),
+			expect.objectContaining({ type: "answer", toolCallId: "q1", value: 1 }),
+		]);
+		expect(text()).toMatch(/That choice is not offered\./);
+	});
+
+	it("sends /end as an end event", async () => {
+		const tutor = fakeTutor(() => ({ ok: true }));
+		const { out } = output();
+		const result = await runPlayground({
+			tutor,
+			source: createLineSource(Readable.from(["/end\n"]), out),
+			output: out,
+			topic: "sums",
+		});
+		expect(tutor.handled[0]).toMatchObject({ type: "end" });
+		expect(result.outcome).toBe("input-ended");
+	});
+});

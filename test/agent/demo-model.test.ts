@@ -1,0 +1,231 @@
+import type {
+	LanguageModelV3CallOptions,
+	LanguageModelV3FunctionTool,
+	LanguageModelV3Message,
+	LanguageModelV3Prompt,
+	LanguageModelV3StreamPart,
+} from "@ai-sdk/provider";
+import { jsonSchema, streamText, tool } from "ai";
+import { describe, expect, it } from "vitest";
+import { createDemoModel, findTopic, planDemoReply } from "../../src/agent/models/demo-model.ts";
+import { parsePlanMermaid } from "../../src/core/plan-mermaid.ts";
+import { validateToolInput } from "../../src/core/tool-parts.ts";
+
+const fn = (name: string): LanguageModelV3FunctionTool => ({ type: "function", name, inputSchema: { type: "object" } });
+const PROBER_TOOLS = ["quiz", "ask", "probe_done"].map(fn);
+const TEACHER_TOOLS = ["quiz", "ask", "explain", "plan_init"].map(fn);
+
+interface Played {
+	toolName: string;
+	input: Record<string, unknown>;
+	text: string;
+}
+
+/** Plays one agent against the model like the engine would, answering with `answer`. */
+async function play(
+	tools: LanguageModelV3FunctionTool[],
+	prompt: LanguageModelV3Message[],
+	answer: (toolName: string, input: Record<string, unknown>) => unknown,
+	maxSteps = 40,
+): Promise<{ played: Played[]; finalText: string }> {
+	const model = createDemoModel();
+	const played: Played[] = [];
+	for (let i = 0; i < maxSteps; i++) {
+		const result = await model.doGenerate({ prompt, tools } as LanguageModelV3CallOptions);
+		const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+		const call = result.content.find((c) => c.type === "tool-call");
+		if (call?.type !== "tool-call") {
+			expect(result.finishReason.unified).toBe("stop");
+			return { played, finalText: text };
+		}
+		expect(result.finishReason.unified).toBe("tool-calls");
+		expect(typeof call.input).toBe("string");
+		const input = JSON.parse(call.input) as Record<string, unknown>;
+		played.push({ toolName: call.toolName, input, text });
+		const content: Extract<LanguageModelV3Message, { role: "assistant" }>["content"] = [];
+		if (text) content.push({ type: "text", text });
+		content.push({ type: "tool-call", toolCallId: call.toolCallId, toolName: call.toolName, input });
+		prompt.push({ role: "assistant", content });
+		prompt.push({
+			role: "tool",
+			content: [
+				{
+					type: "tool-result",
+					toolCallId: call.toolCallId,
+					toolName: call.toolName,
+					output: { type: "json", value: answer(call.toolName, input) as never },
+				},
+			],
+		});
+	}
+	throw new Error("the demo model never ended its turn");
+}
+
+const rightAnswers = (toolName: string, input: Record<string, unknown>): unknown => {
+	if (toolName === "quiz") return { answer: input.correctAnswer, correct: true, by: { id: "u" } };
+	if (toolName === "ask") return { answer: "solid", by: { id: "u" } };
+	if (toolName === "plan_init") return { ok: true, tree: parsePlanMermaid(String(input.mermaid)) };
+	return { ok: true };
+};
+
+const wrongAnswers = (toolName: string, input: Record<string, unknown>): unknown => {
+	if (toolName === "quiz") return { answer: "nope", correct: false, by: { id: "u" } };
+	if (toolName === "ask") return { answer: "new", by: { id: "u" } };
+	return rightAnswers(toolName, input);
+};
+
+const opening = (): LanguageModelV3Message[] => [
+	{ role: "system", content: "You are the prober." },
+	{ role: "user", content: [{ type: "text", text: "Topic: quantum tunnelling" }] },
+];
+
+describe("demo model: prober", () => {
+	it("opens by saying it is the demo and how to configure a real model, naming the requested topic", () => {
+		const reply = planDemoReply({ prompt: opening(), tools: PROBER_TOOLS });
+		expect(reply.text).toMatch(/built-in demo/);
+		expect(reply.text).toMatch(/OPENAI_API_KEY/);
+		expect(reply.text).toMatch(/quantum tunnelling/);
+		expect(reply.call?.toolName).toBe("quiz");
+	});
+
+	it("asks three questions whose inputs pass the real boundary, then concludes with a valid probe_done", async () => {
+		const { played, finalText } = await play(PROBER_TOOLS, opening(), rightAnswers);
+		expect(played.map((p) => p.toolName)).toEqual(["quiz", "ask", "quiz", "probe_done"]);
+		for (const p of played.slice(0, 3)) {
+			const kind = p.toolName === "ask" ? "ask" : "proberQuiz";
+			expect(validateToolInput(kind, p.input)).toMatchObject({ ok: true });
+		}
+		const done = validateToolInput<{ assessment: { strands: unknown[] } }>("probeDone", played[3]?.input);
+		expect(done.ok).toBe(true);
+		if (done.ok) expect(done.value.assessment.strands.length).toBeGreaterThanOrEqual(2);
+		expect(finalText.length).toBeGreaterThan(0);
+	});
+
+	it("reacts differently to right and wrong answers and reflects them in the assessment", async () => {
+		const right = await play(PROBER_TOOLS, opening(), rightAnswers);
+		const wrong = await play(PROBER_TOOLS, opening(), wrongAnswers);
+		expect(right.played[1]?.text).toMatch(/^Yes/);
+		expect(wrong.played[1]?.text).not.toMatch(/^Yes/);
+		expect(JSON.stringify(right.played[3]?.input)).not.toEqual(JSON.stringify(wrong.played[3]?.input));
+	});
+
+	it("answers a typed message mid-lesson and carries on", () => {
+		const prompt = opening();
+		const first = planDemoReply({ prompt, tools: PROBER_TOOLS });
+		const id = first.call?.toolCallId ?? "";
+		prompt.push({ role: "assistant", content: [{ type: "tool-call", toolCallId: id, toolName: "quiz", input: {} }] });
+		prompt.push({
+			role: "tool",
+			content: [
+				{
+					type: "tool-result",
+					toolCallId: id,
+					toolName: "quiz",
+					output: { type: "json", value: { answer: "", skipped: true } },
+				},
+			],
+		});
+		prompt.push({ role: "user", content: [{ type: "text", text: "what's the weather?" }] });
+		const reply = planDemoReply({ prompt, tools: PROBER_TOOLS });
+		expect(reply.text).toMatch(/demo model/);
+		expect(reply.call?.toolName).toBe("ask");
+	});
+});
+
+describe("demo model: teacher", () => {
+	it("maps, then predict → explain → check per node tagged with real plan nodes, then a recap, then ends", async () => {
+		const { played, finalText } = await play(TEACHER_TOOLS, opening(), rightAnswers);
+		expect(played[0]?.toolName).toBe("plan_init");
+		const plan = parsePlanMermaid(String(played[0]?.input.mermaid));
+		expect(plan.ok).toBe(true);
+		if (!plan.ok) return;
+		expect(plan.tree.nodes.length).toBeGreaterThanOrEqual(4);
+		expect(plan.tree.nodes.length).toBeLessThanOrEqual(5);
+		const ids = plan.tree.nodes.map((n) => n.id);
+		const body = played.slice(1, -1);
+		expect(body).toHaveLength(ids.length * 3);
+		ids.forEach((id, i) => {
+			const [predict, explain, check] = body.slice(i * 3, i * 3 + 3);
+			expect(predict).toMatchObject({ toolName: "quiz", input: { type: "predict", nodeId: id } });
+			expect(explain).toMatchObject({ toolName: "explain", input: { nodeId: id } });
+			expect(check).toMatchObject({ toolName: "quiz", input: { type: "check", nodeId: id } });
+			for (const q of [predict, check]) expect(validateToolInput("teacherQuiz", q?.input)).toMatchObject({ ok: true });
+			expect(validateToolInput("explain", explain?.input)).toMatchObject({ ok: true });
+		});
+		expect(played.at(-1)).toMatchObject({ toolName: "explain", input: { role: "recap" } });
+		expect(finalText).toMatch(/end of the demo lesson/);
+	});
+
+	it("ignores the prober's calls in the transcript it inherits", async () => {
+		const prompt = opening();
+		const probe = await play(PROBER_TOOLS, prompt, rightAnswers);
+		expect(probe.played).toHaveLength(4);
+		expect(prompt.length).toBeGreaterThan(8);
+		const first = planDemoReply({ prompt, tools: TEACHER_TOOLS });
+		expect(first.call?.toolName).toBe("plan_init");
+	});
+
+	it("calls end_lesson after the recap when the engine offers it", async () => {
+		const tools = [...TEACHER_TOOLS, fn("end_lesson")];
+		const { played } = await play(tools, opening(), rightAnswers);
+		expect(played.at(-1)?.toolName).toBe("end_lesson");
+		expect(played.at(-2)).toMatchObject({ toolName: "explain", input: { role: "recap" } });
+	});
+});
+
+describe("demo model: the LanguageModelV3 surface", () => {
+	it("streams text then a tool call with a JSON string input and a finish with usage", async () => {
+		const model = createDemoModel();
+		const { stream } = await model.doStream({ prompt: opening(), tools: PROBER_TOOLS } as LanguageModelV3CallOptions);
+		const parts: LanguageModelV3StreamPart[] = [];
+		const reader = stream.getReader();
+		for (let i = 0; i < 10_000; i++) {
+			const { done, value } = await reader.read();
+			if (done) break;
+			parts.push(value);
+		}
+		const types = parts.map((p) => p.type);
+		expect(types[0]).toBe("stream-start");
+		expect(types).toContain("text-delta");
+		expect(types.indexOf("text-end")).toBeLessThan(types.indexOf("tool-call"));
+		const call = parts.find((p) => p.type === "tool-call");
+		expect(call?.type === "tool-call" && typeof call.input === "string").toBe(true);
+		const finish = parts.at(-1);
+		expect(finish?.type).toBe("finish");
+		if (finish?.type === "finish") {
+			expect(finish.finishReason.unified).toBe("tool-calls");
+			expect(finish.usage.inputTokens.total).toBeGreaterThan(0);
+		}
+	});
+
+	it("works under the AI SDK's streamText with client-side tools", async () => {
+		const schema = jsonSchema<Record<string, unknown>>({ type: "object" });
+		const result = streamText({
+			model: createDemoModel(),
+			messages: [{ role: "user", content: "Topic: rust lifetimes" }],
+			tools: {
+				quiz: tool({ inputSchema: schema }),
+				ask: tool({ inputSchema: schema }),
+				probe_done: tool({ inputSchema: schema }),
+			},
+		});
+		const calls = await result.toolCalls;
+		expect(calls).toHaveLength(1);
+		expect(calls[0]?.toolName).toBe("quiz");
+		expect(await result.text).toMatch(/rust lifetimes/);
+		expect(await result.finishReason).toBe("tool-calls");
+	});
+
+	it("answers a plain request without tools with text", () => {
+		const reply = planDemoReply({ prompt: [{ role: "user", content: [{ type: "text", text: "hi" }] }], tools: [] });
+		expect(reply.call).toBeUndefined();
+		expect(reply.text).toMatch(/demo/);
+	});
+
+	it("finds the topic in the usual phrasings and nothing when absent", () => {
+		const user = (text: string): LanguageModelV3Prompt => [{ role: "user", content: [{ type: "text", text }] }];
+		expect(findTopic(user("Topic: linear algebra"))).toBe("linear algebra");
+		expect(findTopic(user('The **topic**: "photosynthesis".'))).toBe("photosynthesis");
+		expect(findTopic(user("hello"))).toBeUndefined();
+	});
+});

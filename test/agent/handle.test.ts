@@ -1,0 +1,196 @@
+import { APICallError } from "ai";
+import { afterAll, describe, expect, it } from "vitest";
+import { silentLogger } from "../../src/core/contracts/logger.ts";
+import { toolParts } from "../../src/agent/engine/transcript.ts";
+import { harness, learner, probeQuiz, scriptedModel, stranger, tempDir, toolResultsSent } from "./helpers.ts";
+
+const dir = tempDir();
+afterAll(() => dir.cleanup());
+
+let n = 0;
+const newSession = () => `terminal:handle-${++n}`;
+
+describe("handle(): verdicts before model work, serialized delivery", () => {
+	it("two identical answers at once record one", async () => {
+		const model = scriptedModel([{ calls: [{ name: "quiz", input: probeQuiz, id: "q" }] }, { text: "Nice." }]);
+		const h = await harness(dir.path, model);
+		const sessionId = newSession();
+		await h.tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+		await h.tutor.idle(sessionId);
+		const answer = { type: "answer", toolCallId: "q", value: 1, by: learner } as const;
+		const verdicts = await Promise.all([h.tutor.handle(sessionId, answer), h.tutor.handle(sessionId, answer)]);
+		expect(verdicts.filter((v) => v.ok)).toHaveLength(1);
+		expect(verdicts.find((v) => !v.ok)).toMatchObject({ code: "already-answered" });
+		await h.tutor.idle(sessionId);
+		expect(h.of("answered")).toHaveLength(1);
+		// A later click also records nothing.
+		expect(await h.tutor.handle(sessionId, answer)).toMatchObject({ ok: false, code: "already-answered" });
+		const record = await h.store.get(sessionId);
+		const quizParts = [...toolParts(record!.messages)].filter((p) => p.toolCallId === "q");
+		expect(quizParts).toHaveLength(1);
+		expect(quizParts[0]?.output).toMatchObject({ answer: "3/4", correct: true });
+		expect(model.doStreamCalls).toHaveLength(2);
+		await h.tutor.close();
+	});
+
+	it("refuses strangers in solo mode, unknown calls, bad values and unknown sessions", async () => {
+		const model = scriptedModel([{ calls: [{ name: "quiz", input: probeQuiz, id: "q" }] }]);
+		const h = await harness(dir.path, model);
+		const sessionId = newSession();
+		await h.tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+		await h.tutor.idle(sessionId);
+		expect(await h.tutor.handle(sessionId, { type: "answer", toolCallId: "q", value: 0, by: stranger })).toMatchObject({
+			ok: false,
+			code: "not-allowed",
+		});
+		expect(await h.tutor.handle(sessionId, { type: "message", text: "hi", by: stranger })).toMatchObject({
+			code: "not-allowed",
+		});
+		expect(await h.tutor.handle(sessionId, { type: "end", by: stranger })).toMatchObject({ code: "not-allowed" });
+		expect(await h.tutor.handle(sessionId, { type: "answer", toolCallId: "nope", value: 0, by: learner })).toMatchObject({
+			code: "not-pending",
+		});
+		expect(await h.tutor.handle(sessionId, { type: "answer", toolCallId: "q", value: 7, by: learner })).toMatchObject({
+			code: "invalid-answer",
+		});
+		expect(await h.tutor.handle(sessionId, { type: "answer", toolCallId: "q", value: "5/4", by: learner })).toMatchObject(
+			{ code: "invalid-answer" },
+		);
+		expect(await h.tutor.handle("terminal:nowhere", { type: "message", text: "hi", by: learner })).toMatchObject({
+			code: "unknown-session",
+		});
+		expect(h.of("answered")).toHaveLength(0);
+		expect(await h.tutor.startLesson({ sessionId, topic: "again", learner, mode: "solo" })).toMatchObject({
+			ok: false,
+			code: "exists",
+		});
+		expect(await h.tutor.startLesson({ sessionId: newSession(), topic: "  ", learner, mode: "solo" })).toMatchObject({
+			ok: false,
+			code: "invalid-topic",
+		});
+		// An admin may end it.
+		expect(await h.tutor.handle(sessionId, { type: "end", by: stranger, privileged: true })).toEqual({ ok: true });
+		await h.tutor.idle(sessionId);
+		expect(h.of("ended")).toEqual([{ type: "ended", sessionId, reason: "ended-by-admin", by: stranger }]);
+		expect(h.of("answered")[0]?.result).toMatchObject({ skipped: true });
+		await h.tutor.close();
+	});
+
+	it("group mode lets anyone answer; a typed message supersedes pending questions and runs the turn", async () => {
+		const model = scriptedModel([
+			{ calls: [{ name: "ask", input: { question: "What do you want to learn?" }, id: "a1" }] },
+			{ text: "Good question, Bob.", calls: [{ name: "quiz", input: probeQuiz, id: "q2" }] },
+		]);
+		const h = await harness(dir.path, model);
+		const sessionId = newSession();
+		await h.tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "group" });
+		await h.tutor.idle(sessionId);
+		expect(await h.tutor.handle(sessionId, { type: "message", text: "why fractions?", by: stranger })).toEqual({
+			ok: true,
+		});
+		// The superseded ask can no longer be answered.
+		expect(await h.tutor.handle(sessionId, { type: "reply", toolCallId: "a1", text: "x", by: learner })).toMatchObject({
+			code: "not-pending",
+		});
+		await h.tutor.idle(sessionId);
+		expect(h.of("answered")[0]).toMatchObject({ toolCallId: "a1", kind: "ask", result: { skipped: true, by: stranger } });
+		const second = model.doStreamCalls[1]!;
+		const last = second.prompt.at(-1);
+		expect(last).toMatchObject({ role: "user", content: [{ type: "text", text: "Bob: why fractions?" }] });
+		expect(toolResultsSent(second)).toHaveLength(1);
+		// Anyone in the group answers.
+		expect(await h.tutor.handle(sessionId, { type: "answer", toolCallId: "q2", value: "3/4", by: stranger })).toEqual({
+			ok: true,
+		});
+		await h.tutor.close();
+	});
+
+	it("events during a running turn queue and are delivered in order afterwards", async () => {
+		let release!: () => void;
+		const gate = new Promise<void>((done) => {
+			release = done;
+		});
+		const model = scriptedModel([
+			{ gate, calls: [{ name: "ask", input: { question: "Ready?" }, id: "a" }] },
+			{ text: "Got both." },
+		]);
+		const h = await harness(dir.path, model);
+		const sessionId = newSession();
+		await h.tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+		// The turn is held at the model; the message is admitted and queued, not dropped.
+		expect(await h.tutor.handle(sessionId, { type: "message", text: "first", by: learner })).toEqual({ ok: true });
+		expect(await h.tutor.handle(sessionId, { type: "message", text: "second", by: learner })).toEqual({ ok: true });
+		release();
+		await h.tutor.idle(sessionId);
+		// The ask was posted during the turn, after the messages were admitted: it stays pending.
+		const summary = await h.tutor.getSession(sessionId);
+		expect(summary?.pending).toEqual([{ toolCallId: "a", kind: "ask" }]);
+		expect(model.doStreamCalls).toHaveLength(1);
+		// Once answered, the model sees the answer, then both messages, in order.
+		await h.tutor.handle(sessionId, { type: "reply", toolCallId: "a", text: "yes", by: learner });
+		await h.tutor.idle(sessionId);
+		const prompt = model.doStreamCalls[1]!.prompt;
+		expect(prompt.slice(-3).map((m) => m.role)).toEqual(["tool", "user", "user"]);
+		const userTexts = prompt
+			.filter((m) => m.role === "user")
+			.flatMap((m) => m.content.map((c) => (c.type === "text" ? c.text : "")));
+		expect(userTexts.slice(-2)).toEqual(["first", "second"]);
+		expect(JSON.stringify(toolResultsSent(model.doStreamCalls[1]!))).toContain('"answer":"yes"');
+		expect(h.of("text").at(-1)?.text).toBe("Got both.");
+		await h.tutor.close();
+	});
+
+	it("a model failure becomes an error event; the next message re-runs the turn", async () => {
+		const failure = new APICallError({
+			message: "upstream down",
+			url: "http://127.0.0.1/v1/chat/completions",
+			requestBodyValues: {},
+			statusCode: 503,
+			isRetryable: true,
+		});
+		const model = scriptedModel([{ error: failure }, { text: "I'm back. First question coming." }]);
+		const h = await harness(dir.path, model);
+		const sessionId = newSession();
+		await h.tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+		await h.tutor.idle(sessionId);
+		expect(h.of("error")).toEqual([
+			expect.objectContaining({ sessionId, code: "model-unavailable", retryable: true }),
+		]);
+		expect(h.of("error")[0]?.message).toMatch(/HTTP 503/);
+		expect(h.of("typing").map((t) => t.active)).toEqual([true, false]);
+		await h.tutor.handle(sessionId, { type: "message", text: "hello?", by: learner });
+		await h.tutor.idle(sessionId);
+		expect(h.of("text").at(-1)?.text).toBe("I'm back. First question coming.");
+		await h.tutor.close();
+	});
+
+	it("a sink that throws is logged and the other sinks still get every event", async () => {
+		const model = scriptedModel([{ text: "Hello." }]);
+		const errors: unknown[] = [];
+		const logger = { ...silentLogger, error: (fields: Record<string, unknown>) => errors.push(fields.err) };
+		const h = await harness(dir.path, model, { logger });
+		h.tutor.subscribe(() => {
+			throw new Error("sink broke");
+		});
+		const sessionId = newSession();
+		await h.tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+		await h.tutor.idle(sessionId);
+		expect(h.events.map((e) => e.type)).toEqual(["typing", "text", "typing"]);
+		expect(errors).toHaveLength(3);
+		expect(String(errors[0])).toMatch(/sink broke/);
+		await h.tutor.setExtra(sessionId, "planKey", "k1");
+		expect((await h.tutor.getSession(sessionId))?.extra).toEqual({ planKey: "k1" });
+		await h.tutor.close();
+	});
+
+	it("the step limit bounds a turn", async () => {
+		const broken = { name: "ask", raw: "{" };
+		const model = scriptedModel(Array.from({ length: 5 }, () => ({ calls: [broken] })));
+		const h = await harness(dir.path, model, { maxStepsPerTurn: 3 });
+		const sessionId = newSession();
+		await h.tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+		await h.tutor.idle(sessionId);
+		expect(model.doStreamCalls).toHaveLength(3);
+		await h.tutor.close();
+	});
+});

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLanguageModel } from "../../src/agent/models/index.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai.ts";
+import { assessmentInput, harness, learner, probeQuiz, tempDir } from "./helpers.ts";
+
+const dir = tempDir();
+let fake: FakeOpenAI;
+beforeAll(async () => {
+	fake = await startFakeOpenAI();
+});
+afterAll(async () => {
+	await fake.close();
+	dir.cleanup();
+});
+
+interface ChatBody {
+	model: string;
+	stream: boolean;
+	messages: Array<{ role: string; content?: unknown; tool_calls?: unknown[]; tool_call_id?: string }>;
+	tools?: Array<{ type: string; function: { name: string; parameters: unknown } }>;
+}
+
+describe("the real @ai-sdk/openai provider against a chat-completions fake (SSE)", () => {
+	it("streams text and tool calls into a lesson; requests keep a stable prefix; retries a 500", async () => {
+		fake.reply(
+			{ text: "Hello Ada! First, a quick question.", toolCalls: [{ id: "call_q1", name: "quiz", arguments: probeQuiz }] },
+			// a 500 first: the SDK retries it (maxRetries 1), then the scripted reply streams
+			{ status: 500, retryAfterMs: 10 },
+			{ text: "Thanks!", toolCalls: [{ id: "call_pd", name: "probe_done", arguments: assessmentInput }] },
+			{ text: "Now the teacher: what do you know about unlike denominators?", usage: { cachedTokens: 64 } },
+		);
+		const model = createLanguageModel({ model: "fake-llama", baseUrl: fake.baseURL, apiKey: "test-key" });
+		const h = await harness(dir.path, model, { maxRetries: 1 });
+		const sessionId = "terminal:openai";
+		await h.tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+		await h.tutor.idle(sessionId);
+		expect(h.of("text")[0]?.text).toBe("Hello Ada! First, a quick question.");
+		expect(h.of("quiz")[0]).toMatchObject({ toolCallId: "call_q1", input: probeQuiz });
+
+		await h.tutor.handle(sessionId, { type: "answer", toolCallId: "call_q1", value: 0, by: learner });
+		await h.tutor.idle(sessionId);
+		expect(h.of("answered")[0]?.result).toMatchObject({ answer: "2/6", correct: false });
+		expect(h.of("assessment")).toHaveLength(1);
+		expect(h.of("text").at(-1)?.text).toMatch(/^Now the teacher/);
+		expect(h.of("error")).toHaveLength(0);
+		expect(fake.remaining()).toBe(0);
+
+		const bodies = fake.requests.map((r) => r.body as unknown as ChatBody);
+		expect(fake.requests.every((r) => r.path === "/v1/chat/completions")).toBe(true);
+		expect(fake.requests[0]?.headers.authorization).toBe("Bearer test-key");
+		expect(bodies.every((b) => b.stream === true && b.model === "fake-llama")).toBe(true);
+		expect(bodies[0]?.tools?.map((t) => t.function.name)).toEqual(["quiz", "ask", "probe_done"]);
+		expect(bodies.at(-1)?.tools?.map((t) => t.function.name)).toEqual(["quiz", "ask", "explain", "plan_init"]);
+		// The answer went back as the quiz's tool result.
+		const toolMessage = bodies[1]?.messages.find((m) => m.role === "tool");
+		expect(toolMessage?.tool_call_id).toBe("call_q1");
+		expect(JSON.parse(String(toolMessage?.content))).toMatchObject({ answer: "2/6", correct: false });
+		// Request 2 (the retry repeats it) starts with every message of request 1, byte for byte.
+		const first = JSON.stringify(bodies[0]?.messages);
+		const second = JSON.stringify(bodies[2]?.messages);
+		expect(second.startsWith(first.slice(0, -1))).toBe(true);
+		expect(fake.requests[1]?.raw).toBe(fake.requests[2]?.raw);
+		const usage = (await h.tutor.getSession(sessionId))?.usage;
+		expect(usage).toEqual({ inputTokens: 300, outputTokens: 60, cachedInputTokens: 64 });
+		await h.tutor.close();
+	});
+});

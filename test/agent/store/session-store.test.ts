@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { openKeyv, StoreUrlError, sqlitePathOf } from "../../../src/agent/store/keyv.ts";
+import { createSessionStore } from "../../../src/agent/store/session-store.ts";
+import type { SessionRecord } from "../../../src/agent/store/types.ts";
+
+/** True when a TCP server answers on 127.0.0.1:port within 500 ms. */
+function reachable(port: number): Promise<boolean> {
+	return new Promise((done) => {
+		const socket = connect({ host: "127.0.0.1", port });
+		const finish = (ok: boolean) => {
+			socket.destroy();
+			done(ok);
+		};
+		socket.setTimeout(500, () => finish(false));
+		socket.once("connect", () => finish(true));
+		socket.once("error", () => finish(false));
+	});
+}
+
+const REDIS_URL = "redis://127.0.0.1:6379";
+const POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/test";
+const redisUp = await reachable(6379);
+const postgresUp = await reachable(5432);
+
+const tempDir = mkdtempSync(join(tmpdir(), "lh-store-"));
+afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
+
+function record(sessionId: string, topic = "fractions"): SessionRecord {
+	return {
+		format: 1,
+		sessionId,
+		topic,
+		learner: { id: "u1", name: "Ada" },
+		mode: "solo",
+		startedBy: { id: "u1" },
+		createdAt: "2026-01-01T00:00:00.000Z",
+		updatedAt: "2026-01-01T00:00:00.000Z",
+		messages: [{ id: "m1", role: "user", parts: [{ type: "text", text: "hi" }] }],
+		usage: { inputTokens: 1, outputTokens: 2, cachedInputTokens: 0 },
+		extra: { planKey: "abc" },
+	};
+}
+
+/** The same contract, run against every backend. */
+function storeContract(name: string, url: () => string) {
+	const namespace = `lh-test-${process.pid}-${Date.now()}-${name}`;
+	it("round-trips records, lists ids through the index, deletes", async () => {
+		const store = await createSessionStore(url(), undefined, { namespace });
+		try {
+			expect(await store.get("discord:g:t1")).toBeUndefined();
+			await store.set(record("discord:g:t1"));
+			await Promise.all([store.set(record("slack:T:C:1.2")), store.set(record("terminal:x"))]);
+			await store.set(record("discord:g:t1", "derivatives"));
+			expect((await store.get("discord:g:t1"))?.topic).toBe("derivatives");
+			expect((await store.get("slack:T:C:1.2"))?.messages[0]?.parts).toEqual([{ type: "text", text: "hi" }]);
+			expect((await store.list()).sort()).toEqual(["discord:g:t1", "slack:T:C:1.2", "terminal:x"]);
+			expect(await store.delete("terminal:x")).toBe(true);
+			expect(await store.get("terminal:x")).toBeUndefined();
+			expect((await store.list()).sort()).toEqual(["discord:g:t1", "slack:T:C:1.2"]);
+		} finally {
+			await store.delete("discord:g:t1");
+			await store.delete("slack:T:C:1.2");
+			await store.close();
+		}
+	});
+	it("a second store on the same backend sees the records (restart)", async () => {
+		const first = await createSessionStore(url(), undefined, { namespace: `${namespace}-r` });
+		await first.set(record("terminal:restart"));
+		await first.close();
+		const second = await createSessionStore(url(), undefined, { namespace: `${namespace}-r` });
+		try {
+			expect(await second.list()).toEqual(["terminal:restart"]);
+			expect((await second.get("terminal:restart"))?.extra).toEqual({ planKey: "abc" });
+		} finally {
+			await second.delete("terminal:restart");
+			await second.close();
+		}
+	});
+}
+
+describe("session store on SQLite", () => {
+	storeContract("sqlite", () => `sqlite://${join(tempDir, "nested", "dir", "lh.sqlite")}`);
+	it("creates the folder of the file", () => {
+		expect(statSync(join(tempDir, "nested", "dir", "lh.sqlite")).isFile()).toBe(true);
+	});
+});
+
+describe("session store in memory", () => {
+	it("keeps records in one instance", async () => {
+		const store = await createSessionStore("memory://");
+		await store.set(record("terminal:m"));
+		expect(await store.list()).toEqual(["terminal:m"]);
+		await store.close();
+	});
+});
+
+// Redis and PostgreSQL run on this machine's loopback; skipped only where no server listens.
+describe.skipIf(!redisUp)("session store on Redis (skipped: nothing listens on 127.0.0.1:6379)", () => {
+	storeContract("redis", () => REDIS_URL);
+});
+
+describe.skipIf(!postgresUp)("session store on PostgreSQL (skipped: nothing listens on 127.0.0.1:5432)", () => {
+	storeContract("postgres", () => POSTGRES_URL);
+});
+
+describe("store URLs", () => {
+	it("refuses an unknown scheme with a message naming the accepted ones", () => {
+		expect(() => openKeyv("mongodb://x", "n")).toThrow(StoreUrlError);
+		expect(() => openKeyv("mongodb://x", "n")).toThrow(/sqlite:\/\/.*redis:\/\/.*postgres:\/\//);
+	});
+	it("reads sqlite paths", () => {
+		expect(sqlitePathOf("sqlite://./data/x.sqlite")).toBe("./data/x.sqlite");
+		expect(sqlitePathOf("sqlite:///abs/x.sqlite")).toBe("/abs/x.sqlite");
+		expect(() => sqlitePathOf("sqlite://")).toThrow(StoreUrlError);
+	});
+});

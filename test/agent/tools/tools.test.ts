@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { createAgents } from "../../../src/agent/engine/agents.ts";
+import type { LessonMessage } from "../../../src/agent/store/types.ts";
+import { createPlanInitTool } from "../../../src/agent/tools/plan-init.ts";
+import { createProbeDoneTool } from "../../../src/agent/tools/probe-done.ts";
+import { createQuizTool } from "../../../src/agent/tools/quiz.ts";
+import { parseQuizInput } from "../../../src/core/tool-parts.ts";
+import { assessmentInput, planMermaid } from "../helpers.ts";
+
+/** The SDK-facing validate of a tool (what the boundary runs). */
+async function boundary(tool: ReturnType<typeof createQuizTool>, value: unknown) {
+	const schema = tool.tool.inputSchema as { validate?: (v: unknown) => unknown };
+	return (await schema.validate?.(value)) as { success: boolean; value?: unknown; error?: Error };
+}
+
+const ctx = (messages: LessonMessage[] = [], learnerCallsInStep = 0) => ({ messages, learnerCallsInStep });
+
+describe("tool boundaries", () => {
+	it("accept exactly what the display parse shows (correctAnswer 17, encoded type)", async () => {
+		const teacher = createQuizTool("teacher");
+		const raw = { question: "16 + 1?", options: ["16", "17"], correctAnswer: 17, type: '"check"', nodeId: "n" };
+		const verdict = await boundary(teacher, raw);
+		expect(verdict.success).toBe(true);
+		// the SDK keeps the healed raw input; it parses for display
+		expect(parseQuizInput(verdict.value)).toMatchObject({ correctAnswer: "17", type: "check" });
+		expect((verdict.value as { nodeId: string }).nodeId).toBe("n");
+	});
+	it("refuse with a readable reason", async () => {
+		const verdict = await boundary(createQuizTool("prober"), { question: "Pick", options: ["a", "b"], correctAnswer: "c" });
+		expect(verdict.success).toBe(false);
+		expect(verdict.error?.message).toMatch(/not one of the options/);
+		const missing = await boundary(createQuizTool("prober"), { options: ["a"] });
+		expect(missing.error?.message).toMatch(/question|correctAnswer/);
+	});
+	it("show the model plain JSON Schema with descriptions", () => {
+		const { prober, teacher } = createAgents();
+		expect(Object.keys(prober.toolSet)).toEqual(["quiz", "ask", "probe_done"]);
+		expect(Object.keys(teacher.toolSet)).toEqual(["quiz", "ask", "explain", "plan_init"]);
+		for (const t of [...prober.tools.values(), ...teacher.tools.values()]) {
+			expect(t.tool.description?.length).toBeGreaterThan(40);
+			expect(t.tool).not.toHaveProperty("execute");
+		}
+	});
+});
+
+describe("plan_init", () => {
+	const tool = createPlanInitTool();
+	it("canonicalizes the block and versions each success", () => {
+		const first = tool.settle({ mermaid: planMermaid }, ctx());
+		expect(first).toMatchObject({ kind: "output", output: { ok: true, tree: { version: 1 } } });
+		const messages: LessonMessage[] = [
+			{
+				id: "m",
+				role: "assistant",
+				parts: [
+					{
+						type: "tool-plan_init",
+						toolCallId: "p",
+						state: "output-available",
+						input: { mermaid: planMermaid },
+						output: (first as { output: unknown }).output,
+					},
+				],
+			},
+		];
+		expect(tool.settle({ mermaid: "graph TD\n a --> b" }, ctx(messages))).toMatchObject({
+			output: { tree: { version: 2, nodes: [{ id: "a" }, { id: "b" }] } },
+		});
+	});
+	it("answers a bad block with the parser's reason", () => {
+		const selfEdge = tool.settle({ mermaid: "graph TD\n a --> a" }, ctx());
+		expect(selfEdge).toMatchObject({ kind: "error", errorText: expect.stringMatching(/^The plan was not accepted: .*a/) });
+		expect(tool.settle({ mermaid: 5 }, ctx())).toMatchObject({ kind: "error", errorText: expect.stringMatching(/graph/) });
+		expect(tool.settle({ plan: "x" }, ctx())).toMatchObject({ kind: "error", errorText: expect.stringMatching(/mermaid/) });
+	});
+});
+
+describe("probe_done", () => {
+	const tool = createProbeDoneTool();
+	it("is refused while a question of this step is open, and after the probe concluded", () => {
+		expect(tool.settle(assessmentInput, ctx([], 1))).toMatchObject({ kind: "error" });
+		const done = tool.settle(assessmentInput, ctx());
+		expect(done).toMatchObject({ kind: "output", output: { ok: true, assessment: assessmentInput.assessment } });
+		const concluded: LessonMessage[] = [
+			{
+				id: "m",
+				role: "assistant",
+				parts: [
+					{
+						type: "tool-probe_done",
+						toolCallId: "pd",
+						state: "output-available",
+						input: assessmentInput,
+						output: (done as { output: unknown }).output,
+					},
+				],
+			},
+		];
+		expect(tool.settle(assessmentInput, ctx(concluded))).toMatchObject({
+			kind: "error",
+			errorText: expect.stringMatching(/already concluded/),
+		});
+	});
+});

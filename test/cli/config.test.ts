@@ -1,0 +1,183 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+	ConfigError,
+	configTable,
+	DEFAULT_OPENAI_MODEL,
+	DEFAULT_STORE_URL,
+	loadConfig,
+	parseConfig,
+} from "../../src/config.ts";
+
+const problemsOf = (env: Record<string, string>) => {
+	const r = parseConfig(env);
+	return r.ok ? [] : r.problems;
+};
+
+describe("config", () => {
+	it("defaults to the demo model and the SQLite store with nothing set", () => {
+		const r = parseConfig({});
+		expect(r.ok).toBe(true);
+		if (!r.ok) return;
+		expect(r.config.model).toEqual({ id: "demo", demo: true });
+		expect(r.config.storeUrl).toBe(DEFAULT_STORE_URL);
+		expect(r.config.logLevel).toBe("info");
+		expect(r.config.port).toBe(3000);
+		expect(r.config.discord).toBeUndefined();
+		expect(r.config.slack).toBeUndefined();
+	});
+
+	it("picks a real OpenAI model by default when a key is set", () => {
+		const r = parseConfig({ OPENAI_API_KEY: "sk-test" });
+		expect(r.ok && r.config.model).toEqual({ id: DEFAULT_OPENAI_MODEL, demo: false, apiKey: "sk-test" });
+	});
+
+	it("treats empty values as unset (a .env template with blanks)", () => {
+		const r = parseConfig({ OPENAI_API_KEY: "", DISCORD_TOKEN: "  ", PORT: "" });
+		expect(r.ok && r.config.model.demo).toBe(true);
+		expect(r.ok && r.config.discord).toBeUndefined();
+	});
+
+	it("names each bad variable with its fix, all at once", () => {
+		const problems = problemsOf({
+			LEARNHARNESS_STORE_URL: "mysql://x",
+			PORT: "http",
+			LEARNHARNESS_LOG_LEVEL: "loud",
+			OPENAI_BASE_URL: "localhost:11434",
+			DISCORD_GUILD_ID: "my-server",
+		});
+		const names = problems.map((p) => p.variable).sort();
+		expect(names).toEqual(
+			["DISCORD_GUILD_ID", "LEARNHARNESS_LOG_LEVEL", "LEARNHARNESS_STORE_URL", "OPENAI_BASE_URL", "PORT"].sort(),
+		);
+		for (const p of problems) expect(p.fix.length).toBeGreaterThan(10);
+		expect(problems.find((p) => p.variable === "LEARNHARNESS_STORE_URL")?.problem).toMatch(/mysql:\/\/x/);
+	});
+
+	it("refuses a non-demo model without a key or a server", () => {
+		const problems = problemsOf({ LEARNHARNESS_MODEL: "gpt-4.1" });
+		expect(problems).toHaveLength(1);
+		expect(problems[0]?.variable).toBe("OPENAI_API_KEY");
+		expect(problems[0]?.fix).toMatch(/LEARNHARNESS_MODEL=demo/);
+	});
+
+	it("asks for a model name when only a local server is configured, and accepts it without a key", () => {
+		expect(problemsOf({ OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" })[0]?.variable).toBe("LEARNHARNESS_MODEL");
+		const r = parseConfig({ OPENAI_BASE_URL: "http://127.0.0.1:11434/v1", LEARNHARNESS_MODEL: "llama3.1:8b" });
+		expect(r.ok && r.config.model).toEqual({
+			id: "llama3.1:8b",
+			demo: false,
+			baseUrl: "http://127.0.0.1:11434/v1",
+		});
+	});
+
+	it("never echoes a secret in a problem", () => {
+		const problems = problemsOf({ DISCORD_TOKEN: "abc def-secret" });
+		expect(problems[0]?.variable).toBe("DISCORD_TOKEN");
+		expect(JSON.stringify(problems)).not.toMatch(/def-secret/);
+	});
+
+	it("needs the signing secret with a Slack bot token, and builds the Slack section", () => {
+		expect(problemsOf({ SLACK_BOT_TOKEN: "xoxb-1" })[0]?.variable).toBe("SLACK_SIGNING_SECRET");
+		const r = parseConfig({
+			SLACK_BOT_TOKEN: "xoxb-1",
+			SLACK_SIGNING_SECRET: "s",
+			SLACK_APP_TOKEN: "xapp-1",
+			SLACK_ADMIN_USER_IDS: "U1, U2",
+			SLACK_API_URL: "http://127.0.0.1:9/api/",
+			PORT: "8080",
+		});
+		expect(r.ok && r.config.slack).toEqual({
+			botToken: "xoxb-1",
+			signingSecret: "s",
+			appToken: "xapp-1",
+			apiUrl: "http://127.0.0.1:9/api/",
+			port: 8080,
+			adminUserIds: ["U1", "U2"],
+		});
+	});
+
+	it("builds the Discord section and warns about settings that do nothing", () => {
+		const r = parseConfig({ DISCORD_TOKEN: "t.o.k", DISCORD_GUILD_ID: "123456789012345678" });
+		expect(r.ok && r.config.discord).toEqual({ token: "t.o.k", guildId: "123456789012345678" });
+		const lonely = parseConfig({ SLACK_SIGNING_SECRET: "s", DISCORD_GUILD_ID: "123456789012345678" });
+		expect(lonely.ok).toBe(true);
+		expect(lonely.warnings.map((w) => w.variable).sort()).toEqual(["DISCORD_GUILD_ID", "SLACK_SIGNING_SECRET"]);
+	});
+
+	it("prefers LEARNHARNESS_CHROMIUM_PATH over PUPPETEER_EXECUTABLE_PATH", () => {
+		const r = parseConfig({ PUPPETEER_EXECUTABLE_PATH: "/a", LEARNHARNESS_CHROMIUM_PATH: "/b" });
+		expect(r.ok && r.config.chromiumPath).toBe("/b");
+		const p = parseConfig({ PUPPETEER_EXECUTABLE_PATH: "/a" });
+		expect(p.ok && p.config.chromiumPath).toBe("/a");
+	});
+
+	it("accepts every store backend's URL", () => {
+		for (const url of ["sqlite://./x.sqlite", "redis://127.0.0.1:6379", "postgres://u:p@127.0.0.1/db"])
+			expect(problemsOf({ LEARNHARNESS_STORE_URL: url })).toEqual([]);
+	});
+});
+
+describe("loadConfig and .env", () => {
+	const dir = mkdtempSync(join(tmpdir(), "lh-config-"));
+	afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+	it("reads .env under the real environment, which wins", () => {
+		const path = join(dir, ".env");
+		writeFileSync(path, "LEARNHARNESS_LOG_LEVEL=debug\nPORT=4000\n");
+		const { config } = loadConfig({ env: { PORT: "5000" }, dotenvPath: path });
+		expect(config.logLevel).toBe("debug");
+		expect(config.port).toBe(5000);
+	});
+
+	it("is fine without a .env file", () => {
+		expect(loadConfig({ env: {}, dotenvPath: join(dir, "missing.env") }).config.model.id).toBe("demo");
+	});
+
+	it("throws a ConfigError whose message lists every problem with its fix", () => {
+		let error: unknown;
+		try {
+			loadConfig({ env: { PORT: "0", LEARNHARNESS_STORE_URL: "nope" }, dotenvPath: false });
+		} catch (e) {
+			error = e;
+		}
+		expect(error).toBeInstanceOf(ConfigError);
+		const message = (error as Error).message;
+		expect(message).toMatch(/2 problems/);
+		expect(message).toMatch(/PORT/);
+		expect(message).toMatch(/Fix: /);
+	});
+});
+
+describe("configTable", () => {
+	it("lists every variable the brief names, with a default and a description", () => {
+		const names = configTable().map((e) => e.name);
+		for (const name of [
+			"OPENAI_API_KEY",
+			"OPENAI_BASE_URL",
+			"LEARNHARNESS_MODEL",
+			"LEARNHARNESS_STORE_URL",
+			"LEARNHARNESS_LOG_LEVEL",
+			"PUPPETEER_EXECUTABLE_PATH",
+			"LEARNHARNESS_CHROMIUM_PATH",
+			"DISCORD_TOKEN",
+			"DISCORD_API_URL",
+			"DISCORD_GUILD_ID",
+			"SLACK_BOT_TOKEN",
+			"SLACK_SIGNING_SECRET",
+			"SLACK_APP_TOKEN",
+			"SLACK_API_URL",
+			"SLACK_ADMIN_USER_IDS",
+			"PORT",
+		])
+			expect(names).toContain(name);
+		for (const e of configTable()) expect(e.description.length).toBeGreaterThan(10);
+	});
+
+	it("is what docs/configuration.md shows", () => {
+		const doc = readFileSync(new URL("../../docs/configuration.md", import.meta.url), "utf8");
+		for (const e of configTable()) expect(doc).toContain(`\`${e.name}\``);
+	});
+});

@@ -1,0 +1,187 @@
+/**
+ * A scripted OpenAI-compatible chat-completions server on 127.0.0.1: what
+ * Ollama, vLLM, llama.cpp and LM Studio serve. It streams SSE text and
+ * tool-call deltas (or answers JSON when `stream` is false), records every
+ * request body, and answers from a script the test writes.
+ */
+
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One scripted tool call; `arguments` is sent as is when a string (so tests can send broken JSON). */
+export interface FakeToolCall {
+	id?: string;
+	name: string;
+	arguments: string | Record<string, unknown>;
+}
+
+/** One scripted reply: text and/or tool calls, or an HTTP error. */
+export interface FakeReply {
+	text?: string;
+	toolCalls?: FakeToolCall[];
+	/** Answer with this HTTP status and an OpenAI-style error body instead. */
+	status?: number;
+	/** With `status`: a `retry-after-ms` header (the AI SDK waits this long instead of its backoff). */
+	retryAfterMs?: number;
+	usage?: { promptTokens?: number; completionTokens?: number; cachedTokens?: number };
+	/** Characters per SSE delta (default 7): small deltas exercise the client's reassembly. */
+	chunkSize?: number;
+}
+
+/** A request the server received. */
+export interface RecordedRequest {
+	path: string;
+	headers: IncomingMessage["headers"];
+	body: Record<string, unknown>;
+	raw: string;
+}
+
+/** The running fake. */
+export interface FakeOpenAI {
+	/** Base URL with `/v1`, for `createOpenAI({ baseURL })`. */
+	baseURL: string;
+	requests: RecordedRequest[];
+	/** Append replies to the script (consumed one per request, in order). */
+	reply(...replies: FakeReply[]): void;
+	/** Replies not yet consumed. */
+	remaining(): number;
+	close(): Promise<void>;
+}
+
+const argumentsText = (call: FakeToolCall): string =>
+	typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments);
+
+function chunks(text: string, size: number): string[] {
+	const out: string[] = [];
+	for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+	return out;
+}
+
+function usageOf(reply: FakeReply) {
+	const prompt = reply.usage?.promptTokens ?? 100;
+	const completion = reply.usage?.completionTokens ?? 20;
+	return {
+		prompt_tokens: prompt,
+		completion_tokens: completion,
+		total_tokens: prompt + completion,
+		prompt_tokens_details: { cached_tokens: reply.usage?.cachedTokens ?? 0 },
+	};
+}
+
+function streamReply(res: ServerResponse, reply: FakeReply, model: string, n: number): void {
+	res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+	const base = { id: `chatcmpl-${n}`, object: "chat.completion.chunk", created: 1_700_000_000, model };
+	const send = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);
+	const size = reply.chunkSize ?? 7;
+	send({ ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] });
+	for (const piece of chunks(reply.text ?? "", size))
+		send({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
+	(reply.toolCalls ?? []).forEach((call, index) => {
+		const id = call.id ?? `call_${n}_${index}`;
+		send({
+			...base,
+			choices: [
+				{
+					index: 0,
+					delta: { tool_calls: [{ index, id, type: "function", function: { name: call.name, arguments: "" } }] },
+					finish_reason: null,
+				},
+			],
+		});
+		for (const piece of chunks(argumentsText(call), size))
+			send({
+				...base,
+				choices: [
+					{ index: 0, delta: { tool_calls: [{ index, function: { arguments: piece } }] }, finish_reason: null },
+				],
+			});
+	});
+	const finish = (reply.toolCalls ?? []).length > 0 ? "tool_calls" : "stop";
+	send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] });
+	send({ ...base, choices: [], usage: usageOf(reply) });
+	res.end("data: [DONE]\n\n");
+}
+
+function jsonReply(res: ServerResponse, reply: FakeReply, model: string, n: number): void {
+	const toolCalls = (reply.toolCalls ?? []).map((call, index) => ({
+		id: call.id ?? `call_${n}_${index}`,
+		type: "function",
+		function: { name: call.name, arguments: argumentsText(call) },
+	}));
+	res.writeHead(200, { "content-type": "application/json" });
+	res.end(
+		JSON.stringify({
+			id: `chatcmpl-${n}`,
+			object: "chat.completion",
+			created: 1_700_000_000,
+			model,
+			choices: [
+				{
+					index: 0,
+					message: {
+						role: "assistant",
+						content: reply.text ?? null,
+						...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+					},
+					finish_reason: toolCalls.length ? "tool_calls" : "stop",
+				},
+			],
+			usage: usageOf(reply),
+		}),
+	);
+}
+
+/** Start the fake on an ephemeral loopback port. Close it in afterAll. */
+export async function startFakeOpenAI(initial: FakeReply[] = []): Promise<FakeOpenAI> {
+	const script: FakeReply[] = [...initial];
+	const requests: RecordedRequest[] = [];
+	const server: Server = createServer((req, res) => {
+		const parts: Buffer[] = [];
+		req.on("data", (c: Buffer) => parts.push(c));
+		req.on("end", () => {
+			const raw = Buffer.concat(parts).toString("utf8");
+			let body: Record<string, unknown> = {};
+			try {
+				body = JSON.parse(raw) as Record<string, unknown>;
+			} catch {
+				// recorded as {}; the reply below still follows the script
+			}
+			requests.push({ path: req.url ?? "", headers: req.headers, body, raw });
+			if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
+				res.writeHead(404, { "content-type": "application/json" });
+				res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}`, type: "not_found" } }));
+				return;
+			}
+			const reply = script.shift();
+			if (!reply || reply.status !== undefined) {
+				const status = reply?.status ?? 500;
+				const retry = reply?.retryAfterMs !== undefined ? { "retry-after-ms": String(reply.retryAfterMs) } : {};
+				res.writeHead(status, { "content-type": "application/json", ...retry });
+				res.end(
+					JSON.stringify({
+						error: { message: reply ? `scripted error ${status}` : "no scripted reply left", type: "server_error" },
+					}),
+				);
+				return;
+			}
+			const model = typeof body.model === "string" ? body.model : "fake-model";
+			if (body.stream === true) streamReply(res, reply, model, requests.length);
+			else jsonReply(res, reply, model, requests.length);
+		});
+	});
+	await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+	const { port } = server.address() as AddressInfo;
+	return {
+		baseURL: `http://127.0.0.1:${port}/v1`,
+		requests,
+		reply: (...replies) => {
+			script.push(...replies);
+		},
+		remaining: () => script.length,
+		close: () =>
+			new Promise<void>((done) => {
+				server.closeAllConnections();
+				server.close(() => done());
+			}),
+	};
+}

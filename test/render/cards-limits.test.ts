@@ -1,0 +1,205 @@
+/**
+ * Property tests: random quizzes, asks, explanations and answers of random
+ * sizes always map to Discord and Slack payloads within every limit, and
+ * every choice stays answerable through a decodable component id.
+ */
+
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { AnswerResult, TutorEvent } from "../../src/core/contracts/events.ts";
+import type { AskToolInput, QuizToolInput } from "../../src/core/question-core.ts";
+import {
+	cardFromEvent,
+	decodeComponentId,
+	discordAnswerModal,
+	type DiscordMessage,
+	type SlackMessage,
+	slackAnswerModal,
+	toDiscordMessages,
+	toSlackMessages,
+} from "../../src/render/index.ts";
+import { discordMessageProblems, discordModalProblems, slackMessageProblems, slackModalProblems } from "./platform-limits.ts";
+
+const word = fc.oneof(
+	fc.stringMatching(/^[a-z]{1,10}$/),
+	fc.constantFrom("<!channel>", "@everyone", "**bold**", "`x<y`", "[l](https://e.x)", "🚀", "é", "<script>", "&", "|", "_"),
+);
+// size "max": fast-check otherwise keeps arrays and strings short, and the limits are about long ones.
+const prose = (maxWords: number) => fc.array(word, { minLength: 1, maxLength: maxWords, size: "max" }).map((ws) => ws.join(" "));
+const code = fc
+	.array(fc.stringMatching(/^[ -~]{0,120}$/), { minLength: 1, maxLength: 80, size: "max" })
+	.map((lines) => `\`\`\`js\n${lines.join("\n")}\n\`\`\``);
+/** Markdown of random length: prose paragraphs, code blocks, or raw unicode junk. */
+const markdown = (maxParts: number) =>
+	fc.oneof(
+		fc
+			.array(fc.oneof({ weight: 3, arbitrary: prose(120) }, { weight: 1, arbitrary: code }), { minLength: 1, maxLength: maxParts, size: "max" })
+			.map((p) => p.join("\n\n")),
+		fc.string({ unit: "grapheme", minLength: 1, maxLength: 3000, size: "max" }),
+	);
+const optionText = fc.oneof(prose(6), prose(60), fc.string({ unit: "grapheme", minLength: 1, maxLength: 400 }));
+const toolCallId = fc.oneof(
+	{ weight: 8, arbitrary: fc.stringMatching(/^call_[A-Za-z0-9]{4,40}$/) },
+	{ weight: 1, arbitrary: fc.stringMatching(/^functions\.quiz:[0-9]{1,3}$/) },
+	{ weight: 1, arbitrary: fc.stringMatching(/^[a-z]{90,130}$/) }, // too long for ids: degraded form
+);
+const participant = fc.record({ id: fc.stringMatching(/^U[0-9A-Z]{1,12}$/), name: fc.option(fc.string({ maxLength: 120 }), { nil: undefined }) });
+
+const quizInput: fc.Arbitrary<QuizToolInput> = fc
+	.record({
+		question: markdown(4),
+		options: fc.option(
+			fc.oneof(
+				fc.uniqueArray(optionText, { minLength: 2, maxLength: 8, selector: (s) => s.trim().toLowerCase() }),
+				fc.uniqueArray(optionText, { minLength: 2, maxLength: 140, size: "max", selector: (s) => s.trim().toLowerCase() }),
+			),
+			{ nil: undefined },
+		),
+		explanation: fc.option(markdown(3), { nil: undefined }),
+		type: fc.option(fc.constantFrom("predict" as const, "check" as const), { nil: undefined }),
+		pick: fc.nat(),
+	})
+	.map(({ pick, options, ...rest }) => ({
+		...rest,
+		...(options !== undefined ? { options } : {}),
+		correctAnswer: options !== undefined ? (options[pick % options.length] ?? "") : "free answer",
+	}));
+
+const askInput: fc.Arbitrary<AskToolInput> = fc.record({
+	question: markdown(3),
+	options: fc.option(
+		fc.uniqueArray(fc.record({ value: fc.stringMatching(/^[a-z0-9-]{1,20}$/), label: optionText }), {
+			minLength: 2,
+			maxLength: 40,
+			selector: (o) => o.value,
+		}),
+		{ nil: undefined },
+	),
+});
+
+function check(discord: DiscordMessage[], slack: SlackMessage[]): void {
+	expect(discord.length).toBeGreaterThan(0);
+	expect(slack.length).toBeGreaterThan(0);
+	for (const m of discord) expect(discordMessageProblems(m), JSON.stringify(m).slice(0, 300)).toEqual([]);
+	for (const m of slack) expect(slackMessageProblems(m), JSON.stringify(m).slice(0, 300)).toEqual([]);
+}
+
+/** Every choice index reachable through Discord buttons/selects, decoded from the payload. */
+function discordChoices(messages: DiscordMessage[], id: string): Set<number> {
+	const out = new Set<number>();
+	for (const row of messages.flatMap((m) => m.components ?? []))
+		for (const c of row.components as Array<Record<string, unknown>>) {
+			const decoded = decodeComponentId(c.custom_id);
+			expect(decoded?.toolCallId).toBe(id);
+			if (decoded?.verb === "pick") out.add(decoded.choice!);
+			if (decoded?.verb === "select") for (const o of c.options as Array<{ value: string }>) out.add(Number(o.value));
+		}
+	return out;
+}
+
+function slackChoices(messages: SlackMessage[], id: string): Set<number> {
+	const out = new Set<number>();
+	for (const block of messages.flatMap((m) => m.blocks))
+		if (block.type === "actions")
+			for (const e of block.elements as Array<Record<string, unknown>>) {
+				const decoded = decodeComponentId(e.action_id);
+				expect(decoded?.toolCallId).toBe(id);
+				if (decoded?.verb === "pick") out.add(decoded.choice!);
+				if (decoded?.verb === "select") for (const o of e.options as Array<{ value: string }>) out.add(Number(o.value));
+			}
+	return out;
+}
+
+const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
+
+describe("cards within platform limits (property)", () => {
+	it("quizzes: every payload fits, every choice is answerable, free answers open a valid modal", () => {
+		fc.assert(
+			fc.property(quizInput, toolCallId, (input, id) => {
+				const card = cardFromEvent({ type: "quiz", sessionId: "s", toolCallId: id, input });
+				const discord = toDiscordMessages(card!);
+				const slack = toSlackMessages(card!);
+				check(discord, slack);
+				const n = input.options?.length ?? 0;
+				const fits = `lh:select:${id}:9999`.length <= 100;
+				if (fits && n > 0 && n <= 125) expect([...discordChoices(discord, id)].sort((a, b) => a - b)).toEqual(range(n));
+				if (fits && n > 0) expect([...slackChoices(slack, id)].sort((a, b) => a - b)).toEqual(range(n));
+				if (fits && n === 0) {
+					expect(discordModalProblems(discordAnswerModal(id, input.question))).toEqual([]);
+					expect(slackModalProblems(slackAnswerModal(id, input.question, "{}"))).toEqual([]);
+				}
+			}),
+			{ numRuns: 150 },
+		);
+	});
+
+	it("asks: every payload fits and every option is answerable", () => {
+		fc.assert(
+			fc.property(askInput, toolCallId, (input, id) => {
+				const card = cardFromEvent({ type: "ask", sessionId: "s", toolCallId: id, input });
+				const discord = toDiscordMessages(card!);
+				const slack = toSlackMessages(card!);
+				check(discord, slack);
+				const n = input.options?.length ?? 0;
+				if (`lh:select:${id}:9999`.length <= 100 && n > 0)
+					expect([...discordChoices(discord, id)].sort((a, b) => a - b)).toEqual(range(n));
+			}),
+			{ numRuns: 100 },
+		);
+	});
+
+	it("answered quizzes and asks: one message each, within limits", () => {
+		const result: fc.Arbitrary<AnswerResult> = fc.record({
+			answer: fc.oneof(optionText, markdown(2)),
+			correct: fc.option(fc.boolean(), { nil: undefined }),
+			skipped: fc.option(fc.boolean(), { nil: undefined }),
+			by: participant,
+		});
+		fc.assert(
+			fc.property(fc.option(quizInput, { nil: undefined }), fc.option(askInput, { nil: undefined }), result, toolCallId, fc.nat(), (quiz, ask, res, id, pick) => {
+				const options = quiz?.options;
+				const chosen = options !== undefined && pick % 2 === 0 ? { ...res, answer: options[pick % options.length]! } : res;
+				for (const event of [
+					{ type: "answered", sessionId: "s", toolCallId: id, kind: "quiz", quiz, result: chosen },
+					{ type: "answered", sessionId: "s", toolCallId: id, kind: "ask", ask, result: res },
+				] satisfies TutorEvent[]) {
+					const card = cardFromEvent(event)!;
+					const discord = toDiscordMessages(card);
+					const slack = toSlackMessages(card);
+					expect(discord).toHaveLength(1);
+					expect(slack).toHaveLength(1);
+					check(discord, slack);
+					for (const c of (discord[0]!.components ?? []).flatMap((r) => r.components) as Array<{ disabled?: boolean }>)
+						expect(c.disabled).toBe(true);
+					expect(slack[0]!.blocks.some((b) => b.type === "actions")).toBe(false);
+				}
+			}),
+			{ numRuns: 150 },
+		);
+	});
+
+	it("explanations, assessments and text: every payload fits, fences stay balanced", () => {
+		const explain = fc.record({
+			title: fc.option(fc.string({ unit: "grapheme", maxLength: 300 }), { nil: undefined }),
+			body: fc.oneof(markdown(12), fc.string({ unit: "grapheme", minLength: 1, maxLength: 8000, size: "max" })),
+			role: fc.option(fc.constantFrom("intro" as const, "concept" as const, "example" as const, "recap" as const), { nil: undefined }),
+		});
+		const strands = fc.array(fc.record({ strand: optionText, assessment: markdown(3) }), { minLength: 1, maxLength: 60 });
+		fc.assert(
+			fc.property(explain, strands, markdown(6), (input, s, text) => {
+				for (const event of [
+					{ type: "explain", sessionId: "s", toolCallId: "e", input },
+					{ type: "assessment", sessionId: "s", toolCallId: "p", assessment: { strands: s, summary: text } },
+					{ type: "text", sessionId: "s", text },
+				] satisfies TutorEvent[]) {
+					const card = cardFromEvent(event);
+					if (card === undefined) continue;
+					const discord = toDiscordMessages(card);
+					check(discord, toSlackMessages(card));
+					for (const m of discord) expect((m.content.match(/^ {0,3}```/gm) ?? []).length % 2).toBe(0);
+				}
+			}),
+			{ numRuns: 100 },
+		);
+	});
+});

@@ -1,0 +1,228 @@
+import { ButtonStyle } from "discord-api-types/v10";
+import { describe, expect, it } from "vitest";
+import type { TutorEvent } from "../../src/core/contracts/events.ts";
+import type { QuizToolInput } from "../../src/core/question-core.ts";
+import {
+	type AnsweredEvent,
+	cardFromEvent,
+	decodeComponentId,
+	discordAnswerModal,
+	slackAnswerModal,
+	toDiscordMessages,
+	toSlackMessages,
+} from "../../src/render/index.ts";
+import { discordMessageProblems, discordModalProblems, slackMessageProblems, slackModalProblems } from "./platform-limits.ts";
+
+const sessionId = "discord:g:t";
+const quiz = (input: QuizToolInput, toolCallId = "call_1"): TutorEvent => ({ type: "quiz", sessionId, toolCallId, input });
+
+function render(event: TutorEvent) {
+	const card = cardFromEvent(event);
+	if (card === undefined) throw new Error("no card");
+	const discord = toDiscordMessages(card);
+	const slack = toSlackMessages(card);
+	for (const m of discord) expect(discordMessageProblems(m)).toEqual([]);
+	for (const m of slack) expect(slackMessageProblems(m)).toEqual([]);
+	return { card, discord, slack };
+}
+
+const buttons = (msg: ReturnType<typeof toDiscordMessages>[number]) =>
+	(msg.components ?? []).flatMap((r) => r.components) as Array<Record<string, unknown>>;
+const slackElements = (msgs: ReturnType<typeof toSlackMessages>) =>
+	msgs.flatMap((m) => m.blocks).flatMap((b) => (b.type === "actions" ? b.elements : [])) as Array<Record<string, unknown>>;
+
+describe("question cards", () => {
+	it("predict quiz with short options: framing, lettered buttons", () => {
+		const { discord, slack } = render(
+			quiz({ question: "What is d/dx of x²?", options: ["2x", "x", "x²"], correctAnswer: "2x", type: "predict" }),
+		);
+		expect(discord).toHaveLength(1);
+		expect(discord[0]!.content).toMatch(/^\*\*Predict\*\* · Make a prediction/);
+		expect(buttons(discord[0]!).map((b) => [b.label, b.custom_id])).toEqual([
+			["A. 2x", "lh:pick:call_1:0"],
+			["B. x", "lh:pick:call_1:1"],
+			["C. x²", "lh:pick:call_1:2"],
+		]);
+		const els = slackElements(slack);
+		expect(els.map((e) => e.action_id)).toEqual(["lh:pick:call_1:0", "lh:pick:call_1:1", "lh:pick:call_1:2"]);
+		expect(JSON.stringify(slack)).toContain("Make a prediction");
+	});
+
+	it("moves long option texts into the body; buttons carry letters", () => {
+		const long = "A long option that explains a whole idea in one breath, far longer than any button label can hold.";
+		const { discord, slack } = render(
+			quiz({ question: "Which is right?", options: [long, "Short"], correctAnswer: "Short", type: "check" }),
+		);
+		expect(discord[0]!.content).toContain(`**A.** ${long}`);
+		expect(buttons(discord[0]!).map((b) => b.label)).toEqual(["A", "B"]);
+		expect(slackElements(slack).map((e) => (e.text as { text: string }).text)).toEqual(["A", "B"]);
+	});
+
+	it("uses a select for 6 to 25 options, and several selects beyond", () => {
+		const options = Array.from({ length: 8 }, (_, i) => `Option ${i}`);
+		const { discord, slack } = render(quiz({ question: "Pick", options, correctAnswer: "Option 3" }));
+		const select = buttons(discord[0]!)[0]!;
+		expect(select.custom_id).toBe("lh:select:call_1:0");
+		expect((select.options as Array<{ value: string }>).map((o) => o.value)).toEqual(["0", "1", "2", "3", "4", "5", "6", "7"]);
+		expect(slackElements(slack)[0]!.type).toBe("static_select");
+
+		const many = render(quiz({ question: "Pick", options: Array.from({ length: 60 }, (_, i) => `O${i}`), correctAnswer: "O1" }));
+		const rows = many.discord.at(-1)!.components!;
+		expect(rows.map((r) => (r.components[0] as { custom_id: string }).custom_id)).toEqual([
+			"lh:select:call_1:0",
+			"lh:select:call_1:25",
+			"lh:select:call_1:50",
+		]);
+		expect(slackElements(many.slack)).toHaveLength(1); // Slack's select holds 100
+	});
+
+	it("free answer: an Answer button that opens a modal", () => {
+		const { discord, slack } = render(quiz({ question: "Explain in your words.", correctAnswer: "rate of change" }));
+		const [button] = buttons(discord[0]!);
+		expect(button).toMatchObject({ label: "Answer", custom_id: "lh:open:call_1", style: ButtonStyle.Primary });
+		expect(decodeComponentId(button!.custom_id)).toEqual({ verb: "open", toolCallId: "call_1" });
+		expect(slackElements(slack)[0]).toMatchObject({ action_id: "lh:open:call_1", style: "primary" });
+		const modal = discordAnswerModal("call_1", "Explain in your words.");
+		expect(discordModalProblems(modal)).toEqual([]);
+		expect(modal.custom_id).toBe("lh:modal:call_1");
+		expect(JSON.stringify(modal)).toContain("lh:text:call_1");
+		const view = slackAnswerModal("call_1", "Explain **in** your words. <!channel>", '{"c":"C1"}');
+		expect(slackModalProblems(view)).toEqual([]);
+		expect(view.callback_id).toBe("lh:modal:call_1");
+		expect(JSON.stringify(view)).not.toContain("<!channel>");
+		expect(() => slackAnswerModal("call_1", "q", "x".repeat(3001))).toThrow(/private_metadata/);
+	});
+
+	it("ask with options and free-text ask", () => {
+		const withOptions = render({
+			type: "ask",
+			sessionId,
+			toolCallId: "call_2",
+			input: { question: "How confident are you?", options: [{ value: "low", label: "Not very" }, { value: "high", label: "Very" }] },
+		});
+		expect(buttons(withOptions.discord[0]!).map((b) => b.label)).toEqual(["A. Not very", "B. Very"]);
+		const free = render({ type: "ask", sessionId, toolCallId: "call_3", input: { question: "What do you want to learn?" } });
+		expect(buttons(free.discord[0]!)[0]).toMatchObject({ label: "Answer", custom_id: "lh:open:call_3" });
+	});
+
+	it("degrades clearly when choices cannot fit or ids are too long", () => {
+		const options = Array.from({ length: 130 }, (_, i) => `O${i}`);
+		const tooMany = render(quiz({ question: "Pick", options, correctAnswer: "O1" }));
+		expect(tooMany.discord.every((m) => m.components === undefined)).toBe(true);
+		expect(tooMany.discord.map((m) => m.content).join("\n")).toMatch(/reply in the thread with the letter/);
+		const longId = render(quiz({ question: "Pick", options: ["a", "b"], correctAnswer: "a" }, `call_${"x".repeat(120)}`));
+		expect(longId.discord[0]!.components).toBeUndefined();
+		expect(slackElements(longId.slack)).toHaveLength(0);
+		expect(longId.discord[0]!.content).toMatch(/Buttons are unavailable/);
+	});
+});
+
+describe("answered cards", () => {
+	const checkQuiz: QuizToolInput = {
+		question: "What is d/dx of sin(x)?",
+		options: ["cos(x)", "-cos(x)", "sin(x)"],
+		correctAnswer: "cos(x)",
+		explanation: "The slope of sin at 0 is 1 = cos(0).",
+		type: "check",
+	};
+	const answered = (over: Partial<AnsweredEvent>): AnsweredEvent => ({
+		type: "answered",
+		sessionId,
+		toolCallId: "call_1",
+		kind: "quiz",
+		quiz: checkQuiz,
+		result: { answer: "-cos(x)", correct: false, by: { id: "u1", name: "Ada *Lovelace*" } },
+		...over,
+	});
+
+	it("check quiz answered wrong: danger on the choice, success on the answer, reveal, controls disabled", () => {
+		const { discord, slack } = render(answered({}));
+		expect(discord).toHaveLength(1);
+		const bs = buttons(discord[0]!);
+		expect(bs.every((b) => b.disabled === true)).toBe(true);
+		expect(bs.map((b) => b.style)).toEqual([ButtonStyle.Success, ButtonStyle.Danger, ButtonStyle.Secondary]);
+		expect(discord[0]!.content).toContain("Ada \\*Lovelace\\*");
+		expect(discord[0]!.content).toMatch(/not quite/);
+		expect(discord[0]!.content).toContain("Correct answer: **A. cos\\(x\\)**");
+		expect(discord[0]!.content).toContain("The slope of sin at 0");
+		expect(slack).toHaveLength(1);
+		expect(slack[0]!.blocks.some((b) => b.type === "actions")).toBe(false);
+		expect(JSON.stringify(slack)).toContain("The slope of sin at 0");
+	});
+
+	it("predict quiz answered right: success style, no reveal", () => {
+		const { discord } = render(
+			answered({ quiz: { ...checkQuiz, type: "predict" }, result: { answer: "cos(x)", correct: true, by: { id: "u1" } } }),
+		);
+		expect(buttons(discord[0]!).map((b) => b.style)).toEqual([ButtonStyle.Success, ButtonStyle.Secondary, ButtonStyle.Secondary]);
+		expect(discord[0]!.content).toMatch(/correct\./);
+		expect(discord[0]!.content).not.toContain("Correct answer");
+		expect(discord[0]!.content).not.toContain("slope");
+	});
+
+	it("free answer and ask answers show what was typed or chosen", () => {
+		const free = render(
+			answered({ quiz: { question: "Say it", correctAnswer: "x" }, result: { answer: "my words", by: { id: "u2", name: "Bo" } } }),
+		);
+		expect(buttons(free.discord[0]!)[0]).toMatchObject({ label: "Answered", disabled: true });
+		expect(free.discord[0]!.content).toContain("**Bo** answered **my words**");
+		const ask = render({
+			type: "answered",
+			sessionId,
+			toolCallId: "call_2",
+			kind: "ask",
+			ask: { question: "Confident?", options: [{ value: "low", label: "Not very" }, { value: "high", label: "Very" }] },
+			result: { answer: "high", label: "Very", by: { id: "u3" } },
+		});
+		expect(ask.discord[0]!.content).toContain("answered **B. Very**");
+		expect(buttons(ask.discord[0]!).map((b) => b.style)).toEqual([ButtonStyle.Secondary, ButtonStyle.Primary]);
+	});
+
+	it("works when the question no longer parses", () => {
+		const { discord } = render(answered({ quiz: undefined, result: { answer: "42", correct: true, by: { id: "u1" } } }));
+		expect(discord[0]!.content).toContain("answered **42**: correct.");
+	});
+});
+
+describe("other cards", () => {
+	it("explain: title, markdown body split into messages, fences intact", () => {
+		const code = `\`\`\`python\n${Array.from({ length: 120 }, (_, i) => `print(${i})  # line ${i}`).join("\n")}\n\`\`\``;
+		const body = `${"Intro sentence that sets the scene. ".repeat(30)}\n\n${code}\n\nDone.`;
+		const { discord, slack } = render({ type: "explain", sessionId, toolCallId: "e1", input: { title: "Loops", body, role: "example" } });
+		expect(discord.length).toBeGreaterThan(1);
+		expect(discord[0]!.content.startsWith("**Example: Loops**")).toBe(true);
+		for (const m of discord) expect((m.content.match(/^```/gm) ?? []).length % 2).toBe(0);
+		expect(slack[0]!.blocks[0]).toMatchObject({ type: "header" });
+	});
+
+	it("assessment: strands with the learner's edge", () => {
+		const { discord, slack } = render({
+			type: "assessment",
+			sessionId,
+			toolCallId: "p1",
+			assessment: {
+				strands: [
+					{ strand: "Limits", assessment: "Solid on epsilon-free intuition." },
+					{ strand: "Algebra", assessment: "Slips on negative exponents." },
+				],
+				summary: "Start at the derivative as a rate.",
+			},
+		});
+		expect(discord[0]!.content).toContain("**Where you are now**");
+		expect(discord[0]!.content).toContain("**Algebra**\nSlips on negative exponents.");
+		expect(JSON.stringify(slack)).toContain("*Limits*");
+	});
+
+	it("text, error and ended events; no card for plan and typing", () => {
+		expect(render({ type: "text", sessionId, text: "Hello @everyone" }).discord[0]!.allowed_mentions).toEqual({ parse: [] });
+		expect(render({ type: "error", sessionId, code: "model", message: "The model is busy.", retryable: true }).discord[0]!.content).toBe(
+			"⚠️ The model is busy. Reply to try again.",
+		);
+		expect(render({ type: "ended", sessionId, reason: "completed" }).discord[0]!.content).toMatch(/Lesson complete/);
+		expect(cardFromEvent({ type: "typing", sessionId, active: true })).toBeUndefined();
+		expect(
+			cardFromEvent({ type: "plan", sessionId, tree: { nodes: [], edges: [], version: 1 }, statuses: { current: null, visited: new Set() }, reason: "init" }),
+		).toBeUndefined();
+		expect(cardFromEvent({ type: "text", sessionId, text: "  " })).toBeUndefined();
+	});
+});
