@@ -31,7 +31,11 @@ let ids = 0;
 function stream(reply: Reply): ReadableStream<LanguageModelV3StreamPart> {
 	const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
 	if (reply.text) {
-		parts.push({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: reply.text }, { type: "text-end", id: "t" });
+		parts.push(
+			{ type: "text-start", id: "t" },
+			{ type: "text-delta", id: "t", delta: reply.text },
+			{ type: "text-end", id: "t" },
+		);
 	}
 	for (const c of reply.calls ?? [])
 		parts.push({ type: "tool-call", toolCallId: `b${++ids}`, toolName: c.name, input: JSON.stringify(c.input) });
@@ -96,48 +100,66 @@ function median(values: number[]): number {
 	return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 }
 
-/** Median engine time of one turn (answer → model reply with a new quiz → idle) at `size` messages. */
-async function overhead(dir: string, size: number, runs: number): Promise<number> {
+/**
+ * Median engine time of one turn (answer → the model replies with text and a
+ * new quiz → idle) on a live session around `size` messages: each turn adds
+ * one message, so the runs start below `size` and end above it.
+ */
+async function overhead(dir: string, size: number, runs: number): Promise<{ wall: number; cpu: number }> {
 	const store = await createSessionStore(process.env.BENCH_STORE ?? `sqlite://${join(dir, `overhead-${size}.sqlite`)}`);
 	let turn = 0;
 	const model = mockModel(() => ({ text: "Right. Next one.", calls: [{ name: "quiz", input: quizInput(++turn) }] }));
 	const tutor = createTutor({ model, store, maxRetries: 0 });
-	const base = transcript(size - 1);
+	let pendingId = "pending-0";
+	tutor.subscribe((e: TutorEvent) => {
+		if (e.type === "quiz") pendingId = e.toolCallId;
+	});
+	const warmup = 3;
+	const sessionId = `terminal:bench-${size}`;
+	const record: SessionRecord = {
+		format: 1,
+		sessionId,
+		topic: "doubling",
+		learner,
+		mode: "solo",
+		startedBy: learner,
+		createdAt: new Date(0).toISOString(),
+		updatedAt: new Date(0).toISOString(),
+		messages: [
+			...transcript(size - 1 - warmup - Math.floor((runs - warmup) / 2)),
+			{
+				id: "p0",
+				role: "assistant",
+				parts: [
+					{ type: "step-start" },
+					{ type: "tool-quiz", toolCallId: pendingId, state: "input-available", input: quizInput(999) },
+				],
+			},
+		],
+		usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+		extra: {},
+	};
+	await store.set(record);
 	const samples: number[] = [];
+	const cpuSamples: number[] = [];
 	for (let r = 0; r < runs; r++) {
-		const sessionId = `terminal:bench-${size}-${r}`;
-		const pending: LessonMessage = {
-			id: `p${r}`,
-			role: "assistant",
-			parts: [
-				{ type: "step-start" },
-				{ type: "tool-quiz", toolCallId: `pending-${r}`, state: "input-available", input: quizInput(999) },
-			],
-		};
-		const record: SessionRecord = {
-			format: 1,
-			sessionId,
-			topic: "doubling",
-			learner,
-			mode: "solo",
-			startedBy: learner,
-			createdAt: new Date(0).toISOString(),
-			updatedAt: new Date(0).toISOString(),
-			messages: [...base, pending],
-			usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
-			extra: {},
-		};
-		await store.set(record);
-		await tutor.getSession(sessionId); // load into memory (a live session), outside the timing
+		const cpu0 = process.cpuUsage();
 		const t0 = performance.now();
-		const verdict = await tutor.handle(sessionId, { type: "answer", toolCallId: `pending-${r}`, value: 0, by: learner });
+		const verdict = await tutor.handle(sessionId, { type: "answer", toolCallId: pendingId, value: 0, by: learner });
 		await tutor.idle(sessionId);
 		const elapsed = performance.now() - t0;
+		const cpu = process.cpuUsage(cpu0);
 		if (!verdict.ok) throw new Error(`bench answer refused: ${verdict.message}`);
-		if (r >= 3) samples.push(elapsed); // the first runs warm up the JIT
+		if (r >= warmup) {
+			// the first turns load the session and warm the JIT
+			samples.push(elapsed);
+			cpuSamples.push((cpu.user + cpu.system) / 1000);
+		}
 	}
+	const messages = (await tutor.getSession(sessionId))?.messageCount ?? 0;
+	if (Math.abs(messages - runs / 2 - size) > runs) throw new Error(`bench transcript size off: ${messages}`);
 	await tutor.close();
-	return median(samples);
+	return { wall: median(samples), cpu: median(cpuSamples) };
 }
 
 /** Longest common prefix length. */
@@ -153,6 +175,8 @@ async function stablePrefix(dir: string): Promise<{ ratio: number; requests: num
 	const store = await createSessionStore(`sqlite://${join(dir, "prefix.sqlite")}`);
 	const requests: string[] = [];
 	let step = 0;
+	let turns = 1;
+	let recapped = 0;
 	const plan = "graph TD\n  a[Doubling] --> b[Halving]\n  b --> c[Powers of two]\n  c --> d[Logarithms]";
 	const nodes = ["a", "b", "c", "d"];
 	const model = mockModel((call) => {
@@ -162,15 +186,30 @@ async function stablePrefix(dir: string): Promise<{ ratio: number; requests: num
 		if (isProber)
 			return step <= 4
 				? { text: "Thanks.", calls: [{ name: "quiz", input: quizInput(step) }] }
-				: { calls: [{ name: "probe_done", input: { assessment: { strands: [{ strand: "doubling", assessment: "solid" }] } } }] };
+				: {
+						calls: [
+							{ name: "probe_done", input: { assessment: { strands: [{ strand: "doubling", assessment: "solid" }] } } },
+						],
+					};
 		const teach = step - 5;
 		if (teach === 0) return { calls: [{ name: "plan_init", input: { mermaid: plan } }] };
 		const node = nodes[Math.min(nodes.length - 1, Math.floor(teach / 6))] as string;
-		if (teach >= 30) return teach === 30 ? { calls: [{ name: "explain", input: { body: "Recap...", role: "recap" } }] } : { text: "Bye!" };
-		if (teach % 3 === 2) return { calls: [{ name: "explain", input: { body: `About ${node}: an idea.`, role: "concept", nodeId: node } }] };
+		if (turns >= 30)
+			return recapped++ === 0
+				? { calls: [{ name: "explain", input: { body: "Recap...", role: "recap" } }] }
+				: { text: "Bye!" };
+		if (teach % 3 === 2)
+			return {
+				calls: [{ name: "explain", input: { body: `About ${node}: an idea.`, role: "concept", nodeId: node } }],
+			};
 		return {
 			text: "Have a go.",
-			calls: [{ name: "quiz", input: { ...quizInput(100 + teach), type: teach % 3 === 1 ? "predict" : "check", nodeId: node } }],
+			calls: [
+				{
+					name: "quiz",
+					input: { ...quizInput(100 + teach), type: teach % 3 === 1 ? "predict" : "check", nodeId: node },
+				},
+			],
 		};
 	});
 	const tutor = createTutor({ model, store, maxRetries: 0 });
@@ -181,8 +220,8 @@ async function stablePrefix(dir: string): Promise<{ ratio: number; requests: num
 	const sessionId = "terminal:bench-prefix";
 	await tutor.startLesson({ sessionId, topic: "doubling", learner, mode: "solo" });
 	await tutor.idle(sessionId);
-	let turns = 1;
-	for (; turns < 30 && open.length > 0; turns++) {
+	for (; turns < 30 && open.length > 0; ) {
+		turns++;
 		const id = open.shift() as string;
 		// Every fifth turn the learner types instead of answering (the question is superseded).
 		const event =
@@ -192,12 +231,19 @@ async function stablePrefix(dir: string): Promise<{ ratio: number; requests: num
 		await tutor.handle(sessionId, event);
 		await tutor.idle(sessionId);
 	}
+	const ended = (await tutor.getSession(sessionId))?.phase === "ended";
+	if (!ended) throw new Error("the scripted lesson did not reach its recap");
 	await tutor.close();
 	let equal = 0;
 	let total = 0;
 	for (let i = 1; i < requests.length; i++) {
 		const cur = requests[i] as string;
-		equal += lcp(cur, requests[i - 1] as string);
+		const common = lcp(cur, requests[i - 1] as string);
+		if (process.env.BENCH_DEBUG && common < 0.9 * cur.length)
+			console.log(
+				`request ${i}: ${common}/${cur.length} equal; diverges at: ${JSON.stringify(cur.slice(common - 40, common + 80))}`,
+			);
+		equal += common;
 		total += cur.length;
 	}
 	return { ratio: total ? equal / total : 0, requests: requests.length, turns };
@@ -205,11 +251,15 @@ async function stablePrefix(dir: string): Promise<{ ratio: number; requests: num
 
 const dir = mkdtempSync(join(tmpdir(), "lh-bench-engine-"));
 try {
-	const sizes = [20, 100, 200] as const;
+	const sizes = (process.env.BENCH_SIZES ? process.env.BENCH_SIZES.split(",").map(Number) : [20, 100, 200]) as number[];
 	const p50: Record<string, number> = {};
 	for (const size of sizes) {
-		p50[String(size)] = Number((await overhead(dir, size, 33)).toFixed(3));
-		console.log(`engine overhead per turn at ${size} messages: p50 ${p50[String(size)]} ms (SQLite store, zero-latency model)`);
+		const { wall, cpu } = await overhead(dir, size, 33);
+		p50[String(size)] = Number(wall.toFixed(3));
+		const store = process.env.BENCH_STORE ?? "SQLite";
+		console.log(
+			`engine overhead per turn at ${size} messages: p50 ${wall.toFixed(3)} ms wall, ${cpu.toFixed(3)} ms CPU (${store} store, zero-latency model)`,
+		);
 	}
 	const prefix = await stablePrefix(dir);
 	console.log(

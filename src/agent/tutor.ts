@@ -90,9 +90,13 @@ export function createTutor(options: TutorOptions): Tutor {
 	};
 
 	const waitIdle = async (state: SessionState): Promise<void> => {
-		// A pump restarts itself while events remain, so loop until nothing runs or waits.
-		for (let i = 0; i < 10_000 && !isIdle(state); i++) await (state.pump ?? Promise.resolve());
-		await state.saving;
+		// A pump restarts itself while events remain, and saves chain: loop until nothing runs or waits.
+		for (let i = 0; i < 10_000; i++) {
+			const saving = state.saving;
+			if (isIdle(state)) await saving;
+			else await state.pump;
+			if (isIdle(state) && saving === state.saving) return;
+		}
 	};
 
 	return {
@@ -137,7 +141,13 @@ export function createTutor(options: TutorOptions): Tutor {
 
 		async handle(sessionId: string, event: LearnerEvent): Promise<HandleResult> {
 			if (closed) return { ok: false, code: "not-allowed", message: "The tutor is restarting; try again in a moment." };
-			const state = await load(sessionId);
+			let state: SessionState | undefined;
+			try {
+				state = await load(sessionId);
+			} catch (error) {
+				logger.error({ err: error, sessionId }, "loading the session failed");
+				return { ok: false, code: "unknown-session", message: "The lesson could not be loaded; try again shortly." };
+			}
 			if (!state) return { ok: false, code: "unknown-session", message: "No lesson runs in this thread." };
 			// From here on everything is synchronous: two events cannot both claim one question.
 			const verdict = admit(state, event);

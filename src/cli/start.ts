@@ -49,7 +49,7 @@ export async function startCommand(io: CliIo): Promise<StartOutcome> {
 	logger.info({ model: describeModel(config), store: config.storeUrl }, "tutor ready");
 	const started = await Promise.all([
 		config.discord ? startAdapter("discord", () => startDiscord(config, runtime, logger), logger) : undefined,
-		config.slack ? startAdapter("slack", () => startSlack(config, runtime, logger), logger) : undefined,
+		config.slack ? startAdapter("slack", () => startSlack(config, runtime, logger, registry), logger) : undefined,
 	]);
 	const running = started.filter((a) => a !== undefined);
 	if (running.length === 0) {
@@ -91,16 +91,24 @@ async function startDiscord(config: Config, runtime: Runtime, logger: Logger): P
 	return adapter;
 }
 
-async function startSlack(config: Config, runtime: Runtime, logger: Logger): Promise<RunningAdapter> {
+async function startSlack(
+	config: Config,
+	runtime: Runtime,
+	logger: Logger,
+	registry: ShutdownRegistry,
+): Promise<RunningAdapter> {
 	const slack = config.slack;
 	if (!slack) throw new Error("Slack is not configured");
 	const { createSlackAdapter } = await import("../adapters/slack/index.ts");
+	// The adapter's own state (lessons, posted cards) lives in the same store, so it survives restarts.
+	const keyv = openKeyv(config.storeUrl, "slack", logger);
+	registry.add({ name: "slack state", close: () => keyv.disconnect() });
 	const adapter = createSlackAdapter({
 		tutor: runtime.tutor,
 		renderer: runtime.renderer,
 		config: slack,
-		logger: logger.child({ adapter: "slack" }),
-		keyv: openKeyv(config.storeUrl, "slack", logger),
+		logger, // the Slack adapter tags its own lines
+		keyv,
 	});
 	await adapter.start();
 	return adapter;

@@ -43,7 +43,7 @@ const storeUrl = text.refine(
 const port = z.coerce
 	.number({ error: "is not a number" })
 	.int({ error: "is not a whole number" })
-	.min(1, { error: "is below 1" })
+	.min(0, { error: "is negative" })
 	.max(65_535, { error: "is above 65535" });
 const snowflake = text.regex(/^\d{5,25}$/, { error: "is not a Discord id (digits only)" });
 const idList = text.regex(/^[A-Za-z0-9_]+(\s*,\s*[A-Za-z0-9_]+)*$/, {
@@ -164,7 +164,7 @@ export const VARIABLES: readonly VariableSpec[] = [
 		default: String(DEFAULT_PORT),
 		description: "HTTP port of Slack's Events API receiver (when SLACK_APP_TOKEN is unset).",
 		schema: port,
-		fix: "Use a free port number between 1 and 65535, e.g. PORT=3000.",
+		fix: "Use a free port number between 1 and 65535, e.g. PORT=3000 (0 picks any free port).",
 	},
 ];
 

@@ -1,7 +1,7 @@
 import { APICallError } from "ai";
 import { afterAll, describe, expect, it } from "vitest";
-import { silentLogger } from "../../src/core/contracts/logger.ts";
 import { toolParts } from "../../src/agent/engine/transcript.ts";
+import { silentLogger } from "../../src/core/contracts/logger.ts";
 import { harness, learner, probeQuiz, scriptedModel, stranger, tempDir, toolResultsSent } from "./helpers.ts";
 
 const dir = tempDir();
@@ -47,15 +47,24 @@ describe("handle(): verdicts before model work, serialized delivery", () => {
 			code: "not-allowed",
 		});
 		expect(await h.tutor.handle(sessionId, { type: "end", by: stranger })).toMatchObject({ code: "not-allowed" });
-		expect(await h.tutor.handle(sessionId, { type: "answer", toolCallId: "nope", value: 0, by: learner })).toMatchObject({
+		expect(
+			await h.tutor.handle(sessionId, { type: "answer", toolCallId: "nope", value: 0, by: learner }),
+		).toMatchObject({
 			code: "not-pending",
 		});
 		expect(await h.tutor.handle(sessionId, { type: "answer", toolCallId: "q", value: 7, by: learner })).toMatchObject({
 			code: "invalid-answer",
 		});
-		expect(await h.tutor.handle(sessionId, { type: "answer", toolCallId: "q", value: "5/4", by: learner })).toMatchObject(
-			{ code: "invalid-answer" },
-		);
+		expect(
+			await h.tutor.handle(sessionId, { type: "answer", toolCallId: "q", value: "5/4", by: learner }),
+		).toMatchObject({ code: "invalid-answer" });
+		expect(await h.tutor.handle(sessionId, { type: "answer", toolCallId: "q", value: 0 } as never)).toMatchObject({
+			code: "invalid-answer",
+		});
+		expect(await h.tutor.handle(sessionId, null as never)).toMatchObject({ code: "invalid-answer" });
+		expect(await h.tutor.handle(sessionId, { type: "shout", by: learner } as never)).toMatchObject({
+			code: "invalid-answer",
+		});
 		expect(await h.tutor.handle("terminal:nowhere", { type: "message", text: "hi", by: learner })).toMatchObject({
 			code: "unknown-session",
 		});
@@ -93,7 +102,11 @@ describe("handle(): verdicts before model work, serialized delivery", () => {
 			code: "not-pending",
 		});
 		await h.tutor.idle(sessionId);
-		expect(h.of("answered")[0]).toMatchObject({ toolCallId: "a1", kind: "ask", result: { skipped: true, by: stranger } });
+		expect(h.of("answered")[0]).toMatchObject({
+			toolCallId: "a1",
+			kind: "ask",
+			result: { skipped: true, by: stranger },
+		});
 		const second = model.doStreamCalls[1]!;
 		const last = second.prompt.at(-1);
 		expect(last).toMatchObject({ role: "user", content: [{ type: "text", text: "Bob: why fractions?" }] });
@@ -153,9 +166,7 @@ describe("handle(): verdicts before model work, serialized delivery", () => {
 		const sessionId = newSession();
 		await h.tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
 		await h.tutor.idle(sessionId);
-		expect(h.of("error")).toEqual([
-			expect.objectContaining({ sessionId, code: "model-unavailable", retryable: true }),
-		]);
+		expect(h.of("error")).toEqual([expect.objectContaining({ sessionId, code: "model-unavailable", retryable: true })]);
 		expect(h.of("error")[0]?.message).toMatch(/HTTP 503/);
 		expect(h.of("typing").map((t) => t.active)).toEqual([true, false]);
 		await h.tutor.handle(sessionId, { type: "message", text: "hello?", by: learner });
@@ -180,6 +191,27 @@ describe("handle(): verdicts before model work, serialized delivery", () => {
 		expect(String(errors[0])).toMatch(/sink broke/);
 		await h.tutor.setExtra(sessionId, "planKey", "k1");
 		expect((await h.tutor.getSession(sessionId))?.extra).toEqual({ planKey: "k1" });
+		await h.tutor.close();
+	});
+
+	it("keeps the model's reasoning in the transcript (replayed, never shown)", async () => {
+		const model = scriptedModel([
+			{ reasoning: "They seem new to this.", calls: [{ name: "quiz", input: probeQuiz, id: "q" }] },
+			{ text: "Good." },
+		]);
+		const h = await harness(dir.path, model);
+		const sessionId = newSession();
+		await h.tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+		await h.tutor.idle(sessionId);
+		await h.tutor.handle(sessionId, { type: "answer", toolCallId: "q", value: 0, by: learner });
+		await h.tutor.idle(sessionId);
+		const assistant = model.doStreamCalls[1]!.prompt.find((m) => m.role === "assistant");
+		expect(assistant?.content[0]).toMatchObject({
+			type: "reasoning",
+			text: "They seem new to this.",
+			providerOptions: { test: { itemId: "rs_1" } },
+		});
+		expect(h.events.some((e) => JSON.stringify(e).includes("They seem new"))).toBe(false);
 		await h.tutor.close();
 	});
 

@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { MockLanguageModelV3 } from "ai/test";
-import type { TutorEvent } from "../../src/core/contracts/events.ts";
-import type { Tutor } from "../../src/core/contracts/tutor.ts";
 import { createSessionStore } from "../../src/agent/store/session-store.ts";
 import type { SessionStore } from "../../src/agent/store/types.ts";
 import { createTutor, type TutorOptions } from "../../src/agent/tutor.ts";
+import type { TutorEvent } from "../../src/core/contracts/events.ts";
+import type { Tutor } from "../../src/core/contracts/tutor.ts";
 
 /** A scripted tool call: `input` is JSON-encoded unless `raw` gives the exact argument text. */
 export interface ScriptedCall {
@@ -24,6 +24,8 @@ export interface ScriptedCall {
 
 /** One scripted model reply, or a failure. */
 export interface ScriptedReply {
+	/** Reasoning the model streams first (with provider metadata, as reasoning models send it). */
+	reasoning?: string;
 	text?: string;
 	calls?: ScriptedCall[];
 	/** Throw this from doStream (after the SDK's retries: use maxRetries 0 in tests). */
@@ -37,6 +39,11 @@ let callCounter = 0;
 
 function streamOf(reply: ScriptedReply): ReadableStream<LanguageModelV3StreamPart> {
 	const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
+	if (reply.reasoning) {
+		parts.push({ type: "reasoning-start", id: "r" });
+		parts.push({ type: "reasoning-delta", id: "r", delta: reply.reasoning });
+		parts.push({ type: "reasoning-end", id: "r", providerMetadata: { test: { itemId: "rs_1" } } });
+	}
 	if (reply.text) {
 		parts.push({ type: "text-start", id: "t" });
 		for (const piece of reply.text.match(/.{1,5}/gs) ?? []) parts.push({ type: "text-delta", id: "t", delta: piece });
@@ -149,4 +156,5 @@ export const assessmentInput = {
 };
 
 /** A valid plan: a → b → c. */
-export const planMermaid = "graph TD\n  common-denominator[Common denominators] --> unlike[Unlike denominators]\n  unlike --> mixed[Mixed numbers]";
+export const planMermaid =
+	"graph TD\n  common-denominator[Common denominators] --> unlike[Unlike denominators]\n  unlike --> mixed[Mixed numbers]";

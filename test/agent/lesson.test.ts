@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { latestPlanTree, toolParts } from "../../src/agent/engine/transcript.ts";
+import { PROBER_PROMPT, TEACHER_PROMPT } from "../../src/agent/prompts/index.ts";
+import { createSessionStore } from "../../src/agent/store/session-store.ts";
 import { derivePlanStatuses } from "../../src/core/contracts/plan.ts";
 import { deriveLessonPhase } from "../../src/core/phases.ts";
-import { createSessionStore } from "../../src/agent/store/session-store.ts";
-import { TEACHER_PROMPT, PROBER_PROMPT } from "../../src/agent/prompts/index.ts";
-import { latestPlanTree, toolParts } from "../../src/agent/engine/transcript.ts";
 import {
 	assessmentInput,
 	harness,
@@ -46,7 +46,11 @@ describe("a whole lesson on MockLanguageModelV3 with the SQLite store", () => {
 			// after the answer: an explain and a check quiz on the same node (the map holds still)
 			{
 				calls: [
-					{ name: "explain", id: "e1", input: { body: "Both 3 and 6 divide 6.", role: "concept", nodeId: "common-denominator" } },
+					{
+						name: "explain",
+						id: "e1",
+						input: { body: "Both 3 and 6 divide 6.", role: "concept", nodeId: "common-denominator" },
+					},
 					{
 						name: "quiz",
 						id: "t2",

@@ -1,6 +1,15 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { toolParts } from "../../src/agent/engine/transcript.ts";
-import { assessmentInput, harness, learner, planMermaid, probeQuiz, scriptedModel, tempDir, toolResultsSent } from "./helpers.ts";
+import {
+	assessmentInput,
+	harness,
+	learner,
+	planMermaid,
+	probeQuiz,
+	scriptedModel,
+	tempDir,
+	toolResultsSent,
+} from "./helpers.ts";
 
 const dir = tempDir();
 afterAll(() => dir.cleanup());
@@ -87,7 +96,9 @@ describe("malformed model output ends in tool errors the model sees, never a cra
 		expect(quiz).toMatchObject({ toolCallId: "numeric", nodeId: "unlike" });
 		expect(quiz?.input).toMatchObject({ type: "predict", correctAnswer: "17", options: ["16", "17"] });
 		expect(h.of("plan").at(-1)?.statuses.current).toBe("unlike");
-		expect(await h.tutor.handle(sessionId, { type: "answer", toolCallId: "numeric", value: "17", by: learner })).toEqual({
+		expect(
+			await h.tutor.handle(sessionId, { type: "answer", toolCallId: "numeric", value: "17", by: learner }),
+		).toEqual({
 			ok: true,
 		});
 		// The script is out of replies: the next turn fails with an error event, and the session stays usable.

@@ -23,7 +23,10 @@ interface ChatBody {
 describe("the real @ai-sdk/openai provider against a chat-completions fake (SSE)", () => {
 	it("streams text and tool calls into a lesson; requests keep a stable prefix; retries a 500", async () => {
 		fake.reply(
-			{ text: "Hello Ada! First, a quick question.", toolCalls: [{ id: "call_q1", name: "quiz", arguments: probeQuiz }] },
+			{
+				text: "Hello Ada! First, a quick question.",
+				toolCalls: [{ id: "call_q1", name: "quiz", arguments: probeQuiz }],
+			},
 			// a 500 first: the SDK retries it (maxRetries 1), then the scripted reply streams
 			{ status: 500, retryAfterMs: 10 },
 			{ text: "Thanks!", toolCalls: [{ id: "call_pd", name: "probe_done", arguments: assessmentInput }] },

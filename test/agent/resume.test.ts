@@ -10,7 +10,10 @@ afterAll(() => dir.cleanup());
 describe("a restart in the middle of a lesson", () => {
 	it("a new tutor on the same SQLite file answers the quiz posted before the restart and continues", async () => {
 		const sessionId = "discord:g1:t1";
-		const first = await harness(dir.path, scriptedModel([{ calls: [{ name: "quiz", input: probeQuiz, id: "before" }] }]));
+		const first = await harness(
+			dir.path,
+			scriptedModel([{ calls: [{ name: "quiz", input: probeQuiz, id: "before" }] }]),
+		);
 		await first.tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
 		await first.tutor.idle(sessionId);
 		expect(first.of("quiz")).toHaveLength(1);
@@ -23,7 +26,9 @@ describe("a restart in the middle of a lesson", () => {
 		const second = await harness(dir.path, model);
 		expect(await second.tutor.resume()).toBe(0); // nothing was cut off
 		expect((await second.tutor.getSession(sessionId))?.pending).toEqual([{ toolCallId: "before", kind: "quiz" }]);
-		expect(await second.tutor.handle(sessionId, { type: "answer", toolCallId: "before", value: "3/4", by: learner })).toEqual({
+		expect(
+			await second.tutor.handle(sessionId, { type: "answer", toolCallId: "before", value: "3/4", by: learner }),
+		).toEqual({
 			ok: true,
 		});
 		await second.tutor.idle(sessionId);
@@ -61,7 +66,10 @@ describe("a restart in the middle of a lesson", () => {
 		expect(await h.tutor.resume()).toBe(1);
 		const repaired = (await h.store.get(sessionId))!;
 		const parts = [...toolParts(repaired.messages)];
-		expect(parts.find((p) => p.toolCallId === "dangling")).toMatchObject({ state: "output-error", errorText: INTERRUPTED_TEXT });
+		expect(parts.find((p) => p.toolCallId === "dangling")).toMatchObject({
+			state: "output-error",
+			errorText: INTERRUPTED_TEXT,
+		});
 		expect(parts.find((p) => p.toolCallId === "q")).toMatchObject({ state: "input-available" });
 		expect(repaired.turnOpen).toBe(false);
 		// The quiz is still answerable; the model sees the interrupted call's error and the answer.

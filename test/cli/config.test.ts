@@ -139,7 +139,7 @@ describe("loadConfig and .env", () => {
 	it("throws a ConfigError whose message lists every problem with its fix", () => {
 		let error: unknown;
 		try {
-			loadConfig({ env: { PORT: "0", LEARNHARNESS_STORE_URL: "nope" }, dotenvPath: false });
+			loadConfig({ env: { PORT: "-1", LEARNHARNESS_STORE_URL: "nope" }, dotenvPath: false });
 		} catch (e) {
 			error = e;
 		}

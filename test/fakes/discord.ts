@@ -8,9 +8,9 @@
  */
 
 import { EventEmitter } from "node:events";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type WebSocket, WebSocketServer } from "ws";
+import { WebSocketServer } from "ws";
 import {
 	buttonPayload,
 	type CommandOptionValue,
@@ -19,10 +19,9 @@ import {
 	selectPayload,
 	slashCommandPayload,
 } from "../fixtures/discord/interactions.ts";
-import { commandProblems, messageProblems, modalProblems, threadNameProblems } from "../fixtures/discord/limits.ts";
+import { threadNameProblems } from "../fixtures/discord/limits.ts";
 import {
 	channelObject,
-	type FakeAttachment,
 	type FakeChannel,
 	type FakeMember,
 	type FakeMessage,
@@ -34,96 +33,16 @@ import {
 	messageObject,
 	PERMISSIONS,
 	snowflake,
-	userObject,
 } from "../fixtures/discord/payloads.ts";
+
+import { FakeGateway } from "./discord/gateway.ts";
+import { handleHttp } from "./discord/http.ts";
+import { err, type Route, restRoutes } from "./discord/rest-routes.ts";
+import type { FakeDiscordOptions, FakeFault, FakeFile, FakeInteraction, RecordedCall } from "./discord/types.ts";
 
 export type { FakeAttachment, FakeChannel, FakeMember, FakeMessage, FakeUser } from "../fixtures/discord/payloads.ts";
 
-/** One file of a multipart request. */
-export interface FakeFile {
-	field: string;
-	filename: string;
-	contentType: string;
-	data: Buffer;
-}
-
-/** A REST call as the fake received it. */
-export interface RecordedCall {
-	method: string;
-	/** The route after `/api/v10`, e.g. `/channels/123/messages`. */
-	path: string;
-	query: Record<string, string>;
-	body: unknown;
-	files: FakeFile[];
-	status: number;
-	/** Limit violations found in the body (the call was answered 400 when any). */
-	problems: string[];
-	at: number;
-}
-
-/** An interaction the fake dispatched, and how the bot answered it. */
-export interface FakeInteraction {
-	id: string;
-	token: string;
-	kind: "command" | "button" | "select" | "modal";
-	user: FakeUser;
-	channelId: string;
-	guildId: string;
-	createdAt: number;
-	/** The message a component sits on (buttons, selects, modals opened from a component). */
-	messageId?: string;
-	/** The first callback's type (4 reply, 5 deferred reply, 6 deferred update, 7 update, 9 modal). */
-	responseType?: number;
-	ackedAt?: number;
-	originalMessageId?: string;
-	modal?: { custom_id: string; title: string; components: unknown[] };
-	followupIds: string[];
-	/** Callbacks refused (a second ack, a late ack). */
-	rejectedCallbacks: number;
-}
-
-/** A scripted REST failure: the next `times` calls matching answer `status`. */
-export interface FakeFault {
-	method?: string;
-	path: RegExp;
-	status: number;
-	body?: unknown;
-	headers?: Record<string, string>;
-	times?: number;
-}
-
-/** Options of the fake. */
-export interface FakeDiscordOptions {
-	token?: string;
-	/** HELLO's heartbeat interval; short values exercise heartbeat ACKs. */
-	heartbeatIntervalMs?: number;
-	/** Discord refuses a first interaction response after 3 s; so does the fake. */
-	ackDeadlineMs?: number;
-}
-
-interface GatewaySession {
-	id: string;
-	seq: number;
-	intents: number;
-	socket: WebSocket | null;
-	log: Array<{ s: number; payload: string }>;
-}
-
-type Handler = (req: RouteRequest) => Promise<[number, unknown?]> | [number, unknown?];
-interface RouteRequest {
-	params: string[];
-	body: unknown;
-	files: FakeFile[];
-	query: Record<string, string>;
-	call: RecordedCall;
-}
-
-const MESSAGE_CONTENT_INTENT = 1 << 15;
-const GUILD_MESSAGES_INTENT = 1 << 9;
-const err = (status: number, code: number, message: string, errors?: unknown): [number, unknown] => [
-	status,
-	{ code, message, ...(errors ? { errors } : {}) },
-];
+export type { FakeDiscordOptions, FakeFault, FakeFile, FakeInteraction, RecordedCall } from "./discord/types.ts";
 
 /** The fake Discord. Start it with startFakeDiscord(). */
 export class FakeDiscord {
@@ -142,21 +61,31 @@ export class FakeDiscord {
 	readonly messages = new Map<string, FakeMessage>();
 	readonly interactions = new Map<string, FakeInteraction>();
 	readonly calls: RecordedCall[] = [];
-	readonly commands = { global: [] as Array<Record<string, unknown>>, guild: new Map<string, Array<Record<string, unknown>>>() };
-	readonly gateway = { connections: 0, identifies: 0, resumes: 0, heartbeats: 0 };
+	readonly commands = {
+		global: [] as Array<Record<string, unknown>>,
+		guild: new Map<string, Array<Record<string, unknown>>>(),
+	};
 	/** Channel ids of the default guild: a text channel, a second one, a voice channel and an existing thread. */
 	readonly ids: { general: string; other: string; voice: string; thread: string };
+	/** Gateway counters: connections, identifies, resumes, heartbeats. */
+	get gateway() {
+		return this.gw.stats;
+	}
 	apiUrl = "";
 	gatewayUrl = "";
-	private baseUrl = "";
+	/** http://127.0.0.1:<port> (attachment URLs hang off it). */
+	baseUrl = "";
+	/** HELLO's heartbeat interval. */
+	readonly heartbeatIntervalMs: number;
+	/** How long an interaction may wait for its first response. */
+	readonly ackDeadlineMs: number;
+	/** Scripted faults still to fire (internal: read by the HTTP side). */
+	readonly faults: FakeFault[] = [];
 	private readonly server: Server;
 	private readonly wss: WebSocketServer;
-	private readonly sessions = new Map<string, GatewaySession>();
-	private readonly faults: FakeFault[] = [];
 	private readonly events = new EventEmitter();
-	private readonly routes: Array<[string, RegExp, Handler]> = [];
-	private readonly heartbeatIntervalMs: number;
-	private readonly ackDeadlineMs: number;
+	private readonly routes: Route[];
+	private readonly gw = new FakeGateway(this);
 
 	constructor(options: FakeDiscordOptions = {}) {
 		this.token = options.token ?? "fake-bot-token";
@@ -169,7 +98,11 @@ export class FakeDiscord {
 		this.roles = [
 			{ id: this.guild.id, name: "@everyone", permissions: everyone | PERMISSIONS.UseApplicationCommands },
 			{ id: adminRole, name: "Admin", permissions: PERMISSIONS.ManageGuild },
-			{ id: snowflake(), name: "learnharness", permissions: PERMISSIONS.AttachFiles | PERMISSIONS.SendMessagesInThreads },
+			{
+				id: snowflake(),
+				name: "learnharness",
+				permissions: PERMISSIONS.AttachFiles | PERMISSIONS.SendMessagesInThreads,
+			},
 		];
 		this.members = [
 			{ user: this.users.admin, roles: [adminRole] },
@@ -184,7 +117,7 @@ export class FakeDiscord {
 		this.addChannel({ id: this.ids.voice, type: 2, name: "Voice", guildId: g });
 		this.addChannel({ id: this.ids.thread, type: 11, name: "existing thread", guildId: g, parentId: this.ids.general });
 		this.server = createServer((req, res) => {
-			this.onRequest(req, res).catch((error: unknown) => {
+			handleHttp(this, this.routes, req, res).catch((error: unknown) => {
 				if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
 				res.end(JSON.stringify({ code: 0, message: String(error) }));
 			});
@@ -192,9 +125,9 @@ export class FakeDiscord {
 		this.wss = new WebSocketServer({ noServer: true });
 		this.server.on("upgrade", (req, socket, head) => {
 			if (!req.url?.startsWith("/gateway")) return socket.destroy();
-			this.wss.handleUpgrade(req, socket, head, (ws) => this.onSocket(ws));
+			this.wss.handleUpgrade(req, socket, head, (ws) => this.gw.accept(ws));
 		});
-		this.defineRoutes();
+		this.routes = restRoutes(this);
 	}
 
 	/** Listen on 127.0.0.1 (a free port). */
@@ -301,7 +234,9 @@ export class FakeDiscord {
 		command?: string;
 	}): FakeInteraction {
 		const name = options.command ?? "lesson";
-		const def = [...this.commands.global, ...(this.commands.guild.get(this.guild.id) ?? [])].find((c) => c.name === name);
+		const def = [...this.commands.global, ...(this.commands.guild.get(this.guild.id) ?? [])].find(
+			(c) => c.name === name,
+		);
 		if (!def) throw new Error(`command /${name} is not registered`);
 		let optionDefs = (def.options ?? []) as Array<Record<string, unknown>>;
 		if (options.subcommand !== undefined) {
@@ -343,15 +278,29 @@ export class FakeDiscord {
 	click(options: { user: FakeUser; messageId: string; customId: string; force?: boolean }): FakeInteraction {
 		const message = this.requireComponent(options.messageId, options.customId, 2, options.force);
 		const it = this.newInteraction("button", options.user, message.channelId, message.id);
-		this.dispatch("INTERACTION_CREATE", buttonPayload(this.interactionBase(it), messageObject(message, this.baseUrl), options.customId));
+		this.dispatch(
+			"INTERACTION_CREATE",
+			buttonPayload(this.interactionBase(it), messageObject(message, this.baseUrl), options.customId),
+		);
 		return it;
 	}
 
 	/** A user picks values in a string select. */
-	select(options: { user: FakeUser; messageId: string; customId: string; values: string[]; force?: boolean }): FakeInteraction {
+	select(options: {
+		user: FakeUser;
+		messageId: string;
+		customId: string;
+		values: string[];
+		force?: boolean;
+	}): FakeInteraction {
 		const message = this.requireComponent(options.messageId, options.customId, 3, options.force);
 		const it = this.newInteraction("select", options.user, message.channelId, message.id);
-		const payload = selectPayload(this.interactionBase(it), messageObject(message, this.baseUrl), options.customId, options.values);
+		const payload = selectPayload(
+			this.interactionBase(it),
+			messageObject(message, this.baseUrl),
+			options.customId,
+			options.values,
+		);
 		this.dispatch("INTERACTION_CREATE", payload);
 		return it;
 	}
@@ -382,21 +331,19 @@ export class FakeDiscord {
 
 	/** Send a raw gateway dispatch to every identified session (malformed payloads included). */
 	dispatch(t: string, d: unknown): void {
-		for (const session of this.sessions.values()) this.sendDispatch(session, t, d);
+		this.gw.dispatch(t, d);
 		this.changed();
 	}
 
 	/** Close every gateway socket with `code` (4000 = unknown error: clients resume). */
 	dropConnections(code = 4000): void {
-		for (const session of this.sessions.values()) {
-			session.socket?.close(code, "fake drop");
-			session.socket = null;
-		}
+		this.gw.drop(code);
 	}
 
 	// ─── internals ───────────────────────────────────────────────────────────
 
-	private changed(): void {
+	/** Wake waitFor() (internal: called on every call, dispatch and gateway event). */
+	changed(): void {
 		this.events.emit("change");
 	}
 
@@ -446,7 +393,8 @@ export class FakeDiscord {
 		return message;
 	}
 
-	private storeMessage(
+	/** Store a message and dispatch MESSAGE_CREATE unless ephemeral (internal: used by the REST routes). */
+	storeMessage(
 		channel: FakeChannel,
 		author: FakeUser,
 		body: Record<string, unknown>,
@@ -461,7 +409,12 @@ export class FakeDiscord {
 			content: typeof body.content === "string" ? body.content : "",
 			components: Array.isArray(body.components) ? body.components : [],
 			embeds: Array.isArray(body.embeds) ? body.embeds : [],
-			attachments: files.map((f) => ({ id: snowflake(), filename: f.filename, contentType: f.contentType, data: f.data })),
+			attachments: files.map((f) => ({
+				id: snowflake(),
+				filename: f.filename,
+				contentType: f.contentType,
+				data: f.data,
+			})),
 			flags: typeof body.flags === "number" ? body.flags : 0,
 			createdAt: new Date().toISOString(),
 			...extra,
@@ -481,7 +434,8 @@ export class FakeDiscord {
 		return rest;
 	}
 
-	private editMessage(message: FakeMessage, body: Record<string, unknown>, files: FakeFile[]): FakeMessage {
+	/** Apply an edit and dispatch MESSAGE_UPDATE (internal: used by the REST routes). */
+	editMessage(message: FakeMessage, body: Record<string, unknown>, files: FakeFile[]): FakeMessage {
 		if (typeof body.content === "string") message.content = body.content;
 		if (Array.isArray(body.components)) message.components = body.components;
 		if (Array.isArray(body.embeds)) message.embeds = body.embeds;
@@ -498,7 +452,8 @@ export class FakeDiscord {
 		return message;
 	}
 
-	private createThread(parent: FakeChannel, body: Record<string, unknown>, starter?: FakeMessage): [number, unknown] {
+	/** Create a thread under `parent` and dispatch THREAD_CREATE (internal: used by the REST routes). */
+	createThread(parent: FakeChannel, body: Record<string, unknown>, starter?: FakeMessage): [number, unknown] {
 		const problems = threadNameProblems(body.name);
 		if (problems.length > 0) return err(400, 50035, "Invalid Form Body", { name: problems });
 		if (parent.type !== 0 && parent.type !== 5) return err(400, 50024, "Cannot execute action on this channel type");
@@ -515,362 +470,9 @@ export class FakeDiscord {
 		return [201, channelObject(thread)];
 	}
 
-	private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-		const url = new URL(req.url ?? "/", this.baseUrl);
-		const chunks: Buffer[] = [];
-		for await (const chunk of req) chunks.push(chunk as Buffer);
-		const raw = Buffer.concat(chunks);
-		if (req.method === "GET" && url.pathname.startsWith("/attachments/")) return this.serveAttachment(url.pathname, res);
-		const path = url.pathname.replace(/^\/api\/v10/, "");
-		const call: RecordedCall = {
-			method: req.method ?? "GET",
-			path,
-			query: Object.fromEntries(url.searchParams),
-			body: undefined,
-			files: [],
-			status: 0,
-			problems: [],
-			at: Date.now(),
-		};
-		const reply = (status: number, body?: unknown, headers: Record<string, string> = {}) => {
-			call.status = status;
-			this.calls.push(call);
-			res.writeHead(status, body === undefined ? headers : { "content-type": "application/json", ...headers });
-			res.end(body === undefined ? undefined : JSON.stringify(body));
-			this.changed();
-		};
-		try {
-			const ct = req.headers["content-type"] ?? "";
-			if (ct.startsWith("multipart/form-data")) {
-				const form = await new Request("http://fake.invalid/", { method: "POST", headers: { "content-type": ct }, body: raw }).formData();
-				const entries: Array<[string, FormDataEntryValue]> = [];
-				form.forEach((value, field) => void entries.push([field, value]));
-				for (const [field, value] of entries) {
-					if (typeof value === "string") {
-						if (field === "payload_json") call.body = JSON.parse(value);
-					} else {
-						call.files.push({ field, filename: value.name, contentType: value.type, data: Buffer.from(await value.arrayBuffer()) });
-					}
-				}
-			} else if (raw.length > 0) {
-				call.body = JSON.parse(raw.toString("utf8"));
-			}
-		} catch (error) {
-			return reply(400, { code: 50109, message: `The request body contains invalid JSON: ${String(error)}` });
-		}
-		if (!url.pathname.startsWith("/api/v10/")) return reply(404, { code: 0, message: "404: Not Found" });
-		const open = /^\/(interactions|webhooks)\//.test(path);
-		if (!open && req.headers.authorization !== `Bot ${this.token}`) return reply(401, { code: 0, message: "401: Unauthorized" });
-		const faultIndex = this.faults.findIndex((f) => f.path.test(path) && (!f.method || f.method === call.method));
-		const fault = this.faults[faultIndex];
-		if (fault) {
-			fault.times = (fault.times ?? 1) - 1;
-			if (fault.times <= 0) this.faults.splice(faultIndex, 1);
-			return reply(fault.status, fault.body ?? { code: 0, message: `fault ${fault.status}` }, fault.headers);
-		}
-		for (const [method, re, handler] of this.routes) {
-			const m = method === call.method ? re.exec(path) : null;
-			if (!m) continue;
-			const [status, body] = await handler({ params: m.slice(1).map((x) => decodeURIComponent(x)), body: call.body, files: call.files, query: call.query, call });
-			return reply(status, body);
-		}
-		return reply(404, { code: 0, message: `404: Not Found (${call.method} ${path})` });
-	}
-
-	private serveAttachment(pathname: string, res: ServerResponse): void {
-		const [, , , id] = pathname.split("/");
-		const att = [...this.messages.values()].flatMap((m) => m.attachments).find((a) => a.id === id);
-		res.writeHead(att ? 200 : 404, { "content-type": att?.contentType ?? "text/plain" });
-		res.end(att?.data ?? "not found");
-	}
-
-	private route(method: string, pattern: string, handler: Handler): void {
-		const re = new RegExp(`^${pattern.replace(/:[a-z]+/g, "([^/]+)")}$`);
-		this.routes.push([method, re, handler]);
-	}
-
-	private defineRoutes(): void {
-		const gw = () => ({ url: this.gatewayUrl, shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: 1 } });
-		const app = () => ({ id: this.applicationId, name: "learnharness", description: "", bot_public: true, bot: userObject(this.bot), flags: 0, owner: userObject(this.users.admin) });
-		this.route("GET", "/gateway/bot", () => [200, gw()]);
-		this.route("GET", "/gateway", () => [200, { url: this.gatewayUrl }]);
-		this.route("GET", "/users/@me", () => [200, userObject(this.bot)]);
-		this.route("GET", "/users/:id", ({ params }) => {
-			const m = this.members.find((x) => x.user.id === params[0]);
-			return m ? [200, userObject(m.user)] : err(404, 10013, "Unknown User");
-		});
-		this.route("GET", "/applications/@me", () => [200, app()]);
-		this.route("GET", "/oauth2/applications/@me", () => [200, app()]);
-		const commands = (guildId?: string) => (guildId ? (this.commands.guild.get(guildId) ?? []) : this.commands.global);
-		const putCommands = (params: string[], body: unknown, guildId?: string): [number, unknown] => {
-			if (params[0] !== this.applicationId) return err(403, 50001, "Missing Access");
-			if (!Array.isArray(body)) return err(400, 50035, "Invalid Form Body");
-			const problems = body.flatMap((c) => commandProblems(c));
-			if (problems.length > 0) return err(400, 50035, "Invalid Form Body", { problems });
-			const saved = body.map((c: Record<string, unknown>) => ({ ...c, id: snowflake(), application_id: this.applicationId, version: snowflake(), type: c.type ?? 1, ...(guildId ? { guild_id: guildId } : {}) }));
-			if (guildId) this.commands.guild.set(guildId, saved);
-			else this.commands.global = saved;
-			return [200, saved];
-		};
-		this.route("GET", "/applications/:app/commands", () => [200, commands()]);
-		this.route("PUT", "/applications/:app/commands", ({ params, body, call }) => {
-			call.problems = Array.isArray(body) ? body.flatMap((c) => commandProblems(c)) : [];
-			return putCommands(params, body);
-		});
-		this.route("GET", "/applications/:app/guilds/:guild/commands", ({ params }) => [200, commands(params[1])]);
-		this.route("PUT", "/applications/:app/guilds/:guild/commands", ({ params, body, call }) => {
-			call.problems = Array.isArray(body) ? body.flatMap((c) => commandProblems(c)) : [];
-			if (params[1] !== this.guild.id) return err(404, 10004, "Unknown Guild");
-			return putCommands(params, body, params[1]);
-		});
-		for (const path of ["/applications/:app/commands", "/applications/:app/guilds/:guild/commands"]) {
-			this.route("POST", path, ({ params, body, call }) => {
-				call.problems = commandProblems(body);
-				const list = [...commands(params[1]).filter((c) => c.name !== (body as { name?: unknown })?.name), body];
-				const [status, saved] = putCommands(params, list, params[1]);
-				return status === 200 ? [201, (saved as unknown[]).at(-1)] : [status, saved];
-			});
-		}
-		this.route("GET", "/guilds/:guild", ({ params }) => {
-			if (params[0] !== this.guild.id) return err(404, 10004, "Unknown Guild");
-			const { channels: _c, threads: _t, members: _m, ...rest } = this.guildCreate();
-			return [200, rest];
-		});
-		this.route("GET", "/guilds/:guild/channels", () => [200, [...this.channels.values()].filter((c) => c.type !== 11 && c.type !== 12).map(channelObject)]);
-		this.route("GET", "/guilds/:guild/roles", () => [200, this.guildCreate().roles]);
-		this.route("GET", "/guilds/:guild/members/:user", ({ params }) => {
-			const m = this.members.find((x) => x.user.id === params[1]);
-			return m ? [200, memberObject(m)] : err(404, 10007, "Unknown Member");
-		});
-		this.route("GET", "/channels/:id", ({ params }) => {
-			const c = this.channels.get(params[0]!);
-			return c ? [200, channelObject(c)] : err(404, 10003, "Unknown Channel");
-		});
-		this.route("PATCH", "/channels/:id", ({ params, body }) => {
-			const c = this.channels.get(params[0]!);
-			if (!c) return err(404, 10003, "Unknown Channel");
-			const b = (body ?? {}) as Record<string, unknown>;
-			if (typeof b.name === "string") c.name = b.name;
-			if (typeof b.archived === "boolean") c.archived = b.archived;
-			if (typeof b.locked === "boolean") c.locked = b.locked;
-			this.dispatch(c.type === 11 || c.type === 12 ? "THREAD_UPDATE" : "CHANNEL_UPDATE", channelObject(c));
-			return [200, channelObject(c)];
-		});
-		this.route("GET", "/channels/:id/messages", ({ params }) => [200, this.channelMessages(params[0]!).reverse().map((m) => messageObject(m, this.baseUrl))]);
-		this.route("GET", "/channels/:id/messages/:mid", ({ params }) => {
-			const m = this.messages.get(params[1]!);
-			return m && m.channelId === params[0] && !m.deleted ? [200, messageObject(m, this.baseUrl)] : err(404, 10008, "Unknown Message");
-		});
-		this.route("POST", "/channels/:id/messages", ({ params, body, files, call }) => {
-			const c = this.channels.get(params[0]!);
-			if (!c) return err(404, 10003, "Unknown Channel");
-			if (c.type === 2) return err(400, 50008, "Cannot send messages in a non-text channel");
-			call.problems = messageProblems(body, files.length);
-			if (call.problems.length > 0) return err(400, 50035, "Invalid Form Body", { problems: call.problems });
-			return [200, messageObject(this.storeMessage(c, this.bot, body as Record<string, unknown>, files), this.baseUrl)];
-		});
-		this.route("PATCH", "/channels/:id/messages/:mid", ({ params, body, files, call }) => {
-			const m = this.messages.get(params[1]!);
-			if (!m || m.channelId !== params[0] || m.deleted) return err(404, 10008, "Unknown Message");
-			if (m.author.id !== this.bot.id) return err(403, 50005, "Cannot edit a message authored by another user");
-			call.problems = messageProblems(body, files.length, true);
-			if (call.problems.length > 0) return err(400, 50035, "Invalid Form Body", { problems: call.problems });
-			return [200, messageObject(this.editMessage(m, body as Record<string, unknown>, files), this.baseUrl)];
-		});
-		this.route("DELETE", "/channels/:id/messages/:mid", ({ params }) => {
-			const m = this.messages.get(params[1]!);
-			if (!m) return err(404, 10008, "Unknown Message");
-			m.deleted = true;
-			return [204];
-		});
-		this.route("POST", "/channels/:id/threads", ({ params, body, call }) => {
-			const c = this.channels.get(params[0]!);
-			if (!c) return err(404, 10003, "Unknown Channel");
-			call.problems = threadNameProblems((body as { name?: unknown })?.name);
-			return this.createThread(c, (body ?? {}) as Record<string, unknown>);
-		});
-		this.route("POST", "/channels/:id/messages/:mid/threads", ({ params, body, call }) => {
-			const c = this.channels.get(params[0]!);
-			const m = this.messages.get(params[1]!);
-			if (!c || !m) return err(404, 10008, "Unknown Message");
-			call.problems = threadNameProblems((body as { name?: unknown })?.name);
-			return this.createThread(c, (body ?? {}) as Record<string, unknown>, m);
-		});
-		this.route("PUT", "/channels/:id/thread-members/:user", () => [204]);
-		this.route("POST", "/channels/:id/typing", ({ params }) => (this.channels.has(params[0]!) ? [204] : err(404, 10003, "Unknown Channel")));
-		this.route("POST", "/interactions/:id/:token/callback", (r) => this.onCallback(r));
-		this.route("POST", "/webhooks/:app/:token", ({ params, body, files, call }) => {
-			const it = this.interactions.get(params[1]!);
-			if (!it || it.responseType === undefined) return err(404, 10015, "Unknown Webhook");
-			call.problems = messageProblems(body, files.length);
-			if (call.problems.length > 0) return err(400, 50035, "Invalid Form Body", { problems: call.problems });
-			const b = body as Record<string, unknown>;
-			const ephemeral = typeof b.flags === "number" && (b.flags & 64) !== 0;
-			const m = this.storeMessage(this.channels.get(it.channelId)!, this.bot, b, files, {
-				webhookId: this.applicationId,
-				interactionId: it.id,
-				...(ephemeral ? { visibleTo: it.user.id } : {}),
-			});
-			it.followupIds.push(m.id);
-			return [200, messageObject(m, this.baseUrl)];
-		});
-		const webhookMessage = (token: string, mid: string) => {
-			const it = this.interactions.get(token);
-			const id = mid === "@original" ? it?.originalMessageId : mid;
-			return it && id ? this.messages.get(id) : undefined;
-		};
-		this.route("GET", "/webhooks/:app/:token/messages/:mid", ({ params }) => {
-			const m = webhookMessage(params[1]!, params[2]!);
-			return m ? [200, messageObject(m, this.baseUrl)] : err(404, 10008, "Unknown Message");
-		});
-		this.route("PATCH", "/webhooks/:app/:token/messages/:mid", ({ params, body, files, call }) => {
-			const m = webhookMessage(params[1]!, params[2]!);
-			if (!m) return err(404, 10008, "Unknown Message");
-			call.problems = messageProblems(body, files.length, true);
-			if (call.problems.length > 0) return err(400, 50035, "Invalid Form Body", { problems: call.problems });
-			return [200, messageObject(this.editMessage(m, body as Record<string, unknown>, files), this.baseUrl)];
-		});
-		this.route("DELETE", "/webhooks/:app/:token/messages/:mid", ({ params }) => {
-			const m = webhookMessage(params[1]!, params[2]!);
-			if (!m) return err(404, 10008, "Unknown Message");
-			m.deleted = true;
-			return [204];
-		});
-	}
-
-	private onCallback({ params, body, files, query, call }: RouteRequest): [number, unknown?] {
-		const it = this.interactions.get(params[1]!);
-		if (!it || it.id !== params[0]) return err(404, 10062, "Unknown interaction");
-		if (it.responseType !== undefined) {
-			it.rejectedCallbacks++;
-			return err(400, 40060, "Interaction has already been acknowledged.");
-		}
-		if (Date.now() - it.createdAt > this.ackDeadlineMs) {
-			it.rejectedCallbacks++;
-			return err(404, 10062, "Unknown interaction");
-		}
-		const b = (body ?? {}) as { type?: number; data?: Record<string, unknown> };
-		const data = b.data ?? {};
-		const type = b.type;
-		const channel = this.channels.get(it.channelId)!;
-		const ephemeral = typeof data.flags === "number" && (data.flags & 64) !== 0;
-		const fromMessage = it.messageId !== undefined;
-		if (type === 4 || type === 5) {
-			if (type === 4) call.problems = messageProblems(data, files.length);
-			if (call.problems.length > 0) return err(400, 50035, "Invalid Form Body", { problems: call.problems });
-			const flags = (ephemeral ? 64 : 0) | (type === 5 ? 128 : 0);
-			const m = this.storeMessage(channel, this.bot, type === 4 ? { ...data, flags } : { content: "", flags }, type === 4 ? files : [], {
-				webhookId: this.applicationId,
-				interactionId: it.id,
-				...(ephemeral ? { visibleTo: it.user.id } : {}),
-			});
-			it.originalMessageId = m.id;
-		} else if (type === 6 || type === 7) {
-			if (!fromMessage) return err(400, 50035, "Interaction callback type not allowed: no message to update");
-			const m = this.messages.get(it.messageId!)!;
-			if (type === 7) {
-				call.problems = messageProblems(data, files.length, true);
-				if (call.problems.length > 0) return err(400, 50035, "Invalid Form Body", { problems: call.problems });
-				this.editMessage(m, data, files);
-			}
-			it.originalMessageId = m.id;
-		} else if (type === 9) {
-			if (it.kind === "modal") return err(400, 50035, "A modal cannot answer a modal submit");
-			call.problems = modalProblems(data);
-			if (call.problems.length > 0) return err(400, 50035, "Invalid Form Body", { problems: call.problems });
-			it.modal = data as FakeInteraction["modal"];
-		} else {
-			return err(400, 50035, `Invalid interaction response type ${String(type)}`);
-		}
-		it.responseType = type;
-		it.ackedAt = Date.now();
-		if (query.with_response !== "true") return [204];
-		const message = it.originalMessageId ? this.messages.get(it.originalMessageId) : undefined;
-		return [
-			200,
-			{
-				interaction: { id: it.id, type: { command: 2, button: 3, select: 3, modal: 5 }[it.kind], response_message_id: message?.id, response_message_loading: type === 5, response_message_ephemeral: ephemeral },
-				resource: { type, ...(message ? { message: messageObject(message, this.baseUrl) } : {}) },
-			},
-		];
-	}
-
-	private guildCreate() {
+	/** The guild as GUILD_CREATE carries it (internal). */
+	guildCreate() {
 		return guildCreateObject(this.guild, [...this.channels.values()], this.roles, this.members);
-	}
-
-	// ─── gateway ─────────────────────────────────────────────────────────────
-
-	private onSocket(ws: WebSocket): void {
-		this.gateway.connections++;
-		let session: GatewaySession | undefined;
-		const send = (payload: unknown) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(payload));
-		send({ op: 10, d: { heartbeat_interval: this.heartbeatIntervalMs }, s: null, t: null });
-		ws.on("message", (raw) => {
-			let packet: { op?: number; d?: Record<string, unknown> };
-			try {
-				packet = JSON.parse(String(raw));
-			} catch {
-				return ws.close(4002, "Decode error");
-			}
-			const d = packet.d ?? {};
-			if (packet.op === 1) {
-				this.gateway.heartbeats++;
-				send({ op: 11, d: null, s: null, t: null });
-			} else if (packet.op === 2) {
-				if (d.token !== this.token) return ws.close(4004, "Authentication failed");
-				this.gateway.identifies++;
-				session = { id: `session-${snowflake()}`, seq: 0, intents: Number(d.intents ?? 0), socket: ws, log: [] };
-				this.sessions.set(session.id, session);
-				this.sendDispatch(session, "READY", {
-					v: 10,
-					user: userObject(this.bot),
-					guilds: [{ id: this.guild.id, unavailable: true }],
-					session_id: session.id,
-					resume_gateway_url: this.gatewayUrl,
-					shard: [0, 1],
-					application: { id: this.applicationId, flags: 0 },
-					private_channels: [],
-					presences: [],
-					relationships: [],
-					user_settings: {},
-					guild_join_requests: [],
-					geo_ordered_rtc_regions: [],
-				});
-				this.sendDispatch(session, "GUILD_CREATE", this.guildCreate());
-			} else if (packet.op === 6) {
-				const known = this.sessions.get(String(d.session_id));
-				if (!known || d.token !== this.token) return send({ op: 9, d: false, s: null, t: null });
-				this.gateway.resumes++;
-				session = known;
-				session.socket = ws;
-				const after = Number(d.seq ?? 0);
-				for (const entry of session.log) if (entry.s > after) ws.send(entry.payload);
-				this.sendDispatch(session, "RESUMED", {});
-			}
-			this.changed();
-			return undefined;
-		});
-		ws.on("close", () => {
-			if (session && session.socket === ws) session.socket = null;
-		});
-		ws.on("error", () => {});
-	}
-
-	private sendDispatch(session: GatewaySession, t: string, d: unknown): void {
-		if (t === "MESSAGE_CREATE" || t === "MESSAGE_UPDATE") {
-			if ((session.intents & GUILD_MESSAGES_INTENT) === 0) return;
-			if ((session.intents & MESSAGE_CONTENT_INTENT) === 0 && typeof d === "object" && d !== null) {
-				const m = d as { author?: { id?: string }; content?: string };
-				if (m.author?.id !== this.bot.id) d = { ...m, content: "" };
-			}
-		}
-		session.seq++;
-		const payload = JSON.stringify({ op: 0, t, s: session.seq, d });
-		session.log.push({ s: session.seq, payload });
-		if (session.log.length > 2000) session.log.shift();
-		const socket = session.socket;
-		if (socket && socket.readyState === socket.OPEN) socket.send(payload);
 	}
 }
 

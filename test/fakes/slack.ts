@@ -5,10 +5,21 @@
  * HTTP receiver the way Slack does (slash commands, block_actions, view_submission, events).
  */
 
-import { createHmac } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type WebSocket, WebSocketServer } from "ws";
+
+import { callProblems } from "../fixtures/slack/limits.ts";
+import {
+	type Actor,
+	type BoltResponse,
+	type SendOptions,
+	SlackSender,
+	signSlackRequest,
+} from "../fixtures/slack/requests.ts";
+
+export { blockProblems, callProblems, SLACK_LIMITS } from "../fixtures/slack/limits.ts";
+export { type Actor, type BoltResponse, type SendOptions, SlackSender, signSlackRequest };
 
 /** One Web API call (or response_url post) the fake received. */
 export interface RecordedCall {
@@ -64,123 +75,6 @@ export interface SocketAck {
 	payload?: unknown;
 }
 
-const LIMITS = {
-	messageBlocks: 50,
-	modalBlocks: 100,
-	sectionText: 3000,
-	fieldText: 2000,
-	fields: 10,
-	actionsElements: 25,
-	buttonText: 75,
-	actionId: 255,
-	blockId: 255,
-	buttonValue: 2000,
-	selectOptions: 100,
-	optionText: 75,
-	optionValue: 150,
-	contextElements: 10,
-	headerText: 150,
-	messageText: 40_000,
-	modalTitle: 24,
-	privateMetadata: 3000,
-	callbackId: 255,
-} as const;
-
-const plain = (t: unknown): string => (t && typeof t === "object" && "text" in t ? String(t.text) : "");
-
-/** Block Kit limit problems of a block list (empty = Slack would accept it). */
-export function blockProblems(blocks: unknown, maxBlocks: number = LIMITS.messageBlocks): string[] {
-	if (!Array.isArray(blocks)) return blocks === undefined ? [] : ["blocks is not an array"];
-	const problems: string[] = [];
-	if (blocks.length > maxBlocks) problems.push(`${blocks.length} blocks > ${maxBlocks}`);
-	const checkElement = (el: Record<string, unknown>, where: string): void => {
-		if (typeof el.action_id === "string" && el.action_id.length > LIMITS.actionId) problems.push(`${where}: action_id too long`);
-		if (el.type === "button") {
-			if (plain(el.text).length > LIMITS.buttonText) problems.push(`${where}: button text > ${LIMITS.buttonText}`);
-			if (typeof el.value === "string" && el.value.length > LIMITS.buttonValue) problems.push(`${where}: button value too long`);
-		}
-		if (el.type === "static_select") {
-			const options = Array.isArray(el.options) ? (el.options as Record<string, unknown>[]) : [];
-			if (options.length > LIMITS.selectOptions) problems.push(`${where}: ${options.length} select options`);
-			for (const o of options) {
-				if (plain(o.text).length > LIMITS.optionText) problems.push(`${where}: option text > ${LIMITS.optionText}`);
-				if (String(o.value ?? "").length > LIMITS.optionValue) problems.push(`${where}: option value too long`);
-			}
-		}
-	};
-	blocks.forEach((raw, i) => {
-		const b = raw as Record<string, unknown>;
-		const where = `block ${i} (${String(b.type)})`;
-		if (typeof b.block_id === "string" && b.block_id.length > LIMITS.blockId) problems.push(`${where}: block_id too long`);
-		if (b.type === "section") {
-			if (plain(b.text).length > LIMITS.sectionText) problems.push(`${where}: text > ${LIMITS.sectionText}`);
-			if (b.text === undefined && b.fields === undefined) problems.push(`${where}: needs text or fields`);
-			const fields = Array.isArray(b.fields) ? b.fields : [];
-			if (fields.length > LIMITS.fields) problems.push(`${where}: > ${LIMITS.fields} fields`);
-			for (const f of fields) if (plain(f).length > LIMITS.fieldText) problems.push(`${where}: field too long`);
-			if (b.accessory && typeof b.accessory === "object") checkElement(b.accessory as Record<string, unknown>, where);
-		}
-		if (b.type === "header" && plain(b.text).length > LIMITS.headerText) problems.push(`${where}: header too long`);
-		if (b.type === "actions") {
-			const els = Array.isArray(b.elements) ? (b.elements as Record<string, unknown>[]) : [];
-			if (els.length === 0 || els.length > LIMITS.actionsElements) problems.push(`${where}: ${els.length} elements`);
-			for (const el of els) checkElement(el, where);
-		}
-		if (b.type === "context") {
-			const els = Array.isArray(b.elements) ? b.elements : [];
-			if (els.length === 0 || els.length > LIMITS.contextElements) problems.push(`${where}: ${els.length} elements`);
-		}
-		if (b.type === "input" && b.element && typeof b.element === "object") checkElement(b.element as Record<string, unknown>, where);
-	});
-	return problems;
-}
-
-/** Limit problems of one recorded call (message text and blocks, modal views). */
-export function callProblems(call: RecordedCall): string[] {
-	const p = call.params;
-	const problems: string[] = [];
-	if (typeof p.text === "string" && p.text.length > LIMITS.messageText) problems.push("text > 40000");
-	if (call.method.startsWith("chat.") && p.text === undefined && p.blocks === undefined)
-		problems.push("no text and no blocks");
-	problems.push(...blockProblems(p.blocks));
-	if (call.method === "views.open" || call.method === "views.update") {
-		const view = (p.view ?? {}) as Record<string, unknown>;
-		if (plain(view.title).length === 0 || plain(view.title).length > LIMITS.modalTitle) problems.push("modal title length");
-		if (view.submit !== undefined && plain(view.submit).length > LIMITS.modalTitle) problems.push("modal submit length");
-		if (String(view.private_metadata ?? "").length > LIMITS.privateMetadata) problems.push("private_metadata too long");
-		if (String(view.callback_id ?? "").length > LIMITS.callbackId) problems.push("callback_id too long");
-		problems.push(...blockProblems(view.blocks, LIMITS.modalBlocks));
-	}
-	return problems.map((m) => `${call.method}: ${m}`);
-}
-
-/** Slack's v0 signature headers for a raw request body. */
-export function signSlackRequest(
-	signingSecret: string,
-	body: string,
-	timestampSec: number = Math.floor(Date.now() / 1000),
-): Record<string, string> {
-	const signature = `v0=${createHmac("sha256", signingSecret).update(`v0:${timestampSec}:${body}`).digest("hex")}`;
-	return { "x-slack-signature": signature, "x-slack-request-timestamp": String(timestampSec) };
-}
-
-/** Bolt's HTTP answer to a request we sent it. */
-export interface BoltResponse {
-	status: number;
-	text: string;
-	json?: Record<string, unknown>;
-}
-
-/** How to sign (or mis-sign) one request. */
-export interface SendOptions {
-	/** Override the signing secret (a wrong one must be refused). */
-	secret?: string;
-	/** Override the timestamp in seconds (a stale one must be refused). */
-	timestampSec?: number;
-	/** Request timeout; bounded by default. */
-	timeoutMs?: number;
-}
-
 /** A started fake Slack. */
 export interface FakeSlack {
 	/** Web API base URL, ending with a slash (for clientOptions.slackApiUrl). */
@@ -206,7 +100,11 @@ export interface FakeSlack {
 	/** Socket Mode: resolves on the next client connection (after hello was sent). */
 	socketConnected(timeoutMs?: number): Promise<void>;
 	/** Socket Mode: send an envelope, resolve with the client's ack (bounded). */
-	socketSend(type: "events_api" | "slash_commands" | "interactive", payload: unknown, timeoutMs?: number): Promise<SocketAck>;
+	socketSend(
+		type: "events_api" | "slash_commands" | "interactive",
+		payload: unknown,
+		timeoutMs?: number,
+	): Promise<SocketAck>;
 	close(): Promise<void>;
 }
 
@@ -218,11 +116,14 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 
 async function parseParams(req: IncomingMessage, raw: Buffer): Promise<Record<string, unknown>> {
 	const type = req.headers["content-type"] ?? "";
-	if (type.includes("application/json")) return raw.length ? (JSON.parse(raw.toString("utf8")) as Record<string, unknown>) : {};
+	if (type.includes("application/json"))
+		return raw.length ? (JSON.parse(raw.toString("utf8")) as Record<string, unknown>) : {};
 	if (type.includes("multipart/form-data")) {
 		const form = await new Response(new Uint8Array(raw), { headers: { "content-type": type } }).formData();
 		const parts: [string, FormDataEntryValue][] = [];
-		form.forEach((v, k) => parts.push([k, v]));
+		form.forEach((v, k) => {
+			parts.push([k, v]);
+		});
 		const out: Record<string, unknown> = {};
 		for (const [k, v] of parts) out[k] = typeof v === "string" ? v : Buffer.from(await v.arrayBuffer());
 		return out;
@@ -261,20 +162,34 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 	let baseUrl = "";
 
 	const methods: Record<string, (p: Record<string, unknown>) => Record<string, unknown>> = {
-		"auth.test": () => ({ url: "https://fake.slack/", team: "Fake", user: "learnharness", team_id: teamId, user_id: botUserId, bot_id: botId }),
+		"auth.test": () => ({
+			url: "https://fake.slack/",
+			team: "Fake",
+			user: "learnharness",
+			team_id: teamId,
+			user_id: botUserId,
+			bot_id: botId,
+		}),
 		"users.info": (p) => {
 			const user = users.get(String(p.user));
 			if (!user) return { ok: false, error: "user_not_found" };
 			return { user: { ...user, team_id: teamId, real_name: user.name, profile: { display_name: user.name } } };
 		},
-		"conversations.info": (p) => ({ channel: { id: p.channel, name: `chan-${String(p.channel).toLowerCase()}`, is_channel: true } }),
+		"conversations.info": (p) => ({
+			channel: { id: p.channel, name: `chan-${String(p.channel).toLowerCase()}`, is_channel: true },
+		}),
 		"chat.postMessage": (p) => {
 			const problems = callProblems({ method: "chat.postMessage", params: p });
 			if (!p.channel) return { ok: false, error: "channel_not_found" };
 			if (problems.length) return { ok: false, error: "invalid_blocks", errors: problems };
 			const ts = nextTs();
 			const thread = typeof p.thread_ts === "string" ? p.thread_ts : undefined;
-			const msg: FakeMessage = { channel: String(p.channel), ts, text: p.text as string, blocks: p.blocks as unknown[] };
+			const msg: FakeMessage = {
+				channel: String(p.channel),
+				ts,
+				text: p.text as string,
+				blocks: p.blocks as unknown[],
+			};
 			if (thread) msg.threadTs = thread;
 			messages.set(ts, msg);
 			return { channel: p.channel, ts, message: { text: p.text, ts, bot_id: botId } };
@@ -288,7 +203,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 			msg.blocks = p.blocks as unknown[];
 			return { channel: p.channel, ts: p.ts, text: p.text };
 		},
-		"chat.postEphemeral": (p) => (p.user && p.channel ? { message_ts: nextTs() } : { ok: false, error: "user_not_in_channel" }),
+		"chat.postEphemeral": (p) =>
+			p.user && p.channel ? { message_ts: nextTs() } : { ok: false, error: "user_not_in_channel" },
 		"views.open": (p) => {
 			const trigger = String(p.trigger_id ?? "");
 			if (!triggers.delete(trigger)) return { ok: false, error: "invalid_trigger_id" };
@@ -342,7 +258,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 		const method = url.pathname.replace(/^\/api\//, "");
 		const params = await parseParams(req, raw);
 		const auth = req.headers.authorization;
-		const token = auth?.startsWith("Bearer ") ? auth.slice(7) : typeof params.token === "string" ? params.token : undefined;
+		const token = auth?.startsWith("Bearer ")
+			? auth.slice(7)
+			: typeof params.token === "string"
+				? params.token
+				: undefined;
 		const call: RecordedCall = { method, params };
 		if (token !== undefined) call.token = token;
 		calls.push(call);
@@ -352,7 +272,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 			return send(res, override.status ?? 200, override.body ?? { ok: false, error: "fake_error" }, headers);
 		}
 		const wantsApp = method === "apps.connections.open";
-		if (!token || !token.startsWith(wantsApp ? "xapp-" : "xoxb-")) return send(res, 200, { ok: false, error: "invalid_auth" });
+		if (!token?.startsWith(wantsApp ? "xapp-" : "xoxb-")) return send(res, 200, { ok: false, error: "invalid_auth" });
 		const impl = methods[method];
 		if (!impl) return send(res, 200, { ok: false, error: "unknown_method" });
 		const result = impl(params);
@@ -382,7 +302,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 	baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-	const waitFor = async <T>(check: () => T | undefined | null | false, what = "condition", timeoutMs = 10_000): Promise<T> => {
+	const waitFor = async <T>(
+		check: () => T | undefined | null | false,
+		what = "condition",
+		timeoutMs = 10_000,
+	): Promise<T> => {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const value = check();
@@ -427,160 +351,38 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 		socketSend: (type, payload, timeoutMs = 10_000) => {
 			const envelopeId = `env-${++seq}`;
 			const acked = new Promise<SocketAck>((resolve) => ackWaiters.set(envelopeId, resolve));
-			const envelope = { envelope_id: envelopeId, type, payload, accepts_response_payload: type !== "events_api", retry_attempt: 0 };
+			const envelope = {
+				envelope_id: envelopeId,
+				type,
+				payload,
+				accepts_response_payload: type !== "events_api",
+				retry_attempt: 0,
+			};
 			for (const ws of sockets) ws.send(JSON.stringify(envelope));
 			return withTimeout(acked, timeoutMs, `ack of ${envelopeId}`).finally(() => ackWaiters.delete(envelopeId));
 		},
 		close: async () => {
-			for (const ws of sockets) ws.terminate();
+			// Finish close handshakes a client started (Bolt's stop() resolves after sending its close frame).
+			await Promise.all(
+				[...sockets].map(
+					(ws) =>
+						new Promise<void>((resolve) => {
+							const timer = setTimeout(() => {
+								ws.terminate();
+								resolve();
+							}, 1000);
+							ws.once("close", () => {
+								clearTimeout(timer);
+								resolve();
+							});
+							ws.close(1000);
+						}),
+				),
+			);
 			wss.close();
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},
 	};
 	return fake;
-}
-
-/** Who clicks or types, in which channel. */
-export interface Actor {
-	user: string;
-	name?: string;
-	channel: string;
-}
-
-/** Sends Slack-shaped, signed requests to Bolt's HTTP endpoint (`/slack/events`). */
-export class SlackSender {
-	private seq = 0;
-	constructor(
-		readonly eventsUrl: string,
-		private readonly fake: FakeSlack,
-		private readonly triggers: Set<string>,
-	) {}
-
-	/** A fresh trigger_id the fake's views.open will accept once. */
-	newTrigger(): string {
-		const id = `trig-${Date.now()}-${++this.seq}`;
-		this.triggers.add(id);
-		return id;
-	}
-
-	/** POST a raw body, signed (or mis-signed per `options`). */
-	async raw(body: string, contentType: string, options: SendOptions = {}): Promise<BoltResponse> {
-		const headers = signSlackRequest(options.secret ?? this.fake.signingSecret, body, options.timestampSec);
-		const res = await fetch(this.eventsUrl, {
-			method: "POST",
-			headers: { "content-type": contentType, ...headers },
-			body,
-			signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
-		});
-		const text = await res.text();
-		const out: BoltResponse = { status: res.status, text };
-		const json = text.startsWith("{") ? tryJson(text) : undefined;
-		if (json && typeof json === "object") out.json = json as Record<string, unknown>;
-		return out;
-	}
-
-	/** A slash command (form-encoded), e.g. command("/lesson", "start fractions", actor). */
-	command(command: string, text: string, actor: Actor, options?: SendOptions): Promise<BoltResponse> {
-		const form = new URLSearchParams({
-			token: "legacy-verification-token",
-			team_id: this.fake.teamId,
-			team_domain: "fake",
-			channel_id: actor.channel,
-			channel_name: "general",
-			user_id: actor.user,
-			user_name: actor.name ?? actor.user.toLowerCase(),
-			command,
-			text,
-			api_app_id: "A0APP",
-			response_url: `${this.fake.baseUrl}/respond/${++this.seq}`,
-			trigger_id: this.newTrigger(),
-		});
-		return this.raw(form.toString(), "application/x-www-form-urlencoded", options);
-	}
-
-	/** The block_actions payload of a click on an element of a message the bot posted. */
-	actionPayload(
-		actor: Actor,
-		messageTs: string,
-		action: { action_id: string; type?: "button" | "static_select"; value?: string; selected?: string; block_id?: string },
-	): Record<string, unknown> {
-		const message = this.fake.messages.get(messageTs);
-		const element: Record<string, unknown> = {
-			action_id: action.action_id,
-			block_id: action.block_id ?? "b",
-			type: action.type ?? "button",
-			action_ts: `${Date.now() / 1000}`,
-		};
-		if (action.value !== undefined) element.value = action.value;
-		if (action.selected !== undefined) element.selected_option = { text: { type: "plain_text", text: action.selected }, value: action.selected };
-		return {
-			type: "block_actions",
-			team: { id: this.fake.teamId, domain: "fake" },
-			user: { id: actor.user, username: actor.name ?? actor.user.toLowerCase(), name: actor.name ?? actor.user.toLowerCase(), team_id: this.fake.teamId },
-			api_app_id: "A0APP",
-			token: "legacy-verification-token",
-			container: { type: "message", message_ts: messageTs, channel_id: actor.channel, is_ephemeral: false, thread_ts: message?.threadTs },
-			trigger_id: this.newTrigger(),
-			channel: { id: actor.channel, name: "general" },
-			message: { type: "message", ts: messageTs, thread_ts: message?.threadTs, text: message?.text ?? "", blocks: message?.blocks ?? [], bot_id: this.fake.botId, user: this.fake.botUserId },
-			response_url: `${this.fake.baseUrl}/respond/${++this.seq}`,
-			actions: [element],
-		};
-	}
-
-	/** Send an interactivity payload (form field `payload`). */
-	interactive(payload: Record<string, unknown>, options?: SendOptions): Promise<BoltResponse> {
-		const form = new URLSearchParams({ payload: JSON.stringify(payload) });
-		return this.raw(form.toString(), "application/x-www-form-urlencoded", options);
-	}
-
-	/** Click a button or pick a select option on a posted message. */
-	action(actor: Actor, messageTs: string, action: Parameters<SlackSender["actionPayload"]>[2], options?: SendOptions): Promise<BoltResponse> {
-		return this.interactive(this.actionPayload(actor, messageTs, action), options);
-	}
-
-	/** The view_submission payload of a modal the bot opened (view as passed to views.open). */
-	viewSubmissionPayload(actor: Actor, view: Record<string, unknown>, values: Record<string, Record<string, { type: string; value: string | null }>>): Record<string, unknown> {
-		return {
-			type: "view_submission",
-			team: { id: this.fake.teamId, domain: "fake" },
-			user: { id: actor.user, username: actor.name ?? actor.user.toLowerCase(), name: actor.name ?? actor.user.toLowerCase(), team_id: this.fake.teamId },
-			api_app_id: "A0APP",
-			token: "legacy-verification-token",
-			trigger_id: this.newTrigger(),
-			view: { id: `V${++this.seq}`, team_id: this.fake.teamId, type: "modal", ...view, state: { values }, hash: "h", app_id: "A0APP", bot_id: this.fake.botId },
-			response_urls: [],
-		};
-	}
-
-	/** Submit a modal. */
-	viewSubmission(actor: Actor, view: Record<string, unknown>, values: Parameters<SlackSender["viewSubmissionPayload"]>[2], options?: SendOptions): Promise<BoltResponse> {
-		return this.interactive(this.viewSubmissionPayload(actor, view, values), options);
-	}
-
-	/** The event_callback envelope of an Events API event. */
-	eventPayload(event: Record<string, unknown>): Record<string, unknown> {
-		return {
-			token: "legacy-verification-token",
-			team_id: this.fake.teamId,
-			api_app_id: "A0APP",
-			event: { event_ts: event.ts, ...event },
-			type: "event_callback",
-			event_id: `Ev${Date.now()}${++this.seq}`,
-			event_time: Math.floor(Date.now() / 1000),
-			authorizations: [{ team_id: this.fake.teamId, user_id: this.fake.botUserId, is_bot: true, is_enterprise_install: false }],
-			is_ext_shared_channel: false,
-		};
-	}
-
-	/** Deliver an event (JSON body). */
-	event(event: Record<string, unknown>, options?: SendOptions): Promise<BoltResponse> {
-		return this.raw(JSON.stringify(this.eventPayload(event)), "application/json", options);
-	}
-
-	/** A fresh message ts (for messages the learner types). */
-	nextTs(): string {
-		return `1800000000.${String(++this.seq).padStart(6, "0")}`;
-	}
 }

@@ -114,6 +114,7 @@ const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
 describe("cards within platform limits (property)", () => {
 	it("quizzes: every payload fits, every choice is answerable, free answers open a valid modal", () => {
+		const seen = { split: 0, selects: 0, degraded: 0 };
 		fc.assert(
 			fc.property(quizInput, toolCallId, (input, id) => {
 				const card = cardFromEvent({ type: "quiz", sessionId: "s", toolCallId: id, input });
@@ -122,6 +123,9 @@ describe("cards within platform limits (property)", () => {
 				check(discord, slack);
 				const n = input.options?.length ?? 0;
 				const fits = `lh:select:${id}:9999`.length <= 100;
+				if (discord.length > 1) seen.split++;
+				if (fits && n > 5) seen.selects++;
+				if (!fits || n > 125) seen.degraded++;
 				if (fits && n > 0 && n <= 125) expect([...discordChoices(discord, id)].sort((a, b) => a - b)).toEqual(range(n));
 				if (fits && n > 0) expect([...slackChoices(slack, id)].sort((a, b) => a - b)).toEqual(range(n));
 				if (fits && n === 0) {
@@ -131,6 +135,7 @@ describe("cards within platform limits (property)", () => {
 			}),
 			{ numRuns: 150 },
 		);
+		for (const count of Object.values(seen)) expect(count).toBeGreaterThan(3);
 	});
 
 	it("asks: every payload fits and every option is answerable", () => {
@@ -185,6 +190,7 @@ describe("cards within platform limits (property)", () => {
 			role: fc.option(fc.constantFrom("intro" as const, "concept" as const, "example" as const, "recap" as const), { nil: undefined }),
 		});
 		const strands = fc.array(fc.record({ strand: optionText, assessment: markdown(3) }), { minLength: 1, maxLength: 60 });
+		let split = 0; // the generators must reach the limits, or the property proves little
 		fc.assert(
 			fc.property(explain, strands, markdown(6), (input, s, text) => {
 				for (const event of [
@@ -195,11 +201,14 @@ describe("cards within platform limits (property)", () => {
 					const card = cardFromEvent(event);
 					if (card === undefined) continue;
 					const discord = toDiscordMessages(card);
-					check(discord, toSlackMessages(card));
+					const slack = toSlackMessages(card);
+					check(discord, slack);
+					if (discord.length > 1 && slack.some((m) => m.blocks.length > 3)) split++;
 					for (const m of discord) expect((m.content.match(/^ {0,3}```/gm) ?? []).length % 2).toBe(0);
 				}
 			}),
 			{ numRuns: 100 },
 		);
+		expect(split).toBeGreaterThan(10);
 	});
 });

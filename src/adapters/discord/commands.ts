@@ -137,13 +137,17 @@ export async function registerDiscordCommands(
 ): Promise<RegisteredCommands> {
 	const client = rest ?? new REST(config.apiUrl ? { api: config.apiUrl } : {}).setToken(config.token);
 	try {
-		const applicationId = config.applicationId ?? ((await client.get(Routes.currentApplication())) as APIApplication).id;
+		const applicationId =
+			config.applicationId ?? ((await client.get(Routes.currentApplication())) as APIApplication).id;
 		const route = config.guildId
 			? Routes.applicationGuildCommands(applicationId, config.guildId)
 			: Routes.applicationCommands(applicationId);
 		const saved = (await client.put(route, { body: lessonCommands })) as unknown[];
 		const scope = config.guildId ? "guild" : "global";
-		logger.info({ scope, guildId: config.guildId, applicationId, commands: saved.length }, "discord: commands registered");
+		logger.info(
+			{ scope, guildId: config.guildId, applicationId, commands: saved.length },
+			"discord: commands registered",
+		);
 		return { scope, applicationId, commands: saved.length };
 	} finally {
 		if (!rest) client.clearHashSweeper();

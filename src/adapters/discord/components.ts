@@ -27,11 +27,22 @@ function sessionIdOf(interaction: Interaction): string | undefined {
 	return encodeSessionId({ platform: "discord", guildId: interaction.guildId, threadId: interaction.channelId });
 }
 
-const ephemeral = (content: string) => ({ content, flags: MessageFlags.Ephemeral as const, allowedMentions: { parse: [] } });
+const ephemeral = (content: string) => ({
+	content,
+	flags: MessageFlags.Ephemeral as const,
+	allowedMentions: { parse: [] },
+});
 
 /** Hand a learner event to the tutor (after the ack) and tell the person when it was refused. */
-async function deliver(ctx: AdapterContext, interaction: Interaction, sessionId: string, event: LearnerEvent): Promise<HandleResult> {
+async function deliver(
+	ctx: AdapterContext,
+	interaction: Interaction,
+	sessionId: string,
+	event: LearnerEvent,
+): Promise<HandleResult> {
 	const result = await ctx.tutor.handle(sessionId, event);
+	// Warm the lesson cache (after the ack) so the next "Answer" click can be checked before its modal.
+	await ctx.state.lesson(interaction.channelId ?? "").catch(() => undefined);
 	if (!result.ok) {
 		ctx.logger.info({ sessionId, code: result.code, userId: interaction.user.id }, "discord: answer refused");
 		await interaction.followUp(ephemeral(refusalNotice(result)));
@@ -52,7 +63,8 @@ export async function onButton(ctx: AdapterContext, interaction: ButtonInteracti
 		const question = ctx.state.cachedQuestionText(sessionId, id.toolCallId) ?? "";
 		return void (await interaction.showModal(discordAnswerModal(id.toolCallId, question)));
 	}
-	if (id?.verb !== "pick" || id.choice === undefined) return void (await interaction.reply(ephemeral(NOTICES.unknownComponent)));
+	if (id?.verb !== "pick" || id.choice === undefined)
+		return void (await interaction.reply(ephemeral(NOTICES.unknownComponent)));
 	await interaction.deferUpdate();
 	const by = participantOf(interaction.user, interaction.member);
 	await deliver(ctx, interaction, sessionId, { type: "answer", toolCallId: id.toolCallId, value: id.choice, by });
@@ -95,7 +107,9 @@ export async function onModalSubmit(ctx: AdapterContext, interaction: ModalSubmi
 	else await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	const text = (typedAnswer(interaction, id.toolCallId) ?? "").trim();
 	if (text === "") {
-		await (fromMessage ? interaction.followUp(ephemeral(NOTICES.emptyAnswer)) : interaction.editReply(NOTICES.emptyAnswer));
+		await (fromMessage
+			? interaction.followUp(ephemeral(NOTICES.emptyAnswer))
+			: interaction.editReply(NOTICES.emptyAnswer));
 		return;
 	}
 	const by = participantOf(interaction.user, interaction.member);

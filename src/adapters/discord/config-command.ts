@@ -8,16 +8,23 @@ import { type ChatInputCommandInteraction, MessageFlags } from "discord.js";
 import type { LessonMode } from "../../core/contracts/events.ts";
 import { OPTION } from "./commands.ts";
 import type { AdapterContext } from "./context.ts";
+import { NOTICES } from "./notices.ts";
 import { DEFAULT_GUILD_CONFIG } from "./state.ts";
 import type { GuildConfig } from "./types.ts";
-import { NOTICES } from "./notices.ts";
 import { isAdmin } from "./who.ts";
 
 /** The settings as a few readable lines. */
 export function describeGuildConfig(config: GuildConfig): string {
-	const channels = config.channels.length > 0 ? config.channels.map((id) => `<#${id}>`).join(", ") : "every text channel";
-	const limit = config.lessonsPerDay > 0 ? `${config.lessonsPerDay} per member per day (admins exempt)` : "no daily limit";
-	return [`**Lessons here**`, `• Channels: ${channels}`, `• Limit: ${limit}`, `• Default mode: ${config.defaultMode}`].join("\n");
+	const channels =
+		config.channels.length > 0 ? config.channels.map((id) => `<#${id}>`).join(", ") : "every text channel";
+	const limit =
+		config.lessonsPerDay > 0 ? `${config.lessonsPerDay} per member per day (admins exempt)` : "no daily limit";
+	return [
+		`**Lessons here**`,
+		`• Channels: ${channels}`,
+		`• Limit: ${limit}`,
+		`• Default mode: ${config.defaultMode}`,
+	].join("\n");
 }
 
 /** Handle `/lesson config` (not yet acknowledged). */
@@ -27,7 +34,9 @@ export async function configCommand(ctx: AdapterContext, interaction: ChatInputC
 	if (!guildId) return void (await interaction.editReply(NOTICES.notInGuild));
 	if (!isAdmin(interaction.memberPermissions)) return void (await interaction.editReply(NOTICES.adminsOnly));
 	const o = interaction.options;
-	let config: GuildConfig = o.getBoolean(OPTION.reset) ? { ...DEFAULT_GUILD_CONFIG } : await ctx.state.guildConfig(guildId);
+	let config: GuildConfig = o.getBoolean(OPTION.reset)
+		? { ...DEFAULT_GUILD_CONFIG }
+		: await ctx.state.guildConfig(guildId);
 	const allow = o.getChannel(OPTION.allowChannel);
 	const disallow = o.getChannel(OPTION.disallowChannel);
 	const perDay = o.getInteger(OPTION.lessonsPerDay);

@@ -6,8 +6,8 @@
 
 import { Events } from "discord.js";
 import type Keyv from "keyv";
-import type { TutorEvent } from "../../core/contracts/events.ts";
 import { DEFAULT_STORE_URL, openKeyv } from "../../agent/store/keyv.ts";
+import type { TutorEvent } from "../../core/contracts/events.ts";
 import { createDiscordClient } from "./client.ts";
 import { registerDiscordCommands } from "./commands.ts";
 import type { AdapterContext } from "./context.ts";
@@ -22,14 +22,22 @@ import { createTypingIndicators } from "./typing.ts";
 export { DISCORD_INTENTS } from "./client.ts";
 export { LESSON_COMMAND, lessonCommands, type RegisteredCommands, registerDiscordCommands } from "./commands.ts";
 export { DEFAULT_GUILD_CONFIG } from "./state.ts";
-export type { DiscordAdapter, DiscordAdapterConfig, DiscordAdapterOptions, GuildConfig, LessonRecord } from "./types.ts";
+export type {
+	DiscordAdapter,
+	DiscordAdapterConfig,
+	DiscordAdapterOptions,
+	GuildConfig,
+	LessonRecord,
+} from "./types.ts";
 
 const STOP_FLUSH_MS = 10_000;
 
 /** Create the Discord adapter; nothing connects until start(). */
 export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAdapter {
 	const { tutor, renderer, config, logger } = options;
-	const ownKeyv: Keyv | undefined = options.keyv ? undefined : openKeyv(config.storeUrl ?? DEFAULT_STORE_URL, "discord", logger);
+	const ownKeyv: Keyv | undefined = options.keyv
+		? undefined
+		: openKeyv(config.storeUrl ?? DEFAULT_STORE_URL, "discord", logger);
 	const keyv = options.keyv ?? (ownKeyv as Keyv);
 	const client = createDiscordClient(config, logger);
 	const state = new DiscordState(keyv, config.guildDefaults);
@@ -52,7 +60,10 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 			let timer: NodeJS.Timeout | undefined;
 			const ready = new Promise<void>((resolve, reject) => {
 				client.once(Events.ClientReady, () => resolve());
-				timer = setTimeout(() => reject(new Error(`Discord: the gateway was not ready within ${timeoutMs} ms`)), timeoutMs);
+				timer = setTimeout(
+					() => reject(new Error(`Discord: the gateway was not ready within ${timeoutMs} ms`)),
+					timeoutMs,
+				);
 			});
 			try {
 				await client.login(config.token);
@@ -74,8 +85,12 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 			logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, "discord: connected");
 			if (config.registerCommands !== false) {
 				const applicationId = config.applicationId ?? client.application?.id;
-				await registerDiscordCommands({ ...config, ...(applicationId ? { applicationId } : {}) }, logger, client.rest).catch(
-					(error: unknown) => logger.error({ err: error }, "discord: registering /lesson failed; existing commands stay"),
+				await registerDiscordCommands(
+					{ ...config, ...(applicationId ? { applicationId } : {}) },
+					logger,
+					client.rest,
+				).catch((error: unknown) =>
+					logger.error({ err: error }, "discord: registering /lesson failed; existing commands stay"),
 				);
 			}
 		},

@@ -26,7 +26,8 @@ async function notifyFailure(ctx: AdapterContext, interaction: Interaction): Pro
 	if (!interaction.isRepliable()) return;
 	try {
 		const content = NOTICES.internalError;
-		if (!interaction.deferred && !interaction.replied) await interaction.reply({ content, flags: MessageFlags.Ephemeral });
+		if (!interaction.deferred && !interaction.replied)
+			await interaction.reply({ content, flags: MessageFlags.Ephemeral });
 		else if (interaction.isChatInputCommand() || (interaction.isModalSubmit() && !interaction.isFromMessage()))
 			await interaction.editReply({ content }); // their deferred reply is ours to edit
 		else await interaction.followUp({ content, flags: MessageFlags.Ephemeral });
@@ -42,12 +43,19 @@ export function createInteractionListener(ctx: AdapterContext): (interaction: In
 		route(ctx, interaction)
 			.catch(async (error: unknown) => {
 				ctx.logger.error(
-					{ err: error instanceof Error ? error : describeRestError(error), rest: describeRestError(error), interactionId: interaction.id, type: interaction.type },
+					{
+						err: error instanceof Error ? error : describeRestError(error),
+						rest: describeRestError(error),
+						interactionId: interaction.id,
+						type: interaction.type,
+					},
 					"discord: interaction handler failed",
 				);
 				await notifyFailure(ctx, interaction);
 			})
-			.finally(() => ctx.logger.debug({ interactionId: interaction.id, ms: Date.now() - started }, "discord: interaction handled"))
+			.finally(() =>
+				ctx.logger.debug({ interactionId: interaction.id, ms: Date.now() - started }, "discord: interaction handled"),
+			)
 			.catch(() => {});
 	};
 }

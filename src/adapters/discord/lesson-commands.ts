@@ -29,7 +29,11 @@ async function endCommand(ctx: AdapterContext, interaction: ChatInputCommandInte
 	const sessionId = sessionIdOf(interaction);
 	if (!sessionId) return void (await interaction.editReply(NOTICES.notInGuild));
 	const by = participantOf(interaction.user, interaction.member);
-	const result = await ctx.tutor.handle(sessionId, { type: "end", by, privileged: isAdmin(interaction.memberPermissions) });
+	const result = await ctx.tutor.handle(sessionId, {
+		type: "end",
+		by,
+		privileged: isAdmin(interaction.memberPermissions),
+	});
 	await interaction.editReply(result.ok ? "Ending the lesson." : refusalNotice(result, "end"));
 }
 

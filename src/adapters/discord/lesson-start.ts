@@ -6,9 +6,9 @@
 
 import {
 	type APIThreadChannel,
-	type ChatInputCommandInteraction,
-	ChannelType,
 	type Channel,
+	ChannelType,
+	type ChatInputCommandInteraction,
 	MessageFlags,
 	Routes,
 	ThreadAutoArchiveDuration,
@@ -27,7 +27,12 @@ const THREAD_NAME_MAX = 100;
 export function threadName(topic: string): string {
 	const line = topic.replace(/\s+/g, " ").trim() || "Lesson";
 	const chars = [...line];
-	return chars.length <= THREAD_NAME_MAX ? line : `${chars.slice(0, THREAD_NAME_MAX - 1).join("").trimEnd()}…`;
+	return chars.length <= THREAD_NAME_MAX
+		? line
+		: `${chars
+				.slice(0, THREAD_NAME_MAX - 1)
+				.join("")
+				.trimEnd()}…`;
 }
 
 /** Where the lesson goes: an existing thread, or a new one under a text channel. */
@@ -46,7 +51,8 @@ async function placeOf(ctx: AdapterContext, interaction: ChatInputCommandInterac
 
 function introText(topic: string, learner: Participant, mode: LessonMode, startedBy: Participant): string {
 	const forWhom = learner.id === startedBy.id ? `<@${learner.id}>` : `<@${learner.id}> (started by <@${startedBy.id}>)`;
-	const who = mode === "solo" ? `Solo lesson: only <@${learner.id}> answers.` : "Group lesson: anyone in this thread may answer.";
+	const who =
+		mode === "solo" ? `Solo lesson: only <@${learner.id}> answers.` : "Group lesson: anyone in this thread may answer.";
 	return [
 		`📚 **${topic.replace(/\s+/g, " ").trim().slice(0, 300)}**: a lesson for ${forWhom}.`,
 		`${who} First a few questions to find where you are, then a lesson map. Type here any time to ask or steer; \`/lesson end\` ends it.`,
@@ -89,13 +95,22 @@ export async function startLessonCommand(ctx: AdapterContext, interaction: ChatI
 	else {
 		try {
 			const thread = (await ctx.client.rest.post(Routes.threads(place.parentId), {
-				body: { name: threadName(topic), type: ChannelType.PublicThread, auto_archive_duration: ThreadAutoArchiveDuration.OneDay },
+				body: {
+					name: threadName(topic),
+					type: ChannelType.PublicThread,
+					auto_archive_duration: ThreadAutoArchiveDuration.OneDay,
+				},
 				reason: `learnharness lesson for ${learner.id}`,
 			})) as APIThreadChannel;
 			threadId = thread.id;
 		} catch (error) {
-			ctx.logger.warn({ err: describeRestError(error), channelId: place.parentId }, "discord: creating a lesson thread failed");
-			return void (await say("I could not open a thread here. Check that I may create public threads and send messages in threads in this channel."));
+			ctx.logger.warn(
+				{ err: describeRestError(error), channelId: place.parentId },
+				"discord: creating a lesson thread failed",
+			);
+			return void (await say(
+				"I could not open a thread here. Check that I may create public threads and send messages in threads in this channel.",
+			));
 		}
 	}
 

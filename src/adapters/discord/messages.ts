@@ -22,7 +22,8 @@ export async function onMessage(ctx: AdapterContext, message: Message): Promise<
 	}
 	const by = participantOf(message.author, message.member);
 	const result = await ctx.tutor.handle(lesson.sessionId, { type: "message", text, by });
-	if (!result.ok) ctx.logger.debug({ sessionId: lesson.sessionId, code: result.code }, "discord: message not delivered");
+	if (!result.ok)
+		ctx.logger.debug({ sessionId: lesson.sessionId, code: result.code }, "discord: message not delivered");
 }
 
 let warned = false;

@@ -8,14 +8,18 @@ import type { HandleResult, RefusalCode } from "../../core/contracts/events.ts";
 const ANSWER_NOTICES: Record<RefusalCode, string> = {
 	"unknown-session": "There is no lesson in this thread. Start one with `/lesson start`.",
 	ended: "This lesson has ended. Start a new one with `/lesson start`.",
-	"not-allowed": "This is someone else's solo lesson, so only its learner can answer. Start your own with `/lesson start`.",
+	"not-allowed":
+		"This is someone else's solo lesson, so only its learner can answer. Start your own with `/lesson start`.",
 	"not-pending": "That question is no longer open (it was answered or replaced), so nothing was recorded.",
 	"already-answered": "That question was already answered, so nothing was recorded.",
 	"invalid-answer": "That answer could not be recorded",
 };
 
 /** The notice for a refused answer, reply or end; the tutor's own message where it says more. */
-export function refusalNotice(result: Extract<HandleResult, { ok: false }>, action: "answer" | "end" = "answer"): string {
+export function refusalNotice(
+	result: Extract<HandleResult, { ok: false }>,
+	action: "answer" | "end" = "answer",
+): string {
 	if (action === "end" && result.code === "not-allowed")
 		return "Only the learner or an admin (Manage Server) can end this lesson.";
 	const base = ANSWER_NOTICES[result.code] ?? "That was not recorded.";

@@ -11,7 +11,14 @@ import type { TutorEvent } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
 import { decodeSessionId } from "../../core/session-id.ts";
-import { type AnsweredEvent, answeredCard, cardFromEvent, type PlanRenderer, splitMessage, toDiscordMessages } from "../../render/index.ts";
+import {
+	type AnsweredEvent,
+	answeredCard,
+	cardFromEvent,
+	type PlanRenderer,
+	splitMessage,
+	toDiscordMessages,
+} from "../../render/index.ts";
 import { editMessage, postMessage } from "./rest-messages.ts";
 import type { SerialQueues } from "./serial-queue.ts";
 import type { DiscordState } from "./state.ts";
@@ -102,11 +109,18 @@ export function createPoster(deps: PosterDeps): Poster {
 				rest,
 				logger,
 				channelId,
-				{ content: `🗺️ ${caption}`.slice(0, CONTENT_MAX), attachments: [{ id: 0, filename: "plan.png", description: caption.slice(0, 1024) }] },
+				{
+					content: `🗺️ ${caption}`.slice(0, CONTENT_MAX),
+					attachments: [{ id: 0, filename: "plan.png", description: caption.slice(0, 1024) }],
+				},
 				[{ name: "plan.png", data: picture.png, contentType: "image/png" }],
 			);
 		} else {
-			if (picture.error) logger.warn({ sessionId: event.sessionId, error: picture.error }, "discord: plan picture unavailable; posting the outline");
+			if (picture.error)
+				logger.warn(
+					{ sessionId: event.sessionId, error: picture.error },
+					"discord: plan picture unavailable; posting the outline",
+				);
 			for (const chunk of splitMessage(`🗺️ ${caption}\n\n${picture.outline}`, CONTENT_MAX)) {
 				posted = (await postMessage(rest, logger, channelId, { content: chunk })) ?? posted;
 			}

@@ -10,13 +10,17 @@ import type { Logger } from "../../core/contracts/logger.ts";
 import type { DiscordMessage } from "../../render/index.ts";
 
 /** A message body we send: a rendered card, or a notice. */
-export type MessageBody = Partial<DiscordMessage> & { content?: string; attachments?: Array<{ id: number; filename: string; description?: string }> };
+export type MessageBody = Partial<DiscordMessage> & {
+	content?: string;
+	attachments?: Array<{ id: number; filename: string; description?: string }>;
+};
 
 const NO_MENTIONS = { parse: [] as [] };
 
 /** A compact, loggable description of a REST failure (status, Discord's code and message). */
 export function describeRestError(error: unknown): Record<string, unknown> {
-	if (error instanceof DiscordAPIError) return { status: error.status, code: error.code, message: error.message, url: error.url };
+	if (error instanceof DiscordAPIError)
+		return { status: error.status, code: error.code, message: error.message, url: error.url };
 	if (error instanceof HTTPError) return { status: error.status, message: error.message, url: error.url };
 	return { message: error instanceof Error ? error.message : String(error) };
 }

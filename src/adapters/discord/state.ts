@@ -19,10 +19,16 @@ export const DEFAULT_GUILD_CONFIG: GuildConfig = { channels: [], lessonsPerDay: 
 /** Coerce whatever the store returned into a valid GuildConfig (a corrupt record falls back to defaults). */
 export function normalizeGuildConfig(value: unknown, defaults: GuildConfig): GuildConfig {
 	const v = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
-	const channels = Array.isArray(v.channels) ? v.channels.filter((c): c is string => typeof c === "string") : defaults.channels;
+	const channels = Array.isArray(v.channels)
+		? v.channels.filter((c): c is string => typeof c === "string")
+		: defaults.channels;
 	const perDay = typeof v.lessonsPerDay === "number" && Number.isInteger(v.lessonsPerDay) && v.lessonsPerDay >= 0;
 	const mode = MODES.includes(v.defaultMode as LessonMode) ? (v.defaultMode as LessonMode) : defaults.defaultMode;
-	return { channels: [...new Set(channels)], lessonsPerDay: perDay ? (v.lessonsPerDay as number) : defaults.lessonsPerDay, defaultMode: mode };
+	return {
+		channels: [...new Set(channels)],
+		lessonsPerDay: perDay ? (v.lessonsPerDay as number) : defaults.lessonsPerDay,
+		defaultMode: mode,
+	};
 }
 
 function isLessonRecord(value: unknown): value is LessonRecord {
@@ -32,7 +38,11 @@ function isLessonRecord(value: unknown): value is LessonRecord {
 
 function isQuestionRecord(value: unknown): value is QuestionRecord {
 	const v = value as Partial<QuestionRecord> | undefined;
-	return typeof v?.channelId === "string" && Array.isArray(v.messageIds) && v.messageIds.every((id) => typeof id === "string");
+	return (
+		typeof v?.channelId === "string" &&
+		Array.isArray(v.messageIds) &&
+		v.messageIds.every((id) => typeof id === "string")
+	);
 }
 
 /** The adapter state, over one keyv namespace. */

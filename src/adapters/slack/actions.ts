@@ -9,7 +9,7 @@ import type { App, BlockAction, BlockElementAction } from "@slack/bolt";
 import type { LearnerEvent, Participant } from "../../core/contracts/events.ts";
 import type { SessionSummary } from "../../core/contracts/tutor.ts";
 import { decodeSessionId, encodeSessionId } from "../../core/session-id.ts";
-import { type ComponentId, decodeComponentId, slackAnswerModal } from "../../render/index.ts";
+import { type ComponentId, decodeComponentId, escapeMrkdwn, slackAnswerModal } from "../../render/index.ts";
 import { type HandlerContext, notify } from "./context.ts";
 import { END_ACTION_ID } from "./messages.ts";
 import type { CardRef } from "./state.ts";
@@ -85,22 +85,34 @@ async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
 
 function openRefusal(summary: SessionSummary, toolCallId: string, userId: string): string | undefined {
 	if (summary.phase === "ended") return "This lesson has ended.";
-	if (!summary.pending.some((p) => p.toolCallId === toolCallId)) return "This question is no longer open (it was answered or replaced).";
+	if (!summary.pending.some((p) => p.toolCallId === toolCallId))
+		return "This question is no longer open (it was answered or replaced).";
 	if (summary.mode === "solo" && summary.learner.id !== userId)
 		return `Only <@${summary.learner.id}> answers in this lesson. Start your own with \`/lesson start <topic>\`.`;
 	return undefined;
 }
 
-async function openModal(ctx: HandlerContext, body: BlockAction, place: ClickPlace, sessionId: string, id: ComponentId): Promise<void> {
+async function openModal(
+	ctx: HandlerContext,
+	body: BlockAction,
+	place: ClickPlace,
+	sessionId: string,
+	id: ComponentId,
+): Promise<void> {
 	const found = await within(
 		Promise.all([ctx.state.card(sessionId, id.toolCallId), ctx.tutor.getSession(sessionId)] as const),
 		1500,
 	);
 	const [ref, summary]: [CardRef | undefined, SessionSummary | undefined] = found ?? [undefined, undefined];
-	if (found && !summary) return notify(ctx, { ...place, threadTs: place.threadTs }, "This lesson is not known (any more).");
+	if (found && !summary)
+		return notify(ctx, { ...place, threadTs: place.threadTs }, "This lesson is not known (any more).");
 	const refusal = summary ? openRefusal(summary, id.toolCallId, place.userId) : undefined;
 	if (refusal) return notify(ctx, { ...place, threadTs: place.threadTs }, refusal);
-	const view = slackAnswerModal(id.toolCallId, ref?.question ?? "Your answer", encodeModalMetadata({ sessionId, toolCallId: id.toolCallId }));
+	const view = slackAnswerModal(
+		id.toolCallId,
+		ref?.question ?? "Your answer",
+		encodeModalMetadata({ sessionId, toolCallId: id.toolCallId }),
+	);
 	try {
 		await ctx.client.views.open({ trigger_id: body.trigger_id, view });
 	} catch (error) {
@@ -110,7 +122,8 @@ async function openModal(ctx: HandlerContext, body: BlockAction, place: ClickPla
 }
 
 function learnerEvent(action: BlockElementAction, id: ComponentId, by: Participant): LearnerEvent | undefined {
-	if (id.verb === "pick" && id.choice !== undefined) return { type: "answer", toolCallId: id.toolCallId, value: id.choice, by };
+	if (id.verb === "pick" && id.choice !== undefined)
+		return { type: "answer", toolCallId: id.toolCallId, value: id.choice, by };
 	if (id.verb === "select" && action.type === "static_select") {
 		const index = Number(action.selected_option?.value);
 		if (!Number.isInteger(index) || index < 0) return undefined;
@@ -129,7 +142,7 @@ async function onComponent(ctx: HandlerContext, body: BlockAction, action: Block
 	const event = learnerEvent(action, id, place.by);
 	if (!event) return notify(ctx, place, "That choice could not be read; please pick again.");
 	const result = await ctx.tutor.handle(sessionId, event);
-	if (!result.ok) await notify(ctx, place, result.message);
+	if (!result.ok) await notify(ctx, place, escapeMrkdwn(result.message));
 }
 
 async function onEnd(ctx: HandlerContext, body: BlockAction): Promise<void> {
@@ -142,9 +155,13 @@ async function onEnd(ctx: HandlerContext, body: BlockAction): Promise<void> {
 	if (!lesson) return notify(ctx, place, "This lesson is not known (any more).");
 	const admin = await ctx.admins.isAdmin(place.userId);
 	if (lesson.learnerId !== place.userId && !admin)
-		return notify(ctx, { ...place, threadTs: parentTs }, `Only <@${lesson.learnerId}> or an admin can end this lesson.`);
+		return notify(
+			ctx,
+			{ ...place, threadTs: parentTs },
+			`Only <@${lesson.learnerId}> or an admin can end this lesson.`,
+		);
 	const result = await ctx.tutor.handle(sessionId, { type: "end", by: place.by, privileged: admin });
-	if (!result.ok) await notify(ctx, { ...place, threadTs: parentTs }, result.message);
+	if (!result.ok) await notify(ctx, { ...place, threadTs: parentTs }, escapeMrkdwn(result.message));
 }
 
 /** Register the card and End-button actions on the app. */

@@ -13,7 +13,11 @@ export interface AdminCheck {
 }
 
 /** Create the check; users.info failures count as "not an admin" (and are logged). */
-export function createAdminCheck(client: webApi.WebClient, adminUserIds: readonly string[], logger: Logger): AdminCheck {
+export function createAdminCheck(
+	client: webApi.WebClient,
+	adminUserIds: readonly string[],
+	logger: Logger,
+): AdminCheck {
 	const configured = new Set(adminUserIds);
 	const cache = new LRUCache<string, boolean>({ max: 1000, ttl: 5 * 60 * 1000 });
 	return {

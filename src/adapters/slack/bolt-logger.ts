@@ -16,7 +16,7 @@ function describe(part: unknown): string {
 	}
 }
 
-/** A Bolt logger writing to `logger` (levels are filtered by our logger, not here). */
+/** A Bolt logger writing to `logger`; Bolt's debug lines pass only after setLevel(DEBUG). */
 export function toBoltLogger(logger: Logger): BoltLogger {
 	let level = LogLevel.INFO;
 	const log = logger.child({ component: "bolt" });
@@ -25,7 +25,10 @@ export function toBoltLogger(logger: Logger): BoltLogger {
 		return err ? { err } : {};
 	};
 	return {
-		debug: (...parts: unknown[]) => log.debug(fields(parts), parts.map(describe).join(" ")),
+		// Bolt's debug lines (request bodies, pings) are chatty: passed on only at the debug level.
+		debug: (...parts: unknown[]) => {
+			if (level === LogLevel.DEBUG) log.debug(fields(parts), parts.map(describe).join(" "));
+		},
 		info: (...parts: unknown[]) => log.info(fields(parts), parts.map(describe).join(" ")),
 		warn: (...parts: unknown[]) => log.warn(fields(parts), parts.map(describe).join(" ")),
 		error: (...parts: unknown[]) => log.error(fields(parts), parts.map(describe).join(" ")),

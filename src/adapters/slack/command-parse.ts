@@ -29,7 +29,8 @@ function parseConfig(args: string[]): LessonCommand {
 	switch (setting.toLowerCase()) {
 		case "channels":
 		case "channel": {
-			if (rest.length === 1 && rest[0]?.toLowerCase() === "all") return { kind: "config", change: { setting: "channels", channels: [] } };
+			if (rest.length === 1 && rest[0]?.toLowerCase() === "all")
+				return { kind: "config", change: { setting: "channels", channels: [] } };
 			const ids = rest.map((r) => CHANNEL.exec(r)).map((m) => m?.[1] ?? m?.[2]);
 			if (ids.length === 0 || ids.some((id) => id === undefined))
 				return { kind: "config", error: "Name channels like `#general #study`, or `all`." };
@@ -43,7 +44,8 @@ function parseConfig(args: string[]): LessonCommand {
 		}
 		case "mode": {
 			const m = rest[0]?.toLowerCase();
-			if (rest.length !== 1 || (m !== "solo" && m !== "group")) return { kind: "config", error: "The mode is `solo` or `group`." };
+			if (rest.length !== 1 || (m !== "solo" && m !== "group"))
+				return { kind: "config", error: "The mode is `solo` or `group`." };
 			return { kind: "config", change: { setting: "mode", mode: m } };
 		}
 		default:

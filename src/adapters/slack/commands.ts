@@ -6,7 +6,7 @@
 
 import type { App, RespondFn, SlashCommand } from "@slack/bolt";
 import type { Participant } from "../../core/contracts/events.ts";
-import { planOutline } from "../../render/index.ts";
+import { escapeMrkdwn, planOutline } from "../../render/index.ts";
 import { parseLessonCommand } from "./command-parse.ts";
 import { type HandlerContext, notify } from "./context.ts";
 import { configText, helpText, statusText } from "./messages.ts";
@@ -57,9 +57,10 @@ async function runCommand(ctx: HandlerContext, command: SlashCommand, reply: Rep
 			let sessionId = await ctx.state.activeFor(teamId, channelId, by.id);
 			const own = sessionId ? await ctx.state.lesson(sessionId) : undefined;
 			if ((!own || own.ended) && admin) sessionId = await ctx.state.latestIn(teamId, channelId);
-			if (!sessionId) return reply("There is no lesson of yours in this channel. (The lesson's *End lesson* button works too.)");
+			if (!sessionId)
+				return reply("There is no lesson of yours in this channel. (The lesson's *End lesson* button works too.)");
 			const result = await ctx.tutor.handle(sessionId, { type: "end", by, privileged: admin });
-			return reply(result.ok ? "Ending the lesson." : result.message);
+			return reply(result.ok ? "Ending the lesson." : escapeMrkdwn(result.message));
 		}
 		case "status": {
 			const sessionId =

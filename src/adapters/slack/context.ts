@@ -36,6 +36,9 @@ export async function notify(
 			...(target.threadTs ? { thread_ts: target.threadTs } : {}),
 		});
 	} catch (error) {
-		ctx.logger.warn({ err: error, channelId: target.channelId, userId: target.userId }, "slack: ephemeral notice failed");
+		ctx.logger.warn(
+			{ err: error, channelId: target.channelId, userId: target.userId },
+			"slack: ephemeral notice failed",
+		);
 	}
 }

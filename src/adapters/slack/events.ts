@@ -34,7 +34,14 @@ function typedMessage(body: Record<string, unknown>, event: Record<string, unkno
 	const ts = str(event.ts);
 	const userId = str(event.user);
 	if (!teamId || !channelId || !ts || !userId) return undefined;
-	return { teamId, channelId, ts, threadTs: str(event.thread_ts), userId, text: typeof event.text === "string" ? event.text : "" };
+	return {
+		teamId,
+		channelId,
+		ts,
+		threadTs: str(event.thread_ts),
+		userId,
+		text: typeof event.text === "string" ? event.text : "",
+	};
 }
 
 /** Remove user mentions (the bot's, or anyone's) and tidy whitespace. */
@@ -102,7 +109,8 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 				});
 			const topic = words.join(" ");
 			const place = { channelId: m.channelId, userId: m.userId, threadTs: m.threadTs };
-			if (topic === "") return notify(ctx, place, "Mention me with a topic to start a lesson, e.g. `@learnharness fractions`.");
+			if (topic === "")
+				return notify(ctx, place, "Mention me with a topic to start a lesson, e.g. `@learnharness fractions`.");
 			const outcome = await startSlackLesson(ctx, {
 				teamId: m.teamId,
 				channelId: m.channelId,

@@ -23,10 +23,18 @@ import type { SlackAdapter, SlackAdapterOptions } from "./types.ts";
 import { registerViews } from "./views.ts";
 
 export { LESSON_COMMAND } from "./commands.ts";
-export type { SlackAdapter, SlackAdapterConfig, SlackAdapterOptions, SlackRetryConfig, WorkspaceConfig } from "./types.ts";
+export type {
+	SlackAdapter,
+	SlackAdapterConfig,
+	SlackAdapterOptions,
+	SlackRetryConfig,
+	WorkspaceConfig,
+} from "./types.ts";
 
 /** How long stop() waits for queued posts. */
 const DRAIN_MS = 10_000;
+/** How long start() waits for a Socket Mode connection. */
+const CONNECT_MS = 30_000;
 
 /** `work`'s value, or undefined when `ms` passes first (or it rejects). */
 async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
@@ -53,14 +61,14 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 		? new SocketModeReceiver({
 				appToken: config.appToken!,
 				logger: boltLogger,
-				logLevel: LogLevel.DEBUG,
+				logLevel: LogLevel.INFO,
 				installerOptions: { clientOptions: clientOptionsFor(config, boltLogger) },
 			})
 		: new HTTPReceiver({
 				signingSecret: config.signingSecret,
 				endpoints: "/slack/events",
 				logger: boltLogger,
-				logLevel: LogLevel.DEBUG,
+				logLevel: LogLevel.INFO,
 				// Ack-first: Bolt answers Slack as soon as a listener calls ack(); the work continues after.
 				processBeforeResponse: false,
 			});
@@ -68,7 +76,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 		token: config.botToken,
 		receiver,
 		logger: boltLogger,
-		logLevel: LogLevel.DEBUG,
+		logLevel: LogLevel.INFO,
 		clientOptions: clientOptionsFor(config, boltLogger),
 		// auth.test runs in start(), where a bad token becomes a clear error instead of an unhandled rejection.
 		deferInitialization: true,
@@ -111,8 +119,26 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 				void queues.run(event.sessionId, () => poster.handle(event));
 			});
 			try {
-				if (socketMode) await app.start();
-				else server = (await app.start({ port: config.port, ...(config.host ? { host: config.host } : {}) })) as Server;
+				if (socketMode) {
+					// The Socket Mode client retries a failing connection forever: bound the wait here.
+					let failure: unknown;
+					const connected = await within(
+						app.start().then(
+							() => true,
+							(error: unknown) => {
+								failure = error;
+								return false;
+							},
+						),
+						CONNECT_MS,
+					);
+					if (failure) throw failure;
+					if (!connected) {
+						await within(app.stop(), 5000);
+						throw new Error(`no connection within ${CONNECT_MS / 1000} s`);
+					}
+				} else
+					server = (await app.start({ port: config.port, ...(config.host ? { host: config.host } : {}) })) as Server;
 			} catch (error) {
 				unsubscribe();
 				unsubscribe = undefined;
@@ -137,9 +163,13 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 			server = undefined;
 			// Turns already running still emit cards (a quiz nobody sees would strand its learner): wait, bounded.
 			const deadline = Date.now() + DRAIN_MS;
-			const idle = await within(tutor.idle().then(() => true), DRAIN_MS);
+			const idle = await within(
+				tutor.idle().then(() => true),
+				DRAIN_MS,
+			);
 			if (!idle) logger.warn({}, "slack: stopping while lessons still run");
-			if (!(await queues.drain(Math.max(0, deadline - Date.now())))) logger.warn({}, "slack: stopped with posts still queued");
+			if (!(await queues.drain(Math.max(0, deadline - Date.now()))))
+				logger.warn({}, "slack: stopped with posts still queued");
 			unsubscribe?.();
 			unsubscribe = undefined;
 		},

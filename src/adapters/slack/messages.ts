@@ -28,7 +28,10 @@ export function clip(text: string, max: number): string {
 }
 
 const section = (text: string): KnownBlock => ({ type: "section", text: { type: "mrkdwn", text: clip(text, 3000) } });
-const context = (text: string): KnownBlock => ({ type: "context", elements: [{ type: "mrkdwn", text: clip(text, 3000) }] });
+const context = (text: string): KnownBlock => ({
+	type: "context",
+	elements: [{ type: "mrkdwn", text: clip(text, 3000) }],
+});
 
 /** The parent message a lesson's thread hangs from. */
 export function parentMessage(topic: string, learnerId: string, mode: LessonMode): SlackBody {
@@ -58,7 +61,10 @@ export function parentMessage(topic: string, learnerId: string, mode: LessonMode
 export function endedParentMessage(topic: string, learnerId: string, how: string): SlackBody {
 	return {
 		text: `Lesson ended: ${escapeMrkdwn(clip(topic, 200))}`,
-		blocks: [section(`:books: *Lesson: ${escapeMrkdwn(clip(topic, 200))}* (<@${learnerId}>)`), context(`Ended ${how}.`)],
+		blocks: [
+			section(`:books: *Lesson: ${escapeMrkdwn(clip(topic, 200))}* (<@${learnerId}>)`),
+			context(`Ended ${how}.`),
+		],
 	};
 }
 
@@ -81,7 +87,7 @@ export function statusText(summary: SessionSummary, outline: string | undefined)
 		`Phase: *${summary.phase}* · messages: ${summary.messageCount} · waiting on ${summary.pending.length} question(s)`,
 	];
 	if (summary.assessment?.summary) lines.push(`Assessment: ${escapeMrkdwn(clip(summary.assessment.summary, 500))}`);
-	if (outline) lines.push(`Plan:\n\`\`\`\n${clip(outline, 2000)}\n\`\`\``);
+	if (outline) lines.push(`Plan:\n\`\`\`\n${escapeMrkdwn(clip(outline, 2000))}\n\`\`\``);
 	return clip(lines.join("\n"), 3000);
 }
 

@@ -52,12 +52,19 @@ export function createPoster(deps: PosterDeps): Poster {
 	const post = async (thread: Thread, message: SlackMessage | SlackBody): Promise<string | undefined> => {
 		const base = { channel: thread.channelId, thread_ts: thread.threadTs, unfurl_links: false, unfurl_media: false };
 		try {
-			const res = await client.chat.postMessage({ ...base, text: message.text, blocks: message.blocks as KnownBlock[] });
+			const res = await client.chat.postMessage({
+				...base,
+				text: message.text,
+				blocks: message.blocks as KnownBlock[],
+			});
 			return res.ts;
 		} catch (error) {
 			logger.error({ err: error, sessionId: thread.sessionId }, "slack: posting a message failed; trying plain text");
 			try {
-				const res = await client.chat.postMessage({ ...base, text: clip(message.text || "(message could not be shown)", 3000) });
+				const res = await client.chat.postMessage({
+					...base,
+					text: clip(message.text || "(message could not be shown)", 3000),
+				});
 				return res.ts;
 			} catch (again) {
 				logger.error({ err: again, sessionId: thread.sessionId }, "slack: posting plain text failed too");
@@ -119,9 +126,17 @@ export function createPoster(deps: PosterDeps): Poster {
 			const ts = ref.ts[ref.ts.length - k]!;
 			const message = next[next.length - k]!;
 			try {
-				await client.chat.update({ channel: ref.channelId, ts, text: message.text, blocks: message.blocks as KnownBlock[] });
+				await client.chat.update({
+					channel: ref.channelId,
+					ts,
+					text: message.text,
+					blocks: message.blocks as KnownBlock[],
+				});
 			} catch (error) {
-				logger.warn({ err: error, sessionId: thread.sessionId, ts }, "slack: updating the answered card failed; posting it");
+				logger.warn(
+					{ err: error, sessionId: thread.sessionId, ts },
+					"slack: updating the answered card failed; posting it",
+				);
 				await post(thread, message);
 			}
 		}
@@ -151,7 +166,7 @@ export function createPoster(deps: PosterDeps): Poster {
 			logger.warn({ error: picture.error, sessionId: thread.sessionId }, "slack: no plan picture; posting the outline");
 		}
 		if (!done) {
-			const text = `${escapeMrkdwn(picture.caption)}\n\`\`\`\n${picture.outline}\n\`\`\``;
+			const text = `${escapeMrkdwn(picture.caption)}\n\`\`\`\n${escapeMrkdwn(picture.outline)}\n\`\`\``;
 			for (const m of textBody(text)) await post(thread, m);
 		}
 		await state.savePlanKey(thread.sessionId, picture.key);
@@ -166,7 +181,12 @@ export function createPoster(deps: PosterDeps): Poster {
 				: `by <@${event.by?.id ?? lesson.learnerId}>${event.reason === "ended-by-admin" ? " (admin)" : ""}`;
 		const body = endedParentMessage(lesson.topic, lesson.learnerId, how);
 		try {
-			await client.chat.update({ channel: thread.channelId, ts: thread.threadTs, text: body.text, blocks: body.blocks });
+			await client.chat.update({
+				channel: thread.channelId,
+				ts: thread.threadTs,
+				text: body.text,
+				blocks: body.blocks,
+			});
 		} catch (error) {
 			logger.warn({ err: error, sessionId: thread.sessionId }, "slack: could not mark the parent message ended");
 		}
@@ -199,7 +219,10 @@ export function createPoster(deps: PosterDeps): Poster {
 						await postCard(thread, event);
 				}
 			} catch (error) {
-				logger.error({ err: error, sessionId: event.sessionId, type: event.type }, "slack: handling a tutor event failed");
+				logger.error(
+					{ err: error, sessionId: event.sessionId, type: event.type },
+					"slack: handling a tutor event failed",
+				);
 			}
 		},
 	};

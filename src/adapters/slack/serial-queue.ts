@@ -19,7 +19,9 @@ export function createSerialQueues(logger: Logger): SerialQueues {
 	return {
 		run(key, task) {
 			const previous = tails.get(key) ?? Promise.resolve();
-			const next = previous.then(task).catch((error: unknown) => logger.error({ err: error, key }, "slack: queued work failed"));
+			const next = previous
+				.then(task)
+				.catch((error: unknown) => logger.error({ err: error, key }, "slack: queued work failed"));
 			tails.set(key, next);
 			void next.finally(() => {
 				if (tails.get(key) === next) tails.delete(key);

@@ -9,6 +9,7 @@ import type { LessonMode, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
 import { encodeSessionId } from "../../core/session-id.ts";
+import { escapeMrkdwn } from "../../render/index.ts";
 import { clip, parentMessage } from "./messages.ts";
 import type { SlackState } from "./state.ts";
 
@@ -34,7 +35,7 @@ export interface StartRequest {
 	byAdmin: boolean;
 }
 
-/** The outcome, with a message for the person who asked. */
+/** The outcome, with a message (safe mrkdwn) for the person who asked. */
 export type StartOutcome = { ok: true; sessionId: string; threadTs: string } | { ok: false; message: string };
 
 const platformError = (error: unknown): string | undefined => {
@@ -72,11 +73,19 @@ export async function startSlackLesson(deps: StartDeps, request: StartRequest): 
 		const code = platformError(error);
 		logger.warn({ err: error, channelId: request.channelId }, "slack: could not post a lesson's parent message");
 		if (code === "not_in_channel" || code === "channel_not_found" || code === "is_archived")
-			return { ok: false, message: "I can't post in this channel. Invite me first (`/invite @learnharness`), then try again." };
+			return {
+				ok: false,
+				message: "I can't post in this channel. Invite me first (`/invite @learnharness`), then try again.",
+			};
 		return { ok: false, message: "Slack did not accept the lesson message; please try again in a moment." };
 	}
 	if (!threadTs) return { ok: false, message: "Slack did not return the lesson message; please try again." };
-	const sessionId = encodeSessionId({ platform: "slack", teamId: request.teamId, channelId: request.channelId, threadTs });
+	const sessionId = encodeSessionId({
+		platform: "slack",
+		teamId: request.teamId,
+		channelId: request.channelId,
+		threadTs,
+	});
 	const record = {
 		sessionId,
 		teamId: request.teamId,
@@ -92,11 +101,16 @@ export async function startSlackLesson(deps: StartDeps, request: StartRequest): 
 	if (!result.ok) {
 		await state.saveLesson({ ...record, ended: true });
 		try {
-			await client.chat.update({ channel: request.channelId, ts: threadTs, text: `Could not start: ${clip(result.message, 500)}`, blocks: [] });
+			await client.chat.update({
+				channel: request.channelId,
+				ts: threadTs,
+				text: `Could not start: ${escapeMrkdwn(clip(result.message, 500))}`,
+				blocks: [],
+			});
 		} catch (error) {
 			logger.warn({ err: error, sessionId }, "slack: could not mark the parent message failed");
 		}
-		return { ok: false, message: result.message };
+		return { ok: false, message: escapeMrkdwn(result.message) };
 	}
 	await state.countLesson(request.teamId, learner.id, now);
 	return { ok: true, sessionId, threadTs };

@@ -41,7 +41,9 @@ export class SlackState {
 
 	async lesson(sessionId: string): Promise<LessonRecord | undefined> {
 		const v: unknown = await this.keyv.get(`lesson:${sessionId}`);
-		return isObject(v) && v.sessionId === sessionId && typeof v.learnerId === "string" ? (v as unknown as LessonRecord) : undefined;
+		return isObject(v) && v.sessionId === sessionId && typeof v.learnerId === "string"
+			? (v as unknown as LessonRecord)
+			: undefined;
 	}
 
 	async saveLesson(record: LessonRecord): Promise<void> {
@@ -64,7 +66,9 @@ export class SlackState {
 
 	async card(sessionId: string, toolCallId: string): Promise<CardRef | undefined> {
 		const v: unknown = await this.keyv.get(`card:${sessionId}:${toolCallId}`);
-		return isObject(v) && typeof v.channelId === "string" && Array.isArray(v.ts) ? (v as unknown as CardRef) : undefined;
+		return isObject(v) && typeof v.channelId === "string" && Array.isArray(v.ts)
+			? (v as unknown as CardRef)
+			: undefined;
 	}
 
 	async saveCard(sessionId: string, toolCallId: string, ref: CardRef): Promise<void> {
@@ -84,9 +88,13 @@ export class SlackState {
 		const v: unknown = await this.keyv.get(`config:${teamId}`);
 		if (!isObject(v)) return { ...this.defaults };
 		return {
-			channels: Array.isArray(v.channels) ? v.channels.filter((c): c is string => typeof c === "string") : this.defaults.channels,
+			channels: Array.isArray(v.channels)
+				? v.channels.filter((c): c is string => typeof c === "string")
+				: this.defaults.channels,
 			lessonsPerDay:
-				typeof v.lessonsPerDay === "number" && v.lessonsPerDay >= 0 ? Math.floor(v.lessonsPerDay) : this.defaults.lessonsPerDay,
+				typeof v.lessonsPerDay === "number" && v.lessonsPerDay >= 0
+					? Math.floor(v.lessonsPerDay)
+					: this.defaults.lessonsPerDay,
 			defaultMode: v.defaultMode === "group" || v.defaultMode === "solo" ? v.defaultMode : this.defaults.defaultMode,
 		};
 	}

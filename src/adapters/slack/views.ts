@@ -6,7 +6,7 @@
 
 import type { App, ViewOutput, ViewSubmitAction } from "@slack/bolt";
 import { decodeSessionId } from "../../core/session-id.ts";
-import { decodeComponentId } from "../../render/index.ts";
+import { decodeComponentId, escapeMrkdwn } from "../../render/index.ts";
 import { decodeModalMetadata } from "./actions.ts";
 import { type HandlerContext, notify } from "./context.ts";
 
@@ -43,7 +43,13 @@ export function registerViews(app: App, ctx: HandlerContext): void {
 			const address = meta ? decodeSessionId(meta.sessionId) : undefined;
 			const teamId = body.team?.id ?? body.user.team_id;
 			const matches = address?.platform === "slack" && address.teamId === teamId;
-			if (!answer || !meta || !matches || callbackId?.toolCallId !== meta.toolCallId || answer.toolCallId !== meta.toolCallId) {
+			if (
+				!answer ||
+				!meta ||
+				!matches ||
+				callbackId?.toolCallId !== meta.toolCallId ||
+				answer.toolCallId !== meta.toolCallId
+			) {
 				ctx.logger.warn({ callbackId: view.callback_id }, "slack: a modal submission did not match its question");
 				return;
 			}
@@ -55,7 +61,11 @@ export function registerViews(app: App, ctx: HandlerContext): void {
 				by,
 			});
 			if (!result.ok && address?.platform === "slack")
-				await notify(ctx, { channelId: address.channelId, userId: by.id, threadTs: address.threadTs }, result.message);
+				await notify(
+					ctx,
+					{ channelId: address.channelId, userId: by.id, threadTs: address.threadTs },
+					escapeMrkdwn(result.message),
+				);
 		} catch (error) {
 			ctx.logger.error({ err: error }, "slack: handling a modal submission failed");
 		}

@@ -105,7 +105,10 @@ export function createLineSource(input: Readable, output: Writable): AnswerSourc
 	};
 }
 
-/** Interactive prompts (stdin is a terminal): arrow keys or a letter, then Enter; Ctrl+C pauses. */
+/**
+ * Interactive prompts (stdin is a terminal): arrow keys or a letter, then Enter; Ctrl+C pauses.
+ * `output` should be process.stdout: inquirer ends any other piped stream when a prompt closes.
+ */
 export function createPromptSource(input: Readable, output: Writable): AnswerSource {
 	const context = { input, output, clearPromptOnDone: false };
 	const cancelled = (error: unknown): Answer<never> => {

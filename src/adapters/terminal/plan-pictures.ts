@@ -13,6 +13,8 @@ import { type PlanRenderer, planOutline } from "../../render/index.ts";
 /** Numbered picture files of one session; numbering continues after a resume. */
 export class PlanPictures {
 	readonly written: string[] = [];
+	/** Why pictures failed, said once (the outline alone after that). */
+	readonly failures = new Set<string>();
 	private readonly prefix: string;
 	private next: number | undefined;
 
@@ -58,11 +60,17 @@ export async function renderPlanForTerminal(
 	if (!renderer || !pictures) return outline;
 	try {
 		const picture = await renderer.renderPlan(tree, statuses);
-		if (!picture.png) return `${outline}\n(no picture: ${picture.error ?? "the renderer made none"})`;
+		if (!picture.png) return withFailure(outline, picture.error ?? "the renderer made none", pictures);
 		const path = pictures.save(picture.png);
 		return `${picture.outline || outline}\nPlan picture: ${path}`;
 	} catch (error) {
 		logger.warn({ err: error }, "plan picture failed");
-		return `${outline}\n(no picture: ${error instanceof Error ? error.message : String(error)})`;
+		return withFailure(outline, error instanceof Error ? error.message : String(error), pictures);
 	}
+}
+
+function withFailure(outline: string, why: string, pictures: PlanPictures): string {
+	if (pictures.failures.has(why)) return outline;
+	pictures.failures.add(why);
+	return `${outline}\n(no picture: ${why})`;
 }

@@ -19,9 +19,19 @@ export type Admission = { ok: true; job: Job } | Extract<HandleResult, { ok: fal
 
 const refuse = (code: RefusalCode, message: string): Admission => ({ ok: false, code, message });
 
+/** A platform payload can be anything: check the shape before trusting it. */
+function wellFormed(event: LearnerEvent): boolean {
+	const e = event as Partial<LearnerEvent> | null;
+	if (typeof e !== "object" || e === null) return false;
+	if (typeof e.by !== "object" || e.by === null || typeof e.by.id !== "string" || e.by.id === "") return false;
+	if (e.type === "answer" || e.type === "reply") return typeof (e as { toolCallId?: unknown }).toolCallId === "string";
+	return e.type === "message" || e.type === "end";
+}
+
 /** Decide an event against the session; the caller applies the claims (see claim()). */
 export function admit(state: SessionState, event: LearnerEvent): Admission {
 	const record = state.record;
+	if (!wellFormed(event)) return refuse("invalid-answer", "The event is malformed (no type or no `by.id`).");
 	if (record.ended || state.ending) return refuse("ended", "This lesson has ended.");
 	const isLearner = event.by.id === record.learner.id;
 	if (event.type === "end") {

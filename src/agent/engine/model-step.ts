@@ -10,6 +10,8 @@ import type { LessonAgent } from "./agents.ts";
 /** A piece of the step's output, in the order the model produced it. */
 export type StepContent =
 	| { type: "text"; text: string }
+	/** Kept for the replay (some providers need a call's reasoning item next to it); never shown. */
+	| { type: "reasoning"; id: string; text: string; providerMetadata?: Record<string, Record<string, unknown>> }
 	| {
 			type: "tool-call";
 			toolCallId: string;
@@ -42,6 +44,9 @@ export interface ModelStepRequest {
 	abortSignal?: AbortSignal;
 }
 
+const meta = (providerMetadata: Record<string, Record<string, unknown>> | undefined) =>
+	providerMetadata ? { providerMetadata } : {};
+
 /** Run one model step and collect its output; never throws. */
 export async function runModelStep(request: ModelStepRequest): Promise<StepOutcome> {
 	const content: StepContent[] = [];
@@ -54,7 +59,12 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
 			model: request.model,
 			system: request.agent.system,
 			tools: request.agent.toolSet,
-			messages: request.messages,
+			// The SDK zod-validates `messages` on every call (~20 ms at 200 transcript messages, far above
+			// our whole budget). Ours come from convertToModelMessages over our own transcript, valid by
+			// construction, so the full history goes in through prepareStep (not re-validated; the SDK
+			// still checks every tool call has a result) and only the last message is validated.
+			messages: request.messages.slice(-1),
+			prepareStep: () => ({ messages: request.messages }),
 			maxRetries: request.maxRetries,
 			abortSignal: request.abortSignal,
 			stopWhen: stepCountIs(1),
@@ -69,6 +79,17 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
 					else content.push({ type: "text", text: part.text });
 					break;
 				}
+				case "reasoning-start":
+					content.push({ type: "reasoning", id: part.id, text: "", ...meta(part.providerMetadata) });
+					break;
+				case "reasoning-delta":
+				case "reasoning-end": {
+					const item = content.find((c) => c.type === "reasoning" && c.id === part.id);
+					if (item?.type !== "reasoning") break;
+					if (part.type === "reasoning-delta") item.text += part.text;
+					if (part.providerMetadata) item.providerMetadata = { ...item.providerMetadata, ...part.providerMetadata };
+					break;
+				}
 				case "tool-call":
 					content.push({
 						type: "tool-call",
@@ -76,7 +97,7 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
 						toolName: part.toolName,
 						input: part.input,
 						invalid: part.invalid === true,
-						...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}),
+						...meta(part.providerMetadata),
 					});
 					break;
 				case "finish-step":

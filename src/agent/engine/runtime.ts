@@ -6,7 +6,7 @@
  */
 
 import type { LanguageModel } from "ai";
-import type { AnswerResult, Participant } from "../../core/contracts/events.ts";
+import type { AnswerResult, Participant, TutorEvent } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { parseAskInput, parseQuizInput } from "../../core/tool-parts.ts";
 import { learnerMessageText } from "../prompts/context.ts";
@@ -33,23 +33,29 @@ export interface Runtime {
 	signal: AbortSignal;
 }
 
-/** Save the record; saves of one session reach the store in order. Never rejects (failures are logged). */
+/**
+ * Queue a save of the record. Saves of a session run one at a time, in order,
+ * and coalesce: a save waiting to start writes whatever the record holds when
+ * it starts. The hot path does not wait for the write (the disk works while the
+ * model does); idle() and close() do. Never rejects (failures are logged).
+ */
 export function save(rt: Runtime, state: SessionState): Promise<void> {
 	state.record.updatedAt = rt.now().toISOString();
-	const next = state.saving.then(() => rt.store.set(state.record));
-	state.saving = next.catch((error: unknown) => {
-		rt.logger.error({ err: error, sessionId: state.record.sessionId }, "saving the session failed");
-	});
+	if (state.saveQueued) return state.saving;
+	state.saveQueued = true;
+	state.saving = state.saving
+		.then(() => {
+			state.saveQueued = false;
+			return rt.store.set(state.record);
+		})
+		.catch((error: unknown) => {
+			rt.logger.error({ err: error, sessionId: state.record.sessionId }, "saving the session failed");
+		});
 	return state.saving;
 }
 
-/** Record a learner result on a pending call and announce it. */
-async function recordAnswer(
-	rt: Runtime,
-	state: SessionState,
-	toolCallId: string,
-	result: AnswerResult,
-): Promise<boolean> {
+/** Record a learner result on a pending call; the `answered` event to emit once saved, if recorded. */
+function recordAnswer(state: SessionState, toolCallId: string, result: AnswerResult): TutorEvent | undefined {
 	let input: unknown;
 	let kind: string | undefined;
 	let recorded = false;
@@ -61,76 +67,99 @@ async function recordAnswer(
 		return answeredPart(part, result);
 	});
 	state.claims.delete(toolCallId);
-	if (!recorded || (kind !== "quiz" && kind !== "ask")) return false;
-	await save(rt, state);
+	if (!recorded || (kind !== "quiz" && kind !== "ask")) return undefined;
 	const question = kind === "quiz" ? { quiz: parseQuizInput(input) } : { ask: parseAskInput(input) };
-	await rt.hub.emit({ type: "answered", sessionId: state.record.sessionId, toolCallId, kind, result, ...question });
-	return true;
+	return { type: "answered", sessionId: state.record.sessionId, toolCallId, kind, result, ...question };
 }
 
-/** Close the questions still pending with a `skipped` result (the learner moved on). */
-export async function skipPending(
-	rt: Runtime,
-	state: SessionState,
-	ids: readonly string[],
-	by: Participant,
-): Promise<void> {
-	for (const id of ids) await recordAnswer(rt, state, id, { answer: "", skipped: true, by });
+/** Close the questions still pending with a `skipped` result (the learner moved on); their events. */
+function skipPending(state: SessionState, ids: readonly string[], by: Participant): TutorEvent[] {
+	const events: TutorEvent[] = [];
+	for (const id of ids) {
+		const event = recordAnswer(state, id, { answer: "", skipped: true, by });
+		if (event) events.push(event);
+	}
+	return events;
 }
 
-/** End the lesson: pending questions skipped, the end marker appended, `ended` emitted. */
+/** End the lesson: pending questions skipped, the end marker appended, saved, `ended` emitted. */
 export async function endLesson(rt: Runtime, state: SessionState, reason: EndReason, by?: Participant): Promise<void> {
 	const record = state.record;
 	if (record.ended) return;
 	const pending = pendingLearnerCalls(record.messages).map((p) => p.toolCallId);
-	await skipPending(rt, state, pending, by ?? record.learner);
+	const events = skipPending(state, pending, by ?? record.learner);
 	const at = rt.now().toISOString();
 	record.messages.push(endMarker(rt.newId(), reason, at));
 	record.ended = { reason, at, ...(by ? { by } : {}) };
-	await save(rt, state);
+	record.turnOpen = false;
+	void save(rt, state);
+	for (const event of events) await rt.hub.emit(event);
 	await rt.hub.emit({ type: "ended", sessionId: record.sessionId, reason, ...(by ? { by } : {}) });
 }
 
-/** Apply one job; true when the tutor should take a turn afterwards. */
-async function applyJob(rt: Runtime, state: SessionState, job: Job): Promise<boolean> {
+/** Apply one job to the record (no save); its events, and whether the tutor should take a turn. */
+function applyJob(
+	rt: Runtime,
+	state: SessionState,
+	job: Exclude<Job, { type: "end" }>,
+): { events: TutorEvent[]; turn: boolean } {
 	const record = state.record;
-	if (record.ended) return false;
 	switch (job.type) {
 		case "kick":
-			return true;
-		case "answer":
-			return recordAnswer(rt, state, job.toolCallId, job.result);
+			return { events: [], turn: true };
+		case "answer": {
+			const event = recordAnswer(state, job.toolCallId, job.result);
+			return { events: event ? [event] : [], turn: event !== undefined };
+		}
 		case "message": {
-			await skipPending(rt, state, job.supersedes, job.by);
+			const events = skipPending(state, job.supersedes, job.by);
 			record.messages.push({
 				id: rt.newId(),
 				role: "user",
 				metadata: { kind: "learner", by: job.by, at: rt.now().toISOString() },
 				parts: [{ type: "text", text: learnerMessageText(job.text, job.by, record.mode) }],
 			});
-			await save(rt, state);
-			return true;
+			return { events, turn: true };
 		}
-		case "end":
-			await endLesson(rt, state, job.reason, job.by);
-			return false;
 	}
+}
+
+/** Deliver a batch of jobs: one save, then their events; an end is delivered on its own. */
+async function deliver(rt: Runtime, state: SessionState, jobs: Job[]): Promise<boolean> {
+	const record = state.record;
+	const events: TutorEvent[] = [];
+	let turn = false;
+	let end: Extract<Job, { type: "end" }> | undefined;
+	for (const job of jobs) {
+		if (record.ended) break;
+		if (job.type === "end") {
+			end = job;
+			break; // nothing is admitted after an end
+		}
+		const applied = applyJob(rt, state, job);
+		events.push(...applied.events);
+		if (applied.turn) turn = true;
+	}
+	turn = turn && !end && !rt.signal.aborted && pendingLearnerCalls(record.messages).length === 0;
+	// The turn about to run is marked in the same write (one save per delivery, not two).
+	if (turn) record.turnOpen = true;
+	if (events.length > 0 || turn) void save(rt, state);
+	for (const event of events) await rt.hub.emit(event);
+	if (end) await endLesson(rt, state, end.reason, end.by);
+	return turn;
 }
 
 async function pump(rt: Runtime, state: SessionState): Promise<void> {
 	const sessionId = state.record.sessionId;
 	while (state.queue.length > 0) {
 		const jobs = state.queue.splice(0);
-		let wantsTurn = false;
-		for (const job of jobs) {
-			try {
-				if (await applyJob(rt, state, job)) wantsTurn = true;
-			} catch (error) {
-				rt.logger.error({ err: error, sessionId, job: job.type }, "delivering a learner event failed");
-			}
+		let turn = false;
+		try {
+			turn = await deliver(rt, state, jobs);
+		} catch (error) {
+			rt.logger.error({ err: error, sessionId }, "delivering learner events failed");
 		}
-		const record = state.record;
-		if (!wantsTurn || record.ended || rt.signal.aborted || pendingLearnerCalls(record.messages).length > 0) continue;
+		if (!turn) continue;
 		try {
 			await runTurn(rt, state);
 		} catch (error) {

@@ -32,11 +32,13 @@ export interface SessionState {
 	pump: Promise<void> | undefined;
 	/** Saves are chained so records reach the store in order. */
 	saving: Promise<void>;
+	/** A save is queued and has not started yet (later saves coalesce into it). */
+	saveQueued: boolean;
 }
 
 /** A fresh in-memory state for a record. */
 export function newSessionState(record: SessionRecord): SessionState {
-	return { record, queue: [], claims: new Map(), ending: false, pump: undefined, saving: Promise.resolve() };
+	return { record, queue: [], claims: new Map(), ending: false, pump: undefined, saving: Promise.resolve(), saveQueued: false };
 }
 
 /** True when nothing runs or waits for this session. */

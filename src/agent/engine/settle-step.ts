@@ -86,6 +86,11 @@ export function settleStep({ record, agent, content, draftId, freshMessage }: Se
 			if (item.text !== "") append({ type: "text", text: item.text, state: "done" });
 			continue;
 		}
+		if (item.type === "reasoning") {
+			const providerMetadata = item.providerMetadata ? { providerMetadata: item.providerMetadata } : {};
+			append({ type: "reasoning", text: item.text, state: "done", ...providerMetadata } as Part);
+			continue;
+		}
 		out.toolCalls++;
 		const toolCallId = uniqueId(item.toolCallId, taken);
 		const type = `tool-${item.toolName}` as const;

@@ -20,12 +20,11 @@ function addUsage(record: SessionRecord, usage: StepUsage): void {
 	record.usage.cachedInputTokens += usage.cachedInputTokens;
 }
 
-/** Run one turn (the prober's, then the teacher's when the probe concludes in it). */
+/** Run one turn (the prober's, then the teacher's when the probe concludes in it). The caller saved turnOpen. */
 export async function runTurn(rt: Runtime, state: SessionState): Promise<void> {
 	const record = state.record;
 	const sessionId = record.sessionId;
 	record.turnOpen = true;
-	await save(rt, state);
 	await rt.hub.emit({ type: "typing", sessionId, active: true });
 	let agentName: string | undefined;
 	let draftId: string | undefined;
@@ -73,16 +72,19 @@ export async function runTurn(rt: Runtime, state: SessionState): Promise<void> {
 				}),
 			});
 			draftId = settled.draftId;
-			await save(rt, state);
-			for (const event of settled.events) await rt.hub.emit(event);
 			if (settled.recap) recapped = true;
-			if (settled.learnerPending > 0) break;
-			if (settled.probeDone) continue;
-			if (settled.toolCalls === 0) break;
+			const more = settled.learnerPending === 0 && (settled.probeDone || settled.toolCalls > 0);
+			// The last step's save also closes the turn (one write per step).
+			if (!more) record.turnOpen = false;
+			void save(rt, state);
+			for (const event of settled.events) await rt.hub.emit(event);
+			if (!more) break;
 		}
 	} finally {
-		record.turnOpen = false;
-		await save(rt, state);
+		if (record.turnOpen) {
+			record.turnOpen = false;
+			void save(rt, state);
+		}
 		await rt.hub.emit({ type: "typing", sessionId, active: false });
 	}
 	if (recapped && !record.ended && pendingLearnerCalls(record.messages).length === 0)

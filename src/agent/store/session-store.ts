@@ -12,8 +12,40 @@ import type { SessionRecord, SessionStore } from "./types.ts";
 const INDEX_KEY = "index";
 const recordKey = (sessionId: string): string => `session:${sessionId}`;
 
+/**
+ * JSON of a record, reusing each message's JSON from earlier saves: a turn
+ * appends a message or two, so a save costs O(new messages) of stringify
+ * plus a string join instead of re-serializing the whole transcript.
+ * Relies on the engine's rule that a stored message is replaced, never mutated.
+ */
+function recordSerializer(): (record: SessionRecord) => string {
+	const cache = new WeakMap<object, string>();
+	const messageJson = (message: object): string => {
+		let json = cache.get(message);
+		if (json === undefined) {
+			json = JSON.stringify(message);
+			cache.set(message, json);
+		}
+		return json;
+	};
+	return (record) => {
+		const { messages, ...meta } = record;
+		const head = JSON.stringify(meta);
+		return `${head.slice(0, -1)},"messages":[${messages.map(messageJson).join(",")}]}`;
+	};
+}
+
+const isRecord = (value: unknown): value is SessionRecord =>
+	typeof value === "object" && value !== null && (value as SessionRecord).format === 1 && "messages" in value;
+
 /** A SessionStore on an already open Keyv (tests, custom backends). */
 export function sessionStoreOnKeyv(keyv: Keyv): SessionStore {
+	const recordJson = recordSerializer();
+	keyv.serialize = (data) =>
+		isRecord(data.value)
+			? `{"value":${recordJson(data.value)}${data.expires === undefined ? "" : `,"expires":${data.expires}`}}`
+			: JSON.stringify(data);
+	keyv.deserialize = (data) => JSON.parse(data);
 	let index: Set<string> | undefined;
 	let chain: Promise<unknown> = Promise.resolve();
 	// Serialize index read-modify-write so two new sessions never drop each other.

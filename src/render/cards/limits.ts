@@ -5,7 +5,7 @@
 
 /** Discord message and component limits. */
 export const DISCORD_LIMITS = {
-	contentChars: 2400,
+	contentChars: 2000,
 	rowsPerMessage: 5,
 	buttonsPerRow: 5,
 	buttonLabelChars: 80,
@@ -25,7 +25,7 @@ export const DISCORD_LIMITS = {
 /** Slack Block Kit limits. */
 export const SLACK_LIMITS = {
 	blocksPerMessage: 50,
-	sectionTextChars: 3300,
+	sectionTextChars: 3000,
 	headerTextChars: 150,
 	contextElements: 10,
 	contextTextChars: 2000,

@@ -178,7 +178,12 @@ describe("fake discord with discord.js", () => {
 	});
 
 	it("refuses a first response after the 3 s deadline like Discord (simulated clock)", async () => {
-		const it = fake.slash({ user: fake.users.learner, channelId: fake.ids.general, subcommand: "start", options: { topic: "x" } });
+		const it = fake.slash({
+			user: fake.users.learner,
+			channelId: fake.ids.general,
+			subcommand: "start",
+			options: { topic: "x" },
+		});
 		const i = await nextInteraction(4);
 		it.createdAt -= 5_000;
 		if (!i.isChatInputCommand()) throw new Error("expected a command");
@@ -200,7 +205,11 @@ describe("fake discord with discord.js", () => {
 	it("resumes after a dropped connection and replays missed events", async () => {
 		fake.dropConnections(4000);
 		fake.say({ user: fake.users.learner, channelId: fake.ids.general, content: "while you were away" });
-		const msg = await fake.waitFor(() => typed.find((m) => m.content === "while you were away"), "replayed message", 15_000);
+		const msg = await fake.waitFor(
+			() => typed.find((m) => m.content === "while you were away"),
+			"replayed message",
+			15_000,
+		);
 		expect(msg.channelId).toBe(fake.ids.general);
 		expect(fake.gateway.resumes).toBe(1);
 		expect(fake.gateway.identifies).toBe(1);

@@ -10,10 +10,10 @@ import { join } from "node:path";
 import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { MockLanguageModelV3 } from "ai/test";
 import type Keyv from "keyv";
+import { createDiscordAdapter, type DiscordAdapter } from "../../../src/adapters/discord/index.ts";
 import { openKeyv } from "../../../src/agent/store/keyv.ts";
 import { createSessionStore } from "../../../src/agent/store/session-store.ts";
 import { createTutor } from "../../../src/agent/tutor.ts";
-import { createDiscordAdapter, type DiscordAdapter } from "../../../src/adapters/discord/index.ts";
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
 import type { LogFields, Logger } from "../../../src/core/contracts/logger.ts";
 import type { Tutor } from "../../../src/core/contracts/tutor.ts";
@@ -29,7 +29,11 @@ export interface Reply {
 function streamOf(reply: Reply): ReadableStream<LanguageModelV3StreamPart> {
 	const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
 	if (reply.text) {
-		parts.push({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: reply.text }, { type: "text-end", id: "t" });
+		parts.push(
+			{ type: "text-start", id: "t" },
+			{ type: "text-delta", id: "t", delta: reply.text },
+			{ type: "text-end", id: "t" },
+		);
 	}
 	for (const call of reply.calls ?? []) {
 		parts.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input: JSON.stringify(call.input) });
@@ -166,7 +170,12 @@ export function customIds(message: FakeMessage | undefined): string[] {
 }
 
 /** Wait for a message in a channel carrying a component whose id starts with `prefix`. */
-export function waitForControl(fake: FakeDiscord, channelId: string, prefix: string, timeoutMs = 15_000): Promise<FakeMessage> {
+export function waitForControl(
+	fake: FakeDiscord,
+	channelId: string,
+	prefix: string,
+	timeoutMs = 15_000,
+): Promise<FakeMessage> {
 	return fake.waitFor(
 		() => fake.channelMessages(channelId).find((m) => customIds(m).some((id) => id.startsWith(prefix))),
 		`a message with control ${prefix}`,
@@ -176,8 +185,12 @@ export function waitForControl(fake: FakeDiscord, channelId: string, prefix: str
 
 /** Wait until the interaction got its first response. */
 export function waitForAck(fake: FakeDiscord, token: string, timeoutMs = 10_000) {
-	return fake.waitFor(() => {
-		const it = fake.interactions.get(token);
-		return it?.responseType !== undefined ? it : undefined;
-	}, `the ack of interaction ${token}`, timeoutMs);
+	return fake.waitFor(
+		() => {
+			const it = fake.interactions.get(token);
+			return it?.responseType !== undefined ? it : undefined;
+		},
+		`the ack of interaction ${token}`,
+		timeoutMs,
+	);
 }

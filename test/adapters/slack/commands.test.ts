@@ -30,7 +30,8 @@ describe("Slack /lesson commands and mentions", { timeout: 20_000 }, () => {
 		const reply = await fake.waitFor(() => fake.callsTo("response_url")[n - 1], `reply ${n} to "${text}"`);
 		return String(reply.params.text);
 	};
-	const parents = (): RecordedCall[] => fake.callsTo("chat.postMessage").filter((c) => c.params.thread_ts === undefined);
+	const parents = (): RecordedCall[] =>
+		fake.callsTo("chat.postMessage").filter((c) => c.params.thread_ts === undefined);
 
 	beforeAll(async () => {
 		fake = await startFakeSlack({
@@ -50,6 +51,15 @@ describe("Slack /lesson commands and mentions", { timeout: 20_000 }, () => {
 		await running?.adapter.stop();
 		expect(tutor.subscribers()).toBe(0);
 		await fake?.close();
+	});
+
+	it("answers Slack's url_verification challenge", async () => {
+		const res = await running.sender.raw(
+			JSON.stringify({ type: "url_verification", challenge: "c-123", token: "t" }),
+			"application/json",
+		);
+		expect(res.status).toBe(200);
+		expect(res.text).toContain("c-123");
 	});
 
 	it("answers help, an empty command and an unknown subcommand", async () => {
@@ -101,7 +111,11 @@ describe("Slack /lesson commands and mentions", { timeout: 20_000 }, () => {
 	it("lets only admins start a lesson for someone else", async () => {
 		expect(await command("start <@U2|bob> algebra", ADA)).toMatch(/Only workspace admins/);
 		expect(await command("start <@U2|bob> algebra", ROOT)).toMatch(/started/);
-		expect(tutor.started.at(-1)).toMatchObject({ topic: "algebra", learner: { id: "U2" }, startedBy: { id: "UADMIN" } });
+		expect(tutor.started.at(-1)).toMatchObject({
+			topic: "algebra",
+			learner: { id: "U2" },
+			startedBy: { id: "UADMIN" },
+		});
 	});
 
 	it("says how to invite the bot when it is not in the channel", async () => {
@@ -115,12 +129,27 @@ describe("Slack /lesson commands and mentions", { timeout: 20_000 }, () => {
 
 	it("starts a lesson from a mention with a topic, and explains when the topic is missing", async () => {
 		const before = tutor.started.length;
-		await running.sender.event({ type: "app_mention", user: "U1", text: "<@U0BOT> photosynthesis", ts: running.sender.nextTs(), channel: "C1" });
+		await running.sender.event({
+			type: "app_mention",
+			user: "U1",
+			text: "<@U0BOT> photosynthesis",
+			ts: running.sender.nextTs(),
+			channel: "C1",
+		});
 		await fake.waitFor(() => tutor.started.length > before, "the mention's lesson");
 		expect(tutor.started.at(-1)).toMatchObject({ topic: "photosynthesis", learner: { id: "U1" }, mode: "solo" });
-		await running.sender.event({ type: "app_mention", user: "U2", text: "<@U0BOT>", ts: running.sender.nextTs(), channel: "C1" });
+		await running.sender.event({
+			type: "app_mention",
+			user: "U2",
+			text: "<@U0BOT>",
+			ts: running.sender.nextTs(),
+			channel: "C1",
+		});
 		const hint = await fake.waitFor(
-			() => fake.callsTo("chat.postEphemeral").find((c) => c.params.user === "U2" && /Mention me with a topic/.test(String(c.params.text))),
+			() =>
+				fake
+					.callsTo("chat.postEphemeral")
+					.find((c) => c.params.user === "U2" && /Mention me with a topic/.test(String(c.params.text))),
 			"the mention hint",
 		);
 		expect(hint.params.channel).toBe("C1");
@@ -132,13 +161,19 @@ describe("Slack /lesson commands and mentions", { timeout: 20_000 }, () => {
 		const handledBefore = tutor.handled.length;
 		await running.sender.action(BOB, parentTs, { action_id: "lh-slack:end" });
 		await fake.waitFor(
-			() => fake.callsTo("chat.postEphemeral").find((c) => c.params.user === "U2" && /Only <@U1> or an admin/.test(String(c.params.text))),
+			() =>
+				fake
+					.callsTo("chat.postEphemeral")
+					.find((c) => c.params.user === "U2" && /Only <@U1> or an admin/.test(String(c.params.text))),
 			"the End refusal",
 		);
 		expect(tutor.handled.length).toBe(handledBefore);
 		await running.sender.action(ROOT, parentTs, { action_id: "lh-slack:end" });
 		await fake.waitFor(() => tutor.handled.length > handledBefore, "the admin's end");
-		expect(tutor.handled.at(-1)).toMatchObject({ sessionId: lesson.sessionId, event: { type: "end", privileged: true } });
+		expect(tutor.handled.at(-1)).toMatchObject({
+			sessionId: lesson.sessionId,
+			event: { type: "end", privileged: true },
+		});
 	});
 
 	it("turns a refused click into an ephemeral notice in the thread", async () => {
@@ -164,6 +199,25 @@ describe("Slack /lesson commands and mentions", { timeout: 20_000 }, () => {
 			"the closed-question notice",
 		);
 		expect(fake.callsTo("views.open")).toHaveLength(0);
+	});
+
+	it("acks a command and a click before the tutor has answered", async () => {
+		const release = tutor.hold();
+		try {
+			const calls = tutor.calls;
+			const res = await running.sender.command("/lesson", "start held topic", ADA);
+			expect(res.status).toBe(200);
+			expect(res.text).toBe("");
+			const click = await running.sender.action(ADA, "1700000000.999999", { action_id: "lh:pick:held:0" });
+			expect(click.status).toBe(200);
+			expect(tutor.started.find((s) => s.topic === "held topic")).toBeUndefined(); // still held
+			await fake.waitFor(() => tutor.calls > calls, "the held start to reach the tutor");
+		} finally {
+			release();
+		}
+		await fake.waitFor(() => tutor.started.find((s) => s.topic === "held topic"), "the released start");
+		replies++; // the held start's reply
+		await fake.waitFor(() => fake.callsTo("response_url")[replies - 1], "the held start's reply");
 	});
 });
 

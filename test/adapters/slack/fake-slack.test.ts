@@ -4,8 +4,7 @@
  */
 
 import type { AddressInfo } from "node:net";
-import { App, HTTPReceiver, LogLevel } from "@slack/bolt";
-import { WebClient } from "@slack/web-api";
+import { App, HTTPReceiver, LogLevel, webApi } from "@slack/bolt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blockProblems, type FakeSlack, startFakeSlack } from "../../fakes/slack.ts";
 
@@ -21,7 +20,7 @@ describe("fake Slack Web API", () => {
 	});
 
 	it("answers auth.test, users.info and records chat calls with parsed blocks", async () => {
-		const client = new WebClient("xoxb-test", { slackApiUrl: fake.apiUrl, ...quietClient });
+		const client = new webApi.WebClient("xoxb-test", { slackApiUrl: fake.apiUrl, ...quietClient });
 		const auth = await client.auth.test();
 		expect(auth.user_id).toBe(fake.botUserId);
 		const info = await client.users.info({ user: "U1" });
@@ -39,16 +38,16 @@ describe("fake Slack Web API", () => {
 	});
 
 	it("refuses a bad token and blocks beyond Slack's limits", async () => {
-		const bad = new WebClient("nope", { slackApiUrl: fake.apiUrl, ...quietClient });
+		const bad = new webApi.WebClient("nope", { slackApiUrl: fake.apiUrl, ...quietClient });
 		await expect(bad.auth.test()).rejects.toThrow(/invalid_auth/);
-		const client = new WebClient("xoxb-test", { slackApiUrl: fake.apiUrl, ...quietClient });
+		const client = new webApi.WebClient("xoxb-test", { slackApiUrl: fake.apiUrl, ...quietClient });
 		const long = [{ type: "section", text: { type: "mrkdwn", text: "x".repeat(3001) } }];
 		await expect(client.chat.postMessage({ channel: "C1", text: "t", blocks: long })).rejects.toThrow(/invalid_blocks/);
 		expect(blockProblems(long)).toHaveLength(1);
 	});
 
 	it("runs the three-step upload of files.uploadV2 into a thread", async () => {
-		const client = new WebClient("xoxb-test", { slackApiUrl: fake.apiUrl, ...quietClient });
+		const client = new webApi.WebClient("xoxb-test", { slackApiUrl: fake.apiUrl, ...quietClient });
 		const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
 		await client.files.uploadV2({
 			channel_id: "C1",
@@ -73,7 +72,7 @@ describe("fake Slack Web API", () => {
 			first = false;
 			return { status: 429, retryAfter: 1, body: { ok: false, error: "ratelimited" } };
 		});
-		const client = new WebClient("xoxb-test", {
+		const client = new webApi.WebClient("xoxb-test", {
 			slackApiUrl: fake.apiUrl,
 			logLevel: LogLevel.ERROR,
 			retryConfig: { retries: 2, minTimeout: 10, maxTimeout: 50 },
@@ -130,9 +129,14 @@ describe("fake Slack requests to Bolt over HTTP", () => {
 		const sender = fake.sender(url);
 		const bad = await sender.command("/lesson", "help", { user: "U1", channel: "C1" }, { secret: "wrong" });
 		expect(bad.status).toBe(401);
-		const stale = await sender.command("/lesson", "help", { user: "U1", channel: "C1" }, {
-			timestampSec: Math.floor(Date.now() / 1000) - 600,
-		});
+		const stale = await sender.command(
+			"/lesson",
+			"help",
+			{ user: "U1", channel: "C1" },
+			{
+				timestampSec: Math.floor(Date.now() / 1000) - 600,
+			},
+		);
 		expect(stale.status).toBe(401);
 	});
 

@@ -21,8 +21,25 @@ export class FakeTutor implements Tutor {
 	/** Verdict of the next handle() calls (default: accepted). */
 	verdict: HandleResult = { ok: true };
 	private readonly sinks = new Set<TutorEventSink>();
+	private gate: Promise<void> = Promise.resolve();
+	/** Calls that reached the tutor (counted before any gate). */
+	calls = 0;
+
+	/** Hold every later call until the returned function is called (to prove acks come first). */
+	hold(): () => void {
+		let release = () => {};
+		this.gate = new Promise<void>((resolve) => {
+			release = resolve;
+		});
+		return () => {
+			release();
+			this.gate = Promise.resolve();
+		};
+	}
 
 	async startLesson(options: StartLessonOptions): Promise<StartLessonResult> {
+		this.calls++;
+		await this.gate;
 		if (this.sessions.has(options.sessionId)) return { ok: false, code: "exists", message: "exists" };
 		this.started.push(options);
 		this.sessions.set(options.sessionId, {
@@ -41,12 +58,17 @@ export class FakeTutor implements Tutor {
 	}
 
 	async handle(sessionId: string, event: LearnerEvent): Promise<HandleResult> {
+		this.calls++;
+		await this.gate;
 		this.handled.push({ sessionId, event });
-		if (!this.sessions.has(sessionId)) return { ok: false, code: "unknown-session", message: "No lesson runs in this thread." };
+		if (!this.sessions.has(sessionId))
+			return { ok: false, code: "unknown-session", message: "No lesson runs in this thread." };
 		return this.verdict;
 	}
 
 	async getSession(sessionId: string): Promise<SessionSummary | undefined> {
+		this.calls++;
+		await this.gate;
 		return this.sessions.get(sessionId);
 	}
 

@@ -4,11 +4,11 @@
  * fake recorded (posted cards, their controls).
  */
 
-import type { Tutor } from "../../../src/core/contracts/tutor.ts";
-import { silentLogger } from "../../../src/core/contracts/logger.ts";
-import { createSlackAdapter, type SlackAdapter, type SlackAdapterConfig } from "../../../src/adapters/slack/index.ts";
-import type { PlanRenderer } from "../../../src/render/index.ts";
 import type Keyv from "keyv";
+import { createSlackAdapter, type SlackAdapter, type SlackAdapterConfig } from "../../../src/adapters/slack/index.ts";
+import { silentLogger } from "../../../src/core/contracts/logger.ts";
+import type { Tutor } from "../../../src/core/contracts/tutor.ts";
+import type { PlanRenderer } from "../../../src/render/index.ts";
 import type { FakeMessage, FakeSlack, SlackSender } from "../../fakes/slack.ts";
 
 /** A started adapter and what talks to it. */

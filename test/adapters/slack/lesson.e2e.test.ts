@@ -59,7 +59,12 @@ describe("Slack lesson end to end (HTTP, real engine, SQLite, renderer)", { time
 
 	beforeAll(async () => {
 		dir = await mkdtemp(join(tmpdir(), "lh-slack-"));
-		fake = await startFakeSlack({ users: [{ id: "U1", name: "ada" }, { id: "U2", name: "bob" }] });
+		fake = await startFakeSlack({
+			users: [
+				{ id: "U1", name: "ada" },
+				{ id: "U2", name: "bob" },
+			],
+		});
 		renderer = createPlanRenderer({ executablePath: "/usr/bin/chromium" });
 		await boot();
 	});
@@ -78,7 +83,10 @@ describe("Slack lesson end to end (HTTP, real engine, SQLite, renderer)", { time
 			() => fake.callsTo("chat.postMessage").find((c) => c.params.thread_ts === undefined),
 			"the parent message",
 		);
-		parentTs = (await fake.waitFor(() => [...fake.messages.values()].find((m) => !m.threadTs)?.ts, "parent ts")) as string;
+		parentTs = (await fake.waitFor(
+			() => [...fake.messages.values()].find((m) => !m.threadTs)?.ts,
+			"parent ts",
+		)) as string;
 		expect(textOf(parent.params)).toContain("fractions");
 		sessionId = `slack:${fake.teamId}:C1:${parentTs}`;
 		const quiz = await control("lh:pick:probe-0:");
@@ -148,10 +156,14 @@ describe("Slack lesson end to end (HTTP, real engine, SQLite, renderer)", { time
 
 	it("posts the assessment, then the plan picture in the thread, and reposts it when the current node moves", async () => {
 		const first = await control("lh:pick:teach-2:");
-		const uploads = await fake.waitFor(() => {
-			const done = fake.uploads.filter((u) => u.completed);
-			return done.length >= 2 ? done : undefined;
-		}, "two plan uploads", 30_000);
+		const uploads = await fake.waitFor(
+			() => {
+				const done = fake.uploads.filter((u) => u.completed);
+				return done.length >= 2 ? done : undefined;
+			},
+			"two plan uploads",
+			30_000,
+		);
 		for (const u of uploads) {
 			expect(u.threadTs).toBe(parentTs);
 			expect(u.channelId).toBe("C1");
@@ -171,7 +183,13 @@ describe("Slack lesson end to end (HTTP, real engine, SQLite, renderer)", { time
 	it("delivers the learner's thread message, ignores others', bots' and edits, and ends the lesson", async () => {
 		const ask = await control("lh:open:teach-4");
 		const thread = { channel: "C1", thread_ts: parentTs };
-		await running.sender.event({ type: "message", user: "U2", text: "bob was here", ts: running.sender.nextTs(), ...thread });
+		await running.sender.event({
+			type: "message",
+			user: "U2",
+			text: "bob was here",
+			ts: running.sender.nextTs(),
+			...thread,
+		});
 		await running.sender.event({
 			type: "message",
 			subtype: "bot_message",

@@ -14,7 +14,11 @@ import { blockProblems } from "../../fakes/slack.ts";
 
 describe("parseLessonCommand", () => {
 	it("reads start with flags and a member, and the other subcommands", () => {
-		expect(parseLessonCommand("start  the chain rule --group")).toEqual({ kind: "start", topic: "the chain rule", mode: "group" });
+		expect(parseLessonCommand("start  the chain rule --group")).toEqual({
+			kind: "start",
+			topic: "the chain rule",
+			mode: "group",
+		});
 		expect(parseLessonCommand("START <@U123|ada> algebra --solo")).toEqual({
 			kind: "start",
 			topic: "algebra",
@@ -32,11 +36,22 @@ describe("parseLessonCommand", () => {
 			kind: "config",
 			change: { setting: "channels", channels: ["C1", "C22"] },
 		});
-		expect(parseLessonCommand("config channels all")).toEqual({ kind: "config", change: { setting: "channels", channels: [] } });
-		expect(parseLessonCommand("config limit 3")).toEqual({ kind: "config", change: { setting: "limit", lessonsPerDay: 3 } });
-		expect(parseLessonCommand("config mode GROUP")).toEqual({ kind: "config", change: { setting: "mode", mode: "group" } });
+		expect(parseLessonCommand("config channels all")).toEqual({
+			kind: "config",
+			change: { setting: "channels", channels: [] },
+		});
+		expect(parseLessonCommand("config limit 3")).toEqual({
+			kind: "config",
+			change: { setting: "limit", lessonsPerDay: 3 },
+		});
+		expect(parseLessonCommand("config mode GROUP")).toEqual({
+			kind: "config",
+			change: { setting: "mode", mode: "group" },
+		});
 		expect(parseLessonCommand("config limit -1")).toMatchObject({ error: expect.stringMatching(/whole number/) });
-		expect(parseLessonCommand("config channels #general")).toMatchObject({ error: expect.stringMatching(/Name channels/) });
+		expect(parseLessonCommand("config channels #general")).toMatchObject({
+			error: expect.stringMatching(/Name channels/),
+		});
 		expect(parseLessonCommand("config colour red")).toMatchObject({ error: expect.stringMatching(/Unknown setting/) });
 	});
 

@@ -42,14 +42,18 @@ describe("Slack poster", { timeout: 20_000 }, () => {
 		statuses: { current, visited: new Set() },
 		reason: current ? "moved" : "init",
 	});
-	const poster = (png: Buffer | undefined): Poster => createPoster({ client, state, renderer: stubRenderer(png), logger: silentLogger });
+	const poster = (png: Buffer | undefined): Poster =>
+		createPoster({ client, state, renderer: stubRenderer(png), logger: silentLogger });
 	const inThread = () => fake.callsTo("chat.postMessage").filter((c) => c.params.thread_ts === thread);
 
 	beforeAll(async () => {
 		fake = await startFakeSlack();
 		const config = { botToken: "xoxb-test", signingSecret: "s", port: 0, adminUserIds: [], apiUrl: fake.apiUrl };
 		client = new webApi.WebClient("xoxb-test", {
-			...clientOptionsFor({ ...config, retry: { retries: 1, minTimeoutMs: 10, maxTimeoutMs: 20 } }, toBoltLogger(silentLogger)),
+			...clientOptionsFor(
+				{ ...config, retry: { retries: 1, minTimeoutMs: 10, maxTimeoutMs: 20 } },
+				toBoltLogger(silentLogger),
+			),
 		});
 	});
 	beforeEach(async () => {
@@ -109,7 +113,14 @@ describe("Slack poster", { timeout: 20_000 }, () => {
 		const ref = await state.card(sessionId, "q1");
 		expect(ref?.question).toBe("1/2 + 1/4?");
 		const by = { id: "U1", name: "ada" };
-		await p.handle({ type: "answered", sessionId, toolCallId: "q1", kind: "quiz", result: { answer: "3/4", correct: true, by }, quiz: input });
+		await p.handle({
+			type: "answered",
+			sessionId,
+			toolCallId: "q1",
+			kind: "quiz",
+			result: { answer: "3/4", correct: true, by },
+			quiz: input,
+		});
 		const update = fake.callsTo("chat.update").at(-1)!;
 		expect(update.params.ts).toBe(ref?.ts.at(-1));
 		expect(textOf(update.params)).not.toContain("lh:pick");
@@ -118,7 +129,9 @@ describe("Slack poster", { timeout: 20_000 }, () => {
 
 	it("falls back to plain text when Slack refuses the blocks, and waits out a 429", async () => {
 		let refusals = 1;
-		fake.override("chat.postMessage", () => (refusals-- > 0 ? { body: { ok: false, error: "invalid_blocks" } } : undefined));
+		fake.override("chat.postMessage", () =>
+			refusals-- > 0 ? { body: { ok: false, error: "invalid_blocks" } } : undefined,
+		);
 		try {
 			await poster(undefined).handle({ type: "text", sessionId, text: "Hello **there**" });
 		} finally {

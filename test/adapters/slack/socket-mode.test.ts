@@ -50,7 +50,10 @@ describe("Slack Socket Mode", { timeout: 20_000 }, () => {
 			const reply = await fake.waitFor(() => fake.callsTo("response_url")[0], "the help reply");
 			expect(String(reply.params.text)).toContain("/lesson start <topic>");
 			const sender = fake.sender("http://unused");
-			await fake.socketSend("events_api", sender.eventPayload({ type: "app_mention", user: "U1", text: "<@U0BOT> tides", ts: "1.000001", channel: "C1" }));
+			await fake.socketSend(
+				"events_api",
+				sender.eventPayload({ type: "app_mention", user: "U1", text: "<@U0BOT> tides", ts: "1.000001", channel: "C1" }),
+			);
 			await fake.waitFor(() => tutor.started[0], "the lesson from the mention");
 			expect(tutor.started[0]?.topic).toBe("tides");
 		} finally {

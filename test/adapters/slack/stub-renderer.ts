@@ -22,7 +22,14 @@ export function stubRenderer(png: Buffer | undefined): PlanRenderer & { renders:
 		async renderMermaid(): Promise<Buffer> {
 			throw new Error("not in this test");
 		},
-		stats: () => ({ launches: 0, renders: self.renders, cacheHits: 0, failures: 0, blockedRequests: 0, blockedUrls: [] }),
+		stats: () => ({
+			launches: 0,
+			renders: self.renders,
+			cacheHits: 0,
+			failures: 0,
+			blockedRequests: 0,
+			blockedUrls: [],
+		}),
 		async close() {},
 	};
 	return self;

@@ -1,6 +1,11 @@
 import { PassThrough, Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createLineSource, parseChoice, parseCommand } from "../../../src/adapters/terminal/input.ts";
+import {
+	createLineSource,
+	createPromptSource,
+	parseChoice,
+	parseCommand,
+} from "../../../src/adapters/terminal/input.ts";
 import type { QuestionCard } from "../../../src/render/index.ts";
 
 const card = (texts: string[]): QuestionCard => ({
@@ -71,5 +76,40 @@ describe("createLineSource", () => {
 		expect(await source.choose(card(["x", "y"]))).toEqual({ command: "end" });
 		expect(await source.text("You")).toEqual({ command: "quit" });
 		source.close();
+	});
+});
+
+describe("createPromptSource (the interactive prompts, fed keystrokes)", () => {
+	/**
+	 * One prompt on a fresh output (inquirer ends a piped output stream when a prompt closes;
+	 * process.stdout is exempt, so the playground shares one), with `keys` typed once it has drawn itself.
+	 */
+	const prompt = <T>(input: PassThrough, keys: string[], ask: (source: ReturnType<typeof createPromptSource>) => Promise<T>) => {
+		const { out } = sink();
+		// One key per macrotask, as a person types: a letter and Enter in one chunk would be one keypress.
+		const typeNext = (rest: string[]): void => {
+			const [key, ...more] = rest;
+			if (key === undefined) return;
+			setTimeout(() => {
+				input.write(key);
+				typeNext(more);
+			}, 0);
+		};
+		out.once("data", () => typeNext(keys));
+		return ask(createPromptSource(input, out));
+	};
+
+	it("picks with a letter, or with the arrow keys, then Enter", async () => {
+		const input = new PassThrough();
+		const c = card(["apple", "banana", "cherry"]);
+		expect(await prompt(input, ["c", "\r"], (s) => s.choose(c))).toBe(2);
+		expect(await prompt(input, ["\x1b[B", "\r"], (s) => s.choose(c))).toBe(1);
+	});
+
+	it("reads free text, and turns Ctrl+C into a pause", async () => {
+		const input = new PassThrough();
+		expect(await prompt(input, ["  eight  \r"], (s) => s.text("Your answer"))).toBe("eight");
+		expect(await prompt(input, ["/end\r"], (s) => s.text("You"))).toEqual({ command: "end" });
+		expect(await prompt(input, ["\x03"], (s) => s.choose(card(["x", "y"])))).toEqual({ command: "quit" });
 	});
 });

@@ -5,7 +5,8 @@ import { PassThrough, Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { createLineSource } from "../../../src/adapters/terminal/input.ts";
 import { runPlayground } from "../../../src/adapters/terminal/playground.ts";
-import { createDemoModel, createSessionStore, createTutor } from "../../../src/agent/index.ts";
+import { createSessionStore, createTutor } from "../../../src/agent/index.ts";
+import { createDemoModel } from "../../../src/agent/models/demo-model.ts";
 import type { HandleResult, LearnerEvent, TutorEvent } from "../../../src/core/contracts/events.ts";
 import type { SessionSummary, Tutor, TutorEventSink } from "../../../src/core/contracts/tutor.ts";
 import type { PlanPicture, PlanRenderer } from "../../../src/render/index.ts";
@@ -126,7 +127,9 @@ describe("playground on the real engine and the demo model", () => {
 });
 
 /** A scripted Tutor for the loop's edge cases. */
-function fakeTutor(handle: (event: LearnerEvent, emit: (e: TutorEvent) => void) => HandleResult): Tutor & {
+function fakeTutor(
+	handle: (event: LearnerEvent, emit: (e: TutorEvent) => void, sessionId: string) => HandleResult,
+): Tutor & {
 	handled: LearnerEvent[];
 } {
 	const sinks: TutorEventSink[] = [];
@@ -151,7 +154,7 @@ function fakeTutor(handle: (event: LearnerEvent, emit: (e: TutorEvent) => void) 
 		},
 		async handle(_id, event) {
 			handled.push(event);
-			return handle(event, emit);
+			return handle(event, emit, sessionId);
 		},
 		async getSession(): Promise<SessionSummary | undefined> {
 			return undefined;
@@ -172,17 +175,12 @@ function fakeTutor(handle: (event: LearnerEvent, emit: (e: TutorEvent) => void) 
 describe("playground loop edge cases", () => {
 	it("asks again after an invalid-answer refusal, and ends on the ended event", async () => {
 		let calls = 0;
-		const tutor = fakeTutor((event, emit) => {
+		const tutor = fakeTutor((_event, emit, sessionId) => {
 			calls++;
 			if (calls === 1) return { ok: false, code: "invalid-answer", message: "That choice is not offered." };
-			setImmediate(() => emit({ type: "ended", sessionId: "", reason: "completed" }));
+			setImmediate(() => emit({ type: "ended", sessionId, reason: "completed" }));
 			return { ok: true };
 		});
-		// The ended event must carry the session id the playground chose.
-		const origSubscribe = tutor.subscribe.bind(tutor);
-		let chosen = "";
-		tutor.subscribe = (sink) =>
-			origSubscribe((e) => sink(e.type === "ended" ? { ...e, sessionId: chosen } : ((chosen = e.sessionId), e)));
 		const { out, text } = output();
 		const result = await runPlayground({
 			tutor,

@@ -70,7 +70,13 @@ describe("ask answers", () => {
 		expect(resolveAskAnswer(ask, "medium", false)).toMatchObject({ ok: false });
 	});
 	it("a typed reply to an ask with options is still an answer; free asks take text", () => {
-		expect(resolveAskAnswer(ask, "somewhere between", true)).toEqual({ ok: true, result: { answer: "somewhere between" } });
-		expect(resolveAskAnswer({ question: "Why?" }, " because ", true)).toEqual({ ok: true, result: { answer: "because" } });
+		expect(resolveAskAnswer(ask, "somewhere between", true)).toEqual({
+			ok: true,
+			result: { answer: "somewhere between" },
+		});
+		expect(resolveAskAnswer({ question: "Why?" }, " because ", true)).toEqual({
+			ok: true,
+			result: { answer: "because" },
+		});
 	});
 });

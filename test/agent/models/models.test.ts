@@ -32,7 +32,12 @@ describe("createLanguageModel", () => {
 			const options = e.input.options;
 			const verdict =
 				options === undefined
-					? await h.tutor.handle(sessionId, { type: "reply", toolCallId: e.toolCallId, text: "I think so", by: learner })
+					? await h.tutor.handle(sessionId, {
+							type: "reply",
+							toolCallId: e.toolCallId,
+							text: "I think so",
+							by: learner,
+						})
 					: await h.tutor.handle(sessionId, { type: "answer", toolCallId: e.toolCallId, value: 0, by: learner });
 			expect(verdict).toEqual({ ok: true });
 			await h.tutor.idle(sessionId);

@@ -67,6 +67,23 @@ function storeContract(name: string, url: () => string) {
 			await store.close();
 		}
 	});
+	it("saves what the record holds now (message JSON is reused only for the same message object)", async () => {
+		const store = await createSessionStore(url(), undefined, { namespace: `${namespace}-j` });
+		try {
+			const r = record("terminal:json");
+			await store.set(r);
+			r.messages[0] = { id: "m1", role: "user", parts: [{ type: "text", text: "replaced" }] };
+			r.messages.push({ id: "m2", role: "assistant", parts: [{ type: "text", text: 'quote " and :colon' }] });
+			r.extra.k = ":starts-with-colon";
+			await store.set(r);
+			const back = await store.get("terminal:json");
+			expect(back?.messages).toEqual(r.messages);
+			expect(back?.extra.k).toBe(":starts-with-colon");
+		} finally {
+			await store.delete("terminal:json");
+			await store.close();
+		}
+	});
 	it("a second store on the same backend sees the records (restart)", async () => {
 		const first = await createSessionStore(url(), undefined, { namespace: `${namespace}-r` });
 		await first.set(record("terminal:restart"));

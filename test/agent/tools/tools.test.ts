@@ -26,7 +26,11 @@ describe("tool boundaries", () => {
 		expect((verdict.value as { nodeId: string }).nodeId).toBe("n");
 	});
 	it("refuse with a readable reason", async () => {
-		const verdict = await boundary(createQuizTool("prober"), { question: "Pick", options: ["a", "b"], correctAnswer: "c" });
+		const verdict = await boundary(createQuizTool("prober"), {
+			question: "Pick",
+			options: ["a", "b"],
+			correctAnswer: "c",
+		});
 		expect(verdict.success).toBe(false);
 		expect(verdict.error?.message).toMatch(/not one of the options/);
 		const missing = await boundary(createQuizTool("prober"), { options: ["a"] });
@@ -69,9 +73,18 @@ describe("plan_init", () => {
 	});
 	it("answers a bad block with the parser's reason", () => {
 		const selfEdge = tool.settle({ mermaid: "graph TD\n a --> a" }, ctx());
-		expect(selfEdge).toMatchObject({ kind: "error", errorText: expect.stringMatching(/^The plan was not accepted: .*a/) });
-		expect(tool.settle({ mermaid: 5 }, ctx())).toMatchObject({ kind: "error", errorText: expect.stringMatching(/graph/) });
-		expect(tool.settle({ plan: "x" }, ctx())).toMatchObject({ kind: "error", errorText: expect.stringMatching(/mermaid/) });
+		expect(selfEdge).toMatchObject({
+			kind: "error",
+			errorText: expect.stringMatching(/^The plan was not accepted: .*a/),
+		});
+		expect(tool.settle({ mermaid: 5 }, ctx())).toMatchObject({
+			kind: "error",
+			errorText: expect.stringMatching(/graph/),
+		});
+		expect(tool.settle({ plan: "x" }, ctx())).toMatchObject({
+			kind: "error",
+			errorText: expect.stringMatching(/mermaid/),
+		});
 	});
 });
 

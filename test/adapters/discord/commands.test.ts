@@ -1,0 +1,97 @@
+/**
+ * The /lesson command definition and its registration (guild and global, the
+ * application id looked up), and the adapter's small pure pieces: thread
+ * names, guild config normalization, daily counts, refusal notices.
+ */
+
+import Keyv from "keyv";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { lessonCommands, registerDiscordCommands } from "../../../src/adapters/discord/commands.ts";
+import { threadName } from "../../../src/adapters/discord/lesson-start.ts";
+import { refusalNotice } from "../../../src/adapters/discord/notices.ts";
+import { DEFAULT_GUILD_CONFIG, DiscordState, normalizeGuildConfig } from "../../../src/adapters/discord/state.ts";
+import { type FakeDiscord, startFakeDiscord } from "../../fakes/discord.ts";
+import { commandProblems } from "../../fixtures/discord/limits.ts";
+
+let fake: FakeDiscord;
+beforeAll(async () => {
+	fake = await startFakeDiscord();
+});
+afterAll(async () => {
+	await fake?.close();
+});
+
+describe("registering /lesson", () => {
+	it("defines one guild-only command whose subcommands and options are within Discord's rules", () => {
+		expect(lessonCommands.map((c) => c.name)).toEqual(["lesson"]);
+		expect(lessonCommands.flatMap((c) => commandProblems(c))).toEqual([]);
+		const command = lessonCommands[0] as { options?: Array<{ name: string }> };
+		const subs = (command.options ?? []).map((o) => o.name);
+		expect(subs).toEqual(["start", "end", "status", "help", "config"]);
+	});
+
+	it("registers to a guild when a guild id is set, reading the application id from /applications/@me", async () => {
+		const result = await registerDiscordCommands({ token: fake.token, apiUrl: fake.apiUrl, guildId: fake.guild.id });
+		expect(result).toEqual({ scope: "guild", applicationId: fake.applicationId, commands: 1 });
+		expect(fake.calls.some((c) => c.method === "GET" && c.path === "/applications/@me")).toBe(true);
+		expect(fake.commands.guild.get(fake.guild.id)?.[0]?.name).toBe("lesson");
+	});
+
+	it("registers globally without a guild id", async () => {
+		const result = await registerDiscordCommands({
+			token: fake.token,
+			apiUrl: fake.apiUrl,
+			applicationId: fake.applicationId,
+		});
+		expect(result.scope).toBe("global");
+		expect(fake.commands.global.map((c) => c.name)).toEqual(["lesson"]);
+	});
+
+	it("throws Discord's error for a bad token", async () => {
+		await expect(
+			registerDiscordCommands({ token: "nope", apiUrl: fake.apiUrl, guildId: fake.guild.id }),
+		).rejects.toThrow(/401|Unauthorized/);
+	});
+});
+
+describe("adapter pieces", () => {
+	it("names threads after the topic: one line, at most 100 characters, never empty", () => {
+		expect(threadName("  adding\n fractions ")).toBe("adding fractions");
+		expect(threadName("   ")).toBe("Lesson");
+		const long = threadName("é".repeat(150));
+		expect([...long].length).toBe(100);
+		expect(long.endsWith("…")).toBe(true);
+	});
+
+	it("normalizes a stored guild config, falling back per field", () => {
+		expect(normalizeGuildConfig(undefined, DEFAULT_GUILD_CONFIG)).toEqual(DEFAULT_GUILD_CONFIG);
+		expect(
+			normalizeGuildConfig({ channels: ["1", 2, "1"], lessonsPerDay: -3, defaultMode: "party" }, DEFAULT_GUILD_CONFIG),
+		).toEqual({
+			channels: ["1"],
+			lessonsPerDay: 0,
+			defaultMode: "solo",
+		});
+	});
+
+	it("counts lessons per member per UTC day, concurrent starts included", async () => {
+		const state = new DiscordState(new Keyv());
+		const day = new Date("2025-03-01T10:00:00Z");
+		await Promise.all([
+			state.countLesson("g", "u", day),
+			state.countLesson("g", "u", day),
+			state.countLesson("g", "u", day),
+		]);
+		expect(await state.lessonsToday("g", "u", day)).toBe(3);
+		expect(await state.lessonsToday("g", "u", new Date("2025-03-02T00:00:01Z"))).toBe(0);
+		expect(await state.lessonsToday("g", "other", day)).toBe(0);
+	});
+
+	it("turns refusals into notices", () => {
+		expect(refusalNotice({ ok: false, code: "not-allowed", message: "x" })).toMatch(/solo lesson/);
+		expect(refusalNotice({ ok: false, code: "not-allowed", message: "x" }, "end")).toMatch(/learner or an admin/);
+		expect(refusalNotice({ ok: false, code: "invalid-answer", message: "Pick one of A-C." })).toContain(
+			"Pick one of A-C.",
+		);
+	});
+});

@@ -1,0 +1,190 @@
+/**
+ * Who may act, end to end: per-guild config by admins only (channels, daily
+ * limit, default mode), a group lesson where any member answers (the
+ * transcript says who), an admin starting a lesson for a member, `/lesson end`
+ * by the wrong person refused and by an admin accepted, quiet handling of
+ * another member's typing in a solo lesson, and `/lesson help`.
+ */
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TutorEvent } from "../../../src/core/contracts/events.ts";
+import { type FakeDiscord, type FakeInteraction, type FakeUser, startFakeDiscord } from "../../fakes/discord.ts";
+import { type Reply, type Stack, scriptedModel, startStack, waitForAck, waitForControl } from "./helpers.ts";
+
+const script: Reply[] = [
+	// lesson A (group), prober turn 1
+	{
+		text: "Hello, group!",
+		calls: [
+			{
+				name: "quiz",
+				id: "a1",
+				input: { question: "Is 2/4 equal to 1/2?", options: ["yes", "no"], correctAnswer: "yes" },
+			},
+		],
+	},
+	// after the answer
+	{ text: "Nice teamwork." },
+	// lesson B (solo, started by an admin for bob)
+	{ calls: [{ name: "ask", id: "b1", input: { question: "What do you want to get out of this lesson?" } }] },
+];
+
+let fake: FakeDiscord;
+let stack: Stack;
+const model = scriptedModel(script);
+
+beforeAll(async () => {
+	fake = await startFakeDiscord();
+	stack = await startStack(fake, model);
+});
+
+afterAll(async () => {
+	await stack?.close();
+	await fake?.close();
+});
+
+/** The ephemeral (or edited deferred) reply text of a command interaction, once it is final. */
+async function replyOf(it: FakeInteraction): Promise<string> {
+	const m = await fake.waitFor(() => {
+		const msg = it.originalMessageId ? fake.messages.get(it.originalMessageId) : undefined;
+		return msg && (it.responseType === 4 || msg.editedAt) ? msg : undefined;
+	}, `the reply to ${it.kind}`);
+	return m.content;
+}
+
+function run(
+	user: FakeUser,
+	channelId: string,
+	subcommand: string,
+	options?: Record<string, string | number | boolean>,
+) {
+	return fake.slash({ user, channelId, subcommand, ...(options ? { options } : {}) });
+}
+
+const threadOf = (topic: string) => fake.createdThreads().find((t) => t.name === topic);
+
+describe("who may act in Discord lessons", () => {
+	it("lets only admins change the guild config, and shows it", async () => {
+		const denied = await replyOf(run(fake.users.learner, fake.ids.general, "config", { "lessons-per-day": 5 }));
+		expect(denied).toMatch(/Manage Server/);
+		const saved = await replyOf(
+			run(fake.users.admin, fake.ids.general, "config", {
+				"allow-channel": fake.ids.general,
+				"lessons-per-day": 1,
+				"default-mode": "group",
+			}),
+		);
+		expect(saved).toContain("Saved.");
+		expect(saved).toContain(`<#${fake.ids.general}>`);
+		expect(saved).toMatch(/1 per member per day/);
+		expect(saved).toMatch(/Default mode: group/);
+		const shown = await replyOf(run(fake.users.admin, fake.ids.general, "config"));
+		expect(shown).not.toContain("Saved.");
+		expect(shown).toMatch(/Default mode: group/);
+	});
+
+	it("refuses a lesson outside the allowed channels, and a lesson for someone else from a non-admin", async () => {
+		expect(await replyOf(run(fake.users.learner, fake.ids.other, "start", { topic: "nope" }))).toMatch(
+			/Lessons may run in/,
+		);
+		expect(
+			await replyOf(run(fake.users.other, fake.ids.general, "start", { topic: "nope", for: fake.users.learner.id })),
+		).toMatch(/Only admins/);
+		expect(fake.createdThreads()).toEqual([]);
+	});
+
+	it("runs a group lesson (the guild default) where another member's answer counts and says who", async () => {
+		const reply = await replyOf(run(fake.users.learner, fake.ids.general, "start", { topic: "equivalent fractions" }));
+		expect(reply).toMatch(/group lesson/);
+		const thread = threadOf("equivalent fractions")!;
+		const quiz = await waitForControl(fake, thread.id, "lh:pick:a1:");
+		const click = fake.click({ user: fake.users.other, messageId: quiz.id, customId: "lh:pick:a1:0" });
+		await waitForAck(fake, click.token);
+		const sessionId = `discord:${fake.guild.id}:${thread.id}`;
+		await fake.waitFor(() => fake.messages.get(quiz.id)?.editedAt, "the answered edit");
+		await stack.tutor.idle(sessionId);
+		await stack.adapter.flush();
+		const answered = stack.events.find((e): e is Extract<TutorEvent, { type: "answered" }> => e.type === "answered");
+		expect(answered?.result).toMatchObject({
+			answer: "yes",
+			correct: true,
+			by: { id: fake.users.other.id, name: "carol" },
+		});
+		expect(fake.messages.get(quiz.id)?.content).toContain("carol");
+		expect(click.followupIds).toEqual([]); // no refusal notice for carol's click
+	});
+
+	it("enforces the daily limit for members but not for admins starting a lesson for a member", async () => {
+		expect(await replyOf(run(fake.users.learner, fake.ids.general, "start", { topic: "again" }))).toMatch(
+			/daily limit/,
+		);
+		const reply = await replyOf(
+			run(fake.users.admin, fake.ids.general, "start", {
+				topic: "mixed numbers",
+				mode: "solo",
+				for: fake.users.learner.id,
+			}),
+		);
+		expect(reply).toMatch(new RegExp(`for <@${fake.users.learner.id}>`));
+		const thread = threadOf("mixed numbers")!;
+		await waitForControl(fake, thread.id, "lh:open:b1");
+		const intro = fake.channelMessages(thread.id)[0]!;
+		expect(intro.content).toContain(`<@${fake.users.learner.id}>`);
+		expect(intro.content).toMatch(/started by/);
+		const session = await stack.tutor.getSession(`discord:${fake.guild.id}:${thread.id}`);
+		expect(session?.learner.id).toBe(fake.users.learner.id);
+		expect(session?.mode).toBe("solo");
+	});
+
+	it("in a solo lesson, ignores another member's typing and refuses their modal submit", async () => {
+		const thread = threadOf("mixed numbers")!;
+		const sessionId = `discord:${fake.guild.id}:${thread.id}`;
+		const requests = model.doStreamCalls.length;
+		fake.say({ user: fake.users.other, channelId: thread.id, content: "can I join?" });
+		const card = await waitForControl(fake, thread.id, "lh:open:b1");
+		// carol sees a notice instead of the modal...
+		const stranger = fake.click({ user: fake.users.other, messageId: card.id, customId: "lh:open:b1" });
+		await waitForAck(fake, stranger.token);
+		expect(stranger.responseType).toBe(4);
+		// ...and a submit she got anyway (e.g. a cold cache after a restart) is refused by the tutor.
+		const open = fake.click({ user: fake.users.learner, messageId: card.id, customId: "lh:open:b1" });
+		await waitForAck(fake, open.token);
+		const submit = fake.submitModal({ user: fake.users.other, opened: open, values: { "lh:text:b1": "my answer" } });
+		await waitForAck(fake, submit.token);
+		const notice = await fake.waitFor(
+			() => fake.messages.get(submit.followupIds[0] ?? ""),
+			"the refusal of the submit",
+		);
+		expect(notice.visibleTo).toBe(fake.users.other.id);
+		expect(notice.content).toMatch(/someone else's solo lesson/);
+		await stack.tutor.idle(sessionId);
+		expect(model.doStreamCalls.length).toBe(requests);
+		expect((await stack.tutor.getSession(sessionId))?.pending).toEqual([{ toolCallId: "b1", kind: "ask" }]);
+		expect(fake.messages.get(card.id)?.editedAt).toBeUndefined();
+	});
+
+	it("refuses /lesson end from a member who is neither learner nor admin; an admin ends it", async () => {
+		const thread = threadOf("equivalent fractions")!;
+		expect(await replyOf(run(fake.users.other, thread.id, "end"))).toMatch(/Only the learner or an admin/);
+		expect(await replyOf(run(fake.users.admin, thread.id, "end"))).toMatch(/Ending/);
+		await fake.waitFor(
+			() => fake.channelMessages(thread.id).some((m) => /ended by an admin/.test(m.content)),
+			"the end notice",
+		);
+		expect(await replyOf(run(fake.users.learner, thread.id, "end"))).toMatch(/has ended/);
+		expect(await replyOf(run(fake.users.learner, fake.ids.general, "status"))).toMatch(/no lesson in this thread/i);
+	});
+
+	it("answers /lesson help at once, privately", async () => {
+		const help = run(fake.users.other, fake.ids.general, "help");
+		const text = await replyOf(help);
+		expect(help.responseType).toBe(4);
+		expect(text).toContain("/lesson start");
+	});
+
+	it("kept every payload within limits and logged no errors", () => {
+		expect(fake.problems()).toEqual([]);
+		expect(fake.calls.filter((c) => c.status >= 400).map((c) => `${c.method} ${c.path} ${c.status}`)).toEqual([]);
+		expect(stack.logger.errors()).toEqual([]);
+	});
+});

@@ -1,0 +1,319 @@
+/**
+ * A whole solo lesson end to end: the real discord.js client against the fake
+ * Discord, the real engine on a scripted mock model, the real SQLite store and
+ * the real renderer. Driven by a slash command, button clicks, a select, a
+ * modal and a typed message; with another member's click refused, a double
+ * click recorded once, a restart between two clicks, the plan PNG posted and
+ * reposted as the current node moves, and every payload within Discord's limits.
+ */
+
+import { PNG } from "pngjs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TutorEvent } from "../../../src/core/contracts/events.ts";
+import { type FakeDiscord, startFakeDiscord } from "../../fakes/discord.ts";
+import { customIds, type Reply, type Stack, scriptedModel, startStack, waitForAck, waitForControl } from "./helpers.ts";
+
+const planMermaid =
+	"graph TD\n  common-denominator[Common denominators] --> unlike[Unlike denominators]\n  unlike --> mixed[Mixed numbers]";
+
+const script: Reply[] = [
+	// prober, turn 1
+	{
+		text: "Hi! A few quick questions first.",
+		calls: [
+			{
+				name: "quiz",
+				id: "p1",
+				input: { question: "What is 1/2 + 1/4?", options: ["2/6", "3/4", "1/6"], correctAnswer: "3/4" },
+			},
+		],
+	},
+	// prober, turn 2: concludes; the teacher wakes, maps, and asks a prediction (6 options: a select)
+	{
+		text: "Thanks, that's what I needed.",
+		calls: [
+			{
+				name: "probe_done",
+				id: "pd",
+				input: {
+					assessment: {
+						strands: [{ strand: "adding fractions", assessment: "Adds like denominators; unsure with unlike ones." }],
+						summary: "Enter at unlike denominators.",
+					},
+				},
+			},
+		],
+	},
+	{ calls: [{ name: "plan_init", id: "plan", input: { mermaid: planMermaid } }] },
+	{
+		text: "Let's start with a guess.",
+		calls: [
+			{
+				name: "quiz",
+				id: "t1",
+				input: {
+					type: "predict",
+					nodeId: "common-denominator",
+					question: "Which denominator do 1/3 and 1/6 share?",
+					options: ["2", "3", "6", "9", "12", "18"],
+					correctAnswer: "6",
+				},
+			},
+		],
+	},
+	// after the select: an explanation and a free-answer check (the "Answer" button and its modal)
+	{
+		calls: [
+			{
+				name: "explain",
+				id: "e1",
+				input: { body: "Both 3 and 6 divide 6.", role: "concept", nodeId: "common-denominator" },
+			},
+			{
+				name: "quiz",
+				id: "t2",
+				input: {
+					type: "check",
+					nodeId: "common-denominator",
+					question: "Common denominator of 1/2 and 1/5?",
+					correctAnswer: "10",
+				},
+			},
+		],
+	},
+	// the next node: the plan moves again
+	{
+		calls: [
+			{
+				name: "quiz",
+				id: "t3",
+				input: { type: "predict", nodeId: "unlike", question: "1/2 + 1/3 = ?", correctAnswer: "5/6" },
+			},
+		],
+	},
+	// the learner types instead of answering: recap and close
+	{
+		calls: [
+			{
+				name: "explain",
+				id: "r",
+				input: { title: "Recap", body: "You learned to find common denominators.", role: "recap" },
+			},
+		],
+	},
+	{ text: "Well done!" },
+];
+
+let fake: FakeDiscord;
+let stack: Stack;
+const model = scriptedModel(script);
+
+beforeAll(async () => {
+	fake = await startFakeDiscord();
+	stack = await startStack(fake, model);
+});
+
+afterAll(async () => {
+	await stack?.close();
+	await fake?.close();
+});
+
+const answered = (id: string) =>
+	stack.events.filter(
+		(e): e is Extract<TutorEvent, { type: "answered" }> => e.type === "answered" && e.toolCallId === id,
+	);
+
+async function settle(sessionId: string): Promise<void> {
+	await stack.tutor.idle(sessionId);
+	await stack.adapter.flush(10_000);
+}
+
+describe("a whole Discord lesson", () => {
+	let threadId = "";
+	let sessionId = "";
+
+	it("registers /lesson to the guild at start", () => {
+		const commands = fake.commands.guild.get(fake.guild.id) ?? [];
+		expect(commands.map((c) => c.name)).toEqual(["lesson"]);
+		expect(fake.calls.some((c) => c.method === "PUT" && c.path.endsWith(`/guilds/${fake.guild.id}/commands`))).toBe(
+			true,
+		);
+	});
+
+	it("starts from a slash command: deferred first, a public thread named after the topic, linked in the reply", async () => {
+		const it = fake.slash({
+			user: fake.users.learner,
+			channelId: fake.ids.general,
+			subcommand: "start",
+			options: { topic: "adding fractions" },
+		});
+		const reply = await fake.waitFor(() => {
+			const m = it.originalMessageId ? fake.messages.get(it.originalMessageId) : undefined;
+			return m?.content.includes("<#") ? m : undefined;
+		}, "the start reply");
+		expect(it.responseType).toBe(5);
+		expect(reply.visibleTo).toBe(fake.users.learner.id);
+		const thread = fake.createdThreads()[0]!;
+		expect(thread).toMatchObject({ name: "adding fractions", type: 11, parentId: fake.ids.general });
+		expect(reply.content).toContain(`<#${thread.id}>`);
+		threadId = thread.id;
+		sessionId = `discord:${fake.guild.id}:${threadId}`;
+		// Acks come first: the callback is the first call the interaction caused.
+		const firstForIt = fake.calls.find(
+			(c) => c.path.includes(it.token) || c.path === `/channels/${fake.ids.general}/threads`,
+		);
+		expect(firstForIt?.path).toBe(`/interactions/${it.id}/${it.token}/callback`);
+
+		const quiz = await waitForControl(fake, threadId, "lh:pick:p1:");
+		const posted = fake.channelMessages(threadId).map((m) => m.content);
+		expect(posted[0]).toContain("a lesson for <@");
+		expect(posted[1]).toBe("Hi! A few quick questions first.");
+		expect(quiz.content).toContain("What is 1/2 + 1/4?");
+		expect(customIds(quiz)).toEqual(["lh:pick:p1:0", "lh:pick:p1:1", "lh:pick:p1:2"]);
+		expect(fake.calls.some((c) => c.path === `/channels/${threadId}/typing`)).toBe(true);
+	});
+
+	it("refuses another member's click in a solo lesson with an ephemeral notice and records nothing", async () => {
+		const quiz = await waitForControl(fake, threadId, "lh:pick:p1:");
+		const click = fake.click({ user: fake.users.other, messageId: quiz.id, customId: "lh:pick:p1:0" });
+		await fake.waitFor(() => fake.ephemeralsFor(fake.users.other).length > 0, "the refusal notice");
+		expect(click.responseType).toBe(6);
+		expect(fake.ephemeralsFor(fake.users.other)[0]?.content).toMatch(/someone else's solo lesson/);
+		expect(answered("p1")).toHaveLength(0);
+		expect(fake.messages.get(quiz.id)?.editedAt).toBeUndefined();
+		expect((await stack.tutor.getSession(sessionId))?.pending).toEqual([{ toolCallId: "p1", kind: "quiz" }]);
+	});
+
+	it("records a double click once, edits the quiz to its answered state, then the plan picture and a select arrive", async () => {
+		const quiz = await waitForControl(fake, threadId, "lh:pick:p1:");
+		const first = fake.click({ user: fake.users.learner, messageId: quiz.id, customId: "lh:pick:p1:1" });
+		const second = fake.click({ user: fake.users.learner, messageId: quiz.id, customId: "lh:pick:p1:1", force: true });
+		await waitForAck(fake, first.token);
+		await waitForAck(fake, second.token);
+		await fake.waitFor(
+			() => fake.ephemeralsFor(fake.users.learner).some((m) => /already answered|no longer open/.test(m.content)),
+			"the double-click notice",
+		);
+		await waitForControl(fake, threadId, "lh:select:t1:");
+		await settle(sessionId);
+		expect(answered("p1")).toHaveLength(1);
+		expect(answered("p1")[0]?.result).toMatchObject({
+			answer: "3/4",
+			correct: true,
+			by: { id: fake.users.learner.id, name: "bob" },
+		});
+		const edited = fake.messages.get(quiz.id)!;
+		expect(edited.editedAt).toBeDefined();
+		expect(edited.content).toMatch(/answered/);
+		const buttons = (edited.components as Array<{ components: Array<{ disabled?: boolean; style: number }> }>)[0]!
+			.components;
+		expect(buttons.every((b) => b.disabled === true)).toBe(true);
+		expect(buttons[1]?.style).toBe(3); // success: the chosen, correct answer
+
+		const contents = fake.channelMessages(threadId).map((m) => m.content);
+		expect(contents.some((c) => c.includes("Where you are now"))).toBe(true);
+		const pictures = fake.channelMessages(threadId).filter((m) => m.attachments.some((a) => a.filename === "plan.png"));
+		expect(pictures.length).toBe(2); // init (nothing current), then moved to the first node
+	});
+
+	it("a button posted before a restart works after it: the select answers after the process restarts", async () => {
+		const before = await waitForControl(fake, threadId, "lh:select:t1:");
+		await stack.restart();
+		expect(fake.gateway.identifies).toBe(2);
+		const pick = fake.select({
+			user: fake.users.learner,
+			messageId: before.id,
+			customId: "lh:select:t1:0",
+			values: ["2"],
+		});
+		await waitForAck(fake, pick.token);
+		expect(pick.responseType).toBe(6);
+		await waitForControl(fake, threadId, "lh:open:t2");
+		await settle(sessionId);
+		expect(answered("t1")[0]?.result).toMatchObject({ answer: "6", correct: true });
+		const edited = fake.messages.get(before.id)!;
+		expect(edited.content).toMatch(/answered/);
+		expect(customIds(edited).every((id) => !id.startsWith("lh:select:"))).toBe(true);
+		expect(fake.channelMessages(threadId).some((m) => m.content.includes("Both 3 and 6 divide 6."))).toBe(true);
+	});
+
+	it("the Answer button opens the modal as its first response; the submit records the typed answer", async () => {
+		const card = await waitForControl(fake, threadId, "lh:open:t2");
+		// The select above warmed the lesson record after the restart, so the solo check runs before the modal.
+		const stranger = fake.click({ user: fake.users.other, messageId: card.id, customId: "lh:open:t2" });
+		await waitForAck(fake, stranger.token);
+		const open = fake.click({ user: fake.users.learner, messageId: card.id, customId: "lh:open:t2" });
+		await waitForAck(fake, open.token);
+		expect(open.responseType).toBe(9);
+		expect(open.modal?.custom_id).toBe("lh:modal:t2");
+		expect(JSON.stringify(open.modal)).toContain("lh:text:t2");
+		const submit = fake.submitModal({ user: fake.users.learner, opened: open, values: { "lh:text:t2": " 10 " } });
+		await waitForAck(fake, submit.token);
+		expect(submit.responseType).toBe(6);
+		await waitForControl(fake, threadId, "lh:open:t3");
+		await settle(sessionId);
+		expect(answered("t2")[0]?.result).toMatchObject({ answer: "10", correct: true });
+		expect(fake.messages.get(card.id)?.content).toMatch(/answered/);
+		expect(stranger.responseType).toBe(4); // an ephemeral notice instead of the modal
+		expect(fake.ephemeralsFor(fake.users.other).at(-1)?.content).toMatch(/someone else's solo lesson/);
+		expect(answered("t2")).toHaveLength(1);
+	});
+
+	it("reposts the plan picture when the current node moves, with different bytes each time", async () => {
+		await settle(sessionId);
+		const pictures = fake
+			.channelMessages(threadId)
+			.flatMap((m) => m.attachments.filter((a) => a.filename === "plan.png").map((a) => ({ m, a })));
+		expect(pictures.length).toBe(3); // init, common-denominator, unlike
+		for (const { a, m } of pictures) {
+			const png = PNG.sync.read(a.data);
+			expect(png.width).toBeGreaterThan(50);
+			expect(png.height).toBeGreaterThan(50);
+			expect(a.contentType).toBe("image/png");
+			expect(m.content).toMatch(/^🗺️ /);
+		}
+		const bytes = pictures.map(({ a }) => a.data.toString("base64"));
+		expect(new Set(bytes).size).toBe(3);
+	});
+
+	it("shows /lesson status privately with the plan picture", async () => {
+		const status = fake.slash({ user: fake.users.learner, channelId: threadId, subcommand: "status" });
+		const reply = await fake.waitFor(() => {
+			const m = status.originalMessageId ? fake.messages.get(status.originalMessageId) : undefined;
+			return m?.editedAt ? m : undefined;
+		}, "the status reply");
+		expect(reply.visibleTo).toBe(fake.users.learner.id);
+		expect(reply.content).toContain("adding fractions");
+		expect(reply.attachments[0]?.filename).toBe("plan.png");
+	});
+
+	it("a typed message reaches the tutor, which moves on, recaps and ends the lesson", async () => {
+		fake.say({ user: fake.users.learner, channelId: threadId, content: "I think it is 5/6 but I'm not sure" });
+		await fake.waitFor(
+			() => stack.events.some((e) => e.type === "ended" && e.sessionId === sessionId),
+			"the end of the lesson",
+			15_000,
+		);
+		await settle(sessionId);
+		const lastPrompt = JSON.stringify(model.doStreamCalls.at(-2)?.prompt);
+		expect(lastPrompt).toContain("I think it is 5/6");
+		const contents = fake.channelMessages(threadId).map((m) => m.content);
+		expect(contents.some((c) => c.includes("Recap"))).toBe(true);
+		expect(contents.at(-1)).toMatch(/Lesson complete/);
+		const t3 = fake.channelMessages(threadId).find((m) => m.content.includes("1/2 + 1/3"));
+		expect(t3?.content).toMatch(/Skipped/); // moved on: shown as skipped, its control disabled
+		const controls = (t3?.components ?? []) as Array<{ components: Array<{ disabled?: boolean }> }>;
+		expect(controls.flatMap((r) => r.components).every((c) => c.disabled === true)).toBe(true);
+	});
+
+	it("kept every payload within Discord's limits, answered every interaction once, and logged no errors", () => {
+		expect(fake.problems()).toEqual([]);
+		const failed = fake.calls.filter((c) => c.status >= 400);
+		expect(failed.map((c) => `${c.method} ${c.path} ${c.status}`)).toEqual([]);
+		for (const it of fake.interactions.values()) {
+			expect(it.responseType, `interaction ${it.kind}`).toBeDefined();
+			expect(it.rejectedCallbacks).toBe(0);
+		}
+		expect(stack.logger.errors()).toEqual([]);
+	});
+});

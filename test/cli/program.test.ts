@@ -1,0 +1,106 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { processIo } from "../../src/cli/io.ts";
+import { createProgram } from "../../src/cli/program.ts";
+import { startFakeSlack } from "../fakes/slack.ts";
+import { BIN, runCli } from "./run-cli.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "lh-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("learnharness --help", () => {
+	it("lists the four commands", async () => {
+		const run = await runCli(["--help"], { cwd: dir });
+		expect(run.code).toBe(0);
+		for (const command of ["start", "playground", "register-commands", "doctor"]) expect(run.stdout).toContain(command);
+	});
+
+	it.each([
+		["start", /adapter/],
+		["playground", /--resume <id>[\s\S]*--topic[\s\S]*--mode[\s\S]*one answer a line/],
+		["register-commands", /DISCORD_GUILD_ID/],
+		["doctor", /--timeout/],
+	])("%s --help explains the command", async (command, pattern) => {
+		// In-process (commander prints help, then exits: captured here instead).
+		const program = createProgram(processIo(), () => undefined);
+		let help = "";
+		for (const c of [program, ...program.commands])
+			c.exitOverride().configureOutput({
+				writeOut: (text) => {
+					help += text;
+				},
+			});
+		await expect(program.parseAsync(["node", "learnharness", command, "--help"])).rejects.toMatchObject({
+			code: "commander.helpDisplayed",
+		});
+		expect(help).toMatch(new RegExp(`^Usage: learnharness ${command}`));
+		expect(help).toMatch(pattern);
+	});
+
+	it("rejects an unknown mode with the allowed ones", async () => {
+		const run = await runCli(["playground", "--mode", "duo"], { cwd: dir });
+		expect(run.code).not.toBe(0);
+		expect(run.stderr).toMatch(/solo, group/);
+	});
+});
+
+describe("learnharness start", () => {
+	it("runs the playground when no platform is configured", async () => {
+		const run = await runCli(["start"], {
+			cwd: dir,
+			env: { LEARNHARNESS_STORE_URL: `sqlite://${join(dir, "start.sqlite")}` },
+			input: "binary search\n/quit\n",
+			timeoutMs: 60_000,
+		});
+		expect(run.code).toBe(0);
+		expect(run.stdout).toMatch(/No chat platform is configured/);
+		expect(run.stdout).toMatch(/Paused\. Resume with: learnharness playground --resume terminal:/);
+	});
+
+	it("register-commands explains what is missing without a Discord token", async () => {
+		const run = await runCli(["register-commands"], { cwd: dir });
+		expect(run.code).toBe(2);
+		expect(run.stderr).toMatch(/DISCORD_TOKEN is not set/);
+	});
+
+	it("starts the Slack adapter from the environment and stops gracefully on SIGTERM", async () => {
+		const slack = await startFakeSlack();
+		try {
+			const env: Record<string, string> = {
+				PATH: process.env.PATH ?? "",
+				HOME: process.env.HOME ?? dir,
+				LEARNHARNESS_STORE_URL: `sqlite://${join(dir, "slack.sqlite")}`,
+				SLACK_BOT_TOKEN: "xoxb-test",
+				SLACK_SIGNING_SECRET: slack.signingSecret,
+				SLACK_API_URL: slack.apiUrl,
+				PORT: "0",
+				PUPPETEER_EXECUTABLE_PATH: "/nonexistent",
+			};
+			const child = spawn(process.execPath, [BIN, "start"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+			let stderr = "";
+			child.stderr.on("data", (c: Buffer) => {
+				stderr += c.toString();
+			});
+			const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+			try {
+				await slack.waitFor(() => stderr.includes("learnharness is running"), "the running log line", 60_000);
+				child.kill("SIGTERM");
+				const code = await Promise.race([
+					exited,
+					new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), 20_000)),
+				]);
+				expect(code).toBe(0);
+				expect(stderr).toMatch(/"adapter":"slack".*"msg":"adapter started"/);
+				expect(stderr).toMatch(/shutting down/);
+				expect(slack.callsTo("auth.test").length).toBeGreaterThan(0);
+			} finally {
+				if (child.exitCode === null) child.kill("SIGKILL");
+			}
+		} finally {
+			await slack.close();
+		}
+	}, 120_000);
+});
