@@ -206,14 +206,16 @@ export function createTutor(options: TutorOptions): Tutor {
 			if (closed) return;
 			closed = true;
 			const all = Promise.all([...states.values()].map(waitIdle));
-			let timer: NodeJS.Timeout | undefined;
-			const timeout = new Promise<void>((done) => {
-				timer = setTimeout(done, options.closeTimeoutMs ?? 10_000);
-			});
-			await Promise.race([all, timeout]);
-			clearTimeout(timer);
+			const bounded = async (ms: number) => {
+				let timer: NodeJS.Timeout | undefined;
+				await Promise.race([all, new Promise<void>((done) => (timer = setTimeout(done, ms)))]);
+				clearTimeout(timer);
+			};
+			const ms = options.closeTimeoutMs ?? 10_000;
+			await bounded(ms);
+			// Still running: abort the model requests, give them a moment to unwind, then close anyway.
 			abort.abort();
-			await Promise.race([all, new Promise((done) => setTimeout(done, 2_000))]);
+			await bounded(Math.min(ms, 2_000));
 			await rt.store.close();
 		},
 	};

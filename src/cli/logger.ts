@@ -73,7 +73,8 @@ export function prettyLine(line: string): string {
 		.map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`)
 		.join(" ");
 	// Only used when stderr is a terminal; styleText checks stdout, so skip its stream check.
-	const st = (s: Parameters<typeof styleText>[0], text: string): string => styleText(s, text, { validateStream: false });
+	const st = (s: Parameters<typeof styleText>[0], text: string): string =>
+		styleText(s, text, { validateStream: false });
 	const head = `${st("dim", time)} ${style ? st(style, name) : name}`;
 	return `${head} ${String(record.msg ?? "")}${fields ? ` ${st("dim", fields)}` : ""}\n`;
 }

@@ -77,7 +77,8 @@ export const VARIABLES: readonly VariableSpec[] = [
 	{
 		name: "LEARNHARNESS_STORE_URL",
 		default: DEFAULT_STORE_URL,
-		description: "Where sessions live: sqlite://<file>, redis://host:6379 or postgres://user:pass@host/db.",
+		description:
+			"Where sessions live: `sqlite://./path.sqlite`, `redis://host:6379` or `postgres://user:pass@host/db`.",
 		schema: storeUrl,
 		fix: `Use e.g. ${DEFAULT_STORE_URL}, redis://127.0.0.1:6379 or postgres://user:pass@127.0.0.1:5432/learnharness.`,
 	},
@@ -173,9 +174,17 @@ export function configTable(): ConfigEntry[] {
 	return VARIABLES.map(({ name, default: def, description }) => ({ name, default: def, description }));
 }
 
-/** The table as markdown (docs/configuration.md and the README carry it). */
+/** The table as markdown, columns aligned the way the formatter (Biome) writes tables. */
 export function configTableMarkdown(): string {
 	const esc = (s: string): string => s.replaceAll("|", "\\|");
-	const rows = configTable().map((e) => `| \`${e.name}\` | ${esc(e.default)} | ${esc(e.description)} |`);
-	return ["| variable | default | what it does |", "|---|---|---|", ...rows].join("\n");
+	const rows = [
+		["variable", "default", "what it does"],
+		...configTable().map((e) => [`\`${e.name}\``, esc(e.default), esc(e.description)]),
+	];
+	const width = (s: string): number => [...s].length;
+	const widths = [0, 1, 2].map((i) => Math.max(3, ...rows.map((r) => width(r[i] ?? ""))));
+	const line = (cells: string[]): string =>
+		`| ${cells.map((c, i) => c + " ".repeat((widths[i] ?? 0) - width(c))).join(" | ")} |`;
+	const [head = [], ...body] = rows;
+	return [line(head), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...body.map(line)].join("\n");
 }

@@ -120,10 +120,16 @@ export interface RequestCounters {
 	blockedUrls: string[];
 }
 
+/** Pages already prepared (they keep the about:blank URL, so the URL cannot tell). */
+const claimed = new WeakSet<Page>();
+
 /** Opens a page with interception on, a 2x white viewport, and mermaid loaded and initialized. */
 export async function openWarmPage(browser: Browser, counters: RequestCounters): Promise<Page> {
 	const script = await loadMermaidBundle();
-	const page = await browser.newPage();
+	// Chromium starts with one blank tab: use it rather than paying for another renderer process.
+	const blank = (await browser.pages()).find((p) => p.url() === "about:blank" && !claimed.has(p));
+	const page = blank ?? (await browser.newPage());
+	claimed.add(page);
 	try {
 		await page.setRequestInterception(true);
 		page.on("request", (request) => {
@@ -153,15 +159,17 @@ export async function openWarmPage(browser: Browser, counters: RequestCounters):
 	}
 }
 
-/** Size of a rendered diagram in CSS pixels. */
-export interface DiagramBox {
-	width: number;
-	height: number;
-}
+/** Padding around the diagram, in CSS pixels. */
+const PAD = 8;
+/** Largest canvas side we ask Chromium for (its hard limit is 32767; memory is the real bound). */
+const MAX_CANVAS_SIDE = 16_384;
 
 /**
- * Renders mermaid source in a warm page and screenshots the diagram as PNG.
- * `renderId` must be unique per page (mermaid uses it as a DOM id).
+ * Renders mermaid source in a warm page and returns the PNG. `renderId` must
+ * be unique per page (mermaid uses it as a DOM id). The SVG is rasterized on
+ * a canvas in the page (an <img> of the SVG, which loads nothing external)
+ * at 2x on white: ~5x cheaper than a compositor screenshot. Should the canvas
+ * refuse (a tainted canvas), a clipped screenshot is the fallback.
  * Throws RenderError("mermaid") on a syntax error; the page stays usable.
  */
 export async function renderOnPage(
@@ -172,7 +180,7 @@ export async function renderOnPage(
 	counters: RequestCounters,
 ): Promise<Buffer> {
 	const result = await page.evaluate(
-		async (src, id) => {
+		async (src, id, pad, maxSide, maxPx) => {
 			const g = globalThis as unknown as {
 				mermaid: { render(id: string, src: string): Promise<{ svg: string }> };
 				__lhRefused?: string[];
@@ -195,25 +203,53 @@ export async function renderOnPage(
 			const el = container.querySelector("svg");
 			if (el === null) return { error: "mermaid produced no svg", refused: refused() };
 			el.style.backgroundColor = "white";
-			const box = container.getBoundingClientRect();
+			const box = el.getBoundingClientRect();
+			const width = Math.max(1, Math.ceil(box.width));
+			const height = Math.max(1, Math.ceil(box.height));
+			// 2x for sharp text; a huge diagram drops towards 1x so the PNG stays a sane size.
+			const outW = width + pad * 2;
+			const outH = height + pad * 2;
+			const scale = Math.min(outW * outH * 4 > maxPx ? 1 : 2, maxSide / outW, maxSide / outH);
+			let png: string | undefined;
+			try {
+				el.setAttribute("width", String(width));
+				el.setAttribute("height", String(height));
+				const img = new Image();
+				img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(el))}`;
+				await img.decode();
+				const canvas = document.createElement("canvas");
+				canvas.width = Math.round(outW * scale);
+				canvas.height = Math.round(outH * scale);
+				const ctx = canvas.getContext("2d");
+				if (ctx === null) throw new Error("no 2d context");
+				ctx.fillStyle = "#ffffff";
+				ctx.fillRect(0, 0, canvas.width, canvas.height);
+				ctx.scale(scale, scale);
+				ctx.drawImage(img, pad, pad, width, height);
+				png = canvas.toDataURL("image/png").slice("data:image/png;base64,".length);
+			} catch {
+				png = undefined; // fall back to a screenshot of the DOM
+			}
 			await settle();
-			return { width: Math.ceil(box.width), height: Math.ceil(box.height), refused: refused() };
+			return { png, width: outW, height: outH, scale, refused: refused() };
 		},
 		source,
 		renderId,
+		PAD,
+		MAX_CANVAS_SIDE,
+		maxPixels,
 	);
 	for (const url of result.refused) {
 		counters.blocked++;
 		if (counters.blockedUrls.length < 20) counters.blockedUrls.push(url.slice(0, 200));
 	}
 	if ("error" in result) throw new RenderError("mermaid", `mermaid could not draw the plan: ${result.error}`);
-	// 2x for sharp text; a huge diagram drops to 1x so the PNG stays a sane size.
-	const scale = result.width * result.height * 4 > maxPixels ? 1 : 2;
-	const png = await page.screenshot({
+	if (result.png !== undefined && result.png !== "") return Buffer.from(result.png, "base64");
+	const shot = await page.screenshot({
 		type: "png",
-		clip: { x: 0, y: 0, width: result.width, height: result.height, scale: scale / 2 },
+		clip: { x: 0, y: 0, width: result.width, height: result.height, scale: result.scale / 2 },
 		captureBeyondViewport: true,
 		omitBackground: false,
 	});
-	return Buffer.from(png);
+	return Buffer.from(shot);
 }

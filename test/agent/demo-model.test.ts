@@ -8,6 +8,7 @@ import type {
 import { jsonSchema, streamText, tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { createDemoModel, findTopic, planDemoReply } from "../../src/agent/models/demo-model.ts";
+import type { TutorEvent } from "../../src/core/contracts/events.ts";
 import { parsePlanMermaid } from "../../src/core/plan-mermaid.ts";
 import { validateToolInput } from "../../src/core/tool-parts.ts";
 
@@ -227,5 +228,49 @@ describe("demo model: the LanguageModelV3 surface", () => {
 		expect(findTopic(user("Topic: linear algebra"))).toBe("linear algebra");
 		expect(findTopic(user('The **topic**: "photosynthesis".'))).toBe("photosynthesis");
 		expect(findTopic(user("hello"))).toBeUndefined();
+	});
+});
+
+describe("demo model on the real engine (createTutor, in-memory store)", () => {
+	it("plays the whole lesson: probe, assessment, plan, a move per node, recap, completed", async () => {
+		const { createTutor, createSessionStore } = await import("../../src/agent/index.ts");
+		const tutor = createTutor({ model: createDemoModel(), store: await createSessionStore("memory://") });
+		const events: TutorEvent[] = [];
+		tutor.subscribe((e) => {
+			events.push(e);
+		});
+		const by = { id: "u1" };
+		const sessionId = "terminal:demo-test";
+		expect(await tutor.startLesson({ sessionId, topic: "binary search", learner: by, mode: "solo" })).toEqual({
+			ok: true,
+		});
+		const answered = new Set<string>();
+		for (let i = 0; i < 40 && !events.some((e) => e.type === "ended"); i++) {
+			await tutor.idle(sessionId);
+			const open = events.find(
+				(e): e is Extract<TutorEvent, { type: "quiz" | "ask" }> =>
+					(e.type === "quiz" || e.type === "ask") && !answered.has(e.toolCallId),
+			);
+			if (!open) break;
+			answered.add(open.toolCallId);
+			const event =
+				open.type === "quiz" && open.input.options
+					? { type: "answer" as const, toolCallId: open.toolCallId, value: open.input.correctAnswer, by }
+					: open.type === "quiz"
+						? { type: "reply" as const, toolCallId: open.toolCallId, text: open.input.correctAnswer, by }
+						: { type: "answer" as const, toolCallId: open.toolCallId, value: 0, by };
+			expect(await tutor.handle(sessionId, event)).toEqual({ ok: true });
+		}
+		await tutor.idle(sessionId);
+		await tutor.close();
+		expect(events.filter((e) => e.type === "error")).toEqual([]);
+		expect(events.some((e) => e.type === "assessment")).toBe(true);
+		const plans = events.filter((e) => e.type === "plan");
+		expect(plans.map((p) => p.reason)).toEqual(["init", "moved", "moved", "moved", "moved"]);
+		const graded = events.filter((e) => e.type === "answered" && e.kind === "quiz");
+		expect(graded.length).toBe(10);
+		for (const g of graded) expect(g.type === "answered" && g.result.correct).toBe(true);
+		expect(events.some((e) => e.type === "explain" && e.input.role === "recap")).toBe(true);
+		expect(events.at(-1)).toMatchObject({ type: "ended", reason: "completed" });
 	});
 });

@@ -215,6 +215,16 @@ describe("handle(): verdicts before model work, serialized delivery", () => {
 		await h.tutor.close();
 	});
 
+	it("close() is bounded even when the model never answers", async () => {
+		const model = scriptedModel([{ gate: new Promise<void>(() => {}), text: "never" }]);
+		const h = await harness(dir.path, model, { closeTimeoutMs: 20 });
+		const sessionId = newSession();
+		await h.tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+		await h.tutor.close();
+		expect(await h.tutor.handle(sessionId, { type: "message", text: "hi", by: learner })).toMatchObject({ ok: false });
+		expect(h.of("text")).toHaveLength(0);
+	});
+
 	it("the step limit bounds a turn", async () => {
 		const broken = { name: "ask", raw: "{" };
 		const model = scriptedModel(Array.from({ length: 5 }, () => ({ calls: [broken] })));

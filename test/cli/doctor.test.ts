@@ -1,11 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkDiscord, checkSlack, checkStore } from "../../src/cli/doctor-checks.ts";
 import { formatTable } from "../../src/cli/doctor.ts";
+import { checkDiscord, checkSlack, checkStore } from "../../src/cli/doctor-checks.ts";
 import { runCli } from "./run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lh-doctor-"));
@@ -45,7 +45,10 @@ describe("learnharness doctor (child process)", () => {
 		writeFileSync(join(dir, "a-file"), "x");
 		const run = await runCli(["doctor"], {
 			cwd: dir,
-			env: { LEARNHARNESS_STORE_URL: `sqlite://${join(dir, "a-file", "x.sqlite")}`, PUPPETEER_EXECUTABLE_PATH: "/nonexistent" },
+			env: {
+				LEARNHARNESS_STORE_URL: `sqlite://${join(dir, "a-file", "x.sqlite")}`,
+				PUPPETEER_EXECUTABLE_PATH: "/nonexistent",
+			},
 			timeoutMs: 60_000,
 		});
 		expect(run.code).toBe(1);
@@ -59,7 +62,9 @@ describe("learnharness doctor (child process)", () => {
 			timeoutMs: 60_000,
 		});
 		expect(run.code).toBe(1);
-		expect(rowOf(run.stdout, "chromium")).toMatch(/FAIL\s+No executable Chromium at \/nonexistent\. Fix: run `npm run setup`/);
+		expect(rowOf(run.stdout, "chromium")).toMatch(
+			/FAIL\s+No executable Chromium at \/nonexistent\. Fix: run `npm run setup`/,
+		);
 		expect(rowOf(run.stdout, "plan picture")).toMatch(/FAIL\s+needs Chromium/);
 		expect(rowOf(run.stdout, "store")).toMatch(/ ok /);
 	});

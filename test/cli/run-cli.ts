@@ -40,7 +40,9 @@ export function runCli(
 		});
 		const timer = setTimeout(() => {
 			child.kill("SIGKILL");
-			reject(new Error(`learnharness ${args.join(" ")} ran over ${options.timeoutMs ?? 60_000} ms\n${stdout}\n${stderr}`));
+			reject(
+				new Error(`learnharness ${args.join(" ")} ran over ${options.timeoutMs ?? 60_000} ms\n${stdout}\n${stderr}`),
+			);
 		}, options.timeoutMs ?? 60_000);
 		child.on("error", (error) => {
 			clearTimeout(timer);

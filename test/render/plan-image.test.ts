@@ -7,7 +7,8 @@ import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DerivedPlanStatuses, PlanTree } from "../../src/core/contracts/plan.ts";
 import { silentLogger } from "../../src/core/contracts/logger.ts";
-import { createPlanRenderer, PLAN_CURRENT_FILL, type PlanRenderer, RenderError } from "../../src/render/index.ts";
+import { launchChromium, openWarmPage, renderOnPage } from "../../src/render/chromium.ts";
+import { createPlanRenderer, PLAN_CURRENT_FILL, type PlanRenderer, planMermaidSource, RenderError } from "../../src/render/index.ts";
 
 const fill = PLAN_CURRENT_FILL.match(/[0-9a-f]{2}/gi)!.map((h) => Number.parseInt(h, 16));
 
@@ -150,6 +151,27 @@ describe("plan picture (Chromium)", () => {
 		expect(countFill(picture.png!).hits).toBeGreaterThan(1000);
 		expect(renderer.stats().launches).toBe(launches + 1);
 		expect(renderer.stats().browserPid).not.toBe(pid);
+	});
+});
+
+describe("screenshot fallback", () => {
+	it("still draws when the page's canvas refuses to export", async () => {
+		const browser = await launchChromium("/usr/bin/chromium", 30_000);
+		try {
+			const counters = { allowed: 0, blocked: 0, blockedUrls: [] };
+			const page = await openWarmPage(browser, counters);
+			await page.evaluate(() => {
+				HTMLCanvasElement.prototype.toDataURL = () => {
+					throw new DOMException("tainted", "SecurityError");
+				};
+			});
+			const png = await renderOnPage(page, planMermaidSource(plan, statuses), "fallback1", 48_000_000, counters);
+			const { width, hits } = countFill(png);
+			expect(width).toBeGreaterThan(400);
+			expect(hits).toBeGreaterThan(2000);
+		} finally {
+			await browser.close();
+		}
 	});
 });
 

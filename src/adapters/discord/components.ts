@@ -56,7 +56,11 @@ export async function onButton(ctx: AdapterContext, interaction: ButtonInteracti
 	const sessionId = sessionIdOf(interaction);
 	if (!sessionId) return void (await interaction.reply(ephemeral(NOTICES.notInGuild)));
 	if (id?.verb === "open") {
-		// A cheap in-memory check only: a store read would risk the 3 s deadline the modal must meet.
+		// In-memory checks only: a store read would risk the 3 s deadline the modal must meet.
+		if (ctx.state.isAnswered(sessionId, id.toolCallId))
+			return void (await interaction.reply(
+				ephemeral(refusalNotice({ ok: false, code: "already-answered", message: "" })),
+			));
 		const lesson = ctx.state.cachedLesson(interaction.channelId);
 		if (lesson && lesson.mode === "solo" && lesson.learnerId !== interaction.user.id)
 			return void (await interaction.reply(ephemeral(refusalNotice({ ok: false, code: "not-allowed", message: "" }))));

@@ -44,7 +44,7 @@ export function createInteractionListener(ctx: AdapterContext): (interaction: In
 			.catch(async (error: unknown) => {
 				ctx.logger.error(
 					{
-						err: error instanceof Error ? error : describeRestError(error),
+						err: error,
 						rest: describeRestError(error),
 						interactionId: interaction.id,
 						type: interaction.type,

@@ -77,6 +77,7 @@ export function createPoster(deps: PosterDeps): Poster {
 	}
 
 	async function postAnswered(channelId: string, event: AnsweredEvent): Promise<void> {
+		state.markAnswered(event.sessionId, event.toolCallId);
 		const [message] = toDiscordMessages(answeredCard(event));
 		if (!message) return;
 		const record = await state.question(event.sessionId, event.toolCallId);

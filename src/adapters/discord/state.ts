@@ -49,6 +49,7 @@ function isQuestionRecord(value: unknown): value is QuestionRecord {
 export class DiscordState {
 	private readonly lessons = new LRUCache<string, LessonRecord>({ max: 5000 });
 	private readonly questions = new LRUCache<string, QuestionRecord>({ max: 5000 });
+	private readonly answered = new LRUCache<string, true>({ max: 20_000 });
 	private readonly counters = new Map<string, Promise<number>>();
 	private readonly defaults: GuildConfig;
 
@@ -113,6 +114,16 @@ export class DiscordState {
 	/** A question's text if it is in memory (for the modal, which must be the first response). */
 	cachedQuestionText(sessionId: string, toolCallId: string): string | undefined {
 		return this.questions.get(`${sessionId}|${toolCallId}`)?.question;
+	}
+
+	/** Remember (in memory) that a question was answered or skipped, so its "Answer" button can refuse before a modal. */
+	markAnswered(sessionId: string, toolCallId: string): void {
+		this.answered.set(`${sessionId}|${toolCallId}`, true);
+	}
+
+	/** Whether this process saw the question answered (false when unknown: the tutor still decides). */
+	isAnswered(sessionId: string, toolCallId: string): boolean {
+		return this.answered.has(`${sessionId}|${toolCallId}`);
 	}
 
 	/** Lessons started for a member today (UTC). */

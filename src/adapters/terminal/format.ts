@@ -36,13 +36,19 @@ export function formatMarkdown(text: string, s: Styler): string {
 		.join("\n");
 }
 
-/** A card as lines ready to print (questions include their lettered choices). */
-export function formatCard(card: Card, s: Styler): string {
+/** How cards are printed. */
+export interface FormatOptions {
+	/** Print a question's lettered choices (false when an interactive picker shows them). Default true. */
+	choices?: boolean;
+}
+
+/** A card as lines ready to print (questions include their lettered choices unless told otherwise). */
+export function formatCard(card: Card, s: Styler, options: FormatOptions = {}): string {
 	switch (card.kind) {
 		case "text":
 			return formatText(card, s);
 		case "question":
-			return formatQuestion(card, s);
+			return formatQuestion(card, s, options.choices ?? true);
 		case "explain":
 			return formatExplain(card, s);
 		case "assessment":
@@ -59,12 +65,13 @@ function formatText(card: TextCard, s: Styler): string {
 }
 
 /** The question with its choices lettered (A. …), as the learner sees it before answering. */
-export function formatQuestion(card: QuestionCard, s: Styler): string {
+export function formatQuestion(card: QuestionCard, s: Styler, withChoices = true): string {
 	const lines = [s("magenta", s("bold", `? ${card.heading}`))];
 	if (card.framing) lines.push(s("dim", card.framing));
 	lines.push(formatMarkdown(card.question, s));
-	for (const choice of card.choices)
-		lines.push(`  ${s("bold", `${choice.letter}.`)} ${formatMarkdown(choice.text, s)}`);
+	if (withChoices)
+		for (const choice of card.choices)
+			lines.push(`  ${s("bold", `${choice.letter}.`)} ${formatMarkdown(choice.text, s)}`);
 	return lines.join("\n");
 }
 

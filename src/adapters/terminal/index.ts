@@ -3,7 +3,7 @@
  * same engine and cards as Discord and Slack.
  */
 
-export { createStyler, formatCard, formatMarkdown, type Styler } from "./format.ts";
+export { createStyler, type FormatOptions, formatCard, formatMarkdown, type Styler } from "./format.ts";
 export {
 	type Answer,
 	type AnswerSource,

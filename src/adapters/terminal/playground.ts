@@ -241,7 +241,8 @@ class PlaygroundRun {
 		const progress = this.progressLine(event);
 		if (progress) this.print(this.s("dim", progress));
 		const card = cardFromEvent(event);
-		if (card) this.print(formatCard(card, this.s));
+		// An interactive picker lists the choices itself; a script's reader needs them printed.
+		if (card) this.print(formatCard(card, this.s, { choices: !this.o.interactive }));
 	}
 
 	private progressLine(event: QuestionEvent): string | undefined {

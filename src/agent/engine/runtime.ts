@@ -54,7 +54,7 @@ export function save(rt: Runtime, state: SessionState): Promise<void> {
 	return state.saving;
 }
 
-/** Record a learner result on a pending call; the `answered` event to emit once saved, if recorded. */
+/** Record a learner result on a pending call; the `answered` event to emit, if it was recorded. */
 function recordAnswer(state: SessionState, toolCallId: string, result: AnswerResult): TutorEvent | undefined {
 	let input: unknown;
 	let kind: string | undefined;

@@ -38,7 +38,15 @@ export interface SessionState {
 
 /** A fresh in-memory state for a record. */
 export function newSessionState(record: SessionRecord): SessionState {
-	return { record, queue: [], claims: new Map(), ending: false, pump: undefined, saving: Promise.resolve(), saveQueued: false };
+	return {
+		record,
+		queue: [],
+		claims: new Map(),
+		ending: false,
+		pump: undefined,
+		saving: Promise.resolve(),
+		saveQueued: false,
+	};
 }
 
 /** True when nothing runs or waits for this session. */

@@ -306,6 +306,20 @@ describe("a whole Discord lesson", () => {
 		expect(controls.flatMap((r) => r.components).every((c) => c.disabled === true)).toBe(true);
 	});
 
+	it("answers stale clicks on answered or superseded questions with a notice and records nothing", async () => {
+		const t3 = fake.channelMessages(threadId).find((m) => m.content.includes("1/2 + 1/3"))!;
+		const open = fake.click({ user: fake.users.learner, messageId: t3.id, customId: "lh:open:t3", force: true });
+		await waitForAck(fake, open.token);
+		expect(open.responseType).toBe(4); // a notice, not a modal
+		const p1 = fake.channelMessages(threadId).find((m) => customIds(m).includes("lh:pick:p1:0"))!;
+		const stale = fake.click({ user: fake.users.learner, messageId: p1.id, customId: "lh:pick:p1:0", force: true });
+		const notice = await fake.waitFor(() => fake.messages.get(stale.followupIds[0] ?? ""), "the stale-click notice");
+		expect(notice.visibleTo).toBe(fake.users.learner.id);
+		expect(notice.content).toMatch(/ended/);
+		expect(answered("p1")).toHaveLength(1);
+		expect(answered("t3")).toHaveLength(1);
+	});
+
 	it("kept every payload within Discord's limits, answered every interaction once, and logged no errors", () => {
 		expect(fake.problems()).toEqual([]);
 		const failed = fake.calls.filter((c) => c.status >= 400);

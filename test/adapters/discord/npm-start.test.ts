@@ -33,8 +33,11 @@ beforeAll(async () => {
 		},
 		stdio: ["ignore", "pipe", "pipe"],
 	});
-	child.stdout?.on("data", (d: Buffer) => void (output += d.toString()));
-	child.stderr?.on("data", (d: Buffer) => void (output += d.toString()));
+	const collect = (d: Buffer) => {
+		output += d.toString();
+	};
+	child.stdout?.on("data", collect);
+	child.stderr?.on("data", collect);
 });
 
 afterAll(async () => {
@@ -62,7 +65,9 @@ describe("npm start against the fake Discord", () => {
 		expect(lesson.ended, output.slice(-4000)).toBe(true);
 		expect(lesson.actions.some((id) => id.startsWith("lh:pick:"))).toBe(true);
 		expect(lesson.actions.some((id) => id.startsWith("lh:open:"))).toBe(true);
-		const pictures = fake.channelMessages(lesson.threadId).flatMap((m) => m.attachments.filter((a) => a.filename === "plan.png"));
+		const pictures = fake
+			.channelMessages(lesson.threadId)
+			.flatMap((m) => m.attachments.filter((a) => a.filename === "plan.png"));
 		expect(pictures.length).toBeGreaterThanOrEqual(2);
 		for (const p of pictures) expect(PNG.sync.read(p.data).width).toBeGreaterThan(50);
 		expect(fake.problems()).toEqual([]);

@@ -49,9 +49,9 @@ describe("terminal formatting", () => {
 	});
 
 	it("frames a recap and lists an assessment's strands", () => {
-		expect(formatCard({ kind: "explain", toolCallId: "t", role: "recap", title: "Recap: X", body: "b" }, plain)).toMatch(
-			/^Recap: X\n/,
-		);
+		expect(
+			formatCard({ kind: "explain", toolCallId: "t", role: "recap", title: "Recap: X", body: "b" }, plain),
+		).toMatch(/^Recap: X\n/);
 		const assessment = formatCard(
 			{ kind: "assessment", toolCallId: "t", strands: [{ strand: "s1", assessment: "a1" }], summary: "sum" },
 			plain,

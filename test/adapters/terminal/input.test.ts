@@ -84,7 +84,11 @@ describe("createPromptSource (the interactive prompts, fed keystrokes)", () => {
 	 * One prompt on a fresh output (inquirer ends a piped output stream when a prompt closes;
 	 * process.stdout is exempt, so the playground shares one), with `keys` typed once it has drawn itself.
 	 */
-	const prompt = <T>(input: PassThrough, keys: string[], ask: (source: ReturnType<typeof createPromptSource>) => Promise<T>) => {
+	const prompt = <T>(
+		input: PassThrough,
+		keys: string[],
+		ask: (source: ReturnType<typeof createPromptSource>) => Promise<T>,
+	) => {
 		const { out } = sink();
 		// One key per macrotask, as a person types: a letter and Enter in one chunk would be one keypress.
 		const typeNext = (rest: string[]): void => {

@@ -30,7 +30,12 @@ function output() {
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 const fakeRenderer: PlanRenderer = {
 	async renderPlan(tree, statuses): Promise<PlanPicture> {
-		return { key: `${tree.version}:${statuses.current}`, caption: "c", outline: `outline ${statuses.current}`, png: PNG };
+		return {
+			key: `${tree.version}:${statuses.current}`,
+			caption: "c",
+			outline: `outline ${statuses.current}`,
+			png: PNG,
+		};
 	},
 	async renderMermaid() {
 		return PNG;
@@ -108,7 +113,9 @@ describe("playground on the real engine and the demo model", () => {
 		// Picture numbering continues instead of overwriting the first run's files.
 		const last = paused.pictures.at(-1) ?? "";
 		expect(resumed.pictures[0]).not.toBe(last);
-		expect(new Set([...paused.pictures, ...resumed.pictures]).size).toBe(paused.pictures.length + resumed.pictures.length);
+		expect(new Set([...paused.pictures, ...resumed.pictures]).size).toBe(
+			paused.pictures.length + resumed.pictures.length,
+		);
 	});
 
 	it("exits 1 when scripted input ends before the lesson does, and says how to resume", async () => {

@@ -1,0 +1,185 @@
+/**
+ * Plan picture benchmark (`npm run bench:render`), one run, the same 5-node
+ * plan everywhere, PNG at 2x on white:
+ *   (a) the `mmdc` CLI (a fresh Chromium and page per render),
+ *   (b) mermaid-cli's renderMermaid on a warm browser (a new page and a
+ *       mermaid reload per render),
+ *   (c) our PlanRenderer warm (one page, mermaid loaded once; cache off),
+ *   (d) our PlanRenderer with the cache (identical states render once).
+ * Prints medians, the ratios b/c and a/c and peak memory; the last line is
+ * one JSON object. Few mmdc runs keep it under ~2 minutes.
+ */
+
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { renderMermaid } from "@mermaid-js/mermaid-cli";
+import type { DerivedPlanStatuses, PlanTree } from "../src/core/contracts/plan.ts";
+import { DEFAULT_CHROMIUM_PATH, launchChromium, MERMAID_CONFIG } from "../src/render/chromium.ts";
+import { createPlanRenderer } from "../src/render/index.ts";
+import { planMermaidSource } from "../src/render/plan-source.ts";
+
+const run = promisify(execFile);
+const executablePath = process.env.PUPPETEER_EXECUTABLE_PATH ?? DEFAULT_CHROMIUM_PATH;
+const RUNS = { mmdc: 3, renderMermaid: 5, warm: 30, cached: 300 };
+
+const tree: PlanTree = {
+	version: 1,
+	nodes: [
+		{ id: "limits", title: "Limits" },
+		{ id: "deriv", title: "The derivative as a rate of change" },
+		{ id: "power", title: "Power rule" },
+		{ id: "chain", title: "Chain rule" },
+		{ id: "product", title: "Product rule" },
+	],
+	edges: [
+		{ from: "limits", to: "deriv" },
+		{ from: "deriv", to: "power" },
+		{ from: "power", to: "chain" },
+		{ from: "deriv", to: "product" },
+	],
+};
+const statuses: DerivedPlanStatuses = { current: "chain", visited: new Set(["limits", "deriv", "power"]) };
+const source = planMermaidSource(tree, statuses);
+
+const median = (xs: number[]): number => {
+	const s = [...xs].sort((a, b) => a - b);
+	const mid = Math.floor(s.length / 2);
+	return s.length % 2 === 1 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+};
+const round = (x: number, digits = 1): number => Number(x.toFixed(digits));
+
+async function time(runs: number, fn: () => Promise<unknown>): Promise<number[]> {
+	const out: number[] = [];
+	for (let i = 0; i < runs; i++) {
+		const started = performance.now();
+		await fn();
+		out.push(performance.now() - started);
+	}
+	return out;
+}
+
+/** Memory (MB) of a process and all its descendants, from /proc (Linux; PSS, so shared pages count once); 0 elsewhere. */
+function treeRssMb(rootPid: number | undefined): number {
+	if (rootPid === undefined) return 0;
+	try {
+		const parent = new Map<number, number>();
+		const rss = new Map<number, number>();
+		for (const entry of readdirSync("/proc")) {
+			if (!/^\d+$/.test(entry)) continue;
+			try {
+				const status = readFileSync(`/proc/${entry}/status`, "utf8");
+				parent.set(Number(entry), Number(/PPid:\s+(\d+)/.exec(status)?.[1] ?? 0));
+				let kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+				try {
+					kb = Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${entry}/smaps_rollup`, "utf8"))?.[1] ?? kb);
+				} catch {
+					// no smaps_rollup (old kernel or not ours): RSS it is
+				}
+				rss.set(Number(entry), kb);
+			} catch {
+				// the process ended while we looked
+			}
+		}
+		const inTree = (pid: number): boolean => {
+			for (let p = pid, hops = 0; p > 1 && hops < 64; p = parent.get(p) ?? 0, hops++) if (p === rootPid) return true;
+			return false;
+		};
+		let kb = 0;
+		for (const [pid, value] of rss) if (inTree(pid)) kb += value;
+		return kb / 1024;
+	} catch {
+		return 0;
+	}
+}
+
+async function main(): Promise<void> {
+	const log = (line: string): void => void process.stdout.write(`${line}\n`);
+	log(`render bench: 5-node plan, Chromium ${executablePath}, node ${process.version}`);
+
+	// (c) ours, warm, cache off: the same source renders for real every time.
+	const warm = createPlanRenderer({ cacheSize: 0 });
+	let chromiumPeakMb = 0;
+	const firstStarted = performance.now();
+	await warm.renderMermaid(source);
+	const firstMs = performance.now() - firstStarted;
+	await warm.renderMermaid(source);
+	const warmTimes: number[] = [];
+	for (let i = 0; i < RUNS.warm; i++) {
+		warmTimes.push(...(await time(1, () => warm.renderMermaid(source))));
+		// Sampled outside the timed region (reading /proc takes milliseconds).
+		if (i % 10 === 9) chromiumPeakMb = Math.max(chromiumPeakMb, treeRssMb(warm.stats().browserPid));
+	}
+	await warm.close();
+	const oursWarm = median(warmTimes);
+	log(`(c) ours warm:            median ${round(oursWarm)} ms over ${RUNS.warm} (first render incl. launch ${round(firstMs)} ms)`);
+
+	// (d) ours with the cache: the state was drawn once already.
+	const cached = createPlanRenderer();
+	const picture = await cached.renderPlan(tree, statuses);
+	if (picture.png === undefined) throw new Error(picture.error ?? "no picture");
+	const cachedTimes = await time(RUNS.cached, () => cached.renderPlan(tree, statuses));
+	await cached.close();
+	const oursCached = median(cachedTimes);
+	log(`(d) ours cached:          median ${round(oursCached, 3)} ms over ${RUNS.cached}`);
+
+	// (b) mermaid-cli's renderMermaid with one warm browser.
+	const browser = await launchChromium(executablePath, 30_000);
+	const rmOptions = {
+		viewport: { width: 800, height: 600, deviceScaleFactor: 2 },
+		backgroundColor: "white",
+		mermaidConfig: MERMAID_CONFIG as unknown as Record<string, unknown>,
+	};
+	await renderMermaid(browser, source, "png", rmOptions); // warm-up
+	const rmTimes = await time(RUNS.renderMermaid, () => renderMermaid(browser, source, "png", rmOptions));
+	await browser.close();
+	const rm = median(rmTimes);
+	log(`(b) renderMermaid warm:   median ${round(rm)} ms over ${RUNS.renderMermaid}`);
+
+	// (a) the mmdc CLI: a new process, Chromium and page per render.
+	const dir = mkdtempSync(join(tmpdir(), "lh-bench-render-"));
+	let mmdc = Number.NaN;
+	try {
+		writeFileSync(join(dir, "plan.mmd"), source);
+		writeFileSync(
+			join(dir, "puppeteer.json"),
+			JSON.stringify({ executablePath, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] }),
+		);
+		const { startOnLoad: _omit, ...mermaidConfig } = MERMAID_CONFIG;
+		writeFileSync(join(dir, "mermaid.json"), JSON.stringify(mermaidConfig));
+		const bin = join(process.cwd(), "node_modules", ".bin", "mmdc");
+		const args = ["-i", "plan.mmd", "-o", "plan.png", "-p", "puppeteer.json", "-c", "mermaid.json", "-s", "2", "-b", "white", "-q"];
+		const mmdcTimes = await time(RUNS.mmdc, () => run(bin, args, { cwd: dir, timeout: 60_000 }));
+		mmdc = median(mmdcTimes);
+		log(`(a) mmdc CLI:             median ${round(mmdc)} ms over ${RUNS.mmdc}`);
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+
+	const speedupRm = rm / oursWarm;
+	const speedupMmdc = mmdc / oursWarm;
+	const peakRss = process.resourceUsage().maxRSS / 1024;
+	log(`ratios: b/c = ${round(speedupRm)}x, a/c = ${round(speedupMmdc)}x`);
+	log(`peak RSS: node ${round(peakRss)} MB; our Chromium tree ${round(chromiumPeakMb)} MB PSS (sampled between renders)`);
+	log(
+		`targets: ours warm < 250 ms: ${oursWarm < 250 ? "yes" : "NO"}; >= 10x faster than renderMermaid: ${speedupRm >= 10 ? "yes" : "NO"}`,
+	);
+	log(
+		JSON.stringify({
+			bench: "render",
+			mmdc_ms: round(mmdc),
+			render_mermaid_warm_ms: round(rm),
+			ours_warm_ms: round(oursWarm),
+			ours_cached_ms: round(oursCached, 3),
+			speedup_vs_render_mermaid: round(speedupRm),
+			peak_rss_mb: round(peakRss),
+		}),
+	);
+}
+
+main().catch((error: unknown) => {
+	process.stderr.write(`render bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.exitCode = 1;
+});
