@@ -114,7 +114,9 @@ async function main(): Promise<void> {
 	}
 	await warm.close();
 	const oursWarm = median(warmTimes);
-	log(`(c) ours warm:            median ${round(oursWarm)} ms over ${RUNS.warm} (first render incl. launch ${round(firstMs)} ms)`);
+	log(
+		`(c) ours warm:            median ${round(oursWarm)} ms over ${RUNS.warm} (first render incl. launch ${round(firstMs)} ms)`,
+	);
 
 	// (d) ours with the cache: the state was drawn once already.
 	const cached = createPlanRenderer();
@@ -145,12 +147,30 @@ async function main(): Promise<void> {
 		writeFileSync(join(dir, "plan.mmd"), source);
 		writeFileSync(
 			join(dir, "puppeteer.json"),
-			JSON.stringify({ executablePath, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] }),
+			JSON.stringify({
+				executablePath,
+				headless: true,
+				args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+			}),
 		);
 		const { startOnLoad: _omit, ...mermaidConfig } = MERMAID_CONFIG;
 		writeFileSync(join(dir, "mermaid.json"), JSON.stringify(mermaidConfig));
 		const bin = join(process.cwd(), "node_modules", ".bin", "mmdc");
-		const args = ["-i", "plan.mmd", "-o", "plan.png", "-p", "puppeteer.json", "-c", "mermaid.json", "-s", "2", "-b", "white", "-q"];
+		const args = [
+			"-i",
+			"plan.mmd",
+			"-o",
+			"plan.png",
+			"-p",
+			"puppeteer.json",
+			"-c",
+			"mermaid.json",
+			"-s",
+			"2",
+			"-b",
+			"white",
+			"-q",
+		];
 		const mmdcTimes = await time(RUNS.mmdc, () => run(bin, args, { cwd: dir, timeout: 60_000 }));
 		mmdc = median(mmdcTimes);
 		log(`(a) mmdc CLI:             median ${round(mmdc)} ms over ${RUNS.mmdc}`);
@@ -162,7 +182,9 @@ async function main(): Promise<void> {
 	const speedupMmdc = mmdc / oursWarm;
 	const peakRss = process.resourceUsage().maxRSS / 1024;
 	log(`ratios: b/c = ${round(speedupRm)}x, a/c = ${round(speedupMmdc)}x`);
-	log(`peak RSS: node ${round(peakRss)} MB; our Chromium tree ${round(chromiumPeakMb)} MB PSS (sampled between renders)`);
+	log(
+		`peak RSS: node ${round(peakRss)} MB; our Chromium tree ${round(chromiumPeakMb)} MB PSS (sampled between renders)`,
+	);
 	log(
 		`targets: ours warm < 250 ms: ${oursWarm < 250 ? "yes" : "NO"}; >= 10x faster than renderMermaid: ${speedupRm >= 10 ? "yes" : "NO"}`,
 	);
@@ -180,6 +202,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-	process.stderr.write(`render bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.stderr.write(
+		`render bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+	);
 	process.exitCode = 1;
 });

@@ -181,7 +181,10 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 			const timeout = new Promise<never>((_, reject) => {
 				timer = setTimeout(() => reject(new RenderError("timeout", `render took over ${timeoutMs} ms`)), timeoutMs);
 			});
-			const png = await Promise.race([renderOnPage(page, source, `lh${++renderSeq}`, MAX_PIXELS_2X, counters), timeout]);
+			const png = await Promise.race([
+				renderOnPage(page, source, `lh${++renderSeq}`, MAX_PIXELS_2X, counters),
+				timeout,
+			]);
 			release(page, true);
 			return png;
 		} catch (error) {

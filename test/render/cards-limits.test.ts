@@ -10,22 +10,40 @@ import type { AnswerResult, TutorEvent } from "../../src/core/contracts/events.t
 import type { AskToolInput, QuizToolInput } from "../../src/core/question-core.ts";
 import {
 	cardFromEvent,
+	type DiscordMessage,
 	decodeComponentId,
 	discordAnswerModal,
-	type DiscordMessage,
 	type SlackMessage,
 	slackAnswerModal,
 	toDiscordMessages,
 	toSlackMessages,
 } from "../../src/render/index.ts";
-import { discordMessageProblems, discordModalProblems, slackMessageProblems, slackModalProblems } from "./platform-limits.ts";
+import {
+	discordMessageProblems,
+	discordModalProblems,
+	slackMessageProblems,
+	slackModalProblems,
+} from "./platform-limits.ts";
 
 const word = fc.oneof(
 	fc.stringMatching(/^[a-z]{1,10}$/),
-	fc.constantFrom("<!channel>", "@everyone", "**bold**", "`x<y`", "[l](https://e.x)", "🚀", "é", "<script>", "&", "|", "_"),
+	fc.constantFrom(
+		"<!channel>",
+		"@everyone",
+		"**bold**",
+		"`x<y`",
+		"[l](https://e.x)",
+		"🚀",
+		"é",
+		"<script>",
+		"&",
+		"|",
+		"_",
+	),
 );
 // size "max": fast-check otherwise keeps arrays and strings short, and the limits are about long ones.
-const prose = (maxWords: number) => fc.array(word, { minLength: 1, maxLength: maxWords, size: "max" }).map((ws) => ws.join(" "));
+const prose = (maxWords: number) =>
+	fc.array(word, { minLength: 1, maxLength: maxWords, size: "max" }).map((ws) => ws.join(" "));
 const code = fc
 	.array(fc.stringMatching(/^[ -~]{0,120}$/), { minLength: 1, maxLength: 80, size: "max" })
 	.map((lines) => `\`\`\`js\n${lines.join("\n")}\n\`\`\``);
@@ -33,7 +51,11 @@ const code = fc
 const markdown = (maxParts: number) =>
 	fc.oneof(
 		fc
-			.array(fc.oneof({ weight: 3, arbitrary: prose(120) }, { weight: 1, arbitrary: code }), { minLength: 1, maxLength: maxParts, size: "max" })
+			.array(fc.oneof({ weight: 3, arbitrary: prose(120) }, { weight: 1, arbitrary: code }), {
+				minLength: 1,
+				maxLength: maxParts,
+				size: "max",
+			})
 			.map((p) => p.join("\n\n")),
 		fc.string({ unit: "grapheme", minLength: 1, maxLength: 3000, size: "max" }),
 	);
@@ -43,7 +65,10 @@ const toolCallId = fc.oneof(
 	{ weight: 1, arbitrary: fc.stringMatching(/^functions\.quiz:[0-9]{1,3}$/) },
 	{ weight: 1, arbitrary: fc.stringMatching(/^[a-z]{90,130}$/) }, // too long for ids: degraded form
 );
-const participant = fc.record({ id: fc.stringMatching(/^U[0-9A-Z]{1,12}$/), name: fc.option(fc.string({ maxLength: 120 }), { nil: undefined }) });
+const participant = fc.record({
+	id: fc.stringMatching(/^U[0-9A-Z]{1,12}$/),
+	name: fc.option(fc.string({ maxLength: 120 }), { nil: undefined }),
+});
 
 const quizInput: fc.Arbitrary<QuizToolInput> = fc
 	.record({
@@ -51,7 +76,12 @@ const quizInput: fc.Arbitrary<QuizToolInput> = fc
 		options: fc.option(
 			fc.oneof(
 				fc.uniqueArray(optionText, { minLength: 2, maxLength: 8, selector: (s) => s.trim().toLowerCase() }),
-				fc.uniqueArray(optionText, { minLength: 2, maxLength: 140, size: "max", selector: (s) => s.trim().toLowerCase() }),
+				fc.uniqueArray(optionText, {
+					minLength: 2,
+					maxLength: 140,
+					size: "max",
+					selector: (s) => s.trim().toLowerCase(),
+				}),
 			),
 			{ nil: undefined },
 		),
@@ -88,7 +118,7 @@ function check(discord: DiscordMessage[], slack: SlackMessage[]): void {
 function discordChoices(messages: DiscordMessage[], id: string): Set<number> {
 	const out = new Set<number>();
 	for (const row of messages.flatMap((m) => m.components ?? []))
-		for (const c of row.components as Array<Record<string, unknown>>) {
+		for (const c of row.components as unknown as Array<Record<string, unknown>>) {
 			const decoded = decodeComponentId(c.custom_id);
 			expect(decoded?.toolCallId).toBe(id);
 			if (decoded?.verb === "pick") out.add(decoded.choice!);
@@ -101,7 +131,7 @@ function slackChoices(messages: SlackMessage[], id: string): Set<number> {
 	const out = new Set<number>();
 	for (const block of messages.flatMap((m) => m.blocks))
 		if (block.type === "actions")
-			for (const e of block.elements as Array<Record<string, unknown>>) {
+			for (const e of block.elements as unknown as Array<Record<string, unknown>>) {
 				const decoded = decodeComponentId(e.action_id);
 				expect(decoded?.toolCallId).toBe(id);
 				if (decoded?.verb === "pick") out.add(decoded.choice!);
@@ -161,24 +191,34 @@ describe("cards within platform limits (property)", () => {
 			by: participant,
 		});
 		fc.assert(
-			fc.property(fc.option(quizInput, { nil: undefined }), fc.option(askInput, { nil: undefined }), result, toolCallId, fc.nat(), (quiz, ask, res, id, pick) => {
-				const options = quiz?.options;
-				const chosen = options !== undefined && pick % 2 === 0 ? { ...res, answer: options[pick % options.length]! } : res;
-				for (const event of [
-					{ type: "answered", sessionId: "s", toolCallId: id, kind: "quiz", quiz, result: chosen },
-					{ type: "answered", sessionId: "s", toolCallId: id, kind: "ask", ask, result: res },
-				] satisfies TutorEvent[]) {
-					const card = cardFromEvent(event)!;
-					const discord = toDiscordMessages(card);
-					const slack = toSlackMessages(card);
-					expect(discord).toHaveLength(1);
-					expect(slack).toHaveLength(1);
-					check(discord, slack);
-					for (const c of (discord[0]!.components ?? []).flatMap((r) => r.components) as Array<{ disabled?: boolean }>)
-						expect(c.disabled).toBe(true);
-					expect(slack[0]!.blocks.some((b) => b.type === "actions")).toBe(false);
-				}
-			}),
+			fc.property(
+				fc.option(quizInput, { nil: undefined }),
+				fc.option(askInput, { nil: undefined }),
+				result,
+				toolCallId,
+				fc.nat(),
+				(quiz, ask, res, id, pick) => {
+					const options = quiz?.options;
+					const chosen =
+						options !== undefined && pick % 2 === 0 ? { ...res, answer: options[pick % options.length]! } : res;
+					for (const event of [
+						{ type: "answered", sessionId: "s", toolCallId: id, kind: "quiz", quiz, result: chosen },
+						{ type: "answered", sessionId: "s", toolCallId: id, kind: "ask", ask, result: res },
+					] satisfies TutorEvent[]) {
+						const card = cardFromEvent(event)!;
+						const discord = toDiscordMessages(card);
+						const slack = toSlackMessages(card);
+						expect(discord).toHaveLength(1);
+						expect(slack).toHaveLength(1);
+						check(discord, slack);
+						for (const c of (discord[0]!.components ?? []).flatMap((r) => r.components) as Array<{
+							disabled?: boolean;
+						}>)
+							expect(c.disabled).toBe(true);
+						expect(slack[0]!.blocks.some((b) => b.type === "actions")).toBe(false);
+					}
+				},
+			),
 			{ numRuns: 150 },
 		);
 	});
@@ -187,9 +227,14 @@ describe("cards within platform limits (property)", () => {
 		const explain = fc.record({
 			title: fc.option(fc.string({ unit: "grapheme", maxLength: 300 }), { nil: undefined }),
 			body: fc.oneof(markdown(12), fc.string({ unit: "grapheme", minLength: 1, maxLength: 8000, size: "max" })),
-			role: fc.option(fc.constantFrom("intro" as const, "concept" as const, "example" as const, "recap" as const), { nil: undefined }),
+			role: fc.option(fc.constantFrom("intro" as const, "concept" as const, "example" as const, "recap" as const), {
+				nil: undefined,
+			}),
 		});
-		const strands = fc.array(fc.record({ strand: optionText, assessment: markdown(3) }), { minLength: 1, maxLength: 60 });
+		const strands = fc.array(fc.record({ strand: optionText, assessment: markdown(3) }), {
+			minLength: 1,
+			maxLength: 60,
+		});
 		let split = 0; // the generators must reach the limits, or the property proves little
 		fc.assert(
 			fc.property(explain, strands, markdown(6), (input, s, text) => {

@@ -11,10 +11,20 @@ import {
 	toDiscordMessages,
 	toSlackMessages,
 } from "../../src/render/index.ts";
-import { discordMessageProblems, discordModalProblems, slackMessageProblems, slackModalProblems } from "./platform-limits.ts";
+import {
+	discordMessageProblems,
+	discordModalProblems,
+	slackMessageProblems,
+	slackModalProblems,
+} from "./platform-limits.ts";
 
 const sessionId = "discord:g:t";
-const quiz = (input: QuizToolInput, toolCallId = "call_1"): TutorEvent => ({ type: "quiz", sessionId, toolCallId, input });
+const quiz = (input: QuizToolInput, toolCallId = "call_1"): TutorEvent => ({
+	type: "quiz",
+	sessionId,
+	toolCallId,
+	input,
+});
 
 function render(event: TutorEvent) {
 	const card = cardFromEvent(event);
@@ -27,9 +37,11 @@ function render(event: TutorEvent) {
 }
 
 const buttons = (msg: ReturnType<typeof toDiscordMessages>[number]) =>
-	(msg.components ?? []).flatMap((r) => r.components) as Array<Record<string, unknown>>;
+	(msg.components ?? []).flatMap((r) => r.components) as unknown as Array<Record<string, unknown>>;
 const slackElements = (msgs: ReturnType<typeof toSlackMessages>) =>
-	msgs.flatMap((m) => m.blocks).flatMap((b) => (b.type === "actions" ? b.elements : [])) as Array<Record<string, unknown>>;
+	msgs.flatMap((m) => m.blocks).flatMap((b) => (b.type === "actions" ? b.elements : [])) as unknown as Array<
+		Record<string, unknown>
+	>;
 
 describe("question cards", () => {
 	it("predict quiz with short options: framing, lettered buttons", () => {
@@ -63,10 +75,21 @@ describe("question cards", () => {
 		const { discord, slack } = render(quiz({ question: "Pick", options, correctAnswer: "Option 3" }));
 		const select = buttons(discord[0]!)[0]!;
 		expect(select.custom_id).toBe("lh:select:call_1:0");
-		expect((select.options as Array<{ value: string }>).map((o) => o.value)).toEqual(["0", "1", "2", "3", "4", "5", "6", "7"]);
+		expect((select.options as Array<{ value: string }>).map((o) => o.value)).toEqual([
+			"0",
+			"1",
+			"2",
+			"3",
+			"4",
+			"5",
+			"6",
+			"7",
+		]);
 		expect(slackElements(slack)[0]!.type).toBe("static_select");
 
-		const many = render(quiz({ question: "Pick", options: Array.from({ length: 60 }, (_, i) => `O${i}`), correctAnswer: "O1" }));
+		const many = render(
+			quiz({ question: "Pick", options: Array.from({ length: 60 }, (_, i) => `O${i}`), correctAnswer: "O1" }),
+		);
 		const rows = many.discord.at(-1)!.components!;
 		expect(rows.map((r) => (r.components[0] as { custom_id: string }).custom_id)).toEqual([
 			"lh:select:call_1:0",
@@ -98,10 +121,21 @@ describe("question cards", () => {
 			type: "ask",
 			sessionId,
 			toolCallId: "call_2",
-			input: { question: "How confident are you?", options: [{ value: "low", label: "Not very" }, { value: "high", label: "Very" }] },
+			input: {
+				question: "How confident are you?",
+				options: [
+					{ value: "low", label: "Not very" },
+					{ value: "high", label: "Very" },
+				],
+			},
 		});
 		expect(buttons(withOptions.discord[0]!).map((b) => b.label)).toEqual(["A. Not very", "B. Very"]);
-		const free = render({ type: "ask", sessionId, toolCallId: "call_3", input: { question: "What do you want to learn?" } });
+		const free = render({
+			type: "ask",
+			sessionId,
+			toolCallId: "call_3",
+			input: { question: "What do you want to learn?" },
+		});
 		expect(buttons(free.discord[0]!)[0]).toMatchObject({ label: "Answer", custom_id: "lh:open:call_3" });
 	});
 
@@ -110,7 +144,9 @@ describe("question cards", () => {
 		const tooMany = render(quiz({ question: "Pick", options, correctAnswer: "O1" }));
 		expect(tooMany.discord.every((m) => m.components === undefined)).toBe(true);
 		expect(tooMany.discord.map((m) => m.content).join("\n")).toMatch(/reply in the thread with the letter/);
-		const longId = render(quiz({ question: "Pick", options: ["a", "b"], correctAnswer: "a" }, `call_${"x".repeat(120)}`));
+		const longId = render(
+			quiz({ question: "Pick", options: ["a", "b"], correctAnswer: "a" }, `call_${"x".repeat(120)}`),
+		);
 		expect(longId.discord[0]!.components).toBeUndefined();
 		expect(slackElements(longId.slack)).toHaveLength(0);
 		expect(longId.discord[0]!.content).toMatch(/Buttons are unavailable/);
@@ -152,9 +188,16 @@ describe("answered cards", () => {
 
 	it("predict quiz answered right: success style, no reveal", () => {
 		const { discord } = render(
-			answered({ quiz: { ...checkQuiz, type: "predict" }, result: { answer: "cos(x)", correct: true, by: { id: "u1" } } }),
+			answered({
+				quiz: { ...checkQuiz, type: "predict" },
+				result: { answer: "cos(x)", correct: true, by: { id: "u1" } },
+			}),
 		);
-		expect(buttons(discord[0]!).map((b) => b.style)).toEqual([ButtonStyle.Success, ButtonStyle.Secondary, ButtonStyle.Secondary]);
+		expect(buttons(discord[0]!).map((b) => b.style)).toEqual([
+			ButtonStyle.Success,
+			ButtonStyle.Secondary,
+			ButtonStyle.Secondary,
+		]);
 		expect(discord[0]!.content).toMatch(/correct\./);
 		expect(discord[0]!.content).not.toContain("Correct answer");
 		expect(discord[0]!.content).not.toContain("slope");
@@ -162,7 +205,10 @@ describe("answered cards", () => {
 
 	it("free answer and ask answers show what was typed or chosen", () => {
 		const free = render(
-			answered({ quiz: { question: "Say it", correctAnswer: "x" }, result: { answer: "my words", by: { id: "u2", name: "Bo" } } }),
+			answered({
+				quiz: { question: "Say it", correctAnswer: "x" },
+				result: { answer: "my words", by: { id: "u2", name: "Bo" } },
+			}),
 		);
 		expect(buttons(free.discord[0]!)[0]).toMatchObject({ label: "Answered", disabled: true });
 		expect(free.discord[0]!.content).toContain("**Bo** answered **my words**");
@@ -171,7 +217,13 @@ describe("answered cards", () => {
 			sessionId,
 			toolCallId: "call_2",
 			kind: "ask",
-			ask: { question: "Confident?", options: [{ value: "low", label: "Not very" }, { value: "high", label: "Very" }] },
+			ask: {
+				question: "Confident?",
+				options: [
+					{ value: "low", label: "Not very" },
+					{ value: "high", label: "Very" },
+				],
+			},
 			result: { answer: "high", label: "Very", by: { id: "u3" } },
 		});
 		expect(ask.discord[0]!.content).toContain("answered **B. Very**");
@@ -179,7 +231,9 @@ describe("answered cards", () => {
 	});
 
 	it("works when the question no longer parses", () => {
-		const { discord } = render(answered({ quiz: undefined, result: { answer: "42", correct: true, by: { id: "u1" } } }));
+		const { discord } = render(
+			answered({ quiz: undefined, result: { answer: "42", correct: true, by: { id: "u1" } } }),
+		);
 		expect(discord[0]!.content).toContain("answered **42**: correct.");
 	});
 });
@@ -188,7 +242,12 @@ describe("other cards", () => {
 	it("explain: title, markdown body split into messages, fences intact", () => {
 		const code = `\`\`\`python\n${Array.from({ length: 120 }, (_, i) => `print(${i})  # line ${i}`).join("\n")}\n\`\`\``;
 		const body = `${"Intro sentence that sets the scene. ".repeat(30)}\n\n${code}\n\nDone.`;
-		const { discord, slack } = render({ type: "explain", sessionId, toolCallId: "e1", input: { title: "Loops", body, role: "example" } });
+		const { discord, slack } = render({
+			type: "explain",
+			sessionId,
+			toolCallId: "e1",
+			input: { title: "Loops", body, role: "example" },
+		});
 		expect(discord.length).toBeGreaterThan(1);
 		expect(discord[0]!.content.startsWith("**Example: Loops**")).toBe(true);
 		for (const m of discord) expect((m.content.match(/^```/gm) ?? []).length % 2).toBe(0);
@@ -214,14 +273,23 @@ describe("other cards", () => {
 	});
 
 	it("text, error and ended events; no card for plan and typing", () => {
-		expect(render({ type: "text", sessionId, text: "Hello @everyone" }).discord[0]!.allowed_mentions).toEqual({ parse: [] });
-		expect(render({ type: "error", sessionId, code: "model", message: "The model is busy.", retryable: true }).discord[0]!.content).toBe(
-			"⚠️ The model is busy. Reply to try again.",
-		);
+		expect(render({ type: "text", sessionId, text: "Hello @everyone" }).discord[0]!.allowed_mentions).toEqual({
+			parse: [],
+		});
+		expect(
+			render({ type: "error", sessionId, code: "model", message: "The model is busy.", retryable: true }).discord[0]!
+				.content,
+		).toBe("⚠️ The model is busy. Reply to try again.");
 		expect(render({ type: "ended", sessionId, reason: "completed" }).discord[0]!.content).toMatch(/Lesson complete/);
 		expect(cardFromEvent({ type: "typing", sessionId, active: true })).toBeUndefined();
 		expect(
-			cardFromEvent({ type: "plan", sessionId, tree: { nodes: [], edges: [], version: 1 }, statuses: { current: null, visited: new Set() }, reason: "init" }),
+			cardFromEvent({
+				type: "plan",
+				sessionId,
+				tree: { nodes: [], edges: [], version: 1 },
+				statuses: { current: null, visited: new Set() },
+				reason: "init",
+			}),
 		).toBeUndefined();
 		expect(cardFromEvent({ type: "text", sessionId, text: "  " })).toBeUndefined();
 	});

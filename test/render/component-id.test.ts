@@ -11,7 +11,11 @@ import {
 /** Tool call ids as providers make them (printable ASCII, may contain ":"), short enough to fit. */
 const toolCallId = fc.stringMatching(/^[\x21-\x7e]{1,80}$/);
 const componentId: fc.Arbitrary<ComponentId> = fc.oneof(
-	fc.record({ verb: fc.constantFrom("pick" as const, "select" as const), toolCallId, choice: fc.integer({ min: 0, max: 9999 }) }),
+	fc.record({
+		verb: fc.constantFrom("pick" as const, "select" as const),
+		toolCallId,
+		choice: fc.integer({ min: 0, max: 9999 }),
+	}),
 	fc.record({ verb: fc.constantFrom("open" as const, "modal" as const, "text" as const), toolCallId }),
 );
 

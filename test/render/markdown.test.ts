@@ -10,7 +10,9 @@ describe("markdownToMrkdwn", () => {
 	});
 
 	it("never lets model text mention anyone or inject Slack syntax", () => {
-		const out = markdownToMrkdwn("hi <!channel> <@U123> <!subteam^S1> & <https://evil.example|click>\n\n```\n<!here>\n```");
+		const out = markdownToMrkdwn(
+			"hi <!channel> <@U123> <!subteam^S1> & <https://evil.example|click>\n\n```\n<!here>\n```",
+		);
 		expect(out).not.toMatch(/<!|<@/);
 		expect(out).toContain("&lt;!channel&gt;");
 		expect(out).toContain("&amp;");

@@ -5,10 +5,16 @@
 
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DerivedPlanStatuses, PlanTree } from "../../src/core/contracts/plan.ts";
 import { silentLogger } from "../../src/core/contracts/logger.ts";
+import type { DerivedPlanStatuses, PlanTree } from "../../src/core/contracts/plan.ts";
 import { launchChromium, openWarmPage, renderOnPage } from "../../src/render/chromium.ts";
-import { createPlanRenderer, PLAN_CURRENT_FILL, type PlanRenderer, planMermaidSource, RenderError } from "../../src/render/index.ts";
+import {
+	createPlanRenderer,
+	PLAN_CURRENT_FILL,
+	type PlanRenderer,
+	planMermaidSource,
+	RenderError,
+} from "../../src/render/index.ts";
 
 const fill = PLAN_CURRENT_FILL.match(/[0-9a-f]{2}/gi)!.map((h) => Number.parseInt(h, 16));
 
@@ -126,13 +132,25 @@ describe("plan picture (Chromium)", () => {
 			}
 		const big: PlanTree = { version: 1, nodes, edges };
 		expect(nodes).toHaveLength(40);
-		const picture = await renderer.renderPlan(big, { current: "s2k3", visited: new Set(["root", "s2k0", "s2k1", "s2k2"]) });
+		const picture = await renderer.renderPlan(big, {
+			current: "s2k3",
+			visited: new Set(["root", "s2k0", "s2k1", "s2k2"]),
+		});
 		expect(picture.error).toBeUndefined();
 		const { width, height, hits } = countFill(picture.png!);
 		expect(width).toBeLessThan(4000); // ~2000 CSS px at 2x
 		expect(height).toBeLessThan(6000);
 		expect(width).toBeGreaterThan(6 * 120 * 2); // six columns of unsqueezed boxes
 		expect(hits).toBeGreaterThan(1000);
+	});
+
+	it("queues concurrent renders and shares identical ones", async () => {
+		const before = renderer.stats();
+		const sources = [0, 1, 2, 3].map((i) => `flowchart TD\n  a${i} --> b${i}\n`);
+		const pngs = await Promise.all([...sources, sources[0]!, sources[0]!].map((src) => renderer.renderMermaid(src)));
+		for (const png of pngs) expect(PNG.sync.read(png).width).toBeGreaterThan(0);
+		expect(pngs[4]).toBe(pngs[0]);
+		expect(renderer.stats().renders).toBe(before.renders + 4);
 	});
 
 	it("reports a mermaid syntax error and keeps working", async () => {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { DerivedPlanStatuses, PlanTree } from "../../src/core/contracts/plan.ts";
-import { planCaption, planMermaidSource, planOutline, planPictureKey, PLAN_CURRENT_FILL } from "../../src/render/index.ts";
+import {
+	PLAN_CURRENT_FILL,
+	planCaption,
+	planMermaidSource,
+	planOutline,
+	planPictureKey,
+} from "../../src/render/index.ts";
 
 const tree: PlanTree = {
 	version: 1,
@@ -56,7 +62,11 @@ describe("plan source", () => {
 	});
 
 	it("wraps long labels at word boundaries", () => {
-		const long: PlanTree = { version: 1, nodes: [{ id: "x", title: "The derivative as the limit of a difference quotient" }], edges: [] };
+		const long: PlanTree = {
+			version: 1,
+			nodes: [{ id: "x", title: "The derivative as the limit of a difference quotient" }],
+			edges: [],
+		};
 		const src = planMermaidSource(long, { current: null, visited: new Set() });
 		const label = /n0\["(.*)"\]/.exec(src)?.[1] ?? "";
 		const lines = label.split("<br/>");
@@ -68,7 +78,10 @@ describe("plan source", () => {
 	it("lays a very wide plan out left to right", () => {
 		const wide: PlanTree = {
 			version: 1,
-			nodes: [{ id: "root", title: "Root" }, ...Array.from({ length: 12 }, (_, i) => ({ id: `k${i}`, title: `Kid ${i}` }))],
+			nodes: [
+				{ id: "root", title: "Root" },
+				...Array.from({ length: 12 }, (_, i) => ({ id: `k${i}`, title: `Kid ${i}` })),
+			],
 			edges: Array.from({ length: 12 }, (_, i) => ({ from: "root", to: `k${i}` })),
 		};
 		expect(planMermaidSource(wide, { current: null, visited: new Set() })).toMatch(/^flowchart LR/);
@@ -113,7 +126,9 @@ describe("plan source", () => {
 	it("keys pictures by what is drawn", () => {
 		const a = planPictureKey(planMermaidSource(tree, statuses));
 		expect(a).toMatch(/^[0-9a-f]{16}$/);
-		expect(planPictureKey(planMermaidSource({ ...tree }, { current: "chain", visited: new Set(["deriv", "limits"]) }))).toBe(a);
+		expect(
+			planPictureKey(planMermaidSource({ ...tree }, { current: "chain", visited: new Set(["deriv", "limits"]) })),
+		).toBe(a);
 		expect(planPictureKey(planMermaidSource(tree, { current: "power", visited: new Set(["limits"]) }))).not.toBe(a);
 	});
 });

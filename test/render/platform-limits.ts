@@ -4,16 +4,17 @@
  * src so a wrong constant in src cannot hide a wrong payload).
  */
 
+import type { ModalView } from "@slack/types";
 import type { APIModalInteractionResponseCallbackData } from "discord-api-types/v10";
 import type { DiscordMessage, SlackMessage } from "../../src/render/index.ts";
-import type { ModalView } from "@slack/types";
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null;
 
 function len(problems: string[], where: string, value: unknown, max: number, min = 1): void {
 	if (typeof value !== "string") problems.push(`${where}: not a string`);
-	else if (value.length < min || value.length > max) problems.push(`${where}: length ${value.length} not in ${min}..${max}`);
+	else if (value.length < min || value.length > max)
+		problems.push(`${where}: length ${value.length} not in ${min}..${max}`);
 }
 
 /** Problems of one Discord message body; empty = valid. */
@@ -94,7 +95,10 @@ function textObject(p: string[], where: string, t: unknown, max: number): void {
 function slackBlocks(p: string[], blocks: readonly unknown[]): void {
 	const actionIds = new Set<string>();
 	blocks.forEach((b, i) => {
-		if (!isObj(b)) return void p.push(`block ${i} not an object`);
+		if (!isObj(b)) {
+			p.push(`block ${i} not an object`);
+			return;
+		}
 		if (b.block_id !== undefined) len(p, `block ${i} block_id`, b.block_id, 255);
 		if (b.type === "section") {
 			textObject(p, `section ${i} text`, b.text, 3000);

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { splitMessage } from "../../src/render/index.ts";
 
-const word = fc.stringMatching(/^[a-zA-Z0-9éü🚀,'()]{1,12}$/);
+const word = fc.stringMatching(/^[a-zA-Z0-9éü🚀,'()]{1,12}$/u);
 const sentence = fc.array(word, { minLength: 1, maxLength: 30 }).map((ws) => `${ws.join(" ")}.`);
 const paragraph = fc.array(sentence, { minLength: 1, maxLength: 12 }).map((ss) => ss.join(" "));
 const codeBlock = fc
@@ -37,12 +37,16 @@ describe("splitMessage", () => {
 
 	it("never cuts inside a word when every word fits", () => {
 		fc.assert(
-			fc.property(fc.array(paragraph, { minLength: 1, maxLength: 8 }), fc.integer({ min: 40, max: 500 }), (paras, limit) => {
-				const text = paras.join("\n\n");
-				const words = new Set(text.split(/\s+/));
-				for (const chunk of splitMessage(text, limit))
-					for (const w of chunk.split(/\s+/)) expect(words.has(w), `fragment ${JSON.stringify(w)}`).toBe(true);
-			}),
+			fc.property(
+				fc.array(paragraph, { minLength: 1, maxLength: 8 }),
+				fc.integer({ min: 40, max: 500 }),
+				(paras, limit) => {
+					const text = paras.join("\n\n");
+					const words = new Set(text.split(/\s+/));
+					for (const chunk of splitMessage(text, limit))
+						for (const w of chunk.split(/\s+/)) expect(words.has(w), `fragment ${JSON.stringify(w)}`).toBe(true);
+				},
+			),
 			{ numRuns: 300 },
 		);
 	});
