@@ -19,8 +19,8 @@ import {
 	splitMessage,
 	toDiscordMessages,
 } from "../../render/index.ts";
+import type { SerialQueues } from "../shared/serial-queue.ts";
 import { editMessage, postMessage } from "./rest-messages.ts";
-import type { SerialQueues } from "./serial-queue.ts";
 import type { DiscordState } from "./state.ts";
 import type { TypingIndicators } from "./typing.ts";
 

@@ -1,7 +1,7 @@
 /**
  * Per-key serial work: the posts of one lesson thread go out in order (a quiz
  * after the explanation it follows, the plan picture before the next
- * question), while other threads proceed independently.
+ * question), while other threads proceed independently. Shared by every adapter.
  */
 
 import type { Logger } from "../../core/contracts/logger.ts";
@@ -21,7 +21,7 @@ export function createSerialQueues(logger: Logger): SerialQueues {
 		run(key, task) {
 			const previous = tails.get(key) ?? Promise.resolve();
 			const next = previous.then(task).catch((error: unknown) => {
-				logger.error({ err: error, key }, "discord: queued work failed");
+				logger.error({ err: error, key }, "queued work failed");
 			});
 			tails.set(key, next);
 			void next.finally(() => {
