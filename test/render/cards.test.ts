@@ -254,6 +254,19 @@ describe("other cards", () => {
 		expect(slack[0]!.blocks[0]).toMatchObject({ type: "header" });
 	});
 
+	it("explain: a recap titled 'Recap…' is not framed twice", () => {
+		const { discord, slack } = render({
+			type: "explain",
+			sessionId,
+			toolCallId: "e2",
+			input: { title: "Recap: binary search", body: "Three things.", role: "recap" },
+		});
+		expect(discord[0]!.content.startsWith("**Recap: binary search**")).toBe(true);
+		expect(slack[0]!.blocks[0]).toMatchObject({ type: "header", text: { text: "Recap: binary search" } });
+		const untitled = render({ type: "explain", sessionId, toolCallId: "e3", input: { body: "x", role: "recap" } });
+		expect(untitled.discord[0]!.content.startsWith("**Recap**")).toBe(true);
+	});
+
 	it("assessment: strands with the learner's edge", () => {
 		const { discord, slack } = render({
 			type: "assessment",

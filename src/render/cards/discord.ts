@@ -18,7 +18,7 @@ import {
 } from "discord-api-types/v10";
 import { encodeComponentId } from "../component-id.ts";
 import { splitMessage } from "../split-message.ts";
-import { type ChoiceLayout, choiceLabel, degradedNote, layoutChoices } from "./layout.ts";
+import { type ChoiceLayout, choiceLabel, degradedNote, explainHeading, layoutChoices } from "./layout.ts";
 import { DISCORD_LIMITS as D, fitLine, fitMarkdown, fitText } from "./limits.ts";
 import {
 	type AnsweredCard,
@@ -205,9 +205,8 @@ function answeredMessage(card: AnsweredCard): DiscordMessage {
 }
 
 function explainText(card: ExplainCard): string {
-	const role = card.role === "recap" ? "Recap" : card.role === "example" ? "Example" : undefined;
-	const title = card.title !== undefined ? fitLine(card.title, 200) : role;
-	const heading = title !== undefined ? `**${role !== undefined && title !== role ? `${role}: ` : ""}${title}**` : "";
+	const title = explainHeading(card.title !== undefined ? fitLine(card.title, 200) : undefined, card.role);
+	const heading = title !== undefined ? `**${title}**` : "";
 	return [heading, card.body.trim()].filter((p) => p !== "").join("\n\n");
 }
 

@@ -67,3 +67,11 @@ export function degradedNote(reason: "too-many" | "ids", hasChoices: boolean): s
 		? "Buttons are unavailable for this question: reply in the thread with the letter of your answer."
 		: "Buttons are unavailable for this question: reply in the thread with your answer.";
 }
+
+/** An explanation's heading: its title, framed by its role ("Recap: …") unless the title already says so. */
+export function explainHeading(title: string | undefined, role: string | undefined): string | undefined {
+	const label = role === "recap" ? "Recap" : role === "example" ? "Example" : undefined;
+	if (title === undefined) return label;
+	if (label === undefined || title.toLowerCase().startsWith(label.toLowerCase())) return title;
+	return `${label}: ${title}`;
+}

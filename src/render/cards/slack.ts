@@ -11,7 +11,7 @@ import type { ActionsBlock, Button, KnownBlock, PlainTextOption, SectionBlock, S
 import { encodeComponentId } from "../component-id.ts";
 import { escapeMrkdwn, markdownToMrkdwn } from "../markdown.ts";
 import { splitMessage } from "../split-message.ts";
-import { type ChoiceLayout, choiceLabel, degradedNote, layoutChoices } from "./layout.ts";
+import { type ChoiceLayout, choiceLabel, degradedNote, explainHeading, layoutChoices } from "./layout.ts";
 import { fitLine, fitMarkdown, SLACK_LIMITS as S } from "./limits.ts";
 import type { AnsweredCard, AssessmentCard, Card, CardChoice, ExplainCard, QuestionCard, TextCard } from "./model.ts";
 import { displayName } from "./model.ts";
@@ -145,10 +145,9 @@ function answeredMessage(card: AnsweredCard): SlackMessage {
 }
 
 function explainMessages(card: ExplainCard): SlackMessage[] {
-	const role = card.role === "recap" ? "Recap" : card.role === "example" ? "Example" : undefined;
-	const title = card.title ?? role;
+	const title = explainHeading(card.title, card.role);
 	const blocks: KnownBlock[] = [];
-	if (title !== undefined) blocks.push(header(role !== undefined && title !== role ? `${role}: ${title}` : title));
+	if (title !== undefined) blocks.push(header(title));
 	blocks.push(...sections(markdownToMrkdwn(card.body)));
 	return messages(title ?? card.body, blocks);
 }
