@@ -181,4 +181,9 @@ describe("configTable", () => {
 		const doc = readFileSync(new URL("../../docs/configuration.md", import.meta.url), "utf8");
 		expect(doc).toContain(configTableMarkdown());
 	});
+
+	it("is exactly what the README shows", () => {
+		const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+		expect(readme).toContain(configTableMarkdown());
+	});
 });
