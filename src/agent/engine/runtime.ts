@@ -36,8 +36,9 @@ export interface Runtime {
 /**
  * Queue a save of the record. Saves of a session run one at a time, in order,
  * and coalesce: a save waiting to start writes whatever the record holds when
- * it starts. The hot path does not wait for the write (the disk works while the
- * model does); idle() and close() do. Never rejects (failures are logged).
+ * it starts. Persist, then publish: callers await the save before emitting the
+ * events it covers, so a quiz the learner can see (or an answer shown as
+ * recorded) is on disk and survives a crash. Never rejects (failures are logged).
  */
 export function save(rt: Runtime, state: SessionState): Promise<void> {
 	state.record.updatedAt = rt.now().toISOString();
@@ -92,7 +93,7 @@ export async function endLesson(rt: Runtime, state: SessionState, reason: EndRea
 	record.messages.push(endMarker(rt.newId(), reason, at));
 	record.ended = { reason, at, ...(by ? { by } : {}) };
 	record.turnOpen = false;
-	void save(rt, state);
+	await save(rt, state);
 	for (const event of events) await rt.hub.emit(event);
 	await rt.hub.emit({ type: "ended", sessionId: record.sessionId, reason, ...(by ? { by } : {}) });
 }
@@ -143,7 +144,7 @@ async function deliver(rt: Runtime, state: SessionState, jobs: Job[]): Promise<b
 	turn = turn && !end && !rt.signal.aborted && pendingLearnerCalls(record.messages).length === 0;
 	// The turn about to run is marked in the same write (one save per delivery, not two).
 	if (turn) record.turnOpen = true;
-	if (events.length > 0 || turn) void save(rt, state);
+	if (events.length > 0 || turn) await save(rt, state);
 	for (const event of events) await rt.hub.emit(event);
 	if (end) await endLesson(rt, state, end.reason, end.by);
 	return turn;

@@ -76,7 +76,8 @@ export async function runTurn(rt: Runtime, state: SessionState): Promise<void> {
 			const more = settled.learnerPending === 0 && (settled.probeDone || settled.toolCalls > 0);
 			// The last step's save also closes the turn (one write per step).
 			if (!more) record.turnOpen = false;
-			void save(rt, state);
+			// Persist, then publish: a posted quiz must survive a crash to stay answerable.
+			await save(rt, state);
 			for (const event of settled.events) await rt.hub.emit(event);
 			if (!more) break;
 		}
