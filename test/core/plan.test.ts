@@ -62,6 +62,28 @@ describe("derivePlanStatuses", () => {
 		expect(s.current).toBe("b");
 	});
 
+	it("moves on by the teacher's judgment: a failed check then a move-on is still visited (results feed nothing)", () => {
+		const failed: Part = { ...quiz("a", "output-available"), output: { answer: "x", correct: false } };
+		const s = derivePlanStatuses(tree, msgs(failed, quiz("b")));
+		expect(s.current).toBe("b");
+		expect([...s.visited]).toEqual(["a"]);
+		const passed: Part = { ...quiz("a", "output-available"), output: { answer: "y", correct: true } };
+		expect(derivePlanStatuses(tree, msgs(passed, quiz("b")))).toEqual(s);
+	});
+
+	it("holds the map still while several questions are about one node", () => {
+		const s = derivePlanStatuses(tree, msgs(quiz("a"), quiz("b"), quiz(), quiz("b"), quiz("b")));
+		expect(s.current).toBe("b");
+		expect([...s.visited]).toEqual(["a"]);
+	});
+
+	it("ignores node ids a rewrite dropped from the tree", () => {
+		const rewritten: PlanTree = { ...tree, nodes: tree.nodes.filter((n) => n.id !== "b"), version: 2 };
+		const s = derivePlanStatuses(rewritten, msgs(quiz("a"), quiz("b")));
+		expect(s.current).toBe("a");
+		expect(s.visited.size).toBe(0);
+	});
+
 	it("ignores other tools' nodeIds", () => {
 		const s = derivePlanStatuses(tree, msgs({ type: "tool-explain", input: { nodeId: "c" } }));
 		expect(s.current).toBeNull();

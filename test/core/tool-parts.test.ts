@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
 	parseAskInput,
@@ -114,5 +115,73 @@ describe("validateToolInput: the boundary", () => {
 	it("prober quiz strips an unknown nodeId but keeps a valid type", () => {
 		const verdict = validateToolInput("proberQuiz", { ...quiz, nodeId: "x", type: "predict" });
 		expect(verdict).toEqual({ ok: true, value: { ...quiz, type: "predict" } });
+	});
+});
+
+describe("boundary = display (property)", () => {
+	const text = fc.string({ maxLength: 12 });
+	const quizArb = fc
+		.record(
+			{
+				question: text,
+				options: fc.array(text, { maxLength: 4 }),
+				correctAnswer: fc.oneof(text, fc.integer({ min: 0, max: 20 })),
+				type: fc.constantFrom("predict", "check", "quiz", '"predict"', '"check"'),
+				nodeId: fc.oneof(text, fc.integer()),
+				explanation: text,
+			},
+			{ requiredKeys: ["question", "correctAnswer"] },
+		)
+		.chain((q) =>
+			fc.constantFrom<unknown>(
+				q,
+				JSON.stringify(q),
+				{ ...q, options: JSON.stringify(q.options ?? []) },
+				{ ...q, correctAnswer: q.options?.[0] ?? q.correctAnswer },
+				{ ...q, correctAnswer: Number(q.options?.[1]) },
+			),
+		);
+
+	it("every quiz the teacher's or prober's boundary accepts parses for display", () => {
+		fc.assert(
+			fc.property(quizArb, (raw) => {
+				for (const kind of ["teacherQuiz", "proberQuiz"] as const) {
+					if (validateToolInput(kind, raw).ok) expect(parseQuizInput(raw)).toBeDefined();
+				}
+			}),
+			{ numRuns: 500 },
+		);
+	});
+
+	it("every ask, explain and probe_done the boundary accepts parses for display", () => {
+		const ask = fc.record(
+			{ question: text, options: fc.array(fc.record({ value: text, label: text }), { maxLength: 3 }) },
+			{ requiredKeys: ["question"] },
+		);
+		const explain = fc.record(
+			{ body: text, title: text, role: fc.constantFrom("intro", "recap", '"recap"', "lecture"), nodeId: text },
+			{ requiredKeys: ["body"] },
+		);
+		const probe = fc.record({
+			assessment: fc.oneof(
+				text,
+				fc.record({ strands: fc.array(fc.record({ strand: text, assessment: text }), { maxLength: 2 }) }),
+			),
+		});
+		fc.assert(
+			fc.property(ask, explain, probe, (a, e, p) => {
+				if (validateToolInput("ask", a).ok) expect(parseAskInput(a)).toBeDefined();
+				if (validateToolInput("explain", e).ok) expect(parseExplainInput(e)).toBeDefined();
+				if (validateToolInput("probeDone", p).ok) expect(parseProbeDoneInput(p)).toBeDefined();
+				const encoded = JSON.stringify(p);
+				if (validateToolInput("probeDone", encoded).ok) expect(parseProbeDoneInput(encoded)).toBeDefined();
+			}),
+			{ numRuns: 500 },
+		);
+	});
+
+	it("the generators reach accepted inputs (so the properties above are not vacuous)", () => {
+		const accepted = fc.sample(quizArb, 500).filter((raw) => validateToolInput("teacherQuiz", raw).ok);
+		expect(accepted.length).toBeGreaterThan(10);
 	});
 });
