@@ -16,32 +16,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { renderMermaid } from "@mermaid-js/mermaid-cli";
-import type { DerivedPlanStatuses, PlanTree } from "../src/core/contracts/plan.ts";
 import { DEFAULT_CHROMIUM_PATH, launchChromium, MERMAID_CONFIG } from "../src/render/chromium.ts";
 import { createPlanRenderer } from "../src/render/index.ts";
 import { planMermaidSource } from "../src/render/plan-source.ts";
+import { calculusPlan, calculusStatuses } from "../test/fixtures/plans.ts";
 
 const run = promisify(execFile);
 const executablePath = process.env.PUPPETEER_EXECUTABLE_PATH ?? DEFAULT_CHROMIUM_PATH;
 const RUNS = { mmdc: 3, renderMermaid: 5, warm: 30, cached: 300 };
 
-const tree: PlanTree = {
-	version: 1,
-	nodes: [
-		{ id: "limits", title: "Limits" },
-		{ id: "deriv", title: "The derivative as a rate of change" },
-		{ id: "power", title: "Power rule" },
-		{ id: "chain", title: "Chain rule" },
-		{ id: "product", title: "Product rule" },
-	],
-	edges: [
-		{ from: "limits", to: "deriv" },
-		{ from: "deriv", to: "power" },
-		{ from: "power", to: "chain" },
-		{ from: "deriv", to: "product" },
-	],
-};
-const statuses: DerivedPlanStatuses = { current: "chain", visited: new Set(["limits", "deriv", "power"]) };
+const tree = calculusPlan;
+const statuses = calculusStatuses;
 const source = planMermaidSource(tree, statuses);
 
 const median = (xs: number[]): number => {
@@ -50,6 +35,15 @@ const median = (xs: number[]): number => {
 	return s.length % 2 === 1 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
 };
 const round = (x: number, digits = 1): number => Number(x.toFixed(digits));
+const fmt = (x: number, digits: number): string => x.toFixed(digits);
+
+/** Rows as aligned columns: the first left-aligned, the others right-aligned. */
+function table(rows: string[][]): string {
+	const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];
+	return rows
+		.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("   "))
+		.join("\n");
+}
 
 async function time(runs: number, fn: () => Promise<unknown>): Promise<number[]> {
 	const out: number[] = [];
@@ -114,9 +108,7 @@ async function main(): Promise<void> {
 	}
 	await warm.close();
 	const oursWarm = median(warmTimes);
-	log(
-		`(c) ours warm:            median ${round(oursWarm)} ms over ${RUNS.warm} (first render incl. launch ${round(firstMs)} ms)`,
-	);
+	log(`(c) ours warm: done (first render incl. launch ${round(firstMs)} ms)`);
 
 	// (d) ours with the cache: the state was drawn once already.
 	const cached = createPlanRenderer();
@@ -125,7 +117,7 @@ async function main(): Promise<void> {
 	const cachedTimes = await time(RUNS.cached, () => cached.renderPlan(tree, statuses));
 	await cached.close();
 	const oursCached = median(cachedTimes);
-	log(`(d) ours cached:          median ${round(oursCached, 3)} ms over ${RUNS.cached}`);
+	log("(d) ours cached: done");
 
 	// (b) mermaid-cli's renderMermaid with one warm browser.
 	const browser = await launchChromium(executablePath, 30_000);
@@ -138,7 +130,7 @@ async function main(): Promise<void> {
 	const rmTimes = await time(RUNS.renderMermaid, () => renderMermaid(browser, source, "png", rmOptions));
 	await browser.close();
 	const rm = median(rmTimes);
-	log(`(b) renderMermaid warm:   median ${round(rm)} ms over ${RUNS.renderMermaid}`);
+	log("(b) renderMermaid warm: done");
 
 	// (a) the mmdc CLI: a new process, Chromium and page per render.
 	const dir = mkdtempSync(join(tmpdir(), "lh-bench-render-"));
@@ -173,7 +165,7 @@ async function main(): Promise<void> {
 		];
 		const mmdcTimes = await time(RUNS.mmdc, () => run(bin, args, { cwd: dir, timeout: 60_000 }));
 		mmdc = median(mmdcTimes);
-		log(`(a) mmdc CLI:             median ${round(mmdc)} ms over ${RUNS.mmdc}`);
+		log("(a) mmdc CLI: done");
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
@@ -181,7 +173,16 @@ async function main(): Promise<void> {
 	const speedupRm = rm / oursWarm;
 	const speedupMmdc = mmdc / oursWarm;
 	const peakRss = process.resourceUsage().maxRSS / 1024;
-	log(`ratios: b/c = ${round(speedupRm)}x, a/c = ${round(speedupMmdc)}x`);
+	log("");
+	log(
+		table([
+			["", "median ms", "runs", "x ours warm"],
+			["(a) mmdc CLI", fmt(mmdc, 1), String(RUNS.mmdc), `${round(speedupMmdc)}x (a/c)`],
+			["(b) renderMermaid, warm browser", fmt(rm, 1), String(RUNS.renderMermaid), `${round(speedupRm)}x (b/c)`],
+			["(c) ours, warm page", fmt(oursWarm, 1), String(RUNS.warm), "1x"],
+			["(d) ours, cached", fmt(oursCached, 3), String(RUNS.cached), `${round(oursCached / oursWarm, 4)}x`],
+		]),
+	);
 	log(
 		`peak RSS: node ${round(peakRss)} MB; our Chromium tree ${round(chromiumPeakMb)} MB PSS (sampled between renders)`,
 	);

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse as parseDotenv } from "dotenv";
+import { redactUrl } from "./config/store-path.ts";
 import {
 	DEFAULT_OPENAI_MODEL,
 	DEFAULT_PORT,
@@ -16,6 +17,7 @@ import {
 	type VariableSpec,
 } from "./config/variables.ts";
 
+export { redactUrl } from "./config/store-path.ts";
 export {
 	type ConfigEntry,
 	configTable,
@@ -238,6 +240,7 @@ function specOf(name: string): VariableSpec {
 function problemOf(spec: VariableSpec, raw: string, message: string): ConfigProblem {
 	// Secrets are never echoed back; other values are, so the admin sees the typo.
 	const secret = /TOKEN|KEY|SECRET/.test(spec.name);
-	const shown = secret ? "" : ` (${JSON.stringify(raw.length > 80 ? `${raw.slice(0, 80)}…` : raw)})`;
+	const value = redactUrl(raw);
+	const shown = secret ? "" : ` (${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)})`;
 	return { variable: spec.name, problem: `${message}${shown}`, fix: spec.fix };
 }

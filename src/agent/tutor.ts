@@ -13,10 +13,12 @@ import type { StartLessonOptions, StartLessonResult, Tutor } from "../core/contr
 import { admit, claim } from "./engine/admit.ts";
 import { createAgents } from "./engine/agents.ts";
 import { createEventHub } from "./engine/event-hub.ts";
+import { asLanguageModelV3 } from "./engine/model-step.ts";
 import { repairRecord } from "./engine/repair.ts";
 import { kick, type Runtime, save } from "./engine/runtime.ts";
-import { isIdle, newSessionState, type SessionState } from "./engine/session-state.ts";
+import { evictable, isIdle, newSessionState, type SessionState } from "./engine/session-state.ts";
 import { summarize } from "./engine/summary.ts";
+import { pendingLearnerCalls } from "./engine/transcript.ts";
 import { lessonStartNote } from "./prompts/context.ts";
 import type { SessionRecord, SessionStore } from "./store/types.ts";
 
@@ -27,8 +29,12 @@ export interface TutorOptions {
 	logger?: Logger;
 	/** Model steps per agent per turn (default 8). */
 	maxStepsPerTurn?: number;
-	/** Retries of a failed model request, with exponential backoff (default 2). */
+	/** Retries of a failed model request (429, 5xx, no connection, timeout), with exponential backoff (default 2). */
 	maxRetries?: number;
+	/** The first retry's delay; it doubles per retry, and a `retry-after` under a minute wins (default 2 s). */
+	retryDelayMs?: number;
+	/** A model request that sends nothing for this long (before or during its stream) is abandoned and retried (default 120 s). */
+	requestTimeoutMs?: number;
 	now?: () => Date;
 	/** How long close() waits for running turns before aborting them (default 10 s). */
 	closeTimeoutMs?: number;
@@ -38,33 +44,48 @@ export interface TutorOptions {
 export const MAX_TOPIC_CHARS = 300;
 /** Sessions kept in memory when idle (others reload from the store on demand). */
 const MAX_IDLE_SESSIONS = 1000;
+/** Re-runs of one cut-off turn in a row on restart, before it waits for the learner instead. */
+const MAX_RERUNS = 2;
 
 /** The tutor engine (see core/contracts/tutor.ts for the contract). */
 export function createTutor(options: TutorOptions): Tutor {
 	const logger = options.logger ?? silentLogger;
 	const abort = new AbortController();
 	const rt: Runtime = {
-		model: options.model,
+		model: asLanguageModelV3(options.model),
 		store: options.store,
 		logger,
 		hub: createEventHub(logger),
 		agents: createAgents(),
 		maxStepsPerTurn: options.maxStepsPerTurn ?? 8,
 		maxRetries: options.maxRetries ?? 2,
+		retryDelayMs: options.retryDelayMs ?? 2_000,
+		requestTimeoutMs: options.requestTimeoutMs ?? 120_000,
 		now: options.now ?? (() => new Date()),
 		newId: () => randomUUID(),
 		signal: abort.signal,
 	};
 	const states = new Map<string, SessionState>();
 	const loading = new Map<string, Promise<SessionState | undefined>>();
+	/** Cut-off turns resume() will re-run once someone listens (their events must reach a platform). */
+	const reruns = new Set<SessionState>();
 	let closed = false;
 
-	const evictIdle = () => {
+	const evictIdle = (keep: SessionState) => {
 		if (states.size <= MAX_IDLE_SESSIONS) return;
 		for (const [id, state] of states) {
 			if (states.size <= MAX_IDLE_SESSIONS) break;
-			if (isIdle(state) && state.claims.size === 0) states.delete(id);
+			if (state !== keep && evictable(state) && !reruns.has(state)) states.delete(id);
 		}
+	};
+
+	const startReruns = () => {
+		if (closed || rt.hub.size() === 0) return;
+		for (const state of reruns) {
+			state.queue.push({ type: "kick" });
+			kick(rt, state);
+		}
+		reruns.clear();
 	};
 
 	/** The live state of a session, loading (and repairing) it from the store once. */
@@ -79,9 +100,9 @@ export function createTutor(options: TutorOptions): Tutor {
 				if (raced) return raced;
 				if (!record) return undefined;
 				const state = newSessionState(record);
-				if (repairRecord(record)) await save(rt, state);
+				if (repairRecord(record).changed) await save(rt, state);
 				states.set(sessionId, state);
-				evictIdle();
+				evictIdle(state);
 				return state;
 			})().finally(() => loading.delete(sessionId));
 			loading.set(sessionId, pending);
@@ -153,8 +174,13 @@ export function createTutor(options: TutorOptions): Tutor {
 			const verdict = admit(state, event);
 			if (!verdict.ok) return verdict;
 			claim(state, verdict.job);
+			// Idle session (the common case): resolve once the event is on disk, before any model work.
+			// During a turn the event queues behind it; the verdict stays immediate.
+			const delivered =
+				state.pump === undefined ? new Promise<void>((done) => (verdict.job.delivered = done)) : undefined;
 			state.queue.push(verdict.job);
 			kick(rt, state);
+			await delivered;
 			return { ok: true };
 		},
 
@@ -173,7 +199,11 @@ export function createTutor(options: TutorOptions): Tutor {
 			await save(rt, state);
 		},
 
-		subscribe: (sink) => rt.hub.subscribe(sink),
+		subscribe(sink) {
+			const unsubscribe = rt.hub.subscribe(sink);
+			startReruns();
+			return unsubscribe;
+		},
 
 		async idle(sessionId) {
 			if (sessionId !== undefined) {
@@ -191,14 +221,24 @@ export function createTutor(options: TutorOptions): Tutor {
 		async resume() {
 			let repaired = 0;
 			for (const sessionId of await rt.store.list()) {
-				if (states.has(sessionId)) continue;
+				if (states.has(sessionId) || loading.has(sessionId)) continue;
 				const record = await rt.store.get(sessionId);
-				if (!record || record.ended) continue;
-				if (!repairRecord(record)) continue;
-				await rt.store.set(record);
+				if (!record || record.ended || states.has(sessionId)) continue;
+				const repair = repairRecord(record);
+				if (!repair.changed) continue;
 				repaired++;
-				logger.info({ sessionId }, "session repaired after a restart");
+				// A turn cut off with no question pending would leave the learner waiting: run it again,
+				// at most MAX_RERUNS times in a row (a turn that kills the process must not loop forever).
+				const rerun =
+					repair.cutOff && pendingLearnerCalls(record.messages).length === 0 && (record.reruns ?? 0) < MAX_RERUNS;
+				if (rerun) record.reruns = (record.reruns ?? 0) + 1;
+				const state = newSessionState(record);
+				states.set(sessionId, state);
+				await save(rt, state);
+				if (rerun) reruns.add(state);
+				logger.info({ sessionId, rerun }, "session repaired after a restart");
 			}
+			startReruns();
 			return repaired;
 		},
 

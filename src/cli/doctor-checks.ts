@@ -8,10 +8,11 @@ import { constants } from "node:fs";
 import { access } from "node:fs/promises";
 import { generateText } from "ai";
 import { createLanguageModel, openKeyv } from "../agent/index.ts";
-import type { Config } from "../config.ts";
+import { type Config, redactUrl } from "../config.ts";
 import type { DerivedPlanStatuses } from "../core/contracts/plan.ts";
 import { parsePlanMermaid } from "../core/plan-mermaid.ts";
 import { createPlanRenderer } from "../render/index.ts";
+import { prepareStoreFolder } from "./store-folder.ts";
 
 /** One row of the doctor's table. */
 export interface CheckResult {
@@ -24,7 +25,11 @@ export interface CheckResult {
 export const DEFAULT_CHROMIUM = "/usr/bin/chromium";
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+/** An error as one short line (library errors can span many lines: keep the table readable). */
+const message = (error: unknown): string => {
+	const text = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").trim();
+	return text.length > 300 ? `${text.slice(0, 299)}…` : text;
+};
 
 /** Rejects after `ms` with a message naming what timed out. */
 export async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -49,11 +54,19 @@ export async function checkChromium(path: string | undefined, timeoutMs: number)
 	} catch {
 		return { name: "chromium", status: "fail", detail: `No executable Chromium at ${binary}. ${fix}` };
 	}
-	const version = await new Promise<string>((resolve) => {
+	const version = await new Promise<string | undefined>((resolve) => {
 		execFile(binary, ["--version"], { timeout: timeoutMs }, (error, stdout) =>
-			resolve(error ? `(version unknown: ${message(error).split("\n")[0]})` : stdout.trim()),
+			resolve(error ? undefined : (stdout.trim().split("\n")[0] ?? "")),
 		);
 	});
+	if (version === undefined)
+		return { name: "chromium", status: "warn", detail: `${binary} did not report a version; the test render decides` };
+	if (!/chrom/i.test(version))
+		return {
+			name: "chromium",
+			status: "warn",
+			detail: `${binary} says ${JSON.stringify(version.slice(0, 60))}, which does not look like Chromium. ${fix}`,
+		};
 	return { name: "chromium", status: "ok", detail: `${binary}: ${version}` };
 }
 
@@ -77,7 +90,8 @@ export async function checkRender(path: string | undefined, timeoutMs: number): 
 			"the plan renderer",
 		);
 		const ms = Math.round(performance.now() - started);
-		if (!picture.png) return { name: "plan picture", status: "fail", detail: picture.error ?? "no picture was made" };
+		if (!picture.png)
+			return { name: "plan picture", status: "fail", detail: message(picture.error ?? "no picture was made") };
 		if (!picture.png.subarray(0, 8).equals(PNG_SIGNATURE))
 			return { name: "plan picture", status: "fail", detail: "the renderer returned something that is not a PNG" };
 		return { name: "plan picture", status: "ok", detail: `test render ${picture.png.length} bytes in ${ms} ms (cold)` };
@@ -88,21 +102,29 @@ export async function checkRender(path: string | undefined, timeoutMs: number): 
 	}
 }
 
-/** The store accepts a write, reads it back, and deletes it. */
+/** The store accepts a write, reads it back, and deletes it; always within the time limit. */
 export async function checkStore(url: string, timeoutMs: number): Promise<CheckResult> {
 	const name = "store";
-	const fix =
-		"Fix: check LEARNHARNESS_STORE_URL (the file's folder must be writable; the server must be reachable), e.g. sqlite://./data/learnharness.sqlite.";
+	const shown = redactUrl(url);
+	const fix = url.startsWith("sqlite://")
+		? "Fix: point LEARNHARNESS_STORE_URL at a file in a writable folder, e.g. sqlite://./data/learnharness.sqlite."
+		: "Fix: check LEARNHARNESS_STORE_URL (host, port, user and password) and that the server is running and reachable from here.";
+	try {
+		// Made one level at a time, so a folder that cannot exist fails here instead of hanging the store's mkdir.
+		await withTimeout(prepareStoreFolder(url), timeoutMs, "creating the store's folder");
+	} catch (error) {
+		return { name, status: "fail", detail: `${shown}: ${message(error)}. ${fix}` };
+	}
 	let keyv: ReturnType<typeof openKeyv>;
 	try {
 		keyv = openKeyv(url, "doctor");
 	} catch (error) {
-		return { name, status: "fail", detail: `${url}: ${message(error)}. ${fix}` };
+		return { name, status: "fail", detail: `${shown}: ${message(error)}. ${fix}` };
 	}
-	// Keyv reports connection trouble as 'error' events; keep the last one for the message.
-	let lastError: unknown;
+	// Keyv reports connection trouble as 'error' events (and may then answer as if empty); keep the first.
+	let storeError: unknown;
 	keyv.on("error", (error: unknown) => {
-		lastError = error;
+		storeError ??= error;
 	});
 	const key = `doctor-${process.pid}-${Date.now()}`;
 	const started = performance.now();
@@ -111,6 +133,7 @@ export async function checkStore(url: string, timeoutMs: number): Promise<CheckR
 			(async () => {
 				await keyv.set(key, { ok: true }, 60_000);
 				const back = (await keyv.get(key)) as { ok?: boolean } | undefined;
+				if (storeError !== undefined) throw storeError;
 				if (back?.ok !== true) throw new Error("a value written could not be read back");
 				await keyv.delete(key);
 				if ((await keyv.get(key)) !== undefined) throw new Error("a deleted value is still there");
@@ -119,10 +142,10 @@ export async function checkStore(url: string, timeoutMs: number): Promise<CheckR
 			"the store",
 		);
 		const ms = Math.round(performance.now() - started);
-		return { name, status: "ok", detail: `${url}: write, read, delete in ${ms} ms` };
+		return { name, status: "ok", detail: `${shown}: write, read, delete in ${ms} ms` };
 	} catch (error) {
-		const cause = lastError && lastError !== error ? ` (${message(lastError)})` : "";
-		return { name, status: "fail", detail: `${url}: ${message(error)}${cause}. ${fix}` };
+		const cause = storeError !== undefined && storeError !== error ? ` (${message(storeError)})` : "";
+		return { name, status: "fail", detail: `${shown}: ${message(error)}${cause}. ${fix}` };
 	} finally {
 		await withTimeout(keyv.disconnect(), 5_000, "closing the store").catch(() => undefined);
 	}
@@ -137,7 +160,7 @@ export async function checkModel(config: Config, timeoutMs: number): Promise<Che
 			status: "ok",
 			detail: "demo: the built-in scripted lesson (no request needed). Set OPENAI_API_KEY for a real model.",
 		};
-	const where = config.model.baseUrl ?? "OpenAI";
+	const where = config.model.baseUrl ? redactUrl(config.model.baseUrl) : "OpenAI";
 	const started = performance.now();
 	try {
 		const model = createLanguageModel({

@@ -71,7 +71,7 @@ export async function doctorCommand(io: CliIo, options: DoctorOptions = {}): Pro
 	const chromium = await guarded("chromium", (c) => checkChromium(c.chromiumPath, timeoutMs));
 	results.push(chromium);
 	results.push(
-		chromium.status === "ok"
+		chromium.status !== "fail"
 			? await guarded("plan picture", (c) => checkRender(c.chromiumPath, timeoutMs))
 			: {
 					name: "plan picture",
@@ -83,7 +83,8 @@ export async function doctorCommand(io: CliIo, options: DoctorOptions = {}): Pro
 	results.push(await guarded("model", (c) => checkModel(c, timeoutMs)));
 	results.push(await guarded("discord", (c) => checkDiscord(c.discord, timeoutMs)));
 	results.push(await guarded("slack", (c) => checkSlack(c.slack, timeoutMs)));
-	io.stdout.write(`${formatTable(results)}\n`);
+	const columns = (io.stdout as { columns?: number }).columns;
+	io.stdout.write(`${formatTable(results, io.stdout.isTTY === true ? columns : undefined)}\n`);
 	const failed = results.filter((r) => r.status === "fail");
 	io.stdout.write(
 		failed.length === 0
@@ -119,17 +120,35 @@ function configRow(problems: ConfigProblem[], warnings: ConfigProblem[]): CheckR
 
 const STATUS_TEXT: Record<CheckResult["status"], string> = { ok: "ok", warn: "warn", fail: "FAIL", skip: "skip" };
 
-/** The results as an aligned text table (multi-line details indented under their row). */
-export function formatTable(results: readonly CheckResult[]): string {
+/** The results as an aligned text table; details wrap at word boundaries to `width` columns when given. */
+export function formatTable(results: readonly CheckResult[], width?: number): string {
 	const nameWidth = Math.max(5, ...results.map((r) => r.name.length));
+	const indent = nameWidth + 10;
 	const head = `${"check".padEnd(nameWidth)}  status  detail`;
+	const room = width !== undefined && width - indent >= 30 ? width - indent - 1 : undefined;
 	const rows = results.map((r) => {
-		const [first = "", ...rest] = r.detail.split("\n");
-		const pad = " ".repeat(nameWidth + 10);
+		const lines = r.detail.split("\n").flatMap((line) => (room === undefined ? [line] : wrapLine(line, room)));
+		const [first = "", ...rest] = lines;
+		const pad = " ".repeat(indent);
 		return [
 			`${r.name.padEnd(nameWidth)}  ${STATUS_TEXT[r.status].padEnd(6)}  ${first}`,
 			...rest.map((l) => pad + l),
 		].join("\n");
 	});
-	return [head, "-".repeat(head.length + 20), ...rows].join("\n");
+	const rule = "-".repeat(Math.min(width !== undefined ? width - 1 : 80, indent + 60));
+	return [head, rule, ...rows].join("\n");
+}
+
+/** Breaks a line at spaces into pieces of at most `width` characters (a longer word stands alone). */
+export function wrapLine(line: string, width: number): string[] {
+	const out: string[] = [];
+	let current = "";
+	for (const word of line.split(" ")) {
+		if (current !== "" && current.length + 1 + word.length > width) {
+			out.push(current);
+			current = word;
+		} else current = current === "" ? word : `${current} ${word}`;
+	}
+	out.push(current);
+	return out;
 }

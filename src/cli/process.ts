@@ -19,7 +19,7 @@ export class ShutdownRegistry {
 
 	constructor(
 		private readonly logger: Logger,
-		private readonly timeoutMs = 10_000,
+		private readonly timeoutMs = 12_000,
 	) {}
 
 	/** Registers a resource (closed last-in, first-out: adapters before the tutor before the store). */

@@ -5,11 +5,12 @@
  */
 
 import { createLanguageModel, createSessionStore, createTutor } from "../agent/index.ts";
-import type { Config } from "../config.ts";
+import { type Config, redactUrl } from "../config.ts";
 import type { Logger } from "../core/contracts/logger.ts";
 import type { Tutor } from "../core/contracts/tutor.ts";
 import { createPlanRenderer, type PlanRenderer } from "../render/index.ts";
 import type { ShutdownRegistry } from "./process.ts";
+import { prepareStoreFolder } from "./store-folder.ts";
 
 /** What adapters and the playground run on. */
 export interface Runtime {
@@ -19,20 +20,41 @@ export interface Runtime {
 	repaired: number;
 }
 
+/** Options of createRuntime. */
+export interface RuntimeOptions {
+	/** How long closing waits for running turns before aborting them (default 8 s; the playground wants less). */
+	closeTimeoutMs?: number;
+}
+
 /** Opens the store, builds the model and the tutor, repairs interrupted sessions. */
-export async function createRuntime(config: Config, logger: Logger, registry: ShutdownRegistry): Promise<Runtime> {
+export async function createRuntime(
+	config: Config,
+	logger: Logger,
+	registry: ShutdownRegistry,
+	options: RuntimeOptions = {},
+): Promise<Runtime> {
 	const renderer = createPlanRenderer({
 		...(config.chromiumPath ? { executablePath: config.chromiumPath } : {}),
 		logger,
 	});
 	registry.add({ name: "plan renderer", close: () => renderer.close() });
+	try {
+		await prepareStoreFolder(config.storeUrl);
+	} catch (error) {
+		throw new Error(
+			`The store ${redactUrl(config.storeUrl)} cannot be opened: ${error instanceof Error ? error.message : String(error)}. ` +
+				"Fix LEARNHARNESS_STORE_URL (run `learnharness doctor` for a full check).",
+			{ cause: error },
+		);
+	}
 	const store = await createSessionStore(config.storeUrl, logger);
 	const model = createLanguageModel({
 		model: config.model.id,
 		...(config.model.apiKey ? { apiKey: config.model.apiKey } : {}),
 		...(config.model.baseUrl ? { baseUrl: config.model.baseUrl } : {}),
 	});
-	const tutor = createTutor({ model, store, logger });
+	// Below the shutdown registry's per-item limit, so the tutor still closes its store after aborting turns.
+	const tutor = createTutor({ model, store, logger, closeTimeoutMs: options.closeTimeoutMs ?? 8_000 });
 	// Registered after the renderer, so it closes first (it waits for running turns, then closes the store).
 	registry.add({ name: "tutor", close: () => tutor.close() });
 	const repaired = await tutor.resume();
@@ -43,5 +65,5 @@ export async function createRuntime(config: Config, logger: Logger, registry: Sh
 /** A one-line description of the model for banners and doctor. */
 export function describeModel(config: Config): string {
 	if (config.model.demo) return "demo (the built-in scripted lesson; set OPENAI_API_KEY for a real model)";
-	return config.model.baseUrl ? `${config.model.id} at ${config.model.baseUrl}` : `${config.model.id} (OpenAI)`;
+	return config.model.baseUrl ? `${config.model.id} at ${redactUrl(config.model.baseUrl)}` : `${config.model.id} (OpenAI)`;
 }

@@ -5,7 +5,7 @@
  */
 
 import { openKeyv } from "../agent/index.ts";
-import type { Config } from "../config.ts";
+import { type Config, redactUrl } from "../config.ts";
 import type { Logger } from "../core/contracts/logger.ts";
 import { type CliIo, EXIT_CONFIG, loadConfigOrReport } from "./io.ts";
 import { createProcessLogger } from "./logger.ts";
@@ -46,7 +46,7 @@ export async function startCommand(io: CliIo): Promise<StartOutcome> {
 		await registry.close();
 		return { running: false, exitCode: 1 };
 	}
-	logger.info({ model: describeModel(config), store: config.storeUrl }, "tutor ready");
+	logger.info({ model: describeModel(config), store: redactUrl(config.storeUrl) }, "tutor ready");
 	const started = await Promise.all([
 		config.discord ? startAdapter("discord", () => startDiscord(config, runtime, logger), logger) : undefined,
 		config.slack ? startAdapter("slack", () => startSlack(config, runtime, logger, registry), logger) : undefined,

@@ -5,6 +5,7 @@
  */
 
 import { z } from "zod";
+import { sqliteFileOf, systemFolderOf } from "./store-path.ts";
 
 /** One row of the configuration table. */
 export interface ConfigEntry {
@@ -33,13 +34,21 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 const text = z.string().trim().min(1);
 const httpUrl = z.url({ protocol: /^https?$/, error: "is not an http(s) URL" });
 const STORE_SCHEMES = ["sqlite", "redis", "rediss", "postgres", "postgresql"];
-const storeUrl = text.refine(
-	(v) => {
-		const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(v)?.[1]?.toLowerCase();
-		return scheme !== undefined && STORE_SCHEMES.includes(scheme) && v.length > scheme.length + 3;
-	},
-	{ error: "is not a store URL (sqlite://…, redis://… or postgres://…)" },
-);
+const storeUrl = text
+	.refine(
+		(v) => {
+			const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(v)?.[1]?.toLowerCase();
+			return scheme !== undefined && STORE_SCHEMES.includes(scheme) && v.length > scheme.length + 3;
+		},
+		{ error: "is not a store URL (sqlite://…, redis://… or postgres://…)" },
+	)
+	.refine(
+		(v) => {
+			const file = sqliteFileOf(v);
+			return file === undefined || systemFolderOf(file) === undefined;
+		},
+		{ error: "puts the SQLite file under /proc, /sys or /dev, which cannot hold files" },
+	);
 const port = z.coerce
 	.number({ error: "is not a number" })
 	.int({ error: "is not a whole number" })

@@ -67,6 +67,8 @@ export interface FakeSlackOptions {
 	teamId?: string;
 	signingSecret?: string;
 	users?: FakeSlackUser[];
+	/** How long a trigger_id may wait for views.open (Slack: 3 s). */
+	triggerTtlMs?: number;
 }
 
 /** A decoded Socket Mode ack. */
@@ -148,6 +150,7 @@ function tryJson(v: string): unknown {
 export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
 	const teamId = options.teamId ?? "T0TEAM";
 	const signingSecret = options.signingSecret ?? "fake-signing-secret";
+	const triggerTtlMs = options.triggerTtlMs ?? 3000;
 	const botUserId = "U0BOT";
 	const botId = "B0BOT";
 	const calls: RecordedCall[] = [];
@@ -156,7 +159,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 	const users = new Map<string, FakeSlackUser>();
 	for (const u of options.users ?? []) users.set(u.id, u);
 	const overrides = new Map<string, (params: Record<string, unknown>) => FakeReply>();
-	const triggers = new Set<string>();
+	const triggers = new Map<string, number>();
+	const views = new Map<string, Record<string, unknown>>();
 	let seq = 0;
 	const nextTs = (): string => `1700000000.${String(++seq).padStart(6, "0")}`;
 	let baseUrl = "";
@@ -207,10 +211,25 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 			p.user && p.channel ? { message_ts: nextTs() } : { ok: false, error: "user_not_in_channel" },
 		"views.open": (p) => {
 			const trigger = String(p.trigger_id ?? "");
-			if (!triggers.delete(trigger)) return { ok: false, error: "invalid_trigger_id" };
+			const issued = triggers.get(trigger);
+			if (issued === undefined) return { ok: false, error: "invalid_trigger_id" };
+			triggers.delete(trigger);
+			// Slack: "trigger_id expired ... 3 seconds after the interaction".
+			if (Date.now() - issued > triggerTtlMs) return { ok: false, error: "expired_trigger_id" };
 			const problems = callProblems({ method: "views.open", params: p });
 			if (problems.length) return { ok: false, error: "invalid_arguments", errors: problems };
-			return { view: { ...(p.view as object), id: `V${++seq}` } };
+			const view = { ...(p.view as Record<string, unknown>), id: `V${++seq}` };
+			views.set(String(view.id), view);
+			return { view };
+		},
+		"views.update": (p) => {
+			const id = String(p.view_id ?? "");
+			if (!views.has(id)) return { ok: false, error: "not_found" };
+			const problems = callProblems({ method: "views.update", params: p });
+			if (problems.length) return { ok: false, error: "invalid_arguments", errors: problems };
+			const view = { ...(p.view as Record<string, unknown>), id };
+			views.set(id, view);
+			return { view };
 		},
 		"files.getUploadURLExternal": (p) => {
 			const fileId = `F${++seq}`;

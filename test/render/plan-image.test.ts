@@ -6,7 +6,6 @@
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/core/contracts/logger.ts";
-import type { DerivedPlanStatuses, PlanTree } from "../../src/core/contracts/plan.ts";
 import { launchChromium, openWarmPage, renderOnPage } from "../../src/render/chromium.ts";
 import {
 	createPlanRenderer,
@@ -15,35 +14,34 @@ import {
 	planMermaidSource,
 	RenderError,
 } from "../../src/render/index.ts";
+import {
+	calculusPlan,
+	calculusStatuses,
+	fortyNodePlan,
+	fortyNodeStatuses,
+	hostilePlan,
+	noStatuses,
+} from "../fixtures/plans.ts";
 
 const fill = PLAN_CURRENT_FILL.match(/[0-9a-f]{2}/gi)!.map((h) => Number.parseInt(h, 16));
 
-/** Pixels of exactly the current node's fill colour. */
-function countFill(png: Buffer): { width: number; height: number; hits: number } {
+/** Pixels of exactly the current node's fill colour, and their bounding box (the current node's box). */
+function countFill(png: Buffer): { width: number; height: number; hits: number; box: { w: number; h: number } } {
 	const img = PNG.sync.read(png);
 	let hits = 0;
+	let [minX, minY, maxX, maxY] = [img.width, img.height, -1, -1];
 	for (let i = 0; i < img.data.length; i += 4)
-		if (img.data[i] === fill[0] && img.data[i + 1] === fill[1] && img.data[i + 2] === fill[2]) hits++;
-	return { width: img.width, height: img.height, hits };
+		if (img.data[i] === fill[0] && img.data[i + 1] === fill[1] && img.data[i + 2] === fill[2]) {
+			hits++;
+			const x = (i / 4) % img.width;
+			const y = Math.floor(i / 4 / img.width);
+			[minX, minY, maxX, maxY] = [Math.min(minX, x), Math.min(minY, y), Math.max(maxX, x), Math.max(maxY, y)];
+		}
+	return { width: img.width, height: img.height, hits, box: { w: maxX - minX + 1, h: maxY - minY + 1 } };
 }
 
-const plan: PlanTree = {
-	version: 1,
-	nodes: [
-		{ id: "limits", title: "Limits" },
-		{ id: "deriv", title: "The derivative as a rate of change" },
-		{ id: "power", title: "Power rule" },
-		{ id: "chain", title: "Chain rule" },
-		{ id: "product", title: "Product rule" },
-	],
-	edges: [
-		{ from: "limits", to: "deriv" },
-		{ from: "deriv", to: "power" },
-		{ from: "power", to: "chain" },
-		{ from: "deriv", to: "product" },
-	],
-};
-const statuses: DerivedPlanStatuses = { current: "chain", visited: new Set(["limits", "deriv", "power"]) };
+const plan = calculusPlan;
+const statuses = calculusStatuses;
 
 describe("plan picture (Chromium)", () => {
 	let renderer: PlanRenderer;
@@ -67,7 +65,7 @@ describe("plan picture (Chromium)", () => {
 		const corner = PNG.sync.read(picture.png!).data.subarray(0, 3);
 		expect([...corner]).toEqual([255, 255, 255]);
 		// Nothing is current: no orange anywhere.
-		const none = await renderer.renderPlan(plan, { current: null, visited: new Set() });
+		const none = await renderer.renderPlan(plan, noStatuses());
 		expect(countFill(none.png!).hits).toBe(0);
 	});
 
@@ -95,53 +93,33 @@ describe("plan picture (Chromium)", () => {
 	});
 
 	it("draws hostile labels as text without any request leaving the page", async () => {
-		const hostile: PlanTree = {
-			version: 2,
-			nodes: [
-				{ id: "a", title: 'Quotes "and" brackets ] [ ) ( } {' },
-				{ id: "b", title: "<script>fetch('https://evil.example/x')</script>" },
-				{ id: "c", title: '<img src="https://evil.example/y.png" onerror="alert(1)">' },
-				{ id: "d", title: "![pic](https://evil.example/z.png) https://evil.example/page" },
-				{ id: "e", title: "Emoji 🚀🧠 `code` #quot; #35; &amp; a@{ img: 'https://evil.example/w.png' }" },
-				{ id: "f", title: "x".repeat(300) },
-			],
-			edges: [
-				{ from: "a", to: "b" },
-				{ from: "b", to: "c" },
-				{ from: "a", to: "d" },
-				{ from: "d", to: "e" },
-				{ from: "e", to: "f" },
-			],
-		};
 		const before = renderer.stats().blockedRequests;
-		const picture = await renderer.renderPlan(hostile, { current: "c", visited: new Set(["a", "b"]) });
+		const picture = await renderer.renderPlan(hostilePlan, { current: "c", visited: new Set(["a", "b"]) });
 		expect(picture.error).toBeUndefined();
 		expect(countFill(picture.png!).hits).toBeGreaterThan(1000);
 		expect(renderer.stats().blockedRequests).toBe(before);
 	});
 
 	it("keeps a 40-node plan readable: bounded width, text at natural size", async () => {
-		// A root and 6 strands of 6-7 chained steps: a realistic large lesson map.
-		const nodes = [{ id: "root", title: "Calculus for physics" }];
-		const edges: PlanTree["edges"] = [];
-		for (let s = 0; s < 6; s++)
-			for (let k = 0; k < (s < 3 ? 7 : 6); k++) {
-				const id = `s${s}k${k}`;
-				nodes.push({ id, title: `Strand ${s + 1} step ${k + 1}: a longer title` });
-				edges.push({ from: k === 0 ? "root" : `s${s}k${k - 1}`, to: id });
-			}
-		const big: PlanTree = { version: 1, nodes, edges };
-		expect(nodes).toHaveLength(40);
-		const picture = await renderer.renderPlan(big, {
-			current: "s2k3",
-			visited: new Set(["root", "s2k0", "s2k1", "s2k2"]),
-		});
+		const big = fortyNodePlan();
+		expect(big.nodes).toHaveLength(40);
+		const picture = await renderer.renderPlan(big, fortyNodeStatuses());
 		expect(picture.error).toBeUndefined();
-		const { width, height, hits } = countFill(picture.png!);
+		const { width, height, hits, box } = countFill(picture.png!);
 		expect(width).toBeLessThan(4000); // ~2000 CSS px at 2x
 		expect(height).toBeLessThan(6000);
 		expect(width).toBeGreaterThan(6 * 120 * 2); // six columns of unsqueezed boxes
 		expect(hits).toBeGreaterThan(1000);
+		// Text not squeezed: the current node's box is exactly as large as the same node drawn alone.
+		const title = big.nodes.find((n) => n.id === "s2k3")?.title ?? "";
+		const alone = await renderer.renderPlan(
+			{ version: 1, nodes: [{ id: "x", title }], edges: [] },
+			{ current: "x", visited: new Set() },
+		);
+		const single = countFill(alone.png!).box;
+		expect(Math.abs(box.w - single.w)).toBeLessThanOrEqual(2);
+		expect(Math.abs(box.h - single.h)).toBeLessThanOrEqual(2);
+		expect(single.h).toBeGreaterThan(2 * 40); // two label lines at 2x
 	});
 
 	it("queues concurrent renders and shares identical ones", async () => {

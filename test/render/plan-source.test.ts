@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { DerivedPlanStatuses, PlanTree } from "../../src/core/contracts/plan.ts";
+import type { PlanTree } from "../../src/core/contracts/plan.ts";
 import {
 	PLAN_CURRENT_FILL,
 	planCaption,
@@ -7,24 +8,10 @@ import {
 	planOutline,
 	planPictureKey,
 } from "../../src/render/index.ts";
+import { calculusPlan, calculusStatuses, hostilePlan, noStatuses } from "../fixtures/plans.ts";
 
-const tree: PlanTree = {
-	version: 1,
-	nodes: [
-		{ id: "limits", title: "Limits" },
-		{ id: "deriv", title: "Derivative" },
-		{ id: "power", title: "Power rule" },
-		{ id: "chain", title: "Chain rule" },
-		{ id: "product", title: "Product rule" },
-	],
-	edges: [
-		{ from: "limits", to: "deriv" },
-		{ from: "deriv", to: "power" },
-		{ from: "power", to: "chain" },
-		{ from: "deriv", to: "product" },
-	],
-};
-const statuses: DerivedPlanStatuses = { current: "chain", visited: new Set(["limits", "deriv"]) };
+const tree = calculusPlan;
+const statuses = calculusStatuses;
 
 describe("plan source", () => {
 	it("classes nodes by derived status with our own node ids", () => {
@@ -32,33 +19,53 @@ describe("plan source", () => {
 		expect(src.startsWith("flowchart TD\n")).toBe(true);
 		expect(src).toContain(`classDef current fill:${PLAN_CURRENT_FILL}`);
 		expect(src).toMatch(/class n3 current/);
-		expect(src).toMatch(/class n0,n1 visited/);
-		expect(src).toMatch(/class n2,n4 upcoming/);
+		expect(src).toMatch(/class n0,n1,n2 visited/);
+		expect(src).toMatch(/class n4 upcoming/);
 		expect(src).toContain("n0 --> n1");
 		expect(src).not.toContain("limits"); // ids of the model never reach mermaid
 	});
 
 	it("escapes hostile labels so they stay text", () => {
-		const hostile: PlanTree = {
-			version: 1,
-			nodes: [
-				{ id: "a", title: 'He said "hi"] --> B[pwned' },
-				{ id: "b", title: "<script>alert(1)</script><img src=https://evil.example/x.png>" },
-				{ id: "c", title: "`markdown` #quot; & click callback" },
-				{ id: "d", title: "line\nbreak\ttab 🚀 https://example.com/a?b=c" },
-			],
-			edges: [],
-		};
-		const src = planMermaidSource(hostile, { current: null, visited: new Set() });
+		const src = planMermaidSource(hostilePlan, noStatuses());
 		const labels = [...src.matchAll(/^ {2}n\d+\["(.*)"\]$/gm)].map((m) => m[1] ?? "");
-		expect(labels).toHaveLength(4);
+		expect(labels).toHaveLength(hostilePlan.nodes.length);
 		for (const label of labels) {
 			// Our own <br/> line breaks are the only markup left in a label.
-			expect(label.replace(/<br\/>/g, "")).not.toMatch(/["<>`]/);
+			expect(label.replace(/<br\/>/g, "")).not.toMatch(/["<>`\n\t]/);
 		}
 		expect(src).not.toMatch(/#quot;/); // a literal entity name is broken with a word joiner
 		expect(src).toContain("#lt;script#gt;");
-		expect(src.split("\n").filter((l) => l.includes("-->"))).toHaveLength(0);
+		// Only the plan's own edges: the `"] --> B[pwned` title made none.
+		expect(src.split("\n").filter((l) => l.includes("-->"))).toHaveLength(hostilePlan.edges.length);
+		expect(src).not.toMatch(/pwned\]/);
+	});
+
+	it("keeps any title inside its label: one node line each, short escaped lines (property)", () => {
+		const title = fc.string({ unit: "grapheme", maxLength: 200 });
+		fc.assert(
+			fc.property(fc.array(title, { minLength: 1, maxLength: 12 }), (titles) => {
+				const plan: PlanTree = {
+					version: 1,
+					nodes: titles.map((t, i) => ({ id: `id${i}`, title: t })),
+					edges: titles.slice(1).map((_, i) => ({ from: `id${i}`, to: `id${i + 1}` })),
+				};
+				const src = planMermaidSource(plan, { current: "id0", visited: new Set() });
+				const lines = src.trimEnd().split("\n");
+				const nodeLines = lines.filter((l) => /^ {2}n\d+\[/.test(l));
+				expect(nodeLines).toHaveLength(titles.length);
+				for (const line of nodeLines) {
+					const label = /^ {2}n\d+\["(.*)"\]$/.exec(line)?.[1];
+					expect(label, line).toBeDefined();
+					for (const part of String(label).split("<br/>")) {
+						expect(part).not.toMatch(/["<>`]/);
+						// Entities count as one character on screen.
+						expect(Array.from(part.replace(/#\w+;/g, "_")).length).toBeLessThanOrEqual(24 + 1);
+					}
+				}
+				expect(lines.filter((l) => l.includes("-->"))).toHaveLength(plan.edges.length);
+			}),
+			{ numRuns: 200 },
+		);
 	});
 
 	it("wraps long labels at word boundaries", () => {
@@ -67,7 +74,7 @@ describe("plan source", () => {
 			nodes: [{ id: "x", title: "The derivative as the limit of a difference quotient" }],
 			edges: [],
 		};
-		const src = planMermaidSource(long, { current: null, visited: new Set() });
+		const src = planMermaidSource(long, noStatuses());
 		const label = /n0\["(.*)"\]/.exec(src)?.[1] ?? "";
 		const lines = label.split("<br/>");
 		expect(lines.length).toBeGreaterThan(1);
@@ -84,7 +91,7 @@ describe("plan source", () => {
 			],
 			edges: Array.from({ length: 12 }, (_, i) => ({ from: "root", to: `k${i}` })),
 		};
-		expect(planMermaidSource(wide, { current: null, visited: new Set() })).toMatch(/^flowchart LR/);
+		expect(planMermaidSource(wide, noStatuses())).toMatch(/^flowchart LR/);
 	});
 
 	it("tolerates cycles, unknown edges and duplicate ids", () => {
@@ -109,14 +116,14 @@ describe("plan source", () => {
 	});
 
 	it("captions and outlines the state", () => {
-		expect(planCaption(tree, statuses)).toBe("Now: Chain rule · 2 of 5 visited");
-		expect(planCaption(tree, { current: null, visited: new Set() })).toBe("Lesson map · 5 steps");
+		expect(planCaption(tree, statuses)).toBe("Now: Chain rule · 3 of 5 visited");
+		expect(planCaption(tree, noStatuses())).toBe("Lesson map · 5 steps");
 		expect(planOutline(tree, statuses)).toBe(
 			[
-				"Now: Chain rule · 2 of 5 visited",
+				"Now: Chain rule · 3 of 5 visited",
 				"✓ Limits",
-				"  ✓ Derivative",
-				"    ○ Power rule",
+				"  ✓ The derivative as a rate of change",
+				"    ✓ Power rule",
 				"      ▶ Chain rule  ← now",
 				"    ○ Product rule",
 			].join("\n"),
@@ -127,7 +134,9 @@ describe("plan source", () => {
 		const a = planPictureKey(planMermaidSource(tree, statuses));
 		expect(a).toMatch(/^[0-9a-f]{16}$/);
 		expect(
-			planPictureKey(planMermaidSource({ ...tree }, { current: "chain", visited: new Set(["deriv", "limits"]) })),
+			planPictureKey(
+				planMermaidSource({ ...tree }, { current: "chain", visited: new Set(["power", "deriv", "limits"]) }),
+			),
 		).toBe(a);
 		expect(planPictureKey(planMermaidSource(tree, { current: "power", visited: new Set(["limits"]) }))).not.toBe(a);
 	});

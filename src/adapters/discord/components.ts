@@ -1,9 +1,10 @@
 /**
  * Clicks, selects and modal submits on lesson cards. The first response comes
  * before any store or model work: a deferred update for picks, selects and
- * submits, the modal itself for an "Answer" button. Component ids are a claim
- * (decoded, then checked by the tutor against the session's pending calls);
- * a refusal becomes an ephemeral notice and records nothing.
+ * submits, the modal itself for an "Answer" button (checked against memory
+ * only). Component ids are a claim (decoded, then checked by the tutor against
+ * the session's pending calls); a refusal becomes an ephemeral notice and
+ * records nothing.
  */
 
 import {
@@ -16,6 +17,7 @@ import {
 import type { HandleResult, LearnerEvent } from "../../core/contracts/events.ts";
 import { encodeSessionId } from "../../core/session-id.ts";
 import { decodeComponentId, discordAnswerModal, encodeComponentId } from "../../render/index.ts";
+import type { Refusal } from "../shared/notices.ts";
 import type { AdapterContext } from "./context.ts";
 import { NOTICES, refusalNotice } from "./notices.ts";
 import { participantOf } from "./who.ts";
@@ -33,6 +35,18 @@ const ephemeral = (content: string) => ({
 	allowedMentions: { parse: [] },
 });
 
+/** Teach the gate this thread's lesson (after the ack) so the next "Answer" click can be checked before its modal. */
+export async function warmGate(ctx: AdapterContext, sessionId: string, threadId: string): Promise<void> {
+	if (ctx.gate.lesson(sessionId)) return;
+	const lesson = await ctx.state.lesson(threadId).catch(() => undefined);
+	if (lesson) ctx.gate.rememberLesson(sessionId, { mode: lesson.mode, learnerId: lesson.learnerId });
+}
+
+/** The refusal notice, naming the learner when the gate knows them. */
+function noticeFor(ctx: AdapterContext, sessionId: string, result: Refusal): string {
+	return refusalNotice(result, "answer", ctx.gate.lesson(sessionId)?.learnerId);
+}
+
 /** Hand a learner event to the tutor (after the ack) and tell the person when it was refused. */
 async function deliver(
 	ctx: AdapterContext,
@@ -41,11 +55,10 @@ async function deliver(
 	event: LearnerEvent,
 ): Promise<HandleResult> {
 	const result = await ctx.tutor.handle(sessionId, event);
-	// Warm the lesson cache (after the ack) so the next "Answer" click can be checked before its modal.
-	await ctx.state.lesson(interaction.channelId ?? "").catch(() => undefined);
+	await warmGate(ctx, sessionId, interaction.channelId ?? "");
 	if (!result.ok) {
 		ctx.logger.info({ sessionId, code: result.code, userId: interaction.user.id }, "discord: answer refused");
-		await interaction.followUp(ephemeral(refusalNotice(result)));
+		await interaction.followUp(ephemeral(noticeFor(ctx, sessionId, result)));
 	}
 	return result;
 }
@@ -56,15 +69,10 @@ export async function onButton(ctx: AdapterContext, interaction: ButtonInteracti
 	const sessionId = sessionIdOf(interaction);
 	if (!sessionId) return void (await interaction.reply(ephemeral(NOTICES.notInGuild)));
 	if (id?.verb === "open") {
-		// In-memory checks only: a store read would risk the 3 s deadline the modal must meet.
-		if (ctx.state.isAnswered(sessionId, id.toolCallId))
-			return void (await interaction.reply(
-				ephemeral(refusalNotice({ ok: false, code: "already-answered", message: "" })),
-			));
-		const lesson = ctx.state.cachedLesson(interaction.channelId);
-		if (lesson && lesson.mode === "solo" && lesson.learnerId !== interaction.user.id)
-			return void (await interaction.reply(ephemeral(refusalNotice({ ok: false, code: "not-allowed", message: "" }))));
-		const question = ctx.state.cachedQuestionText(sessionId, id.toolCallId) ?? "";
+		// Memory only: a store read could cost the 3 s the modal (the first response) must meet.
+		const code = ctx.gate.refusalFromMemory(sessionId, id.toolCallId, interaction.user.id);
+		if (code) return void (await interaction.reply(ephemeral(noticeFor(ctx, sessionId, { code, message: "" }))));
+		const question = ctx.gate.questionText(sessionId, id.toolCallId) ?? "";
 		return void (await interaction.showModal(discordAnswerModal(id.toolCallId, question)));
 	}
 	if (id?.verb !== "pick" || id.choice === undefined)
@@ -122,5 +130,5 @@ export async function onModalSubmit(ctx: AdapterContext, interaction: ModalSubmi
 		return;
 	}
 	const result = await ctx.tutor.handle(sessionId, { type: "reply", toolCallId: id.toolCallId, text, by });
-	await interaction.editReply(result.ok ? "Answer recorded." : refusalNotice(result));
+	await interaction.editReply(result.ok ? "Answer recorded." : noticeFor(ctx, sessionId, result));
 }

@@ -5,11 +5,10 @@
  */
 
 import { type ChatInputCommandInteraction, MessageFlags } from "discord.js";
-import type { LessonMode } from "../../core/contracts/events.ts";
+import { applyLessonRulesChange, isLessonMode, type LessonRulesChange } from "../shared/lesson-rules.ts";
 import { OPTION } from "./commands.ts";
 import type { AdapterContext } from "./context.ts";
 import { NOTICES } from "./notices.ts";
-import { DEFAULT_GUILD_CONFIG } from "./state.ts";
 import type { GuildConfig } from "./types.ts";
 import { isAdmin } from "./who.ts";
 
@@ -34,18 +33,19 @@ export async function configCommand(ctx: AdapterContext, interaction: ChatInputC
 	if (!guildId) return void (await interaction.editReply(NOTICES.notInGuild));
 	if (!isAdmin(interaction.memberPermissions)) return void (await interaction.editReply(NOTICES.adminsOnly));
 	const o = interaction.options;
-	let config: GuildConfig = o.getBoolean(OPTION.reset)
-		? { ...DEFAULT_GUILD_CONFIG }
-		: await ctx.state.guildConfig(guildId);
+	const change: LessonRulesChange = {};
+	if (o.getBoolean(OPTION.reset)) change.reset = true;
 	const allow = o.getChannel(OPTION.allowChannel);
+	if (allow) change.allowChannel = allow.id;
 	const disallow = o.getChannel(OPTION.disallowChannel);
+	if (disallow) change.disallowChannel = disallow.id;
 	const perDay = o.getInteger(OPTION.lessonsPerDay);
-	const mode = o.getString(OPTION.defaultMode) as LessonMode | null;
-	const changed = o.getBoolean(OPTION.reset) !== null || allow || disallow || perDay !== null || mode !== null;
-	if (allow && !config.channels.includes(allow.id)) config = { ...config, channels: [...config.channels, allow.id] };
-	if (disallow) config = { ...config, channels: config.channels.filter((id) => id !== disallow.id) };
-	if (perDay !== null) config = { ...config, lessonsPerDay: Math.max(0, Math.min(100, perDay)) };
-	if (mode === "solo" || mode === "group") config = { ...config, defaultMode: mode };
+	if (perDay !== null) change.lessonsPerDay = Math.max(0, Math.min(100, perDay));
+	const mode = o.getString(OPTION.defaultMode);
+	if (isLessonMode(mode)) change.defaultMode = mode;
+	const changed = o.getBoolean(OPTION.reset) !== null || Object.keys(change).length > 0;
+	const current = await ctx.state.guildConfig(guildId);
+	const config: GuildConfig = changed ? applyLessonRulesChange(current, change, ctx.state.guildDefaults) : current;
 	if (changed) {
 		await ctx.state.setGuildConfig(guildId, config);
 		ctx.logger.info({ guildId, config }, "discord: guild config changed");

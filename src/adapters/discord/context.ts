@@ -6,6 +6,7 @@ import type { Client } from "discord.js";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
 import type { PlanRenderer } from "../../render/index.ts";
+import type { AnswerGate } from "../shared/answer-gate.ts";
 import type { Poster } from "./poster.ts";
 import type { DiscordState } from "./state.ts";
 
@@ -16,5 +17,7 @@ export interface AdapterContext {
 	renderer: PlanRenderer;
 	state: DiscordState;
 	poster: Poster;
+	/** What may be checked before an ack (memory only): lessons, questions, answered. */
+	gate: AnswerGate;
 	logger: Logger;
 }

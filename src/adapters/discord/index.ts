@@ -8,7 +8,9 @@ import { Events } from "discord.js";
 import type Keyv from "keyv";
 import { DEFAULT_STORE_URL, openKeyv } from "../../agent/store/keyv.ts";
 import type { TutorEvent } from "../../core/contracts/events.ts";
+import { AnswerGate } from "../shared/answer-gate.ts";
 import { createSerialQueues } from "../shared/serial-queue.ts";
+import { within } from "../shared/within.ts";
 import { createDiscordClient } from "./client.ts";
 import { registerDiscordCommands } from "./commands.ts";
 import type { AdapterContext } from "./context.ts";
@@ -43,8 +45,9 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 	const state = new DiscordState(keyv, config.guildDefaults);
 	const queues = createSerialQueues(logger);
 	const typing = createTypingIndicators(client.rest, logger);
-	const poster = createPoster({ rest: client.rest, tutor, renderer, state, queues, typing, logger });
-	const ctx: AdapterContext = { client, tutor, renderer, state, poster, logger };
+	const gate = new AnswerGate();
+	const poster = createPoster({ rest: client.rest, tutor, renderer, state, gate, queues, typing, logger });
+	const ctx: AdapterContext = { client, tutor, renderer, state, poster, gate, logger };
 	let unsubscribe: (() => void) | undefined;
 	let stopped = false;
 
@@ -98,14 +101,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 			if (stopped) return;
 			stopped = true;
 			// Let running turns finish while still subscribed, so their posts are not lost (bounded).
-			let idleTimer: NodeJS.Timeout | undefined;
-			await Promise.race([
-				tutor.idle().catch(() => {}),
-				new Promise<void>((resolve) => {
-					idleTimer = setTimeout(resolve, STOP_FLUSH_MS);
-				}),
-			]);
-			clearTimeout(idleTimer);
+			await within(tutor.idle(), STOP_FLUSH_MS);
 			unsubscribe?.();
 			unsubscribe = undefined;
 			const drained = await queues.drain(STOP_FLUSH_MS);

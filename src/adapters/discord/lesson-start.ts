@@ -15,6 +15,7 @@ import {
 } from "discord.js";
 import type { LessonMode, Participant } from "../../core/contracts/events.ts";
 import { encodeSessionId } from "../../core/session-id.ts";
+import { channelAllowed, isLessonMode } from "../shared/lesson-rules.ts";
 import { OPTION } from "./commands.ts";
 import type { AdapterContext } from "./context.ts";
 import { NOTICES } from "./notices.ts";
@@ -35,17 +36,23 @@ export function threadName(topic: string): string {
 				.trimEnd()}…`;
 }
 
-/** Where the lesson goes: an existing thread, or a new one under a text channel. */
-type Place = { kind: "thread"; threadId: string; parentId: string } | { kind: "channel"; parentId: string };
+/** Where the lesson goes: an existing thread, or a new one under a text or announcement channel. */
+type Place =
+	| { kind: "thread"; threadId: string; parentId: string }
+	| { kind: "channel"; parentId: string; threadType: ChannelType.PublicThread | ChannelType.AnnouncementThread };
 
 async function placeOf(ctx: AdapterContext, interaction: ChatInputCommandInteraction): Promise<Place | undefined> {
 	let channel: Channel | null = interaction.channel;
 	if (!channel) channel = await ctx.client.channels.fetch(interaction.channelId).catch(() => null);
 	if (!channel) return undefined;
-	if (channel.isThread() && channel.parentId && channel.type === ChannelType.PublicThread)
+	const publicThread = channel.type === ChannelType.PublicThread || channel.type === ChannelType.AnnouncementThread;
+	if (channel.isThread() && channel.parentId && publicThread)
 		return { kind: "thread", threadId: channel.id, parentId: channel.parentId };
-	if (channel.type === ChannelType.GuildText || channel.type === ChannelType.GuildAnnouncement)
-		return { kind: "channel", parentId: channel.id };
+	// Discord creates announcement threads (type 10) under announcement channels, public threads (11) elsewhere.
+	if (channel.type === ChannelType.GuildText)
+		return { kind: "channel", parentId: channel.id, threadType: ChannelType.PublicThread };
+	if (channel.type === ChannelType.GuildAnnouncement)
+		return { kind: "channel", parentId: channel.id, threadType: ChannelType.AnnouncementThread };
 	return undefined;
 }
 
@@ -75,20 +82,26 @@ export async function startLessonCommand(ctx: AdapterContext, interaction: ChatI
 	const learner = forUser ? participantOf(forUser, interaction.options.getMember(OPTION.for)) : startedBy;
 
 	const config = await ctx.state.guildConfig(guildId);
-	const mode = (interaction.options.getString(OPTION.mode) as LessonMode | null) ?? config.defaultMode;
+	const asked = interaction.options.getString(OPTION.mode);
+	const mode: LessonMode = isLessonMode(asked) ? asked : config.defaultMode;
 	const place = await placeOf(ctx, interaction);
 	if (!place) return void (await say(NOTICES.badChannel));
-	if (config.channels.length > 0 && !config.channels.includes(place.parentId)) {
+	if (!channelAllowed(config, place.parentId)) {
 		const list = config.channels.map((id) => `<#${id}>`).join(", ");
 		return void (await say(`Lessons may run in ${list} in this server.`));
 	}
-	if (!admin && config.lessonsPerDay > 0) {
-		const today = await ctx.state.lessonsToday(guildId, learner.id);
-		if (today >= config.lessonsPerDay)
-			return void (await say(`That is ${today} lesson(s) today, this server's daily limit. Try again tomorrow (UTC).`));
-	}
 	if (place.kind === "thread" && (await ctx.state.lesson(place.threadId)))
 		return void (await say("This thread already has a lesson. Run `/lesson start` in a channel to open a new thread."));
+	// Counted before anything is created (and given back on failure), so two quick starts cannot both pass a limit.
+	const counted = await ctx.state.counter.take(guildId, learner.id, admin ? 0 : config.lessonsPerDay);
+	if (!counted.ok)
+		return void (await say(
+			`That is ${counted.count} lesson(s) today, this server's daily limit. Try again tomorrow (UTC).`,
+		));
+	const giveBack = () =>
+		ctx.state.counter.giveBack(guildId, learner.id).catch((error: unknown) => {
+			ctx.logger.warn({ err: error, guildId }, "discord: could not give back a daily lesson count");
+		});
 
 	let threadId: string;
 	if (place.kind === "thread") threadId = place.threadId;
@@ -97,7 +110,7 @@ export async function startLessonCommand(ctx: AdapterContext, interaction: ChatI
 			const thread = (await ctx.client.rest.post(Routes.threads(place.parentId), {
 				body: {
 					name: threadName(topic),
-					type: ChannelType.PublicThread,
+					type: place.threadType,
 					auto_archive_duration: ThreadAutoArchiveDuration.OneDay,
 				},
 				reason: `learnharness lesson for ${learner.id}`,
@@ -108,6 +121,7 @@ export async function startLessonCommand(ctx: AdapterContext, interaction: ChatI
 				{ err: describeRestError(error), channelId: place.parentId },
 				"discord: creating a lesson thread failed",
 			);
+			await giveBack();
 			return void (await say(
 				"I could not open a thread here. Check that I may create public threads and send messages in threads in this channel.",
 			));
@@ -127,22 +141,7 @@ export async function startLessonCommand(ctx: AdapterContext, interaction: ChatI
 			allowed_mentions: { parse: [], users: [learner.id] },
 		});
 	});
-	let result: Awaited<ReturnType<typeof ctx.tutor.startLesson>>;
-	try {
-		result = await ctx.tutor.startLesson({ sessionId, topic, learner, mode, startedBy });
-	} catch (error) {
-		decide(false);
-		throw error;
-	}
-	decide(result.ok);
-	if (!result.ok) {
-		if (place.kind === "channel")
-			await ctx.client.rest.delete(Routes.channel(threadId)).catch((error: unknown) => {
-				ctx.logger.warn({ err: describeRestError(error), threadId }, "discord: deleting an unused thread failed");
-			});
-		const why = result.code === "exists" ? "This thread already has a lesson." : result.message;
-		return void (await say(`The lesson could not start: ${why}`));
-	}
+	// Known before the tutor's first question can appear: typed messages route, and the solo check runs.
 	await ctx.state.saveLesson({
 		sessionId,
 		guildId,
@@ -153,7 +152,30 @@ export async function startLessonCommand(ctx: AdapterContext, interaction: ChatI
 		topic,
 		startedAt: new Date().toISOString(),
 	});
-	await ctx.state.countLesson(guildId, learner.id);
+	ctx.gate.rememberLesson(sessionId, { mode, learnerId: learner.id });
+	const undo = async () => {
+		await giveBack();
+		ctx.gate.forgetLesson(sessionId);
+		await ctx.state.deleteLesson(threadId).catch(() => undefined);
+	};
+	let result: Awaited<ReturnType<typeof ctx.tutor.startLesson>>;
+	try {
+		result = await ctx.tutor.startLesson({ sessionId, topic, learner, mode, startedBy });
+	} catch (error) {
+		decide(false);
+		await undo();
+		throw error;
+	}
+	decide(result.ok);
+	if (!result.ok) {
+		await undo();
+		if (place.kind === "channel")
+			await ctx.client.rest.delete(Routes.channel(threadId)).catch((error: unknown) => {
+				ctx.logger.warn({ err: describeRestError(error), threadId }, "discord: deleting an unused thread failed");
+			});
+		const why = result.code === "exists" ? "This thread already has a lesson." : result.message;
+		return void (await say(`The lesson could not start: ${why}`));
+	}
 	ctx.logger.info({ sessionId, learnerId: learner.id, mode }, "discord: lesson started");
 	const forWhom = learner.id === startedBy.id ? "" : ` for <@${learner.id}>`;
 	await say(`Your ${mode} lesson on **${threadName(topic)}**${forWhom} is ready: <#${threadId}>`);

@@ -14,6 +14,8 @@ export async function onMessage(ctx: AdapterContext, message: Message): Promise<
 	if (!message.inGuild() || !message.channel.isThread()) return;
 	const lesson = await ctx.state.lesson(message.channelId);
 	if (!lesson) return;
+	if (!ctx.gate.lesson(lesson.sessionId))
+		ctx.gate.rememberLesson(lesson.sessionId, { mode: lesson.mode, learnerId: lesson.learnerId });
 	const text = message.content.trim();
 	if (text === "") {
 		// Without the MessageContent intent Discord sends empty content: say so once per process in the log.

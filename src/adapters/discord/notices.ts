@@ -1,29 +1,16 @@
 /**
- * What the adapter tells people in ephemeral notices: refusals (the tutor's
- * HandleResult codes and the adapter's own checks) and the help text.
+ * What the adapter tells people in ephemeral notices: refusals (the shared
+ * wording of the tutor's refusal codes, Discord-styled) and the adapter's own
+ * replies, plus the help text.
  */
 
-import type { HandleResult, RefusalCode } from "../../core/contracts/events.ts";
+import { type Refusal, type RefusedAction, refusalNotice as sharedRefusalNotice } from "../shared/notices.ts";
 
-const ANSWER_NOTICES: Record<RefusalCode, string> = {
-	"unknown-session": "There is no lesson in this thread. Start one with `/lesson start`.",
-	ended: "This lesson has ended. Start a new one with `/lesson start`.",
-	"not-allowed":
-		"This is someone else's solo lesson, so only its learner can answer. Start your own with `/lesson start`.",
-	"not-pending": "That question is no longer open (it was answered or replaced), so nothing was recorded.",
-	"already-answered": "That question was already answered, so nothing was recorded.",
-	"invalid-answer": "That answer could not be recorded",
-};
+const STYLE = { startHint: "`/lesson start`", adminHint: " (Manage Server)" };
 
-/** The notice for a refused answer, reply or end; the tutor's own message where it says more. */
-export function refusalNotice(
-	result: Extract<HandleResult, { ok: false }>,
-	action: "answer" | "end" = "answer",
-): string {
-	if (action === "end" && result.code === "not-allowed")
-		return "Only the learner or an admin (Manage Server) can end this lesson.";
-	const base = ANSWER_NOTICES[result.code] ?? "That was not recorded.";
-	return result.code === "invalid-answer" ? `${base}: ${result.message}` : base;
+/** The notice for a refused answer, reply or end; `learnerId` names whose solo lesson it is, when known. */
+export function refusalNotice(refusal: Refusal, action: RefusedAction = "answer", learnerId?: string): string {
+	return sharedRefusalNotice(refusal, STYLE, { action, ...(learnerId ? { learner: `<@${learnerId}>` } : {}) });
 }
 
 /** Adapter-side refusals and replies. */
@@ -34,7 +21,7 @@ export const NOTICES = {
 	adminsOnly: "Only members with the Manage Server permission can do that.",
 	forOthersAdminsOnly: "Only admins (Manage Server) can start a lesson for someone else.",
 	notForBots: "Lessons are for people, not bots.",
-	badChannel: "Lessons run in text channels and their threads. Try a text channel.",
+	badChannel: "Lessons run in text and announcement channels and their threads. Try a text channel.",
 	internalError: "Something went wrong on my side and nothing was recorded. Please try again.",
 	invalidChoice: "That choice is not one of the options; nothing was recorded.",
 	emptyAnswer: "Your answer was empty; nothing was recorded.",

@@ -15,10 +15,13 @@ import {
 	type AnsweredEvent,
 	answeredCard,
 	cardFromEvent,
+	type PlanPicture,
 	type PlanRenderer,
 	splitMessage,
 	toDiscordMessages,
 } from "../../render/index.ts";
+import type { AnswerGate } from "../shared/answer-gate.ts";
+import { createPlanReposter, type PlanKeyStore } from "../shared/plan-reposts.ts";
 import type { SerialQueues } from "../shared/serial-queue.ts";
 import { editMessage, postMessage } from "./rest-messages.ts";
 import type { DiscordState } from "./state.ts";
@@ -34,6 +37,7 @@ export interface PosterDeps {
 	tutor: Tutor;
 	renderer: PlanRenderer;
 	state: DiscordState;
+	gate: AnswerGate;
 	queues: SerialQueues;
 	typing: TypingIndicators;
 	logger: Logger;
@@ -53,10 +57,18 @@ export function threadOfSession(sessionId: string): string | undefined {
 	return address?.platform === "discord" ? address.threadId : undefined;
 }
 
+/** The last posted plan picture's key, kept on the session itself (survives restarts with it). */
+function sessionExtraKeys(tutor: Tutor): PlanKeyStore {
+	return {
+		load: async (sessionId) => (await tutor.getSession(sessionId))?.extra?.[PLAN_KEY_EXTRA],
+		save: (sessionId, key) => tutor.setExtra(sessionId, PLAN_KEY_EXTRA, key),
+	};
+}
+
 /** Create the poster. */
 export function createPoster(deps: PosterDeps): Poster {
-	const { rest, tutor, renderer, state, queues, typing, logger } = deps;
-	const planKeys = new Map<string, string>();
+	const { rest, tutor, renderer, state, gate, queues, typing, logger } = deps;
+	const reposter = createPlanReposter({ renderer, store: sessionExtraKeys(tutor), logger, name: "discord" });
 
 	async function postCardEvent(channelId: string, event: TutorEvent): Promise<string[]> {
 		const card = cardFromEvent(event);
@@ -77,7 +89,6 @@ export function createPoster(deps: PosterDeps): Poster {
 	}
 
 	async function postAnswered(channelId: string, event: AnsweredEvent): Promise<void> {
-		state.markAnswered(event.sessionId, event.toolCallId);
 		const [message] = toDiscordMessages(answeredCard(event));
 		if (!message) return;
 		const record = await state.question(event.sessionId, event.toolCallId);
@@ -89,24 +100,11 @@ export function createPoster(deps: PosterDeps): Poster {
 		await postMessage(rest, logger, channelId, message);
 	}
 
-	async function lastPlanKey(sessionId: string): Promise<string | undefined> {
-		const known = planKeys.get(sessionId);
-		if (known !== undefined) return known;
-		try {
-			return (await tutor.getSession(sessionId))?.extra?.[PLAN_KEY_EXTRA];
-		} catch (error) {
-			logger.warn({ err: error, sessionId }, "discord: reading the last plan key failed");
-			return undefined;
-		}
-	}
-
-	async function postPlan(channelId: string, event: Extract<TutorEvent, { type: "plan" }>): Promise<void> {
-		const picture = await renderer.renderPlan(event.tree, event.statuses);
-		if (picture.key === (await lastPlanKey(event.sessionId))) return; // the same drawing is already in the thread
+	/** The picture as an attachment with its caption, else the outline as text; true once anything was posted. */
+	async function postPicture(channelId: string, picture: PlanPicture): Promise<boolean> {
 		const caption = picture.caption.slice(0, CONTENT_MAX);
-		let posted: string | undefined;
 		if (picture.png) {
-			posted = await postMessage(
+			const id = await postMessage(
 				rest,
 				logger,
 				channelId,
@@ -116,21 +114,13 @@ export function createPoster(deps: PosterDeps): Poster {
 				},
 				[{ name: "plan.png", data: picture.png, contentType: "image/png" }],
 			);
-		} else {
-			if (picture.error)
-				logger.warn(
-					{ sessionId: event.sessionId, error: picture.error },
-					"discord: plan picture unavailable; posting the outline",
-				);
-			for (const chunk of splitMessage(`🗺️ ${caption}\n\n${picture.outline}`, CONTENT_MAX)) {
-				posted = (await postMessage(rest, logger, channelId, { content: chunk })) ?? posted;
-			}
+			if (id) return true;
 		}
-		if (!posted) return;
-		planKeys.set(event.sessionId, picture.key);
-		await tutor.setExtra(event.sessionId, PLAN_KEY_EXTRA, picture.key).catch((error: unknown) => {
-			logger.warn({ err: error, sessionId: event.sessionId }, "discord: saving the plan key failed");
-		});
+		let posted = false;
+		for (const chunk of splitMessage(`🗺️ ${caption}\n\n${picture.outline}`, CONTENT_MAX)) {
+			posted = (await postMessage(rest, logger, channelId, { content: chunk })) !== undefined || posted;
+		}
+		return posted;
 	}
 
 	async function handle(channelId: string, event: TutorEvent): Promise<void> {
@@ -141,7 +131,8 @@ export function createPoster(deps: PosterDeps): Poster {
 			case "answered":
 				return postAnswered(channelId, event);
 			case "plan":
-				return postPlan(channelId, event);
+				await reposter.onPlan(event, (picture) => postPicture(channelId, picture));
+				return;
 			case "typing":
 				return;
 			case "ended":
@@ -158,6 +149,8 @@ export function createPoster(deps: PosterDeps): Poster {
 			try {
 				const channelId = typeof event?.sessionId === "string" ? threadOfSession(event.sessionId) : undefined;
 				if (!channelId) return; // another platform's session
+				// The gate learns at once (not in the queue) so the next click is checked against it.
+				gate.observe(event);
 				// Typing is immediate: it should show while earlier posts are still queued.
 				if (event.type === "typing") return typing.set(channelId, event.active === true);
 				void queues.run(event.sessionId, () => handle(channelId, event));

@@ -8,6 +8,7 @@ import type { LessonMode } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
 import type { PlanRenderer } from "../../render/index.ts";
+import type { LessonRules } from "../shared/lesson-rules.ts";
 
 /** How the adapter reaches Discord. */
 export interface DiscordAdapterConfig {
@@ -49,15 +50,8 @@ export interface DiscordAdapter {
 	flush(timeoutMs?: number): Promise<boolean>;
 }
 
-/** Per-guild settings, changed with `/lesson config` and kept in keyv. */
-export interface GuildConfig {
-	/** Channel ids that may host lessons (threads of them too); empty = every text channel. */
-	channels: string[];
-	/** Lessons a member may start per UTC day; 0 = no limit (admins are exempt). */
-	lessonsPerDay: number;
-	/** Mode of a lesson started without the `mode` option. */
-	defaultMode: LessonMode;
-}
+/** Per-guild settings (the shared lesson rules), changed with `/lesson config` and kept in keyv. */
+export type GuildConfig = LessonRules;
 
 /** A lesson thread, as the adapter remembers it (keyed by thread id). */
 export interface LessonRecord {

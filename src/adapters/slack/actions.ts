@@ -6,13 +6,13 @@
  */
 
 import type { App, BlockAction, BlockElementAction } from "@slack/bolt";
+import type { View } from "@slack/types";
 import type { LearnerEvent, Participant } from "../../core/contracts/events.ts";
-import type { SessionSummary } from "../../core/contracts/tutor.ts";
 import { decodeSessionId, encodeSessionId } from "../../core/session-id.ts";
-import { type ComponentId, decodeComponentId, escapeMrkdwn, slackAnswerModal } from "../../render/index.ts";
-import { type HandlerContext, notify } from "./context.ts";
-import { END_ACTION_ID } from "./messages.ts";
-import type { CardRef } from "./state.ts";
+import { type ComponentId, decodeComponentId, slackAnswerModal } from "../../render/index.ts";
+import { refusalFromSummary } from "../shared/answer-gate.ts";
+import { type HandlerContext, notify, slackRefusal } from "./context.ts";
+import { END_ACTION_ID, noticeView } from "./messages.ts";
 
 /** private_metadata of the answer modal: which session and question it answers. */
 export interface ModalMetadata {
@@ -70,28 +70,11 @@ const sessionOf = (place: ClickPlace, threadTs: string): string | undefined => {
 	}
 };
 
-/** Resolve `work` or give undefined after `ms` (a views.open trigger_id lives 3 s; never wait on the store that long). */
-async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
-	let timer: NodeJS.Timeout | undefined;
-	const timeout = new Promise<undefined>((resolve) => {
-		timer = setTimeout(() => resolve(undefined), ms);
-	});
-	try {
-		return await Promise.race([work, timeout]);
-	} finally {
-		clearTimeout(timer);
-	}
-}
-
-function openRefusal(summary: SessionSummary, toolCallId: string, userId: string): string | undefined {
-	if (summary.phase === "ended") return "This lesson has ended.";
-	if (!summary.pending.some((p) => p.toolCallId === toolCallId))
-		return "This question is no longer open (it was answered or replaced).";
-	if (summary.mode === "solo" && summary.learner.id !== userId)
-		return `Only <@${summary.learner.id}> answers in this lesson. Start your own with \`/lesson start <topic>\`.`;
-	return undefined;
-}
-
+/**
+ * The "Answer" button: views.open first (its trigger_id dies 3 s after the click, so only
+ * memory is consulted before it), then the real check against the tutor; a refusal, or the
+ * question text memory lacked (after a restart), replaces the open modal via views.update.
+ */
 async function openModal(
 	ctx: HandlerContext,
 	body: BlockAction,
@@ -99,25 +82,51 @@ async function openModal(
 	sessionId: string,
 	id: ComponentId,
 ): Promise<void> {
-	const found = await within(
-		Promise.all([ctx.state.card(sessionId, id.toolCallId), ctx.tutor.getSession(sessionId)] as const),
-		1500,
-	);
-	const [ref, summary]: [CardRef | undefined, SessionSummary | undefined] = found ?? [undefined, undefined];
-	if (found && !summary)
-		return notify(ctx, { ...place, threadTs: place.threadTs }, "This lesson is not known (any more).");
-	const refusal = summary ? openRefusal(summary, id.toolCallId, place.userId) : undefined;
-	if (refusal) return notify(ctx, { ...place, threadTs: place.threadTs }, refusal);
-	const view = slackAnswerModal(
-		id.toolCallId,
-		ref?.question ?? "Your answer",
-		encodeModalMetadata({ sessionId, toolCallId: id.toolCallId }),
-	);
+	const early = ctx.gate.refusalFromMemory(sessionId, id.toolCallId, place.userId);
+	if (early)
+		return notify(
+			ctx,
+			place,
+			slackRefusal({ code: early, message: "" }, "answer", ctx.gate.lesson(sessionId)?.learnerId),
+		);
+	const remembered = ctx.gate.questionText(sessionId, id.toolCallId);
+	const metadata = encodeModalMetadata({ sessionId, toolCallId: id.toolCallId });
+	let viewId: string | undefined;
 	try {
-		await ctx.client.views.open({ trigger_id: body.trigger_id, view });
+		const opened = await ctx.client.views.open({
+			trigger_id: body.trigger_id,
+			view: slackAnswerModal(id.toolCallId, remembered ?? "", metadata),
+		});
+		viewId = opened.view?.id;
 	} catch (error) {
 		ctx.logger.warn({ err: error, sessionId }, "slack: views.open failed");
-		await notify(ctx, place, "The answer box could not open (Slack allows 3 seconds). Please click *Answer* again.");
+		return notify(ctx, place, "The answer box could not open (Slack allows 3 seconds). Please click *Answer* again.");
+	}
+	// The modal is up: now the store and the tutor may take their time.
+	const [ref, summary] = await Promise.all([
+		remembered === undefined ? ctx.state.card(sessionId, id.toolCallId) : Promise.resolve(undefined),
+		ctx.tutor.getSession(sessionId),
+	]);
+	if (summary)
+		ctx.gate.rememberLesson(sessionId, {
+			mode: summary.mode,
+			learnerId: summary.learner.id,
+			ended: summary.phase === "ended",
+		});
+	const code = refusalFromSummary(summary, id.toolCallId, place.userId);
+	let view: View | undefined;
+	if (code) view = noticeView(slackRefusal({ code, message: "" }, "answer", summary?.learner.id));
+	else if (remembered === undefined && ref?.question) {
+		ctx.gate.rememberQuestion(sessionId, id.toolCallId, ref.question);
+		view = slackAnswerModal(id.toolCallId, ref.question, metadata);
+	}
+	if (!view || !viewId) return;
+	try {
+		await ctx.client.views.update({ view_id: viewId, view });
+	} catch (error) {
+		// The person may have closed the modal already; a refusal still reaches them.
+		ctx.logger.warn({ err: error, sessionId }, "slack: views.update failed");
+		if (code) await notify(ctx, place, slackRefusal({ code, message: "" }, "answer", summary?.learner.id));
 	}
 }
 
@@ -142,7 +151,16 @@ async function onComponent(ctx: HandlerContext, body: BlockAction, action: Block
 	const event = learnerEvent(action, id, place.by);
 	if (!event) return notify(ctx, place, "That choice could not be read; please pick again.");
 	const result = await ctx.tutor.handle(sessionId, event);
-	if (!result.ok) await notify(ctx, place, escapeMrkdwn(result.message));
+	if (!result.ok) await notify(ctx, place, slackRefusal(result, "answer", await learnerOf(ctx, sessionId)));
+}
+
+/** The learner of a lesson, from memory or the store (for notices, after the ack). */
+async function learnerOf(ctx: HandlerContext, sessionId: string): Promise<string | undefined> {
+	const known = ctx.gate.lesson(sessionId)?.learnerId;
+	if (known) return known;
+	const lesson = await ctx.state.lesson(sessionId).catch(() => undefined);
+	if (lesson) ctx.gate.rememberLesson(sessionId, { mode: lesson.mode, learnerId: lesson.learnerId });
+	return lesson?.learnerId;
 }
 
 async function onEnd(ctx: HandlerContext, body: BlockAction): Promise<void> {
@@ -152,16 +170,13 @@ async function onEnd(ctx: HandlerContext, body: BlockAction): Promise<void> {
 	const sessionId = place && parentTs ? sessionOf(place, parentTs) : undefined;
 	if (!place || !sessionId) return;
 	const lesson = await ctx.state.lesson(sessionId);
-	if (!lesson) return notify(ctx, place, "This lesson is not known (any more).");
+	const where = { ...place, threadTs: parentTs };
+	if (!lesson) return notify(ctx, where, slackRefusal({ code: "unknown-session", message: "" }));
 	const admin = await ctx.admins.isAdmin(place.userId);
 	if (lesson.learnerId !== place.userId && !admin)
-		return notify(
-			ctx,
-			{ ...place, threadTs: parentTs },
-			`Only <@${lesson.learnerId}> or an admin can end this lesson.`,
-		);
+		return notify(ctx, where, slackRefusal({ code: "not-allowed", message: "" }, "end", lesson.learnerId));
 	const result = await ctx.tutor.handle(sessionId, { type: "end", by: place.by, privileged: admin });
-	if (!result.ok) await notify(ctx, { ...place, threadTs: parentTs }, escapeMrkdwn(result.message));
+	if (!result.ok) await notify(ctx, where, slackRefusal(result, "end", lesson.learnerId));
 }
 
 /** Register the card and End-button actions on the app. */

@@ -6,9 +6,10 @@
 
 import type { App, RespondFn, SlashCommand } from "@slack/bolt";
 import type { Participant } from "../../core/contracts/events.ts";
-import { escapeMrkdwn, planOutline } from "../../render/index.ts";
+import { planOutline } from "../../render/index.ts";
+import { applyLessonRulesChange } from "../shared/lesson-rules.ts";
 import { parseLessonCommand } from "./command-parse.ts";
-import { type HandlerContext, notify } from "./context.ts";
+import { type HandlerContext, notify, slackRefusal } from "./context.ts";
 import { configText, helpText, statusText } from "./messages.ts";
 import { startSlackLesson } from "./start-lesson.ts";
 
@@ -60,7 +61,8 @@ async function runCommand(ctx: HandlerContext, command: SlashCommand, reply: Rep
 			if (!sessionId)
 				return reply("There is no lesson of yours in this channel. (The lesson's *End lesson* button works too.)");
 			const result = await ctx.tutor.handle(sessionId, { type: "end", by, privileged: admin });
-			return reply(result.ok ? "Ending the lesson." : escapeMrkdwn(result.message));
+			const learnerId = (await ctx.state.lesson(sessionId))?.learnerId;
+			return reply(result.ok ? "Ending the lesson." : slackRefusal(result, "end", learnerId));
 		}
 		case "status": {
 			const sessionId =
@@ -75,10 +77,16 @@ async function runCommand(ctx: HandlerContext, command: SlashCommand, reply: Rep
 			const current = await ctx.state.workspace(teamId);
 			if (parsed.error) return reply(`${parsed.error}\n\n${configText(current)}`);
 			if (!parsed.change) return reply(configText(current));
-			const next = { ...current };
-			if (parsed.change.setting === "channels") next.channels = parsed.change.channels;
-			if (parsed.change.setting === "limit") next.lessonsPerDay = parsed.change.lessonsPerDay;
-			if (parsed.change.setting === "mode") next.defaultMode = parsed.change.mode;
+			const change = parsed.change;
+			const next = applyLessonRulesChange(
+				current,
+				change.setting === "channels"
+					? { channels: change.channels }
+					: change.setting === "limit"
+						? { lessonsPerDay: change.lessonsPerDay }
+						: { defaultMode: change.mode },
+				ctx.state.workspaceDefaults,
+			);
 			await ctx.state.saveWorkspace(teamId, next);
 			return reply(`Saved.\n${configText(next)}`);
 		}

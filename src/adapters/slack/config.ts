@@ -5,6 +5,7 @@
  */
 
 import type { Logger as BoltLogger, webApi } from "@slack/bolt";
+import { normalizeLessonRules } from "../shared/lesson-rules.ts";
 import type { SlackAdapterConfig, SlackRetryConfig, WorkspaceConfig } from "./types.ts";
 
 /** Slack's own Web API. */
@@ -42,9 +43,5 @@ export function clientOptionsFor(config: SlackAdapterConfig, logger: BoltLogger)
 
 /** A workspace's settings before an admin changes them. */
 export function workspaceDefaults(config: SlackAdapterConfig): WorkspaceConfig {
-	return {
-		channels: config.workspaceDefaults?.channels ?? [],
-		lessonsPerDay: config.workspaceDefaults?.lessonsPerDay ?? 0,
-		defaultMode: config.workspaceDefaults?.defaultMode ?? "solo",
-	};
+	return normalizeLessonRules(config.workspaceDefaults ?? {});
 }

@@ -6,7 +6,9 @@
 import type { webApi } from "@slack/bolt";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
-import type { PlanRenderer } from "../../render/index.ts";
+import { escapeMrkdwn, type PlanRenderer } from "../../render/index.ts";
+import type { AnswerGate } from "../shared/answer-gate.ts";
+import { type Refusal, type RefusedAction, refusalNotice } from "../shared/notices.ts";
 import type { AdminCheck } from "./admins.ts";
 import { clip } from "./messages.ts";
 import type { SlackState } from "./state.ts";
@@ -19,7 +21,16 @@ export interface HandlerContext {
 	renderer: PlanRenderer;
 	logger: Logger;
 	admins: AdminCheck;
+	/** What may be checked before an ack (memory only): lessons, questions, answered. */
+	gate: AnswerGate;
 	now: () => Date;
+}
+
+const STYLE = { startHint: "`/lesson start <topic>`", escape: escapeMrkdwn };
+
+/** The shared refusal notice in Slack's words; `learnerId` names whose lesson it is, when known. */
+export function slackRefusal(refusal: Refusal, action: RefusedAction = "answer", learnerId?: string): string {
+	return refusalNotice(refusal, STYLE, { action, ...(learnerId ? { learner: `<@${learnerId}>` } : {}) });
 }
 
 /** An ephemeral notice to one user (in the thread when given). Never throws. */

@@ -9,7 +9,9 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver } from "@slack/bolt";
 import Keyv from "keyv";
+import { AnswerGate } from "../shared/answer-gate.ts";
 import { createSerialQueues } from "../shared/serial-queue.ts";
+import { within } from "../shared/within.ts";
 import { registerActions } from "./actions.ts";
 import { createAdminCheck } from "./admins.ts";
 import { toBoltLogger } from "./bolt-logger.ts";
@@ -35,19 +37,6 @@ export type {
 const DRAIN_MS = 10_000;
 /** How long start() waits for a Socket Mode connection. */
 const CONNECT_MS = 30_000;
-
-/** `work`'s value, or undefined when `ms` passes first (or it rejects). */
-async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
-	let timer: NodeJS.Timeout | undefined;
-	const timeout = new Promise<undefined>((resolve) => {
-		timer = setTimeout(() => resolve(undefined), ms);
-	});
-	try {
-		return await Promise.race([work.catch(() => undefined), timeout]);
-	} finally {
-		clearTimeout(timer);
-	}
-}
 
 /** Create the Slack adapter; nothing connects until start(). */
 export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
@@ -81,6 +70,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 		// auth.test runs in start(), where a bad token becomes a clear error instead of an unhandled rejection.
 		deferInitialization: true,
 	});
+	const gate = new AnswerGate();
 	const ctx: HandlerContext = {
 		client: app.client,
 		state,
@@ -88,6 +78,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 		renderer,
 		logger,
 		admins: createAdminCheck(app.client, config.adminUserIds, logger),
+		gate,
 		now: () => new Date(),
 	};
 	registerCommands(app, ctx);
@@ -116,6 +107,9 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 				);
 			}
 			unsubscribe = tutor.subscribe((event) => {
+				if (typeof event?.sessionId !== "string" || !event.sessionId.startsWith("slack:")) return; // another platform's
+				// The gate learns at once (not in the queue) so the next click is checked against it.
+				gate.observe(event);
 				void queues.run(event.sessionId, () => poster.handle(event));
 			});
 			try {

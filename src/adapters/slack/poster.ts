@@ -1,7 +1,7 @@
 /**
  * Tutor events → Slack calls in the lesson's thread: cards via chat.postMessage, the
  * answered state via chat.update of the card's own messages, the plan picture via
- * files.uploadV2 (a text outline when there is no PNG), and the ended state on the
+ * files.uploadV2 when it changed (a text outline when there is no PNG), and the ended state on the
  * parent message. Called one event at a time per session (see serial-queue.ts).
  */
 
@@ -15,11 +15,13 @@ import {
 	cardFromEvent,
 	escapeMrkdwn,
 	markdownToMrkdwn,
+	type PlanPicture,
 	type PlanRenderer,
 	type SlackMessage,
 	splitMessage,
 	toSlackMessages,
 } from "../../render/index.ts";
+import { createPlanReposter } from "../shared/plan-reposts.ts";
 import { clip, endedParentMessage, type SlackBody } from "./messages.ts";
 import type { SlackState } from "./state.ts";
 
@@ -143,10 +145,10 @@ export function createPoster(deps: PosterDeps): Poster {
 		for (const m of extra) await post(thread, m);
 	};
 
-	const postPlan = async (thread: Thread, event: Extract<TutorEvent, { type: "plan" }>): Promise<void> => {
-		const picture = await renderer.renderPlan(event.tree, event.statuses);
-		if ((await state.planKey(thread.sessionId)) === picture.key) return;
-		let done = false;
+	const reposter = createPlanReposter({ renderer, store: state.planKeys, logger, name: "slack" });
+
+	/** The picture uploaded into the thread, else the outline as text; true once anything was posted. */
+	const postPicture = async (thread: Thread, picture: PlanPicture): Promise<boolean> => {
 		if (picture.png) {
 			try {
 				await client.files.uploadV2({
@@ -158,18 +160,15 @@ export function createPoster(deps: PosterDeps): Poster {
 					initial_comment: clip(picture.caption, 1000),
 					alt_text: clip(picture.outline || picture.caption, 1000),
 				});
-				done = true;
+				return true;
 			} catch (error) {
 				logger.error({ err: error, sessionId: thread.sessionId }, "slack: plan upload failed; posting the outline");
 			}
-		} else if (picture.error) {
-			logger.warn({ error: picture.error, sessionId: thread.sessionId }, "slack: no plan picture; posting the outline");
 		}
-		if (!done) {
-			const text = `${escapeMrkdwn(picture.caption)}\n\`\`\`\n${escapeMrkdwn(picture.outline)}\n\`\`\``;
-			for (const m of textBody(text)) await post(thread, m);
-		}
-		await state.savePlanKey(thread.sessionId, picture.key);
+		const text = `${escapeMrkdwn(picture.caption)}\n\`\`\`\n${escapeMrkdwn(picture.outline)}\n\`\`\``;
+		let posted = false;
+		for (const m of textBody(text)) posted = (await post(thread, m)) !== undefined || posted;
+		return posted;
 	};
 
 	const markEnded = async (thread: Thread, event: Extract<TutorEvent, { type: "ended" }>): Promise<void> => {
@@ -203,7 +202,8 @@ export function createPoster(deps: PosterDeps): Poster {
 					case "typing":
 						return; // Slack has no typing indicator for bots in channel threads.
 					case "plan":
-						return await postPlan(thread, event);
+						await reposter.onPlan(event, (picture) => postPicture(thread, picture));
+						return;
 					case "answered":
 						return await updateAnswered(thread, event);
 					case "ended":

@@ -10,6 +10,8 @@ import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
 import { encodeSessionId } from "../../core/session-id.ts";
 import { escapeMrkdwn } from "../../render/index.ts";
+import type { AnswerGate } from "../shared/answer-gate.ts";
+import { channelAllowed } from "../shared/lesson-rules.ts";
 import { clip, parentMessage } from "./messages.ts";
 import type { SlackState } from "./state.ts";
 
@@ -18,6 +20,7 @@ export interface StartDeps {
 	client: webApi.WebClient;
 	state: SlackState;
 	tutor: Tutor;
+	gate: AnswerGate;
 	logger: Logger;
 	now: () => Date;
 }
@@ -45,24 +48,32 @@ const platformError = (error: unknown): string | undefined => {
 
 /** Start a lesson in a new thread; never throws (failures come back as a message). */
 export async function startSlackLesson(deps: StartDeps, request: StartRequest): Promise<StartOutcome> {
-	const { client, state, tutor, logger } = deps;
+	const { client, state, tutor, gate, logger } = deps;
 	const topic = request.topic.trim();
 	if (topic === "") return { ok: false, message: "Give a topic, for example `/lesson start fractions`." };
 	const learner = request.learner ?? request.by;
 	const workspace = await state.workspace(request.teamId);
-	if (workspace.channels.length > 0 && !workspace.channels.includes(request.channelId)) {
+	if (!channelAllowed(workspace, request.channelId)) {
 		const where = workspace.channels.map((c) => `<#${c}>`).join(", ");
 		return { ok: false, message: `Lessons run in ${where} in this workspace.` };
 	}
 	const now = deps.now();
-	if (!request.byAdmin && workspace.lessonsPerDay > 0) {
-		const count = await state.lessonsToday(request.teamId, learner.id, now);
-		if (count >= workspace.lessonsPerDay)
-			return {
-				ok: false,
-				message: `You have started ${count} lesson(s) today; the limit here is ${workspace.lessonsPerDay} a day. Try again tomorrow.`,
-			};
-	}
+	// Counted before anything is posted (and given back on failure), so two quick starts cannot both pass a limit.
+	const counted = await state.counter.take(
+		request.teamId,
+		learner.id,
+		request.byAdmin ? 0 : workspace.lessonsPerDay,
+		now,
+	);
+	if (!counted.ok)
+		return {
+			ok: false,
+			message: `You have started ${counted.count} lesson(s) today; the limit here is ${workspace.lessonsPerDay} a day. Try again tomorrow (UTC).`,
+		};
+	const giveBack = () =>
+		state.counter.giveBack(request.teamId, learner.id, now).catch((error: unknown) => {
+			logger.warn({ err: error, teamId: request.teamId }, "slack: could not give back a daily lesson count");
+		});
 	const mode = request.mode ?? workspace.defaultMode;
 	const parent = parentMessage(topic, learner.id, mode);
 	let threadTs: string | undefined;
@@ -72,6 +83,7 @@ export async function startSlackLesson(deps: StartDeps, request: StartRequest): 
 	} catch (error) {
 		const code = platformError(error);
 		logger.warn({ err: error, channelId: request.channelId }, "slack: could not post a lesson's parent message");
+		await giveBack();
 		if (code === "not_in_channel" || code === "channel_not_found" || code === "is_archived")
 			return {
 				ok: false,
@@ -79,7 +91,10 @@ export async function startSlackLesson(deps: StartDeps, request: StartRequest): 
 			};
 		return { ok: false, message: "Slack did not accept the lesson message; please try again in a moment." };
 	}
-	if (!threadTs) return { ok: false, message: "Slack did not return the lesson message; please try again." };
+	if (!threadTs) {
+		await giveBack();
+		return { ok: false, message: "Slack did not return the lesson message; please try again." };
+	}
 	const sessionId = encodeSessionId({
 		platform: "slack",
 		teamId: request.teamId,
@@ -97,8 +112,17 @@ export async function startSlackLesson(deps: StartDeps, request: StartRequest): 
 		startedAt: now.toISOString(),
 	};
 	await state.saveLesson(record);
-	const result = await tutor.startLesson({ sessionId, topic, learner, mode, startedBy: request.by });
+	gate.rememberLesson(sessionId, { mode, learnerId: learner.id });
+	let result: Awaited<ReturnType<Tutor["startLesson"]>>;
+	try {
+		result = await tutor.startLesson({ sessionId, topic, learner, mode, startedBy: request.by });
+	} catch (error) {
+		logger.error({ err: error, sessionId }, "slack: the tutor could not start a lesson");
+		result = { ok: false, code: "invalid-topic", message: "The tutor could not start the lesson; please try again." };
+	}
 	if (!result.ok) {
+		await giveBack();
+		gate.markEnded(sessionId);
 		await state.saveLesson({ ...record, ended: true });
 		try {
 			await client.chat.update({
@@ -112,6 +136,5 @@ export async function startSlackLesson(deps: StartDeps, request: StartRequest): 
 		}
 		return { ok: false, message: escapeMrkdwn(result.message) };
 	}
-	await state.countLesson(request.teamId, learner.id, now);
 	return { ok: true, sessionId, threadTs };
 }

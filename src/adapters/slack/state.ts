@@ -1,11 +1,14 @@
 /**
  * The adapter's small persistent state on keyv: which threads are lessons, where each
- * question card was posted, the last plan picture posted, per-workspace config and daily
- * lesson counts. Nothing lives only in memory, so clicks work across restarts.
+ * question card was posted, the last plan picture posted, per-workspace lesson rules and
+ * daily lesson counts. Nothing lives only in memory, so clicks work across restarts.
  */
 
 import type Keyv from "keyv";
 import type { LessonMode } from "../../core/contracts/events.ts";
+import { DailyLessonCounter } from "../shared/daily-counter.ts";
+import { normalizeLessonRules } from "../shared/lesson-rules.ts";
+import type { PlanKeyStore } from "../shared/plan-reposts.ts";
 import type { WorkspaceConfig } from "./types.ts";
 
 /** A lesson this adapter started (keyed by session id). */
@@ -28,24 +31,43 @@ export interface CardRef {
 	question?: string;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
 
 /** Typed access to the adapter's keys; values read back are checked, never cast blindly. */
 export class SlackState {
+	/** Lessons started per member per UTC day (keys `count:<team>:<user>:<day>`). */
+	readonly counter: DailyLessonCounter;
+	/** Where the last posted plan picture's key survives a restart. */
+	readonly planKeys: PlanKeyStore;
+
 	constructor(
 		private readonly keyv: Keyv,
 		private readonly defaults: WorkspaceConfig,
-	) {}
+	) {
+		this.counter = new DailyLessonCounter(keyv);
+		this.planKeys = {
+			load: async (sessionId) => {
+				const v: unknown = await this.keyv.get(`plan:${sessionId}`);
+				return typeof v === "string" ? v : undefined;
+			},
+			save: async (sessionId, key) => {
+				await this.keyv.set(`plan:${sessionId}`, key);
+			},
+		};
+	}
 
+	/** The lesson of a session id, if this adapter started it. */
 	async lesson(sessionId: string): Promise<LessonRecord | undefined> {
 		const v: unknown = await this.keyv.get(`lesson:${sessionId}`);
-		return isObject(v) && v.sessionId === sessionId && typeof v.learnerId === "string"
+		return isObject(v) &&
+			v.sessionId === sessionId &&
+			typeof v.learnerId === "string" &&
+			(v.mode === "solo" || v.mode === "group")
 			? (v as unknown as LessonRecord)
 			: undefined;
 	}
 
+	/** Remember a lesson, and make it its learner's and its channel's latest. */
 	async saveLesson(record: LessonRecord): Promise<void> {
 		await this.keyv.set(`lesson:${record.sessionId}`, record);
 		await this.keyv.set(`active:${record.teamId}:${record.channelId}:${record.learnerId}`, record.sessionId);
@@ -64,6 +86,7 @@ export class SlackState {
 		return typeof v === "string" ? v : undefined;
 	}
 
+	/** Where a question's card was posted. */
 	async card(sessionId: string, toolCallId: string): Promise<CardRef | undefined> {
 		const v: unknown = await this.keyv.get(`card:${sessionId}:${toolCallId}`);
 		return isObject(v) && typeof v.channelId === "string" && Array.isArray(v.ts)
@@ -71,48 +94,23 @@ export class SlackState {
 			: undefined;
 	}
 
+	/** Remember where a question's card was posted. */
 	async saveCard(sessionId: string, toolCallId: string, ref: CardRef): Promise<void> {
 		await this.keyv.set(`card:${sessionId}:${toolCallId}`, ref);
 	}
 
-	async planKey(sessionId: string): Promise<string | undefined> {
-		const v: unknown = await this.keyv.get(`plan:${sessionId}`);
-		return typeof v === "string" ? v : undefined;
-	}
-
-	async savePlanKey(sessionId: string, key: string): Promise<void> {
-		await this.keyv.set(`plan:${sessionId}`, key);
-	}
-
+	/** The workspace's lesson rules (defaults when none are stored or they are corrupt). */
 	async workspace(teamId: string): Promise<WorkspaceConfig> {
-		const v: unknown = await this.keyv.get(`config:${teamId}`);
-		if (!isObject(v)) return { ...this.defaults };
-		return {
-			channels: Array.isArray(v.channels)
-				? v.channels.filter((c): c is string => typeof c === "string")
-				: this.defaults.channels,
-			lessonsPerDay:
-				typeof v.lessonsPerDay === "number" && v.lessonsPerDay >= 0
-					? Math.floor(v.lessonsPerDay)
-					: this.defaults.lessonsPerDay,
-			defaultMode: v.defaultMode === "group" || v.defaultMode === "solo" ? v.defaultMode : this.defaults.defaultMode,
-		};
+		return normalizeLessonRules(await this.keyv.get(`config:${teamId}`), this.defaults);
 	}
 
+	/** Store the workspace's lesson rules. */
 	async saveWorkspace(teamId: string, config: WorkspaceConfig): Promise<void> {
-		await this.keyv.set(`config:${teamId}`, config);
+		await this.keyv.set(`config:${teamId}`, normalizeLessonRules(config, this.defaults));
 	}
 
-	/** Lessons the member started on the given UTC day. */
-	async lessonsToday(teamId: string, userId: string, now: Date): Promise<number> {
-		const v: unknown = await this.keyv.get(`count:${teamId}:${userId}:${now.toISOString().slice(0, 10)}`);
-		return typeof v === "number" ? v : 0;
-	}
-
-	async countLesson(teamId: string, userId: string, now: Date): Promise<void> {
-		const key = `count:${teamId}:${userId}:${now.toISOString().slice(0, 10)}`;
-		const current: unknown = await this.keyv.get(key);
-		// Keyv has no atomic increment; a rare lost count under a race only loosens the limit by one.
-		await this.keyv.set(key, (typeof current === "number" ? current : 0) + 1, 2 * DAY_MS);
+	/** The rules a workspace without stored settings has. */
+	get workspaceDefaults(): WorkspaceConfig {
+		return this.defaults;
 	}
 }

@@ -3,10 +3,10 @@
  */
 
 import type Keyv from "keyv";
-import type { LessonMode } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
 import type { PlanRenderer } from "../../render/index.ts";
+import type { LessonRules } from "../shared/lesson-rules.ts";
 
 /** Retries of Web API calls (network errors, HTTP 5xx); 429s are waited out separately. */
 export interface SlackRetryConfig {
@@ -15,15 +15,8 @@ export interface SlackRetryConfig {
 	maxTimeoutMs: number;
 }
 
-/** Per-workspace settings, changed with `/lesson config` and kept in keyv. */
-export interface WorkspaceConfig {
-	/** Channel ids that may host lessons; empty = every channel. */
-	channels: string[];
-	/** Lessons a member may start per UTC day; 0 = no limit (admins are exempt). */
-	lessonsPerDay: number;
-	/** Mode of a lesson started without `--solo` / `--group`. */
-	defaultMode: LessonMode;
-}
+/** Per-workspace settings (the shared lesson rules), changed with `/lesson config` and kept in keyv. */
+export type WorkspaceConfig = LessonRules;
 
 /** How the adapter reaches Slack. */
 export interface SlackAdapterConfig {

@@ -6,9 +6,9 @@
 
 import type { App, ViewOutput, ViewSubmitAction } from "@slack/bolt";
 import { decodeSessionId } from "../../core/session-id.ts";
-import { decodeComponentId, escapeMrkdwn } from "../../render/index.ts";
+import { decodeComponentId } from "../../render/index.ts";
 import { decodeModalMetadata } from "./actions.ts";
-import { type HandlerContext, notify } from "./context.ts";
+import { type HandlerContext, notify, slackRefusal } from "./context.ts";
 
 /** The typed answer and the block holding it (for error placement). */
 export interface TypedAnswer {
@@ -64,7 +64,7 @@ export function registerViews(app: App, ctx: HandlerContext): void {
 				await notify(
 					ctx,
 					{ channelId: address.channelId, userId: by.id, threadTs: address.threadTs },
-					escapeMrkdwn(result.message),
+					slackRefusal(result, "answer", ctx.gate.lesson(meta.sessionId)?.learnerId),
 				);
 		} catch (error) {
 			ctx.logger.error({ err: error }, "slack: handling a modal submission failed");

@@ -4,7 +4,7 @@
  * a terminal, plain text when it is a pipe or a file (scripts, tests).
  */
 
-import { styleText } from "node:util";
+import { stripVTControlCharacters, styleText } from "node:util";
 import type { AnsweredCard, AssessmentCard, Card, ExplainCard, QuestionCard, TextCard } from "../../render/index.ts";
 
 type StyleName = Parameters<typeof styleText>[0];
@@ -105,4 +105,51 @@ function formatAnswered(card: AnsweredCard, s: Styler): string {
 	}
 	if (card.reveal?.explanation) lines.push(`  ${s("dim", card.reveal.explanation)}`);
 	return lines.join("\n");
+}
+
+/** Bullets and list markers whose text should hang under itself when a line wraps. */
+const LIST_MARKER = /^(\s*(?:[•*-]\s+|[A-Z][.)]\s+|\d+[.)]\s+|[✓✗→?!]\s+)?)/;
+
+/**
+ * Word-wraps printed text to `width` columns (ANSI styles do not count):
+ * continuation lines hang under a list item's text; lines inside ``` fences
+ * and single words longer than the width are left alone.
+ */
+export function wrapText(text: string, width: number): string {
+	if (!Number.isFinite(width) || width < 20) return text;
+	let fenced = false;
+	return text
+		.split("\n")
+		.map((line) => {
+			const visible = stripVTControlCharacters(line);
+			if (/^\s*```/.test(visible)) {
+				fenced = !fenced;
+				return line;
+			}
+			if (fenced || visible.length <= width) return line;
+			return wrapLine(line, visible, width);
+		})
+		.join("\n");
+}
+
+function wrapLine(line: string, visible: string, width: number): string {
+	const indent = /^\s*/.exec(line)?.[0] ?? "";
+	const hang = " ".repeat(Math.min((LIST_MARKER.exec(visible)?.[1] ?? indent).length, Math.floor(width / 2)));
+	const out: string[] = [];
+	let current = indent;
+	let currentWidth = indent.length;
+	for (const word of line.slice(indent.length).split(" ")) {
+		const w = stripVTControlCharacters(word).length;
+		const fresh = current === indent || current === hang;
+		if (!fresh && currentWidth + 1 + w > width) {
+			out.push(current);
+			current = hang + word;
+			currentWidth = hang.length + w;
+		} else {
+			current = fresh ? current + word : `${current} ${word}`;
+			currentWidth += (fresh ? 0 : 1) + w;
+		}
+	}
+	out.push(current);
+	return out.join("\n");
 }

@@ -6,7 +6,7 @@
 
 import { createInterface, type Interface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import { input as inputPrompt, select } from "@inquirer/prompts";
+import { confirm, input as inputPrompt, Separator, select } from "@inquirer/prompts";
 import type { QuestionCard } from "../../render/index.ts";
 
 /** A playground command typed instead of an answer. */
@@ -19,8 +19,8 @@ export type Answer<T> = T | PlaygroundCommand | undefined;
 export interface AnswerSource {
 	/** Picks one of the card's choices: its 0-based index. */
 	choose(card: QuestionCard): Promise<Answer<number>>;
-	/** Reads free text (never empty). */
-	text(message: string): Promise<Answer<string>>;
+	/** Reads free text (never empty). `answer`: the tutor echoes it back (a graded card), so the prompt may vanish. */
+	text(message: string, options?: { answer?: boolean }): Promise<Answer<string>>;
 	close(): void;
 }
 
@@ -105,34 +105,61 @@ export function createLineSource(input: Readable, output: Writable): AnswerSourc
 	};
 }
 
+/** Values of the extra entries under a question's choices (choices are 0-based indexes). */
+const PAUSE = -1;
+const END = -2;
+
 /**
- * Interactive prompts (stdin is a terminal): arrow keys or a letter, then Enter; Ctrl+C pauses.
+ * Interactive prompts (stdin is a terminal): arrow keys, a letter or a number, then Enter;
+ * Ctrl+C (or the "pause" entry) pauses, the "end" entry ends the lesson after a confirmation.
  * `output` should be process.stdout: inquirer ends any other piped stream when a prompt closes.
  */
 export function createPromptSource(input: Readable, output: Writable): AnswerSource {
-	const context = { input, output, clearPromptOnDone: false };
+	// close() cancels a prompt still on screen (a signal arrived while the learner was choosing).
+	const closing = new AbortController();
+	const context = { input, output, signal: closing.signal };
 	const cancelled = (error: unknown): Answer<never> => {
-		// Ctrl+C (ExitPromptError) or a closed terminal: pause, keep the lesson resumable.
+		// Ctrl+C (ExitPromptError) or close(): pause, keep the lesson resumable.
 		if (error instanceof Error && (error.name === "ExitPromptError" || error.name === "AbortPromptError"))
 			return { command: "quit" };
 		return undefined;
 	};
+	const confirmEnd = async (): Promise<boolean> => {
+		try {
+			return await confirm({ message: "End the lesson now?", default: false }, context);
+		} catch {
+			return false;
+		}
+	};
 	return {
 		async choose(card) {
-			try {
-				return await select(
-					{
-						message: "Your answer (arrow keys or a letter, then Enter)",
-						choices: card.choices.map((c) => ({ value: c.index, name: `${c.letter}. ${oneLine(c.text)}` })),
-						pageSize: Math.min(card.choices.length, 12),
-					},
-					context,
-				);
-			} catch (error) {
-				return cancelled(error);
+			for (;;) {
+				let value: number;
+				try {
+					value = await select<number>(
+						{
+							message: "Your answer (arrow keys or a letter, then Enter)",
+							choices: [
+								...card.choices.map((c) => ({ value: c.index, name: `${c.letter}. ${oneLine(c.text)}` })),
+								new Separator(" "),
+								{ value: PAUSE, name: "/quit  pause here (resume later)" },
+								{ value: END, name: "/end   end the lesson" },
+							],
+							// No wrap-around: Up on the first choice must not land on "end the lesson".
+							loop: false,
+							pageSize: Math.min(card.choices.length + 3, 12),
+						},
+						{ ...context, clearPromptOnDone: true },
+					);
+				} catch (error) {
+					return cancelled(error);
+				}
+				if (value === PAUSE) return { command: "quit" };
+				if (value !== END) return value;
+				if (await confirmEnd()) return { command: "end" };
 			}
 		},
-		async text(message) {
+		async text(message, options = {}) {
 			try {
 				const value = await inputPrompt(
 					{
@@ -140,14 +167,16 @@ export function createPromptSource(input: Readable, output: Writable): AnswerSou
 						required: true,
 						validate: (v) => v.trim() !== "" || "Type an answer (or /quit to pause, /end to end the lesson).",
 					},
-					context,
+					{ ...context, clearPromptOnDone: options.answer === true },
 				);
 				return parseCommand(value) ?? value.trim();
 			} catch (error) {
 				return cancelled(error);
 			}
 		},
-		close() {},
+		close() {
+			closing.abort();
+		},
 	};
 }
 

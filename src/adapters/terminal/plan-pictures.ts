@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { DerivedPlanStatuses, PlanTree } from "../../core/contracts/plan.ts";
-import { type PlanRenderer, planOutline } from "../../render/index.ts";
+import { type PlanRenderer, planCaption, planOutline } from "../../render/index.ts";
 
 /** Numbered picture files of one session; numbering continues after a resume. */
 export class PlanPictures {
@@ -48,21 +48,26 @@ export class PlanPictures {
 	}
 }
 
-/** The outline, preceded by where the picture was saved (or why there is none). Never throws. */
+/**
+ * The outline (or, `compact`, just its caption line: the learner moved on in
+ * a map already shown), then where the picture was saved or why there is
+ * none. Never throws.
+ */
 export async function renderPlanForTerminal(
 	tree: PlanTree,
 	statuses: DerivedPlanStatuses,
 	renderer: PlanRenderer | undefined,
 	pictures: PlanPictures | undefined,
 	logger: Logger,
+	compact = false,
 ): Promise<string> {
-	const outline = planOutline(tree, statuses);
+	const outline = compact ? planCaption(tree, statuses) : planOutline(tree, statuses);
 	if (!renderer || !pictures) return outline;
 	try {
 		const picture = await renderer.renderPlan(tree, statuses);
 		if (!picture.png) return withFailure(outline, picture.error ?? "the renderer made none", pictures);
 		const path = pictures.save(picture.png);
-		return `${picture.outline || outline}\nPlan picture: ${path}`;
+		return `${outline}\nPlan picture: ${path}`;
 	} catch (error) {
 		logger.warn({ err: error }, "plan picture failed");
 		return withFailure(outline, error instanceof Error ? error.message : String(error), pictures);

@@ -14,8 +14,9 @@ import type { DerivedPlanStatuses, PlanTree } from "../../core/contracts/plan.ts
 import type { SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
 import { cardFromEvent, type PlanRenderer, type QuestionCard } from "../../render/index.ts";
 import { createStyler, formatCard, type Styler } from "./format.ts";
-import type { AnswerSource } from "./input.ts";
+import type { Answer, AnswerSource } from "./input.ts";
 import { PlanPictures, renderPlanForTerminal } from "./plan-pictures.ts";
+import { Screen } from "./screen.ts";
 
 /** Options of a playground run. */
 export interface PlaygroundOptions {
@@ -37,6 +38,10 @@ export interface PlaygroundOptions {
 	plansDir?: string;
 	/** A line printed first (model, store). */
 	banner?: string;
+	/** How the learner runs this command, for the resume hint (default "learnharness"). */
+	command?: string;
+	/** Stops the run as a pause (Ctrl+C or SIGTERM while the tutor thinks): the resume hint is printed. */
+	signal?: AbortSignal;
 	/** Longest wait for the tutor between two learner actions (default 10 minutes). */
 	maxWaitMs?: number;
 	logger?: Logger;
@@ -55,6 +60,21 @@ type QuestionEvent = Extract<TutorEvent, { type: "quiz" | "ask" }>;
 
 /** The extra-metadata key holding the questions shown and not yet answered. */
 export const OPEN_QUESTIONS_KEY = "terminal.open";
+/** The extra-metadata key counting the "getting to know you" questions asked (progress survives a resume). */
+export const PROBE_COUNT_KEY = "terminal.probeCount";
+
+const PHASE_WORDS: Record<SessionSummary["phase"], string> = {
+	probe: "getting to know you",
+	teach: "teaching",
+	ended: "ended",
+};
+
+/** Resolves when the signal aborts (never, without one). */
+const interrupted = (signal: AbortSignal | undefined): Promise<"interrupted"> =>
+	new Promise((resolve) => {
+		if (signal?.aborted) resolve("interrupted");
+		else signal?.addEventListener("abort", () => resolve("interrupted"), { once: true });
+	});
 
 /** Runs a lesson in the terminal until it ends, the learner pauses, or input ends. */
 export async function runPlayground(options: PlaygroundOptions): Promise<PlaygroundResult> {
@@ -68,6 +88,8 @@ export async function runPlayground(options: PlaygroundOptions): Promise<Playgro
 
 class PlaygroundRun {
 	private readonly s: Styler;
+	private readonly screen: Screen;
+	private readonly interrupted: Promise<"interrupted">;
 	private readonly logger: Logger;
 	private readonly learner: Participant;
 	private readonly queue: TutorEvent[] = [];
@@ -82,6 +104,8 @@ class PlaygroundRun {
 
 	constructor(private readonly o: PlaygroundOptions) {
 		this.s = createStyler(o.color ?? false);
+		this.screen = new Screen(o.output, o.interactive === true && (o.output as { isTTY?: boolean }).isTTY === true);
+		this.interrupted = interrupted(o.signal);
 		this.logger = (o.logger ?? silentLogger).child({ component: "playground" });
 		this.learner = o.learner ?? { id: "terminal-learner", name: "you" };
 	}
@@ -94,8 +118,15 @@ class PlaygroundRun {
 	}
 
 	dispose(): void {
+		this.screen.clearStatus();
 		this.unsubscribe?.();
 		this.o.source.close();
+	}
+
+	/** A learner's input, or "interrupted" when the run is stopped meanwhile. */
+	private input<T>(read: () => Promise<T>): Promise<T | "interrupted"> {
+		this.screen.clearStatus();
+		return Promise.race([read(), this.interrupted]);
 	}
 
 	private result(outcome: PlaygroundResult["outcome"], exitCode: number): PlaygroundResult {
@@ -115,8 +146,20 @@ class PlaygroundRun {
 		let topic = this.o.topic?.trim();
 		if (!topic) {
 			if (!this.o.interactive) this.print("What would you like to learn? (first line of input)");
-			const answer = await this.o.source.text("What would you like to learn?");
-			if (typeof answer !== "string") return this.result("input-ended", this.o.interactive ? 0 : 1);
+			const answer = await this.input<Answer<number | string>>(() =>
+				this.o.source.text("What would you like to learn?"),
+			);
+			if (answer === "interrupted" || (typeof answer === "object" && answer.command === "quit"))
+				return this.result("paused", 0);
+			if (typeof answer !== "string") {
+				if (!this.o.interactive)
+					this.print(
+						"Standard input ended before a topic arrived, so there is no lesson to run.\n" +
+							`Run \`${this.cli} playground\` in a terminal to take a lesson, or script one: the topic on the\n` +
+							"first line (or --topic), then one answer a line.",
+					);
+				return this.result("input-ended", this.o.interactive ? 0 : 1);
+			}
 			topic = answer;
 		}
 		this.sessionId = `terminal:${randomBytes(5).toString("hex")}`;
@@ -141,12 +184,12 @@ class PlaygroundRun {
 		this.sessionId = raw.startsWith("terminal:") ? raw : `terminal:${raw}`;
 		const summary = await this.o.tutor.getSession(this.sessionId);
 		if (!summary) {
-			this.print(this.s("red", `No lesson ${this.sessionId} in this store. Start one with: learnharness playground`));
+			this.print(this.s("red", `No lesson ${this.sessionId} in this store. Start one with: ${this.cli} playground`));
 			return this.result("failed", 1);
 		}
 		this.pictures = new PlanPictures(this.o.plansDir ?? "data/plans", this.sessionId);
 		this.subscribe();
-		this.print(this.s("bold", `Resuming: ${summary.topic} (${summary.phase}, ${summary.messageCount} messages)`));
+		this.print(this.s("bold", `Resuming: ${summary.topic} (${PHASE_WORDS[summary.phase]})`));
 		if (summary.phase === "ended") {
 			this.print(this.s("yellow", "This lesson has ended."));
 			return this.result("ended", 0);
@@ -154,10 +197,13 @@ class PlaygroundRun {
 		this.printSessionLine();
 		if (summary.plan) {
 			this.plan = summary.plan;
-			await this.showPlan(summary.plan.tree, summary.plan.statuses);
+			await this.showPlan(summary.plan.tree, summary.plan.statuses, false);
 		}
+		const count = Number(summary.extra[PROBE_COUNT_KEY] ?? 0);
+		this.probeQuestions = Number.isInteger(count) && count > 0 ? count : 0;
 		this.restoreOpenQuestions(summary);
-		for (const question of this.open.values()) this.showQuestion(question);
+		// Shown again, not asked again: the progress count stays.
+		for (const question of this.open.values()) this.showQuestion(question, false);
 		return undefined;
 	}
 
@@ -183,7 +229,9 @@ class PlaygroundRun {
 				if (this.ended) return this.result("ended", 0);
 				continue;
 			}
-			if (await this.waitForEventOrIdle()) continue;
+			const waited = await this.waitForEventOrIdle();
+			if (waited === "interrupted") return this.paused();
+			if (waited) continue;
 			const [question] = this.open.values();
 			const outcome = question ? await this.answer(question) : await this.message();
 			if (outcome) return outcome;
@@ -191,7 +239,7 @@ class PlaygroundRun {
 	}
 
 	/** True when an event arrived; false when the tutor is idle with nothing queued (or the wait ran out). */
-	private async waitForEventOrIdle(): Promise<boolean> {
+	private async waitForEventOrIdle(): Promise<boolean | "interrupted"> {
 		const maxWaitMs = this.o.maxWaitMs ?? 600_000;
 		let timer: NodeJS.Timeout | undefined;
 		const arrived = new Promise<"event">((resolve) => {
@@ -201,9 +249,10 @@ class PlaygroundRun {
 		const timeout = new Promise<"timeout">((resolve) => {
 			timer = setTimeout(() => resolve("timeout"), maxWaitMs);
 		});
-		const first = await Promise.race([arrived, idle, timeout]);
+		const first = await Promise.race([arrived, idle, timeout, this.interrupted]);
 		clearTimeout(timer);
 		this.wake = undefined;
+		if (first === "interrupted") return first;
 		if (first === "timeout") this.print(this.s("yellow", "The tutor is taking long; you can type a message."));
 		// Events of a finished turn may still be on their way to the sink: let them land.
 		await new Promise((resolve) => setImmediate(resolve));
@@ -213,10 +262,13 @@ class PlaygroundRun {
 	private async show(event: TutorEvent): Promise<void> {
 		switch (event.type) {
 			case "typing":
+				if (event.active) this.screen.showStatus("… thinking (Ctrl+C pauses)", (t) => this.s("dim", t));
+				else this.screen.clearStatus();
 				return;
 			case "plan":
 				this.plan = { tree: event.tree, statuses: event.statuses };
-				await this.showPlan(event.tree, event.statuses);
+				// A new map is shown whole; moving on in it shows where you are now.
+				await this.showPlan(event.tree, event.statuses, event.reason === "moved");
 				return;
 			case "quiz":
 			case "ask":
@@ -236,8 +288,11 @@ class PlaygroundRun {
 		if (event.type === "ended") this.print(this.s("dim", `Session ${this.sessionId} is over.`));
 	}
 
-	private showQuestion(event: QuestionEvent): void {
-		if (!this.plan) this.probeQuestions++;
+	private showQuestion(event: QuestionEvent, counted = true): void {
+		if (!this.plan && counted) {
+			this.probeQuestions++;
+			void this.saveExtra(PROBE_COUNT_KEY, String(this.probeQuestions));
+		}
 		const progress = this.progressLine(event);
 		if (progress) this.print(this.s("dim", progress));
 		const card = cardFromEvent(event);
@@ -255,8 +310,8 @@ class PlaygroundRun {
 		return `Step ${index + 1} of ${nodes.length} · ${nodes[index]?.title ?? ""}`;
 	}
 
-	private async showPlan(tree: PlanTree, statuses: DerivedPlanStatuses): Promise<void> {
-		const text = await renderPlanForTerminal(tree, statuses, this.o.renderer, this.pictures, this.logger);
+	private async showPlan(tree: PlanTree, statuses: DerivedPlanStatuses, compact: boolean): Promise<void> {
+		const text = await renderPlanForTerminal(tree, statuses, this.o.renderer, this.pictures, this.logger, compact);
 		this.print(text);
 	}
 
@@ -267,7 +322,10 @@ class PlaygroundRun {
 			return undefined;
 		}
 		const free = card.choices.length === 0;
-		const answer = free ? await this.o.source.text("Your answer") : await this.o.source.choose(card);
+		const answer = await this.input<Answer<number | string>>(() =>
+			free ? this.o.source.text("Your answer", { answer: true }) : this.o.source.choose(card),
+		);
+		if (answer === "interrupted") return this.paused();
 		if (answer === undefined) return this.inputEnded();
 		if (typeof answer === "object") return this.command(answer.command);
 		const event: LearnerEvent =
@@ -289,7 +347,8 @@ class PlaygroundRun {
 	private async message(): Promise<PlaygroundResult | undefined> {
 		const summary = await this.o.tutor.getSession(this.sessionId);
 		if (summary?.phase === "ended") return this.result("ended", 0);
-		const text = await this.o.source.text("You");
+		const text = await this.input(() => this.o.source.text("You"));
+		if (text === "interrupted") return this.paused();
 		if (text === undefined) return this.inputEnded();
 		if (typeof text === "object") return this.command(text.command);
 		const verdict = await this.o.tutor.handle(this.sessionId, { type: "message", text, by: this.learner });
@@ -301,33 +360,50 @@ class PlaygroundRun {
 	}
 
 	private async command(command: "quit" | "end"): Promise<PlaygroundResult | undefined> {
-		if (command === "quit") {
-			this.print(`Paused. Resume with: ${this.s("bold", `learnharness playground --resume ${this.sessionId}`)}`);
-			return this.result("paused", 0);
-		}
+		if (command === "quit") return this.paused();
 		const verdict = await this.o.tutor.handle(this.sessionId, { type: "end", by: this.learner });
 		if (!verdict.ok) this.print(this.s("yellow", verdict.message));
 		return undefined;
 	}
 
+	private get cli(): string {
+		return this.o.command ?? "learnharness";
+	}
+
+	private resumeHint(): string {
+		return this.s("bold", `${this.cli} playground --resume ${this.sessionId}`);
+	}
+
+	private paused(): PlaygroundResult {
+		this.print(`Paused. Resume with: ${this.resumeHint()}`);
+		return this.result("paused", 0);
+	}
+
 	private inputEnded(): PlaygroundResult {
-		this.print(`Input ended. Resume with: learnharness playground --resume ${this.sessionId}`);
+		this.print(`Input ended. Resume with: ${this.resumeHint()}`);
 		return this.result("input-ended", this.o.interactive ? 0 : 1);
 	}
 
-	private async saveOpenQuestions(): Promise<void> {
+	private saveOpenQuestions(): Promise<void> {
+		return this.saveExtra(OPEN_QUESTIONS_KEY, JSON.stringify([...this.open.values()]));
+	}
+
+	private async saveExtra(key: string, value: string): Promise<void> {
 		try {
-			await this.o.tutor.setExtra(this.sessionId, OPEN_QUESTIONS_KEY, JSON.stringify([...this.open.values()]));
+			await this.o.tutor.setExtra(this.sessionId, key, value);
 		} catch (error) {
-			this.logger.warn({ err: error }, "could not save the open questions");
+			this.logger.warn({ err: error, key }, "could not save the playground's state");
 		}
 	}
 
 	private printSessionLine(): void {
-		this.print(this.s("dim", `Session ${this.sessionId}. Type /quit to pause, /end to end the lesson.`));
+		const how = this.o.interactive
+			? "Ctrl+C or /quit pauses (resume later), /end ends the lesson."
+			: "Type /quit to pause, /end to end the lesson.";
+		this.print(this.s("dim", `Session ${this.sessionId}. ${how}`));
 	}
 
 	private print(text: string): void {
-		this.o.output.write(`${text}\n\n`);
+		this.screen.print(text);
 	}
 }

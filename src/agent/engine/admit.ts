@@ -6,7 +6,7 @@
  */
 
 import type { HandleResult, LearnerEvent, RefusalCode } from "../../core/contracts/events.ts";
-import { parseAskInput, parseQuizInput } from "../../core/tool-parts.ts";
+import { displayAsk, displayQuiz } from "./display.ts";
 import { resolveAskAnswer, resolveQuizAnswer } from "./grading.ts";
 import type { Job, SessionState } from "./session-state.ts";
 import { findToolCall, pendingLearnerCalls, toolNameOf } from "./transcript.ts";
@@ -73,10 +73,10 @@ export function admit(state: SessionState, event: LearnerEvent): Admission {
 	const typed = event.type === "reply";
 	let verdict: ReturnType<typeof resolveQuizAnswer>;
 	if (kind === "quiz") {
-		const quiz = parseQuizInput(found.part.input);
+		const quiz = displayQuiz(found.part.input);
 		verdict = quiz ? resolveQuizAnswer(quiz, value, typed) : { ok: true, result: { answer: String(value).trim() } };
 	} else {
-		const ask = parseAskInput(found.part.input);
+		const ask = displayAsk(found.part.input);
 		verdict = ask ? resolveAskAnswer(ask, value, typed) : { ok: true, result: { answer: String(value).trim() } };
 	}
 	if (!verdict.ok) return refuse("invalid-answer", verdict.message);

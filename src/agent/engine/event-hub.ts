@@ -10,6 +10,8 @@ import type { TutorEventSink } from "../../core/contracts/tutor.ts";
 /** Subscribers and ordered delivery. */
 export interface EventHub {
 	subscribe(sink: TutorEventSink): () => void;
+	/** How many sinks listen. */
+	size(): number;
 	/** Deliver to every sink in turn; never rejects. */
 	emit(event: TutorEvent): Promise<void>;
 }
@@ -26,6 +28,7 @@ export function createEventHub(logger: Logger): EventHub {
 				sinks.delete(entry);
 			};
 		},
+		size: () => sinks.size,
 		async emit(event) {
 			for (const sink of [...sinks]) {
 				try {

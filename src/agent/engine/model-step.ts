@@ -1,10 +1,22 @@
 /**
- * One model step: a single streamText request (the SDK retries the request
- * with exponential backoff), consumed to the end. Tools carry no execute, so
- * the SDK only parses and validates calls; the engine settles them.
+ * One model step: a single streamed request to the LanguageModel, read to the
+ * end. Tools carry no execute: the step only parses and validates calls (the
+ * tool's `jsonSchema(..., { validate })`, the same boundary the SDK runs); the
+ * engine settles them.
+ *
+ * Built from the AI SDK's own pieces (`ai/internal`: the tool definitions and
+ * the prompt conversion streamText uses, so the provider receives the same
+ * request) but not on streamText: its streaming pipeline (seven
+ * TransformStreams, telemetry spans, zod re-validation of the prompt) cost
+ * more than the rest of a turn together, and the engine uses none of it (it
+ * settles a whole step at once). What streamText gave besides, this file does:
+ * retries with exponential backoff honouring `retry-after`, a per-request
+ * timeout (no progress for `timeoutMs`), and cancellation when the tutor closes.
  */
 
-import { APICallError, type LanguageModel, type ModelMessage, RetryError, stepCountIs, streamText } from "ai";
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import { APICallError, asSchema, type LanguageModel, type ModelMessage, RetryError } from "ai";
+import { convertToLanguageModelPrompt, prepareToolsAndToolChoice } from "ai/internal";
 import type { LessonAgent } from "./agents.ts";
 
 /** A piece of the step's output, in the order the model produced it. */
@@ -18,8 +30,10 @@ export type StepContent =
 			toolName: string;
 			/** The parsed (healed) input, or the raw text when it was not JSON. */
 			input: unknown;
-			/** Set when the SDK refused the call (unknown tool, bad JSON, boundary failure). */
+			/** Set when the call was refused (unknown tool, bad JSON, boundary failure). */
 			invalid: boolean;
+			/** Why the boundary refused it (when it got that far). */
+			error?: string;
 			providerMetadata?: Record<string, Record<string, unknown>>;
 	  };
 
@@ -37,46 +51,131 @@ export type StepOutcome =
 
 /** What a step needs. */
 export interface ModelStepRequest {
-	model: LanguageModel;
+	model: LanguageModelV3;
 	agent: LessonAgent;
 	messages: ModelMessage[];
+	/** Retries after the first attempt (429, 5xx, connection errors, timeouts). */
 	maxRetries: number;
+	/** First backoff delay; doubles per retry (a `retry-after` header under 60 s wins). */
+	retryDelayMs: number;
+	/** Give up on an attempt that makes no progress (no response, no stream part) for this long. */
+	timeoutMs: number;
 	abortSignal?: AbortSignal;
+}
+
+/** An attempt that made no progress for too long (retried like a 5xx). */
+export class ModelTimeoutError extends Error {
+	override readonly name = "ModelTimeoutError";
+	constructor(readonly timeoutMs: number) {
+		super(`no response from the model for ${Math.round(timeoutMs / 1000)} s`);
+	}
+}
+
+/** The tutor closed while the request ran. */
+class ClosedError extends Error {
+	override readonly name = "ClosedError";
+}
+
+/** The LanguageModelV3 behind a LanguageModel setting; the engine speaks the v3 spec only. */
+export function asLanguageModelV3(model: LanguageModel): LanguageModelV3 {
+	if (typeof model === "object" && model !== null && model.specificationVersion === "v3") return model;
+	throw new TypeError(
+		"createTutor needs a LanguageModelV3 instance (an AI SDK 6 provider model, e.g. createOpenAI(...).chat(id)), not a model id string or an older provider.",
+	);
+}
+
+type PreparedTools = Awaited<ReturnType<typeof prepareToolsAndToolChoice>>;
+const preparedTools = new WeakMap<LessonAgent, Promise<PreparedTools>>();
+
+/** The provider-level tool definitions of an agent (built once: the same bytes in every request). */
+function toolsOf(agent: LessonAgent): Promise<PreparedTools> {
+	let prepared = preparedTools.get(agent);
+	if (!prepared) {
+		prepared = prepareToolsAndToolChoice({ tools: agent.toolSet, toolChoice: undefined, activeTools: undefined });
+		preparedTools.set(agent, prepared);
+	}
+	return prepared;
 }
 
 const meta = (providerMetadata: Record<string, Record<string, unknown>> | undefined) =>
 	providerMetadata ? { providerMetadata } : {};
 
-/** Run one model step and collect its output; never throws. */
-export async function runModelStep(request: ModelStepRequest): Promise<StepOutcome> {
-	const content: StepContent[] = [];
-	const usage: StepUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
-	let finishReason = "unknown";
-	let failure: unknown;
-	let sawFailure = false;
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 	try {
-		const result = streamText({
-			model: request.model,
-			system: request.agent.system,
-			tools: request.agent.toolSet,
-			// The SDK zod-validates `messages` on every call (~20 ms at 200 transcript messages, far above
-			// our whole budget). Ours come from convertToModelMessages over our own transcript, valid by
-			// construction, so the full history goes in through prepareStep (not re-validated; the SDK
-			// still checks every tool call has a result) and only the last message is validated.
-			messages: request.messages.slice(-1),
-			prepareStep: () => ({ messages: request.messages }),
-			maxRetries: request.maxRetries,
-			abortSignal: request.abortSignal,
-			stopWhen: stepCountIs(1),
-			// Errors arrive as `error` parts below; the default handler would print them.
-			onError: () => {},
-		});
-		for await (const part of result.fullStream) {
+		return { ok: true, value: JSON.parse(text) };
+	} catch {
+		return { ok: false };
+	}
+}
+
+/**
+ * Parse and validate a call as the SDK does (an empty input is `{}`; the tool's schema
+ * validate is the boundary). A refused call keeps its raw input: parsed JSON, or the text.
+ */
+async function parseToolCall(
+	agent: LessonAgent,
+	part: Extract<LanguageModelV3StreamPart, { type: "tool-call" }>,
+): Promise<Extract<StepContent, { type: "tool-call" }>> {
+	const base = { type: "tool-call" as const, toolCallId: part.toolCallId, toolName: part.toolName };
+	const json = part.input.trim() === "" ? { ok: true as const, value: {} } : parseJson(part.input);
+	const raw = json.ok ? json.value : part.input;
+	const tool = agent.tools.get(part.toolName);
+	if (!tool || !json.ok) return { ...base, input: raw, invalid: true, ...meta(part.providerMetadata) };
+	const validate = asSchema(tool.tool.inputSchema).validate;
+	const verdict = validate ? await validate(json.value) : { success: true as const, value: json.value };
+	if (!verdict.success)
+		return { ...base, input: raw, invalid: true, error: verdict.error.message, ...meta(part.providerMetadata) };
+	return { ...base, input: verdict.value, invalid: false, ...meta(part.providerMetadata) };
+}
+
+type Collected = Extract<StepOutcome, { ok: true }>;
+
+/** One attempt: send the request, read the stream to its end; throws on failure or timeout. */
+async function attempt(request: ModelStepRequest, options: LanguageModelV3CallOptions): Promise<Collected> {
+	const controller = new AbortController();
+	const outer = request.abortSignal;
+	const onClose = () => controller.abort(new ClosedError("the tutor is closing"));
+	if (outer?.aborted) onClose();
+	outer?.addEventListener("abort", onClose, { once: true });
+	// One timer per attempt, re-armed lazily: progress only moves a timestamp.
+	let last = Date.now();
+	let timer: NodeJS.Timeout | undefined;
+	const arm = (ms: number) => {
+		timer = setTimeout(() => {
+			const idle = Date.now() - last;
+			if (idle >= request.timeoutMs) controller.abort(new ModelTimeoutError(request.timeoutMs));
+			else arm(request.timeoutMs - idle);
+		}, ms);
+	};
+	arm(request.timeoutMs);
+	// Settles when the attempt is abandoned, so a model that ignores its abort signal cannot hang us.
+	const abandoned = new Promise<never>((_, reject) => {
+		const fail = () => reject(controller.signal.reason);
+		if (controller.signal.aborted) fail();
+		else controller.signal.addEventListener("abort", fail, { once: true });
+	});
+	abandoned.catch(() => {});
+	let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
+	let finished = false;
+	try {
+		const { stream } = await Promise.race([
+			request.model.doStream({ ...options, abortSignal: controller.signal }),
+			abandoned,
+		]);
+		reader = stream.getReader();
+		const content: StepContent[] = [];
+		const usage: StepUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
+		let finishReason = "unknown";
+		for (;;) {
+			const next = await Promise.race([reader.read(), abandoned]);
+			last = Date.now();
+			if (next.done) break;
+			const part = next.value;
 			switch (part.type) {
 				case "text-delta": {
-					const last = content.at(-1);
-					if (last?.type === "text") last.text += part.text;
-					else content.push({ type: "text", text: part.text });
+					const tail = content.at(-1);
+					if (tail?.type === "text") tail.text += part.delta;
+					else content.push({ type: "text", text: part.delta });
 					break;
 				}
 				case "reasoning-start":
@@ -86,65 +185,129 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
 				case "reasoning-end": {
 					const item = content.find((c) => c.type === "reasoning" && c.id === part.id);
 					if (item?.type !== "reasoning") break;
-					if (part.type === "reasoning-delta") item.text += part.text;
+					if (part.type === "reasoning-delta") item.text += part.delta;
 					if (part.providerMetadata) item.providerMetadata = { ...item.providerMetadata, ...part.providerMetadata };
 					break;
 				}
 				case "tool-call":
-					content.push({
-						type: "tool-call",
-						toolCallId: part.toolCallId,
-						toolName: part.toolName,
-						input: part.input,
-						invalid: part.invalid === true,
-						...meta(part.providerMetadata),
-					});
+					content.push(await parseToolCall(request.agent, part));
 					break;
-				case "finish-step":
-					finishReason = part.finishReason;
-					usage.inputTokens += part.usage.inputTokens ?? 0;
-					usage.outputTokens += part.usage.outputTokens ?? 0;
-					usage.cachedInputTokens += part.usage.inputTokenDetails?.cacheReadTokens ?? 0;
+				case "finish":
+					finishReason = part.finishReason.unified;
+					usage.inputTokens += part.usage.inputTokens.total ?? 0;
+					usage.outputTokens += part.usage.outputTokens.total ?? 0;
+					usage.cachedInputTokens += part.usage.inputTokens.cacheRead ?? 0;
 					break;
 				case "error":
-					sawFailure = true;
-					failure = part.error;
-					break;
-				case "abort":
-					sawFailure = true;
-					failure = new Error("The model request was aborted.");
-					break;
+					throw part.error;
 				default:
 					break;
 			}
 		}
+		finished = true;
+		return { ok: true, content, usage, finishReason };
 	} catch (error) {
-		sawFailure = true;
-		failure = error;
+		// What the attempt was abandoned for (our timeout, the close) explains it better than the fetch's AbortError.
+		throw controller.signal.aborted ? controller.signal.reason : error;
+	} finally {
+		clearTimeout(timer);
+		outer?.removeEventListener("abort", onClose);
+		if (!finished) {
+			controller.abort(new ClosedError("attempt abandoned"));
+			reader?.cancel().catch(() => {});
+		}
 	}
-	if (sawFailure) return { ok: false, ...describeModelError(failure, request.maxRetries) };
-	return { ok: true, content, usage, finishReason };
 }
 
-/** An error code and a message a learner can read, from whatever the provider threw. */
-export function describeModelError(error: unknown, maxRetries: number): { code: string; message: string } {
+/** A `retry-after-ms` / `retry-after` delay the server asked for (under a minute), else the backoff. */
+function retryDelay(error: unknown, backoffMs: number): number {
+	const headers = APICallError.isInstance(error) ? error.responseHeaders : undefined;
+	let ms: number | undefined;
+	const afterMs = headers?.["retry-after-ms"];
+	if (afterMs !== undefined && !Number.isNaN(Number.parseFloat(afterMs))) ms = Number.parseFloat(afterMs);
+	const after = headers?.["retry-after"];
+	if (ms === undefined && after !== undefined) {
+		const seconds = Number.parseFloat(after);
+		ms = Number.isNaN(seconds) ? Date.parse(after) - Date.now() : seconds * 1000;
+	}
+	return ms !== undefined && !Number.isNaN(ms) && ms >= 0 && ms < 60_000 ? ms : backoffMs;
+}
+
+const retryable = (error: unknown): boolean =>
+	error instanceof ModelTimeoutError || (APICallError.isInstance(error) && error.isRetryable);
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+	return new Promise((done) => {
+		const timer = setTimeout(finish, ms);
+		function finish() {
+			clearTimeout(timer);
+			signal?.removeEventListener("abort", finish);
+			done();
+		}
+		signal?.addEventListener("abort", finish, { once: true });
+	});
+}
+
+/** Run one model step and collect its output; never throws. */
+export async function runModelStep(request: ModelStepRequest): Promise<StepOutcome> {
+	const errors: unknown[] = [];
+	try {
+		const { tools, toolChoice } = await toolsOf(request.agent);
+		const prompt = await convertToLanguageModelPrompt({
+			prompt: { system: request.agent.system, messages: request.messages },
+			supportedUrls: await request.model.supportedUrls,
+			download: undefined,
+		});
+		const options: LanguageModelV3CallOptions = {
+			prompt,
+			...(tools ? { tools } : {}),
+			...(toolChoice ? { toolChoice } : {}),
+		};
+		for (let n = 0; ; n++) {
+			try {
+				return await attempt(request, options);
+			} catch (error) {
+				errors.push(error);
+				if (request.abortSignal?.aborted || n >= request.maxRetries || !retryable(error)) break;
+				await sleep(retryDelay(error, request.retryDelayMs * 2 ** n), request.abortSignal);
+				if (request.abortSignal?.aborted) break;
+			}
+		}
+	} catch (error) {
+		errors.push(error);
+	}
+	return { ok: false, ...describeModelError(errors.at(-1), errors.length) };
+}
+
+/** An error code and a message a learner can act on, from whatever the provider threw. */
+export function describeModelError(error: unknown, attempts = 1): { code: string; message: string } {
 	const last = RetryError.isInstance(error) ? error.lastError : error;
-	const attempts = RetryError.isInstance(error) ? error.errors.length : 1;
-	const tries = attempts > 1 ? ` after ${attempts} attempts` : maxRetries > 0 ? "" : "";
+	const tries = attempts > 1 ? `, ${attempts} attempts` : "";
+	const again = "Send a message to try again.";
+	if (last instanceof ModelTimeoutError)
+		return {
+			code: "model-timeout",
+			message: `The tutor's AI model did not answer (nothing for ${Math.round(last.timeoutMs / 1000)} s${tries}). ${again}`,
+		};
+	if (last instanceof ClosedError)
+		return { code: "closed", message: "The tutor is restarting; send a message in a moment to continue." };
 	if (APICallError.isInstance(last)) {
 		const status = last.statusCode;
 		if (status === 429)
 			return {
 				code: "rate-limited",
-				message: `The model is rate-limited (HTTP 429${tries}). Send a message to try again.`,
+				message: `The tutor's AI model is busy right now (rate limit, HTTP 429${tries}). Wait a minute, then ${again.toLowerCase()}`,
 			};
 		if (status === 401 || status === 403)
-			return { code: "model-auth", message: `The model refused the API key (HTTP ${status}). Check OPENAI_API_KEY.` };
+			return {
+				code: "model-auth",
+				message: `The tutor's AI model refused our API key (HTTP ${status}). An admin needs to check OPENAI_API_KEY.`,
+			};
 		return {
 			code: "model-unavailable",
-			message: `The model did not answer (${status ? `HTTP ${status}` : "no connection"}${tries}). Send a message to try again.`,
+			message: `The tutor's AI model is not answering (${status ? `HTTP ${status}` : "no connection"}${tries}). ${again}`,
 		};
 	}
 	const text = last instanceof Error ? last.message : String(last);
-	return { code: "model-error", message: `The model failed: ${text.slice(0, 300)}. Send a message to try again.` };
+	return { code: "model-error", message: `The tutor's AI model failed (${text.slice(0, 200)}). ${again}` };
 }

@@ -13,8 +13,16 @@ import { LEARNER_TOOLS, toolNameOf, toolParts } from "./transcript.ts";
 export const INTERRUPTED_TEXT =
 	"interrupted: the tutor restarted before this call completed. Call the tool again if it is still needed.";
 
-/** Repair the record in place; true when anything changed (the caller saves). */
-export function repairRecord(record: SessionRecord): boolean {
+/** What repairRecord found. */
+export interface Repair {
+	/** The record changed (the caller saves it). */
+	changed: boolean;
+	/** A turn was running when the process stopped (it never finished). */
+	cutOff: boolean;
+}
+
+/** Repair the record in place (dangling calls get an error result; the turn is closed). */
+export function repairRecord(record: SessionRecord): Repair {
 	const dangling: string[] = [];
 	for (const part of toolParts(record.messages)) {
 		const name = toolNameOf(part.type) ?? "";
@@ -23,7 +31,7 @@ export function repairRecord(record: SessionRecord): boolean {
 			dangling.push(part.toolCallId);
 	}
 	for (const id of dangling) replaceToolPart(record, id, (part) => erroredPart(part, INTERRUPTED_TEXT));
-	const wasOpen = record.turnOpen === true;
+	const cutOff = record.turnOpen === true;
 	record.turnOpen = false;
-	return dangling.length > 0 || wasOpen;
+	return { changed: dangling.length > 0 || cutOff, cutOff };
 }

@@ -5,13 +5,14 @@
  * time: that is what serializes a session's turns.
  */
 
-import type { LanguageModel } from "ai";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { AnswerResult, Participant, TutorEvent } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
-import { parseAskInput, parseQuizInput } from "../../core/tool-parts.ts";
+
 import { learnerMessageText } from "../prompts/context.ts";
 import type { EndReason, SessionStore } from "../store/types.ts";
 import type { LessonAgent } from "./agents.ts";
+import { displayAsk, displayQuiz } from "./display.ts";
 import type { EventHub } from "./event-hub.ts";
 import { answeredPart, endMarker, replaceToolPart } from "./record-edit.ts";
 import type { Job, SessionState } from "./session-state.ts";
@@ -20,13 +21,17 @@ import { runTurn } from "./turn.ts";
 
 /** Everything the pump and the turns share (one per tutor). */
 export interface Runtime {
-	model: LanguageModel;
+	model: LanguageModelV3;
 	store: SessionStore;
 	logger: Logger;
 	hub: EventHub;
 	agents: { prober: LessonAgent; teacher: LessonAgent };
 	maxStepsPerTurn: number;
 	maxRetries: number;
+	/** First retry backoff (doubles per retry). */
+	retryDelayMs: number;
+	/** A model request that makes no progress for this long is abandoned (and retried). */
+	requestTimeoutMs: number;
 	now: () => Date;
 	newId: () => string;
 	/** Aborted when the tutor closes: running model requests stop. */
@@ -44,6 +49,7 @@ export function save(rt: Runtime, state: SessionState): Promise<void> {
 	state.record.updatedAt = rt.now().toISOString();
 	if (state.saveQueued) return state.saving;
 	state.saveQueued = true;
+	state.unsaved++;
 	state.saving = state.saving
 		.then(() => {
 			state.saveQueued = false;
@@ -51,6 +57,9 @@ export function save(rt: Runtime, state: SessionState): Promise<void> {
 		})
 		.catch((error: unknown) => {
 			rt.logger.error({ err: error, sessionId: state.record.sessionId }, "saving the session failed");
+		})
+		.finally(() => {
+			state.unsaved--;
 		});
 	return state.saving;
 }
@@ -69,7 +78,7 @@ function recordAnswer(state: SessionState, toolCallId: string, result: AnswerRes
 	});
 	state.claims.delete(toolCallId);
 	if (!recorded || (kind !== "quiz" && kind !== "ask")) return undefined;
-	const question = kind === "quiz" ? { quiz: parseQuizInput(input) } : { ask: parseAskInput(input) };
+	const question = kind === "quiz" ? { quiz: displayQuiz(input) } : { ask: displayAsk(input) };
 	return { type: "answered", sessionId: state.record.sessionId, toolCallId, kind, result, ...question };
 }
 
@@ -83,8 +92,17 @@ function skipPending(state: SessionState, ids: readonly string[], by: Participan
 	return events;
 }
 
-/** End the lesson: pending questions skipped, the end marker appended, saved, `ended` emitted. */
-export async function endLesson(rt: Runtime, state: SessionState, reason: EndReason, by?: Participant): Promise<void> {
+/**
+ * End the lesson: pending questions skipped, the end marker appended, saved, `ended` emitted.
+ * `saved` runs once the end is on disk, before the events go out.
+ */
+export async function endLesson(
+	rt: Runtime,
+	state: SessionState,
+	reason: EndReason,
+	by?: Participant,
+	saved?: () => void,
+): Promise<void> {
 	const record = state.record;
 	if (record.ended) return;
 	const pending = pendingLearnerCalls(record.messages).map((p) => p.toolCallId);
@@ -94,23 +112,24 @@ export async function endLesson(rt: Runtime, state: SessionState, reason: EndRea
 	record.ended = { reason, at, ...(by ? { by } : {}) };
 	record.turnOpen = false;
 	await save(rt, state);
+	saved?.();
 	for (const event of events) await rt.hub.emit(event);
 	await rt.hub.emit({ type: "ended", sessionId: record.sessionId, reason, ...(by ? { by } : {}) });
 }
 
-/** Apply one job to the record (no save); its events, and whether the tutor should take a turn. */
+/** Apply one job to the record (no save); its events, whether it changed the record, whether a turn should run. */
 function applyJob(
 	rt: Runtime,
 	state: SessionState,
 	job: Exclude<Job, { type: "end" }>,
-): { events: TutorEvent[]; turn: boolean } {
+): { events: TutorEvent[]; changed: boolean; turn: boolean } {
 	const record = state.record;
 	switch (job.type) {
 		case "kick":
-			return { events: [], turn: true };
+			return { events: [], changed: false, turn: true };
 		case "answer": {
 			const event = recordAnswer(state, job.toolCallId, job.result);
-			return { events: event ? [event] : [], turn: event !== undefined };
+			return { events: event ? [event] : [], changed: event !== undefined, turn: event !== undefined };
 		}
 		case "message": {
 			const events = skipPending(state, job.supersedes, job.by);
@@ -120,16 +139,20 @@ function applyJob(
 				metadata: { kind: "learner", by: job.by, at: rt.now().toISOString() },
 				parts: [{ type: "text", text: learnerMessageText(job.text, job.by, record.mode) }],
 			});
-			return { events, turn: true };
+			return { events, changed: true, turn: true };
 		}
 	}
 }
 
-/** Deliver a batch of jobs: one save, then their events; an end is delivered on its own. */
+/**
+ * Deliver a batch of jobs: one save, then their events (persist, then publish); an end is
+ * delivered on its own. Each job's `delivered` is called once its delivery is on disk.
+ */
 async function deliver(rt: Runtime, state: SessionState, jobs: Job[]): Promise<boolean> {
 	const record = state.record;
 	const events: TutorEvent[] = [];
 	let turn = false;
+	let changed = false;
 	let end: Extract<Job, { type: "end" }> | undefined;
 	for (const job of jobs) {
 		if (record.ended) break;
@@ -140,14 +163,24 @@ async function deliver(rt: Runtime, state: SessionState, jobs: Job[]): Promise<b
 		const applied = applyJob(rt, state, job);
 		events.push(...applied.events);
 		if (applied.turn) turn = true;
+		if (applied.changed) changed = true;
 	}
 	turn = turn && !end && !rt.signal.aborted && pendingLearnerCalls(record.messages).length === 0;
 	// The turn about to run is marked in the same write (one save per delivery, not two).
 	if (turn) record.turnOpen = true;
-	if (events.length > 0 || turn) await save(rt, state);
+	if (changed || turn) await save(rt, state);
+	if (!end) settleDelivered(jobs);
 	for (const event of events) await rt.hub.emit(event);
-	if (end) await endLesson(rt, state, end.reason, end.by);
+	if (end) await endLesson(rt, state, end.reason, end.by, () => settleDelivered(jobs));
 	return turn;
+}
+
+/** Tell the jobs' waiters that delivery is done (idempotent). */
+function settleDelivered(jobs: Job[]): void {
+	for (const job of jobs) {
+		job.delivered?.();
+		job.delivered = undefined;
+	}
 }
 
 async function pump(rt: Runtime, state: SessionState): Promise<void> {
@@ -159,6 +192,8 @@ async function pump(rt: Runtime, state: SessionState): Promise<void> {
 			turn = await deliver(rt, state, jobs);
 		} catch (error) {
 			rt.logger.error({ err: error, sessionId }, "delivering learner events failed");
+		} finally {
+			settleDelivered(jobs);
 		}
 		if (!turn) continue;
 		try {

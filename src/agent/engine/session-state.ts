@@ -7,15 +7,21 @@
 import type { AnswerResult, Participant } from "../../core/contracts/events.ts";
 import type { EndReason, SessionRecord } from "../store/types.ts";
 
-/** Work for a session's pump, in arrival order. */
-export type Job =
-	/** Run a turn (a new lesson). */
+/** What a job asks the pump to do. */
+type JobWork =
+	/** Run a turn (a new lesson, or a turn cut off by a restart). */
 	| { type: "kick" }
 	/** Record the learner's answer as the call's result. */
 	| { type: "answer"; toolCallId: string; kind: "quiz" | "ask"; result: AnswerResult }
 	/** A typed message; `supersedes` are the questions pending when it was admitted. */
 	| { type: "message"; text: string; by: Participant; supersedes: string[] }
 	| { type: "end"; by: Participant; reason: EndReason };
+
+/** Work for a session's pump, in arrival order. */
+export type Job = JobWork & {
+	/** Called once the job's delivery is on disk (or delivery gave up); handle() waits for it when the pump was idle. */
+	delivered?: () => void;
+};
 
 /** What an admitted event did to a pending question before it is recorded. */
 export type Claim = "answered" | "superseded";
@@ -34,6 +40,8 @@ export interface SessionState {
 	saving: Promise<void>;
 	/** A save is queued and has not started yet (later saves coalesce into it). */
 	saveQueued: boolean;
+	/** Saves queued or running: a state with unsaved changes is never evicted (a reload would read stale data). */
+	unsaved: number;
 }
 
 /** A fresh in-memory state for a record. */
@@ -46,10 +54,16 @@ export function newSessionState(record: SessionRecord): SessionState {
 		pump: undefined,
 		saving: Promise.resolve(),
 		saveQueued: false,
+		unsaved: 0,
 	};
 }
 
 /** True when nothing runs or waits for this session. */
 export function isIdle(state: SessionState): boolean {
 	return state.pump === undefined && state.queue.length === 0;
+}
+
+/** True when the state can be dropped from memory: idle, nothing claimed, everything saved. */
+export function evictable(state: SessionState): boolean {
+	return isIdle(state) && state.claims.size === 0 && state.unsaved === 0;
 }

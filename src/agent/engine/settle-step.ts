@@ -7,9 +7,10 @@
 import type { TutorEvent } from "../../core/contracts/events.ts";
 import type { PlanToolResult } from "../../core/contracts/plan.ts";
 import type { ProbeAssessment } from "../../core/contracts/probe.ts";
-import { parseAskInput, parseExplainInput, parseQuizInput } from "../../core/tool-parts.ts";
+import { parseExplainInput } from "../../core/tool-parts.ts";
 import type { LessonMessage, SessionRecord } from "../store/types.ts";
 import type { LessonAgent } from "./agents.ts";
+import { displayAsk, displayQuiz } from "./display.ts";
 import type { StepContent } from "./model-step.ts";
 import { planEventIfChanged } from "./plan-tracker.ts";
 import { appendAssistantParts } from "./record-edit.ts";
@@ -43,6 +44,7 @@ function refusalText(agent: LessonAgent, call: ToolCall): string {
 	const tool = agent.tools.get(call.toolName);
 	if (!tool)
 		return `Unknown tool ${JSON.stringify(call.toolName)}. Your tools are: ${[...agent.tools.keys()].join(", ")}.`;
+	if (call.error) return call.error;
 	if (typeof call.input === "string") {
 		try {
 			JSON.parse(call.input);
@@ -111,8 +113,8 @@ export function settleStep({ record, agent, content, draftId, freshMessage }: Se
 			continue;
 		}
 		if (tool.learner) {
-			const quiz = item.toolName === "quiz" ? parseQuizInput(item.input) : undefined;
-			const ask = item.toolName === "ask" ? parseAskInput(item.input) : undefined;
+			const quiz = item.toolName === "quiz" ? displayQuiz(item.input) : undefined;
+			const ask = item.toolName === "ask" ? displayAsk(item.input) : undefined;
 			if (!quiz && !ask) {
 				// Boundary and display run the same chain, so this is a bug guard, not a path.
 				refuse("The question could not be displayed; check its fields and send it again.");

@@ -35,6 +35,17 @@ export function* toolParts(messages: readonly LessonMessage[]): Generator<ToolPa
 	}
 }
 
+/** Visit every tool part in order (a plain loop: the hot paths scan the whole transcript every step). */
+function eachToolPart(messages: readonly LessonMessage[], visit: (part: ToolPartView) => void): void {
+	for (let i = 0; i < messages.length; i++) {
+		const parts = (messages[i] as LessonMessage).parts;
+		for (let j = 0; j < parts.length; j++) {
+			const part = parts[j] as unknown as ToolPartView;
+			if (part.type.startsWith("tool-") && part.toolCallId !== undefined) visit(part);
+		}
+	}
+}
+
 /** A tool call by id: its message index, part index and part. */
 export function findToolCall(
 	messages: readonly LessonMessage[],
@@ -56,34 +67,40 @@ export function pendingLearnerCalls(
 	messages: readonly LessonMessage[],
 ): Array<{ toolCallId: string; kind: "quiz" | "ask" }> {
 	const pending: Array<{ toolCallId: string; kind: "quiz" | "ask" }> = [];
-	for (const part of toolParts(messages)) {
-		const name = toolNameOf(part.type);
-		if ((name === "quiz" || name === "ask") && part.state === "input-available")
-			pending.push({ toolCallId: part.toolCallId, kind: name });
-	}
+	eachToolPart(messages, (part) => {
+		if (part.state !== "input-available") return;
+		if (part.type === "tool-quiz") pending.push({ toolCallId: part.toolCallId, kind: "quiz" });
+		else if (part.type === "tool-ask") pending.push({ toolCallId: part.toolCallId, kind: "ask" });
+	});
 	return pending;
 }
 
 /** Every tool call id in the transcript (to keep ids unique within a session). */
 export function toolCallIds(messages: readonly LessonMessage[]): Set<string> {
 	const ids = new Set<string>();
-	for (const part of toolParts(messages)) ids.add(part.toolCallId);
+	eachToolPart(messages, (part) => ids.add(part.toolCallId));
 	return ids;
 }
 
 /** The tree of the latest successful plan_init, or undefined before the first. */
 export function latestPlanTree(messages: readonly LessonMessage[]): PlanTree | undefined {
-	let tree: PlanTree | undefined;
-	for (const part of toolParts(messages)) {
-		if (part.type !== "tool-plan_init" || part.state !== "output-available") continue;
-		const output = part.output as PlanToolResult | undefined;
-		if (output?.ok && output.tree) tree = output.tree;
+	for (let i = messages.length - 1; i >= 0; i--) {
+		const parts = (messages[i] as LessonMessage).parts;
+		for (let j = parts.length - 1; j >= 0; j--) {
+			const part = parts[j] as unknown as ToolPartView;
+			if (part.type !== "tool-plan_init" || part.state !== "output-available") continue;
+			const output = part.output as PlanToolResult | undefined;
+			if (output?.ok && output.tree) return output.tree;
+		}
 	}
-	return tree;
+	return undefined;
 }
 
 /** True once a probe_done concluded the probe. */
 export function probeConcluded(messages: readonly LessonMessage[]): boolean {
-	for (const part of toolParts(messages)) if (isSuccessfulProbeDone(part)) return true;
-	return false;
+	let concluded = false;
+	eachToolPart(messages, (part) => {
+		if (!concluded && part.type === "tool-probe_done" && isSuccessfulProbeDone(part)) concluded = true;
+	});
+	return concluded;
 }

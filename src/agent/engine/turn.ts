@@ -20,6 +20,12 @@ function addUsage(record: SessionRecord, usage: StepUsage): void {
 	record.usage.cachedInputTokens += usage.cachedInputTokens;
 }
 
+/** The turn is over: not open any more, and its re-run budget (after restarts) is restored. */
+function closeTurn(record: SessionRecord): void {
+	record.turnOpen = false;
+	delete record.reruns;
+}
+
 /** Run one turn (the prober's, then the teacher's when the probe concludes in it). The caller saved turnOpen. */
 export async function runTurn(rt: Runtime, state: SessionState): Promise<void> {
 	const record = state.record;
@@ -49,6 +55,8 @@ export async function runTurn(rt: Runtime, state: SessionState): Promise<void> {
 				agent,
 				messages: await toModelMessages(record.messages),
 				maxRetries: rt.maxRetries,
+				retryDelayMs: rt.retryDelayMs,
+				timeoutMs: rt.requestTimeoutMs,
 				abortSignal: rt.signal,
 			});
 			if (!outcome.ok) {
@@ -75,15 +83,16 @@ export async function runTurn(rt: Runtime, state: SessionState): Promise<void> {
 			if (settled.recap) recapped = true;
 			const more = settled.learnerPending === 0 && (settled.probeDone || settled.toolCalls > 0);
 			// The last step's save also closes the turn (one write per step).
-			if (!more) record.turnOpen = false;
+			if (!more) closeTurn(record);
 			// Persist, then publish: a posted quiz must survive a crash to stay answerable.
 			await save(rt, state);
 			for (const event of settled.events) await rt.hub.emit(event);
 			if (!more) break;
 		}
 	} finally {
-		if (record.turnOpen) {
-			record.turnOpen = false;
+		// A turn stopped by close() stays open on disk: the next start re-runs it (tutor.resume()).
+		if (record.turnOpen && !rt.signal.aborted) {
+			closeTurn(record);
 			void save(rt, state);
 		}
 		await rt.hub.emit({ type: "typing", sessionId, active: false });

@@ -51,8 +51,10 @@ export interface SessionRecord {
 	ended?: { reason: EndReason; by?: Participant; at: string };
 	/** The last plan event emitted (tree version, current node): no duplicate plan posts after a restart. */
 	planShown?: { version: number; current: string | null };
-	/** True while a turn runs; still true after a crash (resume() reports it). */
+	/** True while a turn runs; still true after a crash or an aborted shutdown (resume() re-runs it). */
 	turnOpen?: boolean;
+	/** How many times resume() re-ran this session's cut-off turn in a row (bounded, so a turn that kills the process cannot loop). */
+	reruns?: number;
 }
 
 /** Sessions on keyv. Implementations must not lose a record on a failed call: they throw. */

@@ -1,15 +1,14 @@
 /**
  * The /lesson command definition and its registration (guild and global, the
  * application id looked up), and the adapter's small pure pieces: thread
- * names, guild config normalization, daily counts, refusal notices.
+ * names, guild config normalization, refusal notices.
  */
 
-import Keyv from "keyv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lessonCommands, registerDiscordCommands } from "../../../src/adapters/discord/commands.ts";
 import { threadName } from "../../../src/adapters/discord/lesson-start.ts";
 import { refusalNotice } from "../../../src/adapters/discord/notices.ts";
-import { DEFAULT_GUILD_CONFIG, DiscordState, normalizeGuildConfig } from "../../../src/adapters/discord/state.ts";
+import { DEFAULT_GUILD_CONFIG, normalizeGuildConfig } from "../../../src/adapters/discord/state.ts";
 import { type FakeDiscord, startFakeDiscord } from "../../fakes/discord.ts";
 import { commandProblems } from "../../fixtures/discord/limits.ts";
 
@@ -74,24 +73,13 @@ describe("adapter pieces", () => {
 		});
 	});
 
-	it("counts lessons per member per UTC day, concurrent starts included", async () => {
-		const state = new DiscordState(new Keyv());
-		const day = new Date("2025-03-01T10:00:00Z");
-		await Promise.all([
-			state.countLesson("g", "u", day),
-			state.countLesson("g", "u", day),
-			state.countLesson("g", "u", day),
-		]);
-		expect(await state.lessonsToday("g", "u", day)).toBe(3);
-		expect(await state.lessonsToday("g", "u", new Date("2025-03-02T00:00:01Z"))).toBe(0);
-		expect(await state.lessonsToday("g", "other", day)).toBe(0);
-	});
-
 	it("turns refusals into notices", () => {
-		expect(refusalNotice({ ok: false, code: "not-allowed", message: "x" })).toMatch(/solo lesson/);
-		expect(refusalNotice({ ok: false, code: "not-allowed", message: "x" }, "end")).toMatch(/learner or an admin/);
-		expect(refusalNotice({ ok: false, code: "invalid-answer", message: "Pick one of A-C." })).toContain(
-			"Pick one of A-C.",
+		expect(refusalNotice({ code: "not-allowed", message: "x" })).toMatch(/someone else's solo lesson/);
+		expect(refusalNotice({ code: "not-allowed", message: "x" }, "answer", "42")).toMatch(/<@42>'s solo lesson/);
+		expect(refusalNotice({ code: "not-allowed", message: "x" }, "end")).toMatch(
+			/learner or an admin \(Manage Server\)/,
 		);
+		expect(refusalNotice({ code: "invalid-answer", message: "Pick one of A-C." })).toContain("Pick one of A-C.");
+		expect(refusalNotice({ code: "ended", message: "" })).toContain("`/lesson start`");
 	});
 });

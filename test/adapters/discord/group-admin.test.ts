@@ -156,7 +156,9 @@ describe("who may act in Discord lessons", () => {
 			"the refusal of the submit",
 		);
 		expect(notice.visibleTo).toBe(fake.users.other.id);
-		expect(notice.content).toMatch(/someone else's solo lesson/);
+		expect(notice.content).toBe(
+			`This is <@${fake.users.learner.id}>'s solo lesson, so only they can answer. Start your own with \`/lesson start\`.`,
+		);
 		await stack.tutor.idle(sessionId);
 		expect(model.doStreamCalls.length).toBe(requests);
 		expect((await stack.tutor.getSession(sessionId))?.pending).toEqual([{ toolCallId: "b1", kind: "ask" }]);

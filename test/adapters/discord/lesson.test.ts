@@ -178,7 +178,9 @@ describe("a whole Discord lesson", () => {
 		const click = fake.click({ user: fake.users.other, messageId: quiz.id, customId: "lh:pick:p1:0" });
 		await fake.waitFor(() => fake.ephemeralsFor(fake.users.other).length > 0, "the refusal notice");
 		expect(click.responseType).toBe(6);
-		expect(fake.ephemeralsFor(fake.users.other)[0]?.content).toMatch(/someone else's solo lesson/);
+		expect(fake.ephemeralsFor(fake.users.other)[0]?.content).toBe(
+			`This is <@${fake.users.learner.id}>'s solo lesson, so only they can answer. Start your own with \`/lesson start\`.`,
+		);
 		expect(answered("p1")).toHaveLength(0);
 		expect(fake.messages.get(quiz.id)?.editedAt).toBeUndefined();
 		expect((await stack.tutor.getSession(sessionId))?.pending).toEqual([{ toolCallId: "p1", kind: "quiz" }]);
@@ -255,7 +257,9 @@ describe("a whole Discord lesson", () => {
 		expect(answered("t2")[0]?.result).toMatchObject({ answer: "10", correct: true });
 		expect(fake.messages.get(card.id)?.content).toMatch(/answered/);
 		expect(stranger.responseType).toBe(4); // an ephemeral notice instead of the modal
-		expect(fake.ephemeralsFor(fake.users.other).at(-1)?.content).toMatch(/someone else's solo lesson/);
+		expect(fake.ephemeralsFor(fake.users.other).at(-1)?.content).toBe(
+			`This is <@${fake.users.learner.id}>'s solo lesson, so only they can answer. Start your own with \`/lesson start\`.`,
+		);
 		expect(answered("t2")).toHaveLength(1);
 	});
 

@@ -7,9 +7,9 @@ import Keyv from "keyv";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RecordedCall } from "../../fakes/slack.ts";
 import { type FakeSlack, startFakeSlack } from "../../fakes/slack.ts";
-import { FakeTutor } from "./fake-tutor.ts";
+import { FakeTutor } from "../shared/fake-tutor.ts";
+import { stubRenderer } from "../shared/stub-renderer.ts";
 import { type Running, startAdapter, textOf } from "./harness.ts";
-import { stubRenderer } from "./stub-renderer.ts";
 
 const ADA = { user: "U1", name: "ada", channel: "C1" };
 const BOB = { user: "U2", name: "bob", channel: "C1" };
@@ -183,22 +183,57 @@ describe("Slack /lesson commands and mentions", { timeout: 20_000 }, () => {
 		tutor.verdict = { ok: false, code: "not-pending", message: "The lesson moved on from that question." };
 		await running.sender.action(ADA, posted, { action_id: "lh:pick:call-9:1" });
 		const notice = await fake.waitFor(
-			() => fake.callsTo("chat.postEphemeral").find((c) => /moved on from that question/.test(String(c.params.text))),
+			() =>
+				fake
+					.callsTo("chat.postEphemeral")
+					.find((c) => /no longer open \(it was answered or replaced\)/.test(String(c.params.text))),
 			"the stale-click notice",
 		);
 		expect(notice.params.thread_ts).toBe(threadTs);
 		expect(tutor.handled.at(-1)?.event).toMatchObject({ type: "answer", toolCallId: "call-9", value: 1 });
 	});
 
-	it("does not open the answer modal for a question that is no longer open", async () => {
+	it("opens the answer modal before asking the tutor, then replaces it with a notice when the question is closed", async () => {
 		const lesson = tutor.started.find((s) => s.topic === "photosynthesis")!;
 		const posted = await fetchPost(fake, lesson.sessionId.split(":")[3]!);
-		await running.sender.action(ADA, posted, { action_id: "lh:open:call-10" });
-		await fake.waitFor(
-			() => fake.callsTo("chat.postEphemeral").find((c) => /no longer open/.test(String(c.params.text))),
-			"the closed-question notice",
+		const opens = fake.callsTo("views.open").length;
+		const release = tutor.hold(); // the tutor (and so the real check) is slow
+		try {
+			const click = await running.sender.action(ADA, posted, { action_id: "lh:open:call-10" });
+			expect(click.status).toBe(200);
+			// The trigger_id lives 3 s: views.open must not wait for the tutor.
+			const opened = await fake.waitFor(() => fake.callsTo("views.open")[opens], "views.open while the tutor is held");
+			expect(JSON.stringify(opened.params.view)).toContain("lh:text:call-10");
+			expect(fake.callsTo("views.update")).toHaveLength(0);
+		} finally {
+			release();
+		}
+		const update = await fake.waitFor(() => fake.callsTo("views.update")[0], "the notice replacing the modal");
+		const view = update.params.view as { blocks: unknown[]; submit?: unknown };
+		expect(JSON.stringify(view.blocks)).toMatch(/no longer open \(it was answered or replaced\)/);
+		expect(JSON.stringify(view.blocks)).not.toContain("lh:text:");
+		expect(view.submit).toBeUndefined();
+	});
+
+	it("does not open the answer modal at all for a question it saw answered", async () => {
+		const lesson = tutor.started.find((s) => s.topic === "photosynthesis")!;
+		const posted = await fetchPost(fake, lesson.sessionId.split(":")[3]!);
+		await tutor.emit({
+			type: "answered",
+			sessionId: lesson.sessionId,
+			toolCallId: "call-11",
+			kind: "ask",
+			result: { answer: "yes", by: { id: "U1" } },
+		});
+		const opens = fake.callsTo("views.open").length;
+		const notices = fake.callsTo("chat.postEphemeral").length;
+		await running.sender.action(ADA, posted, { action_id: "lh:open:call-11" });
+		const notice = await fake.waitFor(
+			() => fake.callsTo("chat.postEphemeral").slice(notices)[0],
+			"the already-answered notice",
 		);
-		expect(fake.callsTo("views.open")).toHaveLength(0);
+		expect(String(notice.params.text)).toMatch(/already answered/);
+		expect(fake.callsTo("views.open")).toHaveLength(opens);
 	});
 
 	it("acks a command and a click before the tutor has answered", async () => {

@@ -113,7 +113,7 @@ describe("Slack lesson end to end (HTTP, real engine, SQLite, renderer)", { time
 		expect(textOf(update.params)).toMatch(/correct/);
 		expect(JSON.stringify(update.params.blocks)).not.toContain('"actions"');
 		await running.sender.action(LEARNER, quiz.message.ts, { action_id: "lh:pick:probe-0:0" });
-		await fake.waitFor(() => ephemeralTo("U1", /already been answered/), "the double-click notice");
+		await fake.waitFor(() => ephemeralTo("U1", /already answered, so nothing was recorded/), "the double-click notice");
 		expect(updatesOf(quiz.message.ts)).toHaveLength(1);
 	});
 
@@ -132,14 +132,22 @@ describe("Slack lesson end to end (HTTP, real engine, SQLite, renderer)", { time
 		expect(textOf(update.params)).toMatch(/correct/);
 	});
 
-	it("opens the free-text modal with the click's trigger_id; refuses an empty answer; records the typed one", async () => {
+	it("opens the free-text modal with the click's trigger_id (after another restart); refuses an empty answer; records the typed one", async () => {
 		const open = await control("lh:open:probe-2");
+		await tutor.idle();
+		await shutdown();
+		await boot();
 		const payload = running.sender.actionPayload(LEARNER, open.message.ts, { action_id: open.actionId });
 		await running.sender.interactive(payload);
 		const opened = await fake.waitFor(() => fake.callsTo("views.open")[0], "views.open");
 		expect(opened.params.trigger_id).toBe(payload.trigger_id);
 		const view = opened.params.view as Record<string, unknown>;
 		expect(String(view.private_metadata)).toContain(sessionId);
+		// After the restart memory lacks the question: the modal opened at once, then got it from the store.
+		expect(JSON.stringify(view)).not.toContain("what does the denominator tell you?");
+		const filled = await fake.waitFor(() => fake.callsTo("views.update")[0], "the modal filled in");
+		expect(JSON.stringify(filled.params.view)).toContain("what does the denominator tell you?");
+		expect(JSON.stringify(filled.params.view)).toContain("lh:text:probe-2");
 		const empty = await running.sender.viewSubmission(LEARNER, view, {
 			"lh:text:probe-2": { "lh:text:probe-2": { type: "plain_text_input", value: "   " } },
 		});

@@ -15,8 +15,8 @@ import type { TutorEvent } from "../../../src/core/contracts/events.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
 import type { PlanTree } from "../../../src/core/contracts/plan.ts";
 import { type FakeSlack, startFakeSlack } from "../../fakes/slack.ts";
+import { stubRenderer } from "../shared/stub-renderer.ts";
 import { textOf } from "./harness.ts";
-import { stubRenderer } from "./stub-renderer.ts";
 
 const TREE: PlanTree = {
 	nodes: [

@@ -1,0 +1,27 @@
+/**
+ * Where a sqlite:// store URL puts its file, and whether that is a place for
+ * files at all (shared by the configuration check and the store's folder setup).
+ */
+
+import { resolve, sep } from "node:path";
+
+/** Folders no store file belongs in (virtual filesystems; Node's recursive mkdir loops forever in /proc). */
+export const SYSTEM_FOLDERS = ["/proc", "/sys", "/dev"] as const;
+
+/** The SQLite file of a `sqlite://` URL, absolute; undefined for other backends and `:memory:`. */
+export function sqliteFileOf(url: string, cwd = process.cwd()): string | undefined {
+	if (!url.startsWith("sqlite://")) return undefined;
+	const path = url.slice("sqlite://".length);
+	if (path === "" || path === ":memory:") return undefined;
+	return resolve(cwd, path);
+}
+
+/** The system folder a path lies in, if any. */
+export function systemFolderOf(path: string): string | undefined {
+	return SYSTEM_FOLDERS.find((folder) => path === folder || path.startsWith(`${folder}${sep}`));
+}
+
+/** A URL with its password replaced by `***` (store and server URLs are printed in tables and logs). */
+export function redactUrl(url: string): string {
+	return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*):[^@/?#]*@/i, "$1:***@");
+}
