@@ -176,7 +176,7 @@ async function main(): Promise<void> {
 	log("");
 	log(
 		table([
-			["", "median ms", "runs", "x ours warm"],
+			["", "median ms", "runs", "vs ours warm"],
 			["(a) mmdc CLI", fmt(mmdc, 1), String(RUNS.mmdc), `${round(speedupMmdc)}x (a/c)`],
 			["(b) renderMermaid, warm browser", fmt(rm, 1), String(RUNS.renderMermaid), `${round(speedupRm)}x (b/c)`],
 			["(c) ours, warm page", fmt(oursWarm, 1), String(RUNS.warm), "1x"],

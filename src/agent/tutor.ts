@@ -38,12 +38,12 @@ export interface TutorOptions {
 	now?: () => Date;
 	/** How long close() waits for running turns before aborting them (default 10 s). */
 	closeTimeoutMs?: number;
+	/** Sessions kept in memory; idle, fully saved ones beyond this reload from the store on demand (default 1000). */
+	maxSessionsInMemory?: number;
 }
 
 /** Longest topic accepted. */
 export const MAX_TOPIC_CHARS = 300;
-/** Sessions kept in memory when idle (others reload from the store on demand). */
-const MAX_IDLE_SESSIONS = 1000;
 /** Re-runs of one cut-off turn in a row on restart, before it waits for the learner instead. */
 const MAX_RERUNS = 2;
 
@@ -71,10 +71,11 @@ export function createTutor(options: TutorOptions): Tutor {
 	const reruns = new Set<SessionState>();
 	let closed = false;
 
+	const maxInMemory = options.maxSessionsInMemory ?? 1000;
 	const evictIdle = (keep: SessionState) => {
-		if (states.size <= MAX_IDLE_SESSIONS) return;
+		if (states.size <= maxInMemory) return;
 		for (const [id, state] of states) {
-			if (states.size <= MAX_IDLE_SESSIONS) break;
+			if (states.size <= maxInMemory) break;
 			if (state !== keep && evictable(state) && !reruns.has(state)) states.delete(id);
 		}
 	};
@@ -82,6 +83,9 @@ export function createTutor(options: TutorOptions): Tutor {
 	const startReruns = () => {
 		if (closed || rt.hub.size() === 0) return;
 		for (const state of reruns) {
+			// Skip it when a learner event got there first (its turn already ran, or runs now).
+			if (!state.record.turnOpen || !isIdle(state) || state.record.ended) continue;
+			state.record.reruns = (state.record.reruns ?? 0) + 1;
 			state.queue.push({ type: "kick" });
 			kick(rt, state);
 		}
@@ -154,6 +158,7 @@ export function createTutor(options: TutorOptions): Tutor {
 			};
 			const state = newSessionState(record);
 			states.set(opts.sessionId, state);
+			evictIdle(state);
 			await save(rt, state);
 			state.queue.push({ type: "kick" });
 			kick(rt, state);
@@ -220,7 +225,7 @@ export function createTutor(options: TutorOptions): Tutor {
 
 		async resume() {
 			let repaired = 0;
-			for (const sessionId of await rt.store.list()) {
+			for (const sessionId of await rt.store.listOpen()) {
 				if (states.has(sessionId) || loading.has(sessionId)) continue;
 				const record = await rt.store.get(sessionId);
 				if (!record || record.ended || states.has(sessionId)) continue;
@@ -231,7 +236,9 @@ export function createTutor(options: TutorOptions): Tutor {
 				// at most MAX_RERUNS times in a row (a turn that kills the process must not loop forever).
 				const rerun =
 					repair.cutOff && pendingLearnerCalls(record.messages).length === 0 && (record.reruns ?? 0) < MAX_RERUNS;
-				if (rerun) record.reruns = (record.reruns ?? 0) + 1;
+				// Still cut off on disk until the re-run starts (it waits for a subscriber; a process that never has one
+				// leaves it for the next start).
+				if (rerun) record.turnOpen = true;
 				const state = newSessionState(record);
 				states.set(sessionId, state);
 				await save(rt, state);

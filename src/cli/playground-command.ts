@@ -5,6 +5,7 @@
  */
 
 import { createLineSource, createPromptSource, runPlayground } from "../adapters/terminal/index.ts";
+import { redactUrl } from "../config.ts";
 import type { LessonMode } from "../core/contracts/events.ts";
 import { type CliIo, EXIT_CONFIG, loadConfigOrReport, useColor } from "./io.ts";
 import { createProcessLogger } from "./logger.ts";
@@ -29,12 +30,25 @@ export async function playgroundCommand(options: PlaygroundCommandOptions, io: C
 	if (!config) return EXIT_CONFIG;
 	const logger = createProcessLogger(config.logLevel, { kind: "file", path: PLAYGROUND_LOG });
 	const registry = new ShutdownRegistry(logger);
-	const uninstall = installProcessHandlers(logger, registry, (code) => {
-		logger.flush();
-		process.exit(code);
-	});
+	// Ctrl+C while the tutor thinks (a prompt takes Ctrl+C itself) pauses the lesson with the resume hint.
+	const interrupt = new AbortController();
+	const uninstall = installProcessHandlers(
+		logger,
+		registry,
+		(code) => {
+			logger.flush();
+			process.exit(code);
+		},
+		{
+			onSignal: () => {
+				interrupt.abort();
+				return true;
+			},
+		},
+	);
 	try {
-		const runtime = await createRuntime(config, logger, registry);
+		// A paused lesson resumes later: do not keep the learner waiting for a model call to finish.
+		const runtime = await createRuntime(config, logger, registry, { closeTimeoutMs: 500 });
 		const interactive = io.stdin.isTTY === true;
 		const source = interactive ? createPromptSource(io.stdin, io.stdout) : createLineSource(io.stdin, io.stdout);
 		const result = await runPlayground({
@@ -48,7 +62,9 @@ export async function playgroundCommand(options: PlaygroundCommandOptions, io: C
 			...(options.topic ? { topic: options.topic } : {}),
 			mode: options.mode ?? "solo",
 			...(options.plansDir ? { plansDir: options.plansDir } : {}),
-			banner: `learnharness playground · model: ${describeModel(config)} · store: ${config.storeUrl} · log: ${PLAYGROUND_LOG}`,
+			banner: `learnharness playground · model: ${describeModel(config)} · store: ${redactUrl(config.storeUrl)} · log: ${PLAYGROUND_LOG}`,
+			command: io.invocation ?? "learnharness",
+			signal: interrupt.signal,
 			logger,
 		});
 		logger.info({ ...result }, "playground finished");

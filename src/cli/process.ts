@@ -49,11 +49,21 @@ export class ShutdownRegistry {
 	}
 }
 
+/** Options of installProcessHandlers. */
+export interface ProcessHandlerOptions {
+	/**
+	 * A first SIGINT/SIGTERM goes here instead of closing everything; return true when the
+	 * caller stops on its own (the playground pauses the lesson, then returns normally).
+	 */
+	onSignal?: (signal: "SIGINT" | "SIGTERM") => boolean;
+}
+
 /** Installs the process handlers; `onExit(code)` runs after a graceful close. Returns an uninstaller. */
 export function installProcessHandlers(
 	logger: Logger,
 	registry: ShutdownRegistry,
 	onExit: (code: number) => void = (code) => process.exit(code),
+	options: ProcessHandlerOptions = {},
 ): () => void {
 	let stopping = false;
 	const stop = (code: number, reason: string): void => {
@@ -63,6 +73,10 @@ export function installProcessHandlers(
 			return;
 		}
 		stopping = true;
+		if ((reason === "SIGINT" || reason === "SIGTERM") && options.onSignal?.(reason) === true) {
+			logger.info({ reason }, "stopping on a signal");
+			return;
+		}
 		logger.info({ reason }, "shutting down");
 		void registry.close().finally(() => onExit(code));
 	};

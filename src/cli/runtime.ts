@@ -65,5 +65,7 @@ export async function createRuntime(
 /** A one-line description of the model for banners and doctor. */
 export function describeModel(config: Config): string {
 	if (config.model.demo) return "demo (the built-in scripted lesson; set OPENAI_API_KEY for a real model)";
-	return config.model.baseUrl ? `${config.model.id} at ${redactUrl(config.model.baseUrl)}` : `${config.model.id} (OpenAI)`;
+	return config.model.baseUrl
+		? `${config.model.id} at ${redactUrl(config.model.baseUrl)}`
+		: `${config.model.id} (OpenAI)`;
 }

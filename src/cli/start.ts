@@ -28,7 +28,10 @@ export async function startCommand(io: CliIo): Promise<StartOutcome> {
 	if (!config.discord && !config.slack) {
 		io.stdout.write(
 			"No chat platform is configured (DISCORD_TOKEN or SLACK_BOT_TOKEN), so here is the terminal playground.\n" +
-				"See docs/discord.md and docs/slack.md to put the tutor in a chat.\n\n",
+				"See docs/discord.md and docs/slack.md to put the tutor in a chat.\n" +
+				(io.stdin.isTTY === true
+					? "\n"
+					: "Standard input is not a terminal: the topic and the answers are read from it, one a line.\n\n"),
 		);
 		return { running: false, exitCode: await playgroundCommand({}, io) };
 	}

@@ -274,3 +274,134 @@ describe("demo model on the real engine (createTutor, in-memory store)", () => {
 		expect(events.at(-1)).toMatchObject({ type: "ended", reason: "completed" });
 	});
 });
+
+describe("demo model on the real engine: learners who do not follow the script", () => {
+	type Question = Extract<TutorEvent, { type: "quiz" | "ask" }>;
+	/** Play a lesson, answering each new question with `act` (undefined: stop); at most 40 rounds. */
+	async function playWith(act: (q: Question) => import("../../src/core/contracts/events.ts").LearnerEvent | undefined) {
+		const { createTutor, createSessionStore } = await import("../../src/agent/index.ts");
+		const store = await createSessionStore("memory://");
+		const tutor = createTutor({ model: createDemoModel(), store });
+		const events: TutorEvent[] = [];
+		tutor.subscribe((e) => void events.push(e));
+		const sessionId = "terminal:demo-odd";
+		await tutor.startLesson({ sessionId, topic: "binary search", learner: by, mode: "solo" });
+		const seen = new Set<string>();
+		for (let i = 0; i < 40 && !events.some((e) => e.type === "ended"); i++) {
+			await tutor.idle(sessionId);
+			const open = events.find(
+				(e): e is Question => (e.type === "quiz" || e.type === "ask") && !seen.has(e.toolCallId),
+			);
+			if (!open) break;
+			seen.add(open.toolCallId);
+			const event = act(open);
+			if (!event) break;
+			expect(await tutor.handle(sessionId, event)).toEqual({ ok: true });
+		}
+		await tutor.idle(sessionId);
+		const summary = await tutor.getSession(sessionId);
+		const record = await store.get(sessionId);
+		await tutor.close();
+		return { events, summary, record, of: <T extends TutorEvent["type"]>(t: T) => events.filter((e) => e.type === t) };
+	}
+	const by = { id: "u1" };
+
+	it("a learner who only types messages: every question is skipped, the demo says once it cannot chat, the lesson ends", async () => {
+		const run = await playWith(() => ({ type: "message", text: "hmm, tell me more", by }));
+		expect(run.of("error")).toEqual([]);
+		expect(run.of("ended")).toMatchObject([{ reason: "completed" }]);
+		const answered = run.of("answered") as Array<Extract<TutorEvent, { type: "answered" }>>;
+		expect(answered.length).toBe(11); // 3 probe questions + 8 teaching quizzes
+		expect(answered.every((a) => a.result.skipped === true)).toBe(true);
+		const texts = (run.of("text") as Array<Extract<TutorEvent, { type: "text" }>>).map((t) => t.text);
+		expect(texts.filter((t) => t.includes("can't really read free-form messages"))).toHaveLength(1);
+		expect(run.of("assessment")).toHaveLength(1);
+		expect(run.summary?.phase).toBe("ended");
+	});
+
+	it("a learner who answers everything wrong gets the wrong-answer feedback and an assessment that says so", async () => {
+		const run = await playWith((q) => {
+			if (q.type === "ask") return { type: "answer", toolCallId: q.toolCallId, value: "new", by };
+			const wrong = q.input.options?.find((o) => o !== q.input.correctAnswer);
+			return wrong !== undefined
+				? { type: "answer", toolCallId: q.toolCallId, value: wrong, by }
+				: { type: "reply", toolCallId: q.toolCallId, text: "42", by };
+		});
+		expect(run.of("error")).toEqual([]);
+		expect(run.of("ended")).toMatchObject([{ reason: "completed" }]);
+		const graded = (run.of("answered") as Array<Extract<TutorEvent, { type: "answered" }>>).filter(
+			(a) => a.kind === "quiz",
+		);
+		expect(graded).toHaveLength(10);
+		expect(graded.every((a) => a.result.correct === false)).toBe(true);
+		const assessment = run.of("assessment")[0] as Extract<TutorEvent, { type: "assessment" }>;
+		expect(JSON.stringify(assessment.assessment)).toMatch(/Did not reach for the middle/);
+		const texts = (run.of("text") as Array<Extract<TutorEvent, { type: "text" }>>).map((t) => t.text).join("\n");
+		expect(texts).toMatch(/Not quite/);
+		expect(texts).not.toMatch(/well done/i);
+	});
+
+	it("a learner who ends early: the open question is skipped, nothing else is asked", async () => {
+		let rounds = 0;
+		const run = await playWith((q) =>
+			rounds++ === 0 ? { type: "answer", toolCallId: q.toolCallId, value: 1, by } : { type: "end", by },
+		);
+		expect(run.of("error")).toEqual([]);
+		expect(run.of("ended")).toMatchObject([{ reason: "ended-by-user" }]);
+		expect(run.of("assessment")).toHaveLength(0);
+		expect(run.of("ask")).toHaveLength(1); // the second probe question, skipped by the end
+		expect(run.summary?.phase).toBe("ended");
+		expect(run.summary?.pending).toEqual([]);
+	});
+
+	it("after a restart cut off its plan_init, the re-run turn calls plan_init again", async () => {
+		const { createTutor, createSessionStore } = await import("../../src/agent/index.ts");
+		const store = await createSessionStore("memory://");
+		const first = createTutor({ model: createDemoModel(), store });
+		const events: TutorEvent[] = [];
+		first.subscribe((e) => void events.push(e));
+		const sessionId = "terminal:demo-cut";
+		await first.startLesson({ sessionId, topic: "binary search", learner: by, mode: "solo" });
+		// Answer the three probe questions.
+		for (let i = 0; i < 3; i++) {
+			await first.idle(sessionId);
+			const q = events.filter((e): e is Question => e.type === "quiz" || e.type === "ask").at(-1)!;
+			const event =
+				q.type === "quiz" && !q.input.options
+					? { type: "reply" as const, toolCallId: q.toolCallId, text: "8", by }
+					: { type: "answer" as const, toolCallId: q.toolCallId, value: 0, by };
+			await first.handle(sessionId, event);
+		}
+		await first.idle(sessionId);
+		expect(events.find((e) => e.type === "plan")).toMatchObject({ reason: "init" });
+		// Rewind to a crash right after the teacher's plan_init was streamed (no result yet).
+		const record = (await store.get(sessionId))!;
+		const at = record.messages.findIndex((m) => m.parts.some((p) => p.type === "tool-plan_init"));
+		const cut = record.messages[at]!;
+		const planPart = cut.parts.findIndex((p) => p.type === "tool-plan_init");
+		record.messages = [
+			...record.messages.slice(0, at),
+			{
+				...cut,
+				parts: [
+					...cut.parts.slice(0, planPart),
+					{ ...(cut.parts[planPart] as object), state: "input-available", output: undefined } as never,
+				],
+			},
+		];
+		record.turnOpen = true;
+		delete record.planShown;
+		await store.set(record);
+		// A new tutor on the same store (the memory store outlives the first tutor's close here).
+		const second = createTutor({ model: createDemoModel(), store: { ...store, close: async () => {} } });
+		const after: TutorEvent[] = [];
+		second.subscribe((e) => void after.push(e));
+		expect(await second.resume()).toBe(1);
+		await second.idle(sessionId);
+		expect(after.filter((e) => e.type === "error")).toEqual([]);
+		expect(after.find((e) => e.type === "plan")).toMatchObject({ reason: "init" });
+		expect(after.some((e) => e.type === "quiz")).toBe(true);
+		await second.close();
+		await first.close();
+	});
+});

@@ -1,6 +1,9 @@
 import { APICallError } from "ai";
 import { afterAll, describe, expect, it } from "vitest";
 import { toolParts } from "../../src/agent/engine/transcript.ts";
+import { createSessionStore } from "../../src/agent/store/session-store.ts";
+import type { SessionStore } from "../../src/agent/store/types.ts";
+import { createTutor } from "../../src/agent/tutor.ts";
 import { silentLogger } from "../../src/core/contracts/logger.ts";
 import { harness, learner, probeQuiz, scriptedModel, stranger, tempDir, toolResultsSent } from "./helpers.ts";
 
@@ -31,6 +34,65 @@ describe("handle(): verdicts before model work, serialized delivery", () => {
 		expect(quizParts[0]?.output).toMatchObject({ answer: "3/4", correct: true });
 		expect(model.doStreamCalls).toHaveLength(2);
 		await h.tutor.close();
+	});
+
+	it("on an idle session handle() resolves once the answer (or the end) is on disk, not after the model turn", async () => {
+		let release!: () => void;
+		const gate = new Promise<void>((done) => {
+			release = done;
+		});
+		const model = scriptedModel([
+			{ calls: [{ name: "quiz", input: probeQuiz, id: "q" }] },
+			{ gate, calls: [{ name: "ask", input: { question: "Why?" }, id: "a" }] },
+		]);
+		// A store whose writes wait while `hold` is set: handle() must wait for the write, not for the model.
+		const inner = await createSessionStore(`sqlite://${dir.path}/durable.sqlite`);
+		let hold: Promise<void> | undefined;
+		const store: SessionStore = {
+			...inner,
+			set: async (r) => {
+				await hold;
+				return inner.set(r);
+			},
+		};
+		const tutor = createTutor({ model, store, maxRetries: 0 });
+		const answered: string[] = [];
+		tutor.subscribe((e) => void (e.type === "answered" && answered.push(e.toolCallId)));
+		const sessionId = newSession();
+		await tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+		await tutor.idle(sessionId);
+
+		let unhold!: () => void;
+		hold = new Promise<void>((done) => {
+			unhold = done;
+		});
+		let resolved = false;
+		const verdict = tutor.handle(sessionId, { type: "answer", toolCallId: "q", value: 1, by: learner }).then((v) => {
+			resolved = true;
+			return v;
+		});
+		for (let i = 0; i < 20; i++) await new Promise((done) => setImmediate(done));
+		expect(resolved).toBe(false); // the write is held: no verdict yet, no `answered` event either
+		expect(answered).toEqual([]);
+		hold = undefined;
+		unhold();
+		expect(await verdict).toEqual({ ok: true });
+		const saved = await inner.get(sessionId);
+		expect([...toolParts(saved!.messages)].find((p) => p.toolCallId === "q")).toMatchObject({
+			state: "output-available",
+			output: { answer: "3/4", correct: true },
+		});
+		expect(saved?.turnOpen).toBe(true); // the turn runs (held at the model) while handle() has returned
+		// An event during the running turn is admitted at once (queued), without waiting for the model.
+		expect(await tutor.handle(sessionId, { type: "message", text: "still there?", by: learner })).toEqual({
+			ok: true,
+		});
+		release();
+		await tutor.idle(sessionId);
+		// An end resolves after the ended record is written.
+		expect(await tutor.handle(sessionId, { type: "end", by: learner })).toEqual({ ok: true });
+		expect((await inner.get(sessionId))?.ended).toMatchObject({ reason: "ended-by-user" });
+		await tutor.close();
 	});
 
 	it("refuses strangers in solo mode, unknown calls, bad values and unknown sessions", async () => {
@@ -175,6 +237,40 @@ describe("handle(): verdicts before model work, serialized delivery", () => {
 		await h.tutor.close();
 	});
 
+	it("a session with a write still in flight is never dropped from memory (a reload would read stale data)", async () => {
+		const inner = await createSessionStore(`sqlite://${dir.path}/evict.sqlite`);
+		let hold: Promise<void> | undefined;
+		let held = "";
+		const store: SessionStore = {
+			...inner,
+			set: async (r) => {
+				if (r.sessionId === held) await hold;
+				return inner.set(r);
+			},
+		};
+		const model = scriptedModel([{ text: "Hi A." }, { text: "Hi B." }, { text: "Hi C." }]);
+		const tutor = createTutor({ model, store, maxRetries: 0, maxSessionsInMemory: 1 });
+		const [a, b, c] = [newSession(), newSession(), newSession()];
+		await tutor.startLesson({ sessionId: a, topic: "fractions", learner, mode: "solo" });
+		await tutor.idle(a);
+		let unhold!: () => void;
+		hold = new Promise<void>((done) => {
+			unhold = done;
+		});
+		held = a;
+		const writing = tutor.setExtra(a, "planKey", "k1"); // its write is held
+		await tutor.startLesson({ sessionId: b, topic: "fractions", learner, mode: "solo" });
+		await tutor.idle(b);
+		expect((await tutor.getSession(a))?.extra).toEqual({ planKey: "k1" });
+		unhold();
+		await writing;
+		// Saved now: it may be dropped, and reloads with what was written.
+		await tutor.startLesson({ sessionId: c, topic: "fractions", learner, mode: "solo" });
+		await tutor.idle(c);
+		expect((await tutor.getSession(a))?.extra).toEqual({ planKey: "k1" });
+		await tutor.close();
+	});
+
 	it("a sink that throws is logged and the other sinks still get every event", async () => {
 		const model = scriptedModel([{ text: "Hello." }]);
 		const errors: unknown[] = [];
@@ -233,6 +329,27 @@ describe("handle(): verdicts before model work, serialized delivery", () => {
 		await h.tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
 		await h.tutor.idle(sessionId);
 		expect(model.doStreamCalls).toHaveLength(3);
+		// Nothing was asked: the learner is told rather than left waiting.
+		expect(h.of("error")).toEqual([expect.objectContaining({ code: "step-limit", retryable: true })]);
+		expect(h.of("error")[0]?.message).toMatch(/Send a message to continue/);
+		await h.tutor.close();
+	});
+
+	it("an empty model reply is asked again once, then reported; the next message runs the turn", async () => {
+		const model = scriptedModel([{}, { text: "Hello!" }, {}, { reasoning: "hmm" }, { text: "Back." }]);
+		const h = await harness(dir.path, model);
+		const sessionId = newSession();
+		await h.tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+		await h.tutor.idle(sessionId);
+		expect(h.of("text").map((t) => t.text)).toEqual(["Hello!"]);
+		expect(h.of("error")).toHaveLength(0);
+		await h.tutor.handle(sessionId, { type: "message", text: "and?", by: learner });
+		await h.tutor.idle(sessionId);
+		expect(h.of("error")).toEqual([expect.objectContaining({ code: "empty-reply" })]);
+		await h.tutor.handle(sessionId, { type: "message", text: "hello?", by: learner });
+		await h.tutor.idle(sessionId);
+		expect(h.of("text").at(-1)?.text).toBe("Back.");
+		expect(model.doStreamCalls).toHaveLength(5);
 		await h.tutor.close();
 	});
 });

@@ -8,11 +8,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { MockLanguageModelV3 } from "ai/test";
+import { afterAll, beforeAll } from "vitest";
+import { createLanguageModel } from "../../src/agent/models/index.ts";
 import { createSessionStore } from "../../src/agent/store/session-store.ts";
 import type { SessionStore } from "../../src/agent/store/types.ts";
 import { createTutor, type TutorOptions } from "../../src/agent/tutor.ts";
 import type { TutorEvent } from "../../src/core/contracts/events.ts";
 import type { Tutor } from "../../src/core/contracts/tutor.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai.ts";
 
 /** A scripted tool call: `input` is JSON-encoded unless `raw` gives the exact argument text. */
 export interface ScriptedCall {
@@ -95,6 +98,35 @@ export function scriptedModel(replies: ScriptedReply[]): MockLanguageModelV3 & {
 export function tempDir(): { path: string; cleanup: () => void } {
 	const path = mkdtempSync(join(tmpdir(), "lh-engine-"));
 	return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** A temp folder and the chat-completions fake for one test file (started before it, closed after). */
+export function useFakeOpenAI(): {
+	dir: ReturnType<typeof tempDir>;
+	readonly fake: FakeOpenAI;
+	/** The real @ai-sdk/openai chat provider pointed at the fake. */
+	model(): ReturnType<typeof createLanguageModel>;
+} {
+	const dir = tempDir();
+	let fake: FakeOpenAI | undefined;
+	beforeAll(async () => {
+		fake = await startFakeOpenAI();
+	});
+	afterAll(async () => {
+		await fake?.close();
+		dir.cleanup();
+	});
+	const running = (): FakeOpenAI => {
+		if (!fake) throw new Error("the fake starts in beforeAll");
+		return fake;
+	};
+	return {
+		dir,
+		get fake() {
+			return running();
+		},
+		model: () => createLanguageModel({ model: "fake-llama", baseUrl: running().baseURL, apiKey: "test-key" }),
+	};
 }
 
 /** A tutor on a SQLite file, recording its events. */

@@ -157,5 +157,15 @@ describe("a whole lesson on MockLanguageModelV3 with the SQLite store", () => {
 		const tree = latestPlanTree(record!.messages)!;
 		expect(derivePlanStatuses(tree, record!.messages).current).toBe("unlike");
 		expect(record!.messages.filter((m) => m.role === "assistant" && m.metadata?.agent === "teacher").length).toBe(4);
+		// Each turn's usage sits on its messages; they add up to the session's totals.
+		const perMessage = record!.messages.flatMap((m) => (m.metadata?.usage ? [m.metadata.usage] : []));
+		expect(perMessage.length).toBe(6);
+		const sum = (k: "inputTokens" | "outputTokens" | "cachedInputTokens") =>
+			perMessage.reduce((total, u) => total + u[k], 0);
+		expect({
+			inputTokens: sum("inputTokens"),
+			outputTokens: sum("outputTokens"),
+			cachedInputTokens: sum("cachedInputTokens"),
+		}).toEqual(record!.usage);
 	});
 });

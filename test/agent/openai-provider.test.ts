@@ -1,17 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLanguageModel } from "../../src/agent/models/index.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai.ts";
-import { assessmentInput, harness, learner, probeQuiz, tempDir } from "./helpers.ts";
+import { describe, expect, it } from "vitest";
+import { assessmentInput, harness, learner, probeQuiz, useFakeOpenAI } from "./helpers.ts";
 
-const dir = tempDir();
-let fake: FakeOpenAI;
-beforeAll(async () => {
-	fake = await startFakeOpenAI();
-});
-afterAll(async () => {
-	await fake.close();
-	dir.cleanup();
-});
+const suite = useFakeOpenAI();
 
 interface ChatBody {
 	model: string;
@@ -22,7 +12,7 @@ interface ChatBody {
 
 describe("the real @ai-sdk/openai provider against a chat-completions fake (SSE)", () => {
 	it("streams text and tool calls into a lesson; requests keep a stable prefix; retries a 500", async () => {
-		fake.reply(
+		suite.fake.reply(
 			{
 				text: "Hello Ada! First, a quick question.",
 				toolCalls: [{ id: "call_q1", name: "quiz", arguments: probeQuiz }],
@@ -32,8 +22,8 @@ describe("the real @ai-sdk/openai provider against a chat-completions fake (SSE)
 			{ text: "Thanks!", toolCalls: [{ id: "call_pd", name: "probe_done", arguments: assessmentInput }] },
 			{ text: "Now the teacher: what do you know about unlike denominators?", usage: { cachedTokens: 64 } },
 		);
-		const model = createLanguageModel({ model: "fake-llama", baseUrl: fake.baseURL, apiKey: "test-key" });
-		const h = await harness(dir.path, model, { maxRetries: 1 });
+		const fake = suite.fake;
+		const h = await harness(suite.dir.path, suite.model(), { maxRetries: 1, retryDelayMs: 5 });
 		const sessionId = "terminal:openai";
 		await h.tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
 		await h.tutor.idle(sessionId);

@@ -2,6 +2,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { INTERRUPTED_TEXT } from "../../src/agent/engine/repair.ts";
 import { toolParts } from "../../src/agent/engine/transcript.ts";
 import { createSessionStore } from "../../src/agent/store/session-store.ts";
+import type { SessionRecord } from "../../src/agent/store/types.ts";
+import { createTutor } from "../../src/agent/tutor.ts";
 import { assessmentInput, harness, learner, probeQuiz, scriptedModel, tempDir, toolResultsSent } from "./helpers.ts";
 
 const dir = tempDir();
@@ -78,6 +80,112 @@ describe("a restart in the middle of a lesson", () => {
 		const sent = toolResultsSent(model.doStreamCalls[0]!);
 		expect(sent.map((r) => r.toolName)).toEqual(["quiz", "probe_done"]);
 		expect(h.of("text").at(-1)?.text).toMatch(/Where were we/);
+		await h.tutor.close();
+	});
+});
+
+describe("resume() re-runs a turn cut off with no question pending (nobody has to type)", () => {
+	/** A session whose quiz was answered and whose next turn died mid-way (a server call without result). */
+	async function crashed(sessionId: string, tweak: (record: SessionRecord) => void = () => {}) {
+		const setup = await harness(dir.path, scriptedModel([{ calls: [{ name: "quiz", input: probeQuiz, id: "q" }] }]));
+		await setup.tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+		await setup.tutor.idle(sessionId);
+		await setup.tutor.handle(sessionId, { type: "answer", toolCallId: "q", value: 1, by: learner });
+		await setup.tutor.close(); // the answer's turn fails (no script left): simulate the crash below
+		const store = await createSessionStore(`sqlite://${dir.path}/lh.sqlite`);
+		const record = (await store.get(sessionId))!;
+		record.messages.push({
+			id: `cut-${sessionId}`,
+			role: "assistant",
+			parts: [
+				{ type: "step-start" },
+				{ type: "tool-probe_done", toolCallId: `pd-${sessionId}`, state: "input-available", input: assessmentInput },
+			],
+		});
+		record.turnOpen = true;
+		tweak(record);
+		await store.set(record);
+		await store.close();
+	}
+
+	it("repairs the dangling call, runs the turn again at once and closes it", async () => {
+		const sessionId = "terminal:rerun-1";
+		await crashed(sessionId);
+		const model = scriptedModel([
+			{
+				text: "Sorry, I was cut off. Next question:",
+				calls: [{ name: "ask", input: { question: "Ready?" }, id: "a" }],
+			},
+		]);
+		const h = await harness(dir.path, model);
+		expect(await h.tutor.resume()).toBe(1);
+		await h.tutor.idle(sessionId);
+		expect(model.doStreamCalls).toHaveLength(1);
+		// The model sees the learner's answer and the interrupted call's error, so the replay holds.
+		const sent = toolResultsSent(model.doStreamCalls[0]!);
+		expect(sent.map((r) => r.toolName)).toEqual(["quiz", "probe_done"]);
+		expect(JSON.stringify(sent[1]?.output)).toContain("interrupted");
+		expect(h.of("typing").map((t) => t.active)).toEqual([true, false]);
+		expect(h.of("ask").map((a) => a.toolCallId)).toEqual(["a"]);
+		const record = (await h.store.get(sessionId))!;
+		expect(record.turnOpen).toBe(false);
+		expect(record.reruns).toBeUndefined();
+		await h.tutor.close();
+	});
+
+	it("waits for the first subscriber before running (its events must reach a platform)", async () => {
+		const sessionId = "terminal:rerun-2";
+		await crashed(sessionId);
+		const model = scriptedModel([{ text: "Back again." }]);
+		const store = await createSessionStore(`sqlite://${dir.path}/lh.sqlite`);
+		const tutor = createTutor({ model, store, maxRetries: 0 });
+		expect(await tutor.resume()).toBe(1);
+		await tutor.idle();
+		expect(model.doStreamCalls).toHaveLength(0);
+		expect((await store.get(sessionId))?.turnOpen).toBe(true); // still cut off on disk until it runs
+		const texts: string[] = [];
+		tutor.subscribe((e) => void (e.type === "text" && texts.push(e.text)));
+		await tutor.idle(sessionId);
+		expect(texts).toEqual(["Back again."]);
+		expect((await store.get(sessionId))?.turnOpen).toBe(false);
+		await tutor.close();
+	});
+
+	it("gives up after two re-runs in a row (a turn that kills the process must not loop); the next message runs it", async () => {
+		const sessionId = "terminal:rerun-3";
+		await crashed(sessionId, (record) => {
+			record.reruns = 2;
+		});
+		const model = scriptedModel([{ text: "You wrote; here I am." }]);
+		const h = await harness(dir.path, model);
+		expect(await h.tutor.resume()).toBe(1);
+		await h.tutor.idle();
+		expect(model.doStreamCalls).toHaveLength(0);
+		expect((await h.store.get(sessionId))?.turnOpen).toBe(false);
+		await h.tutor.handle(sessionId, { type: "message", text: "hello?", by: learner });
+		await h.tutor.idle(sessionId);
+		expect(h.of("text").map((t) => t.text)).toEqual(["You wrote; here I am."]);
+		expect((await h.store.get(sessionId))?.reruns).toBeUndefined();
+		await h.tutor.close();
+	});
+
+	it("a turn aborted by close() stays open on disk and is re-run by the next start", async () => {
+		const sessionId = "terminal:rerun-4";
+		const first = await harness(dir.path, scriptedModel([{ gate: new Promise<void>(() => {}), text: "never" }]), {
+			closeTimeoutMs: 20,
+		});
+		await first.tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+		await first.tutor.close();
+		const check = await createSessionStore(`sqlite://${dir.path}/lh.sqlite`);
+		expect((await check.get(sessionId))?.turnOpen).toBe(true);
+		await check.close();
+
+		const model = scriptedModel([{ text: "Hi! Let's begin.", calls: [{ name: "quiz", input: probeQuiz, id: "q1" }] }]);
+		const h = await harness(dir.path, model);
+		expect(await h.tutor.resume()).toBe(1);
+		await h.tutor.idle(sessionId);
+		expect(h.of("text").map((t) => t.text)).toEqual(["Hi! Let's begin."]);
+		expect((await h.tutor.getSession(sessionId))?.pending).toEqual([{ toolCallId: "q1", kind: "quiz" }]);
 		await h.tutor.close();
 	});
 });

@@ -10,6 +10,7 @@ import {
 	DEFAULT_STORE_URL,
 	loadConfig,
 	parseConfig,
+	redactUrl,
 } from "../../src/config.ts";
 
 const problemsOf = (env: Record<string, string>) => {
@@ -113,6 +114,20 @@ describe("config", () => {
 		expect(r.ok && r.config.chromiumPath).toBe("/b");
 		const p = parseConfig({ PUPPETEER_EXECUTABLE_PATH: "/a" });
 		expect(p.ok && p.config.chromiumPath).toBe("/a");
+	});
+
+	it("refuses a SQLite file under /proc, /sys or /dev (a store there hangs or vanishes)", () => {
+		for (const url of ["sqlite:///proc/1/x.sqlite", "sqlite:///sys/x.sqlite", "sqlite:///dev/shm/x.sqlite"])
+			expect(problemsOf({ LEARNHARNESS_STORE_URL: url })[0]?.problem).toMatch(/under \/proc, \/sys or \/dev/);
+		expect(problemsOf({ LEARNHARNESS_STORE_URL: "sqlite:///process/x.sqlite" })).toEqual([]);
+	});
+
+	it("never echoes a password from a bad URL", () => {
+		const problems = problemsOf({ LEARNHARNESS_STORE_URL: "mysql://admin:hunter2@127.0.0.1/db" });
+		expect(problems[0]?.problem).toMatch(/mysql:\/\/admin:\*\*\*@127\.0\.0\.1\/db/);
+		expect(JSON.stringify(problems)).not.toMatch(/hunter2/);
+		expect(redactUrl("redis://:s3cret@h:6379/0")).toBe("redis://:***@h:6379/0");
+		expect(redactUrl("postgres://u@h/db")).toBe("postgres://u@h/db");
 	});
 
 	it("accepts every store backend's URL", () => {

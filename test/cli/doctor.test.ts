@@ -1,11 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatTable } from "../../src/cli/doctor.ts";
-import { checkDiscord, checkSlack, checkStore } from "../../src/cli/doctor-checks.ts";
+import { doctorCommand, formatTable } from "../../src/cli/doctor.ts";
+import { checkChromium, checkDiscord, checkSlack, checkStore } from "../../src/cli/doctor-checks.ts";
+import { type FakeDiscord, startFakeDiscord } from "../fakes/discord.ts";
+import { type FakeSlack, startFakeSlack } from "../fakes/slack.ts";
 import { runCli } from "./run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lh-doctor-"));
@@ -52,7 +55,22 @@ describe("learnharness doctor (child process)", () => {
 			timeoutMs: 60_000,
 		});
 		expect(run.code).toBe(1);
-		expect(rowOf(run.stdout, "store")).toMatch(/FAIL\s+sqlite:\/\/.*a-file.*Fix: check LEARNHARNESS_STORE_URL/);
+		expect(rowOf(run.stdout, "store")).toMatch(
+			/FAIL\s+sqlite:\/\/.*a-file\/x\.sqlite: .*a-file is not a folder\. Fix: point LEARNHARNESS_STORE_URL at a file in a writable folder/,
+		);
+	});
+
+	it("finishes (exit 1, the variable and the fix) on a SQLite path under /proc instead of hanging", async () => {
+		const run = await runCli(["doctor"], {
+			cwd: dir,
+			env: { LEARNHARNESS_STORE_URL: "sqlite:///proc/lh/x.sqlite", PUPPETEER_EXECUTABLE_PATH: "/nonexistent" },
+			timeoutMs: 60_000,
+		});
+		expect(run.code).toBe(1);
+		expect(rowOf(run.stdout, "configuration")).toMatch(
+			/FAIL\s+LEARNHARNESS_STORE_URL puts the SQLite file under \/proc/,
+		);
+		expect(rowOf(run.stdout, "store")).toMatch(/FAIL\s+LEARNHARNESS_STORE_URL is invalid/);
 	});
 
 	it("fails on a missing Chromium with how to get one, and skips the render", async () => {
@@ -70,62 +88,70 @@ describe("learnharness doctor (child process)", () => {
 	});
 });
 
-describe("doctor's platform checks against fakes on 127.0.0.1", () => {
-	let server: Server;
-	let base = "";
+describe("doctor's platform checks against the Discord and Slack fakes (127.0.0.1)", () => {
+	let discord: FakeDiscord;
+	let slack: FakeSlack;
 	beforeAll(async () => {
-		server = createServer((req, res) => {
-			const auth = req.headers.authorization ?? "";
-			res.setHeader("content-type", "application/json");
-			if (req.url === "/api/v10/users/@me") {
-				if (auth !== "Bot good") {
-					res.statusCode = 401;
-					res.end(JSON.stringify({ message: "401: Unauthorized", code: 0 }));
-					return;
-				}
-				res.end(JSON.stringify({ id: "42", username: "tutorbot", bot: true }));
-				return;
-			}
-			if (req.url === "/slack/auth.test") {
-				res.end(
-					JSON.stringify(
-						auth === "Bearer xoxb-good"
-							? { ok: true, team: "Acme", user: "tutor" }
-							: { ok: false, error: "invalid_auth" },
-					),
-				);
-				return;
-			}
-			res.statusCode = 404;
-			res.end("{}");
-		});
-		await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-		base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		discord = await startFakeDiscord();
+		slack = await startFakeSlack();
 	});
-	afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+	afterAll(async () => {
+		await discord.close();
+		await slack.close();
+	});
 
-	it("Discord: accepts a good token, names the fix for a rejected one", async () => {
-		expect(await checkDiscord({ token: "good", apiUrl: `${base}/api` }, 5_000)).toMatchObject({
+	it("Discord: accepts the bot's token, names the fix for a rejected one", async () => {
+		expect(await checkDiscord({ token: discord.token, apiUrl: discord.apiUrl }, 5_000)).toMatchObject({
 			status: "ok",
-			detail: expect.stringMatching(/tutorbot \(42\)/),
+			detail: expect.stringMatching(new RegExp(`logged in as learnharness \\(${discord.bot.id}\\)`)),
 		});
-		expect(await checkDiscord({ token: "bad", apiUrl: `${base}/api` }, 5_000)).toMatchObject({
+		expect(await checkDiscord({ token: "not-the-token", apiUrl: discord.apiUrl }, 5_000)).toMatchObject({
 			status: "fail",
-			detail: expect.stringMatching(/rejected the token.*DISCORD_TOKEN/),
+			detail: expect.stringMatching(/rejected the token \(401\).*DISCORD_TOKEN/),
 		});
 		expect(await checkDiscord(undefined, 5_000)).toMatchObject({ status: "skip" });
 	});
 
 	it("Slack: auth.test ok, and Slack's error with the fix", async () => {
-		const slack = { signingSecret: "s", port: 3000, adminUserIds: [], apiUrl: `${base}/slack` };
-		expect(await checkSlack({ ...slack, botToken: "xoxb-good" }, 5_000)).toMatchObject({
+		const base = { signingSecret: "s", port: 3000, adminUserIds: [], apiUrl: slack.apiUrl };
+		expect(await checkSlack({ ...base, botToken: "xoxb-good" }, 5_000)).toMatchObject({
 			status: "ok",
-			detail: expect.stringMatching(/bot tutor in Acme; HTTP on port 3000/),
+			detail: expect.stringMatching(/HTTP on port 3000/),
 		});
-		expect(await checkSlack({ ...slack, botToken: "xoxb-bad" }, 5_000)).toMatchObject({
+		expect(await checkSlack({ ...base, botToken: "bad-token" }, 5_000)).toMatchObject({
 			status: "fail",
 			detail: expect.stringMatching(/invalid_auth.*SLACK_BOT_TOKEN/),
 		});
+	});
+
+	it("the whole doctor exits 1 and names both platforms when their tokens are bad", async () => {
+		const stdout = new PassThrough();
+		let text = "";
+		stdout.on("data", (c: Buffer) => {
+			text += c.toString();
+		});
+		const code = await doctorCommand(
+			{
+				env: {
+					LEARNHARNESS_STORE_URL: `sqlite://${join(dir, "tokens.sqlite")}`,
+					DISCORD_TOKEN: "not-the-token",
+					DISCORD_API_URL: discord.apiUrl,
+					SLACK_BOT_TOKEN: "bad-token",
+					SLACK_SIGNING_SECRET: "s",
+					SLACK_API_URL: slack.apiUrl,
+				},
+				stdin: new PassThrough(),
+				stdout,
+				stderr: new PassThrough(),
+				dotenvPath: false,
+			},
+			{ timeoutMs: 20_000 },
+		);
+		expect(code).toBe(1);
+		expect(rowOf(text, "discord")).toMatch(/FAIL\s+Discord rejected the token/);
+		expect(rowOf(text, "slack")).toMatch(/FAIL\s+Slack said invalid_auth/);
+		expect(rowOf(text, "configuration")).toMatch(/warn\s+warning: SLACK_BOT_TOKEN does not start with xoxb-/);
+		expect(text).toMatch(/2 checks failed: discord, slack\./);
 	});
 
 	it("a platform that does not answer fails within the time limit", async () => {
@@ -140,9 +166,40 @@ describe("doctor's platform checks against fakes on 127.0.0.1", () => {
 			await new Promise<void>((resolve) => silent.close(() => resolve()));
 		}
 	});
+});
 
-	it("the store check writes, reads and deletes (memory backend)", async () => {
+describe("doctor's store check", () => {
+	it("writes, reads and deletes (memory backend)", async () => {
 		expect(await checkStore("memory://", 5_000)).toMatchObject({ status: "ok" });
+	});
+
+	it("finishes on a SQLite path under /proc, where a recursive mkdir never returns", async () => {
+		const result = await checkStore("sqlite:///proc/learnharness-doctor/x/y.sqlite", 5_000);
+		expect(result).toMatchObject({ status: "fail", detail: expect.stringMatching(/under \/proc, a system folder/) });
+		expect(existsSync("/proc/learnharness-doctor")).toBe(false);
+	});
+
+	it("creates a missing folder chain for a new SQLite file", async () => {
+		const file = join(dir, "new", "deeper", "store.sqlite");
+		expect(await checkStore(`sqlite://${file}`, 10_000)).toMatchObject({ status: "ok" });
+		expect(existsSync(join(dir, "new", "deeper"))).toBe(true);
+	});
+
+	it("names an unreachable server without printing its password", async () => {
+		const result = await checkStore("postgres://tutor:hunter2@127.0.0.1:1/learnharness", 5_000);
+		expect(result.status).toBe("fail");
+		expect(result.detail).toMatch(/^postgres:\/\/tutor:\*\*\*@127\.0\.0\.1:1\/learnharness: .*ECONNREFUSED/);
+		expect(result.detail).toMatch(/Fix: .*server is running/);
+		expect(result.detail).not.toMatch(/hunter2/);
+	});
+});
+
+describe("doctor's Chromium check", () => {
+	it("warns when the configured binary is not a Chromium (and keeps its output to one line)", async () => {
+		const result = await checkChromium("/bin/true", 5_000);
+		expect(result.status).toBe("warn");
+		expect(result.detail).toMatch(/does not look like Chromium\. Fix: /);
+		expect(result.detail).not.toMatch(/\n/);
 	});
 });
 
@@ -156,5 +213,20 @@ describe("formatTable", () => {
 		expect(lines[2]).toMatch(/^configuration {2}FAIL {4}A is bad$/);
 		expect(lines[3]).toMatch(/^ {23}B is bad$/);
 		expect(lines[4]).toMatch(/^store {10}ok {6}fine$/);
+	});
+
+	it("wraps long details to the terminal's width under the detail column", () => {
+		const detail =
+			"Discord rejected the token (401). Fix: reset the token (Developer Portal → Bot) and update DISCORD_TOKEN.";
+		const lines = formatTable([{ name: "discord", status: "fail", detail }], 60).split("\n");
+		expect(lines.length).toBeGreaterThan(3);
+		for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);
+		for (const line of lines.slice(3)) expect(line).toMatch(/^ {17}\S/);
+		expect(
+			lines
+				.slice(2)
+				.map((l) => l.slice(17))
+				.join(" "),
+		).toBe(detail);
 	});
 });

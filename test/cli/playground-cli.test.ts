@@ -1,8 +1,11 @@
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "./run-cli.ts";
+import { BIN, runCli } from "./run-cli.ts";
 
 /** Every answer of the demo lesson (probe: 3, teach: 4 nodes x predict + check). */
 const ANSWERS = ["B", "C", "8", "B", "A", "B", "8", "B", "B", "A", "A"];
@@ -47,7 +50,8 @@ describe("learnharness playground (child process, demo model, scripted stdin)", 
 		});
 		expect(run.code).toBe(0);
 		expect(run.stdout).toMatch(/no picture: /);
-		expect(run.stdout).toMatch(/▶ Sorted input/);
+		expect(run.stdout).toMatch(/○ Sorted input/); // the whole map first
+		expect(run.stdout).toMatch(/Now: Sorted input · 0 of 4 visited/); // then where the learner is
 		expect(run.stdout).toMatch(/Lesson complete/);
 		expect(existsSync(join(cwd, "data/plans"))).toBe(false);
 	});
@@ -58,4 +62,57 @@ describe("learnharness playground (child process, demo model, scripted stdin)", 
 		expect(run.stderr).toMatch(/LEARNHARNESS_STORE_URL is not a store URL/);
 		expect(run.stderr).toMatch(/Fix: /);
 	});
+
+	it("Ctrl+C while the tutor is thinking pauses at once with the resume command", async () => {
+		// A model server that accepts connections and never answers: the tutor thinks forever.
+		const silent = createServer(() => undefined);
+		let asked = 0;
+		silent.on("request", () => {
+			asked++;
+		});
+		await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+		const port = (silent.address() as AddressInfo).port;
+		const cwd = mkdtempSync(join(dir, "run-"));
+		const env: Record<string, string> = {
+			PATH: process.env.PATH ?? "",
+			HOME: process.env.HOME ?? cwd,
+			NO_COLOR: "1",
+			LEARNHARNESS_STORE_URL: `sqlite://${join(cwd, "store.sqlite")}`,
+			OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
+			LEARNHARNESS_MODEL: "slow-model",
+			PUPPETEER_EXECUTABLE_PATH: "/nonexistent",
+		};
+		const child = spawn(process.execPath, [BIN, "playground", "--topic", "fractions"], {
+			cwd,
+			env,
+			stdio: ["pipe", "pipe", "pipe"],
+		});
+		let stdout = "";
+		child.stdout.on("data", (c: Buffer) => {
+			stdout += c.toString();
+		});
+		const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+		try {
+			await until(() => stdout.includes("Session terminal:") && asked > 0, 60_000);
+			child.kill("SIGINT");
+			const code = await Promise.race([exited, new Promise<"late">((r) => setTimeout(() => r("late"), 30_000))]);
+			expect(code).toBe(0);
+			expect(stdout).toMatch(
+				/Paused\. Resume with:\n {4}node \S+learnharness\.js playground --resume terminal:[a-z0-9]+/,
+			);
+		} finally {
+			if (child.exitCode === null) child.kill("SIGKILL");
+			silent.closeAllConnections();
+			await new Promise<void>((resolve) => silent.close(() => resolve()));
+		}
+	}, 120_000);
 });
+
+/** Polls `check` every 50 ms until it holds; rejects after `ms`. */
+async function until(check: () => boolean, ms: number): Promise<void> {
+	const deadline = Date.now() + ms;
+	while (!check()) {
+		if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+}

@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkModel } from "../../src/cli/doctor-checks.ts";
 import { prettyLine } from "../../src/cli/logger.ts";
@@ -119,6 +121,20 @@ describe("doctor's model check against a fake OpenAI-compatible server", () => {
 			5_000,
 		);
 		expect(result).toMatchObject({ status: "fail", detail: expect.stringMatching(/Fix: check OPENAI_API_KEY/) });
+	});
+
+	it("fails within the time limit, naming the server, when nothing listens there", async () => {
+		const closed = createServer();
+		await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+		const port = (closed.address() as AddressInfo).port;
+		await new Promise<void>((resolve) => closed.close(() => resolve()));
+		const result = await checkModel(
+			configFor({ OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, LEARNHARNESS_MODEL: "llama3.1:8b" }),
+			5_000,
+		);
+		expect(result.status).toBe("fail");
+		expect(result.detail).toMatch(new RegExp(`llama3\\.1:8b at http://127\\.0\\.0\\.1:${port}/v1: .*ECONNREFUSED`));
+		expect(result.detail).toMatch(/Fix: check OPENAI_API_KEY, OPENAI_BASE_URL/);
 	});
 
 	it("makes no request for the demo", async () => {

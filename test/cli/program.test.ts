@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { processIo } from "../../src/cli/io.ts";
+import { cliInvocation, processIo } from "../../src/cli/io.ts";
 import { createProgram } from "../../src/cli/program.ts";
 import { startFakeSlack } from "../fakes/slack.ts";
 import { BIN, runCli } from "./run-cli.ts";
@@ -57,7 +57,23 @@ describe("learnharness start", () => {
 		});
 		expect(run.code).toBe(0);
 		expect(run.stdout).toMatch(/No chat platform is configured/);
-		expect(run.stdout).toMatch(/Paused\. Resume with: learnharness playground --resume terminal:/);
+		// The hint names a command that works from here (no `learnharness` on the PATH after a clone).
+		expect(run.stdout).toMatch(
+			/Paused\. Resume with:\n {4}node \S+\/bin\/learnharness\.js playground --resume terminal:/,
+		);
+	});
+
+	it("exits 1 with what to do when standard input is closed (CI, no terminal) instead of waiting", async () => {
+		const run = await runCli(["start"], {
+			cwd: dir,
+			env: { LEARNHARNESS_STORE_URL: `sqlite://${join(dir, "closed.sqlite")}` },
+			input: "",
+			timeoutMs: 60_000,
+		});
+		expect(run.code).toBe(1);
+		expect(run.stdout).toMatch(/Standard input is not a terminal/);
+		expect(run.stdout).toMatch(/Standard input ended before a topic arrived/);
+		expect(run.stdout).toMatch(/playground` in a terminal/);
 	});
 
 	it("register-commands explains what is missing without a Discord token", async () => {
@@ -103,4 +119,15 @@ describe("learnharness start", () => {
 			await slack.close();
 		}
 	}, 120_000);
+});
+
+describe("cliInvocation (the command named in hints)", () => {
+	it("is npx under npm, the bare name when installed, else node and the script's path", () => {
+		expect(cliInvocation({ npm_lifecycle_event: "start" }, "/repo/bin/learnharness.js")).toBe("npx learnharness");
+		expect(cliInvocation({}, "/usr/local/bin/learnharness")).toBe("learnharness");
+		expect(cliInvocation({}, join(process.cwd(), "bin", "learnharness.js"))).toBe("node bin/learnharness.js");
+		expect(cliInvocation({}, "/elsewhere/my repo/bin/learnharness.js")).toBe(
+			'node "/elsewhere/my repo/bin/learnharness.js"',
+		);
+	});
 });

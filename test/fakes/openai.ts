@@ -26,6 +26,12 @@ export interface FakeReply {
 	usage?: { promptTokens?: number; completionTokens?: number; cachedTokens?: number };
 	/** Characters per SSE delta (default 7): small deltas exercise the client's reassembly. */
 	chunkSize?: number;
+	/**
+	 * Never finish: `before-headers` accepts the request and sends nothing; `mid-stream` sends the
+	 * headers and the first chunk, then nothing. The connection stays open until the client gives
+	 * up (or close()).
+	 */
+	hang?: "before-headers" | "mid-stream";
 }
 
 /** A request the server received. */
@@ -74,6 +80,7 @@ function streamReply(res: ServerResponse, reply: FakeReply, model: string, n: nu
 	const send = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);
 	const size = reply.chunkSize ?? 7;
 	send({ ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] });
+	if (reply.hang === "mid-stream") return;
 	for (const piece of chunks(reply.text ?? "", size))
 		send({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
 	(reply.toolCalls ?? []).forEach((call, index) => {
@@ -164,6 +171,7 @@ export async function startFakeOpenAI(initial: FakeReply[] = []): Promise<FakeOp
 				);
 				return;
 			}
+			if (reply.hang === "before-headers") return;
 			const model = typeof body.model === "string" ? body.model : "fake-model";
 			if (body.stream === true) streamReply(res, reply, model, requests.length);
 			else jsonReply(res, reply, model, requests.length);

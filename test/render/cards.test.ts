@@ -293,6 +293,11 @@ describe("other cards", () => {
 			render({ type: "error", sessionId, code: "model", message: "The model is busy.", retryable: true }).discord[0]!
 				.content,
 		).toBe("⚠️ The model is busy. Reply to try again.");
+		// A message that already says how to retry is not told twice.
+		const told = "The model is not answering. Send a message to try again.";
+		expect(
+			render({ type: "error", sessionId, code: "model", message: told, retryable: true }).discord[0]!.content,
+		).toBe(`⚠️ ${told}`);
 		expect(render({ type: "ended", sessionId, reason: "completed" }).discord[0]!.content).toMatch(/Lesson complete/);
 		expect(cardFromEvent({ type: "typing", sessionId, active: true })).toBeUndefined();
 		expect(

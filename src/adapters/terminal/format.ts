@@ -113,7 +113,8 @@ const LIST_MARKER = /^(\s*(?:[•*-]\s+|[A-Z][.)]\s+|\d+[.)]\s+|[✓✗→?!]\s+
 /**
  * Word-wraps printed text to `width` columns (ANSI styles do not count):
  * continuation lines hang under a list item's text; lines inside ``` fences
- * and single words longer than the width are left alone.
+ * or indented by 4+ spaces (code, a command to copy) and single words longer
+ * than the width are left alone.
  */
 export function wrapText(text: string, width: number): string {
 	if (!Number.isFinite(width) || width < 20) return text;
@@ -126,7 +127,7 @@ export function wrapText(text: string, width: number): string {
 				fenced = !fenced;
 				return line;
 			}
-			if (fenced || visible.length <= width) return line;
+			if (fenced || visible.length <= width || /^ {4}/.test(visible)) return line;
 			return wrapLine(line, visible, width);
 		})
 		.join("\n");

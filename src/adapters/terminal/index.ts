@@ -3,7 +3,7 @@
  * same engine and cards as Discord and Slack.
  */
 
-export { createStyler, type FormatOptions, formatCard, formatMarkdown, type Styler } from "./format.ts";
+export { createStyler, type FormatOptions, formatCard, formatMarkdown, type Styler, wrapText } from "./format.ts";
 export {
 	type Answer,
 	type AnswerSource,
@@ -14,4 +14,6 @@ export {
 	parseCommand,
 } from "./input.ts";
 export { PlanPictures, renderPlanForTerminal } from "./plan-pictures.ts";
-export { OPEN_QUESTIONS_KEY, type PlaygroundOptions, type PlaygroundResult, runPlayground } from "./playground.ts";
+export { type PlaygroundOptions, type PlaygroundResult, runPlayground } from "./playground.ts";
+export { LessonProgress, OPEN_QUESTIONS_KEY, PROBE_COUNT_KEY } from "./progress.ts";
+export { Screen } from "./screen.ts";

@@ -126,7 +126,7 @@ export function createPromptSource(input: Readable, output: Writable): AnswerSou
 	};
 	const confirmEnd = async (): Promise<boolean> => {
 		try {
-			return await confirm({ message: "End the lesson now?", default: false }, context);
+			return await confirm({ message: "End the lesson now?", default: false }, { ...context, clearPromptOnDone: true });
 		} catch {
 			return false;
 		}

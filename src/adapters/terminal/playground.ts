@@ -16,6 +16,7 @@ import { cardFromEvent, type PlanRenderer, type QuestionCard } from "../../rende
 import { createStyler, formatCard, type Styler } from "./format.ts";
 import type { Answer, AnswerSource } from "./input.ts";
 import { PlanPictures, renderPlanForTerminal } from "./plan-pictures.ts";
+import { LessonProgress, type QuestionEvent } from "./progress.ts";
 import { Screen } from "./screen.ts";
 
 /** Options of a playground run. */
@@ -56,13 +57,6 @@ export interface PlaygroundResult {
 	pictures: string[];
 }
 
-type QuestionEvent = Extract<TutorEvent, { type: "quiz" | "ask" }>;
-
-/** The extra-metadata key holding the questions shown and not yet answered. */
-export const OPEN_QUESTIONS_KEY = "terminal.open";
-/** The extra-metadata key counting the "getting to know you" questions asked (progress survives a resume). */
-export const PROBE_COUNT_KEY = "terminal.probeCount";
-
 const PHASE_WORDS: Record<SessionSummary["phase"], string> = {
 	probe: "getting to know you",
 	teach: "teaching",
@@ -93,12 +87,10 @@ class PlaygroundRun {
 	private readonly logger: Logger;
 	private readonly learner: Participant;
 	private readonly queue: TutorEvent[] = [];
-	private readonly open = new Map<string, QuestionEvent>();
 	private wake: (() => void) | undefined;
 	private unsubscribe: (() => void) | undefined;
 	private sessionId = "";
-	private plan: { tree: PlanTree; statuses: DerivedPlanStatuses } | undefined;
-	private probeQuestions = 0;
+	private progress: LessonProgress | undefined;
 	private ended = false;
 	private pictures: PlanPictures | undefined;
 
@@ -163,6 +155,7 @@ class PlaygroundRun {
 			topic = answer;
 		}
 		this.sessionId = `terminal:${randomBytes(5).toString("hex")}`;
+		this.progress = new LessonProgress(this.o.tutor, this.sessionId, this.logger);
 		this.pictures = new PlanPictures(this.o.plansDir ?? "data/plans", this.sessionId);
 		this.subscribe();
 		const started = await this.o.tutor.startLesson({
@@ -188,6 +181,8 @@ class PlaygroundRun {
 			return this.result("failed", 1);
 		}
 		this.pictures = new PlanPictures(this.o.plansDir ?? "data/plans", this.sessionId);
+		const progress = new LessonProgress(this.o.tutor, this.sessionId, this.logger);
+		this.progress = progress;
 		this.subscribe();
 		this.print(this.s("bold", `Resuming: ${summary.topic} (${PHASE_WORDS[summary.phase]})`));
 		if (summary.phase === "ended") {
@@ -195,30 +190,12 @@ class PlaygroundRun {
 			return this.result("ended", 0);
 		}
 		this.printSessionLine();
-		if (summary.plan) {
-			this.plan = summary.plan;
-			await this.showPlan(summary.plan.tree, summary.plan.statuses, false);
-		}
-		const count = Number(summary.extra[PROBE_COUNT_KEY] ?? 0);
-		this.probeQuestions = Number.isInteger(count) && count > 0 ? count : 0;
-		this.restoreOpenQuestions(summary);
-		// Shown again, not asked again: the progress count stays.
-		for (const question of this.open.values()) this.showQuestion(question, false);
-		return undefined;
-	}
-
-	private restoreOpenQuestions(summary: SessionSummary): void {
-		const pendingIds = new Set(summary.pending.map((p) => p.toolCallId));
-		let saved: unknown;
-		try {
-			saved = JSON.parse(summary.extra[OPEN_QUESTIONS_KEY] ?? "[]");
-		} catch {
-			saved = [];
-		}
-		for (const q of Array.isArray(saved) ? (saved as QuestionEvent[]) : [])
-			if (q && pendingIds.has(q.toolCallId) && (q.type === "quiz" || q.type === "ask")) this.open.set(q.toolCallId, q);
-		if (pendingIds.size > this.open.size)
+		const lost = progress.restore(summary);
+		if (progress.plan) await this.showPlan(progress.plan.tree, progress.plan.statuses, false);
+		if (lost > 0)
 			this.print(this.s("yellow", "A question from before cannot be shown here; type a message to carry on."));
+		for (const question of progress.open.values()) this.showQuestion(question);
+		return undefined;
 	}
 
 	private async loop(): Promise<PlaygroundResult> {
@@ -232,7 +209,7 @@ class PlaygroundRun {
 			const waited = await this.waitForEventOrIdle();
 			if (waited === "interrupted") return this.paused();
 			if (waited) continue;
-			const [question] = this.open.values();
+			const [question] = this.progress?.open.values() ?? [];
 			const outcome = question ? await this.answer(question) : await this.message();
 			if (outcome) return outcome;
 		}
@@ -266,21 +243,20 @@ class PlaygroundRun {
 				else this.screen.clearStatus();
 				return;
 			case "plan":
-				this.plan = { tree: event.tree, statuses: event.statuses };
+				if (this.progress) this.progress.plan = { tree: event.tree, statuses: event.statuses };
 				// A new map is shown whole; moving on in it shows where you are now.
 				await this.showPlan(event.tree, event.statuses, event.reason === "moved");
 				return;
 			case "quiz":
 			case "ask":
-				this.open.set(event.toolCallId, event);
-				await this.saveOpenQuestions();
+				await this.progress?.opened(event);
 				this.showQuestion(event);
 				return;
 			case "ended":
 				this.ended = true;
 				break;
 			case "answered":
-				this.open.delete(event.toolCallId);
+				await this.progress?.closed(event.toolCallId);
 				break;
 		}
 		const card = cardFromEvent(event);
@@ -288,26 +264,12 @@ class PlaygroundRun {
 		if (event.type === "ended") this.print(this.s("dim", `Session ${this.sessionId} is over.`));
 	}
 
-	private showQuestion(event: QuestionEvent, counted = true): void {
-		if (!this.plan && counted) {
-			this.probeQuestions++;
-			void this.saveExtra(PROBE_COUNT_KEY, String(this.probeQuestions));
-		}
-		const progress = this.progressLine(event);
+	private showQuestion(event: QuestionEvent): void {
+		const progress = this.progress?.progressLine(event);
 		if (progress) this.print(this.s("dim", progress));
 		const card = cardFromEvent(event);
 		// An interactive picker lists the choices itself; a script's reader needs them printed.
 		if (card) this.print(formatCard(card, this.s, { choices: !this.o.interactive }));
-	}
-
-	private progressLine(event: QuestionEvent): string | undefined {
-		if (!this.plan)
-			return this.probeQuestions > 0 ? `Getting to know you · question ${this.probeQuestions}` : undefined;
-		const nodes = this.plan.tree.nodes;
-		const nodeId = event.type === "quiz" ? (event.nodeId ?? this.plan.statuses.current) : this.plan.statuses.current;
-		const index = nodes.findIndex((n) => n.id === nodeId);
-		if (index < 0) return `Lesson map: ${nodes.length} steps`;
-		return `Step ${index + 1} of ${nodes.length} · ${nodes[index]?.title ?? ""}`;
 	}
 
 	private async showPlan(tree: PlanTree, statuses: DerivedPlanStatuses, compact: boolean): Promise<void> {
@@ -318,7 +280,7 @@ class PlaygroundRun {
 	private async answer(question: QuestionEvent): Promise<PlaygroundResult | undefined> {
 		const card = cardFromEvent(question) as QuestionCard | undefined;
 		if (!card) {
-			this.open.delete(question.toolCallId);
+			await this.progress?.closed(question.toolCallId);
 			return undefined;
 		}
 		const free = card.choices.length === 0;
@@ -333,10 +295,7 @@ class PlaygroundRun {
 				? { type: "answer", toolCallId: question.toolCallId, value: answer, by: this.learner }
 				: { type: "reply", toolCallId: question.toolCallId, text: answer, by: this.learner };
 		const verdict = await this.o.tutor.handle(this.sessionId, event);
-		if (verdict.ok || verdict.code !== "invalid-answer") {
-			this.open.delete(question.toolCallId);
-			await this.saveOpenQuestions();
-		}
+		if (verdict.ok || verdict.code !== "invalid-answer") await this.progress?.closed(question.toolCallId);
 		if (!verdict.ok) {
 			this.print(this.s("yellow", verdict.message));
 			if (verdict.code === "ended" || verdict.code === "unknown-session") return this.result("ended", 0);
@@ -370,30 +329,19 @@ class PlaygroundRun {
 		return this.o.command ?? "learnharness";
 	}
 
+	/** The resume command on a line of its own (indented: never wrapped, easy to copy). */
 	private resumeHint(): string {
-		return this.s("bold", `${this.cli} playground --resume ${this.sessionId}`);
+		return `\n    ${this.s("bold", `${this.cli} playground --resume ${this.sessionId}`)}`;
 	}
 
 	private paused(): PlaygroundResult {
-		this.print(`Paused. Resume with: ${this.resumeHint()}`);
+		this.print(`Paused. Resume with:${this.resumeHint()}`);
 		return this.result("paused", 0);
 	}
 
 	private inputEnded(): PlaygroundResult {
-		this.print(`Input ended. Resume with: ${this.resumeHint()}`);
+		this.print(`Input ended. Resume with:${this.resumeHint()}`);
 		return this.result("input-ended", this.o.interactive ? 0 : 1);
-	}
-
-	private saveOpenQuestions(): Promise<void> {
-		return this.saveExtra(OPEN_QUESTIONS_KEY, JSON.stringify([...this.open.values()]));
-	}
-
-	private async saveExtra(key: string, value: string): Promise<void> {
-		try {
-			await this.o.tutor.setExtra(this.sessionId, key, value);
-		} catch (error) {
-			this.logger.warn({ err: error, key }, "could not save the playground's state");
-		}
 	}
 
 	private printSessionLine(): void {

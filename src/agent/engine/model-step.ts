@@ -63,11 +63,13 @@ export interface ModelStepRequest {
 	abortSignal?: AbortSignal;
 }
 
+const duration = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`);
+
 /** An attempt that made no progress for too long (retried like a 5xx). */
 export class ModelTimeoutError extends Error {
 	override readonly name = "ModelTimeoutError";
 	constructor(readonly timeoutMs: number) {
-		super(`no response from the model for ${Math.round(timeoutMs / 1000)} s`);
+		super(`no response from the model for ${duration(timeoutMs)}`);
 	}
 }
 
@@ -158,10 +160,13 @@ async function attempt(request: ModelStepRequest, options: LanguageModelV3CallOp
 	let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
 	let finished = false;
 	try {
-		const { stream } = await Promise.race([
-			request.model.doStream({ ...options, abortSignal: controller.signal }),
-			abandoned,
-		]);
+		const started = request.model.doStream({ ...options, abortSignal: controller.signal });
+		// A model that answers after we gave up: close its stream rather than leave the connection open.
+		started.then(
+			(late) => (finished || controller.signal.aborted ? late.stream.cancel().catch(() => {}) : undefined),
+			() => {},
+		);
+		const { stream } = await Promise.race([started, abandoned]);
 		reader = stream.getReader();
 		const content: StepContent[] = [];
 		const usage: StepUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
@@ -287,7 +292,7 @@ export function describeModelError(error: unknown, attempts = 1): { code: string
 	if (last instanceof ModelTimeoutError)
 		return {
 			code: "model-timeout",
-			message: `The tutor's AI model did not answer (nothing for ${Math.round(last.timeoutMs / 1000)} s${tries}). ${again}`,
+			message: `The tutor's AI model did not answer (nothing for ${duration(last.timeoutMs)}${tries}). ${again}`,
 		};
 	if (last instanceof ClosedError)
 		return { code: "closed", message: "The tutor is restarting; send a message in a moment to continue." };

@@ -6,7 +6,7 @@
 
 import type { AnswerResult } from "../../core/contracts/events.ts";
 import { LESSON_ENDED_PART } from "../../core/phases.ts";
-import type { EndReason, LessonMessage, SessionRecord } from "../store/types.ts";
+import type { EndReason, LessonMessage, SessionRecord, UsageTotals } from "../store/types.ts";
 import { findToolCall, type ToolPartView } from "./transcript.ts";
 
 type Part = LessonMessage["parts"][number];
@@ -74,4 +74,18 @@ export function endMarker(id: string, reason: EndReason, at: string): LessonMess
 		metadata: { kind: "tutor", at },
 		parts: [{ type: LESSON_ENDED_PART as `data-${string}`, data: { reason } }],
 	};
+}
+
+/** Add a step's token usage to an assistant message's metadata (the message is replaced, not mutated). */
+export function addMessageUsage(record: SessionRecord, id: string, usage: UsageTotals): void {
+	const index = record.messages.findLastIndex((m) => m.id === id);
+	const message = record.messages[index];
+	if (!message) return;
+	const before = message.metadata?.usage;
+	const sum: UsageTotals = {
+		inputTokens: (before?.inputTokens ?? 0) + usage.inputTokens,
+		outputTokens: (before?.outputTokens ?? 0) + usage.outputTokens,
+		cachedInputTokens: (before?.cachedInputTokens ?? 0) + usage.cachedInputTokens,
+	};
+	record.messages[index] = { ...message, metadata: { ...message.metadata, usage: sum } };
 }

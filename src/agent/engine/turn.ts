@@ -7,12 +7,16 @@
 
 import type { SessionRecord } from "../store/types.ts";
 import { toModelMessages } from "./model-messages.ts";
-import type { StepUsage } from "./model-step.ts";
+import type { StepContent, StepUsage } from "./model-step.ts";
 import { runModelStep } from "./model-step.ts";
+import { addMessageUsage } from "./record-edit.ts";
 import { endLesson, type Runtime, save } from "./runtime.ts";
 import type { SessionState } from "./session-state.ts";
 import { settleStep } from "./settle-step.ts";
 import { pendingLearnerCalls, probeConcluded } from "./transcript.ts";
+
+/** Content the learner or the transcript gains from (reasoning alone is not a reply). */
+const says = (c: StepContent): boolean => c.type === "tool-call" || (c.type === "text" && c.text.trim() !== "");
 
 function addUsage(record: SessionRecord, usage: StepUsage): void {
 	record.usage.inputTokens += usage.inputTokens;
@@ -35,6 +39,7 @@ export async function runTurn(rt: Runtime, state: SessionState): Promise<void> {
 	let agentName: string | undefined;
 	let draftId: string | undefined;
 	let steps = 0;
+	let empty = 0;
 	let recapped = false;
 	try {
 		while (!record.ended && !rt.signal.aborted) {
@@ -47,6 +52,15 @@ export async function runTurn(rt: Runtime, state: SessionState): Promise<void> {
 			}
 			if (steps >= rt.maxStepsPerTurn) {
 				rt.logger.warn({ sessionId, agent: agent.name, steps }, "step limit reached; the turn ends");
+				// Without a question pending the learner would wait for nothing: say so.
+				if (pendingLearnerCalls(record.messages).length === 0)
+					await rt.hub.emit({
+						type: "error",
+						sessionId,
+						code: "step-limit",
+						message: `The tutor went ${steps} steps without asking you anything and stopped there. Send a message to continue.`,
+						retryable: true,
+					});
 				break;
 			}
 			steps++;
@@ -66,6 +80,19 @@ export async function runTurn(rt: Runtime, state: SessionState): Promise<void> {
 				break;
 			}
 			addUsage(record, outcome.usage);
+			if (!outcome.content.some(says)) {
+				// An empty reply (some local models send one now and then): ask again once, then report it.
+				if (++empty < 2) continue;
+				rt.logger.warn({ sessionId, agent: agent.name }, "the model sent empty replies; the turn ends");
+				await rt.hub.emit({
+					type: "error",
+					sessionId,
+					code: "empty-reply",
+					message: "The tutor's AI model sent an empty reply. Send a message to try again.",
+					retryable: true,
+				});
+				break;
+			}
 			const at = rt.now().toISOString();
 			const settled = settleStep({
 				record,
@@ -80,6 +107,7 @@ export async function runTurn(rt: Runtime, state: SessionState): Promise<void> {
 				}),
 			});
 			draftId = settled.draftId;
+			if (draftId !== undefined) addMessageUsage(record, draftId, outcome.usage);
 			if (settled.recap) recapped = true;
 			const more = settled.learnerPending === 0 && (settled.probeDone || settled.toolCalls > 0);
 			// The last step's save also closes the turn (one write per step).

@@ -308,7 +308,7 @@ export const TEACH_STEPS: DemoStep[] = [
 ];
 
 /** The last words, after the recap. */
-export const DEMO_FAREWELL = `That's the end of the demo lesson: well done! ${DEMO_CONFIG_HINT}`;
+export const DEMO_FAREWELL = `That's the end of the demo lesson, thanks for trying it! ${DEMO_CONFIG_HINT}`;
 
 /** What the prober says after probe_done, before the teacher takes over. */
 export const PROBE_FAREWELL = "Thanks, that gives me a clear picture. Let's build your lesson.";

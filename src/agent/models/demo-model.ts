@@ -105,7 +105,8 @@ export function planDemoReply(call: Pick<LanguageModelV3CallOptions, "prompt" | 
 	const toolNames = new Set((call.tools ?? []).map((t) => t.name));
 	const calls = collectCalls(call.prompt);
 	const results = collectResults(call.prompt);
-	const typed = lastUserText(call.prompt) ? `${DEMO_CANNOT_CHAT}\n\n` : "";
+	// Say once that typing does not work with the demo; later typed messages just move on.
+	const typed = lastUserText(call.prompt) && !saidCannotChat(call.prompt) ? `${DEMO_CANNOT_CHAT}\n\n` : "";
 	if (toolNames.has("probe_done")) return probeReply(calls, results, typed, findTopic(call.prompt));
 	if (toolNames.has("plan_init")) return teachReply(calls, results, typed, toolNames);
 	// No lesson tools: someone is just talking to the model (a health check, a summary request).
@@ -120,7 +121,7 @@ function probeReply(
 ): DemoReply {
 	const mine = calls.filter((c) => c.agent === "probe");
 	const last = mine.at(-1);
-	const next = last?.step === undefined ? 0 : last.step + 1;
+	const next = nextStep(mine, results);
 	if (next === 0) return withStep("probe", 0, `${demoGreeting(topic)}\n\n`, PROBE_STEPS[0]);
 	const reaction = typed + reactionTo(PROBE_STEPS[next - 1], last ? results.get(last.toolCallId) : undefined);
 	if (next < PROBE_STEPS.length) return withStep("probe", next, reaction, PROBE_STEPS[next]);
@@ -146,7 +147,7 @@ function teachReply(
 ): DemoReply {
 	const mine = calls.filter((c) => c.agent === "teach");
 	const last = mine.at(-1);
-	const next = last?.step === undefined ? 0 : last.step + 1;
+	const next = nextStep(mine, results);
 	const reaction = typed + (next > 0 ? reactionTo(TEACH_STEPS[next - 1], last && results.get(last.toolCallId)) : "");
 	if (next < TEACH_STEPS.length) return withStep("teach", next, reaction, TEACH_STEPS[next]);
 	// After the recap: end the lesson with a tool when the engine offers one, else end the turn with text.
@@ -154,6 +155,26 @@ function teachReply(
 	if (endTool && next === TEACH_STEPS.length)
 		return { text: DEMO_FAREWELL, call: { toolCallId: callId("teach", next), toolName: endTool, input: {} } };
 	return { text: `${typed}${DEMO_FAREWELL}`.trim() };
+}
+
+/**
+ * The script step to play next: the one after the last call, or the last one again when its
+ * call came back as an error (interrupted by a restart, refused), as a real model would retry;
+ * a step that failed twice is skipped.
+ */
+function nextStep(mine: RecordedCall[], results: Map<string, DemoAnswer>): number {
+	const last = mine.at(-1);
+	if (last?.step === undefined) return 0;
+	if (!results.get(last.toolCallId)?.error) return last.step + 1;
+	const failures = mine.filter((c) => c.step === last.step && results.get(c.toolCallId)?.error).length;
+	return failures >= 2 ? last.step + 1 : last.step;
+}
+
+/** True when an earlier demo reply already said that typed messages are not understood. */
+function saidCannotChat(prompt: LanguageModelV3Prompt): boolean {
+	return prompt.some(
+		(m) => m.role === "assistant" && m.content.some((p) => p.type === "text" && p.text.includes(DEMO_CANNOT_CHAT)),
+	);
 }
 
 function withStep(agent: Agent, step: number, before: string, demoStep: DemoStep | undefined): DemoReply {

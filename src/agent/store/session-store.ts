@@ -10,6 +10,8 @@ import { DEFAULT_STORE_URL, openKeyv } from "./keyv.ts";
 import type { SessionRecord, SessionStore } from "./types.ts";
 
 const INDEX_KEY = "index";
+/** Ids of the sessions not ended: what resume() scans at start (not every lesson ever held). */
+const OPEN_KEY = "open";
 const recordKey = (sessionId: string): string => `session:${sessionId}`;
 
 /**
@@ -54,40 +56,68 @@ export function sessionStoreOnKeyv(keyv: Keyv): SessionStore {
 		chain = next.catch(() => undefined);
 		return next;
 	};
+	const strings = (stored: unknown): string[] =>
+		Array.isArray(stored) ? stored.filter((x): x is string => typeof x === "string") : [];
 	const loadIndex = async (): Promise<Set<string>> => {
 		if (index) return index;
-		const stored: unknown = await keyv.get(INDEX_KEY);
-		index = new Set(Array.isArray(stored) ? stored.filter((x): x is string => typeof x === "string") : []);
+		index = new Set(strings(await keyv.get(INDEX_KEY)));
 		return index;
+	};
+	const readRecord = async (sessionId: string): Promise<SessionRecord | undefined> => {
+		const value: unknown = await keyv.get(recordKey(sessionId));
+		if (typeof value !== "object" || value === null) return undefined;
+		const record = value as SessionRecord;
+		return record.format === 1 && Array.isArray(record.messages) ? record : undefined;
+	};
+	let open: Set<string> | undefined;
+	/** The open-session index; a store written before it existed gets it built once from the records. */
+	const loadOpen = async (): Promise<Set<string>> => {
+		if (open) return open;
+		const stored: unknown = await keyv.get(OPEN_KEY);
+		if (Array.isArray(stored)) open = new Set(strings(stored));
+		else {
+			const built = new Set<string>();
+			for (const id of await loadIndex()) if ((await readRecord(id))?.ended === undefined) built.add(id);
+			await keyv.set(OPEN_KEY, [...built]);
+			open = built;
+		}
+		return open;
 	};
 
 	return {
-		async get(sessionId) {
-			const value: unknown = await keyv.get(recordKey(sessionId));
-			if (typeof value !== "object" || value === null) return undefined;
-			const record = value as SessionRecord;
-			return record.format === 1 && Array.isArray(record.messages) ? record : undefined;
-		},
+		get: readRecord,
 		async set(record) {
-			await keyv.set(recordKey(record.sessionId), record);
+			const id = record.sessionId;
+			const isOpen = record.ended === undefined;
+			await keyv.set(recordKey(id), record);
 			await serial(async () => {
 				const ids = await loadIndex();
-				if (ids.has(record.sessionId)) return;
-				ids.add(record.sessionId);
-				await keyv.set(INDEX_KEY, [...ids]);
+				if (!ids.has(id)) {
+					ids.add(id);
+					await keyv.set(INDEX_KEY, [...ids]);
+				}
+				const opened = await loadOpen();
+				if (opened.has(id) === isOpen) return;
+				if (isOpen) opened.add(id);
+				else opened.delete(id);
+				await keyv.set(OPEN_KEY, [...opened]);
 			});
 		},
 		async delete(sessionId) {
 			const deleted = await keyv.delete(recordKey(sessionId));
 			await serial(async () => {
 				const ids = await loadIndex();
-				if (!ids.delete(sessionId)) return;
-				await keyv.set(INDEX_KEY, [...ids]);
+				if (ids.delete(sessionId)) await keyv.set(INDEX_KEY, [...ids]);
+				const opened = await loadOpen();
+				if (opened.delete(sessionId)) await keyv.set(OPEN_KEY, [...opened]);
 			});
 			return deleted;
 		},
 		async list() {
 			return serial(async () => [...(await loadIndex())]);
+		},
+		async listOpen() {
+			return serial(async () => [...(await loadOpen())]);
 		},
 		async close() {
 			await chain;

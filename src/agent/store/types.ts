@@ -18,6 +18,8 @@ export interface LessonMessageMetadata {
 	at?: string;
 	/** Which agent authored an assistant message. */
 	agent?: "prober" | "teacher";
+	/** Tokens the model steps of this assistant message cost (the session keeps the totals). */
+	usage?: UsageTotals;
 }
 
 /** A transcript message. */
@@ -64,5 +66,7 @@ export interface SessionStore {
 	delete(sessionId: string): Promise<boolean>;
 	/** Every stored session id (keyv cannot list portably, so the store keeps an index key). */
 	list(): Promise<string[]>;
+	/** The ids of sessions not ended (an index kept next to the other): what a restart has to look at. */
+	listOpen(): Promise<string[]>;
 	close(): Promise<void>;
 }

@@ -147,12 +147,12 @@ export function cardFromEvent(event: TutorEvent): Card | undefined {
 		}
 		case "answered":
 			return answeredCard(event);
-		case "error":
-			return {
-				kind: "text",
-				tone: "error",
-				text: `${str(event.message) || "Something went wrong."}${event.retryable ? " Reply to try again." : ""}`,
-			};
+		case "error": {
+			const message = str(event.message).trim() || "Something went wrong.";
+			// The engine's messages often say how to retry already: say it once.
+			const retry = event.retryable && !/try again/i.test(message) ? " Reply to try again." : "";
+			return { kind: "text", tone: "error", text: `${message}${retry}` };
+		}
 		case "ended": {
 			const who = event.by !== undefined ? ` by ${displayName(event.by)}` : "";
 			const text =

@@ -1,5 +1,6 @@
+import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
-import { createStyler, formatCard, formatMarkdown } from "../../../src/adapters/terminal/format.ts";
+import { createStyler, formatCard, formatMarkdown, wrapText } from "../../../src/adapters/terminal/format.ts";
 
 const plain = createStyler(false);
 const color = createStyler(true);
@@ -64,5 +65,33 @@ describe("terminal formatting", () => {
 		expect(formatMarkdown("**b** and `c`", plain)).toBe("b and c");
 		expect(formatMarkdown("**b**", color)).not.toBe("b");
 		expect(formatMarkdown("# Title", plain)).toBe("Title");
+	});
+});
+
+describe("wrapText", () => {
+	const width = (text: string) => Math.max(...text.split("\n").map((l) => stripVTControlCharacters(l).length));
+
+	it("wraps at word boundaries to the width, keeping every word", () => {
+		const text = "Binary search finds an item in a sorted list by halving the range it still has to look at.";
+		const wrapped = wrapText(text, 30);
+		expect(width(wrapped)).toBeLessThanOrEqual(30);
+		expect(wrapped.split("\n").length).toBeGreaterThan(2);
+		expect(wrapped.replace(/\n/g, " ")).toBe(text);
+	});
+
+	it("hangs a list item's continuation under its text and ignores ANSI styles when measuring", () => {
+		const item = `  • ${color("bold", "Halving")}: comfortable with log2, so the step count can be brief and quick.`;
+		const lines = wrapText(item, 40).split("\n");
+		expect(lines.length).toBeGreaterThan(1);
+		for (const line of lines.slice(1)) expect(line.startsWith("    ") && !line.startsWith("     ")).toBe(true);
+		expect(width(lines.join("\n"))).toBeLessThanOrEqual(40);
+	});
+
+	it("leaves code, indented commands and narrow widths alone", () => {
+		const code = `\`\`\`\n${"x = 1; ".repeat(20)}\n\`\`\``;
+		expect(wrapText(code, 30)).toBe(code);
+		const command = `    node bin/learnharness.js playground --resume terminal:${"a".repeat(10)}`;
+		expect(wrapText(command, 30)).toBe(command);
+		expect(wrapText("a b c ".repeat(20), 10)).toBe("a b c ".repeat(20));
 	});
 });

@@ -110,6 +110,28 @@ describe("createPromptSource (the interactive prompts, fed keystrokes)", () => {
 		expect(await prompt(input, ["\x1b[B", "\r"], (s) => s.choose(c))).toBe(1);
 	});
 
+	it("offers pause and end under the choices: /q picks pause, /e asks before ending", async () => {
+		const input = new PassThrough();
+		const c = card(["apple", "banana"]);
+		expect(await prompt(input, ["/", "q", "\r"], (s) => s.choose(c))).toEqual({ command: "quit" });
+		// "End the lesson now?" defaults to No: back to the choices, where "b" then picks banana.
+		expect(await prompt(input, ["/", "e", "\r", "\r", "b", "\r"], (s) => s.choose(c))).toBe(1);
+		expect(await prompt(input, ["/", "e", "\r", "y", "\r"], (s) => s.choose(c))).toEqual({ command: "end" });
+	});
+
+	it("never wraps from the first choice to the entries below (Up stays on A)", async () => {
+		const input = new PassThrough();
+		expect(await prompt(input, ["\x1b[A", "\r"], (s) => s.choose(card(["x", "y"])))).toBe(0);
+	});
+
+	it("close() cancels a prompt on screen as a pause", async () => {
+		const input = new PassThrough();
+		const { out } = sink();
+		const source = createPromptSource(input, out);
+		out.once("data", () => setTimeout(() => source.close(), 0));
+		expect(await source.choose(card(["x", "y"]))).toEqual({ command: "quit" });
+	});
+
 	it("reads free text, and turns Ctrl+C into a pause", async () => {
 		const input = new PassThrough();
 		expect(await prompt(input, ["  eight  \r"], (s) => s.text("Your answer"))).toBe("eight");

@@ -72,6 +72,9 @@ describe("playground on the real engine and the demo model", () => {
 		expect(shown).toMatch(/What I learned about you/);
 		expect(shown).toMatch(/Plan picture: .*-1\.png/);
 		expect(shown).toMatch(/Step 4 of 4 · Count the steps/);
+		// The whole map once; after that, where the learner is now.
+		expect(shown.match(/○ Count the steps/g)).toHaveLength(1);
+		expect(shown).toMatch(/Now: Check the middle · 1 of 4 visited\nPlan picture: /);
 		expect(shown).toMatch(/Recap: binary search/);
 		expect(shown).toMatch(/Lesson complete/);
 		expect(shown).not.toMatch(/expected a letter/);
@@ -92,7 +95,7 @@ describe("playground on the real engine and the demo model", () => {
 		});
 		await first.close();
 		expect(paused.outcome).toBe("paused");
-		expect(a.text()).toMatch(/Resume with: learnharness playground --resume terminal:/);
+		expect(a.text()).toMatch(/Resume with:\n {4}learnharness playground --resume terminal:/);
 
 		const second = await demoTutor(url);
 		const b = output();
@@ -136,6 +139,7 @@ describe("playground on the real engine and the demo model", () => {
 /** A scripted Tutor for the loop's edge cases. */
 function fakeTutor(
 	handle: (event: LearnerEvent, emit: (e: TutorEvent) => void, sessionId: string) => HandleResult,
+	options: { thinksForever?: boolean } = {},
 ): Tutor & {
 	handled: LearnerEvent[];
 } {
@@ -149,6 +153,10 @@ function fakeTutor(
 		handled,
 		async startLesson(o) {
 			sessionId = o.sessionId;
+			if (options.thinksForever) {
+				setImmediate(() => emit({ type: "typing", sessionId, active: true }));
+				return { ok: true };
+			}
 			setImmediate(() =>
 				emit({
 					type: "quiz",
@@ -171,7 +179,7 @@ function fakeTutor(
 			sinks.push(sink);
 			return () => sinks.splice(sinks.indexOf(sink), 1);
 		},
-		async idle() {},
+		idle: () => (options.thinksForever ? new Promise<void>(() => undefined) : Promise.resolve()),
 		async resume() {
 			return 0;
 		},
@@ -214,5 +222,74 @@ describe("playground loop edge cases", () => {
 		});
 		expect(tutor.handled[0]).toMatchObject({ type: "end" });
 		expect(result.outcome).toBe("input-ended");
+	});
+
+	it("pauses with the resume hint when stopped while the tutor is thinking (Ctrl+C outside a prompt)", async () => {
+		const tutor = fakeTutor(() => ({ ok: true }), { thinksForever: true });
+		const { out, text } = output();
+		const stop = new AbortController();
+		out.on("data", () => {
+			if (text().includes("Session terminal:")) stop.abort();
+		});
+		const result = await runPlayground({
+			tutor,
+			source: createLineSource(new PassThrough(), out), // input that never comes
+			output: out,
+			topic: "sums",
+			command: "npx learnharness",
+			signal: stop.signal,
+		});
+		expect(result).toMatchObject({ outcome: "paused", exitCode: 0 });
+		expect(text()).toMatch(/Paused\. Resume with:\n {4}npx learnharness playground --resume terminal:[a-z0-9]+\n/);
+	});
+
+	it("shows a 'thinking' line on a terminal and replaces it with what comes next", async () => {
+		const tutor = fakeTutor(() => ({ ok: true }), { thinksForever: true });
+		const { out, text } = output();
+		Object.assign(out, { isTTY: true, columns: 60 });
+		const stop = new AbortController();
+		out.on("data", () => {
+			if (text().includes("thinking")) stop.abort();
+		});
+		await runPlayground({
+			tutor,
+			source: createLineSource(new PassThrough(), out),
+			output: out,
+			interactive: true,
+			topic: "sums",
+			signal: stop.signal,
+		});
+		// Erased in place (carriage return, clear line) before the next block prints.
+		expect(text()).toContain("… thinking (Ctrl+C pauses)\r\u001b[2KPaused.");
+	});
+});
+
+describe("playground progress across a pause", () => {
+	it("keeps counting the 'getting to know you' questions after --resume", async () => {
+		const url = `sqlite://${join(dir, "progress.sqlite")}`;
+		const first = await demoTutor(url);
+		const a = output();
+		const paused = await runPlayground({
+			tutor: first,
+			source: createLineSource(Readable.from(["B\n", "/quit\n"]), a.out),
+			output: a.out,
+			topic: "binary search",
+		});
+		await first.close();
+		expect(a.text()).toMatch(/Getting to know you · question 2/);
+
+		const second = await demoTutor(url);
+		const b = output();
+		await runPlayground({
+			tutor: second,
+			source: createLineSource(Readable.from(["C\n", "/quit\n"]), b.out),
+			output: b.out,
+			resume: String(paused.sessionId),
+		});
+		await second.close();
+		expect(b.text()).toMatch(/Resuming: binary search \(getting to know you\)/);
+		// The open question is shown again as number 2 (not 1), and the next one is number 3.
+		expect(b.text()).toMatch(/Getting to know you · question 2[\s\S]*Getting to know you · question 3/);
+		expect(b.text()).not.toMatch(/question 1\b/);
 	});
 });

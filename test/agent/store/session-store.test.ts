@@ -84,6 +84,35 @@ function storeContract(name: string, url: () => string) {
 			await store.close();
 		}
 	});
+	it("keeps an index of the sessions not ended (what a restart scans), built once for an older store", async () => {
+		const ns = `${namespace}-o`;
+		const store = await createSessionStore(url(), undefined, { namespace: ns });
+		await store.set(record("terminal:open-1"));
+		await store.set(record("terminal:open-2"));
+		const ended = {
+			...record("terminal:open-2"),
+			ended: { reason: "completed" as const, at: "2026-01-01T01:00:00.000Z" },
+		};
+		await store.set(ended);
+		expect(await store.listOpen()).toEqual(["terminal:open-1"]);
+		expect((await store.list()).sort()).toEqual(["terminal:open-1", "terminal:open-2"]);
+		await store.delete("terminal:open-1");
+		expect(await store.listOpen()).toEqual([]);
+		await store.set(record("terminal:open-3"));
+		await store.close();
+		// A store written before the open index existed: derived from the records on first use.
+		const keyv = openKeyv(url(), ns);
+		await keyv.delete("open");
+		await keyv.disconnect();
+		const reopened = await createSessionStore(url(), undefined, { namespace: ns });
+		try {
+			expect(await reopened.listOpen()).toEqual(["terminal:open-3"]);
+		} finally {
+			await reopened.delete("terminal:open-3");
+			await reopened.delete("terminal:open-2");
+			await reopened.close();
+		}
+	});
 	it("a second store on the same backend sees the records (restart)", async () => {
 		const first = await createSessionStore(url(), undefined, { namespace: `${namespace}-r` });
 		await first.set(record("terminal:restart"));

@@ -1,0 +1,137 @@
+/**
+ * Acks first, whatever the tutor or the store does: with both held (every
+ * tutor call and every keyv read or write waits on a gate), every kind of
+ * interaction still gets its first response from the adapter: deferred
+ * replies for commands, an immediate reply for help, deferred updates for
+ * picks, selects and modal submits, and the modal itself for "Answer". Only
+ * after the gates open does the work behind them complete.
+ */
+
+import Keyv from "keyv";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDiscordAdapter, type DiscordAdapter } from "../../../src/adapters/discord/index.ts";
+import { silentLogger } from "../../../src/core/contracts/logger.ts";
+import { type FakeDiscord, type FakeInteraction, startFakeDiscord } from "../../fakes/discord.ts";
+import { FakeTutor } from "../shared/fake-tutor.ts";
+import { HeldStore } from "../shared/held-store.ts";
+import { stubRenderer } from "../shared/stub-renderer.ts";
+import { customIds, waitForControl } from "./helpers.ts";
+
+let fake: FakeDiscord;
+let adapter: DiscordAdapter;
+const tutor = new FakeTutor();
+const store = new HeldStore();
+let threadId = "";
+let sessionId = "";
+
+beforeAll(async () => {
+	fake = await startFakeDiscord();
+	adapter = createDiscordAdapter({
+		tutor,
+		renderer: stubRenderer(undefined),
+		logger: silentLogger,
+		keyv: new Keyv({ store, namespace: "discord" }),
+		config: { token: fake.token, apiUrl: fake.apiUrl, guildId: fake.guild.id, readyTimeoutMs: 10_000 },
+	});
+	await adapter.start();
+	fake.slash({
+		user: fake.users.learner,
+		channelId: fake.ids.general,
+		subcommand: "start",
+		options: { topic: "held" },
+	});
+	threadId = (await fake.waitFor(() => fake.createdThreads()[0], "the lesson thread")).id;
+	sessionId = `discord:${fake.guild.id}:${threadId}`;
+	await fake.waitFor(() => tutor.started[0], "the tutor's startLesson");
+	const options = ["1", "2", "3", "4", "5", "6"];
+	await tutor.emit({
+		type: "quiz",
+		sessionId,
+		toolCallId: "q1",
+		input: { question: "Pick?", options: ["a", "b"], correctAnswer: "a" },
+	});
+	await tutor.emit({
+		type: "quiz",
+		sessionId,
+		toolCallId: "q2",
+		input: { question: "Six?", options, correctAnswer: "6" },
+	});
+	await tutor.emit({ type: "ask", sessionId, toolCallId: "a1", input: { question: "Why do you think so?" } });
+	await waitForControl(fake, threadId, "lh:open:a1");
+	await adapter.flush(10_000);
+});
+
+afterAll(async () => {
+	await adapter?.stop();
+	await fake?.close();
+});
+
+describe("Discord acks before any store or tutor work", () => {
+	it("answers every kind of interaction first while the tutor and the store are both held", async () => {
+		const pick = fake.channelMessages(threadId).find((m) => customIds(m).includes("lh:pick:q1:0"))!;
+		const select = fake
+			.channelMessages(threadId)
+			.find((m) => customIds(m).some((id) => id.startsWith("lh:select:q2")))!;
+		const ask = fake.channelMessages(threadId).find((m) => customIds(m).includes("lh:open:a1"))!;
+		const handledBefore = tutor.handled.length;
+		const releaseTutor = tutor.hold();
+		const releaseStore = store.hold();
+		let opened: FakeInteraction;
+		const its: Array<[FakeInteraction, number]> = [];
+		try {
+			const learner = fake.users.learner;
+			its.push([
+				fake.slash({
+					user: fake.users.other,
+					channelId: fake.ids.general,
+					subcommand: "start",
+					options: { topic: "x" },
+				}),
+				5,
+			]);
+			its.push([fake.slash({ user: learner, channelId: threadId, subcommand: "status" }), 5]);
+			its.push([
+				fake.slash({
+					user: fake.users.admin,
+					channelId: fake.ids.general,
+					subcommand: "config",
+					options: { "lessons-per-day": 2 },
+				}),
+				5,
+			]);
+			its.push([fake.slash({ user: learner, channelId: fake.ids.general, subcommand: "help" }), 4]);
+			its.push([fake.click({ user: learner, messageId: pick.id, customId: "lh:pick:q1:0" }), 6]);
+			const selectId = customIds(select).find((id) => id.startsWith("lh:select:q2"))!;
+			its.push([fake.select({ user: learner, messageId: select.id, customId: selectId, values: ["5"] }), 6]);
+			opened = fake.click({ user: learner, messageId: ask.id, customId: "lh:open:a1" });
+			its.push([opened, 9]);
+			await fake.waitFor(() => opened.responseType, "the modal");
+			its.push([fake.submitModal({ user: learner, opened, values: { "lh:text:a1": "because" } }), 6]);
+			its.push([fake.slash({ user: learner, channelId: threadId, subcommand: "end" }), 5]);
+			await fake.waitFor(() => its.every(([it]) => it.responseType !== undefined), "every first response", 10_000);
+			expect(its.map(([it]) => it.responseType)).toEqual(its.map(([, type]) => type));
+			// Nothing behind the gates has finished: the tutor recorded nothing and store work is waiting.
+			expect(tutor.handled.length).toBe(handledBefore);
+			expect(store.waiting).toBeGreaterThan(0);
+		} finally {
+			releaseTutor();
+			releaseStore();
+		}
+		// Once the gates open, the work completes and each deferred reply gets its real answer.
+		await fake.waitFor(() => tutor.handled.length >= handledBefore + 4, "the held events to reach the tutor");
+		const config = its[2]![0];
+		const reply = await fake.waitFor(() => {
+			const m = fake.messages.get(config.originalMessageId ?? "");
+			return m?.editedAt ? m : undefined;
+		}, "the config reply");
+		expect(reply.content).toMatch(/2 per member per day/);
+		expect(
+			tutor.handled
+				.slice(handledBefore)
+				.map((h) => h.event.type)
+				.sort(),
+		).toEqual(["answer", "answer", "end", "reply"]);
+		for (const it of fake.interactions.values()) expect(it.rejectedCallbacks).toBe(0);
+		expect(fake.problems()).toEqual([]);
+	});
+});
