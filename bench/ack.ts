@@ -64,6 +64,17 @@ function percentile(sorted: number[], p: number): number {
 
 // ─── the platform side (worker thread) ───────────────────────────────────────
 
+/** Each call: the values added to `map` since the previous call (a Map keeps insertion order). */
+function freshValues<T>(map: Map<string, T>): () => T[] {
+	let seen = 0;
+	return () => {
+		const all = [...map.values()];
+		const fresh = all.slice(seen);
+		seen = all.length;
+		return fresh;
+	};
+}
+
 /** Where the driver clicks: one pick control of a posted quiz. */
 interface Pickable {
 	lesson: string;
@@ -71,19 +82,37 @@ interface Pickable {
 	click(): void;
 }
 
-/** Click each lesson's quizzes as they appear (ROUNDS per lesson), with noise, until done or PHASE_MS. */
-async function drive(
-	scan: () => Pickable[],
-	noise: (lessons: string[], answered: Pickable[]) => void,
-): Promise<number> {
+/** How a driver plays one platform's learners. */
+interface Learners<M> {
+	/** Start lesson `i` (`/lesson start`). */
+	start(i: number): void;
+	/** The fake's posted messages, in order. */
+	messages: Map<string, M>;
+	/** The first choice of a quiz card, if `m` is one. */
+	pickable(m: M): Pickable | undefined;
+	/** A `/lesson status` in some lesson (`lessons` are the ids seen so far). */
+	status(lessons: string[]): void;
+}
+
+/**
+ * Start LESSONS lessons, then click each lesson's quizzes as they appear (ROUNDS per lesson,
+ * after a think time) with a status command and a stale click every other tick, until done
+ * or PHASE_MS. Resolves with the answer clicks made.
+ */
+async function drive<M>(learners: Learners<M>): Promise<number> {
+	for (let i = 0; i < LESSONS; i++) {
+		learners.start(i);
+		await sleep(10);
+	}
+	const fresh = freshValues(learners.messages);
 	const clicksPer = new Map<string, number>();
 	const answered: Pickable[] = [];
 	const seen = new Set<string>();
 	let clicks = 0;
 	const deadline = Date.now() + PHASE_MS;
-	while (Date.now() < deadline) {
-		for (const p of scan()) {
-			if (seen.has(p.pick) || (clicksPer.get(p.lesson) ?? 0) >= ROUNDS) continue;
+	for (let tick = 0; Date.now() < deadline && clicks < LESSONS * ROUNDS; tick++) {
+		for (const p of fresh().map(learners.pickable)) {
+			if (!p || seen.has(p.pick) || (clicksPer.get(p.lesson) ?? 0) >= ROUNDS) continue;
 			seen.add(p.pick);
 			clicksPer.set(p.lesson, (clicksPer.get(p.lesson) ?? 0) + 1);
 			setTimeout(() => {
@@ -92,10 +121,13 @@ async function drive(
 				clicks++;
 			}, Math.random() * THINK_MS);
 		}
-		noise([...clicksPer.keys()], answered);
-		if (clicks >= LESSONS * ROUNDS) break;
+		if (tick % 2 === 0) {
+			learners.status([...clicksPer.keys()]);
+			answered[Math.floor(Math.random() * answered.length)]?.click(); // stale: already answered
+		}
 		await sleep(TICK_MS);
 	}
+	await sleep(1000); // the last acks
 	return clicks;
 }
 
@@ -104,39 +136,27 @@ async function discordDriver(port: NonNullable<typeof parentPort>, next: () => P
 	port.postMessage({ type: "fake", apiUrl: fake.apiUrl, token: fake.token, guildId: fake.guild.id, signingSecret: "" });
 	await next(); // the adapter is connected and /lesson registered
 	const learner = fake.users.learner;
-	for (let i = 0; i < LESSONS; i++) {
-		fake.slash({ user: learner, channelId: fake.ids.general, subcommand: "start", options: { topic: `topic ${i}` } });
-		await sleep(10);
-	}
-	let cursor = 0;
-	let tick = 0;
-	const clicks = await drive(
-		() => {
-			const all = [...fake.messages.values()];
-			const found: Pickable[] = [];
-			for (const m of all.slice(cursor)) {
-				const pick = (m.components as Array<{ components?: Array<{ custom_id?: string }> }>)
-					.flatMap((row) => row.components ?? [])
-					.map((c) => c.custom_id ?? "")
-					.find((id) => PICK.test(id));
-				if (pick)
-					found.push({
-						lesson: m.channelId,
-						pick,
-						click: () => void fake.click({ user: learner, messageId: m.id, customId: pick, force: true }),
-					});
-			}
-			cursor = all.length;
-			return found;
+	const clicks = await drive({
+		start: (i) =>
+			void fake.slash({ user: learner, channelId: fake.ids.general, subcommand: "start", options: { topic: `t${i}` } }),
+		messages: fake.messages,
+		pickable: (m) => {
+			const pick = (m.components as Array<{ components?: Array<{ custom_id?: string }> }>)
+				.flatMap((row) => row.components ?? [])
+				.map((c) => c.custom_id ?? "")
+				.find((id) => PICK.test(id));
+			if (!pick) return undefined;
+			return {
+				lesson: m.channelId,
+				pick,
+				click: () => void fake.click({ user: learner, messageId: m.id, customId: pick, force: true }),
+			};
 		},
-		(lessons, answered) => {
-			if (++tick % 2 !== 0) return; // 5 status commands and 5 stale clicks a second
+		status: (lessons) => {
 			const thread = lessons[Math.floor(Math.random() * lessons.length)];
 			if (thread) fake.slash({ user: learner, channelId: thread, subcommand: "status" });
-			answered[Math.floor(Math.random() * answered.length)]?.click();
 		},
-	);
-	await sleep(1000); // the last acks
+	});
 	const samples: number[] = [];
 	let unacked = 0;
 	for (const it of fake.interactions.values()) {
@@ -178,39 +198,20 @@ async function slackDriver(port: NonNullable<typeof parentPort>, next: () => Pro
 			),
 		);
 	};
-	for (let i = 0; i < LESSONS; i++) {
-		timed(() => sender.command("/lesson", `start topic ${i}`, ada));
-		await sleep(10);
-	}
-	let cursor = 0;
-	let tick = 0;
-	const clicks = await drive(
-		() => {
-			const all = [...fake.messages.values()];
-			const found: Pickable[] = [];
-			for (const m of all.slice(cursor)) {
-				const pick = ((m.blocks ?? []) as Array<{ type?: string; elements?: Array<{ action_id?: string }> }>)
-					.filter((b) => b.type === "actions")
-					.flatMap((b) => b.elements ?? [])
-					.map((e) => e.action_id ?? "")
-					.find((id) => PICK.test(id));
-				if (pick && m.threadTs)
-					found.push({
-						lesson: m.threadTs,
-						pick,
-						click: () => timed(() => sender.action(ada, m.ts, { action_id: pick })),
-					});
-			}
-			cursor = all.length;
-			return found;
+	const clicks = await drive({
+		start: (i) => timed(() => sender.command("/lesson", `start topic ${i}`, ada)),
+		messages: fake.messages,
+		pickable: (m) => {
+			const pick = ((m.blocks ?? []) as Array<{ type?: string; elements?: Array<{ action_id?: string }> }>)
+				.filter((b) => b.type === "actions")
+				.flatMap((b) => b.elements ?? [])
+				.map((e) => e.action_id ?? "")
+				.find((id) => PICK.test(id));
+			if (!pick || !m.threadTs) return undefined;
+			return { lesson: m.threadTs, pick, click: () => timed(() => sender.action(ada, m.ts, { action_id: pick })) };
 		},
-		(_lessons, answered) => {
-			if (++tick % 2 !== 0) return;
-			timed(() => sender.command("/lesson", "status", ada));
-			answered[Math.floor(Math.random() * answered.length)]?.click();
-		},
-	);
-	await sleep(1000);
+		status: () => timed(() => sender.command("/lesson", "status", ada)),
+	});
 	await Promise.all(inflight);
 	port.postMessage({ type: "result", samples, unacked, clicks });
 	await next();

@@ -7,7 +7,9 @@
  * 2. the stable-prefix ratio over a 30-turn scripted lesson: for each model
  *    request, the bytes equal to the previous request's prefix, over all bytes
  *    (tools, system, messages, in that order: how providers cache prompts).
- * The last line is one JSON object.
+ * The last line is one JSON object. Knobs: BENCH_SIZES (e.g. "200"), BENCH_RUNS (measured
+ * turns per size, default 41), BENCH_STORE (another store URL than a temp SQLite file),
+ * BENCH_DEBUG (print where a request's prefix diverges).
  */
 
 import { mkdtempSync, rmSync } from "node:fs";

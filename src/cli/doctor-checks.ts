@@ -27,7 +27,10 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 
 /** An error as one short line (library errors can span many lines: keep the table readable). */
 const message = (error: unknown): string => {
-	const text = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").trim();
+	// fetch says only "fetch failed": the reason (ECONNREFUSED, a DNS error) is in its cause.
+	const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : "";
+	const raw = error instanceof Error ? error.message : String(error);
+	const text = (cause && !raw.includes(cause) ? `${raw} (${cause})` : raw).replace(/\s+/g, " ").trim();
 	return text.length > 300 ? `${text.slice(0, 299)}…` : text;
 };
 

@@ -65,6 +65,11 @@ const cases: Case[] = [
 		refused: [/question|correctAnswer/],
 	},
 	{
+		name: "arguments with a prototype-poisoning key",
+		calls: [{ name: "quiz", raw: `{"__proto__": {"admin": true}, ${JSON.stringify(probeQuiz).slice(1)}`, id: "proto" }],
+		refused: [/forbidden key/],
+	},
+	{
 		name: "an unknown tool",
 		calls: [{ name: "teach_everything", input: { all: true }, id: "unknown" }],
 		refused: [/Unknown tool "teach_everything".*quiz, ask, probe_done/],

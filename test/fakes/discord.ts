@@ -196,7 +196,9 @@ export class FakeDiscord {
 
 	/** Threads created through the API. */
 	createdThreads(): FakeChannel[] {
-		return [...this.channels.values()].filter((c) => (c.type === 11 || c.type === 12) && c.id !== this.ids.thread);
+		return [...this.channels.values()].filter(
+			(c) => (c.type === 10 || c.type === 11 || c.type === 12) && c.id !== this.ids.thread,
+		);
 	}
 
 	/** Wait (bounded) until `predicate` holds; re-checked after every call, dispatch and gateway event. */
@@ -457,9 +459,12 @@ export class FakeDiscord {
 		const problems = threadNameProblems(body.name);
 		if (problems.length > 0) return err(400, 50035, "Invalid Form Body", { name: problems });
 		if (parent.type !== 0 && parent.type !== 5) return err(400, 50024, "Cannot execute action on this channel type");
+		// Threads of announcement channels are announcement threads (10); of text channels, public (11) or private (12).
+		const type = starter ? (parent.type === 5 ? 10 : 11) : typeof body.type === "number" ? body.type : 12;
+		if ((parent.type === 5) !== (type === 10)) return err(400, 50024, "Cannot execute action on this channel type");
 		const thread = this.addChannel({
 			id: starter?.id ?? snowflake(),
-			type: starter ? 11 : typeof body.type === "number" ? body.type : 12,
+			type,
 			name: String(body.name),
 			guildId: parent.guildId,
 			parentId: parent.id,

@@ -11,6 +11,7 @@ import type { LearnerEvent, Participant } from "../../core/contracts/events.ts";
 import { decodeSessionId, encodeSessionId } from "../../core/session-id.ts";
 import { type ComponentId, decodeComponentId, slackAnswerModal } from "../../render/index.ts";
 import { refusalFromSummary } from "../shared/answer-gate.ts";
+import { afterPendingIo } from "../shared/within.ts";
 import { type HandlerContext, notify, slackRefusal } from "./context.ts";
 import { END_ACTION_ID, noticeView } from "./messages.ts";
 
@@ -183,6 +184,7 @@ async function onEnd(ctx: HandlerContext, body: BlockAction): Promise<void> {
 export function registerActions(app: App, ctx: HandlerContext): void {
 	app.action<BlockAction>(/^lh:(pick|select|open):/, async ({ ack, body, action }) => {
 		await ack();
+		await afterPendingIo();
 		try {
 			await onComponent(ctx, body, action);
 		} catch (error) {
@@ -191,6 +193,7 @@ export function registerActions(app: App, ctx: HandlerContext): void {
 	});
 	app.action<BlockAction>(END_ACTION_ID, async ({ ack, body }) => {
 		await ack();
+		await afterPendingIo();
 		try {
 			await onEnd(ctx, body);
 		} catch (error) {

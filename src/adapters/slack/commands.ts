@@ -8,6 +8,7 @@ import type { App, RespondFn, SlashCommand } from "@slack/bolt";
 import type { Participant } from "../../core/contracts/events.ts";
 import { planOutline } from "../../render/index.ts";
 import { applyLessonRulesChange } from "../shared/lesson-rules.ts";
+import { afterPendingIo } from "../shared/within.ts";
 import { parseLessonCommand } from "./command-parse.ts";
 import { type HandlerContext, notify, slackRefusal } from "./context.ts";
 import { configText, helpText, statusText } from "./messages.ts";
@@ -97,6 +98,7 @@ async function runCommand(ctx: HandlerContext, command: SlashCommand, reply: Rep
 export function registerCommands(app: App, ctx: HandlerContext): void {
 	app.command(LESSON_COMMAND, async ({ ack, command, respond }) => {
 		await ack();
+		await afterPendingIo();
 		const reply = replier(ctx, command, respond);
 		try {
 			await runCommand(ctx, command, reply);

@@ -7,6 +7,7 @@
 import type { App, ViewOutput, ViewSubmitAction } from "@slack/bolt";
 import { decodeSessionId } from "../../core/session-id.ts";
 import { decodeComponentId } from "../../render/index.ts";
+import { afterPendingIo } from "../shared/within.ts";
 import { decodeModalMetadata } from "./actions.ts";
 import { type HandlerContext, notify, slackRefusal } from "./context.ts";
 
@@ -38,6 +39,7 @@ export function registerViews(app: App, ctx: HandlerContext): void {
 			return;
 		}
 		await ack();
+		await afterPendingIo();
 		try {
 			const callbackId = decodeComponentId(view.callback_id);
 			const address = meta ? decodeSessionId(meta.sessionId) : undefined;

@@ -102,9 +102,28 @@ function toolsOf(agent: LessonAgent): Promise<PreparedTools> {
 const meta = (providerMetadata: Record<string, Record<string, unknown>> | undefined) =>
 	providerMetadata ? { providerMetadata } : {};
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+/** True when a parsed value carries a `__proto__` key or a `constructor.prototype` (prototype poisoning). */
+function poisoned(value: unknown): boolean {
+	if (typeof value !== "object" || value === null) return false;
+	if (Object.hasOwn(value, "__proto__")) return true;
+	const ctor = (value as { constructor?: unknown }).constructor;
+	if (
+		Object.hasOwn(value, "constructor") &&
+		typeof ctor === "object" &&
+		ctor !== null &&
+		Object.hasOwn(ctor, "prototype")
+	)
+		return true;
+	return Object.values(value).some(poisoned);
+}
+
+/** JSON.parse, refusing prototype-poisoning keys as the SDK's secure parse does. */
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error?: string } {
 	try {
-		return { ok: true, value: JSON.parse(text) };
+		const value: unknown = JSON.parse(text);
+		if ((text.includes("__proto__") || text.includes("prototype")) && poisoned(value))
+			return { ok: false, error: "The arguments use a forbidden key (__proto__ or constructor.prototype)." };
+		return { ok: true, value };
 	} catch {
 		return { ok: false };
 	}
@@ -122,7 +141,10 @@ async function parseToolCall(
 	const json = part.input.trim() === "" ? { ok: true as const, value: {} } : parseJson(part.input);
 	const raw = json.ok ? json.value : part.input;
 	const tool = agent.tools.get(part.toolName);
-	if (!tool || !json.ok) return { ...base, input: raw, invalid: true, ...meta(part.providerMetadata) };
+	if (!tool || !json.ok) {
+		const error = !json.ok && json.error ? { error: json.error } : {};
+		return { ...base, input: raw, invalid: true, ...error, ...meta(part.providerMetadata) };
+	}
 	const validate = asSchema(tool.tool.inputSchema).validate;
 	const verdict = validate ? await validate(json.value) : { success: true as const, value: json.value };
 	if (!verdict.success)
@@ -313,6 +335,14 @@ export function describeModelError(error: unknown, attempts = 1): { code: string
 			message: `The tutor's AI model is not answering (${status ? `HTTP ${status}` : "no connection"}${tries}). ${again}`,
 		};
 	}
-	const text = last instanceof Error ? last.message : String(last);
+	const text = last instanceof Error ? last.message : typeof last === "string" ? last : safeJson(last);
 	return { code: "model-error", message: `The tutor's AI model failed (${text.slice(0, 200)}). ${again}` };
+}
+
+function safeJson(value: unknown): string {
+	try {
+		return JSON.stringify(value) ?? String(value);
+	} catch {
+		return String(value);
+	}
 }

@@ -134,4 +134,16 @@ describe("Discord acks before any store or tutor work", () => {
 		for (const it of fake.interactions.values()) expect(it.rejectedCallbacks).toBe(0);
 		expect(fake.problems()).toEqual([]);
 	});
+
+	it("opens an announcement thread (type 10) under an announcement channel, as Discord requires", async () => {
+		const news = fake.addChannel({ id: "900000000000000001", type: 5, name: "news", guildId: fake.guild.id });
+		fake.slash({ user: fake.users.learner, channelId: news.id, subcommand: "start", options: { topic: "news" } });
+		const thread = await fake.waitFor(
+			() => fake.createdThreads().find((t) => t.parentId === news.id),
+			"the announcement thread",
+		);
+		expect(thread.type).toBe(10);
+		const started = await fake.waitFor(() => tutor.started.find((s) => s.topic === "news"), "the lesson in it");
+		expect(started.sessionId).toBe(`discord:${fake.guild.id}:${thread.id}`);
+	});
 });

@@ -12,6 +12,7 @@ import type {
 	Tutor,
 	TutorEventSink,
 } from "../../../src/core/contracts/tutor.ts";
+import { Gate } from "./held-store.ts";
 
 /** A Tutor double with recorded calls. */
 export class FakeTutor implements Tutor {
@@ -21,25 +22,18 @@ export class FakeTutor implements Tutor {
 	/** Verdict of the next handle() calls (default: accepted). */
 	verdict: HandleResult = { ok: true };
 	private readonly sinks = new Set<TutorEventSink>();
-	private gate: Promise<void> = Promise.resolve();
+	private readonly gate = new Gate();
 	/** Calls that reached the tutor (counted before any gate). */
 	calls = 0;
 
 	/** Hold every later call until the returned function is called (to prove acks come first). */
 	hold(): () => void {
-		let release = () => {};
-		this.gate = new Promise<void>((resolve) => {
-			release = resolve;
-		});
-		return () => {
-			release();
-			this.gate = Promise.resolve();
-		};
+		return this.gate.hold();
 	}
 
 	async startLesson(options: StartLessonOptions): Promise<StartLessonResult> {
 		this.calls++;
-		await this.gate;
+		await this.gate.pass();
 		if (this.sessions.has(options.sessionId)) return { ok: false, code: "exists", message: "exists" };
 		this.started.push(options);
 		this.sessions.set(options.sessionId, {
@@ -59,7 +53,7 @@ export class FakeTutor implements Tutor {
 
 	async handle(sessionId: string, event: LearnerEvent): Promise<HandleResult> {
 		this.calls++;
-		await this.gate;
+		await this.gate.pass();
 		this.handled.push({ sessionId, event });
 		if (!this.sessions.has(sessionId))
 			return { ok: false, code: "unknown-session", message: "No lesson runs in this thread." };
@@ -68,7 +62,7 @@ export class FakeTutor implements Tutor {
 
 	async getSession(sessionId: string): Promise<SessionSummary | undefined> {
 		this.calls++;
-		await this.gate;
+		await this.gate.pass();
 		return this.sessions.get(sessionId);
 	}
 

@@ -3,27 +3,43 @@
  * proves that acks never wait for the store. Counts the operations waiting.
  */
 
-/** An in-memory keyv store that can be held. */
-export class HeldStore {
-	private readonly map = new Map<string, unknown>();
-	private gate: Promise<void> = Promise.resolve();
-	waiting = 0;
+/** A gate callers pass through; hold() closes it until the returned release is called. */
+export class Gate {
+	private closed: Promise<void> = Promise.resolve();
 
+	/** Close the gate; the returned function opens it again. */
 	hold(): () => void {
 		let release = () => {};
-		this.gate = new Promise<void>((resolve) => {
+		this.closed = new Promise<void>((resolve) => {
 			release = resolve;
 		});
 		return () => {
 			release();
-			this.gate = Promise.resolve();
+			this.closed = Promise.resolve();
 		};
+	}
+
+	/** Resolves once the gate is open. */
+	pass(): Promise<void> {
+		return this.closed;
+	}
+}
+
+/** An in-memory keyv store that can be held. */
+export class HeldStore {
+	private readonly map = new Map<string, unknown>();
+	private readonly gate = new Gate();
+	waiting = 0;
+
+	/** Hold every later operation until the returned function is called. */
+	hold(): () => void {
+		return this.gate.hold();
 	}
 
 	private async pass(): Promise<void> {
 		this.waiting++;
 		try {
-			await this.gate;
+			await this.gate.pass();
 		} finally {
 			this.waiting--;
 		}
