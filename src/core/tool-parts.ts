@@ -108,9 +108,12 @@ export type ToolInputVerdict<T = unknown> = { ok: true; value: T } | { ok: false
 
 const MAX_REPORTED_ERRORS = 5;
 
-/** The boundary chain (heal → clone → Convert → Check → Clean → refinement) with a readable error. */
-export function validateToolInput<T = unknown>(kind: ToolInputKind, input: unknown): ToolInputVerdict<T> {
-	const schema = boundarySchemas[kind];
+/** The boundary chain for any schema: heal → clone → Convert → Check → Clean → refinement, with a readable error. */
+export function validateWithSchema<T = unknown>(
+	schema: TSchema,
+	input: unknown,
+	refine: (value: T) => string[] = () => [],
+): ToolInputVerdict<T> {
 	const healed = healEncodedArguments(input, schema);
 	if (typeof healed !== "object" || healed === null || Array.isArray(healed))
 		return { ok: false, error: "The arguments must be a JSON object with the fields the tool describes." };
@@ -123,7 +126,12 @@ export function validateToolInput<T = unknown>(kind: ToolInputKind, input: unkno
 		return { ok: false, error: `Invalid arguments: ${problems.join("; ")}.` };
 	}
 	const cleaned = Value.Clean(schema, converted) as T;
-	const problems = refinements[kind](cleaned as never);
+	const problems = refine(cleaned);
 	if (problems.length > 0) return { ok: false, error: problems.join(" ") };
 	return { ok: true, value: cleaned };
+}
+
+/** The boundary chain of a model-facing tool kind (its schema and its refinement). */
+export function validateToolInput<T = unknown>(kind: ToolInputKind, input: unknown): ToolInputVerdict<T> {
+	return validateWithSchema<T>(boundarySchemas[kind], input, refinements[kind] as (value: T) => string[]);
 }

@@ -3,7 +3,8 @@
  * units. Prefers paragraph breaks, then line breaks, then sentence ends,
  * then spaces; never cuts inside a word (unless one word alone exceeds the
  * limit) and never inside a fenced code block: a block longer than the
- * limit is split by lines into separately fenced pieces.
+ * limit is split by lines into separately fenced pieces. A fence left open
+ * (models do that) is closed, so it cannot swallow the rest of a message.
  */
 
 interface Unit {
@@ -12,7 +13,9 @@ interface Unit {
 	joiner: string;
 }
 
-type Block = { kind: "text"; text: string } | { kind: "code"; open: string; close: string; lines: string[] };
+type Block =
+	| { kind: "text"; text: string }
+	| { kind: "code"; open: string; close: string; lines: string[]; closed: boolean };
 
 const FENCE = /^\s{0,3}(`{3,}|~{3,})(.*)$/;
 /** Smallest limit that still fits a fenced line: "```\n" + one char + "\n```". */
@@ -24,9 +27,11 @@ export function splitMessage(text: string, limit: number): string[] {
 		throw new RangeError(`splitMessage limit must be an integer >= ${MIN_SPLIT_LIMIT}, got ${limit}`);
 	const normalized = text.replace(/\r\n?/g, "\n").trim();
 	if (normalized === "") return [];
-	if (normalized.length <= limit) return [normalized];
+	const parsed = blocks(normalized);
+	const balanced = parsed.every((b) => b.kind === "text" || b.closed);
+	if (normalized.length <= limit && balanced) return [normalized];
 	const units: Unit[] = [];
-	blocks(normalized).forEach((block, i) => {
+	parsed.forEach((block, i) => {
 		const joiner = i === 0 ? "" : "\n\n";
 		if (block.kind === "code") units.push(...codeUnits(block, limit, joiner));
 		else units.push(...proseUnits(block.text, limit, 0, joiner));
@@ -64,7 +69,13 @@ function blocks(text: string): Block[] {
 		}
 		// A long info string would eat the room of every piece; keep the language word only.
 		const info = (open[2] ?? "").trim().split(/\s+/)[0] ?? "";
-		out.push({ kind: "code", open: `${marker}${info.length <= 16 ? info : ""}`, close: marker, lines: body });
+		out.push({
+			kind: "code",
+			open: `${marker}${info.length <= 16 ? info : ""}`,
+			close: marker,
+			lines: body,
+			closed: j < lines.length,
+		});
 		i = j;
 	}
 	flush();

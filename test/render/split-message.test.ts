@@ -35,6 +35,15 @@ describe("splitMessage", () => {
 		);
 	});
 
+	it("closes a fence the text left open, short or long", () => {
+		expect(splitMessage("```js\n```\n\n```", 2000)).toEqual(["```js\n```\n\n```\n```"]);
+		expect(splitMessage("Look:\n```py\nprint(1)", 2000)).toEqual(["Look:\n\n```py\nprint(1)\n```"]);
+		const long = `Intro.\n\n\`\`\`\n${"x = 1\n".repeat(200)}`;
+		for (const chunk of splitMessage(long, 300)) expect(fenceLines(chunk) % 2).toBe(0);
+		// Balanced text within the limit is left exactly as written.
+		expect(splitMessage("a\n\n\n```\nb\n```", 2000)).toEqual(["a\n\n\n```\nb\n```"]);
+	});
+
 	it("never cuts inside a word when every word fits", () => {
 		fc.assert(
 			fc.property(

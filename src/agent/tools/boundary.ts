@@ -9,27 +9,21 @@
 
 import { jsonSchema, type Schema } from "ai";
 import type { TSchema } from "typebox";
-import { Value } from "typebox/value";
 import { healEncodedArguments } from "../../core/argument-heal.ts";
-import { boundarySchema, type ToolInputKind, validateToolInput } from "../../core/tool-parts.ts";
+import {
+	boundarySchema,
+	type ToolInputKind,
+	type ToolInputVerdict,
+	validateToolInput,
+	validateWithSchema,
+} from "../../core/tool-parts.ts";
 
 /** A boundary verdict for a schema core does not own (plan_init). */
-export type BoundaryVerdict = { ok: true; value: unknown } | { ok: false; error: string };
+export type BoundaryVerdict = ToolInputVerdict<unknown>;
 
-/** The boundary chain for a local schema: heal → clone → Convert → Check → Clean. */
+/** The boundary chain for a local schema: core's chain (heal → clone → Convert → Check → Clean). */
 export function validateAgainst(schema: TSchema, input: unknown): BoundaryVerdict {
-	const healed = healEncodedArguments(input, schema);
-	if (typeof healed !== "object" || healed === null || Array.isArray(healed))
-		return { ok: false, error: "The arguments must be a JSON object with the fields the tool describes." };
-	const converted = structuredClone(healed);
-	Value.Convert(schema, converted);
-	if (!Value.Check(schema, converted)) {
-		const problems = [...Value.Errors(schema, converted)]
-			.slice(0, 5)
-			.map((e) => `${e.instancePath || "(root)"}: ${e.message}`);
-		return { ok: false, error: `Invalid arguments: ${problems.join("; ")}.` };
-	}
-	return { ok: true, value: Value.Clean(schema, converted) };
+	return validateWithSchema(schema, input);
 }
 
 /** The plain JSON Schema the model is shown (TypeBox schemas are JSON Schema; the clone drops non-JSON bits). */

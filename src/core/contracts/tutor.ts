@@ -61,7 +61,8 @@ export interface Tutor {
 	subscribe(sink: TutorEventSink): () => void;
 	/** Resolves when the session (or every session) has no turn running or queued. */
 	idle(sessionId?: string): Promise<void>;
-	/** Repair sessions cut off by a crash or restart (dangling calls get an "interrupted" result). */
+	/** Repair sessions cut off by a crash or restart (dangling calls get an "interrupted" result) and re-run a
+	 *  turn that was cut off with no question pending; resolves with the number of sessions repaired. */
 	resume(): Promise<number>;
 	/** Stop accepting events, wait for running turns (bounded), close the store. */
 	close(): Promise<void>;

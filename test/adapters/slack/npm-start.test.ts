@@ -1,0 +1,74 @@
+/**
+ * `learnharness start` (what `npm start` runs) with SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET
+ * and SLACK_API_URL pointed at the fake Slack runs the built-in demo lesson to its end: a
+ * child process on a free port, driven by a learner through signed requests.
+ */
+
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeSlack, startFakeSlack } from "../../fakes/slack.ts";
+import { driveSlackLesson } from "../../fixtures/slack/drive-lesson.ts";
+
+let fake: FakeSlack;
+let child: ChildProcess | undefined;
+let output = "";
+const dir = mkdtempSync(join(tmpdir(), "lh-slack-start-"));
+
+beforeAll(async () => {
+	fake = await startFakeSlack({ users: [{ id: "U1", name: "ada" }] });
+	child = spawn(process.execPath, ["bin/learnharness.js", "start"], {
+		cwd: join(import.meta.dirname, "../../.."),
+		env: {
+			PATH: process.env.PATH ?? "",
+			HOME: process.env.HOME ?? dir,
+			SLACK_BOT_TOKEN: "xoxb-test",
+			SLACK_SIGNING_SECRET: fake.signingSecret,
+			SLACK_API_URL: fake.apiUrl,
+			PORT: "0",
+			LEARNHARNESS_STORE_URL: `sqlite://${join(dir, "lh.sqlite")}`,
+			LEARNHARNESS_MODEL: "demo",
+		},
+		stdio: ["ignore", "pipe", "pipe"],
+	});
+	const collect = (d: Buffer) => {
+		output += d.toString();
+	};
+	child.stdout?.on("data", collect);
+	child.stderr?.on("data", collect);
+});
+
+afterAll(async () => {
+	if (child && child.exitCode === null) {
+		const exited = new Promise<void>((resolve) => child?.once("exit", () => resolve()));
+		child.kill("SIGTERM");
+		const timer = setTimeout(() => child?.kill("SIGKILL"), 15_000);
+		await exited;
+		clearTimeout(timer);
+	}
+	await fake?.close();
+	rmSync(dir, { recursive: true, force: true });
+});
+
+describe("npm start against the fake Slack", () => {
+	it("listens on a free port and runs the demo lesson to the end in a thread", { timeout: 120_000 }, async () => {
+		const port = await fake.waitFor(
+			() => /"msg":"slack: adapter started"[^\n]*|"port":(\d+)[^\n]*"msg":"slack: adapter started"/.exec(output)?.[1],
+			"the adapter's port in the log",
+			60_000,
+		);
+		const sender = fake.sender(`http://127.0.0.1:${port}/slack/events`);
+		const lesson = await driveSlackLesson(fake, sender, {
+			actor: { user: "U1", name: "ada", channel: "C1" },
+			topic: "binary search",
+			timeoutMs: 90_000,
+		});
+		expect(lesson.ended, `actions: ${lesson.actions.join(", ")}\n${output.slice(-2000)}`).toBe(true);
+		expect(lesson.actions.length).toBeGreaterThan(2);
+		expect(fake.uploads.some((u) => u.completed && u.threadTs === lesson.threadTs)).toBe(true);
+		expect(fake.limitProblems()).toEqual([]);
+		expect(output).not.toMatch(/"level":(50|60)/); // no error or fatal lines
+	});
+});
