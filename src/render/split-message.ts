@@ -63,8 +63,9 @@ function blocks(text: string): Block[] {
 		const body: string[] = [];
 		let j = i + 1;
 		for (; j < lines.length; j++) {
+			// Discord ends a block at the next fence even when it carries a language word: so do we.
 			const candidate = (lines[j] ?? "").trim();
-			if (candidate.startsWith(marker[0]!.repeat(marker.length)) && /^(`+|~+)$/.test(candidate)) break;
+			if (candidate.startsWith(marker[0]!.repeat(marker.length))) break;
 			body.push(lines[j] ?? "");
 		}
 		// A long info string would eat the room of every piece; keep the language word only.

@@ -285,6 +285,22 @@ describe("other cards", () => {
 		expect(JSON.stringify(slack)).toContain("*Limits*");
 	});
 
+	it("closes a code fence a model left open, so it cannot swallow the next part", () => {
+		const { discord } = render({
+			type: "assessment",
+			sessionId,
+			toolCallId: "p",
+			assessment: {
+				strands: [{ strand: "Loops", assessment: "```js\nfor (;;) {}\n```\n\nFine." }],
+				summary: "```js\n```\n```",
+			},
+		});
+		const content = discord.map((m) => m.content).join("\n");
+		expect((content.match(/^```/gm) ?? []).length % 2).toBe(0);
+		// The strand's heading comes after the summary's block is closed: it is not inside code.
+		expect(content).toMatch(/```\n```\n\n\*\*Loops\*\*/);
+	});
+
 	it("text, error and ended events; no card for plan and typing", () => {
 		expect(render({ type: "text", sessionId, text: "Hello @everyone" }).discord[0]!.allowed_mentions).toEqual({
 			parse: [],

@@ -36,7 +36,7 @@ const ephemeral = (content: string) => ({
 });
 
 /** Teach the gate this thread's lesson (after the ack) so the next "Answer" click can be checked before its modal. */
-export async function warmGate(ctx: AdapterContext, sessionId: string, threadId: string): Promise<void> {
+async function warmGate(ctx: AdapterContext, sessionId: string, threadId: string): Promise<void> {
 	if (ctx.gate.lesson(sessionId)) return;
 	const lesson = await ctx.state.lesson(threadId).catch(() => undefined);
 	if (lesson) ctx.gate.rememberLesson(sessionId, { mode: lesson.mode, learnerId: lesson.learnerId });

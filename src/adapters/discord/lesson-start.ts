@@ -104,8 +104,13 @@ export async function startLessonCommand(ctx: AdapterContext, interaction: ChatI
 		});
 
 	let threadId: string;
-	if (place.kind === "thread") threadId = place.threadId;
-	else {
+	if (place.kind === "thread") {
+		threadId = place.threadId;
+		// A thread the bot did not create: join it so its messages reach the bot for sure.
+		await ctx.client.rest.put(Routes.threadMembers(threadId, "@me")).catch((error: unknown) => {
+			ctx.logger.warn({ err: describeRestError(error), threadId }, "discord: joining the lesson thread failed");
+		});
+	} else {
 		try {
 			const thread = (await ctx.client.rest.post(Routes.threads(place.parentId), {
 				body: {

@@ -19,7 +19,7 @@ import {
 import { encodeComponentId } from "../component-id.ts";
 import { splitMessage } from "../split-message.ts";
 import { type ChoiceLayout, choiceLabel, degradedNote, explainHeading, layoutChoices } from "./layout.ts";
-import { DISCORD_LIMITS as D, fitLine, fitMarkdown, fitText } from "./limits.ts";
+import { closeFences, DISCORD_LIMITS as D, fitLine, fitMarkdown, fitText } from "./limits.ts";
 import {
 	type AnsweredCard,
 	type AssessmentCard,
@@ -143,7 +143,7 @@ function questionControls(card: QuestionCard, layout: ChoiceLayout): DiscordActi
 function questionMessages(card: QuestionCard): DiscordMessage[] {
 	const layout = layoutChoices(card.toolCallId, card.choices, CAPACITY);
 	const head = `**${card.heading}**${card.framing !== undefined ? ` · ${card.framing}` : ""}`;
-	const parts = [head, card.question.trim()];
+	const parts = [head, closeFences(card.question.trim())];
 	if (layout.inBody) parts.push(choiceList(card.choices));
 	if (layout.controls.type === "none") parts.push(`_${degradedNote(layout.controls.reason, card.choices.length > 0)}_`);
 	return messages(parts.filter((p) => p !== "").join("\n\n"), questionControls(card, layout));
@@ -207,12 +207,12 @@ function answeredMessage(card: AnsweredCard): DiscordMessage {
 function explainText(card: ExplainCard): string {
 	const title = explainHeading(card.title !== undefined ? fitLine(card.title, 200) : undefined, card.role);
 	const heading = title !== undefined ? `**${title}**` : "";
-	return [heading, card.body.trim()].filter((p) => p !== "").join("\n\n");
+	return [heading, closeFences(card.body.trim())].filter((p) => p !== "").join("\n\n");
 }
 
 function assessmentText(card: AssessmentCard): string {
-	const strands = card.strands.map((s) => `**${fitLine(s.strand, 200)}**\n${s.assessment.trim()}`);
-	const summary = card.summary !== undefined ? [card.summary.trim()] : [];
+	const strands = card.strands.map((s) => `**${fitLine(s.strand, 200)}**\n${closeFences(s.assessment.trim())}`);
+	const summary = card.summary !== undefined ? [closeFences(card.summary.trim())] : [];
 	return ["**Where you are now**", ...summary, ...strands].join("\n\n");
 }
 

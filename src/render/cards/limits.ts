@@ -67,10 +67,17 @@ export function fitText(text: string, max: number): string {
 	return `${out.trimEnd()}…`;
 }
 
-/** fitText for markdown: a cut that leaves a code fence open gets it closed. */
+/** Closes a code fence the text leaves open (model-authored parts are joined: one must not swallow the next). */
+export function closeFences(text: string): string {
+	const fences = text.match(/^\s{0,3}(```|~~~)/gm)?.length ?? 0;
+	return fences % 2 === 1 ? `${text}\n\`\`\`` : text;
+}
+
+/** fitText for markdown (at most `max` characters); a code fence left open, by the text or the cut, gets closed. */
 export function fitMarkdown(text: string, max: number): string {
-	if (text.length <= max) return text;
-	const cut = fitText(text, max - 4);
-	const fences = cut.match(/^\s{0,3}(```|~~~)/gm)?.length ?? 0;
-	return fences % 2 === 1 ? `${cut}\n\`\`\`` : cut;
+	if (text.length <= max) {
+		const closed = closeFences(text);
+		if (closed.length <= max) return closed;
+	}
+	return closeFences(fitText(text, max - 4));
 }

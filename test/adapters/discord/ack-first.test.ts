@@ -4,7 +4,8 @@
  * interaction still gets its first response from the adapter: deferred
  * replies for commands, an immediate reply for help, deferred updates for
  * picks, selects and modal submits, and the modal itself for "Answer". Only
- * after the gates open does the work behind them complete.
+ * after the gates open does the work behind them complete. Also: where a
+ * lesson goes (announcement threads, an existing thread).
  */
 
 import Keyv from "keyv";
@@ -145,5 +146,33 @@ describe("Discord acks before any store or tutor work", () => {
 		expect(thread.type).toBe(10);
 		const started = await fake.waitFor(() => tutor.started.find((s) => s.topic === "news"), "the lesson in it");
 		expect(started.sessionId).toBe(`discord:${fake.guild.id}:${thread.id}`);
+	});
+
+	it("runs a lesson in the existing thread it was started in, joining it, and only one", async () => {
+		const threads = fake.createdThreads().length;
+		const first = fake.slash({
+			user: fake.users.admin, // exempt from the daily limit the first test set
+			channelId: fake.ids.thread,
+			subcommand: "start",
+			options: { topic: "in place" },
+		});
+		const started = await fake.waitFor(() => tutor.started.find((s) => s.topic === "in place"), "the lesson");
+		expect(started.sessionId).toBe(`discord:${fake.guild.id}:${fake.ids.thread}`);
+		const puts = fake.calls.filter((c) => c.method === "PUT").map((c) => c.path);
+		expect(puts).toContain(`/channels/${fake.ids.thread}/thread-members/%40me`);
+		const reply = (it: typeof first) =>
+			fake.waitFor(() => {
+				const m = fake.messages.get(it.originalMessageId ?? "");
+				return m?.editedAt ? m.content : undefined;
+			}, "the reply");
+		expect(await reply(first)).toContain(`<#${fake.ids.thread}>`);
+		const again = fake.slash({
+			user: fake.users.other,
+			channelId: fake.ids.thread,
+			subcommand: "start",
+			options: { topic: "x" },
+		});
+		expect(await reply(again)).toMatch(/already has a lesson/);
+		expect(fake.createdThreads().length).toBe(threads);
 	});
 });

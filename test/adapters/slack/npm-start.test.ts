@@ -54,8 +54,12 @@ afterAll(async () => {
 
 describe("npm start against the fake Slack", () => {
 	it("listens on a free port and runs the demo lesson to the end in a thread", { timeout: 120_000 }, async () => {
+		// PORT=0: the adapter's log line says which port it bound.
 		const port = await fake.waitFor(
-			() => /"msg":"slack: adapter started"[^\n]*|"port":(\d+)[^\n]*"msg":"slack: adapter started"/.exec(output)?.[1],
+			() => {
+				const line = output.split("\n").find((l) => l.includes('"msg":"slack: adapter started"'));
+				return line ? (JSON.parse(line) as { port?: number }).port : undefined;
+			},
 			"the adapter's port in the log",
 			60_000,
 		);
