@@ -4,13 +4,30 @@
  * (`LEARNHARNESS_STORE_URL`).
  */
 
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import KeyvPostgres from "@keyv/postgres";
 import { createKeyv as createRedisKeyv } from "@keyv/redis";
 import KeyvSqlite from "@keyv/sqlite";
 import Keyv from "keyv";
 import type { Logger } from "../../core/contracts/logger.ts";
+
+/**
+ * Create a folder one level at a time. Not `recursive: true`: Node's recursive
+ * mkdir never returns under /proc (it retries ENOENT forever, blocking the
+ * event loop), while a plain mkdir fails there with an error we can report.
+ */
+function makeFolder(dir: string): void {
+	const missing: string[] = [];
+	for (let d = dir; !existsSync(d) && dirname(d) !== d && missing.length < 64; d = dirname(d)) missing.unshift(d);
+	for (const d of missing) {
+		try {
+			mkdirSync(d);
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+		}
+	}
+}
 
 /** The default store: an embedded SQLite file, created on first use. */
 export const DEFAULT_STORE_URL = "sqlite://./data/learnharness.sqlite";
@@ -38,7 +55,7 @@ export function openKeyv(url: string, namespace: string, logger?: Logger): Keyv 
 	let keyv: Keyv;
 	if (url.startsWith("sqlite://")) {
 		const path = sqlitePathOf(url);
-		if (path !== ":memory:") mkdirSync(dirname(resolve(path)), { recursive: true });
+		if (path !== ":memory:") makeFolder(dirname(resolve(path)));
 		// busyTimeout: several instances (one per namespace) share the file.
 		const sqlite = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: 10_000 });
 		// WAL + synchronous=NORMAL: a write no longer waits for an fsync (a turn saves twice), and an
