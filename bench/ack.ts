@@ -17,7 +17,6 @@
  * Loopback only, bounded (a watchdog ends it after 115 s). The last line is one JSON object.
  */
 
-import { setMaxListeners } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -374,8 +373,6 @@ if (isMainThread) {
 		process.exit(2);
 	}, 115_000);
 	watchdog.unref();
-	// 100 concurrent turns each listen on the tutor's abort signal: above Node's warning threshold of 10, by design.
-	setMaxListeners(LESSONS * 2);
 	const dir = mkdtempSync(join(tmpdir(), "lh-bench-ack-"));
 	try {
 		const only = process.env.BENCH_ONLY;

@@ -6,6 +6,7 @@
  */
 
 import { randomUUID } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import type { LanguageModel } from "ai";
 import type { HandleResult, LearnerEvent } from "../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../core/contracts/logger.ts";
@@ -51,6 +52,9 @@ const MAX_RERUNS = 2;
 export function createTutor(options: TutorOptions): Tutor {
 	const logger = options.logger ?? silentLogger;
 	const abort = new AbortController();
+	// Every running model request listens on this one signal (removed when it ends): many lessons at
+	// once are normal, not a leak.
+	setMaxListeners(0, abort.signal);
 	const rt: Runtime = {
 		model: asLanguageModelV3(options.model),
 		store: options.store,
