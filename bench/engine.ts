@@ -15,60 +15,31 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { LanguageModelV3, LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { createSessionStore } from "../src/agent/store/session-store.ts";
 import type { LessonMessage, SessionRecord } from "../src/agent/store/types.ts";
 import { createTutor } from "../src/agent/tutor.ts";
 import type { TutorEvent } from "../src/core/contracts/events.ts";
+import { replyStream, type StreamReply } from "../test/fixtures/model-stream.ts";
 
 const learner = { id: "bench-learner", name: "Ada" };
 
-interface Reply {
-	text?: string;
-	calls?: Array<{ name: string; input: unknown }>;
-}
-
-let ids = 0;
-function stream(reply: Reply): ReadableStream<LanguageModelV3StreamPart> {
-	const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
-	if (reply.text) {
-		parts.push(
-			{ type: "text-start", id: "t" },
-			{ type: "text-delta", id: "t", delta: reply.text },
-			{ type: "text-end", id: "t" },
-		);
-	}
-	for (const c of reply.calls ?? [])
-		parts.push({ type: "tool-call", toolCallId: `b${++ids}`, toolName: c.name, input: JSON.stringify(c.input) });
-	parts.push({
-		type: "finish",
-		finishReason: { unified: reply.calls?.length ? "tool-calls" : "stop", raw: undefined },
-		usage: {
-			inputTokens: { total: 1000, noCache: 100, cacheRead: 900, cacheWrite: 0 },
-			outputTokens: { total: 50, text: undefined, reasoning: undefined },
-		},
-	});
-	return new ReadableStream({
-		start(controller) {
-			for (const p of parts) controller.enqueue(p);
-			controller.close();
-		},
-	});
-}
+/** A zero-latency model's usage per reply: a long prompt, mostly cached (as a provider reports it). */
+const USAGE = { input: 1000, cached: 900, output: 50 };
 
 /**
  * A zero-latency model: replies from `next(call)`. A plain LanguageModelV3 rather than
  * MockLanguageModelV3, which keeps every request's prompt (hundreds of MB over a run: the GC
  * work that causes would be the mock's cost, not the engine's).
  */
-function mockModel(next: (call: LanguageModelV3CallOptions) => Reply): LanguageModelV3 {
+function mockModel(next: (call: LanguageModelV3CallOptions) => StreamReply): LanguageModelV3 {
 	return {
 		specificationVersion: "v3",
 		provider: "bench",
 		modelId: "zero-latency",
 		supportedUrls: {},
 		doGenerate: () => Promise.reject(new Error("the engine streams")),
-		doStream: async (call) => ({ stream: stream(next(call)) }),
+		doStream: async (call) => ({ stream: replyStream({ ...next(call), usage: USAGE }) }),
 	};
 }
 

@@ -45,7 +45,6 @@ export interface Config {
 		port: number;
 		adminUserIds: string[];
 	};
-	port: number;
 }
 
 /** One thing wrong with the configuration, and how to fix it. */
@@ -155,12 +154,10 @@ export function parseConfig(env: Env): ConfigResult {
 		});
 
 	if (problems.length > 0 || modelId === undefined) return { ok: false, problems, warnings };
-	const portNumber = typeof v.PORT === "number" ? v.PORT : DEFAULT_PORT;
 	const config: Config = {
 		model: { id: modelId, demo },
 		storeUrl: str("LEARNHARNESS_STORE_URL") ?? DEFAULT_STORE_URL,
 		logLevel: (str("LEARNHARNESS_LOG_LEVEL") as LogLevel | undefined) ?? "info",
-		port: portNumber,
 	};
 	if (!demo && apiKey) config.model.apiKey = apiKey;
 	if (!demo && baseUrl) config.model.baseUrl = baseUrl;
@@ -178,7 +175,7 @@ export function parseConfig(env: Env): ConfigResult {
 		config.slack = {
 			botToken,
 			signingSecret,
-			port: portNumber,
+			port: typeof v.PORT === "number" ? v.PORT : DEFAULT_PORT,
 			adminUserIds: admins ? admins.split(",").map((s) => s.trim()) : [],
 		};
 		const apiUrl = str("SLACK_API_URL");

@@ -130,14 +130,14 @@ export function createTutor(options: TutorOptions): Tutor {
 
 	return {
 		async startLesson(opts: StartLessonOptions): Promise<StartLessonResult> {
-			if (closed) return { ok: false, code: "exists", message: "The tutor is shutting down." };
+			if (closed)
+				return { ok: false, code: "closing", message: "The tutor is restarting; start the lesson again in a moment." };
 			const topic = typeof opts.topic === "string" ? opts.topic.trim().replace(/\s+/g, " ") : "";
 			if (topic === "") return { ok: false, code: "invalid-topic", message: "Name a topic to learn." };
 			if (topic.length > MAX_TOPIC_CHARS)
 				return { ok: false, code: "invalid-topic", message: `Keep the topic under ${MAX_TOPIC_CHARS} characters.` };
-			if (await load(opts.sessionId))
-				return { ok: false, code: "exists", message: "A lesson already runs in this thread." };
-			if (states.has(opts.sessionId))
+			// states.has: another startLesson for this thread got there while the store was read.
+			if ((await load(opts.sessionId)) || states.has(opts.sessionId))
 				return { ok: false, code: "exists", message: "A lesson already runs in this thread." };
 			const at = rt.now().toISOString();
 			const record: SessionRecord = {
@@ -170,7 +170,7 @@ export function createTutor(options: TutorOptions): Tutor {
 		},
 
 		async handle(sessionId: string, event: LearnerEvent): Promise<HandleResult> {
-			if (closed) return { ok: false, code: "not-allowed", message: "The tutor is restarting; try again in a moment." };
+			if (closed) return { ok: false, code: "closing", message: "The tutor is restarting; try again in a moment." };
 			let state: SessionState | undefined;
 			try {
 				state = await load(sessionId);

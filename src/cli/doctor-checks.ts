@@ -7,11 +7,12 @@ import { execFile } from "node:child_process";
 import { constants } from "node:fs";
 import { access } from "node:fs/promises";
 import { generateText } from "ai";
-import { createLanguageModel, openKeyv } from "../agent/index.ts";
+import { openKeyv } from "../agent/index.ts";
 import { type Config, redactUrl } from "../config.ts";
 import type { DerivedPlanStatuses } from "../core/contracts/plan.ts";
 import { parsePlanMermaid } from "../core/plan-mermaid.ts";
 import { createPlanRenderer } from "../render/index.ts";
+import { modelOf } from "./runtime.ts";
 import { prepareStoreFolder } from "./store-folder.ts";
 
 /** One row of the doctor's table. */
@@ -166,13 +167,8 @@ export async function checkModel(config: Config, timeoutMs: number): Promise<Che
 	const where = config.model.baseUrl ? redactUrl(config.model.baseUrl) : "OpenAI";
 	const started = performance.now();
 	try {
-		const model = createLanguageModel({
-			model: config.model.id,
-			...(config.model.apiKey ? { apiKey: config.model.apiKey } : {}),
-			...(config.model.baseUrl ? { baseUrl: config.model.baseUrl } : {}),
-		});
 		const result = await generateText({
-			model,
+			model: modelOf(config),
 			prompt: "Reply with the single word OK.",
 			maxOutputTokens: 16,
 			maxRetries: 0,

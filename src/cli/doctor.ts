@@ -15,7 +15,7 @@ import {
 	checkSlack,
 	checkStore,
 } from "./doctor-checks.ts";
-import type { CliIo } from "./io.ts";
+import { type CliIo, formatWarnings } from "./io.ts";
 
 /** Options of doctor. */
 export interface DoctorOptions {
@@ -111,7 +111,7 @@ function configForChecks(env: Env): { config?: Config; problems: ConfigProblem[]
 function configRow(problems: ConfigProblem[], warnings: ConfigProblem[]): CheckResult {
 	const lines = [
 		...problems.map((p) => `${p.variable} ${p.problem}. Fix: ${p.fix}`),
-		...warnings.map((w) => `warning: ${w.variable} ${w.problem}. ${w.fix}`),
+		...(warnings.length > 0 ? [formatWarnings(warnings)] : []),
 	];
 	if (problems.length > 0) return { name: "configuration", status: "fail", detail: lines.join("\n") };
 	if (warnings.length > 0) return { name: "configuration", status: "warn", detail: lines.join("\n") };

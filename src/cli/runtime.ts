@@ -4,6 +4,7 @@
  * renderer, each registered for a graceful close.
  */
 
+import type { LanguageModel } from "ai";
 import { createLanguageModel, createSessionStore, createTutor } from "../agent/index.ts";
 import { type Config, redactUrl } from "../config.ts";
 import type { Logger } from "../core/contracts/logger.ts";
@@ -48,11 +49,7 @@ export async function createRuntime(
 		);
 	}
 	const store = await createSessionStore(config.storeUrl, logger);
-	const model = createLanguageModel({
-		model: config.model.id,
-		...(config.model.apiKey ? { apiKey: config.model.apiKey } : {}),
-		...(config.model.baseUrl ? { baseUrl: config.model.baseUrl } : {}),
-	});
+	const model = modelOf(config);
 	// Below the shutdown registry's per-item limit, so the tutor still closes its store after aborting turns.
 	const tutor = createTutor({ model, store, logger, closeTimeoutMs: options.closeTimeoutMs ?? 8_000 });
 	// Registered after the renderer, so it closes first (it waits for running turns, then closes the store).
@@ -60,6 +57,15 @@ export async function createRuntime(
 	const repaired = await tutor.resume();
 	if (repaired > 0) logger.info({ repaired }, "repaired interrupted sessions");
 	return { tutor, renderer, repaired };
+}
+
+/** The configured model (the demo, an OpenAI-compatible server, or OpenAI). */
+export function modelOf(config: Config): LanguageModel {
+	return createLanguageModel({
+		model: config.model.id,
+		...(config.model.apiKey ? { apiKey: config.model.apiKey } : {}),
+		...(config.model.baseUrl ? { baseUrl: config.model.baseUrl } : {}),
+	});
 }
 
 /** A one-line description of the model for banners and doctor. */

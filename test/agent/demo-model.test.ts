@@ -165,13 +165,6 @@ describe("demo model: teacher", () => {
 		const first = planDemoReply({ prompt, tools: TEACHER_TOOLS });
 		expect(first.call?.toolName).toBe("plan_init");
 	});
-
-	it("calls end_lesson after the recap when the engine offers it", async () => {
-		const tools = [...TEACHER_TOOLS, fn("end_lesson")];
-		const { played } = await play(tools, opening(), rightAnswers);
-		expect(played.at(-1)?.toolName).toBe("end_lesson");
-		expect(played.at(-2)).toMatchObject({ toolName: "explain", input: { role: "recap" } });
-	});
 });
 
 describe("demo model: the LanguageModelV3 surface", () => {

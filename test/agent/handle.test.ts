@@ -317,7 +317,14 @@ describe("handle(): verdicts before model work, serialized delivery", () => {
 		const sessionId = newSession();
 		await h.tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
 		await h.tutor.close();
-		expect(await h.tutor.handle(sessionId, { type: "message", text: "hi", by: learner })).toMatchObject({ ok: false });
+		// After close, events and new lessons are refused as a restart (adapters say "try again"), not as "not yours".
+		expect(await h.tutor.handle(sessionId, { type: "message", text: "hi", by: learner })).toMatchObject({
+			ok: false,
+			code: "closing",
+		});
+		expect(
+			await h.tutor.startLesson({ sessionId: newSession(), topic: "fractions", learner, mode: "solo" }),
+		).toMatchObject({ ok: false, code: "closing" });
 		expect(h.of("text")).toHaveLength(0);
 	});
 

@@ -1,13 +1,13 @@
 /**
  * Test helpers for the engine: a scripted MockLanguageModelV3 (one reply per
- * model request), a tutor on a temporary SQLite file, and an event recorder.
+ * model request, from test/fixtures/model-stream.ts), a tutor on a temporary
+ * SQLite file, and an event recorder.
  */
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { MockLanguageModelV3 } from "ai/test";
+import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { afterAll, beforeAll } from "vitest";
 import { createLanguageModel } from "../../src/agent/models/index.ts";
 import { createSessionStore } from "../../src/agent/store/session-store.ts";
@@ -17,82 +17,7 @@ import type { TutorEvent } from "../../src/core/contracts/events.ts";
 import type { Tutor } from "../../src/core/contracts/tutor.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai.ts";
 
-/** A scripted tool call: `input` is JSON-encoded unless `raw` gives the exact argument text. */
-export interface ScriptedCall {
-	name: string;
-	input?: unknown;
-	raw?: string;
-	id?: string;
-}
-
-/** One scripted model reply, or a failure. */
-export interface ScriptedReply {
-	/** Reasoning the model streams first (with provider metadata, as reasoning models send it). */
-	reasoning?: string;
-	text?: string;
-	calls?: ScriptedCall[];
-	/** Throw this from doStream (after the SDK's retries: use maxRetries 0 in tests). */
-	error?: Error;
-	/** Wait for this before answering (to hold a turn open). */
-	gate?: Promise<void>;
-	usage?: { input?: number; output?: number; cached?: number };
-}
-
-let callCounter = 0;
-
-function streamOf(reply: ScriptedReply): ReadableStream<LanguageModelV3StreamPart> {
-	const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
-	if (reply.reasoning) {
-		parts.push({ type: "reasoning-start", id: "r" });
-		parts.push({ type: "reasoning-delta", id: "r", delta: reply.reasoning });
-		parts.push({ type: "reasoning-end", id: "r", providerMetadata: { test: { itemId: "rs_1" } } });
-	}
-	if (reply.text) {
-		parts.push({ type: "text-start", id: "t" });
-		for (const piece of reply.text.match(/.{1,5}/gs) ?? []) parts.push({ type: "text-delta", id: "t", delta: piece });
-		parts.push({ type: "text-end", id: "t" });
-	}
-	for (const call of reply.calls ?? []) {
-		callCounter++;
-		parts.push({
-			type: "tool-call",
-			toolCallId: call.id ?? `call-${callCounter}`,
-			toolName: call.name,
-			input: call.raw ?? JSON.stringify(call.input ?? {}),
-		});
-	}
-	const input = reply.usage?.input ?? 100;
-	const cached = reply.usage?.cached ?? 40;
-	parts.push({
-		type: "finish",
-		finishReason: { unified: reply.calls?.length ? "tool-calls" : "stop", raw: undefined },
-		usage: {
-			inputTokens: { total: input, noCache: input - cached, cacheRead: cached, cacheWrite: 0 },
-			outputTokens: { total: reply.usage?.output ?? 10, text: undefined, reasoning: undefined },
-		},
-	});
-	return new ReadableStream({
-		start(controller) {
-			for (const p of parts) controller.enqueue(p);
-			controller.close();
-		},
-	});
-}
-
-/** A mock model answering each request with the next scripted reply (an error when the script runs out). */
-export function scriptedModel(replies: ScriptedReply[]): MockLanguageModelV3 & { script: ScriptedReply[] } {
-	const script = [...replies];
-	const model = new MockLanguageModelV3({
-		doStream: async (_options: LanguageModelV3CallOptions) => {
-			const reply = script.shift();
-			if (!reply) throw new Error("the test script has no reply left");
-			if (reply.gate) await reply.gate;
-			if (reply.error) throw reply.error;
-			return { stream: streamOf(reply) };
-		},
-	});
-	return Object.assign(model, { script });
-}
+export { type ScriptedCall, type ScriptedReply, scriptedModel } from "../fixtures/model-stream.ts";
 
 /** A temporary folder removed by cleanup(). */
 export function tempDir(): { path: string; cleanup: () => void } {

@@ -26,7 +26,6 @@ describe("config", () => {
 		expect(r.config.model).toEqual({ id: "demo", demo: true });
 		expect(r.config.storeUrl).toBe(DEFAULT_STORE_URL);
 		expect(r.config.logLevel).toBe("info");
-		expect(r.config.port).toBe(3000);
 		expect(r.config.discord).toBeUndefined();
 		expect(r.config.slack).toBeUndefined();
 	});
@@ -142,10 +141,10 @@ describe("loadConfig and .env", () => {
 
 	it("reads .env under the real environment, which wins", () => {
 		const path = join(dir, ".env");
-		writeFileSync(path, "LEARNHARNESS_LOG_LEVEL=debug\nPORT=4000\n");
-		const { config } = loadConfig({ env: { PORT: "5000" }, dotenvPath: path });
+		writeFileSync(path, "LEARNHARNESS_LOG_LEVEL=debug\nLEARNHARNESS_STORE_URL=sqlite://./from-file.sqlite\n");
+		const { config } = loadConfig({ env: { LEARNHARNESS_STORE_URL: "sqlite://./from-env.sqlite" }, dotenvPath: path });
 		expect(config.logLevel).toBe("debug");
-		expect(config.port).toBe(5000);
+		expect(config.storeUrl).toBe("sqlite://./from-env.sqlite");
 	});
 
 	it("is fine without a .env file", () => {

@@ -207,6 +207,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 			msg.blocks = p.blocks as unknown[];
 			return { channel: p.channel, ts: p.ts, text: p.text };
 		},
+		"chat.getPermalink": (p) => {
+			const msg = messages.get(String(p.message_ts));
+			if (!msg || msg.channel !== p.channel) return { ok: false, error: "message_not_found" };
+			return {
+				channel: p.channel,
+				permalink: `https://fake.slack.com/archives/${msg.channel}/p${msg.ts.replace(".", "")}`,
+			};
+		},
 		"chat.postEphemeral": (p) =>
 			p.user && p.channel ? { message_ts: nextTs() } : { ok: false, error: "user_not_in_channel" },
 		"views.open": (p) => {

@@ -70,6 +70,11 @@ const participant = fc.record({
 	name: fc.option(fc.string({ maxLength: 120 }), { nil: undefined }),
 });
 
+/** The tutor text a card may carry above it (the adapters merge up to 500 chars; the mappers must take any). */
+const lead = fc.option(fc.oneof(prose(40), markdown(2)), { nil: undefined });
+const withLead = <T extends object>(card: T, text: string | undefined): T =>
+	text === undefined ? card : { ...card, lead: text };
+
 const quizInput: fc.Arbitrary<QuizToolInput> = fc
 	.record({
 		question: markdown(4),
@@ -146,8 +151,8 @@ describe("cards within platform limits (property)", () => {
 	it("quizzes: every payload fits, every choice is answerable, free answers open a valid modal", () => {
 		const seen = { split: 0, selects: 0, degraded: 0 };
 		fc.assert(
-			fc.property(quizInput, toolCallId, (input, id) => {
-				const card = cardFromEvent({ type: "quiz", sessionId: "s", toolCallId: id, input });
+			fc.property(quizInput, toolCallId, lead, (input, id, above) => {
+				const card = withLead(cardFromEvent({ type: "quiz", sessionId: "s", toolCallId: id, input })!, above);
 				const discord = toDiscordMessages(card!);
 				const slack = toSlackMessages(card!);
 				check(discord, slack);
@@ -197,7 +202,8 @@ describe("cards within platform limits (property)", () => {
 				result,
 				toolCallId,
 				fc.nat(),
-				(quiz, ask, res, id, pick) => {
+				lead,
+				(quiz, ask, res, id, pick, above) => {
 					const options = quiz?.options;
 					const chosen =
 						options !== undefined && pick % 2 === 0 ? { ...res, answer: options[pick % options.length]! } : res;
@@ -205,7 +211,7 @@ describe("cards within platform limits (property)", () => {
 						{ type: "answered", sessionId: "s", toolCallId: id, kind: "quiz", quiz, result: chosen },
 						{ type: "answered", sessionId: "s", toolCallId: id, kind: "ask", ask, result: res },
 					] satisfies TutorEvent[]) {
-						const card = cardFromEvent(event)!;
+						const card = withLead(cardFromEvent(event)!, above);
 						const discord = toDiscordMessages(card);
 						const slack = toSlackMessages(card);
 						expect(discord).toHaveLength(1);
@@ -237,14 +243,15 @@ describe("cards within platform limits (property)", () => {
 		});
 		let split = 0; // the generators must reach the limits, or the property proves little
 		fc.assert(
-			fc.property(explain, strands, markdown(6), (input, s, text) => {
+			fc.property(explain, strands, markdown(6), lead, (input, s, text, above) => {
 				for (const event of [
 					{ type: "explain", sessionId: "s", toolCallId: "e", input },
 					{ type: "assessment", sessionId: "s", toolCallId: "p", assessment: { strands: s, summary: text } },
 					{ type: "text", sessionId: "s", text },
 				] satisfies TutorEvent[]) {
-					const card = cardFromEvent(event);
-					if (card === undefined) continue;
+					const plain = cardFromEvent(event);
+					if (plain === undefined) continue;
+					const card = plain.kind === "explain" ? withLead(plain, above) : plain;
 					const discord = toDiscordMessages(card);
 					const slack = toSlackMessages(card);
 					check(discord, slack);

@@ -4,6 +4,7 @@ import type { TutorEvent } from "../../src/core/contracts/events.ts";
 import type { QuizToolInput } from "../../src/core/question-core.ts";
 import {
 	type AnsweredEvent,
+	answeredCard as answeredCardOf,
 	cardFromEvent,
 	decodeComponentId,
 	discordAnswerModal,
@@ -235,6 +236,96 @@ describe("answered cards", () => {
 			answered({ quiz: undefined, result: { answer: "42", correct: true, by: { id: "u1" } } }),
 		);
 		expect(discord[0]!.content).toContain("answered **42**: correct.");
+	});
+});
+
+describe("a lead-in above a card", () => {
+	const lead = "Good. Now let's *check* that it stuck.";
+	const check: QuizToolInput = {
+		question: "Which list is sorted?",
+		options: ["[1, 2]", "[2, 1]"],
+		correctAnswer: "[1, 2]",
+		explanation: "Ascending order.",
+		type: "check",
+	};
+	const withLead = <T extends object>(card: T | undefined) => ({ ...(card as T), lead });
+
+	it("sits above the question in the same message, controls unchanged (Discord and Slack)", () => {
+		const card = withLead(cardFromEvent(quiz(check)));
+		const [discord] = toDiscordMessages(card as never);
+		expect(discordMessageProblems(discord!)).toEqual([]);
+		expect(discord!.content).toMatch(/^Good\. Now let's \*check\* that it stuck\.\n\n\*\*Check\*\* · /);
+		expect(buttons(discord!).map((b) => b.custom_id)).toEqual(["lh:pick:call_1:0", "lh:pick:call_1:1"]);
+		const slack = toSlackMessages(card as never);
+		expect(slack).toHaveLength(1);
+		for (const m of slack) expect(slackMessageProblems(m)).toEqual([]);
+		const first = slack[0]!.blocks[0] as { text?: { text?: string } };
+		expect(first.text?.text).toContain("Now let's");
+		expect(slack[0]!.blocks.at(-1)?.type).toBe("actions");
+	});
+
+	it("stays above the answered state, and gives way (cut, never over 2000) only when the rest needs the room", () => {
+		const event: AnsweredEvent = {
+			type: "answered",
+			sessionId,
+			toolCallId: "call_1",
+			kind: "quiz",
+			quiz: check,
+			result: { answer: "[2, 1]", correct: false, by: { id: "u1", name: "Ada" } },
+		};
+		const [short] = toDiscordMessages({ ...answeredCardOf(event), lead });
+		expect(short!.content).toMatch(/^Good\. Now let's \*check\* that it stuck\.\n\n\*\*Check\*\* · answered/);
+		const huge = { ...check, question: "q".repeat(2000), explanation: "e".repeat(2000) };
+		const [full] = toDiscordMessages({ ...answeredCardOf({ ...event, quiz: huge }), lead: "L".repeat(500) });
+		expect(discordMessageProblems(full!)).toEqual([]);
+		expect(full!.content.length).toBeLessThanOrEqual(2000);
+		expect(full!.content).toContain("Correct answer: **A. \\[1, 2\\]**");
+		const slack = toSlackMessages({ ...answeredCardOf(event), lead });
+		for (const m of slack) expect(slackMessageProblems(m)).toEqual([]);
+		expect(JSON.stringify(slack[0]!.blocks[0])).toContain("Now let's");
+	});
+
+	it("works on explanations too", () => {
+		const card = withLead(
+			cardFromEvent({ type: "explain", sessionId, toolCallId: "e1", input: { title: "Order", body: "Sorted." } }),
+		);
+		expect(toDiscordMessages(card as never)[0]!.content).toMatch(/^Good\. .*\n\n\*\*Order\*\*\n\nSorted\.$/s);
+		const blocks = toSlackMessages(card as never)[0]!.blocks;
+		expect(blocks.map((b) => b.type)).toEqual(["section", "header", "section"]);
+	});
+});
+
+describe("Slack's answered state (no disabled buttons there)", () => {
+	const event = (over: Partial<AnsweredEvent> = {}): AnsweredEvent => ({
+		type: "answered",
+		sessionId: "slack:T:C:1.2",
+		toolCallId: "call_1",
+		kind: "quiz",
+		quiz: { question: "Pick one", options: ["red", "blue", "green"], correctAnswer: "blue", type: "predict" },
+		result: { answer: "red", correct: false, by: { id: "U1", name: "ada" } },
+		...over,
+	});
+
+	it("still lists the choices the card had, the chosen one in bold", () => {
+		const [m] = toSlackMessages(answeredCardOf(event()));
+		expect(slackMessageProblems(m!)).toEqual([]);
+		const context = m!.blocks.find((b) => b.type === "context") as { elements: Array<{ text: string }> } | undefined;
+		expect(context?.elements[0]?.text).toBe("*A. red*\nB. blue\nC. green");
+	});
+
+	it("names who answered; a Slack user without a name is shown as a mention, not a raw id", () => {
+		const named = JSON.stringify(toSlackMessages(answeredCardOf(event())));
+		expect(named).toContain("*ada* answered *A. red*: not quite.");
+		const skipped = toSlackMessages(
+			answeredCardOf(event({ result: { answer: "", skipped: true, by: { id: "U1" } } })),
+		)[0]!;
+		expect(JSON.stringify(skipped.blocks)).toContain("Skipped: <@U1> moved on.");
+		expect(skipped.text).toBe("Predict: skipped");
+		// Not a Slack id: shown as text (escaped), never as a mention.
+		const odd = JSON.stringify(
+			toSlackMessages(answeredCardOf(event({ result: { answer: "red", by: { id: "<!channel>" } } }))),
+		);
+		expect(odd).not.toContain("<!channel>");
 	});
 });
 

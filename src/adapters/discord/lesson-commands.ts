@@ -5,19 +5,13 @@
  */
 
 import { type ChatInputCommandInteraction, MessageFlags } from "discord.js";
-import type { LessonPhase } from "../../core/contracts/events.ts";
 import { encodeSessionId } from "../../core/session-id.ts";
+import { pendingLabel, phaseLabel } from "../shared/notices.ts";
 import { configCommand } from "./config-command.ts";
 import type { AdapterContext } from "./context.ts";
 import { startLessonCommand } from "./lesson-start.ts";
 import { HELP_TEXT, NOTICES, refusalNotice } from "./notices.ts";
 import { isAdmin, participantOf } from "./who.ts";
-
-const PHASES: Record<LessonPhase, string> = {
-	probe: "finding out what you already know",
-	teach: "teaching",
-	ended: "ended",
-};
 
 function sessionIdOf(interaction: ChatInputCommandInteraction): string | undefined {
 	if (!interaction.guildId) return undefined;
@@ -34,7 +28,13 @@ async function endCommand(ctx: AdapterContext, interaction: ChatInputCommandInte
 		by,
 		privileged: isAdmin(interaction.memberPermissions),
 	});
-	await interaction.editReply(result.ok ? "Ending the lesson." : refusalNotice(result, "end"));
+	if (!result.ok && result.code === "unknown-session")
+		return void (await interaction.editReply(NOTICES.notALessonThread));
+	const learnerId = (await ctx.state.lesson(interaction.channelId))?.learnerId;
+	await interaction.editReply({
+		content: result.ok ? "Ending the lesson." : refusalNotice(result, "end", learnerId),
+		allowedMentions: { parse: [] },
+	});
 }
 
 async function statusCommand(ctx: AdapterContext, interaction: ChatInputCommandInteraction): Promise<void> {
@@ -42,9 +42,13 @@ async function statusCommand(ctx: AdapterContext, interaction: ChatInputCommandI
 	const sessionId = sessionIdOf(interaction);
 	const session = sessionId ? await ctx.tutor.getSession(sessionId) : undefined;
 	if (!session) return void (await interaction.editReply(NOTICES.notALessonThread));
+	const started = Date.parse(session.createdAt);
+	const since = Number.isFinite(started) ? ` · started <t:${Math.floor(started / 1000)}:R>` : "";
 	const lines = [
-		`**${session.topic.replace(/\s+/g, " ").slice(0, 200)}** · ${session.mode} lesson for <@${session.learner.id}>`,
-		`Phase: ${PHASES[session.phase] ?? session.phase} · questions waiting: ${session.pending.length} · messages: ${session.messageCount}`,
+		`**${session.topic.replace(/\s+/g, " ").slice(0, 200)}** · ${session.mode} lesson for <@${session.learner.id}>${since}`,
+		session.phase === "ended"
+			? "This lesson has ended."
+			: `Now: ${phaseLabel(session.phase)} · ${pendingLabel(session.pending.length)}`,
 	];
 	if (!session.plan) {
 		lines.push("No lesson map yet: it is drawn once the first questions are answered.");

@@ -16,6 +16,7 @@ import {
 import type { LessonMode, Participant } from "../../core/contracts/events.ts";
 import { encodeSessionId } from "../../core/session-id.ts";
 import { channelAllowed, isLessonMode } from "../shared/lesson-rules.ts";
+import { channelNotAllowedNotice, dailyLimitNotice } from "../shared/notices.ts";
 import { OPTION } from "./commands.ts";
 import type { AdapterContext } from "./context.ts";
 import { NOTICES } from "./notices.ts";
@@ -87,17 +88,18 @@ export async function startLessonCommand(ctx: AdapterContext, interaction: ChatI
 	const place = await placeOf(ctx, interaction);
 	if (!place) return void (await say(NOTICES.badChannel));
 	if (!channelAllowed(config, place.parentId)) {
-		const list = config.channels.map((id) => `<#${id}>`).join(", ");
-		return void (await say(`Lessons may run in ${list} in this server.`));
+		return void (await say(
+			channelNotAllowedNotice(
+				config.channels.map((id) => `<#${id}>`),
+				"`/lesson start`",
+			),
+		));
 	}
 	if (place.kind === "thread" && (await ctx.state.lesson(place.threadId)))
 		return void (await say("This thread already has a lesson. Run `/lesson start` in a channel to open a new thread."));
 	// Counted before anything is created (and given back on failure), so two quick starts cannot both pass a limit.
 	const counted = await ctx.state.counter.take(guildId, learner.id, admin ? 0 : config.lessonsPerDay);
-	if (!counted.ok)
-		return void (await say(
-			`That is ${counted.count} lesson(s) today, this server's daily limit. Try again tomorrow (UTC).`,
-		));
+	if (!counted.ok) return void (await say(dailyLimitNotice(counted.count, config.lessonsPerDay)));
 	const giveBack = () =>
 		ctx.state.counter.giveBack(guildId, learner.id).catch((error: unknown) => {
 			ctx.logger.warn({ err: error, guildId }, "discord: could not give back a daily lesson count");

@@ -16,7 +16,8 @@ export function refusalNotice(refusal: Refusal, action: RefusedAction = "answer"
 /** Adapter-side refusals and replies. */
 export const NOTICES = {
 	notInGuild: "Lessons run in servers, not in direct messages.",
-	notALessonThread: "There is no lesson in this thread. Start one with `/lesson start`.",
+	notALessonThread:
+		"There is no lesson here. Run this inside a lesson's thread, or start a lesson with `/lesson start`.",
 	unknownComponent: "This control is not one I know (it may be from an older version); nothing was recorded.",
 	adminsOnly: "Only members with the Manage Server permission can do that.",
 	forOthersAdminsOnly: "Only admins (Manage Server) can start a lesson for someone else.",

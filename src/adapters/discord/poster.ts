@@ -14,6 +14,7 @@ import { decodeSessionId } from "../../core/session-id.ts";
 import {
 	type AnsweredEvent,
 	answeredCard,
+	type Card,
 	cardFromEvent,
 	type PlanPicture,
 	type PlanRenderer,
@@ -21,8 +22,10 @@ import {
 	toDiscordMessages,
 } from "../../render/index.ts";
 import type { AnswerGate } from "../shared/answer-gate.ts";
+import { closingLine } from "../shared/notices.ts";
 import { createPlanReposter, type PlanKeyStore } from "../shared/plan-reposts.ts";
 import type { SerialQueues } from "../shared/serial-queue.ts";
+import { createThreadSequencer, type ThreadPost } from "../shared/thread-sequencer.ts";
 import { editMessage, postMessage } from "./rest-messages.ts";
 import type { DiscordState } from "./state.ts";
 import type { TypingIndicators } from "./typing.ts";
@@ -70,9 +73,15 @@ export function createPoster(deps: PosterDeps): Poster {
 	const { rest, tutor, renderer, state, gate, queues, typing, logger } = deps;
 	const reposter = createPlanReposter({ renderer, store: sessionExtraKeys(tutor), logger, name: "discord" });
 
-	async function postCardEvent(channelId: string, event: TutorEvent): Promise<string[]> {
-		const card = cardFromEvent(event);
-		if (!card) return [];
+	const sequencer = createThreadSequencer();
+
+	async function postCardEvent(channelId: string, event: TutorEvent, lead?: string): Promise<string[]> {
+		const base = cardFromEvent(event);
+		if (!base) return [];
+		let card: Card = base;
+		if (lead !== undefined && (base.kind === "question" || base.kind === "explain")) card = { ...base, lead };
+		else if (event.type === "ended" && base.kind === "text")
+			card = { ...base, text: closingLine(base.text, "`/lesson start`") };
 		const ids: string[] = [];
 		for (const message of toDiscordMessages(card)) {
 			const id = await postMessage(rest, logger, channelId, message);
@@ -81,17 +90,28 @@ export function createPoster(deps: PosterDeps): Poster {
 		return ids;
 	}
 
-	async function postQuestion(channelId: string, event: Extract<TutorEvent, { type: "quiz" | "ask" }>): Promise<void> {
-		const messageIds = await postCardEvent(channelId, event);
+	async function postQuestion(
+		channelId: string,
+		event: Extract<TutorEvent, { type: "quiz" | "ask" }>,
+		lead: string | undefined,
+	): Promise<void> {
+		const messageIds = await postCardEvent(channelId, event, lead);
 		if (messageIds.length === 0) return;
 		const question = typeof event.input?.question === "string" ? event.input.question : "";
-		await state.saveQuestion(event.sessionId, event.toolCallId, { channelId, messageIds, question });
+		await state.saveQuestion(event.sessionId, event.toolCallId, {
+			channelId,
+			messageIds,
+			question,
+			// Only a lead that shares the controls' message is re-shown when that message becomes the answered state.
+			...(lead !== undefined && messageIds.length === 1 ? { lead } : {}),
+		});
 	}
 
 	async function postAnswered(channelId: string, event: AnsweredEvent): Promise<void> {
-		const [message] = toDiscordMessages(answeredCard(event));
-		if (!message) return;
 		const record = await state.question(event.sessionId, event.toolCallId);
+		const lead = typeof record?.lead === "string" ? record.lead : undefined;
+		const [message] = toDiscordMessages({ ...answeredCard(event), ...(lead !== undefined ? { lead } : {}) });
+		if (!message) return;
 		const target = record?.messageIds.at(-1); // the controls ride on the last message of a card
 		if (record && target) {
 			const outcome = await editMessage(rest, logger, record.channelId, target, { components: [], ...message });
@@ -123,11 +143,11 @@ export function createPoster(deps: PosterDeps): Poster {
 		return posted;
 	}
 
-	async function handle(channelId: string, event: TutorEvent): Promise<void> {
+	async function handle(channelId: string, { event, lead }: ThreadPost): Promise<void> {
 		switch (event.type) {
 			case "quiz":
 			case "ask":
-				return postQuestion(channelId, event);
+				return postQuestion(channelId, event, lead);
 			case "answered":
 				return postAnswered(channelId, event);
 			case "plan":
@@ -140,7 +160,7 @@ export function createPoster(deps: PosterDeps): Poster {
 				await postCardEvent(channelId, event);
 				return;
 			default:
-				await postCardEvent(channelId, event);
+				await postCardEvent(channelId, event, lead);
 		}
 	}
 
@@ -152,8 +172,12 @@ export function createPoster(deps: PosterDeps): Poster {
 				// The gate learns at once (not in the queue) so the next click is checked against it.
 				gate.observe(event);
 				// Typing is immediate: it should show while earlier posts are still queued.
-				if (event.type === "typing") return typing.set(channelId, event.active === true);
-				void queues.run(event.sessionId, () => handle(channelId, event));
+				if (event.type === "typing") typing.set(channelId, event.active === true);
+				// The sequencer holds a plan picture or tutor text until it knows what follows (see thread-sequencer.ts).
+				for (const post of sequencer.push(event)) {
+					if (post.event.type === "typing") continue;
+					void queues.run(event.sessionId, () => handle(channelId, post));
+				}
 			} catch (error) {
 				logger.error({ err: error }, "discord: could not queue a tutor event");
 			}

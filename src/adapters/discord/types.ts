@@ -72,4 +72,6 @@ export interface QuestionRecord {
 	messageIds: string[];
 	/** The question text, for the answer modal's label. */
 	question: string;
+	/** The tutor text posted above the question in its card, kept in the answered state. */
+	lead?: string;
 }

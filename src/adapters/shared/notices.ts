@@ -52,7 +52,44 @@ export function refusalNotice(
 			const why = (style.escape ?? ((t: string) => t))(refusal.message.trim());
 			return why ? `That answer could not be recorded: ${why}` : "That answer could not be recorded.";
 		}
+		case "closing":
+			return "The tutor is restarting, so nothing was recorded. Try again in a moment.";
 		default:
 			return "That was not recorded.";
 	}
+}
+
+/** "1 lesson", "3 lessons": a count with its noun, singular or plural. */
+export function plural(count: number, noun: string): string {
+	return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+/** The refusal when a member reached the daily limit (`count` started today, `limit` a day). */
+export function dailyLimitNotice(count: number, limit: number): string {
+	return `You have already started ${plural(count, "lesson")} today; the limit here is ${plural(limit, "lesson")} per member per day (UTC). Try again tomorrow.`;
+}
+
+/** The refusal when lessons may not run in this channel; `channels` are the allowed ones, as platform mentions. */
+export function channelNotAllowedNotice(channels: readonly string[], startHint: string): string {
+	const list = channels.length === 1 ? channels[0] : `${channels.slice(0, -1).join(", ")} or ${channels.at(-1)}`;
+	return `Lessons can't run in this channel. Run ${startHint} in ${list}.`;
+}
+
+/** A lesson's phase, as a learner reads it. */
+export function phaseLabel(phase: string): string {
+	if (phase === "probe") return "finding out what you already know";
+	if (phase === "teach") return "teaching";
+	if (phase === "ended") return "ended";
+	return phase;
+}
+
+/** Open questions, as a learner reads them. */
+export function pendingLabel(count: number): string {
+	if (count === 0) return "no question open";
+	return `${plural(count, "question")} waiting for an answer`;
+}
+
+/** The thread's closing line: the engine's "Lesson complete." / "Lesson ended by …" plus how to go on. */
+export function closingLine(ended: string, startHint: string): string {
+	return `${ended.trim()} Start another lesson any time with ${startHint}.`;
 }

@@ -6,12 +6,13 @@
 
 import type { App, RespondFn, SlashCommand } from "@slack/bolt";
 import type { Participant } from "../../core/contracts/events.ts";
-import { planOutline } from "../../render/index.ts";
+import { decodeSessionId } from "../../core/session-id.ts";
+import { escapeMrkdwn, planOutline } from "../../render/index.ts";
 import { applyLessonRulesChange } from "../shared/lesson-rules.ts";
 import { afterPendingIo } from "../shared/within.ts";
 import { parseLessonCommand } from "./command-parse.ts";
-import { type HandlerContext, notify, slackRefusal } from "./context.ts";
-import { configText, helpText, statusText } from "./messages.ts";
+import { type HandlerContext, notify, slackRefusal, threadLink } from "./context.ts";
+import { clip, configText, helpText, statusText } from "./messages.ts";
 import { startSlackLesson } from "./start-lesson.ts";
 
 /** The slash command this adapter answers. */
@@ -52,7 +53,14 @@ async function runCommand(ctx: HandlerContext, command: SlashCommand, reply: Rep
 				topic: parsed.topic,
 				byAdmin,
 			});
-			return reply(outcome.ok ? "Your lesson has started in the thread of the message above." : outcome.message);
+			if (!outcome.ok) return reply(outcome.message);
+			const link = await threadLink(ctx, channelId, outcome.threadTs);
+			const topic = escapeMrkdwn(clip(parsed.topic.trim(), 200));
+			return reply(
+				link
+					? `Your lesson on *${topic}* has started: <${link}|open its thread>.`
+					: `Your lesson on *${topic}* has started in the thread of the :books: message above.`,
+			);
 		}
 		case "end": {
 			const admin = await ctx.admins.isAdmin(by.id);
@@ -71,7 +79,10 @@ async function runCommand(ctx: HandlerContext, command: SlashCommand, reply: Rep
 			const summary = sessionId ? await ctx.tutor.getSession(sessionId) : undefined;
 			if (!summary) return reply("No lesson in this channel yet. Start one with `/lesson start <topic>`.");
 			const outline = summary.plan ? planOutline(summary.plan.tree, summary.plan.statuses) : undefined;
-			return reply(statusText(summary, outline));
+			const address = decodeSessionId(summary.sessionId);
+			const link =
+				address?.platform === "slack" ? await threadLink(ctx, address.channelId, address.threadTs) : undefined;
+			return reply(statusText(summary, outline, link));
 		}
 		case "config": {
 			if (!(await ctx.admins.isAdmin(by.id))) return reply("Only workspace admins can change lesson settings.");

@@ -53,3 +53,20 @@ export async function notify(
 		);
 	}
 }
+
+/** A message's permalink (the lesson thread's, for its parent), or undefined when Slack gives none. Never throws. */
+export async function threadLink(
+	ctx: HandlerContext,
+	channelId: string,
+	messageTs: string,
+): Promise<string | undefined> {
+	try {
+		const res = await ctx.client.chat.getPermalink({ channel: channelId, message_ts: messageTs });
+		const link = res.permalink;
+		// It goes inside <link|label>: only a plain https URL may.
+		return typeof link === "string" && /^https:\/\/[^\s<>|]+$/.test(link) ? link : undefined;
+	} catch (error) {
+		ctx.logger.warn({ err: error, channelId }, "slack: chat.getPermalink failed");
+		return undefined;
+	}
+}

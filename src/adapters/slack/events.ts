@@ -70,7 +70,9 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 	const deliver = async (m: TypedMessage, sessionId: string): Promise<void> => {
 		const text = stripMentions(m.text);
 		if (text === "") return;
-		const by: Participant = { id: m.userId };
+		// A name, so answered cards and the tutor say "ada", not a user id (cached; none when users.info fails).
+		const name = await ctx.admins.displayName(m.userId);
+		const by: Participant = name ? { id: m.userId, name } : { id: m.userId };
 		const result = await ctx.tutor.handle(sessionId, { type: "message", text, by });
 		// People chat in threads: a refused message (not the learner, lesson over) is logged, not answered.
 		if (!result.ok) ctx.logger.debug({ sessionId, code: result.code }, "slack: thread message not for the tutor");
@@ -111,10 +113,11 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 			const place = { channelId: m.channelId, userId: m.userId, threadTs: m.threadTs };
 			if (topic === "")
 				return notify(ctx, place, "Mention me with a topic to start a lesson, e.g. `@learnharness fractions`.");
+			const name = await ctx.admins.displayName(m.userId);
 			const outcome = await startSlackLesson(ctx, {
 				teamId: m.teamId,
 				channelId: m.channelId,
-				by: { id: m.userId },
+				by: name ? { id: m.userId, name } : { id: m.userId },
 				topic,
 				...(mode ? { mode } : {}),
 				byAdmin: await ctx.admins.isAdmin(m.userId),

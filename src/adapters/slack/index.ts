@@ -11,6 +11,7 @@ import { App, HTTPReceiver, LogLevel, SocketModeReceiver } from "@slack/bolt";
 import Keyv from "keyv";
 import { AnswerGate } from "../shared/answer-gate.ts";
 import { createSerialQueues } from "../shared/serial-queue.ts";
+import { createThreadSequencer } from "../shared/thread-sequencer.ts";
 import { within } from "../shared/within.ts";
 import { registerActions } from "./actions.ts";
 import { createAdminCheck } from "./admins.ts";
@@ -91,6 +92,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 
 	const poster = createPoster({ client: app.client, state, renderer, logger });
 	const queues = createSerialQueues(logger);
+	const sequencer = createThreadSequencer();
 	let unsubscribe: (() => void) | undefined;
 	let server: Server | undefined;
 	let started = false;
@@ -110,7 +112,9 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 				if (typeof event?.sessionId !== "string" || !event.sessionId.startsWith("slack:")) return; // another platform's
 				// The gate learns at once (not in the queue) so the next click is checked against it.
 				gate.observe(event);
-				void queues.run(event.sessionId, () => poster.handle(event));
+				// The sequencer holds a plan picture or tutor text until it knows what follows (see thread-sequencer.ts).
+				for (const post of sequencer.push(event))
+					void queues.run(event.sessionId, () => poster.handle(post.event, post.lead));
 			});
 			try {
 				if (socketMode) {

@@ -8,6 +8,7 @@ import type { KnownBlock, ModalView } from "@slack/types";
 import type { LessonMode } from "../../core/contracts/events.ts";
 import type { SessionSummary } from "../../core/contracts/tutor.ts";
 import { escapeMrkdwn } from "../../render/index.ts";
+import { pendingLabel, phaseLabel } from "../shared/notices.ts";
 import type { WorkspaceConfig } from "./types.ts";
 
 /** action_id of the parent message's End button (ours, not a render component id). */
@@ -80,11 +81,14 @@ export function helpText(command: string): string {
 	].join("\n");
 }
 
-/** `/lesson status` for one lesson. */
-export function statusText(summary: SessionSummary, outline: string | undefined): string {
+/** `/lesson status` for one lesson; `link` is the thread's permalink when known. */
+export function statusText(summary: SessionSummary, outline: string | undefined, link?: string): string {
+	const where = link ? ` · <${link}|open the thread>` : "";
 	const lines = [
-		`*${escapeMrkdwn(clip(summary.topic, 200))}* for <@${summary.learner.id}> (${summary.mode})`,
-		`Phase: *${summary.phase}* · messages: ${summary.messageCount} · waiting on ${summary.pending.length} question(s)`,
+		`*${escapeMrkdwn(clip(summary.topic, 200))}* for <@${summary.learner.id}> (${summary.mode})${where}`,
+		summary.phase === "ended"
+			? "This lesson has ended."
+			: `Now: ${phaseLabel(summary.phase)} · ${pendingLabel(summary.pending.length)}`,
 	];
 	if (summary.assessment?.summary) lines.push(`Assessment: ${escapeMrkdwn(clip(summary.assessment.summary, 500))}`);
 	if (outline) lines.push(`Plan:\n\`\`\`\n${escapeMrkdwn(clip(outline, 2000))}\n\`\`\``);

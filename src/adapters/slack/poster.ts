@@ -21,6 +21,7 @@ import {
 	splitMessage,
 	toSlackMessages,
 } from "../../render/index.ts";
+import { closingLine } from "../shared/notices.ts";
 import { createPlanReposter } from "../shared/plan-reposts.ts";
 import { clip, endedParentMessage, type SlackBody } from "./messages.ts";
 import type { SlackState } from "./state.ts";
@@ -37,8 +38,8 @@ type Thread = { sessionId: string; channelId: string; threadTs: string };
 
 /** Turns tutor events into Slack calls. */
 export interface Poster {
-	/** Post what `event` says into its thread. Must not throw (failures are logged). */
-	handle(event: TutorEvent): Promise<void>;
+	/** Post what `event` says into its thread (a question or explanation under `lead`). Must not throw (failures are logged). */
+	handle(event: TutorEvent, lead?: string): Promise<void>;
 }
 
 const textBody = (text: string): SlackBody[] =>
@@ -75,9 +76,13 @@ export function createPoster(deps: PosterDeps): Poster {
 		}
 	};
 
-	const messagesOf = (event: TutorEvent): (SlackMessage | SlackBody)[] => {
+	const messagesOf = (event: TutorEvent, lead?: string): (SlackMessage | SlackBody)[] => {
 		try {
 			const card = cardFromEvent(event);
+			if (card && lead !== undefined && (card.kind === "question" || card.kind === "explain"))
+				return toSlackMessages({ ...card, lead });
+			if (card?.kind === "text" && event.type === "ended")
+				return toSlackMessages({ ...card, text: closingLine(card.text, "`/lesson start <topic>`") });
 			if (card) return toSlackMessages(card);
 		} catch (error) {
 			logger.error({ err: error, type: event.type }, "slack: rendering a card failed; posting text");
@@ -99,9 +104,9 @@ export function createPoster(deps: PosterDeps): Poster {
 		}
 	};
 
-	const postCard = async (thread: Thread, event: TutorEvent): Promise<string[]> => {
+	const postCard = async (thread: Thread, event: TutorEvent, lead?: string): Promise<string[]> => {
 		const posted: string[] = [];
-		for (const message of messagesOf(event)) {
+		for (const message of messagesOf(event, lead)) {
 			const ts = await post(thread, message);
 			if (ts) posted.push(ts);
 		}
@@ -109,14 +114,15 @@ export function createPoster(deps: PosterDeps): Poster {
 	};
 
 	const updateAnswered = async (thread: Thread, event: Extract<TutorEvent, { type: "answered" }>): Promise<void> => {
+		const ref = await state.card(thread.sessionId, event.toolCallId);
+		const lead = typeof ref?.lead === "string" ? ref.lead : undefined;
 		let next: (SlackMessage | SlackBody)[];
 		try {
-			next = toSlackMessages(answeredCard(event));
+			next = toSlackMessages({ ...answeredCard(event), ...(lead !== undefined ? { lead } : {}) });
 		} catch (error) {
 			logger.error({ err: error }, "slack: rendering the answered card failed");
 			next = textBody(`Answered by <@${event.result.by.id}>: ${escapeMrkdwn(clip(event.result.answer, 500))}`);
 		}
-		const ref = await state.card(thread.sessionId, event.toolCallId);
 		if (!ref || ref.ts.length === 0) {
 			for (const m of next) await post(thread, m);
 			return;
@@ -193,7 +199,7 @@ export function createPoster(deps: PosterDeps): Poster {
 	};
 
 	return {
-		async handle(event) {
+		async handle(event, lead) {
 			const address = decodeSessionId(event.sessionId);
 			if (address?.platform !== "slack") return;
 			const thread: Thread = { sessionId: event.sessionId, channelId: address.channelId, threadTs: address.threadTs };
@@ -211,12 +217,18 @@ export function createPoster(deps: PosterDeps): Poster {
 						return await markEnded(thread, event);
 					case "quiz":
 					case "ask": {
-						const ts = await postCard(thread, event);
-						const ref = { channelId: thread.channelId, ts, question: event.input.question };
+						const ts = await postCard(thread, event, lead);
+						// Only a lead that shares the controls' message is re-shown when that message becomes the answered state.
+						const ref = {
+							channelId: thread.channelId,
+							ts,
+							question: event.input.question,
+							...(lead !== undefined && ts.length === 1 ? { lead } : {}),
+						};
 						return await state.saveCard(thread.sessionId, event.toolCallId, ref);
 					}
 					default:
-						await postCard(thread, event);
+						await postCard(thread, event, lead);
 				}
 			} catch (error) {
 				logger.error(

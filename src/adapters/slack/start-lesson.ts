@@ -12,6 +12,7 @@ import { encodeSessionId } from "../../core/session-id.ts";
 import { escapeMrkdwn } from "../../render/index.ts";
 import type { AnswerGate } from "../shared/answer-gate.ts";
 import { channelAllowed } from "../shared/lesson-rules.ts";
+import { channelNotAllowedNotice, dailyLimitNotice } from "../shared/notices.ts";
 import { clip, parentMessage } from "./messages.ts";
 import type { SlackState } from "./state.ts";
 
@@ -54,8 +55,8 @@ export async function startSlackLesson(deps: StartDeps, request: StartRequest): 
 	const learner = request.learner ?? request.by;
 	const workspace = await state.workspace(request.teamId);
 	if (!channelAllowed(workspace, request.channelId)) {
-		const where = workspace.channels.map((c) => `<#${c}>`).join(", ");
-		return { ok: false, message: `Lessons run in ${where} in this workspace.` };
+		const where = workspace.channels.map((c) => `<#${c}>`);
+		return { ok: false, message: channelNotAllowedNotice(where, "`/lesson start <topic>`") };
 	}
 	const now = deps.now();
 	// Counted before anything is posted (and given back on failure), so two quick starts cannot both pass a limit.
@@ -68,7 +69,7 @@ export async function startSlackLesson(deps: StartDeps, request: StartRequest): 
 	if (!counted.ok)
 		return {
 			ok: false,
-			message: `You have started ${counted.count} lesson(s) today; the limit here is ${workspace.lessonsPerDay} a day. Try again tomorrow (UTC).`,
+			message: dailyLimitNotice(counted.count, workspace.lessonsPerDay),
 		};
 	const giveBack = () =>
 		state.counter.giveBack(request.teamId, learner.id, now).catch((error: unknown) => {

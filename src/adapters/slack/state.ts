@@ -29,6 +29,8 @@ export interface CardRef {
 	channelId: string;
 	ts: string[];
 	question?: string;
+	/** The tutor text posted above the question in its card, kept in the answered state. */
+	lead?: string;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;

@@ -65,7 +65,7 @@ function formatText(card: TextCard, s: Styler): string {
 }
 
 /** The question with its choices lettered (A. …), as the learner sees it before answering. */
-export function formatQuestion(card: QuestionCard, s: Styler, withChoices = true): string {
+function formatQuestion(card: QuestionCard, s: Styler, withChoices = true): string {
 	const lines = [s("magenta", s("bold", `? ${card.heading}`))];
 	if (card.framing) lines.push(s("dim", card.framing));
 	lines.push(formatMarkdown(card.question, s));

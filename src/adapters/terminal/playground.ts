@@ -8,7 +8,7 @@
 
 import { randomBytes } from "node:crypto";
 import type { Writable } from "node:stream";
-import type { LearnerEvent, LessonMode, Participant, TutorEvent } from "../../core/contracts/events.ts";
+import type { HandleResult, LearnerEvent, LessonMode, Participant, TutorEvent } from "../../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
 import type { DerivedPlanStatuses, PlanTree } from "../../core/contracts/plan.ts";
 import type { SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
@@ -296,11 +296,7 @@ class PlaygroundRun {
 				: { type: "reply", toolCallId: question.toolCallId, text: answer, by: this.learner };
 		const verdict = await this.o.tutor.handle(this.sessionId, event);
 		if (verdict.ok || verdict.code !== "invalid-answer") await this.progress?.closed(question.toolCallId);
-		if (!verdict.ok) {
-			this.print(this.s("yellow", verdict.message));
-			if (verdict.code === "ended" || verdict.code === "unknown-session") return this.result("ended", 0);
-		}
-		return undefined;
+		return this.refused(verdict);
 	}
 
 	private async message(): Promise<PlaygroundResult | undefined> {
@@ -310,12 +306,14 @@ class PlaygroundRun {
 		if (text === "interrupted") return this.paused();
 		if (text === undefined) return this.inputEnded();
 		if (typeof text === "object") return this.command(text.command);
-		const verdict = await this.o.tutor.handle(this.sessionId, { type: "message", text, by: this.learner });
-		if (!verdict.ok) {
-			this.print(this.s("yellow", verdict.message));
-			if (verdict.code === "ended" || verdict.code === "unknown-session") return this.result("ended", 0);
-		}
-		return undefined;
+		return this.refused(await this.o.tutor.handle(this.sessionId, { type: "message", text, by: this.learner }));
+	}
+
+	/** Says why an event was refused; the run ends when the lesson is gone. */
+	private refused(verdict: HandleResult): PlaygroundResult | undefined {
+		if (verdict.ok) return undefined;
+		this.print(this.s("yellow", verdict.message));
+		return verdict.code === "ended" || verdict.code === "unknown-session" ? this.result("ended", 0) : undefined;
 	}
 
 	private async command(command: "quit" | "end"): Promise<PlaygroundResult | undefined> {

@@ -15,7 +15,7 @@
  */
 
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { APICallError, asSchema, type LanguageModel, type ModelMessage, RetryError } from "ai";
+import { APICallError, asSchema, type LanguageModel, type ModelMessage } from "ai";
 import { convertToLanguageModelPrompt, prepareToolsAndToolChoice } from "ai/internal";
 import type { LessonAgent } from "./agents.ts";
 
@@ -30,10 +30,8 @@ export type StepContent =
 			toolName: string;
 			/** The parsed (healed) input, or the raw text when it was not JSON. */
 			input: unknown;
-			/** Set when the call was refused (unknown tool, bad JSON, boundary failure). */
-			invalid: boolean;
-			/** Why the boundary refused it (when it got that far). */
-			error?: string;
+			/** Why the call was refused (unknown tool, bad JSON, boundary failure): the tool error the model sees. */
+			refused?: string;
 			providerMetadata?: Record<string, Record<string, unknown>>;
 	  };
 
@@ -66,7 +64,7 @@ export interface ModelStepRequest {
 const duration = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`);
 
 /** An attempt that made no progress for too long (retried like a 5xx). */
-export class ModelTimeoutError extends Error {
+class ModelTimeoutError extends Error {
 	override readonly name = "ModelTimeoutError";
 	constructor(readonly timeoutMs: number) {
 		super(`no response from the model for ${duration(timeoutMs)}`);
@@ -117,39 +115,49 @@ function poisoned(value: unknown): boolean {
 	return Object.values(value).some(poisoned);
 }
 
-/** JSON.parse, refusing prototype-poisoning keys as the SDK's secure parse does. */
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error?: string } {
+/** JSON.parse, refusing prototype-poisoning keys as the SDK's secure parse does; the refusal text on failure. */
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+	let value: unknown;
 	try {
-		const value: unknown = JSON.parse(text);
-		if ((text.includes("__proto__") || text.includes("prototype")) && poisoned(value))
-			return { ok: false, error: "The arguments use a forbidden key (__proto__ or constructor.prototype)." };
-		return { ok: true, value };
+		value = JSON.parse(text);
 	} catch {
-		return { ok: false };
+		return {
+			ok: false,
+			error: `The arguments are not valid JSON (${JSON.stringify(text.slice(0, 120))}). Send one JSON object with the fields the tool describes.`,
+		};
 	}
+	if ((text.includes("__proto__") || text.includes("prototype")) && poisoned(value))
+		return { ok: false, error: "The arguments use a forbidden key (__proto__ or constructor.prototype)." };
+	return { ok: true, value };
 }
 
 /**
  * Parse and validate a call as the SDK does (an empty input is `{}`; the tool's schema
- * validate is the boundary). A refused call keeps its raw input: parsed JSON, or the text.
+ * validate is the boundary). A refused call keeps its raw input (parsed JSON, or the text)
+ * and says why, in words the model can act on.
  */
 async function parseToolCall(
 	agent: LessonAgent,
 	part: Extract<LanguageModelV3StreamPart, { type: "tool-call" }>,
 ): Promise<Extract<StepContent, { type: "tool-call" }>> {
-	const base = { type: "tool-call" as const, toolCallId: part.toolCallId, toolName: part.toolName };
+	const base = {
+		type: "tool-call" as const,
+		toolCallId: part.toolCallId,
+		toolName: part.toolName,
+		...meta(part.providerMetadata),
+	};
 	const json = part.input.trim() === "" ? { ok: true as const, value: {} } : parseJson(part.input);
 	const raw = json.ok ? json.value : part.input;
 	const tool = agent.tools.get(part.toolName);
-	if (!tool || !json.ok) {
-		const error = !json.ok && json.error ? { error: json.error } : {};
-		return { ...base, input: raw, invalid: true, ...error, ...meta(part.providerMetadata) };
+	if (!tool) {
+		const known = [...agent.tools.keys()].join(", ");
+		return { ...base, input: raw, refused: `Unknown tool ${JSON.stringify(part.toolName)}. Your tools are: ${known}.` };
 	}
+	if (!json.ok) return { ...base, input: raw, refused: json.error };
 	const validate = asSchema(tool.tool.inputSchema).validate;
 	const verdict = validate ? await validate(json.value) : { success: true as const, value: json.value };
-	if (!verdict.success)
-		return { ...base, input: raw, invalid: true, error: verdict.error.message, ...meta(part.providerMetadata) };
-	return { ...base, input: verdict.value, invalid: false, ...meta(part.providerMetadata) };
+	if (!verdict.success) return { ...base, input: raw, refused: verdict.error.message };
+	return { ...base, input: verdict.value };
 }
 
 type Collected = Extract<StepOutcome, { ok: true }>;
@@ -277,7 +285,8 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 
 /** Run one model step and collect its output; never throws. */
 export async function runModelStep(request: ModelStepRequest): Promise<StepOutcome> {
-	const errors: unknown[] = [];
+	let failure: unknown;
+	let attempts = 0;
 	try {
 		const { tools, toolChoice } = await toolsOf(request.agent);
 		const prompt = await convertToLanguageModelPrompt({
@@ -285,30 +294,33 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
 			supportedUrls: await request.model.supportedUrls,
 			download: undefined,
 		});
+		// What streamText sends without call settings (test/agent/engine/model-step.test.ts compares them).
 		const options: LanguageModelV3CallOptions = {
 			prompt,
 			...(tools ? { tools } : {}),
 			...(toolChoice ? { toolChoice } : {}),
+			includeRawChunks: false,
 		};
 		for (let n = 0; ; n++) {
 			try {
+				attempts++;
 				return await attempt(request, options);
 			} catch (error) {
-				errors.push(error);
+				failure = error;
 				if (request.abortSignal?.aborted || n >= request.maxRetries || !retryable(error)) break;
 				await sleep(retryDelay(error, request.retryDelayMs * 2 ** n), request.abortSignal);
 				if (request.abortSignal?.aborted) break;
 			}
 		}
 	} catch (error) {
-		errors.push(error);
+		// Building the request failed (a prompt the provider cannot take): no attempt was made.
+		failure = error;
 	}
-	return { ok: false, ...describeModelError(errors.at(-1), errors.length) };
+	return { ok: false, ...describeModelError(failure, Math.max(1, attempts)) };
 }
 
 /** An error code and a message a learner can act on, from whatever the provider threw. */
-export function describeModelError(error: unknown, attempts = 1): { code: string; message: string } {
-	const last = RetryError.isInstance(error) ? error.lastError : error;
+function describeModelError(last: unknown, attempts: number): { code: string; message: string } {
 	const tries = attempts > 1 ? `, ${attempts} attempts` : "";
 	const again = "Send a message to try again.";
 	if (last instanceof ModelTimeoutError)

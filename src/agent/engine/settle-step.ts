@@ -5,8 +5,7 @@
  */
 
 import type { TutorEvent } from "../../core/contracts/events.ts";
-import type { PlanToolResult } from "../../core/contracts/plan.ts";
-import type { ProbeAssessment } from "../../core/contracts/probe.ts";
+import type { ProbeDoneResult } from "../../core/contracts/probe.ts";
 import { parseExplainInput } from "../../core/tool-parts.ts";
 import type { LessonMessage, SessionRecord } from "../store/types.ts";
 import type { LessonAgent } from "./agents.ts";
@@ -39,23 +38,6 @@ export interface SettleInput {
 	freshMessage: () => LessonMessage;
 }
 
-/** Why a call that the SDK refused was refused, in words the model can act on. */
-function refusalText(agent: LessonAgent, call: ToolCall): string {
-	const tool = agent.tools.get(call.toolName);
-	if (!tool)
-		return `Unknown tool ${JSON.stringify(call.toolName)}. Your tools are: ${[...agent.tools.keys()].join(", ")}.`;
-	if (call.error) return call.error;
-	if (typeof call.input === "string") {
-		try {
-			JSON.parse(call.input);
-		} catch {
-			return `The arguments are not valid JSON (${JSON.stringify(call.input.slice(0, 120))}). Send one JSON object with the fields the tool describes.`;
-		}
-	}
-	const verdict = tool.validate(call.input);
-	return verdict.ok ? "The arguments were refused by the tool's schema." : verdict.error;
-}
-
 /** Keep tool call ids unique within a session (adapters key buttons by them; some models reuse ids). */
 function uniqueId(id: string, taken: Set<string>): string {
 	let candidate = id || "call";
@@ -76,7 +58,9 @@ export function settleStep({ record, agent, content, draftId, freshMessage }: Se
 	append({ type: "step-start" });
 
 	const calls = content.filter((c): c is ToolCall => c.type === "tool-call");
-	const learnerCallsInStep = calls.filter((c) => !c.invalid && agent.tools.get(c.toolName)?.learner).length;
+	const learnerCallsInStep = calls.filter(
+		(c) => c.refused === undefined && agent.tools.get(c.toolName)?.learner,
+	).length;
 	const text = content
 		.filter((c) => c.type === "text")
 		.map((c) => c.text)
@@ -108,8 +92,8 @@ export function settleStep({ record, agent, content, draftId, freshMessage }: Se
 				errorText,
 				...meta,
 			} as Part);
-		if (item.invalid || !tool) {
-			refuse(refusalText(agent, item));
+		if (item.refused !== undefined || !tool) {
+			refuse(item.refused ?? `Unknown tool ${JSON.stringify(item.toolName)}.`);
 			continue;
 		}
 		if (tool.learner) {
@@ -147,11 +131,11 @@ export function settleStep({ record, agent, content, draftId, freshMessage }: Se
 			const input = parseExplainInput(item.input);
 			if (input) out.events.push({ type: "explain", sessionId, toolCallId, input });
 			if (input?.role === "recap") out.recap = true;
-		} else if (item.toolName === "plan_init" && (outcome.output as PlanToolResult).ok) {
+		} else if (item.toolName === "plan_init") {
 			const plan = planEventIfChanged(record);
 			if (plan) out.events.push(plan);
 		} else if (item.toolName === "probe_done") {
-			const assessment = (outcome.output as { assessment: ProbeAssessment }).assessment;
+			const { assessment } = outcome.output as ProbeDoneResult;
 			out.events.push({ type: "assessment", sessionId, toolCallId, assessment });
 			out.probeDone = true;
 		}

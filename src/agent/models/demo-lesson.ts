@@ -31,7 +31,7 @@ export interface DemoStep {
 }
 
 /** How a real model gets configured (said in the first message and at the end). */
-export const DEMO_CONFIG_HINT =
+const DEMO_CONFIG_HINT =
 	"To learn any topic with a real model, set `OPENAI_API_KEY` (and optionally `LEARNHARNESS_MODEL`, " +
 	"or `OPENAI_BASE_URL` for a local OpenAI-compatible server such as Ollama) in `.env`, then restart.";
 
@@ -98,7 +98,7 @@ export const PROBE_STEPS: DemoStep[] = [
 ];
 
 /** The teacher's lesson map (mermaid, graph TD). */
-export const DEMO_PLAN_MERMAID = [
+const DEMO_PLAN_MERMAID = [
 	"graph TD",
 	'  sorted-input["Sorted input"] --> check-middle["Check the middle"]',
 	'  check-middle --> shrink-range["Shrink the range"]',

@@ -30,12 +30,6 @@ import {
 	TEACH_STEPS,
 } from "./demo-lesson.ts";
 
-/** Options of the demo model. */
-export interface DemoModelOptions {
-	/** Pause between streamed chunks, to feel like a model typing (default 0). */
-	delayMs?: number;
-}
-
 type Agent = "probe" | "teach";
 
 interface RecordedCall {
@@ -54,8 +48,7 @@ export interface DemoReply {
 const MARKER = /^demo-(probe|teach)-(\d+)-/;
 
 /** The built-in scripted model (LEARNHARNESS_MODEL=demo). */
-export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV3 {
-	const delayMs = Math.max(0, options.delayMs ?? 0);
+export function createDemoModel(): LanguageModelV3 {
 	return {
 		specificationVersion: "v3",
 		provider: "learnharness",
@@ -81,7 +74,7 @@ export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV3
 			const signal = call.abortSignal;
 			let index = 0;
 			const stream = new ReadableStream<LanguageModelV3StreamPart>({
-				async pull(controller) {
+				pull(controller) {
 					if (signal?.aborted) {
 						controller.error(signal.reason ?? new Error("aborted"));
 						return;
@@ -91,7 +84,6 @@ export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV3
 						controller.close();
 						return;
 					}
-					if (delayMs > 0 && (part.type === "text-delta" || part.type === "tool-input-delta")) await sleep(delayMs);
 					controller.enqueue(part);
 				},
 			});
@@ -108,7 +100,7 @@ export function planDemoReply(call: Pick<LanguageModelV3CallOptions, "prompt" | 
 	// Say once that typing does not work with the demo; later typed messages just move on.
 	const typed = lastUserText(call.prompt) && !saidCannotChat(call.prompt) ? `${DEMO_CANNOT_CHAT}\n\n` : "";
 	if (toolNames.has("probe_done")) return probeReply(calls, results, typed, findTopic(call.prompt));
-	if (toolNames.has("plan_init")) return teachReply(calls, results, typed, toolNames);
+	if (toolNames.has("plan_init")) return teachReply(calls, results, typed);
 	// No lesson tools: someone is just talking to the model (a health check, a summary request).
 	return { text: "I'm the learnharness demo model: I only play the built-in binary search lesson." };
 }
@@ -139,21 +131,13 @@ function probeReply(
 	return { text: `${typed}${PROBE_FAREWELL}`.trim() };
 }
 
-function teachReply(
-	calls: RecordedCall[],
-	results: Map<string, DemoAnswer>,
-	typed: string,
-	toolNames: ReadonlySet<string>,
-): DemoReply {
+function teachReply(calls: RecordedCall[], results: Map<string, DemoAnswer>, typed: string): DemoReply {
 	const mine = calls.filter((c) => c.agent === "teach");
 	const last = mine.at(-1);
 	const next = nextStep(mine, results);
 	const reaction = typed + (next > 0 ? reactionTo(TEACH_STEPS[next - 1], last && results.get(last.toolCallId)) : "");
 	if (next < TEACH_STEPS.length) return withStep("teach", next, reaction, TEACH_STEPS[next]);
-	// After the recap: end the lesson with a tool when the engine offers one, else end the turn with text.
-	const endTool = ["end_lesson", "finish_lesson"].find((n) => toolNames.has(n));
-	if (endTool && next === TEACH_STEPS.length)
-		return { text: DEMO_FAREWELL, call: { toolCallId: callId("teach", next), toolName: endTool, input: {} } };
+	// After the recap, text with no question ends the turn, and with it the lesson.
 	return { text: `${typed}${DEMO_FAREWELL}`.trim() };
 }
 
@@ -316,8 +300,4 @@ function callId(agent: Agent, step: number): string {
 
 function randomId(): string {
 	return Math.random().toString(36).slice(2, 10);
-}
-
-function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
 }

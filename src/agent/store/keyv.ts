@@ -4,7 +4,7 @@
  * (`LEARNHARNESS_STORE_URL`).
  */
 
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import KeyvPostgres from "@keyv/postgres";
 import { createKeyv as createRedisKeyv } from "@keyv/redis";
@@ -13,19 +13,36 @@ import Keyv from "keyv";
 import type { Logger } from "../../core/contracts/logger.ts";
 
 /**
- * Create a folder one level at a time. Not `recursive: true`: Node's recursive
- * mkdir never returns under /proc (it retries ENOENT forever, blocking the
- * event loop), while a plain mkdir fails there with an error we can report.
+ * Create a folder and its missing parents one level at a time. Not `recursive: true`:
+ * Node's recursive mkdir never returns under /proc (it retries ENOENT forever, blocking
+ * the event loop), while a plain mkdir fails there. Throws a plain Error naming the
+ * folder and why (a file in the way, no permission).
  */
-function makeFolder(dir: string): void {
+export function makeFolder(dir: string): void {
 	const missing: string[] = [];
-	for (let d = dir; !existsSync(d) && dirname(d) !== d && missing.length < 64; d = dirname(d)) missing.unshift(d);
+	for (let d = resolve(dir); missing.length <= 64; d = dirname(d)) {
+		const kind = kindOf(d);
+		if (kind === "folder") break;
+		if (kind === "other") throw new Error(`${d} is not a folder`);
+		missing.unshift(d);
+		if (dirname(d) === d) break;
+	}
 	for (const d of missing) {
 		try {
 			mkdirSync(d);
 		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+			const code = (error as NodeJS.ErrnoException).code;
+			if (code !== "EEXIST") throw new Error(`cannot create the folder ${d} (${code ?? String(error)})`);
 		}
+	}
+}
+
+function kindOf(path: string): "folder" | "other" | "missing" {
+	try {
+		return statSync(path).isDirectory() ? "folder" : "other";
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return "missing";
+		throw error;
 	}
 }
 

@@ -4,7 +4,6 @@
  */
 
 import { tool } from "ai";
-import { validateToolInput } from "../../core/tool-parts.ts";
 import { coreToolSchema } from "./boundary.ts";
 import type { LessonTool } from "./types.ts";
 
@@ -17,7 +16,6 @@ const DESCRIPTION =
 export function createAskTool(): LessonTool {
 	return {
 		name: "ask",
-		validate: (input) => validateToolInput("ask", input),
 		learner: true,
 		tool: tool({ description: DESCRIPTION, inputSchema: coreToolSchema("ask") }),
 		settle: () => ({ kind: "await-learner" }),

@@ -18,40 +18,26 @@ import {
 	validateWithSchema,
 } from "../../core/tool-parts.ts";
 
-/** A boundary verdict for a schema core does not own (plan_init). */
-export type BoundaryVerdict = ToolInputVerdict<unknown>;
-
-/** The boundary chain for a local schema: core's chain (heal → clone → Convert → Check → Clean). */
-export function validateAgainst(schema: TSchema, input: unknown): BoundaryVerdict {
-	return validateWithSchema(schema, input);
-}
-
-/** The plain JSON Schema the model is shown (TypeBox schemas are JSON Schema; the clone drops non-JSON bits). */
-export function toJsonSchema(schema: TSchema): Parameters<typeof jsonSchema>[0] {
-	return JSON.parse(JSON.stringify(schema)) as Parameters<typeof jsonSchema>[0];
+/** The SDK schema of `schema` (shown to the model as plain JSON Schema) validated by `check`. */
+function sdkSchema(schema: TSchema, check: (value: unknown) => ToolInputVerdict): Schema<unknown> {
+	// TypeBox schemas are JSON Schema; the clone drops non-JSON bits.
+	const shown = JSON.parse(JSON.stringify(schema)) as Parameters<typeof jsonSchema>[0];
+	return jsonSchema<unknown>(shown, {
+		validate: (value) => {
+			const verdict = check(value);
+			return verdict.ok
+				? { success: true, value: healEncodedArguments(value, schema) }
+				: { success: false, error: new Error(verdict.error) };
+		},
+	});
 }
 
 /** The SDK schema of a core tool kind; validate = core's validateToolInput. */
 export function coreToolSchema(kind: ToolInputKind): Schema<unknown> {
-	const schema = boundarySchema(kind);
-	return jsonSchema<unknown>(toJsonSchema(schema), {
-		validate: (value) => {
-			const verdict = validateToolInput(kind, value);
-			return verdict.ok
-				? { success: true, value: healEncodedArguments(value, schema) }
-				: { success: false, error: new Error(verdict.error) };
-		},
-	});
+	return sdkSchema(boundarySchema(kind), (value) => validateToolInput(kind, value));
 }
 
-/** The SDK schema of a local TypeBox schema, validated by validateAgainst. */
+/** The SDK schema of a local TypeBox schema (plan_init), validated by core's chain. */
 export function localToolSchema(schema: TSchema): Schema<unknown> {
-	return jsonSchema<unknown>(toJsonSchema(schema), {
-		validate: (value) => {
-			const verdict = validateAgainst(schema, value);
-			return verdict.ok
-				? { success: true, value: healEncodedArguments(value, schema) }
-				: { success: false, error: new Error(verdict.error) };
-		},
-	});
+	return sdkSchema(schema, (value) => validateWithSchema(schema, value));
 }

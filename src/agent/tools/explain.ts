@@ -5,7 +5,6 @@
  */
 
 import { tool } from "ai";
-import { validateToolInput } from "../../core/tool-parts.ts";
 import { coreToolSchema } from "./boundary.ts";
 import type { LessonTool } from "./types.ts";
 
@@ -18,7 +17,6 @@ const DESCRIPTION =
 export function createExplainTool(): LessonTool {
 	return {
 		name: "explain",
-		validate: (input) => validateToolInput("explain", input),
 		learner: false,
 		tool: tool({ description: DESCRIPTION, inputSchema: coreToolSchema("explain") }),
 		settle: () => ({ kind: "output", output: { ok: true, shown: true } }),

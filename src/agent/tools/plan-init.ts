@@ -8,8 +8,9 @@ import { tool } from "ai";
 import Type from "typebox";
 import type { PlanToolResult } from "../../core/contracts/plan.ts";
 import { parsePlanMermaid } from "../../core/plan-mermaid.ts";
+import { validateWithSchema } from "../../core/tool-parts.ts";
 import { latestPlanTree } from "../engine/transcript.ts";
-import { localToolSchema, validateAgainst } from "./boundary.ts";
+import { localToolSchema } from "./boundary.ts";
 import type { LessonTool } from "./types.ts";
 
 /** plan_init input: one mermaid block. */
@@ -30,13 +31,12 @@ const DESCRIPTION =
 export function createPlanInitTool(): LessonTool {
 	return {
 		name: "plan_init",
-		validate: (input) => validateAgainst(planInitInputSchema, input),
 		learner: false,
 		tool: tool({ description: DESCRIPTION, inputSchema: localToolSchema(planInitInputSchema) }),
 		settle(input, context) {
-			const verdict = validateAgainst(planInitInputSchema, input);
+			const verdict = validateWithSchema<{ mermaid: string }>(planInitInputSchema, input);
 			if (!verdict.ok) return { kind: "error", errorText: verdict.error };
-			const parsed = parsePlanMermaid((verdict.value as { mermaid: string }).mermaid);
+			const parsed = parsePlanMermaid(verdict.value.mermaid);
 			if (!parsed.ok) return { kind: "error", errorText: `The plan was not accepted: ${parsed.error}` };
 			const previous = latestPlanTree(context.messages);
 			const result: PlanToolResult = { ok: true, tree: { ...parsed.tree, version: (previous?.version ?? 0) + 1 } };

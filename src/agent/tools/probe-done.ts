@@ -5,7 +5,8 @@
  */
 
 import { tool } from "ai";
-import { parseProbeDoneInput, validateToolInput } from "../../core/tool-parts.ts";
+import type { ProbeDoneResult } from "../../core/contracts/probe.ts";
+import { parseProbeDoneInput } from "../../core/tool-parts.ts";
 import { pendingLearnerCalls, probeConcluded } from "../engine/transcript.ts";
 import { coreToolSchema } from "./boundary.ts";
 import type { LessonTool } from "./types.ts";
@@ -16,7 +17,7 @@ const DESCRIPTION =
 	"The teacher takes over at once from this assessment.";
 
 /** What the teacher reads in the probe_done result (its context at the seam). */
-export const TEACH_HANDOVER =
+const TEACH_HANDOVER =
 	"The probe is complete. The teacher now takes over this conversation: author the lesson map with plan_init from this " +
 	"assessment, then teach from the learner's edge.";
 
@@ -24,7 +25,6 @@ export const TEACH_HANDOVER =
 export function createProbeDoneTool(): LessonTool {
 	return {
 		name: "probe_done",
-		validate: (input) => validateToolInput("probeDone", input),
 		learner: false,
 		tool: tool({ description: DESCRIPTION, inputSchema: coreToolSchema("probeDone") }),
 		settle(input, context) {
@@ -43,7 +43,8 @@ export function createProbeDoneTool(): LessonTool {
 					kind: "error",
 					errorText: "The assessment could not be read: send { assessment: { strands: [...] } }.",
 				};
-			return { kind: "output", output: { ok: true, assessment: parsed.assessment, next: TEACH_HANDOVER } };
+			const result: ProbeDoneResult = { ok: true, assessment: parsed.assessment, next: TEACH_HANDOVER };
+			return { kind: "output", output: result };
 		},
 	};
 }

@@ -4,7 +4,6 @@
  */
 
 import { tool } from "ai";
-import { validateToolInput } from "../../core/tool-parts.ts";
 import { coreToolSchema } from "./boundary.ts";
 import type { LessonTool } from "./types.ts";
 
@@ -23,7 +22,6 @@ const TEACHER_DESCRIPTION =
 export function createQuizTool(variant: "prober" | "teacher"): LessonTool {
 	return {
 		name: "quiz",
-		validate: (input) => validateToolInput(variant === "prober" ? "proberQuiz" : "teacherQuiz", input),
 		learner: true,
 		tool: tool({
 			description: variant === "prober" ? PROBER_DESCRIPTION : TEACHER_DESCRIPTION,

@@ -7,7 +7,6 @@
 
 import type { Tool } from "ai";
 import type { LessonMessage } from "../store/types.ts";
-import type { BoundaryVerdict } from "./boundary.ts";
 
 /** What the engine knows when it settles a call. */
 export interface ToolContext {
@@ -30,8 +29,6 @@ export interface LessonTool {
 	learner: boolean;
 	/** The AI SDK definition (description + jsonSchema with validate), without execute. */
 	tool: Tool;
-	/** The boundary chain on an input (what the SDK's validate runs): the cleaned value or the error. */
-	validate(input: unknown): BoundaryVerdict;
 	/** Settle a call the boundary accepted. `input` is the stored (healed raw) input. Must not throw. */
 	settle(input: unknown, context: ToolContext): ToolOutcome;
 }

@@ -51,7 +51,9 @@ export type RefusalCode =
 	| "not-allowed"
 	| "not-pending"
 	| "already-answered"
-	| "invalid-answer";
+	| "invalid-answer"
+	/** The tutor is shutting down (a restart): nothing was recorded; try again in a moment. */
+	| "closing";
 
 /** handle()'s verdict, known before any model work: recorded (or queued) or refused. */
 export type HandleResult = { ok: true } | { ok: false; code: RefusalCode; message: string };

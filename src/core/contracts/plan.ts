@@ -1,24 +1,22 @@
 /**
- * Plan-tree contracts — the session-scoped dependency tree
- *
- * Part of the domain-split contracts (src/core/contracts/): each domain file
- * is owned outright by its stream — cross-domain schema changes go through
- * master. Pure types + protocol docs + tiny pure helpers; type-only imports
- * of "ai" (safe everywhere: server, client, tests). See docs/architecture.md.
+ * The lesson map: a dependency tree of the ideas the learner still needs,
+ * authored by the teacher with plan_init (a mermaid `graph TD` block,
+ * canonicalized by core/plan-mermaid.ts). The tree carries structure only;
+ * where the learner is (current, visited) is derived from the transcript on
+ * every read (derivePlanStatuses), never stored.
  */
-// ─── Plan tree (vision §2 "formal plan tree") ────────────────────────────────
-// A session-scoped dependency tree authored by the teacher via plan tools.
-// One substrate with the global graph: tree nodes fold into graph nodes.
 
+/** One idea of the map. */
 export interface PlanNode {
 	/** Opaque, agent-chosen slug, stable across edits: "chain-rule-intuition". */
 	id: string;
-	/** Short label for the tree panel. */
+	/** Short label shown on the map. */
 	title: string;
 	/** 1-2 sentences: what this node covers. */
 	summary?: string;
 }
 
+/** A dependency: `from` is needed before `to`. */
 export interface PlanEdge {
 	/** Prerequisite node id. */
 	from: string;
@@ -26,59 +24,47 @@ export interface PlanEdge {
 	to: string;
 }
 
+/** The map: nodes, edges and a version (1 for the first plan_init, +1 per rewrite). */
 export interface PlanTree {
 	nodes: PlanNode[];
 	edges: PlanEdge[];
-	/** Increments on every mutation — lets the UI animate/react to changes. */
+	/** Increments with every successful plan_init: adapters repost the picture on a new version. */
 	version: number;
 }
 
-// NOTE (2026-09-11 pivot, docs/probe-teach-split.md): the tree once carried
-// `currentNodeId` / `doneNodeIds` — progress fields. They are GONE by
-// design: the tree carries structure ONLY; position and visited-ness derive
-// from the transcript at render time (derivePlanStatuses below). There is no
-// done ledger of any kind. No backwards compatibility for old records.
-
-/** Derived, never stored: status of a node for the panel (vision §2). */
+/** Derived, never stored: where a node stands for the learner. */
 export type PlanNodeStatus = "current" | "visited" | "upcoming";
 
-// ─── derived statuses: position from CALLS, never from results ─────────────
-//
-// (2026-09-11 pivot — docs/probe-teach-split.md §3.) The teacher AUTHORS the
-// map (plan_init, mermaid — re-callable rewrite) and never tracks progress.
-// The quiz `nodeId` means "this question is ABOUT this node" — a position
-// signal, never a completion signal. Derivation reads CALLS only:
-//   current — the node of the most RECENT tagged quiz call (any state)
-//   visited — every node referenced by an EARLIER tagged call
-// Consequences: a node spans multiple turns/checks naturally (several
-// questions may tag the same node — the map holds still); moving to a new
-// node is the teacher's judgment the previous one is finished, regardless of
-// check outcomes (a failed check then a move-on is still visited); results
-// feed nothing; there is NO fallback current (before the first tagged check
-// nothing is current). Untagged checks are legal ad-hoc checks — they move
-// nothing. NodeIds missing from the current tree are ignored (a rewrite
-// may have dropped the node).
+// Position comes from CALLS, never from results. A quiz's `nodeId` means "this
+// question is ABOUT this node": a position signal, not a completion signal.
+//   current: the node of the most RECENT tagged quiz call (any state);
+//   visited: every node of an EARLIER stay.
+// Several questions on one node hold the map still; moving to a new node is the
+// teacher's judgment that the previous one is done, whatever the answers were.
+// Before the first tagged quiz nothing is current. Untagged quizzes, and node ids
+// missing from the current tree (a rewrite may have dropped them), move nothing.
 
-/** Minimal structural message slice — anything with typed parts (mirrors
- * phases.ts: pure, no runtime deps, safe on server, client, and in tests). */
+/** Minimal structural message slice: anything with typed parts (as in phases.ts). */
 interface PartsCarrier {
 	parts: Array<{ type: string; state?: string; input?: unknown; output?: unknown }>;
 }
 
+/** Where the learner is on the map, derived from the transcript. */
 export interface DerivedPlanStatuses {
 	/** The node the most recent tagged quiz call is about; null before any. */
 	current: string | null;
-	/** Nodes referenced by earlier tagged calls — been there, monotonic. */
+	/** Nodes of earlier stays (been there; a revisited node is both visited and current). */
 	visited: ReadonlySet<string>;
 }
 
-/** Statuses of a node: the derived view the plan panel should render. */
+/** The status of one node (current wins over visited). */
 export function derivedNodeStatus(statuses: DerivedPlanStatuses, nodeId: string): PlanNodeStatus {
 	if (statuses.current === nodeId) return "current";
 	if (statuses.visited.has(nodeId)) return "visited";
 	return "upcoming";
 }
 
+/** Current and visited nodes, from the tagged quiz calls of the transcript. */
 export function derivePlanStatuses(tree: PlanTree, messages: readonly PartsCarrier[]): DerivedPlanStatuses {
 	const ids = new Set(tree.nodes.map((n) => n.id));
 	const runs: string[] = []; // distinct tagged nodes in call order, CONSECUTIVE
@@ -99,18 +85,8 @@ export function derivePlanStatuses(tree: PlanTree, messages: readonly PartsCarri
 	return { current, visited };
 }
 
-/**
- * The plan tool result (author-once protocol, 2026-09-03): ONE server-side
- * tool, plan_init (tools/plan.ts) — a mermaid `graph TD` block canonicalized
- * into the structured tree, called once at the probe→teach seam and
- * re-callable to rewrite. The former mutation/tracking tools are gone:
- * statuses derive from check outcomes (derivePlanStatuses above), so the
- * tree carries structure, never progress. The tree panel still derives its
- * display from the LATEST plan tool output in the transcript — plus the
- * derived statuses — with no separate state channel.
- */
+/** plan_init's tool result. A block that does not parse is a tool error instead, naming the problem. */
 export interface PlanToolResult {
-	ok: boolean;
-	error?: string;
+	ok: true;
 	tree: PlanTree;
 }

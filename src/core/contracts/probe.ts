@@ -80,10 +80,10 @@ export type ProbeDoneSchemaInput = Static<typeof probeDoneInputSchema>;
 const _schemaMatchesInterface: (x: ProbeDoneSchemaInput) => ProbeDoneInput = (x) => x;
 void _schemaMatchesInterface;
 
-/** probe_done tool output. */
+/** probe_done's tool result. A refusal (a question still open, the probe already concluded) is a tool error instead. */
 export interface ProbeDoneResult {
-	ok: boolean;
-	/** Refusal reason when ok === false (open question, already concluded). */
-	error?: string;
-	assessment?: ProbeAssessment;
+	ok: true;
+	assessment: ProbeAssessment;
+	/** What the teacher is told at the seam. */
+	next: string;
 }

@@ -19,7 +19,10 @@ export interface StartLessonOptions {
 }
 
 /** startLesson's verdict. */
-export type StartLessonResult = { ok: true } | { ok: false; code: "exists" | "invalid-topic"; message: string };
+export type StartLessonResult =
+	| { ok: true }
+	/** `closing`: the tutor is shutting down (a restart); try again in a moment. */
+	| { ok: false; code: "exists" | "invalid-topic" | "closing"; message: string };
 
 /** A question still waiting for the learner. */
 export interface PendingQuestion {

@@ -140,10 +140,15 @@ function questionControls(card: QuestionCard, layout: ChoiceLayout): DiscordActi
 	return [];
 }
 
+/** A card's lead (tutor text above it), fences closed; "" when there is none. */
+function leadText(lead: string | undefined): string {
+	return typeof lead === "string" ? closeFences(lead.trim()) : "";
+}
+
 function questionMessages(card: QuestionCard): DiscordMessage[] {
 	const layout = layoutChoices(card.toolCallId, card.choices, CAPACITY);
 	const head = `**${card.heading}**${card.framing !== undefined ? ` · ${card.framing}` : ""}`;
-	const parts = [head, closeFences(card.question.trim())];
+	const parts = [leadText(card.lead), head, closeFences(card.question.trim())];
 	if (layout.inBody) parts.push(choiceList(card.choices));
 	if (layout.controls.type === "none") parts.push(`_${degradedNote(layout.controls.reason, card.choices.length > 0)}_`);
 	return messages(parts.filter((p) => p !== "").join("\n\n"), questionControls(card, layout));
@@ -201,13 +206,18 @@ function answeredMessage(card: AnsweredCard): DiscordMessage {
 		parts.push(`Correct answer: **${escapeDiscordMarkdown(fitLine(text, 150))}**`);
 	}
 	if (card.reveal?.explanation !== undefined) parts.push(fitMarkdown(card.reveal.explanation.trim(), 500));
-	return message(fitText(parts.join("\n\n"), D.contentChars), answeredControls(card, layout));
+	const rest = parts.join("\n\n");
+	// The lead stays above the answered card; it gives way (cut) only when everything else needs the room.
+	const room = D.contentChars - rest.length - 2;
+	const lead = leadText(card.lead);
+	const head = lead !== "" && room >= 40 ? `${fitMarkdown(lead, room)}\n\n` : "";
+	return message(fitText(`${head}${rest}`, D.contentChars), answeredControls(card, layout));
 }
 
 function explainText(card: ExplainCard): string {
 	const title = explainHeading(card.title !== undefined ? fitLine(card.title, 200) : undefined, card.role);
 	const heading = title !== undefined ? `**${title}**` : "";
-	return [heading, closeFences(card.body.trim())].filter((p) => p !== "").join("\n\n");
+	return [leadText(card.lead), heading, closeFences(card.body.trim())].filter((p) => p !== "").join("\n\n");
 }
 
 function assessmentText(card: AssessmentCard): string {

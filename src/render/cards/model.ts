@@ -29,6 +29,8 @@ export interface QuestionCard {
 	question: string;
 	/** Empty for a free answer. */
 	choices: CardChoice[];
+	/** Short tutor text that led into the question, shown above it (markdown). */
+	lead?: string;
 }
 
 /** An explanation: markdown, possibly longer than one message. */
@@ -38,6 +40,8 @@ export interface ExplainCard {
 	title?: string;
 	role?: "intro" | "concept" | "example" | "recap";
 	body: string;
+	/** Short tutor text that led into the explanation, shown above it (markdown). */
+	lead?: string;
 }
 
 /** The probe's assessment: each strand with the learner's edge. */
@@ -69,6 +73,8 @@ export interface AnsweredCard {
 	skipped?: boolean;
 	/** Revealed for check quizzes: the correct answer and why. */
 	reveal?: { correctAnswer: string; correctIndex?: number; explanation?: string };
+	/** The lead the open question showed, kept so answering does not remove it (markdown). */
+	lead?: string;
 }
 
 /** Plain text from the tutor, or a notice (an error, the lesson's end). */

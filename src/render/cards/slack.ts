@@ -108,30 +108,62 @@ function choiceList(choices: readonly CardChoice[]): string {
 	return choices.map((c) => `*${c.letter}.* ${markdownToMrkdwn(c.text)}`).join("\n");
 }
 
+/** A card's lead (tutor text above it) as sections; none when there is no lead. */
+function leadSections(lead: string | undefined): SectionBlock[] {
+	const text = typeof lead === "string" ? lead.trim() : "";
+	return text === "" ? [] : sections(markdownToMrkdwn(text));
+}
+
 function questionMessages(card: QuestionCard): SlackMessage[] {
 	const layout = layoutChoices(card.toolCallId, card.choices, CAPACITY);
 	const head = `*${escapeMrkdwn(card.heading)}*${card.framing !== undefined ? ` · _${escapeMrkdwn(card.framing)}_` : ""}`;
-	const blocks: KnownBlock[] = [section(head), ...sections(markdownToMrkdwn(card.question))];
+	const blocks: KnownBlock[] = [
+		...leadSections(card.lead),
+		section(head),
+		...sections(markdownToMrkdwn(card.question)),
+	];
 	if (layout.inBody) blocks.push(...sections(choiceList(card.choices)));
 	if (layout.controls.type === "none")
 		blocks.push(section(`_${escapeMrkdwn(degradedNote(layout.controls.reason, card.choices.length > 0))}_`));
 	return messages(`${card.heading}: ${card.question}`, blocks, questionControls(card, layout));
 }
 
+/** Who answered: their name, else (a Slack user id) a mention, which renders as the name; edits do not notify. */
+function who(card: AnsweredCard): string {
+	const name = (card.by?.name ?? "").trim();
+	const id = typeof card.by?.id === "string" ? card.by.id : "";
+	if (name === "" && /^[UW][A-Z0-9]{1,30}$/.test(id)) return `<@${id}>`;
+	return `*${escapeMrkdwn(fitLine(displayName(card.by), 60))}*`;
+}
+
+/** The choices the card had (Slack drops the buttons once answered), one per line; at most 10. */
+function choicesContext(card: AnsweredCard): KnownBlock[] {
+	if (card.choices.length === 0 || card.choices.length > 10) return [];
+	const lines = card.choices.map((c) => {
+		const text = `${c.letter}. ${escapeMrkdwn(fitLine(c.text, 150))}`;
+		return c.index === card.chosenIndex ? `*${text}*` : text;
+	});
+	return [{ type: "context", elements: [{ type: "mrkdwn", text: lines.join("\n") }] }];
+}
+
 function resultLine(card: AnsweredCard): string {
-	const who = `*${escapeMrkdwn(fitLine(displayName(card.by), 60))}*`;
-	if (card.skipped === true) return `:next_track_button: Skipped: ${who} moved on.`;
+	const who_ = who(card);
+	if (card.skipped === true) return `:next_track_button: Skipped: ${who_} moved on.`;
 	const chosen = card.chosenIndex !== undefined ? card.choices[card.chosenIndex] : undefined;
 	const what = `*${escapeMrkdwn(fitLine(chosen !== undefined ? `${chosen.letter}. ${chosen.text}` : card.answer, 300))}*`;
-	if (card.correct === true) return `:white_check_mark: ${who} answered ${what}: correct.`;
-	if (card.correct === false) return `:x: ${who} answered ${what}: not quite.`;
-	return `:speech_balloon: ${who} answered ${what}.`;
+	if (card.correct === true) return `:white_check_mark: ${who_} answered ${what}: correct.`;
+	if (card.correct === false) return `:x: ${who_} answered ${what}: not quite.`;
+	return `:speech_balloon: ${who_} answered ${what}.`;
 }
 
 function answeredMessage(card: AnsweredCard): SlackMessage {
-	const blocks: KnownBlock[] = [section(`*${escapeMrkdwn(card.heading)}* · answered`)];
+	const lead = typeof card.lead === "string" ? card.lead.trim() : "";
+	const blocks: KnownBlock[] = [];
+	if (lead !== "") blocks.push(section(fitMarkdown(markdownToMrkdwn(lead), S.sectionTextChars)));
+	blocks.push(section(`*${escapeMrkdwn(card.heading)}* · answered`));
 	if (card.question !== undefined && card.question.trim() !== "")
 		blocks.push(section(fitMarkdown(markdownToMrkdwn(card.question), 1500)));
+	blocks.push(...choicesContext(card));
 	blocks.push(section(resultLine(card)));
 	if (card.reveal !== undefined && card.correct !== true) {
 		const correct = card.reveal.correctIndex !== undefined ? card.choices[card.reveal.correctIndex] : undefined;
@@ -140,13 +172,14 @@ function answeredMessage(card: AnsweredCard): SlackMessage {
 	}
 	const explanation = card.reveal?.explanation !== undefined ? markdownToMrkdwn(card.reveal.explanation) : "";
 	if (explanation !== "") blocks.push(section(fitMarkdown(explanation, S.sectionTextChars)));
-	const [first] = messages(`${card.heading}: ${card.answer}`, blocks);
+	const what = card.skipped === true ? "skipped" : card.answer;
+	const [first] = messages(`${card.heading}: ${what}`, blocks);
 	return first ?? { text: card.answer, blocks };
 }
 
 function explainMessages(card: ExplainCard): SlackMessage[] {
 	const title = explainHeading(card.title, card.role);
-	const blocks: KnownBlock[] = [];
+	const blocks: KnownBlock[] = [...leadSections(card.lead)];
 	if (title !== undefined) blocks.push(header(title));
 	blocks.push(...sections(markdownToMrkdwn(card.body)));
 	return messages(title ?? card.body, blocks);

@@ -84,8 +84,8 @@ describe("who may act in Discord lessons", () => {
 	});
 
 	it("refuses a lesson outside the allowed channels, and a lesson for someone else from a non-admin", async () => {
-		expect(await replyOf(run(fake.users.learner, fake.ids.other, "start", { topic: "nope" }))).toMatch(
-			/Lessons may run in/,
+		expect(await replyOf(run(fake.users.learner, fake.ids.other, "start", { topic: "nope" }))).toBe(
+			`Lessons can't run in this channel. Run \`/lesson start\` in <#${fake.ids.general}>.`,
 		);
 		expect(
 			await replyOf(run(fake.users.other, fake.ids.general, "start", { topic: "nope", for: fake.users.learner.id })),
@@ -115,8 +115,8 @@ describe("who may act in Discord lessons", () => {
 	});
 
 	it("enforces the daily limit for members but not for admins starting a lesson for a member", async () => {
-		expect(await replyOf(run(fake.users.learner, fake.ids.general, "start", { topic: "again" }))).toMatch(
-			/daily limit/,
+		expect(await replyOf(run(fake.users.learner, fake.ids.general, "start", { topic: "again" }))).toBe(
+			"You have already started 1 lesson today; the limit here is 1 lesson per member per day (UTC). Try again tomorrow.",
 		);
 		const reply = await replyOf(
 			run(fake.users.admin, fake.ids.general, "start", {
@@ -167,14 +167,20 @@ describe("who may act in Discord lessons", () => {
 
 	it("refuses /lesson end from a member who is neither learner nor admin; an admin ends it", async () => {
 		const thread = threadOf("equivalent fractions")!;
-		expect(await replyOf(run(fake.users.other, thread.id, "end"))).toMatch(/Only the learner or an admin/);
+		expect(await replyOf(run(fake.users.other, thread.id, "end"))).toBe(
+			`Only <@${fake.users.learner.id}> or an admin (Manage Server) can end this lesson.`,
+		);
 		expect(await replyOf(run(fake.users.admin, thread.id, "end"))).toMatch(/Ending/);
 		await fake.waitFor(
 			() => fake.channelMessages(thread.id).some((m) => /ended by an admin/.test(m.content)),
 			"the end notice",
 		);
 		expect(await replyOf(run(fake.users.learner, thread.id, "end"))).toMatch(/has ended/);
-		expect(await replyOf(run(fake.users.learner, fake.ids.general, "status"))).toMatch(/no lesson in this thread/i);
+		// Run in a channel, not a lesson thread: say where to run it instead of "no lesson in this thread".
+		const notHere =
+			"There is no lesson here. Run this inside a lesson's thread, or start a lesson with `/lesson start`.";
+		expect(await replyOf(run(fake.users.learner, fake.ids.general, "status"))).toBe(notHere);
+		expect(await replyOf(run(fake.users.learner, fake.ids.general, "end"))).toBe(notHere);
 	});
 
 	it("answers /lesson help at once, privately", async () => {

@@ -7,8 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { MockLanguageModelV3 } from "ai/test";
+import type { MockLanguageModelV3 } from "ai/test";
 import type Keyv from "keyv";
 import { createDiscordAdapter, type DiscordAdapter } from "../../../src/adapters/discord/index.ts";
 import { openKeyv } from "../../../src/agent/store/keyv.ts";
@@ -21,50 +20,8 @@ import { createPlanRenderer, type PlanRenderer } from "../../../src/render/index
 import type { FakeDiscord, FakeMessage } from "../../fakes/discord.ts";
 
 /** One scripted model reply: text and/or tool calls. */
-export interface Reply {
-	text?: string;
-	calls?: Array<{ name: string; input: unknown; id: string }>;
-}
-
-function streamOf(reply: Reply): ReadableStream<LanguageModelV3StreamPart> {
-	const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
-	if (reply.text) {
-		parts.push(
-			{ type: "text-start", id: "t" },
-			{ type: "text-delta", id: "t", delta: reply.text },
-			{ type: "text-end", id: "t" },
-		);
-	}
-	for (const call of reply.calls ?? []) {
-		parts.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input: JSON.stringify(call.input) });
-	}
-	parts.push({
-		type: "finish",
-		finishReason: { unified: reply.calls?.length ? "tool-calls" : "stop", raw: undefined },
-		usage: {
-			inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 },
-			outputTokens: { total: 10, text: undefined, reasoning: undefined },
-		},
-	});
-	return new ReadableStream({
-		start(controller) {
-			for (const p of parts) controller.enqueue(p);
-			controller.close();
-		},
-	});
-}
-
-/** A mock model answering each request with the next reply; an error when the script runs out. */
-export function scriptedModel(replies: Reply[]): MockLanguageModelV3 {
-	const script = [...replies];
-	return new MockLanguageModelV3({
-		doStream: async () => {
-			const reply = script.shift();
-			if (!reply) throw new Error("the test script has no reply left");
-			return { stream: streamOf(reply) };
-		},
-	});
-}
+export type { ScriptedReply as Reply } from "../../fixtures/model-stream.ts";
+export { scriptedModel } from "../../fixtures/model-stream.ts";
 
 /** A logger that keeps every entry (tests assert on errors). */
 export interface RecordingLogger extends Logger {

@@ -167,7 +167,9 @@ describe("a whole Discord lesson", () => {
 		const quiz = await waitForControl(fake, threadId, "lh:pick:p1:");
 		const posted = fake.channelMessages(threadId).map((m) => m.content);
 		expect(posted[0]).toContain("a lesson for <@");
-		expect(posted[1]).toBe("Hi! A few quick questions first.");
+		// The tutor's short lead-in rides on the question it leads into: one message, not two.
+		expect(posted).toHaveLength(2);
+		expect(quiz.content).toMatch(/^Hi! A few quick questions first\.\n\n\*\*Quiz\*\* · /);
 		expect(quiz.content).toContain("What is 1/2 + 1/4?");
 		expect(customIds(quiz)).toEqual(["lh:pick:p1:0", "lh:pick:p1:1", "lh:pick:p1:2"]);
 		expect(fake.calls.some((c) => c.path === `/channels/${threadId}/typing`)).toBe(true);
@@ -207,15 +209,22 @@ describe("a whole Discord lesson", () => {
 		const edited = fake.messages.get(quiz.id)!;
 		expect(edited.editedAt).toBeDefined();
 		expect(edited.content).toMatch(/answered/);
+		expect(edited.content).toMatch(/^Hi! A few quick questions first\.\n\n/); // the lead stays when answered
 		const buttons = (edited.components as Array<{ components: Array<{ disabled?: boolean; style: number }> }>)[0]!
 			.components;
 		expect(buttons.every((b) => b.disabled === true)).toBe(true);
 		expect(buttons[1]?.style).toBe(3); // success: the chosen, correct answer
 
-		const contents = fake.channelMessages(threadId).map((m) => m.content);
+		const messages = fake.channelMessages(threadId);
+		const contents = messages.map((m) => m.content);
 		expect(contents.some((c) => c.includes("Where you are now"))).toBe(true);
-		const pictures = fake.channelMessages(threadId).filter((m) => m.attachments.some((a) => a.filename === "plan.png"));
-		expect(pictures.length).toBe(2); // init (nothing current), then moved to the first node
+		// The map drawn and then moved to the first node in one turn: ONE picture (with the current node), not two.
+		const pictures = messages.filter((m) => m.attachments.some((a) => a.filename === "plan.png"));
+		expect(pictures.map((m) => m.content)).toEqual([expect.stringMatching(/^🗺️ Now: Common denominators/)]);
+		// ...posted before the question it is about, which carries the lead-in.
+		const select = messages.findIndex((m) => customIds(m).some((id) => id.startsWith("lh:select:t1:")));
+		expect(messages.indexOf(pictures[0]!)).toBe(select - 1);
+		expect(messages[select]?.content).toMatch(/^Let's start with a guess\.\n\n\*\*Predict\*\*/);
 	});
 
 	it("a button posted before a restart works after it: the select answers after the process restarts", async () => {
@@ -268,7 +277,7 @@ describe("a whole Discord lesson", () => {
 		const pictures = fake
 			.channelMessages(threadId)
 			.flatMap((m) => m.attachments.filter((a) => a.filename === "plan.png").map((a) => ({ m, a })));
-		expect(pictures.length).toBe(3); // init, common-denominator, unlike
+		expect(pictures.length).toBe(2); // common-denominator (superseding the bare map), unlike
 		for (const { a, m } of pictures) {
 			const png = PNG.sync.read(a.data);
 			expect(png.width).toBeGreaterThan(50);
@@ -277,7 +286,7 @@ describe("a whole Discord lesson", () => {
 			expect(m.content).toMatch(/^🗺️ /);
 		}
 		const bytes = pictures.map(({ a }) => a.data.toString("base64"));
-		expect(new Set(bytes).size).toBe(3);
+		expect(new Set(bytes).size).toBe(2);
 	});
 
 	it("shows /lesson status privately with the plan picture", async () => {
@@ -288,6 +297,8 @@ describe("a whole Discord lesson", () => {
 		}, "the status reply");
 		expect(reply.visibleTo).toBe(fake.users.learner.id);
 		expect(reply.content).toContain("adding fractions");
+		expect(reply.content).toMatch(/ · started <t:\d+:R>\nNow: teaching · 1 question waiting for an answer\n/);
+		expect(reply.content).not.toContain("messages:");
 		expect(reply.attachments[0]?.filename).toBe("plan.png");
 	});
 
@@ -303,7 +314,7 @@ describe("a whole Discord lesson", () => {
 		expect(lastPrompt).toContain("I think it is 5/6");
 		const contents = fake.channelMessages(threadId).map((m) => m.content);
 		expect(contents.some((c) => c.includes("Recap"))).toBe(true);
-		expect(contents.at(-1)).toMatch(/Lesson complete/);
+		expect(contents.at(-1)).toBe("_Lesson complete. Well done! Start another lesson any time with `/lesson start`._");
 		const t3 = fake.channelMessages(threadId).find((m) => m.content.includes("1/2 + 1/3"));
 		expect(t3?.content).toMatch(/Skipped/); // moved on: shown as skipped, its control disabled
 		const controls = (t3?.components ?? []) as Array<{ components: Array<{ disabled?: boolean }> }>;

@@ -5,7 +5,14 @@
  */
 
 import { describe, expect, it } from "vitest";
-import { refusalNotice } from "../../../src/adapters/shared/notices.ts";
+import {
+	channelNotAllowedNotice,
+	closingLine,
+	dailyLimitNotice,
+	pendingLabel,
+	phaseLabel,
+	refusalNotice,
+} from "../../../src/adapters/shared/notices.ts";
 import type { RefusalCode } from "../../../src/core/contracts/events.ts";
 
 const style = { startHint: "`/lesson start`", adminHint: " (Manage Server)" };
@@ -16,6 +23,7 @@ const CODES: RefusalCode[] = [
 	"not-pending",
 	"already-answered",
 	"invalid-answer",
+	"closing",
 ];
 
 describe("refusalNotice", () => {
@@ -46,5 +54,35 @@ describe("refusalNotice", () => {
 			"That answer could not be recorded: Pick &lt;A>",
 		);
 		expect(refusalNotice({ code: "invalid-answer", message: "  " }, style)).toBe("That answer could not be recorded.");
+	});
+});
+
+describe("the adapters' own wording", () => {
+	it("counts lessons and questions in words, never 'lesson(s)'", () => {
+		expect(dailyLimitNotice(1, 1)).toBe(
+			"You have already started 1 lesson today; the limit here is 1 lesson per member per day (UTC). Try again tomorrow.",
+		);
+		expect(dailyLimitNotice(3, 2)).toContain("started 3 lessons today; the limit here is 2 lessons per member");
+		expect(pendingLabel(0)).toBe("no question open");
+		expect(pendingLabel(1)).toBe("1 question waiting for an answer");
+		expect(pendingLabel(2)).toBe("2 questions waiting for an answer");
+	});
+
+	it("says where lessons may run and how to start one there", () => {
+		expect(channelNotAllowedNotice(["<#C1>"], "`/lesson start`")).toBe(
+			"Lessons can't run in this channel. Run `/lesson start` in <#C1>.",
+		);
+		expect(channelNotAllowedNotice(["<#C1>", "<#C2>", "<#C3>"], "`/x`")).toContain("in <#C1>, <#C2> or <#C3>.");
+	});
+
+	it("names phases as a learner reads them, and closes a lesson with what to do next", () => {
+		expect(["probe", "teach", "ended"].map(phaseLabel)).toEqual([
+			"finding out what you already know",
+			"teaching",
+			"ended",
+		]);
+		expect(closingLine(" Lesson complete. Well done! ", "`/lesson start`")).toBe(
+			"Lesson complete. Well done! Start another lesson any time with `/lesson start`.",
+		);
 	});
 });

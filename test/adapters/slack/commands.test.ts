@@ -74,7 +74,10 @@ describe("Slack /lesson commands and mentions", { timeout: 20_000 }, () => {
 	});
 
 	it("starts a group lesson in a new thread and reports status", async () => {
-		expect(await command("start --group Group theory")).toMatch(/started/);
+		// The reply links the thread (chat.getPermalink of the parent message).
+		expect(await command("start --group Group theory")).toMatch(
+			/^Your lesson on \*Group theory\* has started: <https:\/\/fake\.slack\.com\/archives\/C1\/p\d+\|open its thread>\.$/,
+		);
 		const [started] = tutor.started;
 		expect(started?.topic).toBe("Group theory");
 		expect(started?.mode).toBe("group");
@@ -83,7 +86,10 @@ describe("Slack /lesson commands and mentions", { timeout: 20_000 }, () => {
 		expect(started?.sessionId).toBe(`slack:${fake.teamId}:C1:${parentTs}`);
 		expect(fake.messages.get(parentTs)?.threadTs).toBeUndefined();
 		expect(textOf(parents()[0]!.params)).toContain("lh-slack:end");
-		expect(await command("status")).toMatch(/Group theory.*group/s);
+		const status = await command("status");
+		expect(status).toMatch(/Group theory.*group.*<https:\/\/fake\.slack\.com\/archives\/C1\/p\d+\|open the thread>/s);
+		expect(status).not.toMatch(/messages: |\(s\)/); // no internal counts, no "question(s)"
+		expect(status).toMatch(/\nNow: .* · (no question open|\d+ questions? waiting for an answer)/);
 	});
 
 	it("ends the learner's lesson with /lesson end (unprivileged)", async () => {
@@ -95,14 +101,18 @@ describe("Slack /lesson commands and mentions", { timeout: 20_000 }, () => {
 	it("gates /lesson config to admins, and applies channels, limit and mode", async () => {
 		expect(await command("config", BOB)).toMatch(/Only workspace admins/);
 		expect(await command("config channels <#C9|study>", ROOT)).toMatch(/Saved.*<#C9>/s);
-		expect(await command("start fractions", BOB)).toMatch(/Lessons run in <#C9>/);
+		expect(await command("start fractions", BOB)).toMatch(
+			/Lessons can.t run in this channel\. Run `\/lesson start <topic>` in <#C9>/,
+		);
 		expect(await command("config channels all", ROOT)).toMatch(/every channel/);
 		expect(await command("config limit 1", ROOT)).toMatch(/1 per member per day/);
 		expect(await command("config mode group", ROOT)).toMatch(/Default mode: \*group\*/);
 		expect(await command("config limit lots", ROOT)).toMatch(/whole number/);
 		expect(await command("start fractions", BOB)).toMatch(/started/);
 		expect(tutor.started.at(-1)?.mode).toBe("group");
-		expect(await command("start decimals", BOB)).toMatch(/limit here is 1 a day/);
+		expect(await command("start decimals", BOB)).toBe(
+			"You have already started 1 lesson today; the limit here is 1 lesson per member per day (UTC). Try again tomorrow.",
+		);
 		expect(await command("start decimals", ROOT)).toMatch(/started/); // admins are exempt
 		await command("config limit 0", ROOT);
 		await command("config mode solo", ROOT);

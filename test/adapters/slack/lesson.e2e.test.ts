@@ -91,8 +91,14 @@ describe("Slack lesson end to end (HTTP, real engine, SQLite, renderer)", { time
 		sessionId = `slack:${fake.teamId}:C1:${parentTs}`;
 		const quiz = await control("lh:pick:probe-0:");
 		expect(quiz.message.threadTs).toBe(parentTs);
+		// The prober's lead-in rides on its first quiz: one message in the thread, not two.
+		expect(threadPosts()).toHaveLength(1);
+		const firstBlock = (quiz.message.blocks as Array<{ text?: { text?: string } }>)[0];
+		expect(firstBlock?.text?.text).toBe("Let's see where you are with fractions.");
 		const reply = await fake.waitFor(() => fake.callsTo("response_url")[0], "the command reply");
-		expect(String(reply.params.text)).toMatch(/started/);
+		expect(String(reply.params.text)).toBe(
+			`Your lesson on *fractions* has started: <https://fake.slack.com/archives/C1/p${parentTs.replace(".", "")}|open its thread>.`,
+		);
 		expect(reply.params.response_type).toBe("ephemeral");
 	});
 
@@ -218,7 +224,8 @@ describe("Slack lesson end to end (HTTP, real engine, SQLite, renderer)", { time
 		// Slack retries an event it thinks was lost: the second delivery must not reach the tutor.
 		await running.sender.event({ type: "message", user: "U1", text: "<@U0BOT> let's add fractions", ts, ...thread });
 		const skipped = await fake.waitFor(() => updatesOf(ask.message.ts)[0], "the skipped ask card");
-		expect(textOf(skipped.params)).toMatch(/Skipped/);
+		// A typed message carries no name: the adapter looks it up (users.info), so the card says "ada", not "U1".
+		expect(textOf(skipped.params)).toContain("Skipped: *ada* moved on.");
 		const ended = await fake.waitFor(() => updatesOf(parentTs)[0], "the parent marked ended", 20_000);
 		expect(textOf(ended.params)).toMatch(/Ended/);
 		expect(JSON.stringify(ended.params.blocks)).not.toContain("lh-slack:end");
@@ -230,6 +237,8 @@ describe("Slack lesson end to end (HTTP, real engine, SQLite, renderer)", { time
 		expect(transcript).not.toContain("a bot was here");
 		expect(transcript).not.toContain("an edit was here");
 		expect((await tutor.getSession(sessionId))?.phase).toBe("ended");
+		const closing = threadPosts().at(-1);
+		expect(String(closing?.params.text)).toMatch(/^Lesson complete\. Well done! Start another lesson any time with/);
 	});
 
 	it("refuses a bad signature and a stale timestamp", async () => {
