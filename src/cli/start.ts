@@ -27,8 +27,10 @@ export async function startCommand(io: CliIo): Promise<StartOutcome> {
 	if (!config) return { running: false, exitCode: EXIT_CONFIG };
 	if (!config.discord && !config.slack) {
 		io.stdout.write(
-			"No chat platform is configured (DISCORD_TOKEN or SLACK_BOT_TOKEN), so here is the terminal playground.\n" +
-				"See docs/discord.md and docs/slack.md to put the tutor in a chat.\n" +
+			// Short lines: this prints before the playground knows the terminal's width.
+			"No chat platform is configured, so here is the terminal playground.\n" +
+				"To teach in Discord or Slack, set DISCORD_TOKEN or SLACK_BOT_TOKEN\n" +
+				"(see docs/discord.md and docs/slack.md).\n" +
 				(io.stdin.isTTY === true
 					? "\n"
 					: "Standard input is not a terminal: the topic and the answers are read from it, one a line.\n\n"),
@@ -51,7 +53,7 @@ export async function startCommand(io: CliIo): Promise<StartOutcome> {
 	}
 	logger.info({ model: describeModel(config), store: redactUrl(config.storeUrl) }, "tutor ready");
 	const started = await Promise.all([
-		config.discord ? startAdapter("discord", () => startDiscord(config, runtime, logger), logger) : undefined,
+		config.discord ? startAdapter("discord", () => startDiscord(config, runtime, logger, registry), logger) : undefined,
 		config.slack ? startAdapter("slack", () => startSlack(config, runtime, logger, registry), logger) : undefined,
 	]);
 	const running = started.filter((a) => a !== undefined);
@@ -80,15 +82,28 @@ async function startAdapter(
 	}
 }
 
-async function startDiscord(config: Config, runtime: Runtime, logger: Logger): Promise<RunningAdapter> {
+/** The adapter's own state (lessons, posted cards, server settings) in the same store, so it survives restarts. */
+function adapterState(config: Config, name: string, logger: Logger, registry: ShutdownRegistry) {
+	const keyv = openKeyv(config.storeUrl, name, logger);
+	registry.add({ name: `${name} state`, close: () => keyv.disconnect() });
+	return keyv;
+}
+
+async function startDiscord(
+	config: Config,
+	runtime: Runtime,
+	logger: Logger,
+	registry: ShutdownRegistry,
+): Promise<RunningAdapter> {
 	const discord = config.discord;
 	if (!discord) throw new Error("Discord is not configured");
 	const { createDiscordAdapter } = await import("../adapters/discord/index.ts");
 	const adapter = createDiscordAdapter({
 		tutor: runtime.tutor,
 		renderer: runtime.renderer,
-		config: { ...discord, storeUrl: config.storeUrl },
+		config: discord,
 		logger: logger.child({ adapter: "discord" }),
+		keyv: adapterState(config, "discord", logger, registry),
 	});
 	await adapter.start();
 	return adapter;
@@ -103,15 +118,12 @@ async function startSlack(
 	const slack = config.slack;
 	if (!slack) throw new Error("Slack is not configured");
 	const { createSlackAdapter } = await import("../adapters/slack/index.ts");
-	// The adapter's own state (lessons, posted cards) lives in the same store, so it survives restarts.
-	const keyv = openKeyv(config.storeUrl, "slack", logger);
-	registry.add({ name: "slack state", close: () => keyv.disconnect() });
 	const adapter = createSlackAdapter({
 		tutor: runtime.tutor,
 		renderer: runtime.renderer,
 		config: slack,
 		logger, // the Slack adapter tags its own lines
-		keyv,
+		keyv: adapterState(config, "slack", logger, registry),
 	});
 	await adapter.start();
 	return adapter;
