@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { createDiscordAdapter } from "../src/adapters/discord/index.ts";
 import { createSlackAdapter } from "../src/adapters/slack/index.ts";
 import { openKeyv } from "../src/agent/store/keyv.ts";
@@ -33,6 +33,7 @@ import type { Tutor } from "../src/core/contracts/tutor.ts";
 import { stubRenderer } from "../test/adapters/shared/stub-renderer.ts";
 import { startFakeDiscord } from "../test/fakes/discord.ts";
 import { startFakeSlack } from "../test/fakes/slack.ts";
+import { replyStream } from "../test/fixtures/model-stream.ts";
 
 const LESSONS = Number(process.env.BENCH_LESSONS ?? 100);
 const STEP_MS = Number(process.env.BENCH_STEP_MS ?? 2000);
@@ -248,25 +249,8 @@ function slowModel(): LanguageModelV3 {
 				options: ["yes", "no"],
 				correctAnswer: n % 2 ? "no" : "yes",
 			};
-			const parts: LanguageModelV3StreamPart[] = [
-				{ type: "stream-start", warnings: [] },
-				{ type: "tool-call", toolCallId: id, toolName: "quiz", input: JSON.stringify(input) },
-				{
-					type: "finish",
-					finishReason: { unified: "tool-calls", raw: undefined },
-					usage: {
-						inputTokens: { total: 500, noCache: 500, cacheRead: 0, cacheWrite: 0 },
-						outputTokens: { total: 20, text: undefined, reasoning: undefined },
-					},
-				},
-			];
 			return {
-				stream: new ReadableStream({
-					start(controller) {
-						for (const p of parts) controller.enqueue(p);
-						controller.close();
-					},
-				}),
+				stream: replyStream({ calls: [{ name: "quiz", id, input }], usage: { input: 500, cached: 0, output: 20 } }),
 			};
 		},
 	};

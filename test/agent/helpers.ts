@@ -97,21 +97,4 @@ export function toolResultsSent(options: LanguageModelV3CallOptions): Array<{ to
 export const learner = { id: "u-ada", name: "Ada" };
 export const stranger = { id: "u-bob", name: "Bob" };
 
-/** A prober quiz input. */
-export const probeQuiz = {
-	question: "What is 1/2 + 1/4?",
-	options: ["2/6", "3/4", "1/6"],
-	correctAnswer: "3/4",
-};
-
-/** A valid probe_done input. */
-export const assessmentInput = {
-	assessment: {
-		strands: [{ strand: "adding fractions", assessment: "Adds with common denominators; unsure with unlike ones." }],
-		summary: "Enter at unlike denominators.",
-	},
-};
-
-/** A valid plan: a → b → c. */
-export const planMermaid =
-	"graph TD\n  common-denominator[Common denominators] --> unlike[Unlike denominators]\n  unlike --> mixed[Mixed numbers]";
+export { assessmentInput, planMermaid, probeQuiz } from "../fixtures/lesson-script.ts";

@@ -4,79 +4,21 @@ import { PROBER_PROMPT, TEACHER_PROMPT } from "../../src/agent/prompts/index.ts"
 import { createSessionStore } from "../../src/agent/store/session-store.ts";
 import { derivePlanStatuses } from "../../src/core/contracts/plan.ts";
 import { deriveLessonPhase } from "../../src/core/phases.ts";
-import {
-	assessmentInput,
-	harness,
-	learner,
-	planMermaid,
-	probeQuiz,
-	scriptedModel,
-	tempDir,
-	toolResultsSent,
-} from "./helpers.ts";
+import { fractionsLesson } from "../fixtures/lesson-script.ts";
+import { harness, learner, scriptedModel, tempDir, toolResultsSent } from "./helpers.ts";
 
 const dir = tempDir();
 afterAll(() => dir.cleanup());
 
 describe("a whole lesson on MockLanguageModelV3 with the SQLite store", () => {
 	it("probes, auto-wakes the teacher, maps, teaches with tagged quizzes, moves the plan, recaps and ends", async () => {
-		const model = scriptedModel([
-			// prober, turn 1
-			{ text: "Hi Ada! A few quick questions first.", calls: [{ name: "quiz", input: probeQuiz, id: "p1" }] },
-			// prober, turn 2: concludes
-			{ text: "Thanks, that's what I needed.", calls: [{ name: "probe_done", input: assessmentInput, id: "pd" }] },
-			// teacher (auto-wake): map, then a predict quiz on the first node
-			{ calls: [{ name: "plan_init", input: { mermaid: planMermaid }, id: "plan" }] },
-			{
-				text: "Let's start with a guess.",
-				calls: [
-					{
-						name: "quiz",
-						id: "t1",
-						input: {
-							type: "predict",
-							nodeId: "common-denominator",
-							question: "Which denominator do 1/3 and 1/6 share?",
-							options: ["3", "6", "9"],
-							correctAnswer: "6",
-						},
-					},
-				],
-			},
-			// after the answer: an explain and a check quiz on the same node (the map holds still)
-			{
-				calls: [
-					{
-						name: "explain",
-						id: "e1",
-						input: { body: "Both 3 and 6 divide 6.", role: "concept", nodeId: "common-denominator" },
-					},
-					{
-						name: "quiz",
-						id: "t2",
-						input: {
-							type: "check",
-							nodeId: "common-denominator",
-							question: "Common denominator of 1/2 and 1/5?",
-							correctAnswer: "10",
-						},
-					},
-				],
-			},
-			// next node: the plan moves
-			{
-				calls: [
-					{
-						name: "quiz",
-						id: "t3",
-						input: { type: "predict", nodeId: "unlike", question: "1/2 + 1/3 = ?", correctAnswer: "5/6" },
-					},
-				],
-			},
-			// recap, then a closing line: the lesson ends
-			{ calls: [{ name: "explain", id: "r", input: { title: "Recap", body: "You learned to...", role: "recap" } }] },
-			{ text: "Well done, Ada!" },
-		]);
+		const model = scriptedModel(
+			fractionsLesson({
+				greeting: "Hi Ada! A few quick questions first.",
+				predictOptions: ["3", "6", "9"],
+				closing: "Well done, Ada!",
+			}),
+		);
 		const h = await harness(dir.path, model);
 		const sessionId = "terminal:lesson-1";
 		expect(await h.tutor.startLesson({ sessionId, topic: "adding fractions", learner, mode: "solo" })).toEqual({

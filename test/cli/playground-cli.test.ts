@@ -1,11 +1,11 @@
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { BIN, runCli } from "./run-cli.ts";
+import { bareEnv, startCli } from "../fixtures/child-process.ts";
+import { runCli } from "./run-cli.ts";
 
 /** Every answer of the demo lesson (probe: 3, teach: 4 nodes x predict + check). */
 const ANSWERS = ["B", "C", "8", "B", "A", "B", "8", "B", "B", "A", "A"];
@@ -74,34 +74,22 @@ describe("learnharness playground (child process, demo model, scripted stdin)", 
 		const port = (silent.address() as AddressInfo).port;
 		const cwd = mkdtempSync(join(dir, "run-"));
 		const env: Record<string, string> = {
-			PATH: process.env.PATH ?? "",
-			HOME: process.env.HOME ?? cwd,
+			...bareEnv(cwd),
 			NO_COLOR: "1",
 			LEARNHARNESS_STORE_URL: `sqlite://${join(cwd, "store.sqlite")}`,
 			OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
 			LEARNHARNESS_MODEL: "slow-model",
 			PUPPETEER_EXECUTABLE_PATH: "/nonexistent",
 		};
-		const child = spawn(process.execPath, [BIN, "playground", "--topic", "fractions"], {
-			cwd,
-			env,
-			stdio: ["pipe", "pipe", "pipe"],
-		});
-		let stdout = "";
-		child.stdout.on("data", (c: Buffer) => {
-			stdout += c.toString();
-		});
-		const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+		const cli = startCli(["playground", "--topic", "fractions"], { cwd, env, stdin: "pipe" });
 		try {
-			await until(() => stdout.includes("Session terminal:") && asked > 0, 60_000);
-			child.kill("SIGINT");
-			const code = await Promise.race([exited, new Promise<"late">((r) => setTimeout(() => r("late"), 30_000))]);
-			expect(code).toBe(0);
-			expect(stdout).toMatch(
+			await until(() => cli.stdout().includes("Session terminal:") && asked > 0, 60_000);
+			expect(await cli.stop("SIGINT", 30_000)).toBe(0);
+			expect(cli.stdout()).toMatch(
 				/Paused\. Resume with:\n {4}node \S+learnharness\.js playground --resume terminal:[a-z0-9]+/,
 			);
 		} finally {
-			if (child.exitCode === null) child.kill("SIGKILL");
+			cli.kill();
 			silent.closeAllConnections();
 			await new Promise<void>((resolve) => silent.close(() => resolve()));
 		}

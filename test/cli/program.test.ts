@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,7 +5,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { cliInvocation, processIo } from "../../src/cli/io.ts";
 import { createProgram } from "../../src/cli/program.ts";
 import { startFakeSlack } from "../fakes/slack.ts";
-import { BIN, runCli } from "./run-cli.ts";
+import { bareEnv, startCli } from "../fixtures/child-process.ts";
+import { runCli } from "./run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lh-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -86,8 +86,7 @@ describe("learnharness start", () => {
 		const slack = await startFakeSlack();
 		try {
 			const env: Record<string, string> = {
-				PATH: process.env.PATH ?? "",
-				HOME: process.env.HOME ?? dir,
+				...bareEnv(dir),
 				LEARNHARNESS_STORE_URL: `sqlite://${join(dir, "slack.sqlite")}`,
 				SLACK_BOT_TOKEN: "xoxb-test",
 				SLACK_SIGNING_SECRET: slack.signingSecret,
@@ -95,25 +94,16 @@ describe("learnharness start", () => {
 				PORT: "0",
 				PUPPETEER_EXECUTABLE_PATH: "/nonexistent",
 			};
-			const child = spawn(process.execPath, [BIN, "start"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
-			let stderr = "";
-			child.stderr.on("data", (c: Buffer) => {
-				stderr += c.toString();
-			});
-			const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+			const cli = startCli(["start"], { cwd: dir, env });
 			try {
-				await slack.waitFor(() => stderr.includes("learnharness is running"), "the running log line", 60_000);
-				child.kill("SIGTERM");
-				const code = await Promise.race([
-					exited,
-					new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), 20_000)),
-				]);
-				expect(code).toBe(0);
+				await slack.waitFor(() => cli.stderr().includes("learnharness is running"), "the running log line", 60_000);
+				expect(await cli.stop("SIGTERM", 20_000)).toBe(0);
+				const stderr = cli.stderr();
 				expect(stderr).toMatch(/"adapter":"slack".*"msg":"adapter started"/);
 				expect(stderr).toMatch(/shutting down/);
 				expect(slack.callsTo("auth.test").length).toBeGreaterThan(0);
 			} finally {
-				if (child.exitCode === null) child.kill("SIGKILL");
+				cli.kill();
 			}
 		} finally {
 			await slack.close();

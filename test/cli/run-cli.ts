@@ -5,10 +5,7 @@
  */
 
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
-
-/** The command's entry. */
-export const BIN = fileURLToPath(new URL("../../bin/learnharness.js", import.meta.url));
+import { BIN } from "../fixtures/child-process.ts";
 
 /** What a run produced. */
 export interface CliRun {

@@ -15,15 +15,9 @@ import {
 	discordAnswerModal,
 	type SlackMessage,
 	slackAnswerModal,
-	toDiscordMessages,
-	toSlackMessages,
 } from "../../src/render/index.ts";
-import {
-	discordMessageProblems,
-	discordModalProblems,
-	slackMessageProblems,
-	slackModalProblems,
-} from "./platform-limits.ts";
+import { discordModalProblems, slackModalProblems } from "./platform-limits.ts";
+import { renderChecked } from "./render-checked.ts";
 
 const word = fc.oneof(
 	fc.stringMatching(/^[a-z]{1,10}$/),
@@ -112,38 +106,41 @@ const askInput: fc.Arbitrary<AskToolInput> = fc.record({
 	),
 });
 
-function check(discord: DiscordMessage[], slack: SlackMessage[]): void {
-	expect(discord.length).toBeGreaterThan(0);
-	expect(slack.length).toBeGreaterThan(0);
-	for (const m of discord) expect(discordMessageProblems(m), JSON.stringify(m).slice(0, 300)).toEqual([]);
-	for (const m of slack) expect(slackMessageProblems(m), JSON.stringify(m).slice(0, 300)).toEqual([]);
-}
-
-/** Every choice index reachable through Discord buttons/selects, decoded from the payload. */
-function discordChoices(messages: DiscordMessage[], id: string): Set<number> {
+/** Every choice index reachable through these controls (buttons, selects), decoded from their ids; all must be `id`'s. */
+function choicesOf(
+	controls: Array<Record<string, unknown>>,
+	idKey: "custom_id" | "action_id",
+	id: string,
+): Set<number> {
 	const out = new Set<number>();
-	for (const row of messages.flatMap((m) => m.components ?? []))
-		for (const c of row.components as unknown as Array<Record<string, unknown>>) {
-			const decoded = decodeComponentId(c.custom_id);
-			expect(decoded?.toolCallId).toBe(id);
-			if (decoded?.verb === "pick") out.add(decoded.choice!);
-			if (decoded?.verb === "select") for (const o of c.options as Array<{ value: string }>) out.add(Number(o.value));
-		}
+	for (const c of controls) {
+		const decoded = decodeComponentId(c[idKey]);
+		expect(decoded?.toolCallId).toBe(id);
+		if (decoded?.verb === "pick") out.add(decoded.choice!);
+		if (decoded?.verb === "select") for (const o of c.options as Array<{ value: string }>) out.add(Number(o.value));
+	}
 	return out;
 }
 
-function slackChoices(messages: SlackMessage[], id: string): Set<number> {
-	const out = new Set<number>();
-	for (const block of messages.flatMap((m) => m.blocks))
-		if (block.type === "actions")
-			for (const e of block.elements as unknown as Array<Record<string, unknown>>) {
-				const decoded = decodeComponentId(e.action_id);
-				expect(decoded?.toolCallId).toBe(id);
-				if (decoded?.verb === "pick") out.add(decoded.choice!);
-				if (decoded?.verb === "select") for (const o of e.options as Array<{ value: string }>) out.add(Number(o.value));
-			}
-	return out;
-}
+/** The choices reachable through Discord buttons/selects. */
+const discordChoices = (messages: DiscordMessage[], id: string): Set<number> =>
+	choicesOf(
+		messages
+			.flatMap((m) => m.components ?? [])
+			.flatMap((row) => row.components as unknown as Array<Record<string, unknown>>),
+		"custom_id",
+		id,
+	);
+
+/** The choices reachable through Slack actions blocks. */
+const slackChoices = (messages: SlackMessage[], id: string): Set<number> =>
+	choicesOf(
+		messages
+			.flatMap((m) => m.blocks)
+			.flatMap((b) => (b.type === "actions" ? (b.elements as unknown as Array<Record<string, unknown>>) : [])),
+		"action_id",
+		id,
+	);
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
@@ -153,9 +150,7 @@ describe("cards within platform limits (property)", () => {
 		fc.assert(
 			fc.property(quizInput, toolCallId, lead, (input, id, above) => {
 				const card = withLead(cardFromEvent({ type: "quiz", sessionId: "s", toolCallId: id, input })!, above);
-				const discord = toDiscordMessages(card!);
-				const slack = toSlackMessages(card!);
-				check(discord, slack);
+				const { discord, slack } = renderChecked(card!);
 				const n = input.options?.length ?? 0;
 				const fits = `lh:select:${id}:9999`.length <= 100;
 				if (discord.length > 1) seen.split++;
@@ -177,9 +172,7 @@ describe("cards within platform limits (property)", () => {
 		fc.assert(
 			fc.property(askInput, toolCallId, (input, id) => {
 				const card = cardFromEvent({ type: "ask", sessionId: "s", toolCallId: id, input });
-				const discord = toDiscordMessages(card!);
-				const slack = toSlackMessages(card!);
-				check(discord, slack);
+				const { discord } = renderChecked(card!);
 				const n = input.options?.length ?? 0;
 				if (`lh:select:${id}:9999`.length <= 100 && n > 0)
 					expect([...discordChoices(discord, id)].sort((a, b) => a - b)).toEqual(range(n));
@@ -212,11 +205,9 @@ describe("cards within platform limits (property)", () => {
 						{ type: "answered", sessionId: "s", toolCallId: id, kind: "ask", ask, result: res },
 					] satisfies TutorEvent[]) {
 						const card = withLead(cardFromEvent(event)!, above);
-						const discord = toDiscordMessages(card);
-						const slack = toSlackMessages(card);
+						const { discord, slack } = renderChecked(card);
 						expect(discord).toHaveLength(1);
 						expect(slack).toHaveLength(1);
-						check(discord, slack);
 						for (const c of (discord[0]!.components ?? []).flatMap((r) => r.components) as Array<{
 							disabled?: boolean;
 						}>)
@@ -252,9 +243,7 @@ describe("cards within platform limits (property)", () => {
 					const plain = cardFromEvent(event);
 					if (plain === undefined) continue;
 					const card = plain.kind === "explain" ? withLead(plain, above) : plain;
-					const discord = toDiscordMessages(card);
-					const slack = toSlackMessages(card);
-					check(discord, slack);
+					const { discord, slack } = renderChecked(card);
 					if (discord.length > 1 && slack.some((m) => m.blocks.length > 3)) split++;
 					for (const m of discord) expect((m.content.match(/^ {0,3}```/gm) ?? []).length % 2).toBe(0);
 				}

@@ -18,6 +18,7 @@ import {
 	slackMessageProblems,
 	slackModalProblems,
 } from "./platform-limits.ts";
+import { renderChecked } from "./render-checked.ts";
 
 const sessionId = "discord:g:t";
 const quiz = (input: QuizToolInput, toolCallId = "call_1"): TutorEvent => ({
@@ -30,11 +31,7 @@ const quiz = (input: QuizToolInput, toolCallId = "call_1"): TutorEvent => ({
 function render(event: TutorEvent) {
 	const card = cardFromEvent(event);
 	if (card === undefined) throw new Error("no card");
-	const discord = toDiscordMessages(card);
-	const slack = toSlackMessages(card);
-	for (const m of discord) expect(discordMessageProblems(m)).toEqual([]);
-	for (const m of slack) expect(slackMessageProblems(m)).toEqual([]);
-	return { card, discord, slack };
+	return { card, ...renderChecked(card) };
 }
 
 const buttons = (msg: ReturnType<typeof toDiscordMessages>[number]) =>

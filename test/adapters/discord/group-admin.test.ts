@@ -6,10 +6,10 @@
  * another member's typing in a solo lesson, and `/lesson help`.
  */
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
-import { type FakeDiscord, type FakeInteraction, type FakeUser, startFakeDiscord } from "../../fakes/discord.ts";
-import { type Reply, type Stack, scriptedModel, startStack, waitForAck, waitForControl } from "./helpers.ts";
+import type { FakeInteraction, FakeUser } from "../../fakes/discord.ts";
+import { type Reply, scriptedModel, useStack, waitForAck, waitForControl } from "./helpers.ts";
 
 const script: Reply[] = [
 	// lesson A (group), prober turn 1
@@ -29,19 +29,8 @@ const script: Reply[] = [
 	{ calls: [{ name: "ask", id: "b1", input: { question: "What do you want to get out of this lesson?" } }] },
 ];
 
-let fake: FakeDiscord;
-let stack: Stack;
 const model = scriptedModel(script);
-
-beforeAll(async () => {
-	fake = await startFakeDiscord();
-	stack = await startStack(fake, model);
-});
-
-afterAll(async () => {
-	await stack?.close();
-	await fake?.close();
-});
+const { fake, stack } = useStack(model);
 
 /** The ephemeral (or edited deferred) reply text of a command interaction, once it is final. */
 async function replyOf(it: FakeInteraction): Promise<string> {

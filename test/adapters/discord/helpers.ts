@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { MockLanguageModelV3 } from "ai/test";
 import type Keyv from "keyv";
+import { afterAll, beforeAll } from "vitest";
 import { createDiscordAdapter, type DiscordAdapter } from "../../../src/adapters/discord/index.ts";
 import { openKeyv } from "../../../src/agent/store/keyv.ts";
 import { createSessionStore } from "../../../src/agent/store/session-store.ts";
@@ -17,7 +18,7 @@ import type { TutorEvent } from "../../../src/core/contracts/events.ts";
 import type { LogFields, Logger } from "../../../src/core/contracts/logger.ts";
 import type { Tutor } from "../../../src/core/contracts/tutor.ts";
 import { createPlanRenderer, type PlanRenderer } from "../../../src/render/index.ts";
-import type { FakeDiscord, FakeMessage } from "../../fakes/discord.ts";
+import { type FakeDiscord, type FakeMessage, startFakeDiscord } from "../../fakes/discord.ts";
 
 /** One scripted model reply: text and/or tool calls. */
 export type { ScriptedReply as Reply } from "../../fixtures/model-stream.ts";
@@ -117,6 +118,42 @@ export async function startStack(fake: FakeDiscord, model: MockLanguageModelV3):
 		},
 	};
 	return stack;
+}
+
+/**
+ * A handle that forwards to an object made later (in beforeAll), so a test file can name
+ * it at the top level; using it before then throws.
+ */
+function startedLater<T extends object>(name: string, current: () => T | undefined): T {
+	const target = (): T => {
+		const value = current();
+		if (value === undefined) throw new Error(`${name} is started in beforeAll`);
+		return value;
+	};
+	return new Proxy({} as T, {
+		get(_, key) {
+			const real = target();
+			const value: unknown = Reflect.get(real, key, real);
+			return typeof value === "function" ? value.bind(real) : value;
+		},
+		set: (_, key, value) => Reflect.set(target(), key, value),
+		has: (_, key) => Reflect.has(target(), key),
+	});
+}
+
+/** The fake Discord and the stack on `model` for one test file: started before its tests, closed after. */
+export function useStack(model: MockLanguageModelV3): { fake: FakeDiscord; stack: Stack } {
+	let fake: FakeDiscord | undefined;
+	let stack: Stack | undefined;
+	beforeAll(async () => {
+		fake = await startFakeDiscord();
+		stack = await startStack(fake, model);
+	});
+	afterAll(async () => {
+		await stack?.close();
+		await fake?.close();
+	});
+	return { fake: startedLater("the fake Discord", () => fake), stack: startedLater("the stack", () => stack) };
 }
 
 /** The custom ids of a message's components. */

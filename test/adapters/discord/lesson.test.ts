@@ -8,115 +8,20 @@
  */
 
 import { PNG } from "pngjs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
-import { type FakeDiscord, startFakeDiscord } from "../../fakes/discord.ts";
-import { customIds, type Reply, type Stack, scriptedModel, startStack, waitForAck, waitForControl } from "./helpers.ts";
+import { fractionsLesson } from "../../fixtures/lesson-script.ts";
+import { customIds, scriptedModel, useStack, waitForAck, waitForControl } from "./helpers.ts";
 
-const planMermaid =
-	"graph TD\n  common-denominator[Common denominators] --> unlike[Unlike denominators]\n  unlike --> mixed[Mixed numbers]";
-
-const script: Reply[] = [
-	// prober, turn 1
-	{
-		text: "Hi! A few quick questions first.",
-		calls: [
-			{
-				name: "quiz",
-				id: "p1",
-				input: { question: "What is 1/2 + 1/4?", options: ["2/6", "3/4", "1/6"], correctAnswer: "3/4" },
-			},
-		],
-	},
-	// prober, turn 2: concludes; the teacher wakes, maps, and asks a prediction (6 options: a select)
-	{
-		text: "Thanks, that's what I needed.",
-		calls: [
-			{
-				name: "probe_done",
-				id: "pd",
-				input: {
-					assessment: {
-						strands: [{ strand: "adding fractions", assessment: "Adds like denominators; unsure with unlike ones." }],
-						summary: "Enter at unlike denominators.",
-					},
-				},
-			},
-		],
-	},
-	{ calls: [{ name: "plan_init", id: "plan", input: { mermaid: planMermaid } }] },
-	{
-		text: "Let's start with a guess.",
-		calls: [
-			{
-				name: "quiz",
-				id: "t1",
-				input: {
-					type: "predict",
-					nodeId: "common-denominator",
-					question: "Which denominator do 1/3 and 1/6 share?",
-					options: ["2", "3", "6", "9", "12", "18"],
-					correctAnswer: "6",
-				},
-			},
-		],
-	},
-	// after the select: an explanation and a free-answer check (the "Answer" button and its modal)
-	{
-		calls: [
-			{
-				name: "explain",
-				id: "e1",
-				input: { body: "Both 3 and 6 divide 6.", role: "concept", nodeId: "common-denominator" },
-			},
-			{
-				name: "quiz",
-				id: "t2",
-				input: {
-					type: "check",
-					nodeId: "common-denominator",
-					question: "Common denominator of 1/2 and 1/5?",
-					correctAnswer: "10",
-				},
-			},
-		],
-	},
-	// the next node: the plan moves again
-	{
-		calls: [
-			{
-				name: "quiz",
-				id: "t3",
-				input: { type: "predict", nodeId: "unlike", question: "1/2 + 1/3 = ?", correctAnswer: "5/6" },
-			},
-		],
-	},
-	// the learner types instead of answering: recap and close
-	{
-		calls: [
-			{
-				name: "explain",
-				id: "r",
-				input: { title: "Recap", body: "You learned to find common denominators.", role: "recap" },
-			},
-		],
-	},
-	{ text: "Well done!" },
-];
-
-let fake: FakeDiscord;
-let stack: Stack;
-const model = scriptedModel(script);
-
-beforeAll(async () => {
-	fake = await startFakeDiscord();
-	stack = await startStack(fake, model);
-});
-
-afterAll(async () => {
-	await stack?.close();
-	await fake?.close();
-});
+// Six options on the first predict quiz: Discord shows them as a select.
+const model = scriptedModel(
+	fractionsLesson({
+		greeting: "Hi! A few quick questions first.",
+		predictOptions: ["2", "3", "6", "9", "12", "18"],
+		closing: "Well done!",
+	}),
+);
+const { fake, stack } = useStack(model);
 
 const answered = (id: string) =>
 	stack.events.filter(

@@ -4,22 +4,14 @@
  * connection and a bad token are handled and logged; the lesson goes on.
  */
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createDiscordAdapter } from "../../../src/adapters/discord/index.ts";
 import { createSessionStore } from "../../../src/agent/store/session-store.ts";
 import { createTutor } from "../../../src/agent/tutor.ts";
 import { createPlanRenderer } from "../../../src/render/index.ts";
-import { type FakeDiscord, type FakeInteraction, startFakeDiscord } from "../../fakes/discord.ts";
+import type { FakeInteraction } from "../../fakes/discord.ts";
 import { buttonPayload } from "../../fixtures/discord/interactions.ts";
-import {
-	type Reply,
-	recordingLogger,
-	type Stack,
-	scriptedModel,
-	startStack,
-	waitForAck,
-	waitForControl,
-} from "./helpers.ts";
+import { type Reply, recordingLogger, scriptedModel, useStack, waitForAck, waitForControl } from "./helpers.ts";
 
 const quiz = (id: string) => ({
 	name: "quiz",
@@ -33,13 +25,10 @@ const script: Reply[] = [
 	{ text: "That's all for now." },
 ];
 
-let fake: FakeDiscord;
-let stack: Stack;
+const { fake, stack } = useStack(scriptedModel(script));
 let threadId = "";
 
 beforeAll(async () => {
-	fake = await startFakeDiscord();
-	stack = await startStack(fake, scriptedModel(script));
 	fake.slash({
 		user: fake.users.learner,
 		channelId: fake.ids.general,
@@ -48,11 +37,6 @@ beforeAll(async () => {
 	});
 	threadId = (await fake.waitFor(() => fake.createdThreads()[0], "the lesson thread")).id;
 	await waitForControl(fake, threadId, "lh:pick:q1:");
-});
-
-afterAll(async () => {
-	await stack?.close();
-	await fake?.close();
 });
 
 async function helpStillWorks(): Promise<void> {

@@ -4,60 +4,31 @@
  * child process on a free port, driven by a learner through signed requests.
  */
 
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeSlack, startFakeSlack } from "../../fakes/slack.ts";
+import { describe, expect, it } from "vitest";
+import { startFakeSlack } from "../../fakes/slack.ts";
+import { useNpmStart } from "../../fixtures/child-process.ts";
 import { driveSlackLesson } from "../../fixtures/slack/drive-lesson.ts";
 
-let fake: FakeSlack;
-let child: ChildProcess | undefined;
-let output = "";
-const dir = mkdtempSync(join(tmpdir(), "lh-slack-start-"));
-
-beforeAll(async () => {
-	fake = await startFakeSlack({ users: [{ id: "U1", name: "ada" }] });
-	child = spawn(process.execPath, ["bin/learnharness.js", "start"], {
-		cwd: join(import.meta.dirname, "../../.."),
-		env: {
-			PATH: process.env.PATH ?? "",
-			HOME: process.env.HOME ?? dir,
-			SLACK_BOT_TOKEN: "xoxb-test",
-			SLACK_SIGNING_SECRET: fake.signingSecret,
-			SLACK_API_URL: fake.apiUrl,
-			PORT: "0",
-			LEARNHARNESS_STORE_URL: `sqlite://${join(dir, "lh.sqlite")}`,
-			LEARNHARNESS_MODEL: "demo",
-		},
-		stdio: ["ignore", "pipe", "pipe"],
-	});
-	const collect = (d: Buffer) => {
-		output += d.toString();
-	};
-	child.stdout?.on("data", collect);
-	child.stderr?.on("data", collect);
-});
-
-afterAll(async () => {
-	if (child && child.exitCode === null) {
-		const exited = new Promise<void>((resolve) => child?.once("exit", () => resolve()));
-		child.kill("SIGTERM");
-		const timer = setTimeout(() => child?.kill("SIGKILL"), 15_000);
-		await exited;
-		clearTimeout(timer);
-	}
-	await fake?.close();
-	rmSync(dir, { recursive: true, force: true });
-});
+const started = useNpmStart(
+	() => startFakeSlack({ users: [{ id: "U1", name: "ada" }] }),
+	(fake) => ({
+		SLACK_BOT_TOKEN: "xoxb-test",
+		SLACK_SIGNING_SECRET: fake.signingSecret,
+		SLACK_API_URL: fake.apiUrl,
+		PORT: "0",
+	}),
+);
+const output = started.output;
 
 describe("npm start against the fake Slack", () => {
 	it("listens on a free port and runs the demo lesson to the end in a thread", { timeout: 120_000 }, async () => {
+		const fake = started.fake();
 		// PORT=0: the adapter's log line says which port it bound.
 		const port = await fake.waitFor(
 			() => {
-				const line = output.split("\n").find((l) => l.includes('"msg":"slack: adapter started"'));
+				const line = output()
+					.split("\n")
+					.find((l) => l.includes('"msg":"slack: adapter started"'));
 				return line ? (JSON.parse(line) as { port?: number }).port : undefined;
 			},
 			"the adapter's port in the log",
@@ -69,10 +40,10 @@ describe("npm start against the fake Slack", () => {
 			topic: "binary search",
 			timeoutMs: 90_000,
 		});
-		expect(lesson.ended, `actions: ${lesson.actions.join(", ")}\n${output.slice(-2000)}`).toBe(true);
+		expect(lesson.ended, `actions: ${lesson.actions.join(", ")}\n${output().slice(-2000)}`).toBe(true);
 		expect(lesson.actions.length).toBeGreaterThan(2);
 		expect(fake.uploads.some((u) => u.completed && u.threadTs === lesson.threadTs)).toBe(true);
 		expect(fake.limitProblems()).toEqual([]);
-		expect(output).not.toMatch(/"level":(50|60)/); // no error or fatal lines
+		expect(output()).not.toMatch(/"level":(50|60)/); // no error or fatal lines
 	});
 });
