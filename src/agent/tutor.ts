@@ -13,10 +13,13 @@ import { type Logger, silentLogger } from "../core/contracts/logger.ts";
 import type { StartLessonOptions, StartLessonResult, Tutor } from "../core/contracts/tutor.ts";
 import { admit, claim } from "./engine/admit.ts";
 import { createAgents } from "./engine/agents.ts";
+import type { EngineContext } from "./engine/context.ts";
 import { createEventHub } from "./engine/event-hub.ts";
 import { asLanguageModelV3 } from "./engine/model-step.ts";
+import { NOT_SAVED_MESSAGE, save, saveRetrying } from "./engine/persist.ts";
+import { kick } from "./engine/pump.ts";
+import { type QuestionEvent, replayEvents } from "./engine/question-events.ts";
 import { repairRecord } from "./engine/repair.ts";
-import { kick, type Runtime, save } from "./engine/runtime.ts";
 import { evictable, isIdle, newSessionState, type SessionState } from "./engine/session-state.ts";
 import { summarize } from "./engine/summary.ts";
 import { pendingLearnerCalls } from "./engine/transcript.ts";
@@ -41,6 +44,12 @@ export interface TutorOptions {
 	closeTimeoutMs?: number;
 	/** Sessions kept in memory; idle, fully saved ones beyond this reload from the store on demand (default 1000). */
 	maxSessionsInMemory?: number;
+	/**
+	 * How long a save that someone waits on (an answer on an idle session, a new lesson) is retried
+	 * before it is refused with `store-unavailable` (default 3 s). Saves of a running turn retry until
+	 * the store is back.
+	 */
+	saveRetryMs?: number;
 }
 
 /** Longest topic accepted. */
@@ -55,7 +64,7 @@ export function createTutor(options: TutorOptions): Tutor {
 	// Every running model request listens on this one signal (removed when it ends): many lessons at
 	// once are normal, not a leak.
 	setMaxListeners(0, abort.signal);
-	const rt: Runtime = {
+	const rt: EngineContext = {
 		model: asLanguageModelV3(options.model),
 		store: options.store,
 		logger,
@@ -65,6 +74,8 @@ export function createTutor(options: TutorOptions): Tutor {
 		maxRetries: options.maxRetries ?? 2,
 		retryDelayMs: options.retryDelayMs ?? 2_000,
 		requestTimeoutMs: options.requestTimeoutMs ?? 120_000,
+		saveRetryMs: options.saveRetryMs ?? 3_000,
+		storeHealthy: true,
 		now: options.now ?? (() => new Date()),
 		newId: () => randomUUID(),
 		signal: abort.signal,
@@ -73,6 +84,8 @@ export function createTutor(options: TutorOptions): Tutor {
 	const loading = new Map<string, Promise<SessionState | undefined>>();
 	/** Cut-off turns resume() will re-run once someone listens (their events must reach a platform). */
 	const reruns = new Set<SessionState>();
+	/** Questions saved but never posted before a restart: re-sent once someone listens. */
+	const replays = new Map<SessionState, QuestionEvent[]>();
 	let closed = false;
 
 	const maxInMemory = options.maxSessionsInMemory ?? 1000;
@@ -86,9 +99,19 @@ export function createTutor(options: TutorOptions): Tutor {
 
 	const startReruns = () => {
 		if (closed || rt.hub.size() === 0) return;
+		for (const [state, events] of replays) {
+			replays.delete(state);
+			void (async () => {
+				for (const event of events) await rt.hub.emit(event);
+				delete state.record.unpublished;
+				await save(rt, state);
+			})().catch((error: unknown) =>
+				logger.warn({ err: error, sessionId: state.record.sessionId }, "re-posting questions after a restart failed"),
+			);
+		}
 		for (const state of reruns) {
 			// Skip it when a learner event got there first (its turn already ran, or runs now).
-			if (!state.record.turnOpen || !isIdle(state) || state.record.ended) continue;
+			if (!state.record.turnOpen || !isIdle(state) || state.record.ended || replays.has(state)) continue;
 			state.record.reruns = (state.record.reruns ?? 0) + 1;
 			state.queue.push({ type: "kick" });
 			kick(rt, state);
@@ -163,7 +186,16 @@ export function createTutor(options: TutorOptions): Tutor {
 			const state = newSessionState(record);
 			states.set(opts.sessionId, state);
 			evictIdle(state);
-			await save(rt, state);
+			try {
+				await saveRetrying(rt, state, rt.saveRetryMs);
+			} catch {
+				states.delete(opts.sessionId);
+				return {
+					ok: false,
+					code: "store-unavailable",
+					message: "The lesson could not be saved, so it did not start. Try again in a moment.",
+				};
+			}
 			state.queue.push({ type: "kick" });
 			kick(rt, state);
 			return { ok: true };
@@ -176,21 +208,29 @@ export function createTutor(options: TutorOptions): Tutor {
 				state = await load(sessionId);
 			} catch (error) {
 				logger.error({ err: error, sessionId }, "loading the session failed");
-				return { ok: false, code: "unknown-session", message: "The lesson could not be loaded; try again shortly." };
+				return {
+					ok: false,
+					code: "store-unavailable",
+					message: "The lesson could not be loaded; try again in a moment.",
+				};
 			}
 			if (!state) return { ok: false, code: "unknown-session", message: "No lesson runs in this thread." };
+			// The store is failing and a turn runs: queued, this event would wait in memory only. Refuse it.
+			if (!rt.storeHealthy && state.pump !== undefined)
+				return { ok: false, code: "store-unavailable", message: NOT_SAVED_MESSAGE };
 			// From here on everything is synchronous: two events cannot both claim one question.
 			const verdict = admit(state, event);
 			if (!verdict.ok) return verdict;
 			claim(state, verdict.job);
-			// Idle session (the common case): resolve once the event is on disk, before any model work.
-			// During a turn the event queues behind it; the verdict stays immediate.
+			// Idle session (the common case): resolve once the event is on disk (or refused by the store),
+			// before any model work. During a turn the event queues behind it; the verdict stays immediate.
 			const delivered =
-				state.pump === undefined ? new Promise<void>((done) => (verdict.job.delivered = done)) : undefined;
+				state.pump === undefined
+					? new Promise<HandleResult>((done) => (verdict.job.delivered = done))
+					: Promise.resolve<HandleResult>({ ok: true });
 			state.queue.push(verdict.job);
 			kick(rt, state);
-			await delivered;
-			return { ok: true };
+			return delivered;
 		},
 
 		async getSession(sessionId) {
@@ -205,7 +245,10 @@ export function createTutor(options: TutorOptions): Tutor {
 				return;
 			}
 			state.record.extra[key] = value;
-			await save(rt, state);
+			// Adapter metadata: a failed save is logged (the value stays in memory and goes out with the next save).
+			await save(rt, state).catch((error: unknown) =>
+				logger.warn({ err: error, sessionId, key }, "saving extra failed"),
+			);
 		},
 
 		subscribe(sink) {
@@ -234,8 +277,10 @@ export function createTutor(options: TutorOptions): Tutor {
 				const record = await rt.store.get(sessionId);
 				if (!record || record.ended || states.has(sessionId)) continue;
 				const repair = repairRecord(record);
-				if (!repair.changed) continue;
-				repaired++;
+				// Questions saved before the crash but perhaps never posted: offered again (adapters skip posted ones).
+				const replay = replayEvents(record, record.unpublished ?? []);
+				if (!repair.changed && replay.length === 0) continue;
+				if (repair.changed) repaired++;
 				// A turn cut off with no question pending would leave the learner waiting: run it again,
 				// at most MAX_RERUNS times in a row (a turn that kills the process must not loop forever).
 				const rerun =
@@ -245,9 +290,10 @@ export function createTutor(options: TutorOptions): Tutor {
 				if (rerun) record.turnOpen = true;
 				const state = newSessionState(record);
 				states.set(sessionId, state);
-				await save(rt, state);
+				if (repair.changed) await save(rt, state);
 				if (rerun) reruns.add(state);
-				logger.info({ sessionId, rerun }, "session repaired after a restart");
+				if (replay.length > 0) replays.set(state, replay);
+				logger.info({ sessionId, rerun, replayed: replay.length }, "session repaired after a restart");
 			}
 			startReruns();
 			return repaired;
@@ -264,6 +310,9 @@ export function createTutor(options: TutorOptions): Tutor {
 			};
 			const ms = options.closeTimeoutMs ?? 10_000;
 			await bounded(ms);
+			// Marks that no save carried yet (questions posted at the end of a turn): written now, so a clean
+			// restart does not offer those questions again.
+			await Promise.all([...states.values()].filter((s) => s.dirty).map((s) => save(rt, s).catch(() => undefined)));
 			// Still running: abort the model requests, give them a moment to unwind, then close anyway.
 			abort.abort();
 			await bounded(Math.min(ms, 2_000));

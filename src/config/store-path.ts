@@ -21,7 +21,5 @@ export function systemFolderOf(path: string): string | undefined {
 	return SYSTEM_FOLDERS.find((folder) => path === folder || path.startsWith(`${folder}${sep}`));
 }
 
-/** A URL with its password replaced by `***` (store and server URLs are printed in tables and logs). */
-export function redactUrl(url: string): string {
-	return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*):[^@/?#]*@/i, "$1:***@");
-}
+/** A URL with its password replaced by `***` (one definition, beside the store that opens the URL). */
+export { redactUrl } from "../agent/store/keyv.ts";

@@ -4,7 +4,7 @@
  * handle() refuse a second answer before the first is even recorded.
  */
 
-import type { AnswerResult, Participant } from "../../core/contracts/events.ts";
+import type { AnswerResult, HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { EndReason, SessionRecord } from "../store/types.ts";
 
 /** What a job asks the pump to do. */
@@ -19,8 +19,11 @@ type JobWork =
 
 /** Work for a session's pump, in arrival order. */
 export type Job = JobWork & {
-	/** Called once the job's delivery is on disk (or delivery gave up); handle() waits for it when the pump was idle. */
-	delivered?: () => void;
+	/**
+	 * Called once: `{ ok: true }` when the job's delivery is on disk, a refusal when the store
+	 * refused it (nothing was recorded). handle() waits for it when the pump was idle.
+	 */
+	delivered?: (outcome: HandleResult) => void;
 };
 
 /** What an admitted event did to a pending question before it is recorded. */
@@ -36,10 +39,12 @@ export interface SessionState {
 	ending: boolean;
 	/** The running pump (turns and event delivery), if any. */
 	pump: Promise<void> | undefined;
-	/** Saves are chained so records reach the store in order. */
+	/** Saves are chained so records reach the store in order (this chain never rejects). */
 	saving: Promise<void>;
-	/** A save is queued and has not started yet (later saves coalesce into it). */
-	saveQueued: boolean;
+	/** The save queued and not started yet (later saves coalesce into it); it rejects when the store fails. */
+	queuedSave: Promise<void> | undefined;
+	/** The record changed in memory after its last save in a way no save covers yet (a question marked posted). */
+	dirty: boolean;
 	/** Saves queued or running: a state with unsaved changes is never evicted (a reload would read stale data). */
 	unsaved: number;
 }
@@ -53,7 +58,8 @@ export function newSessionState(record: SessionRecord): SessionState {
 		ending: false,
 		pump: undefined,
 		saving: Promise.resolve(),
-		saveQueued: false,
+		queuedSave: undefined,
+		dirty: false,
 		unsaved: 0,
 	};
 }

@@ -9,11 +9,11 @@ import type { ProbeDoneResult } from "../../core/contracts/probe.ts";
 import { parseExplainInput } from "../../core/tool-parts.ts";
 import type { LessonMessage, SessionRecord } from "../store/types.ts";
 import type { LessonAgent } from "./agents.ts";
-import { displayAsk, displayQuiz } from "./display.ts";
 import type { StepContent } from "./model-step.ts";
 import { planEventIfChanged } from "./plan-tracker.ts";
+import { questionEvent } from "./question-events.ts";
 import { appendAssistantParts } from "./record-edit.ts";
-import { latestPlanTree, toolCallIds } from "./transcript.ts";
+import { toolCallIds } from "./transcript.ts";
 
 type Part = LessonMessage["parts"][number];
 type ToolCall = Extract<StepContent, { type: "tool-call" }>;
@@ -97,28 +97,20 @@ export function settleStep({ record, agent, content, draftId, freshMessage }: Se
 			continue;
 		}
 		if (tool.learner) {
-			const quiz = item.toolName === "quiz" ? displayQuiz(item.input) : undefined;
-			const ask = item.toolName === "ask" ? displayAsk(item.input) : undefined;
-			if (!quiz && !ask) {
+			const question = questionEvent(record, item.toolName, toolCallId, item.input);
+			if (!question) {
 				// Boundary and display run the same chain, so this is a bug guard, not a path.
 				refuse("The question could not be displayed; check its fields and send it again.");
 				continue;
 			}
 			append({ type, toolCallId, state: "input-available", input: item.input, ...meta } as Part);
 			out.learnerPending++;
-			if (quiz) {
+			if (question.type === "quiz") {
+				// A tagged quiz moves the derived current node: the map goes out before the quiz.
 				const plan = planEventIfChanged(record);
 				if (plan) out.events.push(plan);
-				const nodeId = (item.input as { nodeId?: unknown }).nodeId;
-				const known = typeof nodeId === "string" && latestPlanTree(record.messages)?.nodes.some((n) => n.id === nodeId);
-				out.events.push({
-					type: "quiz",
-					sessionId,
-					toolCallId,
-					input: quiz,
-					...(known ? { nodeId: nodeId as string } : {}),
-				});
-			} else if (ask) out.events.push({ type: "ask", sessionId, toolCallId, input: ask });
+			}
+			out.events.push(question);
 			continue;
 		}
 		const outcome = tool.settle(item.input, { messages: record.messages, learnerCallsInStep });

@@ -6,11 +6,13 @@
  */
 
 import type { SessionRecord } from "../store/types.ts";
+import type { EngineContext } from "./context.ts";
+import { endLesson } from "./lesson-end.ts";
 import { toModelMessages } from "./model-messages.ts";
 import type { StepContent, StepUsage } from "./model-step.ts";
 import { runModelStep } from "./model-step.ts";
+import { SAVE_DELAYED_MESSAGE, save, saveRetrying } from "./persist.ts";
 import { addMessageUsage } from "./record-edit.ts";
-import { endLesson, type Runtime, save } from "./runtime.ts";
 import type { SessionState } from "./session-state.ts";
 import { settleStep } from "./settle-step.ts";
 import { pendingLearnerCalls, probeConcluded } from "./transcript.ts";
@@ -31,7 +33,7 @@ function closeTurn(record: SessionRecord): void {
 }
 
 /** Run one turn (the prober's, then the teacher's when the probe concludes in it). The caller saved turnOpen. */
-export async function runTurn(rt: Runtime, state: SessionState): Promise<void> {
+export async function runTurn(rt: EngineContext, state: SessionState): Promise<void> {
 	const record = state.record;
 	const sessionId = record.sessionId;
 	record.turnOpen = true;
@@ -112,19 +114,45 @@ export async function runTurn(rt: Runtime, state: SessionState): Promise<void> {
 			const more = settled.learnerPending === 0 && (settled.probeDone || settled.toolCalls > 0);
 			// The last step's save also closes the turn (one write per step).
 			if (!more) closeTurn(record);
-			// Persist, then publish: a posted quiz must survive a crash to stay answerable.
-			await save(rt, state);
+			// Questions saved by this step but not yet posted: a crash before they are posted re-posts them on restart.
+			const asked = settled.events.filter((e) => e.type === "quiz" || e.type === "ask").map((e) => e.toolCallId);
+			if (asked.length > 0) record.unpublished = asked;
+			// Persist, then publish: a posted quiz must survive a crash to stay answerable. A store that
+			// fails is retried until it is back (the learner is told once); nothing is posted meanwhile.
+			try {
+				await saveRetrying(rt, state, Number.POSITIVE_INFINITY, () =>
+					rt.hub.emit({
+						type: "error",
+						sessionId,
+						code: "store-unavailable",
+						message: SAVE_DELAYED_MESSAGE,
+						retryable: true,
+					}),
+				);
+			} catch (error) {
+				// Only a closing tutor stops the retries: the step stays unsaved and the turn open on disk (resume re-runs it).
+				rt.logger.warn({ err: error, sessionId }, "the tutor closed before the step could be saved");
+				break;
+			}
 			for (const event of settled.events) await rt.hub.emit(event);
+			// Posted: the mark goes to disk with the next save (a crash before it only re-offers a posted card).
+			if (record.unpublished) {
+				delete record.unpublished;
+				state.dirty = true;
+			}
 			if (!more) break;
 		}
 	} finally {
 		// A turn stopped by close() stays open on disk: the next start re-runs it (tutor.resume()).
 		if (record.turnOpen && !rt.signal.aborted) {
 			closeTurn(record);
-			void save(rt, state);
+			// Best effort: a turnOpen left on disk only makes a restart re-run the turn (bounded).
+			save(rt, state).catch((error: unknown) =>
+				rt.logger.warn({ err: error, sessionId }, "closing the turn could not be saved"),
+			);
 		}
 		await rt.hub.emit({ type: "typing", sessionId, active: false });
 	}
 	if (recapped && !record.ended && pendingLearnerCalls(record.messages).length === 0)
-		await endLesson(rt, state, "completed");
+		await endLesson(rt, state, "completed", { withinMs: Number.POSITIVE_INFINITY });
 }

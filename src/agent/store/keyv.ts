@@ -7,10 +7,22 @@
 import { mkdirSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import KeyvPostgres from "@keyv/postgres";
-import { createKeyv as createRedisKeyv } from "@keyv/redis";
+import KeyvRedis from "@keyv/redis";
 import KeyvSqlite from "@keyv/sqlite";
+import { createClient } from "@redis/client";
 import Keyv from "keyv";
 import type { Logger } from "../../core/contracts/logger.ts";
+
+/** How long a Redis connection attempt may take before the operation fails (a start fails fast, not after minutes). */
+export const REDIS_CONNECT_TIMEOUT_MS = 3_000;
+
+/** The last error a store's driver reported (its connection errors), for messages that name the cause. */
+const driverErrors = new WeakMap<Keyv, unknown>();
+
+/** The last driver error of a Keyv opened by openKeyv, if any. */
+export function lastDriverError(keyv: Keyv): unknown {
+	return driverErrors.get(keyv);
+}
 
 /**
  * Create a folder and its missing parents one level at a time. Not `recursive: true`:
@@ -49,6 +61,11 @@ function kindOf(path: string): "folder" | "other" | "missing" {
 /** The default store: an embedded SQLite file, created on first use. */
 export const DEFAULT_STORE_URL = "sqlite://./data/learnharness.sqlite";
 
+/** A URL with its password replaced by `***` (store and server URLs are printed in tables, logs and errors). */
+export function redactUrl(url: string): string {
+	return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*):[^@/?#]*@/i, "$1:***@");
+}
+
 /** Raised for a store URL we cannot open (unknown scheme, missing path). */
 export class StoreUrlError extends Error {
 	readonly code = "store-url";
@@ -67,6 +84,8 @@ export function sqlitePathOf(url: string): string {
  * the namespace per instance; sharing one across namespaces mixes keys).
  * `sqlite://` (default; the folder is created), `redis://`/`rediss://`,
  * `postgres://`/`postgresql://`, and `memory://` (a Map; tests, benchmarks).
+ * Every operation throws on a store error (keyv's default is to return
+ * `undefined`/`false` and carry on, which would post what was never saved).
  */
 export function openKeyv(url: string, namespace: string, logger?: Logger): Keyv {
 	let keyv: Keyv;
@@ -82,7 +101,7 @@ export function openKeyv(url: string, namespace: string, logger?: Logger): Keyv 
 		void pragma("PRAGMA journal_mode=WAL").then(() => pragma("PRAGMA synchronous=NORMAL"));
 		keyv = new Keyv({ store: sqlite, namespace });
 	} else if (url.startsWith("redis://") || url.startsWith("rediss://")) {
-		keyv = createRedisKeyv(url, { namespace });
+		keyv = new Keyv({ store: redisStore(url, (error) => driverErrors.set(keyv, error)), namespace });
 	} else if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
 		keyv = new Keyv({ store: new KeyvPostgres({ uri: url }), namespace });
 	} else if (url === "memory://" || url.startsWith("memory://")) {
@@ -92,11 +111,40 @@ export function openKeyv(url: string, namespace: string, logger?: Logger): Keyv 
 			`Unknown store URL ${JSON.stringify(url)}: use sqlite://./data/learnharness.sqlite, redis://host:6379 or postgres://user@host/db`,
 		);
 	}
+	keyv.throwOnErrors = true;
 	// Plain JSON: keyv's default serializer walks every value in JavaScript (about 10x slower than
 	// JSON.stringify on a transcript), and what we store is plain JSON anyway (no Buffers).
 	keyv.serialize = (data) => JSON.stringify(data);
 	keyv.deserialize = (data) => JSON.parse(data);
 	// Keyv emits connection errors as events; an unhandled 'error' event would crash the process.
-	keyv.on("error", (error: unknown) => logger?.error({ err: error, namespace }, "store error"));
+	// Operations throw as well (throwOnErrors), so the log line is at debug: the caller reports what it means.
+	keyv.on("error", (error: unknown) => {
+		driverErrors.set(keyv, error);
+		logger?.debug({ err: error, namespace }, "store error");
+	});
 	return keyv;
+}
+
+/**
+ * Redis with failure made visible: commands issued while disconnected fail at once
+ * (no offline queue that would hold a click for the whole outage), a connection attempt
+ * is bounded, and the client reconnects by itself with capped backoff, so a lesson
+ * resumes when Redis is back.
+ */
+function redisStore(url: string, onError: (error: unknown) => void): KeyvRedis<unknown> {
+	const client = createClient({
+		url,
+		disableOfflineQueue: true,
+		socket: {
+			connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
+			reconnectStrategy: (attempts: number) => Math.min(100 * 2 ** attempts, 2_000),
+		},
+	});
+	// node-redis reports every failed reconnect as an 'error' event; unhandled, it would crash the process.
+	client.on("error", onError);
+	return new KeyvRedis(client as never, {
+		throwOnErrors: true,
+		throwOnConnectError: true,
+		connectionTimeout: REDIS_CONNECT_TIMEOUT_MS,
+	});
 }

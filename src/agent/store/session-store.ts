@@ -2,12 +2,20 @@
  * The session store on keyv: one key per session plus an index key listing
  * the ids (keyv has no portable key listing). Index updates are serialized
  * in-process; one process owns a store (keyv has no compare-and-set).
+ * Every operation either happens or rejects with a StoreError, within a
+ * deadline: a failed write is never reported as saved.
  */
 
 import type Keyv from "keyv";
 import type { Logger } from "../../core/contracts/logger.ts";
-import { DEFAULT_STORE_URL, openKeyv } from "./keyv.ts";
+import { reason, StoreError, withDeadline } from "./errors.ts";
+import { DEFAULT_STORE_URL, lastDriverError, openKeyv, redactUrl } from "./keyv.ts";
 import type { SessionRecord, SessionStore } from "./types.ts";
+
+/** Longest a single store operation may take before it counts as failed (default of sessionStoreOnKeyv). */
+export const STORE_OP_TIMEOUT_MS = 10_000;
+/** Longest the start-up check may take: an unreachable store fails the start in seconds, not minutes. */
+export const STORE_CHECK_TIMEOUT_MS = 5_000;
 
 const INDEX_KEY = "index";
 /** Ids of the sessions not ended: what resume() scans at start (not every lesson ever held). */
@@ -40,14 +48,15 @@ function recordSerializer(): (record: SessionRecord) => string {
 const isRecord = (value: unknown): value is SessionRecord =>
 	typeof value === "object" && value !== null && (value as SessionRecord).format === 1 && "messages" in value;
 
-/** A SessionStore on an already open Keyv (tests, custom backends). */
-export function sessionStoreOnKeyv(keyv: Keyv): SessionStore {
+/** A SessionStore on an already open Keyv (tests, custom backends); `opTimeoutMs` bounds each operation. */
+export function sessionStoreOnKeyv(raw: Keyv, options: { opTimeoutMs?: number } = {}): SessionStore {
+	const keyv = boundedKeyv(raw, options.opTimeoutMs ?? STORE_OP_TIMEOUT_MS);
 	const recordJson = recordSerializer();
-	keyv.serialize = (data) =>
+	raw.serialize = (data) =>
 		isRecord(data.value)
 			? `{"value":${recordJson(data.value)}${data.expires === undefined ? "" : `,"expires":${data.expires}`}}`
 			: JSON.stringify(data);
-	keyv.deserialize = (data) => JSON.parse(data);
+	raw.deserialize = (data) => JSON.parse(data);
 	let index: Set<string> | undefined;
 	let chain: Promise<unknown> = Promise.resolve();
 	// Serialize index read-modify-write so two new sessions never drop each other.
@@ -121,22 +130,61 @@ export function sessionStoreOnKeyv(keyv: Keyv): SessionStore {
 		},
 		async close() {
 			await chain;
-			await keyv.disconnect();
+			await raw.disconnect();
 		},
+	};
+}
+
+/** The Keyv operations the session store uses, each bounded in time and failing loudly. */
+interface BoundedKeyv {
+	get(key: string): Promise<unknown>;
+	set(key: string, value: unknown): Promise<void>;
+	delete(key: string): Promise<boolean>;
+}
+
+function boundedKeyv(keyv: Keyv, ms: number): BoundedKeyv {
+	return {
+		get: (key) => withDeadline(`reading ${key}`, ms, () => keyv.get(key)),
+		async set(key, value) {
+			const ok = await withDeadline(`writing ${key}`, ms, () => keyv.set(key, value));
+			// A keyv adapter that swallows an error returns false: that write did not happen.
+			if (ok === false) {
+				const cause = lastDriverError(keyv);
+				throw new StoreError("store-unavailable", `writing ${key} failed${cause ? `: ${reason(cause)}` : ""}`, {
+					cause,
+				});
+			}
+		},
+		delete: (key) => withDeadline(`deleting ${key}`, ms, () => keyv.delete(key)),
 	};
 }
 
 /**
  * The session store on the backend the URL names (default: the SQLite file
- * `./data/learnharness.sqlite`). Checks the connection once so a bad URL fails at start.
+ * `./data/learnharness.sqlite`). Checks once that the store reads and writes, within
+ * a few seconds, so a bad URL, an unreachable server or a file that is not a database
+ * fails the start with a StoreError naming the store and the cause.
  */
 export async function createSessionStore(
 	url: string = DEFAULT_STORE_URL,
 	logger?: Logger,
-	options: { namespace?: string } = {},
+	options: { namespace?: string; opTimeoutMs?: number; checkTimeoutMs?: number } = {},
 ): Promise<SessionStore> {
 	const keyv = openKeyv(url, options.namespace ?? "learnharness:sessions", logger);
-	const store = sessionStoreOnKeyv(keyv);
-	await store.list();
+	const store = sessionStoreOnKeyv(keyv, options);
+	try {
+		await withDeadline("the start-up check", options.checkTimeoutMs ?? STORE_CHECK_TIMEOUT_MS, async () => {
+			await store.list();
+			// A read alone passes on a read-only or half-broken store: write the probe key too.
+			await keyv.set("health", new Date().toISOString());
+		});
+	} catch (error) {
+		const cause = lastDriverError(keyv) ?? error;
+		// Stop the driver's reconnect loop, or the process would keep running after the failure.
+		await Promise.race([keyv.disconnect().catch(() => undefined), new Promise((done) => setTimeout(done, 1_000))]);
+		throw new StoreError("store-unavailable", `The store at ${redactUrl(url)} cannot be used: ${reason(cause)}`, {
+			cause: error,
+		});
+	}
 	return store;
 }

@@ -55,6 +55,8 @@ export interface SessionRecord {
 	planShown?: { version: number; current: string | null };
 	/** True while a turn runs; still true after a crash or an aborted shutdown (resume() re-runs it). */
 	turnOpen?: boolean;
+	/** Questions of the last step saved but not yet handed to the platforms (a restart posts them). */
+	unpublished?: string[];
 	/** How many times resume() re-ran this session's cut-off turn in a row (bounded, so a turn that kills the process cannot loop). */
 	reruns?: number;
 }

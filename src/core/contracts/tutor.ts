@@ -21,8 +21,8 @@ export interface StartLessonOptions {
 /** startLesson's verdict. */
 export type StartLessonResult =
 	| { ok: true }
-	/** `closing`: the tutor is shutting down (a restart); try again in a moment. */
-	| { ok: false; code: "exists" | "invalid-topic" | "closing"; message: string };
+	/** `closing`: the tutor is shutting down (a restart); `store-unavailable`: nothing could be saved. Try again in a moment. */
+	| { ok: false; code: "exists" | "invalid-topic" | "closing" | "store-unavailable"; message: string };
 
 /** A question still waiting for the learner. */
 export interface PendingQuestion {

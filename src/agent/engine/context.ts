@@ -1,0 +1,34 @@
+/**
+ * What the pump and the turns share, one per tutor: the model, the store, the
+ * event hub, the agents and the limits. (The CLI's `Runtime` is the process's
+ * composition; this is the engine's.)
+ */
+
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { Logger } from "../../core/contracts/logger.ts";
+import type { SessionStore } from "../store/types.ts";
+import type { LessonAgent } from "./agents.ts";
+import type { EventHub } from "./event-hub.ts";
+
+/** The engine's shared dependencies and settings. */
+export interface EngineContext {
+	model: LanguageModelV3;
+	store: SessionStore;
+	logger: Logger;
+	hub: EventHub;
+	agents: { prober: LessonAgent; teacher: LessonAgent };
+	maxStepsPerTurn: number;
+	maxRetries: number;
+	/** First retry backoff (doubles per retry). */
+	retryDelayMs: number;
+	/** A model request that makes no progress for this long is abandoned (and retried). */
+	requestTimeoutMs: number;
+	/** How long a save the learner waits on (an answer, a start) is retried before it is refused. */
+	saveRetryMs: number;
+	/** The store's health as the last save saw it: false after a failed save, true after a good one. */
+	storeHealthy: boolean;
+	now: () => Date;
+	newId: () => string;
+	/** Aborted when the tutor closes: running model requests and save retries stop. */
+	signal: AbortSignal;
+}

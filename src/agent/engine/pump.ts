@@ -1,0 +1,171 @@
+/**
+ * The per-session pump: delivers admitted events in order (record the answer,
+ * append the message, end the lesson), then runs a turn when the tutor has
+ * something to answer and no question is pending. One pump per session at a
+ * time: that is what serializes a session's turns.
+ */
+
+import type { HandleResult, TutorEvent } from "../../core/contracts/events.ts";
+import { learnerMessageText } from "../prompts/context.ts";
+import type { EngineContext } from "./context.ts";
+import { recordAnswer, skipPending } from "./learner-results.ts";
+import { endLesson } from "./lesson-end.ts";
+import { NOT_SAVED_MESSAGE, restoreRecord, SAVE_DELAYED_MESSAGE, saveRetrying, snapshotRecord } from "./persist.ts";
+import type { Job, SessionState } from "./session-state.ts";
+import { pendingLearnerCalls } from "./transcript.ts";
+import { runTurn } from "./turn.ts";
+
+const DELIVERED: HandleResult = { ok: true };
+const NOT_SAVED: HandleResult = { ok: false, code: "store-unavailable", message: NOT_SAVED_MESSAGE };
+
+/** Apply one job to the record (no save); its events, whether it changed the record, whether a turn should run. */
+function applyJob(
+	ctx: EngineContext,
+	state: SessionState,
+	job: Exclude<Job, { type: "end" }>,
+): { events: TutorEvent[]; changed: boolean; turn: boolean } {
+	const record = state.record;
+	switch (job.type) {
+		case "kick":
+			return { events: [], changed: false, turn: true };
+		case "answer": {
+			const event = recordAnswer(state, job.toolCallId, job.result);
+			return { events: event ? [event] : [], changed: event !== undefined, turn: event !== undefined };
+		}
+		case "message": {
+			const events = skipPending(state, job.supersedes, job.by);
+			record.messages.push({
+				id: ctx.newId(),
+				role: "user",
+				metadata: { kind: "learner", by: job.by, at: ctx.now().toISOString() },
+				parts: [{ type: "text", text: learnerMessageText(job.text, job.by, record.mode) }],
+			});
+			return { events, changed: true, turn: true };
+		}
+	}
+}
+
+/**
+ * How long a batch's save may be retried: bounded when someone waits for the verdict
+ * (handle() on an idle session: refuse rather than keep the learner waiting), until the
+ * store is back when the events were already accepted (queued during a turn).
+ */
+const retryWindow = (ctx: EngineContext, jobs: Job[]): number =>
+	jobs.some((j) => j.delivered !== undefined) ? ctx.saveRetryMs : Number.POSITIVE_INFINITY;
+
+/**
+ * Deliver a batch of jobs: one save, then their events (persist, then publish); an end is
+ * delivered on its own. A batch the store refuses is rolled back and its jobs refused
+ * (the learner is told; nothing was recorded). Returns whether a turn should run.
+ */
+async function deliver(ctx: EngineContext, state: SessionState, jobs: Job[]): Promise<boolean> {
+	const record = state.record;
+	const before = snapshotRecord(record);
+	const events: TutorEvent[] = [];
+	let turn = false;
+	let changed = false;
+	let end: Extract<Job, { type: "end" }> | undefined;
+	for (const job of jobs) {
+		if (record.ended) break;
+		if (job.type === "end") {
+			end = job;
+			break; // nothing is admitted after an end
+		}
+		const applied = applyJob(ctx, state, job);
+		events.push(...applied.events);
+		if (applied.turn) turn = true;
+		if (applied.changed) changed = true;
+	}
+	turn = turn && !end && !ctx.signal.aborted && pendingLearnerCalls(record.messages).length === 0;
+	// The turn about to run is marked in the same write (one save per delivery, not two).
+	if (turn) record.turnOpen = true;
+	if (changed || turn) {
+		try {
+			await saveRetrying(ctx, state, retryWindow(ctx, jobs), async () => {
+				if (retryWindow(ctx, jobs) === Number.POSITIVE_INFINITY) await storeNotice(ctx, state, SAVE_DELAYED_MESSAGE);
+			});
+		} catch {
+			restoreRecord(record, before);
+			await refuseBatch(ctx, state, jobs);
+			return false;
+		}
+	}
+	const ending = end;
+	settleDelivered(
+		jobs.filter((j) => j !== ending),
+		DELIVERED,
+	);
+	for (const event of events) await ctx.hub.emit(event);
+	if (ending) {
+		const ended = await endLesson(ctx, state, ending.reason, {
+			...(ending.by ? { by: ending.by } : {}),
+			withinMs: retryWindow(ctx, [ending]),
+			saved: () => settleDelivered([ending], DELIVERED),
+		});
+		if (!ended) await refuseBatch(ctx, state, [ending]);
+	}
+	return turn;
+}
+
+/** Tell the jobs' waiters the store refused them; jobs nobody waits for get a notice in the thread. */
+async function refuseBatch(ctx: EngineContext, state: SessionState, jobs: Job[]): Promise<void> {
+	const unheard = jobs.some((j) => j.delivered === undefined && j.type !== "kick");
+	settleDelivered(jobs, NOT_SAVED);
+	if (unheard) await storeNotice(ctx, state, NOT_SAVED_MESSAGE);
+}
+
+/** An `error` event about the store (not saved, or saved late). */
+function storeNotice(ctx: EngineContext, state: SessionState, message: string): Promise<void> {
+	return ctx.hub.emit({
+		type: "error",
+		sessionId: state.record.sessionId,
+		code: "store-unavailable",
+		message,
+		retryable: true,
+	});
+}
+
+/** Tell the jobs' waiters how delivery ended (once each). */
+function settleDelivered(jobs: Job[], outcome: HandleResult): void {
+	for (const job of jobs) {
+		job.delivered?.(outcome);
+		job.delivered = undefined;
+	}
+}
+
+async function pump(ctx: EngineContext, state: SessionState): Promise<void> {
+	const sessionId = state.record.sessionId;
+	while (state.queue.length > 0) {
+		const jobs = state.queue.splice(0);
+		let turn = false;
+		try {
+			turn = await deliver(ctx, state, jobs);
+		} catch (error) {
+			ctx.logger.error({ err: error, sessionId }, "delivering learner events failed");
+		} finally {
+			settleDelivered(jobs, NOT_SAVED);
+		}
+		if (!turn) continue;
+		try {
+			await runTurn(ctx, state);
+		} catch (error) {
+			ctx.logger.error({ err: error, sessionId }, "turn failed");
+			await ctx.hub.emit({
+				type: "error",
+				sessionId,
+				code: "internal-error",
+				message: "Something went wrong on our side. Send a message to continue.",
+				retryable: true,
+			});
+		}
+	}
+}
+
+/** Start the session's pump unless it is running (it drains the queue, then stops). */
+export function kick(ctx: EngineContext, state: SessionState): void {
+	if (state.pump) return;
+	state.pump = pump(ctx, state).finally(() => {
+		state.pump = undefined;
+		if (state.queue.length > 0 && !ctx.signal.aborted) kick(ctx, state);
+	});
+}

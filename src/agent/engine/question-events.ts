@@ -1,0 +1,50 @@
+/**
+ * The `quiz` and `ask` events of a question in the transcript: built once here
+ * for the step that asks it and for the replay after a restart (a question
+ * saved but never posted is posted then).
+ */
+
+import type { TutorEvent } from "../../core/contracts/events.ts";
+import type { SessionRecord } from "../store/types.ts";
+import { displayAsk, displayQuiz } from "./display.ts";
+import { findToolCall, latestPlanTree, toolNameOf } from "./transcript.ts";
+
+/** A question event: what a platform posts as a card. */
+export type QuestionEvent = Extract<TutorEvent, { type: "quiz" | "ask" }>;
+
+/** The event showing a quiz or ask call (by its input); undefined when the input does not display. */
+export function questionEvent(
+	record: SessionRecord,
+	toolName: string,
+	toolCallId: string,
+	input: unknown,
+	replay = false,
+): QuestionEvent | undefined {
+	const sessionId = record.sessionId;
+	const flag = replay ? { replay: true } : {};
+	if (toolName === "quiz") {
+		const quiz = displayQuiz(input);
+		if (!quiz) return undefined;
+		const nodeId = (input as { nodeId?: unknown }).nodeId;
+		const known = typeof nodeId === "string" && latestPlanTree(record.messages)?.nodes.some((n) => n.id === nodeId);
+		return { type: "quiz", sessionId, toolCallId, input: quiz, ...(known ? { nodeId } : {}), ...flag };
+	}
+	if (toolName === "ask") {
+		const ask = displayAsk(input);
+		return ask ? { type: "ask", sessionId, toolCallId, input: ask, ...flag } : undefined;
+	}
+	return undefined;
+}
+
+/** Replay events for the given questions that are still pending (in transcript order of the ids given). */
+export function replayEvents(record: SessionRecord, toolCallIds: readonly string[]): QuestionEvent[] {
+	const events: QuestionEvent[] = [];
+	for (const id of toolCallIds) {
+		const found = findToolCall(record.messages, id);
+		const part = found?.part;
+		if (part?.state !== "input-available") continue;
+		const event = questionEvent(record, toolNameOf(part.type) ?? "", id, part.input, true);
+		if (event) events.push(event);
+	}
+	return events;
+}
