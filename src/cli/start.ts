@@ -4,12 +4,12 @@
  * missing adapter never stops the playground (or the other adapter).
  */
 
-import { openKeyv } from "../agent/index.ts";
+import { isStoreError, openKeyv } from "../agent/index.ts";
 import { type Config, redactUrl } from "../config.ts";
 import type { Logger } from "../core/contracts/logger.ts";
 import { type CliIo, EXIT_CONFIG, loadConfigOrReport } from "./io.ts";
 import { createProcessLogger } from "./logger.ts";
-import { playgroundCommand } from "./playground-command.ts";
+import { PLAYGROUND_LOG, playgroundCommand } from "./playground-command.ts";
 import { installProcessHandlers, ShutdownRegistry } from "./process.ts";
 import { createRuntime, describeModel, type Runtime } from "./runtime.ts";
 
@@ -47,21 +47,23 @@ export async function startCommand(io: CliIo): Promise<StartOutcome> {
 	try {
 		runtime = await createRuntime(config, logger, registry);
 	} catch (error) {
-		logger.error({ err: error }, "could not start the tutor");
 		await registry.close();
-		return { running: false, exitCode: 1 };
+		const fix = isStoreError(error) ? " Check LEARNHARNESS_STORE_URL, and that the store's server is running." : "";
+		return startFailed(io, config, [`${sentence(messageOf(error))}${fix}`], [error]);
 	}
 	logger.info({ model: describeModel(config), store: redactUrl(config.storeUrl) }, "tutor ready");
 	const started = await Promise.all([
 		config.discord ? startAdapter("discord", () => startDiscord(config, runtime, logger, registry), logger) : undefined,
 		config.slack ? startAdapter("slack", () => startSlack(config, runtime, logger, registry), logger) : undefined,
 	]);
-	const running = started.filter((a) => a !== undefined);
+	const running = started.flatMap((a) => (a && "adapter" in a ? [a.adapter] : []));
+	const failed = started.flatMap((a) => (a && "error" in a ? [a.error] : []));
 	if (running.length === 0) {
-		logger.error({}, "no adapter could start; see the errors above, or run `learnharness doctor`");
 		await registry.close();
-		return { running: false, exitCode: 1 };
+		return startFailed(io, config, failed.map(messageOf), failed);
 	}
+	// One platform is up: the other's failure is an error in the running log, not a stop.
+	for (const error of failed) logger.error({ err: error }, "an adapter could not start; the others run");
 	for (const [i, adapter] of running.entries()) registry.add({ name: `adapter ${i + 1}`, close: () => adapter.stop() });
 	logger.info({ adapters: running.length }, "learnharness is running; Ctrl+C stops it");
 	return { running: true };
@@ -71,15 +73,39 @@ async function startAdapter(
 	name: string,
 	start: () => Promise<RunningAdapter>,
 	logger: Logger,
-): Promise<RunningAdapter | undefined> {
+): Promise<{ adapter: RunningAdapter } | { error: unknown }> {
 	try {
 		const adapter = await start();
 		logger.info({ adapter: name }, "adapter started");
-		return adapter;
+		return { adapter };
 	} catch (error) {
-		logger.error({ err: error, adapter: name }, `the ${name} adapter could not start`);
-		return undefined;
+		return { error };
 	}
+}
+
+/** A message ending as a sentence does. */
+const sentence = (text: string): string => (/[.!?)]$/.test(text) ? text : `${text}.`);
+
+/** An error's first line (our start-up errors are sentences that name the fix). */
+function messageOf(error: unknown): string {
+	return (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "unknown error";
+}
+
+/**
+ * Start-up failed: people get sentences on stderr, each with its fix, and a pointer to the
+ * details (stack traces, causes), which go to the log file, not to the terminal.
+ */
+function startFailed(io: CliIo, config: Config, sentences: string[], errors: unknown[]): StartOutcome {
+	const file = createProcessLogger(config.logLevel === "silent" ? "error" : config.logLevel, {
+		kind: "file",
+		path: PLAYGROUND_LOG,
+	});
+	for (const error of errors) file.error({ err: error }, "learnharness could not start");
+	file.flush();
+	const lines = sentences.map((s) => `learnharness could not start: ${s}`);
+	lines.push(`Details are in ${PLAYGROUND_LOG}; \`${io.invocation ?? "learnharness"} doctor\` checks the whole setup.`);
+	io.stderr.write(`${lines.join("\n")}\n`);
+	return { running: false, exitCode: 1 };
 }
 
 /** The adapter's own state (lessons, posted cards, server settings) in the same store, so it survives restarts. */

@@ -38,6 +38,51 @@ export interface SettleInput {
 	freshMessage: () => LessonMessage;
 }
 
+/** Most characters of a refused call's raw input kept in the transcript (the model sees them again). */
+export const MAX_REFUSED_INPUT_CHARS = 4_000;
+/** Most characters of an error text kept for the model. */
+const MAX_ERROR_CHARS = 2_000;
+
+/**
+ * A refused call's input as the transcript keeps it: as the model sent it when it is short
+ * and serializable (text, or a parsed value), else a truncated text copy; a value too deep or
+ * too odd to serialize is described instead. Bounded either way: a save can never fail (or
+ * grow without bound) on model output.
+ */
+export function boundedRawInput(input: unknown): unknown {
+	let text: string;
+	if (typeof input === "string") text = input;
+	else {
+		try {
+			text = JSON.stringify(input) ?? String(input);
+		} catch {
+			return "[the arguments could not be kept: nested too deeply or not serializable]";
+		}
+		if (text.length <= MAX_REFUSED_INPUT_CHARS && depthWithin(input, MAX_KEPT_DEPTH)) return input;
+	}
+	return text.length <= MAX_REFUSED_INPUT_CHARS
+		? text
+		: `${text.slice(0, MAX_REFUSED_INPUT_CHARS)}… [${text.length - MAX_REFUSED_INPUT_CHARS} more characters not kept]`;
+}
+
+/** Deepest nesting of a refused value kept as a value (deeper ones are kept as text). */
+const MAX_KEPT_DEPTH = 32;
+
+/** True when the value nests no deeper than `max` (iterative: a deep value must not overflow the stack here). */
+function depthWithin(value: unknown, max: number): boolean {
+	const stack: Array<[unknown, number]> = [[value, 0]];
+	while (stack.length > 0) {
+		const [v, d] = stack.pop() as [unknown, number];
+		if (typeof v !== "object" || v === null) continue;
+		if (d >= max) return false;
+		for (const inner of Object.values(v)) stack.push([inner, d + 1]);
+	}
+	return true;
+}
+
+const boundedError = (text: string): string =>
+	text.length <= MAX_ERROR_CHARS ? text : `${text.slice(0, MAX_ERROR_CHARS)}… [cut]`;
+
 /** Keep tool call ids unique within a session (adapters key buttons by them; some models reuse ids). */
 function uniqueId(id: string, taken: Set<string>): string {
 	let candidate = id || "call";
@@ -88,8 +133,8 @@ export function settleStep({ record, agent, content, draftId, freshMessage }: Se
 				toolCallId,
 				state: "output-error",
 				input: undefined,
-				rawInput: item.input,
-				errorText,
+				rawInput: boundedRawInput(item.input),
+				errorText: boundedError(errorText),
 				...meta,
 			} as Part);
 		if (item.refused !== undefined || !tool) {

@@ -45,12 +45,16 @@ export async function withDeadline<T>(what: string, ms: number, work: () => Prom
 	}
 }
 
-/** The most telling line of a driver error (Redis's generic "not connected" hides its cause in `cause`). */
+/**
+ * The telling part of an error and its causes, each message once ("a: b" rather than
+ * "a: b: b" when a wrapper repeats its cause), first lines only.
+ */
 export function reason(error: unknown): string {
-	if (error instanceof Error) {
-		const cause = (error as { cause?: unknown }).cause;
-		const own = error.message.split("\n")[0] ?? String(error);
-		return cause instanceof Error && cause.message !== own ? `${own} (${reason(cause)})` : own;
+	const lines: string[] = [];
+	for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 5; depth++) {
+		const line = (e instanceof Error ? e.message : String(e)).split("\n")[0]?.trim() ?? "";
+		if (line !== "" && !lines.some((kept) => kept.includes(line))) lines.push(line);
+		e = e instanceof Error ? (e as { cause?: unknown }).cause : undefined;
 	}
-	return String(error);
+	return lines.join(": ") || "unknown error";
 }

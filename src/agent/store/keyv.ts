@@ -16,12 +16,20 @@ import type { Logger } from "../../core/contracts/logger.ts";
 /** How long a Redis connection attempt may take before the operation fails (a start fails fast, not after minutes). */
 export const REDIS_CONNECT_TIMEOUT_MS = 3_000;
 
-/** The last error a store's driver reported (its connection errors), for messages that name the cause. */
-const driverErrors = new WeakMap<Keyv, unknown>();
+/** The last error a store's connection reported (a refused socket, a wrong password), with when. */
+const connectionErrors = new WeakMap<Keyv, { error: unknown; at: number }>();
+/** The last error a store operation reported. */
+const operationErrors = new WeakMap<Keyv, unknown>();
 
-/** The last driver error of a Keyv opened by openKeyv, if any. */
+/**
+ * The most telling recent error of a Keyv opened by openKeyv: its connection's own error
+ * (ECONNREFUSED, WRONGPASS) when one came in the last half minute, else the last operation
+ * error (which for Redis is often only "not connected").
+ */
 export function lastDriverError(keyv: Keyv): unknown {
-	return driverErrors.get(keyv);
+	const connection = connectionErrors.get(keyv);
+	if (connection && Date.now() - connection.at < 30_000) return connection.error;
+	return operationErrors.get(keyv);
 }
 
 /**
@@ -96,12 +104,17 @@ export function openKeyv(url: string, namespace: string, logger?: Logger): Keyv 
 		const sqlite = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: 10_000 });
 		// WAL + synchronous=NORMAL: a write no longer waits for an fsync (a turn saves twice), and an
 		// app crash still loses nothing committed (only an OS crash may lose the last writes).
+		// A failing pragma means a file that is not a database (the start-up check says so in words) or a
+		// store closed meanwhile: details at debug, never a warning of their own.
 		const pragma = (sql: string) =>
-			sqlite.query(sql).catch((error: unknown) => logger?.warn({ err: error, sql }, "sqlite pragma failed"));
+			sqlite.query(sql).catch((error: unknown) => logger?.debug({ err: error, sql }, "sqlite pragma failed"));
 		void pragma("PRAGMA journal_mode=WAL").then(() => pragma("PRAGMA synchronous=NORMAL"));
 		keyv = new Keyv({ store: sqlite, namespace });
 	} else if (url.startsWith("redis://") || url.startsWith("rediss://")) {
-		keyv = new Keyv({ store: redisStore(url, (error) => driverErrors.set(keyv, error)), namespace });
+		keyv = new Keyv({
+			store: redisStore(url, (error) => connectionErrors.set(keyv, { error, at: Date.now() })),
+			namespace,
+		});
 	} else if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
 		keyv = new Keyv({ store: new KeyvPostgres({ uri: url }), namespace });
 	} else if (url === "memory://" || url.startsWith("memory://")) {
@@ -119,7 +132,7 @@ export function openKeyv(url: string, namespace: string, logger?: Logger): Keyv 
 	// Keyv emits connection errors as events; an unhandled 'error' event would crash the process.
 	// Operations throw as well (throwOnErrors), so the log line is at debug: the caller reports what it means.
 	keyv.on("error", (error: unknown) => {
-		driverErrors.set(keyv, error);
+		operationErrors.set(keyv, error);
 		logger?.debug({ err: error, namespace }, "store error");
 	});
 	return keyv;
