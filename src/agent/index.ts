@@ -4,8 +4,8 @@
  */
 
 export { createLanguageModel, type ModelConfig } from "./models/index.ts";
-export { isStoreError, StoreError } from "./store/errors.ts";
-export { DEFAULT_STORE_URL, makeFolder, openKeyv, StoreUrlError } from "./store/keyv.ts";
+export { isStoreError, reason, StoreError } from "./store/errors.ts";
+export { DEFAULT_STORE_URL, lastDriverError, makeFolder, openKeyv, StoreUrlError } from "./store/keyv.ts";
 export { createSessionStore, sessionStoreOnKeyv } from "./store/session-store.ts";
 export type { EndReason, LessonMessage, SessionRecord, SessionStore, UsageTotals } from "./store/types.ts";
 export { createTutor, MAX_TOPIC_CHARS, type TutorOptions } from "./tutor.ts";

@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import { constants } from "node:fs";
 import { access } from "node:fs/promises";
 import { generateText } from "ai";
-import { openKeyv } from "../agent/index.ts";
+import { lastDriverError, openKeyv, reason } from "../agent/index.ts";
 import { type Config, redactUrl } from "../config.ts";
 import type { DerivedPlanStatuses } from "../core/contracts/plan.ts";
 import { parsePlanMermaid } from "../core/plan-mermaid.ts";
@@ -148,8 +148,9 @@ export async function checkStore(url: string, timeoutMs: number): Promise<CheckR
 		const ms = Math.round(performance.now() - started);
 		return { name, status: "ok", detail: `${shown}: write, read, delete in ${ms} ms` };
 	} catch (error) {
-		const cause = storeError !== undefined && storeError !== error ? ` (${message(storeError)})` : "";
-		return { name, status: "fail", detail: `${shown}: ${message(error)}${cause}. ${fix}` };
+		// The driver's own error (ECONNREFUSED, WRONGPASS) says more than keyv's "not connected".
+		const cause = lastDriverError(keyv) ?? storeError ?? error;
+		return { name, status: "fail", detail: `${shown}: ${message(reason(cause))}. ${fix}` };
 	} finally {
 		await withTimeout(keyv.disconnect(), 5_000, "closing the store").catch(() => undefined);
 	}

@@ -145,13 +145,21 @@ export function openKeyv(url: string, namespace: string, logger?: Logger): Keyv 
  * resumes when Redis is back.
  */
 function redisStore(url: string, onError: (error: unknown) => void): KeyvRedis<unknown> {
+	// Until the first connection succeeds, a failed attempt (refused, unknown host, wrong password or db)
+	// fails at once: a start or `doctor` says so in milliseconds, and the next operation tries again.
+	// Once connected, a lost connection is retried with capped backoff.
+	let connectedOnce = false;
 	const client = createClient({
 		url,
 		disableOfflineQueue: true,
 		socket: {
 			connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
-			reconnectStrategy: (attempts: number) => Math.min(100 * 2 ** attempts, 2_000),
+			reconnectStrategy: (attempts: number, cause: Error) =>
+				connectedOnce ? Math.min(100 * 2 ** attempts, 2_000) : cause,
 		},
+	});
+	client.on("ready", () => {
+		connectedOnce = true;
 	});
 	// node-redis reports every failed reconnect as an 'error' event; unhandled, it would crash the process.
 	client.on("error", onError);
