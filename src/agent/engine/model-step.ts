@@ -115,8 +115,37 @@ function poisoned(value: unknown): boolean {
 	return Object.values(value).some(poisoned);
 }
 
+/** Deepest nesting of tool arguments accepted (no tool schema nests deeper than a few levels). */
+export const MAX_ARGUMENT_DEPTH = 64;
+
+/**
+ * The deepest bracket nesting of JSON text, by a linear scan that skips strings. Checked
+ * before parsing: recursive steps after JSON.parse (validation, cloning, saving) would
+ * overflow the stack on input nested thousands deep.
+ */
+export function jsonDepth(text: string): number {
+	let depth = 0;
+	let max = 0;
+	let inString = false;
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		if (inString) {
+			if (c === 92) i++; // backslash: skip the escaped character
+			else if (c === 34) inString = false;
+		} else if (c === 34) inString = true;
+		else if (c === 123 || c === 91) max = Math.max(max, ++depth);
+		else if (c === 125 || c === 93) depth--;
+	}
+	return max;
+}
+
 /** JSON.parse, refusing prototype-poisoning keys as the SDK's secure parse does; the refusal text on failure. */
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+	if (jsonDepth(text) > MAX_ARGUMENT_DEPTH)
+		return {
+			ok: false,
+			error: `The arguments nest more than ${MAX_ARGUMENT_DEPTH} levels deep. Send one flat JSON object with the fields the tool describes.`,
+		};
 	let value: unknown;
 	try {
 		value = JSON.parse(text);
