@@ -1,6 +1,7 @@
 /**
- * The model step calls the provider's doStream itself, with pieces from `ai/internal`
- * (src/agent/engine/model-step.ts). These tests guard that shortcut: the request it sends
+ * The model step calls the provider's doStream itself, with its own prompt and tool
+ * conversion (src/agent/engine/model-step.ts, model-prompt.ts). These tests guard that
+ * shortcut: the request it sends
  * equals the one `streamText` sends for the same messages and tools (at the provider
  * interface and on the wire, through the real @ai-sdk/openai chat provider), and every way
  * an attempt can end (a close, a timeout, a provider error mid-stream, a late answer) leaves
@@ -135,7 +136,7 @@ const modelWith = (doStream: LanguageModelV3["doStream"]): LanguageModelV3 => ({
 });
 
 /**
- * Watch the timers model-step.ts arms (setTimeout/clearTimeout are spied until afterEach
+ * Watch the timers model-step.ts and model-retry.ts arm (setTimeout/clearTimeout are spied until afterEach
  * restores them; vitest's own waits use the real ones): `live()` counts those neither fired
  * nor cleared.
  */
@@ -153,7 +154,7 @@ function watchTimers(): { live(): number } {
 			callback(...args);
 		}, ms);
 		// Only the step's own timers (a keep-alive timer of an HTTP client may start meanwhile).
-		if (new Error().stack?.includes("model-step.ts")) pending.add(handle);
+		if (/model-(step|retry)\.ts/.test(new Error().stack ?? "")) pending.add(handle);
 		return handle;
 	}) as typeof setTimeout);
 	vi.spyOn(globalThis, "clearTimeout").mockImplementation((handle) => {
