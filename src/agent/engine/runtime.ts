@@ -32,6 +32,10 @@ export interface Runtime {
 	retryDelayMs: number;
 	/** A model request that makes no progress for this long is abandoned (and retried). */
 	requestTimeoutMs: number;
+	/** A model request not finished this long after it started is abandoned (and retried). */
+	totalTimeoutMs: number;
+	/** An OpenTelemetry span per model step. */
+	telemetry: boolean;
 	now: () => Date;
 	newId: () => string;
 	/** Aborted when the tutor closes: running model requests stop. */

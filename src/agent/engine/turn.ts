@@ -71,6 +71,8 @@ export async function runTurn(rt: Runtime, state: SessionState): Promise<void> {
 				maxRetries: rt.maxRetries,
 				retryDelayMs: rt.retryDelayMs,
 				timeoutMs: rt.requestTimeoutMs,
+				totalTimeoutMs: rt.totalTimeoutMs,
+				telemetry: rt.telemetry,
 				abortSignal: rt.signal,
 			});
 			if (!outcome.ok) {
