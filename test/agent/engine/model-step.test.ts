@@ -77,7 +77,16 @@ async function viaStreamText(model: LanguageModelV3, agent: LessonAgent, message
 }
 
 const step = (model: LanguageModelV3, agent: LessonAgent, messages: ModelMessage[], more = {}) =>
-	runModelStep({ model, agent, messages, maxRetries: 0, retryDelayMs: 1, timeoutMs: 10_000, ...more });
+	runModelStep({
+		model,
+		agent,
+		messages,
+		maxRetries: 0,
+		retryDelayMs: 1,
+		timeoutMs: 10_000,
+		totalTimeoutMs: 60_000,
+		...more,
+	});
 
 /** Both ways send the same call options (at the provider interface) and the same HTTP request (on the wire). */
 async function expectSameRequest(agent: LessonAgent, messages: ModelMessage[]): Promise<void> {
