@@ -214,7 +214,7 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
 		for (let n = 0; ; n++) {
 			try {
 				attempts++;
-				const outcome = await attempt(request, options);
+				const outcome = await (span ? span.within(() => attempt(request, options)) : attempt(request, options));
 				span?.end({ ...outcome, attempts });
 				return outcome;
 			} catch (error) {

@@ -7,7 +7,7 @@
  * (the SDK's own spans work the same way; with none registered the API is a no-op).
  */
 
-import { type Attributes, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { type Attributes, context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 
 /** The span name of a model step. */
 export const STEP_SPAN = "learnharness.model.step";
@@ -35,6 +35,8 @@ export type StepSpanEnd =
 
 /** A running step span (absent when telemetry is off). */
 export interface StepSpan {
+	/** Run `fn` with this span active, so spans it causes (an instrumented HTTP client's) nest under it. */
+	within<T>(fn: () => Promise<T>): Promise<T>;
 	/** A failed attempt that will be retried after `delayMs`. */
 	retry(attempt: number, error: unknown, delayMs: number): void;
 	/** Record the outcome and end the span (once). */
@@ -56,6 +58,7 @@ export function startStepSpan(enabled: boolean | undefined, start: StepSpanStart
 	const span: Span = trace.getTracer(TRACER_NAME).startSpan(STEP_SPAN, { kind: SpanKind.CLIENT, attributes });
 	let ended = false;
 	return {
+		within: (fn) => context.with(trace.setSpan(context.active(), span), fn),
 		retry(attempt, error, delayMs) {
 			span.addEvent("retry", {
 				"learnharness.attempt": attempt,

@@ -5,8 +5,13 @@
  * recording tracer provider is registered globally, as an OpenTelemetry SDK would be.
  */
 
+import { AsyncLocalStorage } from "node:async_hooks";
 import {
 	type Attributes,
+	type Context,
+	type ContextManager,
+	context,
+	ROOT_CONTEXT,
 	type Span,
 	type SpanContext,
 	type SpanStatus,
@@ -104,11 +109,27 @@ const provider: TracerProvider = {
 	},
 };
 
+/** The context manager an OpenTelemetry SDK registers on Node, in a few lines (AsyncLocalStorage). */
+const storage = new AsyncLocalStorage<Context>();
+const contextManager: ContextManager = {
+	active: () => storage.getStore() ?? ROOT_CONTEXT,
+	with: (ctx, fn, thisArg, ...args) => storage.run(ctx, () => fn.call(thisArg, ...args)),
+	bind: (_ctx, target) => target,
+	enable() {
+		return this;
+	},
+	disable() {
+		return this;
+	},
+};
+
 beforeAll(() => {
 	expect(trace.setGlobalTracerProvider(provider)).toBe(true);
+	expect(context.setGlobalContextManager(contextManager)).toBe(true);
 });
 afterAll(() => {
 	trace.disable();
+	context.disable();
 });
 beforeEach(() => {
 	spans.length = 0;
@@ -159,6 +180,20 @@ describe("model step spans", () => {
 				ended: true,
 			},
 		]);
+	});
+
+	it("on: the step's span is active while the provider runs (an instrumented HTTP client's spans nest under it)", async () => {
+		let active: Span | undefined;
+		const model = new MockLanguageModelV3({
+			doStream: async () => {
+				active = trace.getActiveSpan();
+				return { stream: replyStream({ text: "ok" }) };
+			},
+		});
+		expect((await runModelStep({ ...base, model, telemetry: true })).ok).toBe(true);
+		expect(active).toBeInstanceOf(RecordingSpan);
+		expect((active as RecordingSpan).record).toBe(spans[0]);
+		expect(trace.getActiveSpan()).toBeUndefined();
 	});
 
 	it("on: a failed step's span has an error status and code, and an event per retry", async () => {
