@@ -7,6 +7,9 @@
  * 2. the stable-prefix ratio over a 30-turn scripted lesson: for each model
  *    request, the bytes equal to the previous request's prefix, over all bytes
  *    (tools, system, messages, in that order: how providers cache prompts).
+ * 3. one model step (ours: the prompt and tool conversion, doStream, parse and validate the
+ *    calls) beside the public `streamText` doing the same request (read to its end) on the same
+ *    zero-latency model, per call at 20 and 200 messages, and the ratio.
  * The last line is one JSON object. Knobs: BENCH_SIZES (e.g. "200"), BENCH_RUNS (measured
  * turns per size, default 41), BENCH_STORE (another store URL than a temp SQLite file),
  * BENCH_DEBUG (print where a request's prefix diverges).
@@ -15,33 +18,17 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { LanguageModelV3, LanguageModelV3CallOptions } from "@ai-sdk/provider";
+import { streamText } from "ai";
+import { createAgents } from "../src/agent/engine/agents.ts";
+import { toModelMessages } from "../src/agent/engine/model-messages.ts";
+import { runModelStep } from "../src/agent/engine/model-step.ts";
 import { createSessionStore } from "../src/agent/store/session-store.ts";
 import type { LessonMessage, SessionRecord } from "../src/agent/store/types.ts";
 import { createTutor } from "../src/agent/tutor.ts";
 import type { TutorEvent } from "../src/core/contracts/events.ts";
-import { replyStream, type StreamReply } from "../test/fixtures/model-stream.ts";
+import { zeroLatencyModel as mockModel } from "./reply-stream.ts";
 
 const learner = { id: "bench-learner", name: "Ada" };
-
-/** A zero-latency model's usage per reply: a long prompt, mostly cached (as a provider reports it). */
-const USAGE = { input: 1000, cached: 900, output: 50 };
-
-/**
- * A zero-latency model: replies from `next(call)`. A plain LanguageModelV3 rather than
- * MockLanguageModelV3, which keeps every request's prompt (hundreds of MB over a run: the GC
- * work that causes would be the mock's cost, not the engine's).
- */
-function mockModel(next: (call: LanguageModelV3CallOptions) => StreamReply): LanguageModelV3 {
-	return {
-		specificationVersion: "v3",
-		provider: "bench",
-		modelId: "zero-latency",
-		supportedUrls: {},
-		doGenerate: () => Promise.reject(new Error("the engine streams")),
-		doStream: async (call) => ({ stream: replyStream({ ...next(call), usage: USAGE }) }),
-	};
-}
 
 const quizInput = (i: number) => ({
 	question: `Question ${i}: what is ${i} + ${i}? Think about what doubling means before you answer.`,
@@ -252,6 +239,38 @@ async function stablePrefix(dir: string): Promise<{ ratio: number; requests: num
 	return { ratio: total ? equal / total : 0, requests: requests.length, turns };
 }
 
+/** Median ms per call of our model step and of streamText, same model, messages and tools (alternating, after a warm-up). */
+async function stepVersusStreamText(size: number, calls: number): Promise<{ ours: number; streamText: number }> {
+	const agent = createAgents().prober;
+	const messages = await toModelMessages(transcript(size));
+	const model = mockModel(() => ({ text: "Right. Next one.", calls: [{ name: "quiz", input: quizInput(1) }] }));
+	const ours = async () => {
+		const outcome = await runModelStep({ model, agent, messages, maxRetries: 0, retryDelayMs: 1, timeoutMs: 60_000 });
+		if (!outcome.ok || outcome.content.length !== 2) throw new Error("bench step failed");
+	};
+	const theirs = async () => {
+		const result = streamText({ model, system: agent.system, messages, tools: agent.toolSet, maxRetries: 0 });
+		await result.consumeStream();
+		if ((await result.toolCalls).length !== 1) throw new Error("bench streamText call failed");
+	};
+	const time = async (run: () => Promise<void>) => {
+		const t0 = performance.now();
+		await run();
+		return performance.now() - t0;
+	};
+	for (let i = 0; i < 30; i++) {
+		await ours();
+		await theirs();
+	}
+	const a: number[] = [];
+	const b: number[] = [];
+	for (let i = 0; i < calls; i++) {
+		a.push(await time(ours));
+		b.push(await time(theirs));
+	}
+	return { ours: median(a), streamText: median(b) };
+}
+
 const dir = mkdtempSync(join(tmpdir(), "lh-bench-engine-"));
 try {
 	const sizes = (process.env.BENCH_SIZES ? process.env.BENCH_SIZES.split(",").map(Number) : [20, 100, 200]) as number[];
@@ -264,12 +283,25 @@ try {
 			`engine overhead per turn at ${size} messages: p50 ${wall.toFixed(3)} ms wall, ${cpu.toFixed(3)} ms CPU (${store} store, zero-latency model)`,
 		);
 	}
+	const step: Record<string, { ours: number; streamText: number }> = {};
+	for (const size of [20, 200]) {
+		const { ours, streamText: theirs } = await stepVersusStreamText(size, Number(process.env.BENCH_STEP_CALLS ?? 101));
+		step[String(size)] = { ours: Number(ours.toFixed(3)), streamText: Number(theirs.toFixed(3)) };
+		console.log(
+			`model step at ${size} messages: ours p50 ${ours.toFixed(3)} ms, streamText p50 ${theirs.toFixed(3)} ms per call (${(theirs / ours).toFixed(1)}x)`,
+		);
+	}
 	const prefix = await stablePrefix(dir);
 	console.log(
 		`stable prefix: ${(prefix.ratio * 100).toFixed(1)}% of request bytes equal the previous request's prefix (${prefix.requests} requests, ${prefix.turns} turns)`,
 	);
 	console.log(
-		JSON.stringify({ bench: "engine", overhead_ms_p50: p50, stable_prefix_ratio: Number(prefix.ratio.toFixed(4)) }),
+		JSON.stringify({
+			bench: "engine",
+			overhead_ms_p50: p50,
+			model_step_ms_p50: step,
+			stable_prefix_ratio: Number(prefix.ratio.toFixed(4)),
+		}),
 	);
 } finally {
 	rmSync(dir, { recursive: true, force: true });

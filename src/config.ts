@@ -32,6 +32,10 @@ export interface Config {
 	model: { id: string; demo: boolean; apiKey?: string; baseUrl?: string };
 	storeUrl: string;
 	logLevel: LogLevel;
+	/** The total deadline of one model request in ms (LEARNHARNESS_MODEL_TIMEOUT_MS); undefined: the tutor's default. */
+	modelTimeoutMs?: number;
+	/** OpenTelemetry spans per model step (LEARNHARNESS_TELEMETRY=1). */
+	telemetry?: boolean;
 	/** The browser for plan pictures; undefined lets the renderer find one. */
 	chromiumPath?: string;
 	/** Set when DISCORD_TOKEN is. */
@@ -161,6 +165,8 @@ export function parseConfig(env: Env): ConfigResult {
 	};
 	if (!demo && apiKey) config.model.apiKey = apiKey;
 	if (!demo && baseUrl) config.model.baseUrl = baseUrl;
+	if (typeof v.LEARNHARNESS_MODEL_TIMEOUT_MS === "number") config.modelTimeoutMs = v.LEARNHARNESS_MODEL_TIMEOUT_MS;
+	if (str("LEARNHARNESS_TELEMETRY") === "1") config.telemetry = true;
 	const chromium = str("LEARNHARNESS_CHROMIUM_PATH") ?? str("PUPPETEER_EXECUTABLE_PATH");
 	if (chromium) config.chromiumPath = chromium;
 	if (discordToken) {

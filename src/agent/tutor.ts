@@ -39,6 +39,10 @@ export interface TutorOptions {
 	retryDelayMs?: number;
 	/** A model request that sends nothing for this long (before or during its stream) is abandoned and retried (default 120 s). */
 	requestTimeoutMs?: number;
+	/** A model request not finished this long after it started is abandoned and retried, progress or not (default 180 s). */
+	totalTimeoutMs?: number;
+	/** An OpenTelemetry span per model step, to the process's registered tracer provider (default off). */
+	telemetry?: boolean;
 	now?: () => Date;
 	/** How long close() waits for running turns before aborting them (default 10 s). */
 	closeTimeoutMs?: number;
@@ -76,6 +80,8 @@ export function createTutor(options: TutorOptions): Tutor {
 		requestTimeoutMs: options.requestTimeoutMs ?? 120_000,
 		saveRetryMs: options.saveRetryMs ?? 3_000,
 		storeHealthy: true,
+		totalTimeoutMs: options.totalTimeoutMs ?? 180_000,
+		telemetry: options.telemetry ?? false,
 		now: options.now ?? (() => new Date()),
 		newId: () => randomUUID(),
 		signal: abort.signal,

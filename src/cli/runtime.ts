@@ -51,7 +51,14 @@ export async function createRuntime(
 	const store = await createSessionStore(config.storeUrl, logger);
 	const model = modelOf(config);
 	// Below the shutdown registry's per-item limit, so the tutor still closes its store after aborting turns.
-	const tutor = createTutor({ model, store, logger, closeTimeoutMs: options.closeTimeoutMs ?? 8_000 });
+	const tutor = createTutor({
+		model,
+		store,
+		logger,
+		closeTimeoutMs: options.closeTimeoutMs ?? 8_000,
+		...(config.modelTimeoutMs !== undefined ? { totalTimeoutMs: config.modelTimeoutMs } : {}),
+		telemetry: config.telemetry === true,
+	});
 	// Registered after the renderer, so it closes first (it waits for running turns, then closes the store).
 	registry.add({ name: "tutor", close: () => tutor.close() });
 	const repaired = await tutor.resume();

@@ -26,6 +26,8 @@ export const DEFAULT_OPENAI_MODEL = "gpt-4.1-mini";
 export const DEFAULT_STORE_URL = "sqlite://./data/learnharness.sqlite";
 /** The default HTTP port (Slack's Events API receiver when Socket Mode is off). */
 export const DEFAULT_PORT = 3000;
+/** The default total deadline of one model request (LEARNHARNESS_MODEL_TIMEOUT_MS). */
+export const DEFAULT_MODEL_TIMEOUT_MS = 180_000;
 /** pino's level names. */
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 /** A pino log level. */
@@ -97,6 +99,25 @@ export const VARIABLES: readonly VariableSpec[] = [
 		description: `Log level: ${LOG_LEVELS.join(", ")}. The playground logs to data/learnharness.log.`,
 		schema: z.enum(LOG_LEVELS, { error: `is not one of ${LOG_LEVELS.join(", ")}` }),
 		fix: `Use one of ${LOG_LEVELS.join(", ")}.`,
+	},
+	{
+		name: "LEARNHARNESS_MODEL_TIMEOUT_MS",
+		default: String(DEFAULT_MODEL_TIMEOUT_MS),
+		description:
+			"Most milliseconds one model request may take, however steadily it streams (then it is retried, then the learner is told).",
+		schema: z.coerce
+			.number({ error: "is not a number" })
+			.int({ error: "is not a whole number of milliseconds" })
+			.min(1_000, { error: "is below 1000 (one second)" }),
+		fix: `Use a whole number of milliseconds of at least 1000, e.g. LEARNHARNESS_MODEL_TIMEOUT_MS=${DEFAULT_MODEL_TIMEOUT_MS}.`,
+	},
+	{
+		name: "LEARNHARNESS_TELEMETRY",
+		default: "0",
+		description:
+			"`1`: an OpenTelemetry span per model step (model, agent, tokens, finish reason, error) to the tracer provider the process registers.",
+		schema: z.enum(["0", "1"], { error: "is not 0 or 1" }),
+		fix: "Use LEARNHARNESS_TELEMETRY=1 to turn spans on, or 0 (or remove the line) to keep them off.",
 	},
 	{
 		name: "LEARNHARNESS_CHROMIUM_PATH",

@@ -3,7 +3,7 @@
  * transcript stays savable (a refused call keeps a bounded, serializable form of its input).
  */
 import { afterAll, expect, it } from "vitest";
-import { jsonDepth, MAX_ARGUMENT_DEPTH } from "../../src/agent/engine/model-step.ts";
+import { jsonDepth, MAX_ARGUMENT_DEPTH } from "../../src/agent/engine/model-tools.ts";
 import { boundedRawInput, MAX_REFUSED_INPUT_CHARS } from "../../src/agent/engine/settle-step.ts";
 import { toolParts } from "../../src/agent/engine/transcript.ts";
 import { harness, learner, probeQuiz, scriptedModel, tempDir } from "./helpers.ts";

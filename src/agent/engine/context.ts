@@ -23,6 +23,10 @@ export interface EngineContext {
 	retryDelayMs: number;
 	/** A model request that makes no progress for this long is abandoned (and retried). */
 	requestTimeoutMs: number;
+	/** A model request not finished this long after it started is abandoned (and retried). */
+	totalTimeoutMs: number;
+	/** An OpenTelemetry span per model step. */
+	telemetry: boolean;
 	/** How long a save the learner waits on (an answer, a start) is retried before it is refused. */
 	saveRetryMs: number;
 	/** The store's health as the last save saw it: false after a failed save, true after a good one. */

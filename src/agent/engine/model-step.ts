@@ -1,39 +1,37 @@
 /**
- * One model step: a single streamed request to the LanguageModel, read to the
- * end. Tools carry no execute: the step only parses and validates calls (the
- * tool's `jsonSchema(..., { validate })`, the same boundary the SDK runs); the
- * engine settles them.
+ * One model step: a single streamed request to the LanguageModelV3 (`doStream`, the public
+ * provider specification of `@ai-sdk/provider`), read to the end. Tools carry no execute: the
+ * step only parses and validates calls (model-tools.ts); the engine settles them.
  *
- * Built from the AI SDK's own pieces (`ai/internal`: the tool definitions and
- * the prompt conversion streamText uses, so the provider receives the same
- * request) but not on streamText: its streaming pipeline (seven
- * TransformStreams, telemetry spans, zod re-validation of the prompt) cost
- * more than the rest of a turn together, and the engine uses none of it (it
- * settles a whole step at once). What streamText gave besides, this file does:
- * retries with exponential backoff honouring `retry-after`, a per-request
- * timeout (no progress for `timeoutMs`), and cancellation when the tutor closes.
+ * Not built on `streamText`: its streaming pipeline (TransformStreams, telemetry, zod
+ * re-validation of the prompt) costs 3 ms a call at 20 messages and 25 ms at 200 (`npm run
+ * bench:engine` prints both), more than the rest of a turn, and the engine uses none of it (it
+ * settles a whole step at once). The request is built by model-prompt.ts, equal to what
+ * streamText sends (the model-step test compares them byte for byte). What streamText gave
+ * besides, this file does: retries with exponential backoff honouring `retry-after`
+ * (model-retry.ts), a no-progress timeout and a total deadline per attempt, cancellation when
+ * the tutor closes, and (opt-in) an OpenTelemetry span per step (telemetry.ts).
  */
 
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { APICallError, asSchema, type LanguageModel, type ModelMessage } from "ai";
-import { convertToLanguageModelPrompt, prepareToolsAndToolChoice } from "ai/internal";
+import type {
+	LanguageModelV3,
+	LanguageModelV3CallOptions,
+	LanguageModelV3FunctionTool,
+	LanguageModelV3StreamPart,
+} from "@ai-sdk/provider";
+import type { LanguageModel, ModelMessage } from "ai";
 import type { LessonAgent } from "./agents.ts";
+import { toFunctionTools, toLanguageModelPrompt } from "./model-prompt.ts";
+import { ClosedError, describeModelError, ModelTimeoutError, retryable, retryDelay, sleep } from "./model-retry.ts";
+import { meta, type ParsedToolCall, parseToolCall } from "./model-tools.ts";
+import { startStepSpan } from "./telemetry.ts";
 
 /** A piece of the step's output, in the order the model produced it. */
 export type StepContent =
 	| { type: "text"; text: string }
 	/** Kept for the replay (some providers need a call's reasoning item next to it); never shown. */
 	| { type: "reasoning"; id: string; text: string; providerMetadata?: Record<string, Record<string, unknown>> }
-	| {
-			type: "tool-call";
-			toolCallId: string;
-			toolName: string;
-			/** The parsed (healed) input, or the raw text when it was not JSON. */
-			input: unknown;
-			/** Why the call was refused (unknown tool, bad JSON, boundary failure): the tool error the model sees. */
-			refused?: string;
-			providerMetadata?: Record<string, Record<string, unknown>>;
-	  };
+	| ParsedToolCall;
 
 /** Token usage of one step. */
 export interface StepUsage {
@@ -58,22 +56,11 @@ export interface ModelStepRequest {
 	retryDelayMs: number;
 	/** Give up on an attempt that makes no progress (no response, no stream part) for this long. */
 	timeoutMs: number;
+	/** Give up on an attempt that has not finished this long after it started, progress or not (default: none). */
+	totalTimeoutMs?: number;
+	/** Record an OpenTelemetry span per step (default off: no span, no call into OpenTelemetry). */
+	telemetry?: boolean;
 	abortSignal?: AbortSignal;
-}
-
-const duration = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`);
-
-/** An attempt that made no progress for too long (retried like a 5xx). */
-class ModelTimeoutError extends Error {
-	override readonly name = "ModelTimeoutError";
-	constructor(readonly timeoutMs: number) {
-		super(`no response from the model for ${duration(timeoutMs)}`);
-	}
-}
-
-/** The tutor closed while the request ran. */
-class ClosedError extends Error {
-	override readonly name = "ClosedError";
 }
 
 /** The LanguageModelV3 behind a LanguageModel setting; the engine speaks the v3 spec only. */
@@ -84,112 +71,31 @@ export function asLanguageModelV3(model: LanguageModel): LanguageModelV3 {
 	);
 }
 
-type PreparedTools = Awaited<ReturnType<typeof prepareToolsAndToolChoice>>;
-const preparedTools = new WeakMap<LessonAgent, Promise<PreparedTools>>();
+const preparedTools = new WeakMap<LessonAgent, Promise<LanguageModelV3FunctionTool[]>>();
 
 /** The provider-level tool definitions of an agent (built once: the same bytes in every request). */
-function toolsOf(agent: LessonAgent): Promise<PreparedTools> {
+function toolsOf(agent: LessonAgent): Promise<LanguageModelV3FunctionTool[]> {
 	let prepared = preparedTools.get(agent);
 	if (!prepared) {
-		prepared = prepareToolsAndToolChoice({ tools: agent.toolSet, toolChoice: undefined, activeTools: undefined });
+		prepared = toFunctionTools(agent.toolSet);
+		// A failure is not cached: the next step tries again.
+		prepared.catch(() => preparedTools.delete(agent));
 		preparedTools.set(agent, prepared);
 	}
 	return prepared;
 }
 
-const meta = (providerMetadata: Record<string, Record<string, unknown>> | undefined) =>
-	providerMetadata ? { providerMetadata } : {};
-
-/** True when a parsed value carries a `__proto__` key or a `constructor.prototype` (prototype poisoning). */
-function poisoned(value: unknown): boolean {
-	if (typeof value !== "object" || value === null) return false;
-	if (Object.hasOwn(value, "__proto__")) return true;
-	const ctor = (value as { constructor?: unknown }).constructor;
-	if (
-		Object.hasOwn(value, "constructor") &&
-		typeof ctor === "object" &&
-		ctor !== null &&
-		Object.hasOwn(ctor, "prototype")
-	)
-		return true;
-	return Object.values(value).some(poisoned);
-}
-
-/** Deepest nesting of tool arguments accepted (no tool schema nests deeper than a few levels). */
-export const MAX_ARGUMENT_DEPTH = 64;
-
-/**
- * The deepest bracket nesting of JSON text, by a linear scan that skips strings. Checked
- * before parsing: recursive steps after JSON.parse (validation, cloning, saving) would
- * overflow the stack on input nested thousands deep.
- */
-export function jsonDepth(text: string): number {
-	let depth = 0;
-	let max = 0;
-	let inString = false;
-	for (let i = 0; i < text.length; i++) {
-		const c = text.charCodeAt(i);
-		if (inString) {
-			if (c === 92) i++; // backslash: skip the escaped character
-			else if (c === 34) inString = false;
-		} else if (c === 34) inString = true;
-		else if (c === 123 || c === 91) max = Math.max(max, ++depth);
-		else if (c === 125 || c === 93) depth--;
-	}
-	return max;
-}
-
-/** JSON.parse, refusing prototype-poisoning keys as the SDK's secure parse does; the refusal text on failure. */
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
-	if (jsonDepth(text) > MAX_ARGUMENT_DEPTH)
-		return {
-			ok: false,
-			error: `The arguments nest more than ${MAX_ARGUMENT_DEPTH} levels deep. Send one flat JSON object with the fields the tool describes.`,
-		};
-	let value: unknown;
-	try {
-		value = JSON.parse(text);
-	} catch {
-		return {
-			ok: false,
-			error: `The arguments are not valid JSON (${JSON.stringify(text.slice(0, 120))}). Send one JSON object with the fields the tool describes.`,
-		};
-	}
-	if ((text.includes("__proto__") || text.includes("prototype")) && poisoned(value))
-		return { ok: false, error: "The arguments use a forbidden key (__proto__ or constructor.prototype)." };
-	return { ok: true, value };
-}
-
-/**
- * Parse and validate a call as the SDK does (an empty input is `{}`; the tool's schema
- * validate is the boundary). A refused call keeps its raw input (parsed JSON, or the text)
- * and says why, in words the model can act on.
- */
-async function parseToolCall(
-	agent: LessonAgent,
-	part: Extract<LanguageModelV3StreamPart, { type: "tool-call" }>,
-): Promise<Extract<StepContent, { type: "tool-call" }>> {
-	const base = {
-		type: "tool-call" as const,
-		toolCallId: part.toolCallId,
-		toolName: part.toolName,
-		...meta(part.providerMetadata),
-	};
-	const json = part.input.trim() === "" ? { ok: true as const, value: {} } : parseJson(part.input);
-	const raw = json.ok ? json.value : part.input;
-	const tool = agent.tools.get(part.toolName);
-	if (!tool) {
-		const known = [...agent.tools.keys()].join(", ");
-		return { ...base, input: raw, refused: `Unknown tool ${JSON.stringify(part.toolName)}. Your tools are: ${known}.` };
-	}
-	if (!json.ok) return { ...base, input: raw, refused: json.error };
-	const validate = asSchema(tool.tool.inputSchema).validate;
-	const verdict = validate ? await validate(json.value) : { success: true as const, value: json.value };
-	if (!verdict.success) return { ...base, input: raw, refused: verdict.error.message };
-	return { ...base, input: verdict.value };
-}
-
 type Collected = Extract<StepOutcome, { ok: true }>;
+
+/** Abort `controller` with `reason` after `ms`; the timer (to clear). Infinite or unset `ms`: none. */
+function deadline(
+	controller: AbortController,
+	ms: number | undefined,
+	reason: () => unknown,
+): NodeJS.Timeout | undefined {
+	if (ms === undefined || !Number.isFinite(ms) || ms <= 0) return undefined;
+	return setTimeout(() => controller.abort(reason()), ms);
+}
 
 /** One attempt: send the request, read the stream to its end; throws on failure or timeout. */
 async function attempt(request: ModelStepRequest, options: LanguageModelV3CallOptions): Promise<Collected> {
@@ -198,17 +104,20 @@ async function attempt(request: ModelStepRequest, options: LanguageModelV3CallOp
 	const onClose = () => controller.abort(new ClosedError("the tutor is closing"));
 	if (outer?.aborted) onClose();
 	outer?.addEventListener("abort", onClose, { once: true });
-	// One timer per attempt, re-armed lazily: progress only moves a timestamp.
+	// The no-progress timer is one per attempt, re-armed lazily: progress only moves a timestamp.
 	let last = Date.now();
-	let timer: NodeJS.Timeout | undefined;
+	let idleTimer: NodeJS.Timeout | undefined;
 	const arm = (ms: number) => {
-		timer = setTimeout(() => {
+		idleTimer = setTimeout(() => {
 			const idle = Date.now() - last;
-			if (idle >= request.timeoutMs) controller.abort(new ModelTimeoutError(request.timeoutMs));
+			if (idle >= request.timeoutMs) controller.abort(new ModelTimeoutError(request.timeoutMs, "idle"));
 			else arm(request.timeoutMs - idle);
 		}, ms);
 	};
 	arm(request.timeoutMs);
+	// The total deadline is not moved by progress: a stream trickling a byte a second still ends.
+	const total = request.totalTimeoutMs;
+	const totalTimer = deadline(controller, total, () => new ModelTimeoutError(total ?? 0, "total"));
 	// Settles when the attempt is abandoned, so a model that ignores its abort signal cannot hang us.
 	const abandoned = new Promise<never>((_, reject) => {
 		const fail = () => reject(controller.signal.reason);
@@ -271,10 +180,11 @@ async function attempt(request: ModelStepRequest, options: LanguageModelV3CallOp
 		finished = true;
 		return { ok: true, content, usage, finishReason };
 	} catch (error) {
-		// What the attempt was abandoned for (our timeout, the close) explains it better than the fetch's AbortError.
+		// What the attempt was abandoned for (a timeout, the close) explains it better than the fetch's AbortError.
 		throw controller.signal.aborted ? controller.signal.reason : error;
 	} finally {
-		clearTimeout(timer);
+		clearTimeout(idleTimer);
+		clearTimeout(totalTimer);
 		outer?.removeEventListener("abort", onClose);
 		if (!finished) {
 			controller.abort(new ClosedError("attempt abandoned"));
@@ -283,61 +193,36 @@ async function attempt(request: ModelStepRequest, options: LanguageModelV3CallOp
 	}
 }
 
-/** A `retry-after-ms` / `retry-after` delay the server asked for (under a minute), else the backoff. */
-function retryDelay(error: unknown, backoffMs: number): number {
-	const headers = APICallError.isInstance(error) ? error.responseHeaders : undefined;
-	let ms: number | undefined;
-	const afterMs = headers?.["retry-after-ms"];
-	if (afterMs !== undefined && !Number.isNaN(Number.parseFloat(afterMs))) ms = Number.parseFloat(afterMs);
-	const after = headers?.["retry-after"];
-	if (ms === undefined && after !== undefined) {
-		const seconds = Number.parseFloat(after);
-		ms = Number.isNaN(seconds) ? Date.parse(after) - Date.now() : seconds * 1000;
-	}
-	return ms !== undefined && !Number.isNaN(ms) && ms >= 0 && ms < 60_000 ? ms : backoffMs;
-}
-
-const retryable = (error: unknown): boolean =>
-	error instanceof ModelTimeoutError || (APICallError.isInstance(error) && error.isRetryable);
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-	return new Promise((done) => {
-		const timer = setTimeout(finish, ms);
-		function finish() {
-			clearTimeout(timer);
-			signal?.removeEventListener("abort", finish);
-			done();
-		}
-		signal?.addEventListener("abort", finish, { once: true });
-	});
-}
-
-/** Run one model step and collect its output; never throws. */
+/** Run one model step and collect its output; never throws (a failure is an outcome). */
 export async function runModelStep(request: ModelStepRequest): Promise<StepOutcome> {
+	const span = startStepSpan(request.telemetry, {
+		provider: request.model.provider,
+		modelId: request.model.modelId,
+		agent: request.agent.name,
+		messages: request.messages.length,
+	});
 	let failure: unknown;
 	let attempts = 0;
 	try {
-		const { tools, toolChoice } = await toolsOf(request.agent);
-		const prompt = await convertToLanguageModelPrompt({
-			prompt: { system: request.agent.system, messages: request.messages },
-			supportedUrls: await request.model.supportedUrls,
-			download: undefined,
-		});
+		const tools = await toolsOf(request.agent);
 		// What streamText sends without call settings (test/agent/engine/model-step.test.ts compares them).
 		const options: LanguageModelV3CallOptions = {
-			prompt,
-			...(tools ? { tools } : {}),
-			...(toolChoice ? { toolChoice } : {}),
+			prompt: toLanguageModelPrompt(request.agent.system, request.messages),
+			...(tools.length > 0 ? { tools, toolChoice: { type: "auto" as const } } : {}),
 			includeRawChunks: false,
 		};
 		for (let n = 0; ; n++) {
 			try {
 				attempts++;
-				return await attempt(request, options);
+				const outcome = await (span ? span.within(() => attempt(request, options)) : attempt(request, options));
+				span?.end({ ...outcome, attempts });
+				return outcome;
 			} catch (error) {
 				failure = error;
 				if (request.abortSignal?.aborted || n >= request.maxRetries || !retryable(error)) break;
-				await sleep(retryDelay(error, request.retryDelayMs * 2 ** n), request.abortSignal);
+				const wait = retryDelay(error, request.retryDelayMs * 2 ** n);
+				span?.retry(attempts, error, wait);
+				await sleep(wait, request.abortSignal);
 				if (request.abortSignal?.aborted) break;
 			}
 		}
@@ -345,45 +230,7 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
 		// Building the request failed (a prompt the provider cannot take): no attempt was made.
 		failure = error;
 	}
-	return { ok: false, ...describeModelError(failure, Math.max(1, attempts)) };
-}
-
-/** An error code and a message a learner can act on, from whatever the provider threw. */
-function describeModelError(last: unknown, attempts: number): { code: string; message: string } {
-	const tries = attempts > 1 ? `, ${attempts} attempts` : "";
-	const again = "Send a message to try again.";
-	if (last instanceof ModelTimeoutError)
-		return {
-			code: "model-timeout",
-			message: `The tutor's AI model did not answer (nothing for ${duration(last.timeoutMs)}${tries}). ${again}`,
-		};
-	if (last instanceof ClosedError)
-		return { code: "closed", message: "The tutor is restarting; send a message in a moment to continue." };
-	if (APICallError.isInstance(last)) {
-		const status = last.statusCode;
-		if (status === 429)
-			return {
-				code: "rate-limited",
-				message: `The tutor's AI model is busy right now (rate limit, HTTP 429${tries}). Wait a minute, then ${again.toLowerCase()}`,
-			};
-		if (status === 401 || status === 403)
-			return {
-				code: "model-auth",
-				message: `The tutor's AI model refused our API key (HTTP ${status}). An admin needs to check OPENAI_API_KEY.`,
-			};
-		return {
-			code: "model-unavailable",
-			message: `The tutor's AI model is not answering (${status ? `HTTP ${status}` : "no connection"}${tries}). ${again}`,
-		};
-	}
-	const text = last instanceof Error ? last.message : typeof last === "string" ? last : safeJson(last);
-	return { code: "model-error", message: `The tutor's AI model failed (${text.slice(0, 200)}). ${again}` };
-}
-
-function safeJson(value: unknown): string {
-	try {
-		return JSON.stringify(value) ?? String(value);
-	} catch {
-		return String(value);
-	}
+	const described = describeModelError(failure, Math.max(1, attempts));
+	span?.end({ ok: false, attempts, ...described });
+	return { ok: false, ...described };
 }

@@ -73,6 +73,8 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 				maxRetries: rt.maxRetries,
 				retryDelayMs: rt.retryDelayMs,
 				timeoutMs: rt.requestTimeoutMs,
+				totalTimeoutMs: rt.totalTimeoutMs,
+				telemetry: rt.telemetry,
 				abortSignal: rt.signal,
 			});
 			if (!outcome.ok) {

@@ -1,6 +1,7 @@
 /**
- * The model step calls the provider's doStream itself, with pieces from `ai/internal`
- * (src/agent/engine/model-step.ts). These tests guard that shortcut: the request it sends
+ * The model step calls the provider's doStream itself, with its own prompt and tool
+ * conversion (src/agent/engine/model-step.ts, model-prompt.ts). These tests guard that
+ * shortcut: the request it sends
  * equals the one `streamText` sends for the same messages and tools (at the provider
  * interface and on the wire, through the real @ai-sdk/openai chat provider), and every way
  * an attempt can end (a close, a timeout, a provider error mid-stream, a late answer) leaves
@@ -9,7 +10,7 @@
 
 import { getEventListeners } from "node:events";
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { APICallError, convertToModelMessages, type ModelMessage, streamText } from "ai";
+import { APICallError, convertToModelMessages, MissingToolResultsError, type ModelMessage, streamText } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createAgents, type LessonAgent } from "../../../src/agent/engine/agents.ts";
@@ -76,7 +77,118 @@ async function viaStreamText(model: LanguageModelV3, agent: LessonAgent, message
 }
 
 const step = (model: LanguageModelV3, agent: LessonAgent, messages: ModelMessage[], more = {}) =>
-	runModelStep({ model, agent, messages, maxRetries: 0, retryDelayMs: 1, timeoutMs: 10_000, ...more });
+	runModelStep({
+		model,
+		agent,
+		messages,
+		maxRetries: 0,
+		retryDelayMs: 1,
+		timeoutMs: 10_000,
+		totalTimeoutMs: 60_000,
+		...more,
+	});
+
+/** Both ways send the same call options (at the provider interface) and the same HTTP request (on the wire). */
+async function expectSameRequest(agent: LessonAgent, messages: ModelMessage[]): Promise<void> {
+	const mock = new MockLanguageModelV3({ doStream: async () => ({ stream: replyStream({ text: "ok" }) }) });
+	await viaStreamText(mock, agent, messages);
+	expect(await step(mock, agent, messages)).toMatchObject({ ok: true });
+	const [theirs, ours] = mock.doStreamCalls;
+	expect(sent(ours)).toEqual(sent(theirs));
+	expect(ours?.tools?.map((t) => t.name)).toEqual(Object.keys(agent.toolSet));
+
+	suite.fake.reply({ text: "ok" }, { text: "ok" });
+	const before = suite.fake.requests.length;
+	const model = suite.model() as LanguageModelV3;
+	await viaStreamText(model, agent, messages);
+	expect(await step(model, agent, messages)).toMatchObject({ ok: true });
+	const [wire1, wire2] = suite.fake.requests.slice(before);
+	expect(wire1?.raw.length).toBeGreaterThan(1000);
+	expect(wire2?.raw).toBe(wire1?.raw);
+	expect(wire2?.headers["user-agent"]).toBe(wire1?.headers["user-agent"]);
+}
+
+/** A 1x1 PNG (the SDK sniffs image bytes; a true PNG keeps its media type either way). */
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+/**
+ * A multi-step transcript as model messages, with what the engine's own transcripts never hold
+ * but a provider must still receive intact: a string assistant reply, a tool error in text and in
+ * JSON, a content result, two tool messages in a row (the SDK merges them), an empty text part.
+ */
+const multiStep: ModelMessage[] = [
+	{ role: "user", content: "Topic: fractions. Learner: Ada." },
+	{
+		role: "assistant",
+		content: [
+			{ type: "reasoning", text: "Probe the basics first." },
+			{ type: "text", text: "Two quick questions." },
+			{ type: "tool-call", toolCallId: "c1", toolName: "quiz", input: probeQuiz },
+			{ type: "tool-call", toolCallId: "c2", toolName: "ask", input: { question: "How sure are you?" } },
+		],
+	},
+	{
+		role: "tool",
+		content: [
+			{ type: "tool-result", toolCallId: "c1", toolName: "quiz", output: { type: "json", value: { correct: true } } },
+		],
+	},
+	{
+		role: "tool",
+		content: [
+			{
+				type: "tool-result",
+				toolCallId: "c2",
+				toolName: "ask",
+				output: { type: "error-text", value: "already-answered: this question was answered before." },
+			},
+		],
+	},
+	{
+		role: "assistant",
+		content: [
+			{ type: "text", text: "" },
+			{ type: "tool-call", toolCallId: "c3", toolName: "probe_done", input: { assessment: "none" } },
+		],
+	},
+	{
+		role: "tool",
+		content: [
+			{
+				type: "tool-result",
+				toolCallId: "c3",
+				toolName: "probe_done",
+				output: { type: "error-json", value: { error: "schema", path: "/assessment" } },
+			},
+		],
+	},
+	{ role: "assistant", content: "Let me explain instead." },
+	{
+		role: "user",
+		content: [
+			{ type: "text", text: "" },
+			{ type: "text", text: "ok, go on" },
+		],
+	},
+	{
+		role: "assistant",
+		content: [
+			{ type: "tool-call", toolCallId: "c4", toolName: "explain", input: { body: "A half…", role: "concept" } },
+		],
+	},
+	{
+		role: "tool",
+		content: [
+			{
+				type: "tool-result",
+				toolCallId: "c4",
+				toolName: "explain",
+				output: { type: "content", value: [{ type: "text", text: "shown to the learner" }] },
+			},
+		],
+	},
+	{ role: "user", content: "thanks!" },
+];
 
 describe("the model step sends what streamText sends", () => {
 	it("the same provider call options and the same HTTP request, for both agents", async () => {
@@ -88,25 +200,63 @@ describe("the model step sends what streamText sends", () => {
 			(m) => m.role === "assistant" && Array.isArray(m.content) && m.content.some((p) => p.type === "reasoning"),
 		);
 		expect(hasReasoning).toBe(true);
+		// The refused calls of the script come back as tool errors.
+		const toolErrors = messages.flatMap((m) =>
+			m.role === "tool" ? m.content.filter((p) => p.type === "tool-result" && p.output.type === "error-text") : [],
+		);
+		expect(toolErrors.length).toBeGreaterThanOrEqual(2);
+		for (const agent of [agents.prober, agents.teacher]) await expectSameRequest(agent, messages);
+	});
 
-		for (const agent of [agents.prober, agents.teacher]) {
-			const mock = new MockLanguageModelV3({ doStream: async () => ({ stream: replyStream({ text: "ok" }) }) });
-			await viaStreamText(mock, agent, messages);
-			expect((await step(mock, agent, messages)).ok).toBe(true);
-			const [theirs, ours] = mock.doStreamCalls;
-			expect(sent(ours)).toEqual(sent(theirs));
-			expect(ours?.tools?.map((t) => t.name)).toEqual(Object.keys(agent.toolSet));
+	it("a multi-step transcript with tool errors (text and JSON), merged tool messages and empty parts", async () => {
+		for (const agent of [agents.prober, agents.teacher]) await expectSameRequest(agent, multiStep);
+	});
 
-			suite.fake.reply({ text: "ok" }, { text: "ok" });
-			const before = suite.fake.requests.length;
-			const model = suite.model() as LanguageModelV3;
-			await viaStreamText(model, agent, messages);
-			expect((await step(model, agent, messages)).ok).toBe(true);
-			const [wire1, wire2] = suite.fake.requests.slice(before);
-			expect(wire1?.raw.length).toBeGreaterThan(1000);
-			expect(wire2?.raw).toBe(wire1?.raw);
-			expect(wire2?.headers["user-agent"]).toBe(wire1?.headers["user-agent"]);
-		}
+	it("images and files given inline (a data URL, base64 with a media type)", async () => {
+		const pictures = [
+			{ type: "text" as const, text: "What is in this picture?" },
+			{ type: "image" as const, image: `data:image/png;base64,${PNG}` },
+			{ type: "image" as const, image: PNG, mediaType: "image/png" },
+		];
+		const text = { type: "file" as const, data: "aGVsbG8=", mediaType: "text/plain", filename: "hello.txt" };
+		const withFiles: ModelMessage[] = [{ role: "user", content: [...pictures, text] }];
+		const mock = new MockLanguageModelV3({ doStream: async () => ({ stream: replyStream({ text: "ok" }) }) });
+		await viaStreamText(mock, agents.prober, withFiles);
+		expect(await step(mock, agents.prober, withFiles)).toMatchObject({ ok: true });
+		const [theirs, ours] = mock.doStreamCalls;
+		expect(sent(ours)).toEqual(sent(theirs));
+		// On the wire: the chat provider sends images as data URLs (it refuses text files, so only those).
+		const images: ModelMessage[] = [{ role: "user", content: pictures }];
+		suite.fake.reply({ text: "ok" }, { text: "ok" });
+		const before = suite.fake.requests.length;
+		const model = suite.model() as LanguageModelV3;
+		await viaStreamText(model, agents.prober, images);
+		expect(await step(model, agents.prober, images)).toMatchObject({ ok: true });
+		const [wire1, wire2] = suite.fake.requests.slice(before);
+		expect(wire1?.raw).toContain(PNG);
+		expect(wire2?.raw).toBe(wire1?.raw);
+	});
+
+	it("a call without a result is refused before anything is sent, as streamText refuses it", async () => {
+		const open: ModelMessage[] = [
+			{ role: "assistant", content: [{ type: "tool-call", toolCallId: "x", toolName: "quiz", input: probeQuiz }] },
+			{ role: "user", content: "hello?" },
+		];
+		const mock = new MockLanguageModelV3({ doStream: async () => ({ stream: replyStream({ text: "ok" }) }) });
+		const outcome = await step(mock, agents.prober, open);
+		expect(outcome).toMatchObject({ ok: false, code: "model-error" });
+		expect(outcome.ok || outcome.message).toMatch(/Tool result is missing for tool call x/);
+		expect(mock.doStreamCalls).toHaveLength(0);
+		let theirs: unknown;
+		await streamText({
+			model: mock,
+			messages: open,
+			maxRetries: 0,
+			onError: ({ error }) => {
+				theirs = error;
+			},
+		}).consumeStream();
+		expect(MissingToolResultsError.isInstance(theirs)).toBe(true);
 	});
 });
 
@@ -135,7 +285,7 @@ const modelWith = (doStream: LanguageModelV3["doStream"]): LanguageModelV3 => ({
 });
 
 /**
- * Watch the timers model-step.ts arms (setTimeout/clearTimeout are spied until afterEach
+ * Watch the timers model-step.ts and model-retry.ts arm (setTimeout/clearTimeout are spied until afterEach
  * restores them; vitest's own waits use the real ones): `live()` counts those neither fired
  * nor cleared.
  */
@@ -153,7 +303,7 @@ function watchTimers(): { live(): number } {
 			callback(...args);
 		}, ms);
 		// Only the step's own timers (a keep-alive timer of an HTTP client may start meanwhile).
-		if (new Error().stack?.includes("model-step.ts")) pending.add(handle);
+		if (/model-(step|retry)\.ts/.test(new Error().stack ?? "")) pending.add(handle);
 		return handle;
 	}) as typeof setTimeout);
 	vi.spyOn(globalThis, "clearTimeout").mockImplementation((handle) => {

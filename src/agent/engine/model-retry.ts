@@ -1,0 +1,130 @@
+/**
+ * Why a model request failed, whether to try again, how long to wait, and what to tell the
+ * learner. The delay honours `retry-after-ms` / `retry-after` exactly as the AI SDK does
+ * (its `getRetryDelayInMs` is not exported from `ai`'s public entry point, and the public
+ * `retryWithExponentialBackoff` of `@ai-sdk/provider-utils` reads no headers and throws on
+ * a close instead of ending the wait: so the loop and the delay live here); retryable is
+ * the SDK's public `APICallError.isRetryable` (408, 409, 429, 5xx, lost connections), plus
+ * our own timeouts.
+ */
+
+import { APICallError } from "ai";
+
+/** A duration as a learner reads it: "800 ms", "45 s", "3 min". */
+export const duration = (ms: number): string =>
+	ms < 1000 ? `${ms} ms` : ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
+
+/** An attempt that ran out of time: no progress for `timeoutMs` (`idle`), or longer than its total deadline (`total`). */
+export class ModelTimeoutError extends Error {
+	override readonly name = "ModelTimeoutError";
+	constructor(
+		readonly timeoutMs: number,
+		readonly kind: "idle" | "total",
+	) {
+		super(
+			kind === "idle"
+				? `no response from the model for ${duration(timeoutMs)}`
+				: `the model's reply took longer than ${duration(timeoutMs)}`,
+		);
+	}
+}
+
+/** The tutor closed while the request ran. */
+export class ClosedError extends Error {
+	override readonly name = "ClosedError";
+}
+
+/** Worth another attempt: the SDK's verdict for provider errors, and our timeouts. */
+export const retryable = (error: unknown): boolean =>
+	error instanceof ModelTimeoutError || (APICallError.isInstance(error) && error.isRetryable);
+
+/** The delay before the next attempt: a `retry-after-ms` / `retry-after` the server asked for (under a minute, or under the backoff), else the backoff. */
+export function retryDelay(error: unknown, backoffMs: number): number {
+	const headers = APICallError.isInstance(error)
+		? error.responseHeaders
+		: APICallError.isInstance((error as { cause?: unknown } | undefined)?.cause)
+			? (error as { cause: APICallError }).cause.responseHeaders
+			: undefined;
+	if (!headers) return backoffMs;
+	let ms: number | undefined;
+	const afterMs = headers["retry-after-ms"];
+	if (afterMs && !Number.isNaN(Number.parseFloat(afterMs))) ms = Number.parseFloat(afterMs);
+	const after = headers["retry-after"];
+	if (ms === undefined && after) {
+		const seconds = Number.parseFloat(after);
+		ms = Number.isNaN(seconds) ? Date.parse(after) - Date.now() : seconds * 1000;
+	}
+	return ms !== undefined && !Number.isNaN(ms) && ms >= 0 && (ms < 60_000 || ms < backoffMs) ? ms : backoffMs;
+}
+
+/** Wait `ms`, or less when `signal` aborts (resolves either way; the caller checks the signal). */
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+	return new Promise((done) => {
+		const timer = setTimeout(finish, ms);
+		function finish() {
+			clearTimeout(timer);
+			signal?.removeEventListener("abort", finish);
+			done();
+		}
+		signal?.addEventListener("abort", finish, { once: true });
+	});
+}
+
+/** The host (and port) of a request URL, nothing else: no path, query, or credentials. */
+export function hostOf(url: string | undefined): string | undefined {
+	if (!url || !URL.canParse(url)) return undefined;
+	return new URL(url).host || undefined;
+}
+
+/** What an operator should run when the model cannot be reached. */
+const DOCTOR = "If it keeps happening, ask whoever runs the tutor to run `learnharness doctor`.";
+
+/** An error code and a message a learner can act on (and an operator can trace), from whatever the provider threw. */
+export function describeModelError(last: unknown, attempts: number): { code: string; message: string } {
+	const tries = attempts > 1 ? `, ${attempts} attempts` : "";
+	const again = "Send a message to try again.";
+	if (last instanceof ModelTimeoutError)
+		return {
+			code: "model-timeout",
+			message:
+				last.kind === "idle"
+					? `The tutor's AI model did not answer (nothing for ${duration(last.timeoutMs)}${tries}). ${again} ${DOCTOR}`
+					: `The tutor's AI model answered too slowly (no full reply within ${duration(last.timeoutMs)}${tries}). ${again} ${DOCTOR}`,
+		};
+	if (last instanceof ClosedError)
+		return { code: "closed", message: "The tutor is restarting; send a message in a moment to continue." };
+	if (APICallError.isInstance(last)) {
+		const status = last.statusCode;
+		const host = hostOf(last.url);
+		const server = host ? `the model server ${host}` : "the model server";
+		if (status === 429)
+			return {
+				code: "rate-limited",
+				message: `The tutor's AI model is busy right now (rate limit, HTTP 429${tries}). Wait a minute, then ${again.toLowerCase()}`,
+			};
+		if (status === 401 || status === 403)
+			return {
+				code: "model-auth",
+				message: `The tutor's AI model refused our API key (HTTP ${status} from ${server}). An admin needs to check OPENAI_API_KEY (\`learnharness doctor\` tests it).`,
+			};
+		if (status === undefined)
+			return {
+				code: "model-unreachable",
+				message: `The tutor could not reach its AI model (no connection to ${server}${tries}). ${again} ${DOCTOR}`,
+			};
+		return {
+			code: "model-unavailable",
+			message: `The tutor's AI model is not answering (HTTP ${status} from ${server}${tries}). ${again} ${DOCTOR}`,
+		};
+	}
+	const text = last instanceof Error ? last.message : typeof last === "string" ? last : safeJson(last);
+	return { code: "model-error", message: `The tutor's AI model failed (${text.slice(0, 200)}). ${again}` };
+}
+
+function safeJson(value: unknown): string {
+	try {
+		return JSON.stringify(value) ?? String(value);
+	} catch {
+		return String(value);
+	}
+}
