@@ -6,6 +6,7 @@
  * names the problem and what to do, quoting the offending line.
  */
 
+import Type from "typebox";
 import type { PlanEdge, PlanNode, PlanTree } from "./contracts/plan.ts";
 import { INPUT_LIMITS } from "./input-limits.ts";
 
@@ -15,6 +16,16 @@ export const MAX_PLAN_NODES = 40;
 export const MAX_PLAN_SOURCE_CHARS = INPUT_LIMITS.mermaidMaxChars;
 /** Characters of a line or label quoted back in an error: enough to find it, not an echo of the input. */
 const QUOTE_MAX_CHARS = 120;
+
+/** plan_init input: one mermaid block, at most MAX_PLAN_SOURCE_CHARS long. */
+export const planInitInputSchema = Type.Object({
+	mermaid: Type.String({
+		maxLength: MAX_PLAN_SOURCE_CHARS,
+		description:
+			"A mermaid `graph TD` block: one node per idea, `id[Short title]` with kebab-case ids " +
+			"(e.g. `chain-rule[The chain rule]`), and an edge `a --> b` when a is needed before b. 4-12 nodes.",
+	}),
+});
 
 /** A parse verdict: the canonical tree, or an error the model can act on. */
 export type PlanParseResult = { ok: true; tree: PlanTree } | { ok: false; error: string };
