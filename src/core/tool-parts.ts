@@ -117,7 +117,7 @@ export function validateWithSchema<T = unknown>(
 	input: unknown,
 	refine: (value: T) => string[] = () => [],
 ): ToolInputVerdict<T> {
-	const healed = healEncodedArguments(input, schema);
+	const healed = healEncodedArguments(input, schema); // leaves an over-large value as it is, refused below
 	if (typeof healed !== "object" || healed === null || Array.isArray(healed))
 		return { ok: false, error: "The arguments must be a JSON object with the fields the tool describes." };
 	// Before the clone (it recurses, and would throw RangeError on a depth-10,000 value) and before Check

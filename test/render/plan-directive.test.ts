@@ -4,8 +4,8 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PlanTree } from "../../src/core/contracts/plan.ts";
 import { silentLogger } from "../../src/core/contracts/logger.ts";
+import type { PlanTree } from "../../src/core/contracts/plan.ts";
 import { createPlanRenderer, type PlanRenderer, planMermaidSource } from "../../src/render/index.ts";
 
 // This one broke mermaid's parse before labels were neutralised (the picture fell back to the outline);
@@ -13,7 +13,7 @@ import { createPlanRenderer, type PlanRenderer, planMermaidSource } from "../../
 const hostile = [
 	"%%{init: {'theme':'base','themeCSS':'svg{display:none}'}}%%",
 	"%%{init: {'theme':'dark'}}%% dark?",
-	"a %% comment; b # c `d` <e> \"f\"",
+	'a %% comment; b # c `d` <e> "f"',
 	"%%{init: {'maxTextSize': 1}}%%",
 ];
 
