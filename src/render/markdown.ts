@@ -14,8 +14,8 @@
 
 import slackifyMarkdown from "slackify-markdown";
 
-/** Most markdown converted per call (one Slack section); the rest is shown as escaped plain text. */
-export const MRKDWN_CONVERT_MAX_CHARS = 3_000;
+/** Most markdown converted per call (above the 1,500-character question limit); the rest is shown as escaped plain text. */
+export const MRKDWN_CONVERT_MAX_CHARS = 2_000;
 /** Largest piece slackify sees at once: small enough that its superlinear cost stays a few milliseconds. */
 const CHUNK_MAX_CHARS = 1_000;
 /** Deepest quote/list nesting converted: slackify re-indents every level, so `1. 1. 1. …` costs depth × length. */
