@@ -11,6 +11,7 @@
 
 import type { TSchema } from "typebox";
 import { Value } from "typebox/value";
+import { argumentShapeProblem } from "./input-limits.ts";
 
 /** The slice of a JSON schema the heal reads. */
 interface SchemaView {
@@ -65,6 +66,9 @@ function healValue(value: unknown, schema: TSchema): unknown {
 	if (typeof value === "string") {
 		if (expects(schema, "object") || expects(schema, "array")) {
 			const decoded = tryJson(value.trim());
+			// Too deep or too large to check item by item: hand it on decoded, for the parse seam to refuse by name.
+			if (typeof decoded === "object" && decoded !== null && argumentShapeProblem(decoded) !== undefined)
+				return decoded;
 			if (isPlainObject(decoded) && expects(schema, "object")) return healObject(decoded, schema);
 			if (Array.isArray(decoded) && expects(schema, "array")) return healArray(decoded, schema);
 		}
@@ -107,5 +111,7 @@ function healArray(input: unknown[], schema: TSchema): unknown[] {
 
 /** Heal encoded arguments against `schema`; valid input is returned unchanged (same reference). */
 export function healEncodedArguments(input: unknown, schema: TSchema): unknown {
+	// Checking a huge value against its schema is itself slow (200,000 options: ~150 ms a check); leave it as is.
+	if (argumentShapeProblem(input) !== undefined) return input;
 	return healValue(input, schema);
 }

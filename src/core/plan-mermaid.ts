@@ -6,10 +6,26 @@
  * names the problem and what to do, quoting the offending line.
  */
 
+import Type from "typebox";
 import type { PlanEdge, PlanNode, PlanTree } from "./contracts/plan.ts";
+import { INPUT_LIMITS } from "./input-limits.ts";
 
 /** Most nodes a plan may have: a lesson map, not a syllabus (and a readable picture). */
 export const MAX_PLAN_NODES = 40;
+/** Longest source the parser reads (the plan_init schema declares the same ceiling). */
+export const MAX_PLAN_SOURCE_CHARS = INPUT_LIMITS.mermaidMaxChars;
+/** Characters of a line or label quoted back in an error: enough to find it, not an echo of the input. */
+const QUOTE_MAX_CHARS = 120;
+
+/** plan_init input: one mermaid block, at most MAX_PLAN_SOURCE_CHARS long. */
+export const planInitInputSchema = Type.Object({
+	mermaid: Type.String({
+		maxLength: MAX_PLAN_SOURCE_CHARS,
+		description:
+			"A mermaid `graph TD` block: one node per idea, `id[Short title]` with kebab-case ids " +
+			"(e.g. `chain-rule[The chain rule]`), and an edge `a --> b` when a is needed before b. 4-12 nodes.",
+	}),
+});
 
 /** A parse verdict: the canonical tree, or an error the model can act on. */
 export type PlanParseResult = { ok: true; tree: PlanTree } | { ok: false; error: string };
@@ -20,8 +36,8 @@ const SUBGRAPH = /^subgraph\b/;
 const ID = /^[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*/;
 /** Words mermaid reserves: a node with such an id breaks the diagram. */
 const RESERVED_IDS = new Set(["end", "graph", "flowchart", "subgraph", "style", "class", "classdef", "click"]);
-/** Edge arrows with an optional `|text|` or a `-- text -->` label. */
-const EDGE = /^\s*(?:--\s+[^|>\n]*?\s*-->|-->|==>|-\.->|---|-\.-|===)(?:\s*\|[^|]*\|)?\s*/;
+/** Unlabelled arrows, in the order they are tried (`-.->` before its prefix `-.-`). */
+const ARROWS = ["-->", "==>", "-.->", "---", "-.-", "==="] as const;
 
 /** Shapes: opener → closer, longest openers first so `([` wins over `(`. */
 const SHAPES: ReadonlyArray<readonly [string, string]> = [
@@ -44,6 +60,14 @@ interface ParsedNode {
 }
 
 class LineError extends Error {}
+
+/** Cuts text quoted in an error to QUOTE_MAX_CHARS. */
+function clip(text: string): string {
+	return text.length <= QUOTE_MAX_CHARS ? text : `${text.slice(0, QUOTE_MAX_CHARS)}…`;
+}
+
+/** JSON-quotes (clipped) text for an error message. */
+const quote = (text: string | undefined): string => JSON.stringify(text === undefined ? text : clip(text));
 
 function decodeEntities(text: string): string {
 	return text.replace(/#(quot|35|amp|lt|gt);/g, (_, name: string) =>
@@ -99,14 +123,15 @@ function readNode(rest: string): { node: ParsedNode; rest: string } {
 	if (leading) {
 		const start = leading[0].length;
 		const end = after.indexOf('"', start);
-		if (end < 0) throw new LineError(`the label of \`${id}\` opens a quote it never closes`);
+		if (end < 0) throw new LineError(`the label of \`${clip(id)}\` opens a quote it never closes`);
 		label = after.slice(start, end);
 		after = after.slice(end + 1).replace(/^\s*/, "");
-		if (!after.startsWith(close)) throw new LineError(`the label of \`${id}\` should end with \`${close}\``);
+		if (!after.startsWith(close)) throw new LineError(`the label of \`${clip(id)}\` should end with \`${close}\``);
 		after = after.slice(close.length);
 	} else {
 		const end = after.indexOf(close);
-		if (end < 0) throw new LineError(`the label of \`${id}\` opens \`${open}\` and never closes it with \`${close}\``);
+		if (end < 0)
+			throw new LineError(`the label of \`${clip(id)}\` opens \`${open}\` and never closes it with \`${close}\``);
 		label = after.slice(0, end);
 		after = after.slice(end + close.length);
 	}
@@ -134,11 +159,48 @@ function parseStatement(statement: string): ParsedNode[][] {
 	groups.push(read.nodes);
 	for (;;) {
 		if (read.rest.trim() === "") return groups;
-		const edge = read.rest.match(EDGE);
-		if (!edge) throw new LineError(`unexpected \`${read.rest.trim()}\` (edges are written \`a --> b\`)`);
-		read = readGroup(read.rest.slice(edge[0].length));
+		const edge = edgeLength(read.rest);
+		if (edge < 0) throw new LineError(`unexpected \`${clip(read.rest.trim())}\` (edges are written \`a --> b\`)`);
+		read = readGroup(read.rest.slice(edge));
 		groups.push(read.nodes);
 	}
+}
+
+const isSpace = (c: string | undefined): boolean => c !== undefined && /\s/.test(c);
+
+/** Index of the first non-space character of `text` at or after `from`. */
+function skipSpaces(text: string, from: number): number {
+	let i = from;
+	while (isSpace(text[i])) i++;
+	return i;
+}
+
+/**
+ * Length of the edge at the start of `rest` (arrow, optional `|text|` label,
+ * spaces around), or -1. A scanner, not a regex: the old pattern
+ * `--\s+[^|>]*?\s*-->` had three quantifiers that all match spaces, so
+ * `a -- ` plus a few thousand spaces backtracked cubically (seconds).
+ * Each step here moves forward, so the cost is linear in the edge.
+ */
+function edgeLength(rest: string): number {
+	let i = skipSpaces(rest, 0);
+	if (rest.startsWith("--", i) && isSpace(rest[i + 2])) {
+		// `-- text -->`: the text may hold neither `|` nor `>`, so the edge ends at the first of them.
+		let j = i + 3;
+		while (j < rest.length && rest[j] !== "|" && rest[j] !== ">" && rest[j] !== "\n") j++;
+		if (rest[j] !== ">" || j - 2 < i + 3 || !rest.startsWith("-->", j - 2)) return -1;
+		i = j + 1;
+	} else {
+		const arrow = ARROWS.find((a) => rest.startsWith(a, i));
+		if (arrow === undefined) return -1;
+		i += arrow.length;
+	}
+	const bar = skipSpaces(rest, i);
+	if (rest[bar] === "|") {
+		const close = rest.indexOf("|", bar + 1);
+		if (close >= 0) i = close + 1; // an unclosed `|` is not a label; the next node read will refuse it
+	}
+	return skipSpaces(rest, i);
 }
 
 /** Find one cycle, as a readable path `a -> b -> a`, or undefined. */
@@ -174,6 +236,12 @@ function findCycle(nodes: readonly PlanNode[], edges: readonly PlanEdge[]): stri
 export function parsePlanMermaid(source: string): PlanParseResult {
 	if (typeof source !== "string")
 		return { ok: false, error: "The plan must be a mermaid `graph TD` block (a string)." };
+	// Refused before any work: a bounded input keeps every later step bounded.
+	if (source.length > MAX_PLAN_SOURCE_CHARS)
+		return {
+			ok: false,
+			error: `The plan is ${source.length} characters; keep the mermaid block under ${MAX_PLAN_SOURCE_CHARS} (at most ${MAX_PLAN_NODES} nodes, short labels).`,
+		};
 	const lines = stripFence(source).split(/\r?\n/);
 	const nodes = new Map<string, PlanNode>();
 	const labelled = new Set<string>();
@@ -183,11 +251,11 @@ export function parsePlanMermaid(source: string): PlanParseResult {
 
 	const addNode = (n: ParsedNode, line: string): string | undefined => {
 		if (RESERVED_IDS.has(n.id.toLowerCase()))
-			return `Line ${JSON.stringify(line)}: \`${n.id}\` is a reserved word in mermaid; give the node another id.`;
+			return `Line ${quote(line)}: \`${clip(n.id)}\` is a reserved word in mermaid; give the node another id.`;
 		const existing = nodes.get(n.id);
 		if (n.label !== undefined) {
 			if (labelled.has(n.id) && existing?.title !== n.label)
-				return `Node \`${n.id}\` is defined twice with different labels (${JSON.stringify(existing?.title)} and ${JSON.stringify(n.label)}); give each node one label.`;
+				return `Node \`${clip(n.id)}\` is defined twice with different labels (${quote(existing?.title)} and ${quote(n.label)}); give each node one label.`;
 			labelled.add(n.id);
 		}
 		if (existing) {
@@ -204,7 +272,7 @@ export function parsePlanMermaid(source: string): PlanParseResult {
 				if (!HEADER.test(statement))
 					return {
 						ok: false,
-						error: `The plan must start with a \`graph TD\` header line; the first line is ${JSON.stringify(statement)}.`,
+						error: `The plan must start with a \`graph TD\` header line; the first line is ${quote(statement)}.`,
 					};
 				sawHeader = true;
 				continue;
@@ -215,7 +283,7 @@ export function parsePlanMermaid(source: string): PlanParseResult {
 				groups = parseStatement(statement);
 			} catch (e) {
 				const why = e instanceof LineError ? e.message : String(e);
-				return { ok: false, error: `Cannot read the line ${JSON.stringify(rawLine.trim())}: ${why}.` };
+				return { ok: false, error: `Cannot read the line ${quote(rawLine.trim())}: ${why}.` };
 			}
 			for (const group of groups) {
 				for (const n of group) {
@@ -227,7 +295,7 @@ export function parsePlanMermaid(source: string): PlanParseResult {
 				for (const from of groups[i - 1]!) {
 					for (const to of groups[i]!) {
 						if (from.id === to.id)
-							return { ok: false, error: `Node \`${from.id}\` has an edge to itself; remove the self-edge.` };
+							return { ok: false, error: `Node \`${clip(from.id)}\` has an edge to itself; remove the self-edge.` };
 						const key = `${from.id}\u0000${to.id}`;
 						if (edgeKeys.has(key)) continue;
 						edgeKeys.add(key);

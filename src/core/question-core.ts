@@ -11,6 +11,7 @@
  */
 
 import Type, { type Static } from "typebox";
+import { INPUT_LIMITS as MAX } from "./input-limits.ts";
 
 /** Limits every platform can show (Discord 2000-char messages, 25 select options). */
 export const QUESTION_LIMITS = {
@@ -31,18 +32,24 @@ export const quizTypeSchema = Type.Union([Type.Literal("predict"), Type.Literal(
 export type QuizType = Static<typeof quizTypeSchema>;
 
 const quizBaseProperties = {
-	question: Type.String({ description: "The question, in markdown. One question, short enough for a chat screen." }),
+	question: Type.String({
+		maxLength: MAX.questionMaxChars,
+		description: "The question, in markdown. One question, short enough for a chat screen.",
+	}),
 	options: Type.Optional(
-		Type.Array(Type.String(), {
+		Type.Array(Type.String({ maxLength: MAX.optionMaxChars }), {
+			maxItems: MAX.maxOptions,
 			description:
 				"2 to 25 answer choices, each distinct. Omit for a free answer the learner types. Do not prefix with letters; the UI adds A, B, C.",
 		}),
 	),
 	correctAnswer: Type.String({
+		maxLength: MAX.answerMaxChars,
 		description: "The correct answer: exactly one of `options` when options are given, else the expected free answer.",
 	}),
 	explanation: Type.Optional(
 		Type.String({
+			maxLength: MAX.explanationMaxChars,
 			description: "Why the correct answer is right (and the tempting wrong one wrong); shown after answering.",
 		}),
 	),
@@ -57,7 +64,10 @@ export const teacherQuizInputSchema = Type.Object({
 	...quizBaseProperties,
 	type: Type.Optional(quizTypeSchema),
 	nodeId: Type.Optional(
-		Type.String({ description: "The id of the plan node this question is ABOUT (from plan_init). Tag every quiz." }),
+		Type.String({
+			maxLength: MAX.nodeIdMaxChars,
+			description: "The id of the plan node this question is ABOUT (from plan_init). Tag every quiz.",
+		}),
 	),
 });
 
@@ -73,14 +83,17 @@ export type TeacherQuizInput = Static<typeof teacherQuizInputSchema>;
 
 /** ask: a free-text question, or one with labelled options. */
 export const askInputSchema = Type.Object({
-	question: Type.String({ description: "The question, in markdown." }),
+	question: Type.String({ maxLength: MAX.questionMaxChars, description: "The question, in markdown." }),
 	options: Type.Optional(
 		Type.Array(
 			Type.Object({
-				value: Type.String({ description: "A short stable value, unique among the options." }),
-				label: Type.String({ description: "What the learner sees." }),
+				value: Type.String({
+					maxLength: MAX.optionValueMaxChars,
+					description: "A short stable value, unique among the options.",
+				}),
+				label: Type.String({ maxLength: MAX.optionMaxChars, description: "What the learner sees." }),
 			}),
-			{ description: "2 to 25 choices. Omit for a free-text answer." },
+			{ maxItems: MAX.maxOptions, description: "2 to 25 choices. Omit for a free-text answer." },
 		),
 	),
 });
@@ -95,15 +108,20 @@ export const explainRoleSchema = Type.Union(
 export type ExplainRole = Static<typeof explainRoleSchema>;
 
 const explainBaseProperties = {
-	title: Type.Optional(Type.String({ description: "A short heading." })),
-	body: Type.String({ description: "Markdown. One idea, a chat screen long; end by handing the turn to the learner." }),
+	title: Type.Optional(Type.String({ maxLength: MAX.titleMaxChars, description: "A short heading." })),
+	body: Type.String({
+		maxLength: MAX.explainBodyMaxChars,
+		description: "Markdown. One idea, a chat screen long; end by handing the turn to the learner.",
+	}),
 	role: Type.Optional(explainRoleSchema),
 };
 
 /** Teacher boundary for explain: base + the plan node it is about. */
 export const teacherExplainInputSchema = Type.Object({
 	...explainBaseProperties,
-	nodeId: Type.Optional(Type.String({ description: "The plan node this explanation is about." })),
+	nodeId: Type.Optional(
+		Type.String({ maxLength: MAX.nodeIdMaxChars, description: "The plan node this explanation is about." }),
+	),
 });
 /** Display schema for explain (nodeId stripped by Clean). */
 export const explainDisplayInputSchema = Type.Object(explainBaseProperties);

@@ -22,6 +22,7 @@ import type { TSchema } from "typebox";
 import { Value } from "typebox/value";
 import { healEncodedArguments } from "./argument-heal.ts";
 import { type ProbeDoneInput, probeDoneInputSchema } from "./contracts/probe.ts";
+import { argumentShapeProblem } from "./input-limits.ts";
 import {
 	type AskToolInput,
 	askInputProblems,
@@ -40,6 +41,8 @@ import {
 /** clone → Convert → Check → Clean, as the boundary does. Convert mutates, hence the clone. */
 function boundaryParse<T>(schema: TSchema, input: unknown): T | undefined {
 	if (typeof input !== "object" || input === null || Array.isArray(input)) return undefined;
+	// structuredClone recurses: a deeply nested value would throw RangeError; the boundary refused it anyway.
+	if (argumentShapeProblem(input) !== undefined) return undefined;
 	const converted = structuredClone(input);
 	Value.Convert(schema, converted);
 	if (!Value.Check(schema, converted)) return undefined;
@@ -114,9 +117,13 @@ export function validateWithSchema<T = unknown>(
 	input: unknown,
 	refine: (value: T) => string[] = () => [],
 ): ToolInputVerdict<T> {
-	const healed = healEncodedArguments(input, schema);
+	const healed = healEncodedArguments(input, schema); // leaves an over-large value as it is, refused below
 	if (typeof healed !== "object" || healed === null || Array.isArray(healed))
 		return { ok: false, error: "The arguments must be a JSON object with the fields the tool describes." };
+	// Before the clone (it recurses, and would throw RangeError on a depth-10,000 value) and before Check
+	// (whose error list grows with the input).
+	const shape = argumentShapeProblem(healed);
+	if (shape !== undefined) return { ok: false, error: shape };
 	const converted = structuredClone(healed);
 	Value.Convert(schema, converted);
 	if (!Value.Check(schema, converted)) {

@@ -4,8 +4,8 @@
  * made) and a stable key of the drawing (adapters repost only when it changes).
  *
  * Model-authored titles never reach mermaid as syntax: node ids are ours
- * (n0, n1, ...), and labels are escaped so quotes, brackets, `<script>`, URLs
- * and emoji draw as text (see `mermaidLabel`).
+ * (n0, n1, ...), and labels are escaped so quotes, brackets, `<script>`, URLs,
+ * `%%{init}%%` directives, `%%` comments and emoji draw as text (see `mermaidLabel`).
  */
 
 import { createHash } from "node:crypto";
@@ -65,6 +65,11 @@ export function mermaidLabel(text: string): string {
 			}
 			case "`":
 				out += "ˋ"; // a backtick would open a mermaid markdown string
+				break;
+			case "%":
+				// Mermaid reads `%%{...}%%` anywhere in the source as a directive (it vanished from the
+				// label, applied its config, or broke the parse) and `%%` as a comment: never emit two in a row.
+				out += chars[i + 1] === "%" ? "%\u2060" : "%";
 				break;
 			case "#":
 				out += "#"; // followed below by a word joiner when it would read as an entity

@@ -35,10 +35,10 @@ it("a call nested 10,000 deep is refused, the lesson saves, and the next step go
 		["deep", "output-error"],
 		["ok", "input-available"],
 	]);
-	expect(parts[0]?.errorText).toMatch(new RegExp(`more than ${MAX_ARGUMENT_DEPTH} levels`));
+	expect(parts[0]?.errorText).toMatch(new RegExp(`deeper than ${MAX_ARGUMENT_DEPTH} levels`));
 	expect(String(parts[0]?.rawInput).length).toBeLessThanOrEqual(MAX_REFUSED_INPUT_CHARS + 60);
 	// The model saw its mistake as a tool error on the next request.
-	expect(JSON.stringify(model.doStreamCalls[1]?.prompt)).toContain("levels deep");
+	expect(JSON.stringify(model.doStreamCalls[1]?.prompt)).toContain(`deeper than ${MAX_ARGUMENT_DEPTH} levels`);
 	await h.tutor.close();
 });
 

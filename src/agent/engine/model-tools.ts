@@ -9,6 +9,7 @@
 
 import type { LanguageModelV3StreamPart, LanguageModelV3ToolCall } from "@ai-sdk/provider";
 import { asSchema } from "ai";
+import { ARGUMENT_SHAPE_LIMITS } from "../../core/input-limits.ts";
 import type { LessonAgent } from "./agents.ts";
 
 /** A parsed tool call of a step (the engine settles it). */
@@ -42,8 +43,8 @@ function poisoned(value: unknown): boolean {
 	return Object.values(value).some(poisoned);
 }
 
-/** Deepest nesting of tool arguments accepted (no tool schema nests deeper than a few levels). */
-export const MAX_ARGUMENT_DEPTH = 64;
+/** Deepest nesting of tool arguments accepted: core's ceiling, checked here on the text before parsing. */
+export const MAX_ARGUMENT_DEPTH = ARGUMENT_SHAPE_LIMITS.maxDepth;
 
 /**
  * The deepest bracket nesting of JSON text, by a linear scan that skips strings. Checked
@@ -72,7 +73,7 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; er
 	if (jsonDepth(text) > MAX_ARGUMENT_DEPTH)
 		return {
 			ok: false,
-			error: `The arguments nest more than ${MAX_ARGUMENT_DEPTH} levels deep. Send one flat JSON object with the fields the tool describes.`,
+			error: `The arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels. Send one flat JSON object with the fields the tool describes.`,
 		};
 	let value: unknown;
 	try {

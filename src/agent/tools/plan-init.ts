@@ -5,22 +5,12 @@
  */
 
 import { tool } from "ai";
-import Type from "typebox";
 import type { PlanToolResult } from "../../core/contracts/plan.ts";
-import { parsePlanMermaid } from "../../core/plan-mermaid.ts";
+import { parsePlanMermaid, planInitInputSchema } from "../../core/plan-mermaid.ts";
 import { validateWithSchema } from "../../core/tool-parts.ts";
 import { latestPlanTree } from "../engine/transcript.ts";
 import { localToolSchema } from "./boundary.ts";
 import type { LessonTool } from "./types.ts";
-
-/** plan_init input: one mermaid block. */
-export const planInitInputSchema = Type.Object({
-	mermaid: Type.String({
-		description:
-			"A mermaid `graph TD` block: one node per idea, `id[Short title]` with kebab-case ids " +
-			"(e.g. `chain-rule[The chain rule]`), and an edge `a --> b` when a is needed before b. 4-12 nodes.",
-	}),
-});
 
 const DESCRIPTION =
 	"Author (or rewrite) the lesson map from the assessment: the ideas the learner still needs, as a mermaid `graph TD` " +

@@ -14,6 +14,7 @@
  */
 
 import Type, { type Static } from "typebox";
+import { INPUT_LIMITS as MAX } from "../input-limits.ts";
 
 /** One dependency strand the planned lesson will rest on. */
 export interface ProbeStrand {
@@ -49,11 +50,13 @@ export const probeDoneInputSchema = Type.Object({
 				Type.Object({
 					strand: Type.String({
 						minLength: 1,
+						maxLength: MAX.strandMaxChars,
 						description:
 							"The dependency strand (e.g. 'the derivative as a limit'): a name the plan can hang a node on.",
 					}),
 					assessment: Type.String({
 						minLength: 1,
+						maxLength: MAX.assessmentMaxChars,
 						description:
 							"Where the learner's edge sits on this strand: the floor (what they reliably get right), the ceiling (where it runs out), " +
 							"misconceptions found, and what the lesson should build from.",
@@ -61,12 +64,14 @@ export const probeDoneInputSchema = Type.Object({
 				}),
 				{
 					minItems: 1,
+					maxItems: MAX.maxStrands,
 					description:
 						"Every strand the planned lesson will depend on, each with your read of the learner's edge on it.",
 				},
 			),
 			summary: Type.Optional(
 				Type.String({
+					maxLength: MAX.assessmentMaxChars,
 					description: "Optional overall synthesis: the learner's apparent goal and where the teaching should enter.",
 				}),
 			),
