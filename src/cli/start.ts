@@ -51,7 +51,6 @@ export async function startCommand(io: CliIo): Promise<StartOutcome> {
 		const fix = isStoreError(error) ? " Check LEARNHARNESS_STORE_URL, and that the store's server is running." : "";
 		return startFailed(io, config, [`${sentence(messageOf(error))}${fix}`], [error]);
 	}
-	logger.info({ model: describeModel(config), store: redactUrl(config.storeUrl) }, "tutor ready");
 	const started = await Promise.all([
 		config.discord ? startAdapter("discord", () => startDiscord(config, runtime, logger, registry), logger) : undefined,
 		config.slack ? startAdapter("slack", () => startSlack(config, runtime, logger, registry), logger) : undefined,
@@ -65,7 +64,11 @@ export async function startCommand(io: CliIo): Promise<StartOutcome> {
 	// One platform is up: the other's failure is an error in the running log, not a stop.
 	for (const error of failed) logger.error({ err: error }, "an adapter could not start; the others run");
 	for (const [i, adapter] of running.entries()) registry.add({ name: `adapter ${i + 1}`, close: () => adapter.stop() });
-	logger.info({ adapters: running.length }, "learnharness is running; Ctrl+C stops it");
+	// One line once everything is up (a start that fails prints only its sentences).
+	logger.info(
+		{ adapters: running.length, model: describeModel(config), store: redactUrl(config.storeUrl) },
+		"learnharness is running; Ctrl+C stops it",
+	);
 	return { running: true };
 }
 
