@@ -20,17 +20,9 @@ import {
 	type ToolInputKind,
 	validateToolInput,
 } from "../../src/core/tool-parts.ts";
+import { timed } from "../fixtures/time-bound.ts";
 
-const BOUND_MS = 250;
 const SEED = 20_250_611;
-
-/** Runs `f`, asserts it took at most BOUND_MS, returns its value. */
-function timed<T>(f: () => T): T {
-	const start = performance.now();
-	const value = f();
-	expect(performance.now() - start).toBeLessThan(BOUND_MS);
-	return value;
-}
 
 /** Runs of what trips regex engines and recursive parsers, up to 100 KB. */
 const fragment = fc.constantFrom(

@@ -10,21 +10,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { MRKDWN_CONVERT_MAX_CHARS, markdownToMrkdwn } from "../../src/render/markdown.ts";
 import { mermaidLabel } from "../../src/render/plan-source.ts";
 import { splitMessage } from "../../src/render/split-message.ts";
+import { timed } from "../fixtures/time-bound.ts";
 
-const BOUND_MS = 250;
 const SEED = 20_250_611;
 
 /** slackify costs ~10-30 µs a character whatever we do, and the 2,000 characters it may see took up to ~450 ms on
  *  a machine loaded 4x: a wider bound for it alone, still far below the seconds the unbounded conversion took. */
 const MARKDOWN_BOUND_MS = 600;
-
-/** Runs `f`, asserts it took at most `bound` ms, returns its value. */
-function timed<T>(f: () => T, bound = BOUND_MS): T {
-	const start = performance.now();
-	const value = f();
-	expect(performance.now() - start).toBeLessThan(bound);
-	return value;
-}
 
 /** Runs of markdown syntax and whitespace (what makes parsers nest or backtrack), up to 100 KB, broken into lines or not. */
 const fragment = fc.constantFrom(

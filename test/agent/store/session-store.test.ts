@@ -1,30 +1,16 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openKeyv, StoreUrlError, sqlitePathOf } from "../../../src/agent/store/keyv.ts";
 import { createSessionStore } from "../../../src/agent/store/session-store.ts";
 import type { SessionRecord } from "../../../src/agent/store/types.ts";
-
-/** True when a TCP server answers on 127.0.0.1:port within 500 ms. */
-function reachable(port: number): Promise<boolean> {
-	return new Promise((done) => {
-		const socket = connect({ host: "127.0.0.1", port });
-		const finish = (ok: boolean) => {
-			socket.destroy();
-			done(ok);
-		};
-		socket.setTimeout(500, () => finish(false));
-		socket.once("connect", () => finish(true));
-		socket.once("error", () => finish(false));
-	});
-}
+import { listening } from "../../fixtures/redis-server.ts";
 
 const REDIS_URL = "redis://127.0.0.1:6379";
 const POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/test";
-const redisUp = await reachable(6379);
-const postgresUp = await reachable(5432);
+const redisUp = await listening(6379);
+const postgresUp = await listening(5432);
 
 const tempDir = mkdtempSync(join(tmpdir(), "lh-store-"));
 afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
