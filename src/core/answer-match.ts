@@ -146,15 +146,15 @@ function judgePolarity(given: ReadAnswer, candidate: ReadAnswer): CandidateVerdi
 	return said.has(want) ? "match" : "mismatch";
 }
 
-/** One candidate against the given answer: text first, then yes/no, then numbers. */
+/** One candidate against the given answer: the same text, then yes/no, then numbers (a number in a sentence
+ *  is judged by all the numbers there, not by finding the expected one among them). */
 function judgeCandidate(given: ReadAnswer, candidate: ReadAnswer): CandidateVerdict {
+	const n = expectedNumber(candidate);
+	if (n !== undefined) return given.text === candidate.text ? "match" : judgeNumbers(given, n);
 	const text = judgeText(given, candidate);
 	if (text === "match") return text;
 	const polarity = judgePolarity(given, candidate);
-	if (polarity !== "none") return polarity;
-	const n = expectedNumber(candidate);
-	const numbers = n ? judgeNumbers(given, n) : "none";
-	return numbers === "none" ? text : numbers;
+	return polarity === "none" ? text : polarity;
 }
 
 /**
