@@ -115,7 +115,7 @@ function step(s: WordState, part: string): WordState | undefined {
 	const ordinal = ordinalOf(part);
 	if (ordinal === undefined) return undefined;
 	// a third, one third, two thirds: a fraction; the third, twenty-third, hundred and first: a position.
-	if (ordinal >= 3 && part !== "seconds") {
+	if (ordinal >= 3) {
 		if (s.last === "article" && !plural) return done(s, whole + 1 / ordinal, false);
 		if ((s.last === "cardinal" || s.last === "tens") && (plural || s.current === 1) && s.total === 0)
 			return done(s, s.current / ordinal, false);
