@@ -22,6 +22,10 @@ export const INPUT_LIMITS = {
 	optionValueMaxChars: 500,
 	/** quiz correctAnswer. */
 	answerMaxChars: 2_000,
+	/** quiz acceptedAnswers: equivalent forms of a free answer. */
+	maxAcceptedAnswers: 20,
+	/** One accepted answer (a short form). */
+	acceptedAnswerMaxChars: 500,
 	/** quiz explanation. */
 	explanationMaxChars: 8_000,
 	/** explain body (markdown). */

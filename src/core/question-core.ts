@@ -47,6 +47,14 @@ const quizBaseProperties = {
 		maxLength: MAX.answerMaxChars,
 		description: "The correct answer: exactly one of `options` when options are given, else the expected free answer.",
 	}),
+	acceptedAnswers: Type.Optional(
+		Type.Array(Type.String({ maxLength: MAX.acceptedAnswerMaxChars }), {
+			maxItems: MAX.maxAcceptedAnswers,
+			description:
+				"Free answers only: other short forms that mean the same as `correctAnswer` (e.g. `all of them`, `every item`). " +
+				"Numbers in words or digits, units and answers inside a sentence are already recognized; list what they do not cover.",
+		}),
+	),
 	explanation: Type.Optional(
 		Type.String({
 			maxLength: MAX.explanationMaxChars,

@@ -1,10 +1,14 @@
 /**
  * Turning a learner's click or typed reply into the answer our code authors
- * as the tool result: which option, graded against correctAnswer. Free
- * answers compare after trimming, case folding, whitespace collapsing and
- * number normalizing ("0.50" = ".5" = "1/2").
+ * as the tool result: which option, graded against correctAnswer. A typed
+ * answer is judged (src/core/answer-match.ts: numbers in words, a number in a
+ * sentence, units, accepted alternatives, an option by letter or text); what
+ * the judge cannot decide is recorded as `judged: "unsure"` without `correct`,
+ * for the teacher model to judge from the learner's words.
  */
 
+import { judgeAnswer } from "../../core/answer-match.ts";
+import { pickTypedOption } from "../../core/answer-options.ts";
 import type { AnswerResult } from "../../core/contracts/events.ts";
 import type { AskToolInput, QuizToolInput } from "../../core/question-core.ts";
 
@@ -23,38 +27,13 @@ export function normalizeAnswer(text: string): string {
 		.toLowerCase();
 }
 
-const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
-
-/** A number written as a decimal, an exponent or a fraction `a/b`; undefined otherwise. */
-export function parseAnswerNumber(text: string): number | undefined {
-	const t = normalizeAnswer(text).replace(/\s+/g, "");
-	if (NUMBER.test(t)) return Number(t);
-	const fraction = /^([+-]?\d+)\/(\d+)$/.exec(t);
-	if (fraction) {
-		const den = Number(fraction[2]);
-		return den === 0 ? undefined : Number(fraction[1]) / den;
-	}
-	return undefined;
-}
-
-/** Do two free answers say the same thing (text or number)? */
-export function answersMatch(given: string, expected: string): boolean {
-	const a = normalizeAnswer(given);
-	const b = normalizeAnswer(expected);
-	if (a === b) return a !== "";
-	const x = parseAnswerNumber(a);
-	const y = parseAnswerNumber(b);
-	if (x === undefined || y === undefined) return false;
-	return Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x), Math.abs(y));
-}
-
 /** A resolved answer (without `by`), or why the value was refused. */
 export type AnswerVerdict = { ok: true; result: Omit<AnswerResult, "by"> } | { ok: false; message: string };
 
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
-/** The index of an option the value names: exact text, normalized text, or (for typed replies) a letter. */
-function optionIndex(options: readonly string[], value: string | number, allowLetter: boolean): number | undefined {
+/** The index of an option a choice names: exact text, normalized text, or a 0-based index (a click, not typing). */
+function optionIndex(options: readonly string[], value: string | number): number | undefined {
 	if (typeof value === "number")
 		return Number.isInteger(value) && value >= 0 && value < options.length ? value : undefined;
 	const exact = options.indexOf(value);
@@ -62,10 +41,6 @@ function optionIndex(options: readonly string[], value: string | number, allowLe
 	const norm = normalizeAnswer(value);
 	const loose = options.findIndex((o) => normalizeAnswer(o) === norm);
 	if (loose >= 0) return loose;
-	if (allowLetter && /^[a-z]$/i.test(value.trim())) {
-		const i = LETTERS.indexOf(value.trim().toUpperCase());
-		if (i < options.length) return i;
-	}
 	if (/^\d+$/.test(value.trim())) {
 		const i = Number(value.trim());
 		if (i < options.length) return i;
@@ -81,10 +56,11 @@ function freeText(value: string | number): AnswerVerdict | string {
 	return text;
 }
 
-/** Grade a quiz answer: a choice (text or 0-based index) or a typed reply. */
+/** Grade a quiz answer: a choice (text or 0-based index) or a typed reply, judged (never string-matched). */
 export function resolveQuizAnswer(quiz: QuizToolInput, value: string | number, typed: boolean): AnswerVerdict {
 	if (quiz.options !== undefined) {
-		const i = optionIndex(quiz.options, value, typed);
+		if (typed) return typedOption(quiz, quiz.options, value);
+		const i = optionIndex(quiz.options, value);
 		const option = i === undefined ? undefined : quiz.options[i];
 		if (option === undefined)
 			return {
@@ -95,7 +71,20 @@ export function resolveQuizAnswer(quiz: QuizToolInput, value: string | number, t
 	}
 	const text = freeText(value);
 	if (typeof text !== "string") return text;
-	return { ok: true, result: { answer: text, correct: answersMatch(text, quiz.correctAnswer) } };
+	const judged = judgeAnswer(text, quiz.correctAnswer, quiz.acceptedAnswers ?? []);
+	if (judged === "unsure") return { ok: true, result: { answer: text, judged } };
+	return { ok: true, result: { answer: text, correct: judged === "correct" } };
+}
+
+/** A typed reply to a quiz with options: the option it names, else the words, for the model to judge. */
+function typedOption(quiz: QuizToolInput, options: readonly string[], value: string | number): AnswerVerdict {
+	const text = freeText(value);
+	if (typeof text !== "string") return text;
+	const exact = options.indexOf(text);
+	const pick = exact >= 0 ? { ok: true as const, index: exact } : pickTypedOption(text, options);
+	const option = pick.ok ? options[pick.index] : undefined;
+	if (option === undefined) return { ok: true, result: { answer: text, judged: "unsure" } };
+	return { ok: true, result: { answer: option, correct: option === quiz.correctAnswer } };
 }
 
 /** Resolve an ask answer: an option (value, label or 0-based index) or free text. */
@@ -105,7 +94,6 @@ export function resolveAskAnswer(ask: AskToolInput, value: string | number, type
 		let i = optionIndex(
 			options.map((o) => o.value),
 			value,
-			false,
 		);
 		if (i === undefined && typeof value === "string") {
 			const norm = normalizeAnswer(value);

@@ -12,6 +12,8 @@ import type { AskToolInput, ExplainToolInput, TeacherQuizInput } from "../../cor
 export interface DemoAnswer {
 	answer?: string;
 	correct?: boolean;
+	/** The answer was typed in words the judge could not decide (`judged: "unsure"`). */
+	unsure?: boolean;
 	skipped?: boolean;
 	/** The tool result was an error (the call was refused or interrupted). */
 	error?: boolean;
@@ -89,6 +91,8 @@ export const PROBE_STEPS: DemoStep[] = [
 				question:
 					"A list has 8 items. You check them one by one from the start. In the worst case, how many items do you check? (type a number)",
 				correctAnswer: "8",
+				// `eight`, `8 items` and `I think 8` are recognized anyway; these say it without the number.
+				acceptedAnswers: ["all of them", "all", "every item", "every one", "the whole list"],
 				explanation: "The item you want may be the last one, or missing: then you look at all 8.",
 			},
 			right: "Right: the worst case checks every item.",
@@ -120,9 +124,11 @@ function quiz(
 	correctAnswer: string,
 	right: string,
 	wrong: string,
+	acceptedAnswers?: string[],
 ): Extract<DemoCall, { toolName: "quiz" }> {
 	const input: TeacherQuizInput = { question, correctAnswer, type, nodeId };
 	if (options) input.options = options;
+	if (acceptedAnswers) input.acceptedAnswers = acceptedAnswers;
 	return { toolName: "quiz", input, right, wrong };
 }
 
@@ -186,6 +192,7 @@ const NODES: NodeLesson[] = [
 			"8",
 			"Yes: 8 sits in the middle of the seven items.",
 			"The first comparison is with the middle item: 8 (three items on each side).",
+			["the middle one", "the middle item", "the middle"],
 		),
 	},
 	{

@@ -174,6 +174,8 @@ function reactionTo(step: DemoStep | undefined, answer: DemoAnswer | undefined):
 	if (answer.error) return "";
 	if (answer.skipped) return "Let's leave that one.";
 	const c = step.call;
+	if (c.toolName === "quiz" && answer.unsure)
+		return `I'm the demo model, so I can't judge free wording; the answer I had in mind is **${c.input.correctAnswer}**.`;
 	if (c.toolName === "quiz") return answer.correct ? c.right : c.wrong;
 	if (c.toolName === "ask") return (answer.answer && c.reactions[answer.answer]) || "Thanks, noted.";
 	return "";
@@ -208,7 +210,7 @@ function collectResults(prompt: LanguageModelV3Prompt): Map<string, DemoAnswer> 
 	return results;
 }
 
-/** Reads `{ answer, correct?, skipped? }` out of a tool result, whatever its encoding. */
+/** Reads `{ answer, correct?, judged?, skipped? }` out of a tool result, whatever its encoding. */
 function readAnswer(output: LanguageModelV3ToolResultOutput): DemoAnswer {
 	if (output.type === "error-text" || output.type === "error-json" || output.type === "execution-denied")
 		return { error: true };
@@ -226,6 +228,7 @@ function readAnswer(output: LanguageModelV3ToolResultOutput): DemoAnswer {
 	const answer: DemoAnswer = {};
 	if (typeof v.answer === "string") answer.answer = v.answer;
 	if (typeof v.correct === "boolean") answer.correct = v.correct;
+	if (v.judged === "unsure") answer.unsure = true;
 	if (v.skipped === true) answer.skipped = true;
 	if (v.ok === false || typeof v.error === "string") answer.error = true;
 	return answer;

@@ -7,16 +7,23 @@ import { tool } from "ai";
 import { coreToolSchema } from "./boundary.ts";
 import type { LessonTool } from "./types.ts";
 
+const JUDGING =
+	"Typed answers are judged leniently (numbers in words, a number in a sentence, units, an option's letter or text); " +
+	"for a free answer, list other equivalent forms in `acceptedAnswers`. " +
+	'A result with `judged: "unsure"` and no `correct` was not decided: judge the learner\'s words yourself.';
+
 const PROBER_DESCRIPTION =
 	"Pose one diagnostic question with a right answer, to locate the learner's edge on a strand. " +
 	"Give 2-5 `options` (one is `correctAnswer`, copied exactly; the others plausible misconceptions) or omit them for a short free answer. " +
-	"The learner answers; the tool result is their answer and whether it was correct. Wait for it before asking the next one.";
+	"The learner answers; the tool result is their answer and whether it was correct. Wait for it before asking the next one. " +
+	JUDGING;
 
 const TEACHER_DESCRIPTION =
 	"Pose one question with a right answer. `type`: `predict` BEFORE you explain an idea (the learner guesses first), `check` AFTER it. " +
 	"Tag it with `nodeId`, the plan node it is about (that moves the learner's place on the map). " +
 	"Give 2-5 `options` (one is `correctAnswer`, copied exactly; distractors are real misconceptions) or omit them for a short free answer; " +
-	"put the reasoning in `explanation`. The learner answers; the tool result says what they chose and whether it was correct.";
+	"put the reasoning in `explanation`. The learner answers; the tool result says what they chose and whether it was correct. " +
+	JUDGING;
 
 /** The quiz tool: the prober's plain diagnostic variant or the teacher's predict/check variant with nodeId. */
 export function createQuizTool(variant: "prober" | "teacher"): LessonTool {

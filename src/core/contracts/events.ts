@@ -26,8 +26,10 @@ export interface AnswerResult {
 	answer: string;
 	/** Ask with options: the label the learner saw. */
 	label?: string;
-	/** Quiz only: graded against correctAnswer. */
+	/** Quiz only: graded against correctAnswer (and acceptedAnswers); absent when `judged` is "unsure". */
 	correct?: boolean;
+	/** Quiz only: "unsure" when the typed answer could not be judged for certain (no `correct`): the model judges the words. */
+	judged?: "unsure";
 	by: Participant;
 	/** Set when the learner moved on (typed a message, ended the lesson) instead of answering. */
 	skipped?: boolean;

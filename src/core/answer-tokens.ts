@@ -1,0 +1,153 @@
+/**
+ * Tokenizing a typed answer: one left-to-right pass over the characters, no
+ * regex with nested quantifiers, so the work is linear in the text length.
+ * What the matcher needs is kept (words, number literals with their value,
+ * the symbols that carry meaning in math); punctuation only separates.
+ */
+
+/** One token of a typed answer. */
+export interface AnswerToken {
+	kind: "word" | "num" | "sym";
+	/** Lower-cased, Latin accents removed, apostrophes dropped; a number as written without grouping commas. */
+	text: string;
+	/** num: its value (a fraction divided out; a percent sign is a separate `%` token). */
+	value?: number;
+	/** num: written with a decimal point, with this many decimals. */
+	decimals?: number;
+	/** num: written as an ordinal (`8th`, `2nd`). */
+	ordinal?: boolean;
+	/** Preceded by the start, a space or punctuation; false when glued to the token before (`8cm`, `f(a)`). */
+	spaced: boolean;
+	/** word: a single letter typed in upper case (`B`), a candidate option letter. */
+	upper?: boolean;
+}
+
+/** Symbols that carry meaning in an answer (`x^2`, `a+b`, `50%`); other punctuation only separates. */
+const SYMBOLS = new Set(["+", "-", "*", "/", "^", "=", "<", ">", "(", ")", "[", "]", "%", "√", "π", "×", "÷", "|"]);
+const APOSTROPHES = new Set(["'", "’", "ʼ"]);
+const LETTER = /\p{L}/u;
+const WORDISH = /[\p{L}\p{M}\p{N}]/u;
+const COMBINING_ACCENT = /[\u0300-\u036f]/g;
+
+const isDigit = (c: string | undefined): boolean => c !== undefined && c >= "0" && c <= "9";
+const isLetter = (c: string | undefined): boolean => c !== undefined && LETTER.test(c);
+const isWordish = (c: string | undefined): boolean => c !== undefined && WORDISH.test(c);
+
+/** The answer as compared: NFKC, Latin accents stripped (é = e), the Unicode fraction slash as `/`. */
+export function foldAnswerText(text: string): string {
+	return text.normalize("NFKD").replace(COMBINING_ACCENT, "").normalize("NFKC").replaceAll("⁄", "/");
+}
+
+/** Reads a run of ASCII digits from `i`; returns the index after it. */
+function digitsEnd(s: string, i: number): number {
+	let j = i;
+	while (isDigit(s[j])) j++;
+	return j;
+}
+
+/** A number literal starting at `i` (sign, digits, grouping, decimals, exponent, ordinal suffix, `a/b`). */
+function readNumber(s: string, i: number): { token: Omit<AnswerToken, "spaced">; end: number } | undefined {
+	let j = i;
+	let sign = "";
+	if (s[j] === "-" || s[j] === "+" || s[j] === "−") {
+		sign = s[j] === "+" ? "" : "-";
+		j++;
+	}
+	const intStart = j;
+	j = digitsEnd(s, j);
+	let intText = s.slice(intStart, j);
+	// 1,000,000: groups of exactly three digits after a 1-3 digit head; "1,5" stays two numbers.
+	if (intText.length >= 1 && intText.length <= 3)
+		while (s[j] === "," && digitsEnd(s, j + 1) === j + 4) {
+			intText += s.slice(j + 1, j + 4);
+			j += 4;
+		}
+	let decimals: number | undefined;
+	let fracText = "";
+	if (s[j] === "." && isDigit(s[j + 1])) {
+		const end = digitsEnd(s, j + 1);
+		fracText = s.slice(j + 1, end);
+		decimals = fracText.length;
+		j = end;
+	}
+	if (intText === "" && fracText === "") return undefined;
+	let text = `${sign}${intText || "0"}${fracText ? `.${fracText}` : ""}`;
+	if (s[j] === "e" || s[j] === "E") {
+		const k = s[j + 1] === "-" || s[j + 1] === "+" ? j + 2 : j + 1;
+		const end = digitsEnd(s, k);
+		if (end > k && !isWordish(s[end])) {
+			text += `e${s.slice(j + 1, end)}`;
+			j = end;
+		}
+	}
+	let value = Number(text);
+	const suffix = s.slice(j, j + 2).toLowerCase();
+	if (decimals === undefined && ["st", "nd", "rd", "th"].includes(suffix) && !isLetter(s[j + 2]))
+		return { token: { kind: "num", text: `${text}${suffix}`, value, ordinal: true }, end: j + 2 };
+	if (decimals === undefined && s[j] === "/" && isDigit(s[j + 1])) {
+		const end = digitsEnd(s, j + 1);
+		const den = Number(s.slice(j + 1, end));
+		if (den !== 0 && s[end] !== ".") {
+			value /= den;
+			text += `/${den}`;
+			j = end;
+		}
+	}
+	return { token: { kind: "num", text, value, ...(decimals !== undefined ? { decimals } : {}) }, end: j };
+}
+
+/** Reads a word from `i`: letters, marks, digits, inner apostrophes (dropped) and inner hyphens (kept). */
+function readWord(s: string, i: number): { text: string; end: number } {
+	let j = i;
+	let text = "";
+	while (j < s.length) {
+		const c = s[j]!;
+		if (isWordish(c)) text += c;
+		else if (APOSTROPHES.has(c) && isWordish(s[j + 1]) && text !== "") {
+			// it's = its, don't = dont
+		} else if (c === "-" && isLetter(s[j + 1]) && text !== "") text += c;
+		else break;
+		j++;
+	}
+	return { text, end: j };
+}
+
+/** Not glued to the character before: the start, a space, or punctuation that is not a symbol. */
+function spacedAt(s: string, i: number): boolean {
+	const before = i === 0 ? undefined : s[i - 1];
+	return before === undefined || !(isWordish(before) || SYMBOLS.has(before === "−" ? "-" : before));
+}
+
+/** Splits an answer into tokens, in one linear pass. */
+export function tokenizeAnswer(raw: string): AnswerToken[] {
+	const s = foldAnswerText(raw);
+	const tokens: AnswerToken[] = [];
+	let i = 0;
+	while (i < s.length) {
+		const c = s[i]!;
+		const next = s[i + 1];
+		const afterWord = i > 0 && (isWordish(s[i - 1]) || s[i - 1] === ".");
+		const signStart = (c === "-" || c === "+" || c === "−") && !afterWord && (isDigit(next) || next === ".");
+		const dotStart = c === "." && isDigit(next) && !afterWord;
+		if (isDigit(c) || signStart || dotStart) {
+			const read = readNumber(s, i);
+			if (read) {
+				tokens.push({ ...read.token, spaced: spacedAt(s, i) });
+				i = read.end;
+				continue;
+			}
+		}
+		if (isWordish(c)) {
+			const word = readWord(s, i);
+			const lower = word.text.toLowerCase();
+			const upper = word.text.length === 1 && lower !== word.text;
+			tokens.push({ kind: "word", text: lower, spaced: spacedAt(s, i), ...(upper ? { upper } : {}) });
+			i = word.end;
+			continue;
+		}
+		const symbol = c === "−" ? "-" : c;
+		if (SYMBOLS.has(symbol)) tokens.push({ kind: "sym", text: symbol, spaced: spacedAt(s, i) });
+		i += 1;
+	}
+	return tokens;
+}

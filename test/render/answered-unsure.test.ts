@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { type AnsweredEvent, answeredCard } from "../../src/render/index.ts";
+import { renderChecked } from "./render-checked.ts";
+
+const unsure = (quiz: AnsweredEvent["quiz"], answer: string): AnsweredEvent => ({
+	type: "answered",
+	sessionId: "discord:g:t",
+	toolCallId: "call_1",
+	kind: "quiz",
+	...(quiz ? { quiz } : {}),
+	result: { answer, judged: "unsure", by: { id: "u1", name: "Ada" } },
+});
+
+describe("an answer the judge left to the model (judged: unsure, no correct)", () => {
+	it("renders a neutral 'answered' line on both platforms, never right or wrong", () => {
+		const free = answeredCard(unsure({ question: "How many?", correctAnswer: "8" }, "all of them, I guess"));
+		expect(free.correct).toBeUndefined();
+		const { discord, slack } = renderChecked(free);
+		expect(discord[0]!.content).toContain("💬 **Ada** answered **all of them, I guess**.");
+		const slackText = JSON.stringify(slack);
+		expect(slackText).toContain(":speech_balloon:");
+		for (const text of [discord[0]!.content ?? "", slackText]) {
+			expect(text).not.toMatch(/not quite|: correct\./);
+		}
+	});
+
+	it("a typed reply naming no single option highlights no option", () => {
+		const quiz = { question: "Pick", options: ["Alpha", "Beta", "Gamma"], correctAnswer: "Beta" };
+		const card = answeredCard(unsure(quiz, "beta or gamma"));
+		expect(card.chosenIndex).toBeUndefined();
+		const { discord } = renderChecked(card);
+		expect(discord[0]!.content).toContain("answered **beta or gamma**.");
+		expect(discord[0]!.content).not.toMatch(/not quite/);
+	});
+});
