@@ -33,3 +33,16 @@ describe("an answer the judge left to the model (judged: unsure, no correct)", (
 		expect(discord[0]!.content).not.toMatch(/not quite/);
 	});
 });
+
+describe("an unsure check answer reveals nothing", () => {
+	it("has no Correct answer line on Discord or Slack until a verdict exists", () => {
+		const check = { type: "check" as const, question: "How many items do you check?", correctAnswer: "8" };
+		const undecided = renderChecked(answeredCard(unsure(check, "all of them, I guess")));
+		const wrong = renderChecked(
+			answeredCard({ ...unsure(check, "7"), result: { answer: "7", correct: false, by: { id: "u1", name: "Ada" } } }),
+		);
+		expect(JSON.stringify(undecided)).not.toMatch(/Correct answer/);
+		expect(JSON.stringify(wrong.discord)).toMatch(/Correct answer/);
+		expect(JSON.stringify(wrong.slack)).toMatch(/Correct answer/);
+	});
+});

@@ -88,7 +88,8 @@ export function answeredCard(event: AnsweredEvent): AnsweredCard {
 			...(quiz !== undefined ? { question: str(quiz.question) } : {}),
 			...(chosen >= 0 ? { chosenIndex: chosen } : {}),
 		};
-		if (quiz?.type === "check" && result?.skipped !== true) {
+		// Judged "unsure" (no verdict yet: the teacher decides next) reveals nothing: the learner may still be right.
+		if (quiz?.type === "check" && result?.skipped !== true && typeof result?.correct === "boolean") {
 			const correctAnswer = str(quiz.correctAnswer);
 			const correctIndex = choices.findIndex((c) => c.text === correctAnswer);
 			card.reveal = {
