@@ -198,16 +198,6 @@ export function createTutor(options: TutorOptions): Tutor {
 			return state ? summarize(state) : undefined;
 		},
 
-		async setExtra(sessionId, key, value) {
-			const state = await load(sessionId);
-			if (!state) {
-				logger.warn({ sessionId, key }, "setExtra on an unknown session");
-				return;
-			}
-			state.record.extra[key] = value;
-			await save(rt, state);
-		},
-
 		subscribe(sink) {
 			const unsubscribe = rt.hub.subscribe(sink);
 			startReruns();

@@ -4,10 +4,11 @@
  */
 
 import { derivePlanStatuses } from "../../core/contracts/plan.ts";
-import type { SessionSummary } from "../../core/contracts/tutor.ts";
+import type { PendingQuestion, SessionSummary } from "../../core/contracts/tutor.ts";
 import { deriveLessonPhase, findAssessment } from "../../core/phases.ts";
+import { displayAsk, displayQuiz } from "./display.ts";
 import type { SessionState } from "./session-state.ts";
-import { latestPlanTree, pendingLearnerCalls } from "./transcript.ts";
+import { findToolCall, latestPlanTree, pendingLearnerCalls } from "./transcript.ts";
 
 /** Summarize a live session (claimed questions no longer count as pending). */
 export function summarize(state: SessionState): SessionSummary {
@@ -23,9 +24,20 @@ export function summarize(state: SessionState): SessionSummary {
 		createdAt: r.createdAt,
 		...(assessment ? { assessment } : {}),
 		...(tree ? { plan: { tree, statuses: derivePlanStatuses(tree, r.messages) } } : {}),
-		pending: pendingLearnerCalls(r.messages).filter((p) => !state.claims.has(p.toolCallId)),
+		pending: pendingLearnerCalls(r.messages)
+			.filter((p) => !state.claims.has(p.toolCallId))
+			.map((p) => withInput(p, findToolCall(r.messages, p.toolCallId)?.part.input)),
 		messageCount: r.messages.length,
 		usage: { ...r.usage },
-		extra: { ...r.extra },
 	};
+}
+
+/** A pending call with the display parse of its input (what its card and answer form show). */
+function withInput(pending: { toolCallId: string; kind: "quiz" | "ask" }, raw: unknown): PendingQuestion {
+	if (pending.kind === "quiz") {
+		const input = displayQuiz(raw);
+		return { ...pending, kind: "quiz", ...(input ? { input } : {}) };
+	}
+	const input = displayAsk(raw);
+	return { ...pending, kind: "ask", ...(input ? { input } : {}) };
 }

@@ -53,7 +53,9 @@ export type RefusalCode =
 	| "already-answered"
 	| "invalid-answer"
 	/** The tutor is shutting down (a restart): nothing was recorded; try again in a moment. */
-	| "closing";
+	| "closing"
+	/** The store could not save the learner's event: nothing was recorded; the message says so. */
+	| "store-unavailable";
 
 /** handle()'s verdict, known before any model work: recorded (or queued) or refused. */
 export type HandleResult = { ok: true } | { ok: false; code: RefusalCode; message: string };
@@ -68,8 +70,17 @@ export type TutorEvent =
 			input: QuizToolInput;
 			/** The plan node the quiz is about (read from the raw call), when tagged and known. */
 			nodeId?: string;
+			/** Re-emitted by resume() for a question still pending: post it only if it was never posted. */
+			replay?: boolean;
 	  }
-	| { type: "ask"; sessionId: string; toolCallId: string; input: AskToolInput }
+	| {
+			type: "ask";
+			sessionId: string;
+			toolCallId: string;
+			input: AskToolInput;
+			/** Re-emitted by resume() for a question still pending: post it only if it was never posted. */
+			replay?: boolean;
+	  }
 	| { type: "explain"; sessionId: string; toolCallId: string; input: ExplainToolInput }
 	| { type: "assessment"; sessionId: string; toolCallId: string; assessment: ProbeAssessment }
 	| {

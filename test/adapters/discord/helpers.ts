@@ -8,10 +8,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { MockLanguageModelV3 } from "ai/test";
-import type Keyv from "keyv";
 import { afterAll, beforeAll } from "vitest";
 import { createDiscordAdapter, type DiscordAdapter } from "../../../src/adapters/discord/index.ts";
-import { openKeyv } from "../../../src/agent/store/keyv.ts";
+import { openStateStore, type StateStore } from "../../../src/agent/index.ts";
 import { createSessionStore } from "../../../src/agent/store/session-store.ts";
 import { createTutor } from "../../../src/agent/tutor.ts";
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
@@ -56,7 +55,7 @@ export interface Stack {
 	tutor: Tutor;
 	adapter: DiscordAdapter;
 	renderer: PlanRenderer;
-	keyv: Keyv;
+	state: StateStore;
 	logger: RecordingLogger;
 	events: TutorEvent[];
 	/** Stop the adapter and the tutor, then bring both back on the same files (a process restart). */
@@ -75,22 +74,22 @@ export async function startStack(fake: FakeDiscord, model: MockLanguageModelV3):
 		const tutor = createTutor({ model, store, maxRetries: 0 });
 		tutor.subscribe((e) => void events.push(e));
 		await tutor.resume();
-		const keyv = openKeyv(`sqlite://${join(dir, "discord.sqlite")}`, "discord");
+		const state = openStateStore(`sqlite://${join(dir, "discord.sqlite")}`, "discord");
 		const adapter = createDiscordAdapter({
 			tutor,
 			renderer,
 			logger,
-			keyv,
+			state,
 			config: { token: fake.token, apiUrl: fake.apiUrl, guildId: fake.guild.id, readyTimeoutMs: 10_000 },
 		});
 		await adapter.start();
-		return { tutor, keyv, adapter };
+		return { tutor, state, adapter };
 	};
 	let parts = await open();
 	const shut = async () => {
 		await parts.adapter.stop();
 		await parts.tutor.close();
-		await parts.keyv.disconnect();
+		await parts.state.close();
 	};
 	const stack: Stack = {
 		fake,
@@ -104,8 +103,8 @@ export async function startStack(fake: FakeDiscord, model: MockLanguageModelV3):
 		get adapter() {
 			return parts.adapter;
 		},
-		get keyv() {
-			return parts.keyv;
+		get state() {
+			return parts.state;
 		},
 		async restart() {
 			await shut();

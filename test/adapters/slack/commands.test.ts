@@ -7,8 +7,8 @@ import Keyv from "keyv";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RecordedCall } from "../../fakes/slack.ts";
 import { type FakeSlack, startFakeSlack } from "../../fakes/slack.ts";
-import { FakeTutor } from "../shared/fake-tutor.ts";
-import { stubRenderer } from "../shared/stub-renderer.ts";
+import { FakeTutor } from "../lesson/fake-tutor.ts";
+import { stubRenderer } from "../lesson/stub-renderer.ts";
 import { type Running, startAdapter, textOf } from "./harness.ts";
 
 const ADA = { user: "U1", name: "ada", channel: "C1" };

@@ -15,7 +15,7 @@ import type { TutorEvent } from "../../../src/core/contracts/events.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
 import type { PlanTree } from "../../../src/core/contracts/plan.ts";
 import { type FakeSlack, startFakeSlack } from "../../fakes/slack.ts";
-import { stubRenderer } from "../shared/stub-renderer.ts";
+import { stubRenderer } from "../lesson/stub-renderer.ts";
 import { textOf } from "./harness.ts";
 
 const TREE: PlanTree = {

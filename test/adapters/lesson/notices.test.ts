@@ -12,7 +12,7 @@ import {
 	pendingLabel,
 	phaseLabel,
 	refusalNotice,
-} from "../../../src/adapters/shared/notices.ts";
+} from "../../../src/adapters/lesson/notices.ts";
 import type { RefusalCode } from "../../../src/core/contracts/events.ts";
 
 const style = { startHint: "`/lesson start`", adminHint: " (Manage Server)" };
@@ -31,6 +31,16 @@ describe("refusalNotice", () => {
 		const texts = CODES.map((code) => refusalNotice({ code, message: "" }, style));
 		expect(texts.every((t) => t.length > 10)).toBe(true);
 		expect(new Set(texts).size).toBe(CODES.length);
+	});
+
+	it("shows the engine's own message for codes it has no words of its own for (store-unavailable)", () => {
+		const refusal = {
+			code: "store-unavailable" as const,
+			message: "The lesson could not be saved; try again in a moment.",
+		};
+		expect(refusalNotice(refusal, { ...style, escape: (t) => t.replace(/;/g, "\\;") })).toBe(
+			"The lesson could not be saved\\; try again in a moment.",
+		);
 	});
 
 	it("says how to start a lesson where that helps", () => {

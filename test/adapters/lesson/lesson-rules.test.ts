@@ -11,7 +11,7 @@ import {
 	isLessonMode,
 	type LessonRules,
 	normalizeLessonRules,
-} from "../../../src/adapters/shared/lesson-rules.ts";
+} from "../../../src/adapters/lesson/lesson-rules.ts";
 
 describe("lesson rules", () => {
 	it("normalizes stored values field by field, falling back to the defaults", () => {

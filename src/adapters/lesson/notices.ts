@@ -21,6 +21,10 @@ export interface NoticeStyle {
 	adminHint?: string;
 	/** Escape text that came from elsewhere (the tutor's message) for the platform's markup. */
 	escape?: (text: string) => string;
+	/** A user mention, e.g. `<@123>` (default that form). */
+	mention?: (userId: string) => string;
+	/** A channel mention, e.g. `<#123>` (default that form). */
+	channel?: (channelId: string) => string;
 }
 
 /** What the refused person tried. */
@@ -35,7 +39,7 @@ export function refusalNotice(
 	const start = style.startHint;
 	switch (refusal.code) {
 		case "unknown-session":
-			return `There is no lesson in this thread. Start one with ${start}.`;
+			return `There is no lesson here. Start one with ${start}.`;
 		case "ended":
 			return `This lesson has ended. Start a new one with ${start}.`;
 		case "not-allowed":
@@ -54,8 +58,11 @@ export function refusalNotice(
 		}
 		case "closing":
 			return "The tutor is restarting, so nothing was recorded. Try again in a moment.";
-		default:
-			return "That was not recorded.";
+		default: {
+			// Codes without words of our own ("store-unavailable", and any the engine adds): the engine's message.
+			const why = (style.escape ?? ((t: string) => t))(refusal.message.trim());
+			return why ? `${why}` : "That was not recorded.";
+		}
 	}
 }
 

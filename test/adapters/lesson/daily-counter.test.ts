@@ -4,15 +4,15 @@
  * corrupt stored values read as zero.
  */
 
-import Keyv from "keyv";
 import { describe, expect, it } from "vitest";
-import { DailyLessonCounter } from "../../../src/adapters/shared/daily-counter.ts";
+import { DailyLessonCounter } from "../../../src/adapters/lesson/daily-counter.ts";
+import { createMemoryStateStore } from "../../../src/agent/index.ts";
 
 const day = new Date("2025-03-01T10:00:00Z");
 
 describe("DailyLessonCounter", () => {
 	it("counts per member and per UTC day", async () => {
-		const counter = new DailyLessonCounter(new Keyv());
+		const counter = new DailyLessonCounter(createMemoryStateStore());
 		await Promise.all([counter.take("g", "u", 0, day), counter.take("g", "u", 0, day), counter.take("g", "u", 0, day)]);
 		expect(await counter.today("g", "u", day)).toBe(3);
 		expect(await counter.today("g", "u", new Date("2025-03-02T00:00:01Z"))).toBe(0);
@@ -21,7 +21,7 @@ describe("DailyLessonCounter", () => {
 	});
 
 	it("lets only `limit` of many concurrent takes through", async () => {
-		const counter = new DailyLessonCounter(new Keyv());
+		const counter = new DailyLessonCounter(createMemoryStateStore());
 		const takes = await Promise.all(Array.from({ length: 6 }, () => counter.take("g", "u", 2, day)));
 		expect(takes.filter((t) => t.ok)).toHaveLength(2);
 		expect(takes.filter((t) => !t.ok).every((t) => t.count === 2)).toBe(true);
@@ -29,7 +29,7 @@ describe("DailyLessonCounter", () => {
 	});
 
 	it("gives a take back when the lesson did not start, never below zero", async () => {
-		const counter = new DailyLessonCounter(new Keyv());
+		const counter = new DailyLessonCounter(createMemoryStateStore());
 		expect(await counter.take("g", "u", 1, day)).toEqual({ ok: true, count: 1 });
 		expect(await counter.take("g", "u", 1, day)).toEqual({ ok: false, count: 1 });
 		await counter.giveBack("g", "u", day);
@@ -40,7 +40,7 @@ describe("DailyLessonCounter", () => {
 	});
 
 	it("reads a corrupt stored count as zero and keeps the key format of earlier versions", async () => {
-		const keyv = new Keyv();
+		const keyv = createMemoryStateStore();
 		await keyv.set("count:g:u:2025-03-01", "lots");
 		const counter = new DailyLessonCounter(keyv);
 		expect(await counter.today("g", "u", day)).toBe(0);
@@ -49,7 +49,7 @@ describe("DailyLessonCounter", () => {
 	});
 
 	it("keeps counting after a store failure (the failure reaches that caller only)", async () => {
-		const keyv = new Keyv();
+		const keyv = createMemoryStateStore();
 		const counter = new DailyLessonCounter(keyv);
 		const realSet = keyv.set.bind(keyv);
 		let fail = true;

@@ -10,7 +10,7 @@ import {
 	createThreadSequencer,
 	LEAD_MAX_CHARS,
 	type ThreadPost,
-} from "../../../src/adapters/shared/thread-sequencer.ts";
+} from "../../../src/adapters/lesson/thread-sequencer.ts";
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
 import type { PlanTree } from "../../../src/core/contracts/plan.ts";
 

@@ -4,7 +4,7 @@
  */
 
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { within } from "../../../src/adapters/shared/within.ts";
+import { within } from "../../../src/adapters/lesson/within.ts";
 
 afterEach(() => {
 	vi.useRealTimers();

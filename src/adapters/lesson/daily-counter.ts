@@ -1,11 +1,11 @@
 /**
- * Lessons started per member per UTC day, kept in keyv (so a restart does not
- * reset the limit). Keyv has no atomic increment, so check-and-count runs
- * serialized per member and day inside this process: two quick `/lesson
- * start`s cannot both slip under a limit of one.
+ * Lessons started per member per UTC day, kept in the state store (so a
+ * restart does not reset the limit). The store has no atomic increment, so
+ * check-and-count runs serialized per member and day inside this process: two
+ * quick `/lesson start`s cannot both slip under a limit of one.
  */
 
-import type Keyv from "keyv";
+import type { StateStore } from "../../agent/index.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -16,11 +16,11 @@ export interface DailyTake {
 	count: number;
 }
 
-/** A per-member daily lesson counter over one keyv namespace. */
+/** A per-member daily lesson counter over the state store. */
 export class DailyLessonCounter {
 	private readonly chains = new Map<string, Promise<unknown>>();
 
-	constructor(private readonly keyv: Keyv) {}
+	constructor(private readonly store: StateStore) {}
 
 	/** Lessons counted for a member on `now`'s UTC day. */
 	async today(scope: string, userId: string, now: Date = new Date()): Promise<number> {
@@ -33,7 +33,7 @@ export class DailyLessonCounter {
 		return this.serialize(key, async () => {
 			const count = await this.read(key);
 			if (limit > 0 && count >= limit) return { ok: false, count };
-			await this.keyv.set(key, count + 1, 2 * DAY_MS);
+			await this.store.set(key, count + 1, 2 * DAY_MS);
 			return { ok: true, count: count + 1 };
 		});
 	}
@@ -43,12 +43,12 @@ export class DailyLessonCounter {
 		const key = this.key(scope, userId, now);
 		return this.serialize(key, async () => {
 			const count = await this.read(key);
-			if (count > 0) await this.keyv.set(key, count - 1, 2 * DAY_MS);
+			if (count > 0) await this.store.set(key, count - 1, 2 * DAY_MS);
 		});
 	}
 
 	private async read(key: string): Promise<number> {
-		const n: unknown = await this.keyv.get(key);
+		const n: unknown = await this.store.get(key);
 		return typeof n === "number" && Number.isInteger(n) && n >= 0 ? n : 0;
 	}
 
