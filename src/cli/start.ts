@@ -4,7 +4,7 @@
  * missing adapter never stops the playground (or the other adapter).
  */
 
-import { openKeyv } from "../agent/index.ts";
+import { openStateStore } from "../agent/index.ts";
 import { type Config, redactUrl } from "../config.ts";
 import type { Logger } from "../core/contracts/logger.ts";
 import { type CliIo, EXIT_CONFIG, loadConfigOrReport } from "./io.ts";
@@ -82,11 +82,11 @@ async function startAdapter(
 	}
 }
 
-/** The adapter's own state (lessons, posted cards, server settings) in the same store, so it survives restarts. */
+/** The adapter's lesson state (posted cards, server settings, daily counts) in the same store, so it survives restarts. */
 function adapterState(config: Config, name: string, logger: Logger, registry: ShutdownRegistry) {
-	const keyv = openKeyv(config.storeUrl, name, logger);
-	registry.add({ name: `${name} state`, close: () => keyv.disconnect() });
-	return keyv;
+	const state = openStateStore(config.storeUrl, name, logger);
+	registry.add({ name: `${name} state`, close: () => state.close() });
+	return state;
 }
 
 async function startDiscord(
@@ -103,7 +103,7 @@ async function startDiscord(
 		renderer: runtime.renderer,
 		config: discord,
 		logger: logger.child({ adapter: "discord" }),
-		keyv: adapterState(config, "discord", logger, registry),
+		state: adapterState(config, "discord", logger, registry),
 	});
 	await adapter.start();
 	return adapter;
@@ -123,7 +123,7 @@ async function startSlack(
 		renderer: runtime.renderer,
 		config: slack,
 		logger, // the Slack adapter tags its own lines
-		keyv: adapterState(config, "slack", logger, registry),
+		state: adapterState(config, "slack", logger, registry),
 	});
 	await adapter.start();
 	return adapter;

@@ -4,12 +4,15 @@
  * stays within Block Kit limits whatever a topic contains.
  */
 
-import type { KnownBlock, ModalView } from "@slack/types";
+import type { KnownBlock } from "@slack/types";
 import type { LessonMode } from "../../core/contracts/events.ts";
 import type { SessionSummary } from "../../core/contracts/tutor.ts";
 import { escapeMrkdwn } from "../../render/index.ts";
-import { pendingLabel, phaseLabel } from "../shared/notices.ts";
+import { type NoticeStyle, pendingLabel, phaseLabel } from "../lesson/notices.ts";
 import type { WorkspaceConfig } from "./types.ts";
+
+/** Notices on Slack: the command's start form, mrkdwn escaping, `<@id>` and `<#id>` mentions. */
+export const SLACK_STYLE: NoticeStyle = { startHint: "`/lesson start <topic>`", escape: escapeMrkdwn };
 
 /** action_id of the parent message's End button (ours, not a render component id). */
 export const END_ACTION_ID = "lh-slack:end";
@@ -100,14 +103,4 @@ export function configText(config: WorkspaceConfig): string {
 	const channels = config.channels.length ? config.channels.map((c) => `<#${c}>`).join(" ") : "every channel";
 	const limit = config.lessonsPerDay > 0 ? `${config.lessonsPerDay} per member per day` : "no limit";
 	return `Lessons may run in: ${channels}\nLessons: ${limit}\nDefault mode: *${config.defaultMode}*`;
-}
-
-/** A modal that only says something (replaces an answer box that may not be used). */
-export function noticeView(text: string): ModalView {
-	return {
-		type: "modal",
-		title: { type: "plain_text", text: "Your answer" },
-		close: { type: "plain_text", text: "Close" },
-		blocks: [section(text)],
-	};
 }

@@ -51,6 +51,8 @@ export interface SessionSummary {
 	assessment?: ProbeAssessment;
 	plan?: { tree: PlanTree; statuses: DerivedPlanStatuses };
 	pending: PendingQuestion[];
+	/** Questions (quiz, ask) the prober asked, so far or in all: "getting to know you · question n". */
+	probeQuestions: number;
 	messageCount: number;
 	usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number };
 }

@@ -44,9 +44,9 @@ export class FakeTutor implements Tutor {
 			phase: "probe",
 			createdAt: new Date(0).toISOString(),
 			pending: [],
+			probeQuestions: 0,
 			messageCount: 1,
 			usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
-			extra: {},
 		});
 		return { ok: true };
 	}
@@ -64,11 +64,6 @@ export class FakeTutor implements Tutor {
 		this.calls++;
 		await this.gate.pass();
 		return this.sessions.get(sessionId);
-	}
-
-	async setExtra(sessionId: string, key: string, value: string): Promise<void> {
-		const s = this.sessions.get(sessionId);
-		if (s) s.extra[key] = value;
 	}
 
 	subscribe(sink: TutorEventSink): () => void {

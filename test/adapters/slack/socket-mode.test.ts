@@ -3,9 +3,9 @@
  * websocket (apps.connections.open → hello), acks a slash command envelope, and answers.
  */
 
-import Keyv from "keyv";
 import { describe, expect, it } from "vitest";
 import { createSlackAdapter } from "../../../src/adapters/slack/index.ts";
+import { createMemoryStateStore } from "../../../src/agent/index.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
 import { startFakeSlack } from "../../fakes/slack.ts";
 import { FakeTutor } from "../lesson/fake-tutor.ts";
@@ -19,7 +19,7 @@ describe("Slack Socket Mode", { timeout: 20_000 }, () => {
 			tutor,
 			renderer: stubRenderer(undefined),
 			logger: silentLogger,
-			keyv: new Keyv(),
+			state: createMemoryStateStore(),
 			config: {
 				botToken: "xoxb-test",
 				signingSecret: "unused-in-socket-mode",
