@@ -24,7 +24,8 @@ import { within } from "./within.ts";
 /** Dependencies of createLessonController. */
 export interface LessonControllerOptions {
 	tutor: Tutor;
-	renderer: PlanRenderer;
+	/** Draws the plan picture (only renderPlan is used). */
+	renderer: Pick<PlanRenderer, "renderPlan">;
 	port: PlatformPort;
 	logger: Logger;
 	/** What the controller remembers; when omitted it opens `storeUrl` (default the SQLite file), namespace = the port's name, and closes it on stop. */
@@ -46,8 +47,8 @@ export interface LessonStatus {
 export interface LessonController {
 	/** Subscribe to the tutor's events (idempotent). */
 	attach(): void;
-	/** Let running turns finish (bounded), post what is queued, unsubscribe, close an owned store. Never throws. */
-	stop(): Promise<void>;
+	/** Let running turns finish (bounded by `waitMs`, default 10 s), post what is queued, unsubscribe, close an owned store. Never throws. */
+	stop(options?: { waitMs?: number }): Promise<void>;
 	/** Resolves true once every queued post went out (false when `timeoutMs` passed first). */
 	flush(timeoutMs?: number): Promise<boolean>;
 	/** `/lesson start`: see start.ts. */

@@ -19,7 +19,8 @@ import { createThreadSequencer, type ThreadPost } from "./thread-sequencer.ts";
 /** Dependencies of the output path. */
 export interface ThreadOutputDeps {
 	port: PlatformPort;
-	renderer: PlanRenderer;
+	/** Draws the plan picture (only renderPlan is used). */
+	renderer: Pick<PlanRenderer, "renderPlan">;
 	state: LessonState;
 	queues: SerialQueues;
 	logger: Logger;

@@ -13,7 +13,7 @@ export {
 	parseChoice,
 	parseCommand,
 } from "./input.ts";
-export { PlanPictures, renderPlanForTerminal } from "./plan-pictures.ts";
+export { PlanPictures } from "./plan-pictures.ts";
 export { type PlaygroundOptions, type PlaygroundResult, runPlayground } from "./playground.ts";
-export { LessonProgress, OPEN_QUESTIONS_KEY, PROBE_COUNT_KEY } from "./progress.ts";
+export { createTerminalPort, decodeTerminalThreadId, encodeTerminalThreadId, type TerminalPort } from "./port.ts";
 export { Screen } from "./screen.ts";

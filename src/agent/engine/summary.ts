@@ -6,9 +6,9 @@
 import { derivePlanStatuses } from "../../core/contracts/plan.ts";
 import type { PendingQuestion, SessionSummary } from "../../core/contracts/tutor.ts";
 import { deriveLessonPhase, findAssessment, isSuccessfulProbeDone } from "../../core/phases.ts";
+import type { LessonMessage } from "../store/types.ts";
 import { displayAsk, displayQuiz } from "./display.ts";
 import type { SessionState } from "./session-state.ts";
-import type { LessonMessage } from "../store/types.ts";
 import { findToolCall, latestPlanTree, pendingLearnerCalls, toolParts } from "./transcript.ts";
 
 /** Summarize a live session (claimed questions no longer count as pending). */
