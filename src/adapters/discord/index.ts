@@ -14,7 +14,6 @@ import { createInteractionListener } from "./interactions.ts";
 import { onMessage } from "./messages.ts";
 import { createDiscordPort } from "./port.ts";
 import type { DiscordAdapter, DiscordAdapterOptions } from "./types.ts";
-import { createTypingIndicators } from "./typing.ts";
 
 export { DISCORD_INTENTS } from "./client.ts";
 export { LESSON_COMMAND, lessonCommands, type RegisteredCommands, registerDiscordCommands } from "./commands.ts";
@@ -28,11 +27,10 @@ export const DEFAULT_GUILD_CONFIG = DEFAULT_LESSON_RULES;
 export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAdapter {
 	const { tutor, renderer, config, logger } = options;
 	const client = createDiscordClient(config, logger);
-	const typing = createTypingIndicators(client.rest, logger);
 	const controller = createLessonController({
 		tutor,
 		renderer,
-		port: createDiscordPort(client, typing, logger),
+		port: createDiscordPort(client, logger),
 		logger,
 		...(options.state ? { state: options.state } : {}),
 		...(config.storeUrl ? { storeUrl: config.storeUrl } : {}),
@@ -91,7 +89,6 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 			stopped = true;
 			// Running turns finish while still subscribed, so their posts are not lost (bounded).
 			await controller.stop();
-			typing.stopAll();
 			await client.destroy().catch((error: unknown) => logger.warn({ err: error }, "discord: disconnect failed"));
 		},
 		flush: (timeoutMs) => controller.flush(timeoutMs),

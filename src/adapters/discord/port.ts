@@ -13,7 +13,6 @@ import type { PlatformPort } from "../lesson/port.ts";
 import { DISCORD_STYLE, introText } from "./notices.ts";
 import { describeRestError, editMessage, postMessage } from "./rest-messages.ts";
 import { type DiscordThread, decodeDiscordThreadId, encodeDiscordThreadId } from "./thread-id.ts";
-import type { TypingIndicators } from "./typing.ts";
 
 const CONTENT_MAX = 2000;
 const THREAD_NAME_MAX = 100;
@@ -29,11 +28,7 @@ export function threadName(topic: string): string {
 }
 
 /** Discord's port over a discord.js client (REST for everything it posts). */
-export function createDiscordPort(
-	client: Client,
-	typing: TypingIndicators,
-	logger: Logger,
-): PlatformPort<DiscordThread> {
+export function createDiscordPort(client: Client, logger: Logger): PlatformPort<DiscordThread> {
 	const rest = client.rest;
 	const channelOf = (threadId: string) => decodeDiscordThreadId(threadId)?.threadId ?? "";
 
@@ -48,8 +43,8 @@ export function createDiscordPort(
 
 	return {
 		name: "discord",
-		// The modal must BE the first response, within 3 s of the click.
-		limits: { formPrecheckMs: 1_500 },
+		// The modal must BE the first response, within 3 s of the click; "typing" shows about 10 s per call.
+		limits: { formPrecheckMs: 1_500, typingRefreshMs: 8_000 },
 		style: DISCORD_STYLE,
 		encodeThreadId: encodeDiscordThreadId,
 		decodeThreadId: decodeDiscordThreadId,
@@ -77,7 +72,7 @@ export function createDiscordPort(
 				posted = (await postMessage(rest, logger, channelId, { content: chunk })) !== undefined || posted;
 			return posted;
 		},
-		typing: (threadId, active) => typing.set(channelOf(threadId), active),
+		startTyping: async (threadId) => void (await rest.post(Routes.channelTyping(channelOf(threadId)))),
 		async openThread(place, intro) {
 			let threadId = place.threadId ? channelOf(place.threadId) : "";
 			if (threadId) {

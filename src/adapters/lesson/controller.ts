@@ -93,7 +93,7 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 
 	return {
 		attach() {
-			unsubscribe ??= tutor.subscribe(output);
+			unsubscribe ??= tutor.subscribe(output.onEvent);
 		},
 		async stop() {
 			if (stopped) return;
@@ -109,6 +109,7 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 			if (!(await queues.drain(STOP_MS))) logger.warn({}, `${port.name}: stopped with posts still queued`);
 			unsubscribe?.();
 			unsubscribe = undefined;
+			output.stopTyping();
 			await owned?.close();
 		},
 		flush: (timeoutMs = STOP_MS) => queues.drain(timeoutMs),

@@ -60,6 +60,8 @@ export interface Actor {
 export interface PlatformLimits {
 	/** How long the answer-form pre-check may take before the form opens anyway (the platform's first-response deadline allows it). */
 	formPrecheckMs: number;
+	/** How often startTyping is repeated while the tutor works (its indicator fades after a few seconds). */
+	typingRefreshMs?: number;
 }
 
 /** What a platform implements for the lesson controller. */
@@ -79,7 +81,9 @@ export interface PlatformPort<Address = unknown> {
 	editCard(threadId: string, messageIds: readonly string[], card: Card): Promise<boolean>;
 	/** Post the plan picture (its outline when it has no PNG); true once anything reached the thread. Must not throw. */
 	postPicture(threadId: string, picture: PlanPicture): Promise<boolean>;
-	/** Show or stop "typing…" (platforms without one leave it out). Must not throw. */
+	/** Show "typing…" for a few seconds; the controller repeats it while the tutor works (platforms without one leave it out). May reject. */
+	startTyping?(threadId: string): Promise<void>;
+	/** Show or hide a working status at once (a terminal line; chat platforms use startTyping). Must not throw. */
 	typing?(threadId: string, active: boolean): void;
 	/** Open the lesson's thread at `place` (or use its existing one) with the intro as its first message. Must not throw. */
 	openThread(place: LessonPlace, intro: LessonIntro): Promise<OpenedThread>;

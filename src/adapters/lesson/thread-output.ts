@@ -15,6 +15,7 @@ import { closingLine } from "./notices.ts";
 import type { PlatformPort } from "./port.ts";
 import type { SerialQueues } from "./serial-queue.ts";
 import { createThreadSequencer, type ThreadPost } from "./thread-sequencer.ts";
+import { createTypingIndicators } from "./typing.ts";
 
 /** Dependencies of the output path. */
 export interface ThreadOutputDeps {
@@ -26,8 +27,12 @@ export interface ThreadOutputDeps {
 	logger: Logger;
 }
 
-/** The tutor's event sink for one platform: returns at once, never throws. */
-export type ThreadOutput = (event: TutorEvent) => void;
+/** The tutor's event sink for one platform (returns at once, never throws), and a stop for its typing loops. */
+export interface ThreadOutput {
+	onEvent(event: TutorEvent): void;
+	/** Stop every typing indicator. */
+	stopTyping(): void;
+}
 
 type QuestionEvent = Extract<TutorEvent, { type: "quiz" | "ask" }>;
 
@@ -36,6 +41,18 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 	const { port, renderer, state, queues, logger } = deps;
 	const sequencer = createThreadSequencer();
 	const tag = port.name;
+	const typingLoops = port.startTyping
+		? createTypingIndicators(
+				(id) => port.startTyping?.(id) ?? Promise.resolve(),
+				port.limits.typingRefreshMs ?? 8_000,
+				logger,
+				tag,
+			)
+		: undefined;
+	const typing = (threadId: string, active: boolean) => {
+		typingLoops?.set(threadId, active);
+		port.typing?.(threadId, active);
+	};
 
 	const cardOf = (event: TutorEvent, lead: string | undefined): Card | undefined => {
 		const card = cardFromEvent(event);
@@ -79,7 +96,7 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 	}
 
 	async function postEnded(threadId: string, event: Extract<TutorEvent, { type: "ended" }>): Promise<void> {
-		port.typing?.(threadId, false);
+		typing(threadId, false);
 		const card = cardOf(event, undefined);
 		if (card) await port.postCard(threadId, card);
 		const intro = await state.intro(threadId);
@@ -106,12 +123,12 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 		}
 	}
 
-	return (event) => {
+	const onEvent = (event: TutorEvent) => {
 		try {
 			const threadId = typeof event?.sessionId === "string" ? event.sessionId : "";
 			if (port.decodeThreadId(threadId) === undefined) return; // another platform's lesson
 			// Typing is immediate: it should show while earlier posts are still queued.
-			if (event.type === "typing") port.typing?.(threadId, event.active === true);
+			if (event.type === "typing") typing(threadId, event.active === true);
 			// The sequencer holds a plan picture or tutor text until it knows what follows (see thread-sequencer.ts).
 			for (const next of sequencer.push(event)) {
 				if (next.event.type === "typing") continue;
@@ -127,4 +144,5 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 			logger.error({ err: error }, `${tag}: could not queue a tutor event`);
 		}
 	};
+	return { onEvent, stopTyping: () => typingLoops?.stopAll() };
 }
