@@ -18,6 +18,7 @@ import type { LogFields, Logger } from "../../../src/core/contracts/logger.ts";
 import type { Tutor } from "../../../src/core/contracts/tutor.ts";
 import { createPlanRenderer, type PlanRenderer } from "../../../src/render/index.ts";
 import { type FakeDiscord, type FakeMessage, startFakeDiscord } from "../../fakes/discord.ts";
+import { stubRenderer } from "../lesson/stub-renderer.ts";
 
 /** One scripted model reply: text and/or tool calls. */
 export type { ScriptedReply as Reply } from "../../fixtures/model-stream.ts";
@@ -52,6 +53,8 @@ export function recordingLogger(): RecordingLogger {
 export interface Stack {
 	fake: FakeDiscord;
 	dir: string;
+	/** The sessions' store (SQLite in `dir`). */
+	storeUrl: string;
 	tutor: Tutor;
 	adapter: DiscordAdapter;
 	renderer: PlanRenderer;
@@ -63,14 +66,21 @@ export interface Stack {
 	close(): Promise<void>;
 }
 
-/** Start the stack on a fake Discord with a scripted model. */
-export async function startStack(fake: FakeDiscord, model: MockLanguageModelV3): Promise<Stack> {
+/** Start the stack on a fake Discord with a scripted model (`png`: a stub renderer drawing that PNG instead of Chromium). */
+export async function startStack(
+	fake: FakeDiscord,
+	model: MockLanguageModelV3,
+	options: { png?: Buffer } = {},
+): Promise<Stack> {
 	const dir = mkdtempSync(join(tmpdir(), "lh-discord-"));
 	const logger = recordingLogger();
-	const renderer = createPlanRenderer({ executablePath: "/usr/bin/chromium" });
+	const renderer = options.png
+		? stubRenderer(options.png)
+		: createPlanRenderer({ executablePath: "/usr/bin/chromium" });
+	const storeUrl = `sqlite://${join(dir, "lh.sqlite")}`;
 	const events: TutorEvent[] = [];
 	const open = async () => {
-		const store = await createSessionStore(`sqlite://${join(dir, "lh.sqlite")}`);
+		const store = await createSessionStore(storeUrl);
 		const tutor = createTutor({ model, store, maxRetries: 0 });
 		tutor.subscribe((e) => void events.push(e));
 		await tutor.resume();
@@ -94,6 +104,7 @@ export async function startStack(fake: FakeDiscord, model: MockLanguageModelV3):
 	const stack: Stack = {
 		fake,
 		dir,
+		storeUrl,
 		logger,
 		renderer,
 		events,

@@ -30,7 +30,11 @@ const tree: PlanTree = { nodes: [{ id: "a", title: "Halves" }], edges: [], versi
 /** A state store that records the keys written. */
 function spyStore(inner: StateStore = createMemoryStateStore()): StateStore & { keys: string[] } {
 	const keys: string[] = [];
-	return { ...inner, keys, set: (key, value, ttl) => (keys.push(key), inner.set(key, value, ttl)) };
+	const set: StateStore["set"] = (key, value, ttl) => {
+		keys.push(key);
+		return inner.set(key, value, ttl);
+	};
+	return { ...inner, keys, set };
 }
 
 function setup(options: { state?: StateStore; storeUrl?: string } = {}) {
