@@ -4,7 +4,7 @@
  */
 
 export { createLanguageModel, type ModelConfig } from "./models/index.ts";
-export { DEFAULT_STORE_URL, makeFolder, openKeyv, StoreUrlError } from "./store/keyv.ts";
+export { DEFAULT_STORE_URL, makeFolder, openKeyv, StoreUrlError, sqlitePathOf } from "./store/keyv.ts";
 export { createSessionStore, sessionStoreOnKeyv } from "./store/session-store.ts";
 export {
 	createMemoryStateStore,
