@@ -11,7 +11,7 @@ import { type CliIo, EXIT_CONFIG, loadConfigOrReport } from "./io.ts";
 import { createProcessLogger } from "./logger.ts";
 import { playgroundCommand } from "./playground-command.ts";
 import { installProcessHandlers, ShutdownRegistry } from "./process.ts";
-import { createRuntime, describeModel, type Runtime } from "./runtime.ts";
+import { createServices, describeModel, type Services } from "./services.ts";
 
 /** A started adapter, as start sees it. */
 interface RunningAdapter {
@@ -43,9 +43,9 @@ export async function startCommand(io: CliIo): Promise<StartOutcome> {
 		logger.flush();
 		process.exit(code);
 	});
-	let runtime: Runtime;
+	let runtime: Services;
 	try {
-		runtime = await createRuntime(config, logger, registry);
+		runtime = await createServices(config, logger, registry);
 	} catch (error) {
 		logger.error({ err: error }, "could not start the tutor");
 		await registry.close();
@@ -91,7 +91,7 @@ function adapterState(config: Config, name: string, logger: Logger, registry: Sh
 
 async function startDiscord(
 	config: Config,
-	runtime: Runtime,
+	runtime: Services,
 	logger: Logger,
 	registry: ShutdownRegistry,
 ): Promise<RunningAdapter> {
@@ -111,7 +111,7 @@ async function startDiscord(
 
 async function startSlack(
 	config: Config,
-	runtime: Runtime,
+	runtime: Services,
 	logger: Logger,
 	registry: ShutdownRegistry,
 ): Promise<RunningAdapter> {

@@ -13,27 +13,27 @@ import { createPlanRenderer, type PlanRenderer } from "../render/index.ts";
 import type { ShutdownRegistry } from "./process.ts";
 import { prepareStoreFolder } from "./store-folder.ts";
 
-/** What adapters and the playground run on. */
-export interface Runtime {
+/** What adapters and the playground run on (not the engine's per-turn Runtime: see agent/engine/runtime.ts). */
+export interface Services {
 	tutor: Tutor;
 	renderer: PlanRenderer;
 	/** Sessions repaired at start (cut off by a crash or restart). */
 	repaired: number;
 }
 
-/** Options of createRuntime. */
-export interface RuntimeOptions {
+/** Options of createServices. */
+export interface ServicesOptions {
 	/** How long closing waits for running turns before aborting them (default 8 s; the playground wants less). */
 	closeTimeoutMs?: number;
 }
 
 /** Opens the store, builds the model and the tutor, repairs interrupted sessions. */
-export async function createRuntime(
+export async function createServices(
 	config: Config,
 	logger: Logger,
 	registry: ShutdownRegistry,
-	options: RuntimeOptions = {},
-): Promise<Runtime> {
+	options: ServicesOptions = {},
+): Promise<Services> {
 	const renderer = createPlanRenderer({
 		...(config.chromiumPath ? { executablePath: config.chromiumPath } : {}),
 		logger,
