@@ -30,10 +30,10 @@ import { createSessionStore } from "../src/agent/store/session-store.ts";
 import { createTutor } from "../src/agent/tutor.ts";
 import { silentLogger } from "../src/core/contracts/logger.ts";
 import type { Tutor } from "../src/core/contracts/tutor.ts";
-import { stubRenderer } from "../test/adapters/lesson/stub-renderer.ts";
-import { startFakeDiscord } from "../test/fakes/discord.ts";
-import { startFakeSlack } from "../test/fakes/slack.ts";
-import { replyStream } from "../test/fixtures/model-stream.ts";
+import { startFakeDiscord } from "../testkit/fakes/discord.ts";
+import { startFakeSlack } from "../testkit/fakes/slack.ts";
+import { replyStream } from "../testkit/model-stream.ts";
+import { stubRenderer } from "../testkit/stub-renderer.ts";
 
 const LESSONS = Number(process.env.BENCH_LESSONS ?? 100);
 const STEP_MS = Number(process.env.BENCH_STEP_MS ?? 2000);

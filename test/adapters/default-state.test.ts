@@ -11,10 +11,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createDiscordAdapter } from "../../src/adapters/discord/index.ts";
 import { openStateStore } from "../../src/agent/index.ts";
 import { silentLogger } from "../../src/core/contracts/logger.ts";
-import { startFakeDiscord } from "../fakes/discord.ts";
-import { startFakeSlack } from "../fakes/slack.ts";
+import { startFakeDiscord } from "../../testkit/fakes/discord.ts";
+import { startFakeSlack } from "../../testkit/fakes/slack.ts";
+import { stubRenderer } from "../../testkit/stub-renderer.ts";
 import { FakeTutor } from "./lesson/fake-tutor.ts";
-import { stubRenderer } from "./lesson/stub-renderer.ts";
 import { startAdapter } from "./slack/harness.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lh-default-state-"));

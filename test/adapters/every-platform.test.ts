@@ -15,13 +15,13 @@ import { createLineSource } from "../../src/adapters/terminal/input.ts";
 import { runPlayground } from "../../src/adapters/terminal/playground.ts";
 import { createSessionStore, createTutor, openStateStore, type StateStore } from "../../src/agent/index.ts";
 import type { Tutor } from "../../src/core/contracts/tutor.ts";
-import { startFakeDiscord } from "../fakes/discord.ts";
-import { startFakeSlack } from "../fakes/slack.ts";
+import { startFakeDiscord } from "../../testkit/fakes/discord.ts";
+import { startFakeSlack } from "../../testkit/fakes/slack.ts";
+import { scriptedModel } from "../../testkit/model-stream.ts";
+import { stubRenderer } from "../../testkit/stub-renderer.ts";
 import { DEFAULT_ANSWER } from "../fixtures/drive-controls.ts";
 import { EVERY_PLATFORM_STEPS, everyPlatformLesson } from "../fixtures/lesson-script.ts";
-import { scriptedModel } from "../fixtures/model-stream.ts";
 import { customIds, startStack } from "./discord/helpers.ts";
-import { stubRenderer } from "./lesson/stub-renderer.ts";
 import { startAdapter, textOf } from "./slack/harness.ts";
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);

@@ -13,10 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDiscordAdapter, type DiscordAdapter } from "../../../src/adapters/discord/index.ts";
 import { stateStoreOnKeyv } from "../../../src/agent/index.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
-import { type FakeDiscord, type FakeInteraction, startFakeDiscord } from "../../fakes/discord.ts";
+import { type FakeDiscord, type FakeInteraction, startFakeDiscord } from "../../../testkit/fakes/discord.ts";
+import { stubRenderer } from "../../../testkit/stub-renderer.ts";
 import { FakeTutor } from "../lesson/fake-tutor.ts";
 import { HeldStore } from "../lesson/held-store.ts";
-import { stubRenderer } from "../lesson/stub-renderer.ts";
 import { customIds, waitForControl } from "./helpers.ts";
 
 let fake: FakeDiscord;

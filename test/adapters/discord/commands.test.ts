@@ -11,8 +11,8 @@ import { DISCORD_STYLE } from "../../../src/adapters/discord/notices.ts";
 import { threadName } from "../../../src/adapters/discord/port.ts";
 import { normalizeLessonRules as normalizeGuildConfig } from "../../../src/adapters/lesson/lesson-rules.ts";
 import { type Refusal, refusalNotice as shared } from "../../../src/adapters/lesson/notices.ts";
-import { type FakeDiscord, startFakeDiscord } from "../../fakes/discord.ts";
-import { commandProblems } from "../../fixtures/discord/limits.ts";
+import { type FakeDiscord, startFakeDiscord } from "../../../testkit/fakes/discord.ts";
+import { commandProblems } from "../../../testkit/fixtures/discord/limits.ts";
 
 let fake: FakeDiscord;
 beforeAll(async () => {

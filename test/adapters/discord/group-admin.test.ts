@@ -8,7 +8,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
-import type { FakeInteraction, FakeUser } from "../../fakes/discord.ts";
+import type { FakeInteraction, FakeUser } from "../../../testkit/fakes/discord.ts";
 import { type Reply, scriptedModel, useStack, waitForAck, waitForControl } from "./helpers.ts";
 
 const script: Reply[] = [

@@ -17,12 +17,12 @@ import type { TutorEvent } from "../../../src/core/contracts/events.ts";
 import type { LogFields, Logger } from "../../../src/core/contracts/logger.ts";
 import type { Tutor } from "../../../src/core/contracts/tutor.ts";
 import { createPlanRenderer, type PlanRenderer } from "../../../src/render/index.ts";
-import { type FakeDiscord, type FakeMessage, startFakeDiscord } from "../../fakes/discord.ts";
-import { stubRenderer } from "../lesson/stub-renderer.ts";
+import { type FakeDiscord, type FakeMessage, startFakeDiscord } from "../../../testkit/fakes/discord.ts";
+import { stubRenderer } from "../../../testkit/stub-renderer.ts";
 
 /** One scripted model reply: text and/or tool calls. */
-export type { ScriptedReply as Reply } from "../../fixtures/model-stream.ts";
-export { scriptedModel } from "../../fixtures/model-stream.ts";
+export type { ScriptedReply as Reply } from "../../../testkit/model-stream.ts";
+export { scriptedModel } from "../../../testkit/model-stream.ts";
 
 /** A logger that keeps every entry (tests assert on errors). */
 export interface RecordingLogger extends Logger {

@@ -10,8 +10,8 @@ import { createMemoryStateStore } from "../../../src/agent/index.ts";
 import { createSessionStore } from "../../../src/agent/store/session-store.ts";
 import { createTutor } from "../../../src/agent/tutor.ts";
 import { createPlanRenderer } from "../../../src/render/index.ts";
-import type { FakeInteraction } from "../../fakes/discord.ts";
-import { buttonPayload } from "../../fixtures/discord/interactions.ts";
+import type { FakeInteraction } from "../../../testkit/fakes/discord.ts";
+import { buttonPayload } from "../../../testkit/fixtures/discord/interactions.ts";
 import { type Reply, recordingLogger, scriptedModel, useStack, waitForAck, waitForControl } from "./helpers.ts";
 
 const quiz = (id: string) => ({

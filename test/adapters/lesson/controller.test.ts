@@ -15,9 +15,9 @@ import { createMemoryStateStore, openStateStore, type StateStore } from "../../.
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
 import type { PlanTree } from "../../../src/core/contracts/plan.ts";
 import type { SessionSummary } from "../../../src/core/contracts/tutor.ts";
+import { stubRenderer } from "../../../testkit/stub-renderer.ts";
 import { FakeTutor } from "./fake-tutor.ts";
 import { type PortCall, recordingActor, recordingPort } from "./recording-port.ts";
-import { stubRenderer } from "./stub-renderer.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lh-controller-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

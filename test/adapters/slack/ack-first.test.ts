@@ -8,10 +8,10 @@
 import Keyv from "keyv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stateStoreOnKeyv } from "../../../src/agent/index.ts";
-import { type FakeSlack, startFakeSlack } from "../../fakes/slack.ts";
+import { type FakeSlack, startFakeSlack } from "../../../testkit/fakes/slack.ts";
+import { stubRenderer } from "../../../testkit/stub-renderer.ts";
 import { FakeTutor } from "../lesson/fake-tutor.ts";
 import { HeldStore } from "../lesson/held-store.ts";
-import { stubRenderer } from "../lesson/stub-renderer.ts";
 import { type Running, startAdapter } from "./harness.ts";
 
 const ADA = { user: "U1", name: "ada", channel: "C1" };

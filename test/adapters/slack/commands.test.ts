@@ -5,10 +5,10 @@
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryStateStore } from "../../../src/agent/index.ts";
-import type { RecordedCall } from "../../fakes/slack.ts";
-import { type FakeSlack, startFakeSlack } from "../../fakes/slack.ts";
+import type { RecordedCall } from "../../../testkit/fakes/slack.ts";
+import { type FakeSlack, startFakeSlack } from "../../../testkit/fakes/slack.ts";
+import { stubRenderer } from "../../../testkit/stub-renderer.ts";
 import { FakeTutor } from "../lesson/fake-tutor.ts";
-import { stubRenderer } from "../lesson/stub-renderer.ts";
 import { type Running, startAdapter, textOf } from "./harness.ts";
 
 const ADA = { user: "U1", name: "ada", channel: "C1" };

@@ -9,7 +9,7 @@ import type { StateStore } from "../../../src/agent/index.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
 import type { Tutor } from "../../../src/core/contracts/tutor.ts";
 import type { PlanRenderer } from "../../../src/render/index.ts";
-import type { FakeMessage, FakeSlack, SlackSender } from "../../fakes/slack.ts";
+import type { FakeMessage, FakeSlack, SlackSender } from "../../../testkit/fakes/slack.ts";
 
 /** A started adapter and what talks to it. */
 export interface Running {

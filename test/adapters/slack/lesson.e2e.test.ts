@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSessionStore, createTutor, openStateStore, type StateStore } from "../../../src/agent/index.ts";
 import type { Tutor } from "../../../src/core/contracts/tutor.ts";
 import { createPlanRenderer, type PlanRenderer } from "../../../src/render/index.ts";
-import { type FakeSlack, type RecordedCall, startFakeSlack } from "../../fakes/slack.ts";
+import { type FakeSlack, type RecordedCall, startFakeSlack } from "../../../testkit/fakes/slack.ts";
 import { createLessonModel } from "../../fixtures/slack/lesson-model.ts";
 import { findControl, type Running, startAdapter, textOf } from "./harness.ts";
 

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSlackAdapter, type SlackAdapterConfig } from "../../../src/adapters/slack/index.ts";
 import { createMemoryStateStore } from "../../../src/agent/index.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
-import { type FakeSlack, startFakeSlack } from "../../fakes/slack.ts";
+import { type FakeSlack, startFakeSlack } from "../../../testkit/fakes/slack.ts";
+import { stubRenderer } from "../../../testkit/stub-renderer.ts";
 import { FakeTutor } from "../lesson/fake-tutor.ts";
-import { stubRenderer } from "../lesson/stub-renderer.ts";
 import { startAdapter } from "./harness.ts";
 
 describe("Slack adapter lifecycle", { timeout: 20_000 }, () => {

@@ -9,7 +9,7 @@ import { parseLessonCommand } from "../../../src/adapters/slack/command-parse.ts
 import { decodeModalMetadata, encodeModalMetadata, typedAnswerOf } from "../../../src/adapters/slack/controls.ts";
 import { stripMentions } from "../../../src/adapters/slack/events.ts";
 import { parentMessage } from "../../../src/adapters/slack/messages.ts";
-import { blockProblems } from "../../fakes/slack.ts";
+import { blockProblems } from "../../../testkit/fakes/slack.ts";
 
 describe("parseLessonCommand", () => {
 	it("reads start with flags and a member, and the other subcommands", () => {

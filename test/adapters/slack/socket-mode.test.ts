@@ -7,9 +7,9 @@ import { describe, expect, it } from "vitest";
 import { createSlackAdapter } from "../../../src/adapters/slack/index.ts";
 import { createMemoryStateStore } from "../../../src/agent/index.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
-import { startFakeSlack } from "../../fakes/slack.ts";
+import { startFakeSlack } from "../../../testkit/fakes/slack.ts";
+import { stubRenderer } from "../../../testkit/stub-renderer.ts";
 import { FakeTutor } from "../lesson/fake-tutor.ts";
-import { stubRenderer } from "../lesson/stub-renderer.ts";
 
 describe("Slack Socket Mode", { timeout: 20_000 }, () => {
 	it("connects, acks a command envelope, and starts a lesson from a mention event", async () => {

@@ -3,8 +3,8 @@
  * keyed by the plan state so identical states dedupe like the real renderer's.
  */
 
-import type { DerivedPlanStatuses, PlanTree } from "../../../src/core/contracts/plan.ts";
-import type { PlanPicture, PlanRenderer } from "../../../src/render/index.ts";
+import type { DerivedPlanStatuses, PlanTree } from "../src/core/contracts/plan.ts";
+import type { PlanPicture, PlanRenderer } from "../src/render/index.ts";
 
 /** A renderer returning `png` (or no picture, with an error) for every plan. */
 export function stubRenderer(png: Buffer | undefined): PlanRenderer & { renders: number } {
