@@ -6,13 +6,13 @@
 
 import { ChannelType, type ChatInputCommandInteraction, MessageFlags } from "discord.js";
 import type { Logger } from "../../core/contracts/logger.ts";
-import type { LessonController, LessonStatus } from "../lesson/controller.ts";
-import { isLessonMode, type LessonRules, type LessonRulesChange } from "../lesson/lesson-rules.ts";
-import { pendingLabel, phaseLabel } from "../lesson/notices.ts";
+import type { LessonController } from "../lesson/controller.ts";
+import { isLessonMode, type LessonRulesChange } from "../lesson/lesson-rules.ts";
 import type { LessonPlace } from "../lesson/port.ts";
+import { rulesText, statusText } from "../lesson/texts.ts";
 import { actorOf } from "./actor.ts";
 import { OPTION } from "./commands.ts";
-import { HELP_TEXT, NOTICES } from "./notices.ts";
+import { DISCORD_STYLE, HELP_TEXT, NOTICES } from "./notices.ts";
 import { threadName } from "./port.ts";
 import { encodeDiscordThreadId } from "./thread-id.ts";
 import { participantOf } from "./who.ts";
@@ -21,36 +21,6 @@ import { participantOf } from "./who.ts";
 export interface CommandContext {
 	controller: LessonController;
 	logger: Logger;
-}
-
-/** The settings as a few readable lines. */
-export function describeGuildConfig(config: LessonRules): string {
-	const channels =
-		config.channels.length > 0 ? config.channels.map((id) => `<#${id}>`).join(", ") : "every text channel";
-	const limit =
-		config.lessonsPerDay > 0 ? `${config.lessonsPerDay} per member per day (admins exempt)` : "no daily limit";
-	return [
-		`**Lessons here**`,
-		`• Channels: ${channels}`,
-		`• Limit: ${limit}`,
-		`• Default mode: ${config.defaultMode}`,
-	].join("\n");
-}
-
-/** `/lesson status` as a few lines (the picture goes along as an attachment). */
-function statusText({ summary, picture }: LessonStatus): string {
-	const started = Date.parse(summary.createdAt);
-	const since = Number.isFinite(started) ? ` · started <t:${Math.floor(started / 1000)}:R>` : "";
-	const topic = summary.topic.replace(/\s+/g, " ").slice(0, 200);
-	const lines = [
-		`**${topic}** · ${summary.mode} lesson for <@${summary.learner.id}>${since}`,
-		summary.phase === "ended"
-			? "This lesson has ended."
-			: `Now: ${phaseLabel(summary.phase)} · ${pendingLabel(summary.pending.length)}`,
-	];
-	if (!summary.plan) lines.push("No lesson map yet: it is drawn once the first questions are answered.");
-	else if (picture) lines.push(`🗺️ ${picture.caption}`, ...(picture.png ? [] : [picture.outline]));
-	return lines.join("\n");
 }
 
 /** Where `/lesson start` puts the lesson: a new thread under a text or announcement channel, or this public thread. */
@@ -123,12 +93,12 @@ export async function lessonCommand(ctx: CommandContext, interaction: ChatInputC
 			return void (await ctx.controller.end(actor, here));
 		case "status": {
 			const status = await ctx.controller.status(actor, here);
-			if (status) await actor.notify(statusText(status), status.picture);
+			if (status) await actor.notify(statusText(status, DISCORD_STYLE), status.picture);
 			return;
 		}
 		case "config": {
 			const shown = await ctx.controller.config(actor, guildId, configChange(interaction));
-			if (shown) await actor.notify(`${shown.saved ? "Saved.\n" : ""}${describeGuildConfig(shown.rules)}`);
+			if (shown) await actor.notify(`${shown.saved ? "Saved.\n" : ""}${rulesText(shown.rules, DISCORD_STYLE)}`);
 		}
 	}
 }

@@ -8,7 +8,11 @@ import type { NoticeStyle } from "../lesson/notices.ts";
 import type { LessonIntro } from "../lesson/port.ts";
 
 /** Notices on Discord: `/lesson start`, Manage Server admins, `<@id>` and `<#id>` mentions. */
-export const DISCORD_STYLE: NoticeStyle = { startHint: "`/lesson start`", adminHint: " (Manage Server)" };
+export const DISCORD_STYLE: NoticeStyle = {
+	startHint: "`/lesson start`",
+	adminHint: " (Manage Server)",
+	time: (ms) => `<t:${Math.floor(ms / 1000)}:R>`,
+};
 
 /** The first message of a lesson thread. */
 export function introText({ topic, learner, mode, startedBy }: LessonIntro): string {

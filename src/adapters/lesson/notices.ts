@@ -25,6 +25,12 @@ export interface NoticeStyle {
 	mention?: (userId: string) => string;
 	/** A channel mention, e.g. `<#123>` (default that form). */
 	channel?: (channelId: string) => string;
+	/** Bold text (default `**text**`). */
+	bold?: (text: string) => string;
+	/** A time relative to now, when the platform renders one (Discord's `<t:…:R>`); epoch ms in. */
+	time?: (epochMs: number) => string;
+	/** false when a private notice cannot carry a picture (the outline goes in its text instead). */
+	noticePictures?: boolean;
 }
 
 /** What the refused person tried. */

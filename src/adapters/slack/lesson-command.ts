@@ -7,12 +7,13 @@
 
 import type { App, RespondFn, SlashCommand } from "@slack/bolt";
 import type { Participant } from "../../core/contracts/events.ts";
-import { escapeMrkdwn, planOutline } from "../../render/index.ts";
+import { escapeMrkdwn } from "../../render/index.ts";
 import type { Actor } from "../lesson/port.ts";
+import { rulesText, statusText } from "../lesson/texts.ts";
 import { afterPendingIo } from "../lesson/within.ts";
 import { parseLessonCommand } from "./command-parse.ts";
 import { type HandlerContext, notify, slackActor, threadLink } from "./context.ts";
-import { clip, configText, helpText, statusText } from "./messages.ts";
+import { clip, helpText, SLACK_STYLE } from "./messages.ts";
 import { decodeSlackThreadId } from "./thread-id.ts";
 
 /** The slash command this adapter answers. */
@@ -54,12 +55,11 @@ async function runCommand(ctx: HandlerContext, command: SlashCommand, actor: Act
 		case "status": {
 			const threadId = await ctx.controller.lessonIn(teamId, channelId, actor, true);
 			const status = await ctx.controller.status(actor, threadId);
-			if (!status) return;
-			const { summary } = status;
-			const outline = summary.plan ? planOutline(summary.plan.tree, summary.plan.statuses) : undefined;
-			const address = decodeSlackThreadId(summary.sessionId);
-			const link = address ? await threadLink(ctx, address.channelId, address.threadTs) : undefined;
-			return actor.notify(statusText(summary, outline, link));
+			const address = status && decodeSlackThreadId(status.summary.sessionId);
+			const link = address && (await threadLink(ctx, address.channelId, address.threadTs));
+			if (status)
+				await actor.notify(clip(statusText(status, SLACK_STYLE, link && ` · <${link}|open the thread>`), 3000));
+			return;
 		}
 		case "config": {
 			const change = parsed.change;
@@ -76,7 +76,7 @@ async function runCommand(ctx: HandlerContext, command: SlashCommand, actor: Act
 			);
 			if (!shown) return;
 			const head = parsed.error ? `${parsed.error}\n\n` : shown.saved ? "Saved.\n" : "";
-			return actor.notify(`${head}${configText(shown.rules)}`);
+			return actor.notify(`${head}${rulesText(shown.rules, SLACK_STYLE)}`);
 		}
 	}
 }

@@ -106,7 +106,7 @@ describe("Slack /lesson commands and mentions", { timeout: 20_000 }, () => {
 		);
 		expect(await command("config channels all", ROOT)).toMatch(/every channel/);
 		expect(await command("config limit 1", ROOT)).toMatch(/1 per member per day/);
-		expect(await command("config mode group", ROOT)).toMatch(/Default mode: \*group\*/);
+		expect(await command("config mode group", ROOT)).toMatch(/Default mode: group/);
 		expect(await command("config limit lots", ROOT)).toMatch(/whole number/);
 		expect(await command("start fractions", BOB)).toMatch(/started/);
 		expect(tutor.started.at(-1)?.mode).toBe("group");
