@@ -1,6 +1,7 @@
 /**
  * The terminal adapter: a lesson in the terminal (the playground), through the
- * same engine and cards as Discord and Slack.
+ * same engine, lesson controller and cards as Discord and Slack (port.ts is its
+ * platform port).
  */
 
 export { createStyler, type FormatOptions, formatCard, formatMarkdown, type Styler, wrapText } from "./format.ts";

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { refusalFromSummary } from "../../../src/adapters/lesson/answers.ts";
 import { createLessonController, type LessonController } from "../../../src/adapters/lesson/controller.ts";
 import { createMemoryStateStore, openStateStore, type StateStore } from "../../../src/agent/index.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
@@ -207,5 +208,59 @@ describe("the lesson controller", () => {
 		expect(elsewhere.notices[0]).toMatch(/can't run in this channel/);
 		expect((await s.controller.start(admin, place, { topic: "for ada", learner: ada })).ok).toBe(true);
 		await s.controller.stop();
+	});
+
+	it("decides the form from the tutor's view of the session", () => {
+		const view = (over: Partial<SessionSummary> = {}): SessionSummary => ({
+			sessionId: "rec:t",
+			topic: "t",
+			learner: ada,
+			mode: "solo",
+			phase: "probe",
+			createdAt: new Date(0).toISOString(),
+			pending: [{ toolCallId: "q1", kind: "quiz" }],
+			probeQuestions: 1,
+			messageCount: 1,
+			usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+			...over,
+		});
+		expect(refusalFromSummary(undefined, "q1", "U1")).toBe("unknown-session");
+		expect(refusalFromSummary(view({ phase: "ended" }), "q1", "U1")).toBe("ended");
+		expect(refusalFromSummary(view(), "q9", "U1")).toBe("not-pending");
+		expect(refusalFromSummary(view(), "q1", "U2")).toBe("not-allowed");
+		expect(refusalFromSummary(view({ mode: "group" }), "q1", "U2")).toBeUndefined();
+		expect(refusalFromSummary(view(), "q1", "U1")).toBeUndefined();
+	});
+
+	it("survives a plan picture that cannot be drawn: logged, and the thread's next posts still go out", async () => {
+		const tutor = new FakeTutor();
+		const log: Array<PortCall | { call: string }> = [];
+		const errors: unknown[] = [];
+		const controller = createLessonController({
+			tutor,
+			renderer: {
+				renderPlan: async () => {
+					throw new Error("no browser");
+				},
+			},
+			port: recordingPort(log),
+			logger: { ...silentLogger, error: (fields) => void errors.push(fields.err) },
+			state: createMemoryStateStore(),
+		});
+		controller.attach();
+		const threadId = "rec:t9";
+		const plan = {
+			type: "plan" as const,
+			sessionId: threadId,
+			tree,
+			statuses: { current: "a", visited: new Set<string>() },
+		};
+		await tutor.emit({ ...plan, reason: "init" });
+		await tutor.emit({ type: "text", sessionId: threadId, text: "Still here." });
+		await tutor.emit({ type: "typing", sessionId: threadId, active: false });
+		await controller.flush();
+		expect(String(errors[0])).toMatch(/no browser/);
+		expect(log.map((c) => c.call)).toEqual(["postCard"]);
+		await controller.stop();
 	});
 });
