@@ -13,22 +13,22 @@ const oneLine = (text: string, max: number) => text.replace(/\s+/g, " ").trim().
 
 /** `/lesson status`: the topic and learner, the phase, open questions, the assessment and the map. */
 export function statusText({ summary, picture }: LessonStatus, style: NoticeStyle, link?: string): string {
-	const escape = style.escape ?? ((t: string) => t);
+	const esc = style.escape ?? ((t: string) => t);
 	const mention = style.mention ?? ((id: string) => `<@${id}>`);
 	const started = Date.parse(summary.createdAt);
 	const since = style.time && Number.isFinite(started) ? ` · started ${style.time(started)}` : "";
 	const lines = [
-		`${bold(style, escape(oneLine(summary.topic, 200)))} · ${summary.mode} lesson for ${mention(summary.learner.id)}${since}${link ?? ""}`,
+		`${bold(style, esc(oneLine(summary.topic, 200)))} · ${summary.mode} lesson for ${mention(summary.learner.id)}${since}${link ?? ""}`,
 		summary.phase === "ended"
 			? "This lesson has ended."
 			: `Now: ${phaseLabel(summary.phase)} · ${pendingLabel(summary.pending.length)}`,
 	];
-	if (summary.assessment?.summary) lines.push(`Assessment: ${escape(oneLine(summary.assessment.summary, 500))}`);
+	if (summary.assessment?.summary) lines.push(`Assessment: ${esc(oneLine(summary.assessment.summary, 500))}`);
 	if (!summary.plan) lines.push("No lesson map yet: it is drawn once the first questions are answered.");
 	else if (picture) {
-		lines.push(`🗺️ ${escape(picture.caption)}`);
+		lines.push(`🗺️ ${esc(picture.caption)}`);
 		// Without a picture the notice shows (none drawn, or a platform whose notices carry none), the outline.
-		if (!picture.png || style.noticePictures === false) lines.push(`\`\`\`\n${escape(picture.outline)}\n\`\`\``);
+		if (!picture.png || style.noticePictures === false) lines.push(`\`\`\`\n${esc(picture.outline)}\n\`\`\``);
 	}
 	return lines.join("\n");
 }
