@@ -80,8 +80,12 @@ describe("the lesson controller", () => {
 			await s.tutor.emit({ ...plan, reason: "moved" });
 			await s.tutor.emit({ type: "typing", sessionId: threadId, active: false });
 		}
+		// Another platform's lesson is not this port's to show.
+		await s.tutor.emit({ type: "text", sessionId: "discord:1:2", text: "not ours" });
+		await s.tutor.emit({ type: "typing", sessionId: "discord:1:2", active: false });
 		await s.controller.flush();
 		expect(s.log.filter((c) => c.call === "postPicture")).toHaveLength(2);
+		expect(s.log.filter((c) => c.call === "postCard")).toHaveLength(0);
 		expect(state.keys.filter((k) => /plan/i.test(k))).toEqual([]);
 		await s.controller.stop();
 	});
