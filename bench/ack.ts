@@ -25,15 +25,15 @@ import { isMainThread, parentPort, Worker, workerData } from "node:worker_thread
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { createDiscordAdapter } from "../src/adapters/discord/index.ts";
 import { createSlackAdapter } from "../src/adapters/slack/index.ts";
-import { openKeyv } from "../src/agent/store/keyv.ts";
+import { openStateStore } from "../src/agent/index.ts";
 import { createSessionStore } from "../src/agent/store/session-store.ts";
 import { createTutor } from "../src/agent/tutor.ts";
 import { silentLogger } from "../src/core/contracts/logger.ts";
 import type { Tutor } from "../src/core/contracts/tutor.ts";
-import { stubRenderer } from "../test/adapters/shared/stub-renderer.ts";
-import { startFakeDiscord } from "../test/fakes/discord.ts";
-import { startFakeSlack } from "../test/fakes/slack.ts";
-import { replyStream } from "../test/fixtures/model-stream.ts";
+import { startFakeDiscord } from "../testkit/fakes/discord.ts";
+import { startFakeSlack } from "../testkit/fakes/slack.ts";
+import { replyStream } from "../testkit/model-stream.ts";
+import { stubRenderer } from "../testkit/stub-renderer.ts";
 
 const LESSONS = Number(process.env.BENCH_LESSONS ?? 100);
 const STEP_MS = Number(process.env.BENCH_STEP_MS ?? 2000);
@@ -292,7 +292,7 @@ async function phase(platform: Platform, dir: string): Promise<PhaseResult> {
 	if (fake.type !== "fake") throw new Error(`unexpected ${fake.type}`);
 	const store = await createSessionStore(`sqlite://${join(dir, `${platform}-lessons.sqlite`)}`);
 	const tutor: Tutor = createTutor({ model: slowModel(), store, maxRetries: 0, requestTimeoutMs: 60_000 });
-	const keyv = openKeyv(`sqlite://${join(dir, `${platform}.sqlite`)}`, platform);
+	const state = openStateStore(`sqlite://${join(dir, `${platform}.sqlite`)}`, platform);
 	const renderer = stubRenderer(undefined);
 	const adapter =
 		platform === "discord"
@@ -300,14 +300,14 @@ async function phase(platform: Platform, dir: string): Promise<PhaseResult> {
 					tutor,
 					renderer,
 					logger: silentLogger,
-					keyv,
+					state,
 					config: { token: fake.token, apiUrl: fake.apiUrl, guildId: fake.guildId, readyTimeoutMs: 15_000 },
 				})
 			: createSlackAdapter({
 					tutor,
 					renderer,
 					logger: silentLogger,
-					keyv,
+					state,
 					config: {
 						botToken: fake.token,
 						signingSecret: fake.signingSecret,
@@ -333,7 +333,7 @@ async function phase(platform: Platform, dir: string): Promise<PhaseResult> {
 	} finally {
 		await adapter.stop();
 		await tutor.close();
-		await keyv.disconnect();
+		await state.close();
 		worker.postMessage({ type: "close" } satisfies ToDriver);
 		await Promise.race([next(), sleep(5000)]);
 		await worker.terminate();

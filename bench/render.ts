@@ -19,7 +19,7 @@ import { renderMermaid } from "@mermaid-js/mermaid-cli";
 import { DEFAULT_CHROMIUM_PATH, launchChromium, MERMAID_CONFIG } from "../src/render/chromium.ts";
 import { createPlanRenderer } from "../src/render/index.ts";
 import { planMermaidSource } from "../src/render/plan-source.ts";
-import { calculusPlan, calculusStatuses } from "../test/fixtures/plans.ts";
+import { calculusPlan, calculusStatuses } from "../testkit/plans.ts";
 
 const run = promisify(execFile);
 const executablePath = process.env.PUPPETEER_EXECUTABLE_PATH ?? DEFAULT_CHROMIUM_PATH;

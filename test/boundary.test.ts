@@ -85,6 +85,52 @@ describe("layer boundaries", () => {
 		});
 	}
 
+	// Adapters: a platform adapter is transport. It imports its own folder, the lesson controller (and its
+	// port), render's and agent's public surfaces and core's contracts; only it imports its platform's SDK.
+	// The controller imports no platform SDK and no platform adapter.
+	const SDKS: Record<string, string[]> = {
+		discord: ["discord.js"],
+		slack: ["@slack/bolt", "@slack/types"],
+		terminal: [],
+	};
+	const allSdks = Object.values(SDKS).flat();
+	const adapterRules: Record<string, { targets: (target: string) => boolean; packages: (pkg: string) => boolean }> = {
+		lesson: {
+			targets: (t) =>
+				t.startsWith("adapters/lesson/") || t.startsWith("core/") || t === "render/index.ts" || t === "agent/index.ts",
+			packages: (pkg) => !allSdks.includes(pkg) && pkg !== "keyv" && pkg !== "ai",
+		},
+		...Object.fromEntries(
+			Object.entries(SDKS).map(([platform, sdks]) => [
+				platform,
+				{
+					targets: (t: string) =>
+						t.startsWith(`adapters/${platform}/`) ||
+						t.startsWith("adapters/lesson/") ||
+						t.startsWith("core/contracts/") ||
+						t === "render/index.ts" ||
+						t === "agent/index.ts",
+					packages: (pkg: string) => sdks.includes(pkg) || (!allSdks.includes(pkg) && pkg !== "keyv" && pkg !== "ai"),
+				},
+			]),
+		),
+	};
+	for (const [folder, rule] of Object.entries(adapterRules)) {
+		it(`src/adapters/${folder} imports only what ${folder === "lesson" ? "the controller" : "a platform adapter"} may`, () => {
+			const violations: string[] = [];
+			for (const file of filesUnder(join(src, "adapters", folder))) {
+				for (const ref of importsOf(readFileSync(file, "utf8"))) {
+					const where = `${relative(root, file)} imports ${ref.specifier}`;
+					if (ref.specifier.startsWith(".")) {
+						if (!rule.targets(relative(src, resolve(dirname(file), ref.specifier)))) violations.push(where);
+					} else if (!ref.specifier.startsWith("node:") && !rule.packages(packageName(ref.specifier)))
+						violations.push(where);
+				}
+			}
+			expect(violations).toEqual([]);
+		});
+	}
+
 	it("the import reader sees every import form (so the rule above can fail)", () => {
 		const code = [
 			'import { a } from "discord.js";',
@@ -102,6 +148,10 @@ describe("layer boundaries", () => {
 		]);
 		expect(rules.core!.packages({ specifier: "ai", typeOnly: false })).toBe(false);
 		expect(rules.core!.packages({ specifier: "node:fs", typeOnly: false })).toBe(false);
+		expect(adapterRules.slack!.packages("discord.js")).toBe(false);
+		expect(adapterRules.lesson!.packages("@slack/bolt")).toBe(false);
+		expect(adapterRules.discord!.targets("agent/store/keyv.ts")).toBe(false);
+		expect(adapterRules.discord!.targets("adapters/slack/port.ts")).toBe(false);
 	});
 });
 

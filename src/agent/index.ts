@@ -5,7 +5,20 @@
 
 export { createLanguageModel, type ModelConfig } from "./models/index.ts";
 export { isStoreError, reason, StoreError } from "./store/errors.ts";
-export { DEFAULT_STORE_URL, lastDriverError, makeFolder, openKeyv, StoreUrlError } from "./store/keyv.ts";
+export {
+	DEFAULT_STORE_URL,
+	lastDriverError,
+	makeFolder,
+	openKeyv,
+	StoreUrlError,
+	sqlitePathOf,
+} from "./store/keyv.ts";
 export { createSessionStore, sessionStoreOnKeyv } from "./store/session-store.ts";
+export {
+	createMemoryStateStore,
+	openStateStore,
+	type StateStore,
+	stateStoreOnKeyv,
+} from "./store/state-store.ts";
 export type { EndReason, LessonMessage, SessionRecord, SessionStore, UsageTotals } from "./store/types.ts";
 export { createTutor, MAX_TOPIC_CHARS, type TutorOptions } from "./tutor.ts";

@@ -244,19 +244,6 @@ export function createTutor(options: TutorOptions): Tutor {
 			return state ? summarize(state) : undefined;
 		},
 
-		async setExtra(sessionId, key, value) {
-			const state = await load(sessionId);
-			if (!state) {
-				logger.warn({ sessionId, key }, "setExtra on an unknown session");
-				return;
-			}
-			state.record.extra[key] = value;
-			// Adapter metadata: a failed save is logged (the value stays in memory and goes out with the next save).
-			await save(rt, state).catch((error: unknown) =>
-				logger.warn({ err: error, sessionId, key }, "saving extra failed"),
-			);
-		},
-
 		subscribe(sink) {
 			const unsubscribe = rt.hub.subscribe(sink);
 			startReruns();

@@ -12,7 +12,7 @@ import { type Config, redactUrl } from "../config.ts";
 import type { DerivedPlanStatuses } from "../core/contracts/plan.ts";
 import { parsePlanMermaid } from "../core/plan-mermaid.ts";
 import { createPlanRenderer } from "../render/index.ts";
-import { modelOf } from "./runtime.ts";
+import { modelOf } from "./services.ts";
 import { prepareStoreFolder } from "./store-folder.ts";
 
 /** One row of the doctor's table. */

@@ -10,7 +10,7 @@ import type { LessonMode } from "../core/contracts/events.ts";
 import { type CliIo, EXIT_CONFIG, loadConfigOrReport, useColor } from "./io.ts";
 import { createProcessLogger } from "./logger.ts";
 import { installProcessHandlers, ShutdownRegistry } from "./process.ts";
-import { createRuntime, describeModel } from "./runtime.ts";
+import { createServices, describeModel } from "./services.ts";
 
 /** Options of the playground command. */
 export interface PlaygroundCommandOptions {
@@ -48,7 +48,7 @@ export async function playgroundCommand(options: PlaygroundCommandOptions, io: C
 	);
 	try {
 		// A paused lesson resumes later: do not keep the learner waiting for a model call to finish.
-		const runtime = await createRuntime(config, logger, registry, { closeTimeoutMs: 500 });
+		const runtime = await createServices(config, logger, registry, { closeTimeoutMs: 500 });
 		const interactive = io.stdin.isTTY === true;
 		const source = interactive ? createPromptSource(io.stdin, io.stdout) : createLineSource(io.stdin, io.stdout);
 		const result = await runPlayground({

@@ -4,14 +4,14 @@
  * missing adapter never stops the playground (or the other adapter).
  */
 
-import { isStoreError, openKeyv } from "../agent/index.ts";
+import { isStoreError, openStateStore } from "../agent/index.ts";
 import { type Config, redactUrl } from "../config.ts";
 import type { Logger } from "../core/contracts/logger.ts";
 import { type CliIo, EXIT_CONFIG, loadConfigOrReport } from "./io.ts";
 import { createProcessLogger } from "./logger.ts";
 import { PLAYGROUND_LOG, playgroundCommand } from "./playground-command.ts";
 import { installProcessHandlers, ShutdownRegistry } from "./process.ts";
-import { createRuntime, describeModel, type Runtime } from "./runtime.ts";
+import { createServices, describeModel, type Services } from "./services.ts";
 
 /** A started adapter, as start sees it. */
 interface RunningAdapter {
@@ -43,9 +43,9 @@ export async function startCommand(io: CliIo): Promise<StartOutcome> {
 		logger.flush();
 		process.exit(code);
 	});
-	let runtime: Runtime;
+	let runtime: Services;
 	try {
-		runtime = await createRuntime(config, logger, registry);
+		runtime = await createServices(config, logger, registry);
 	} catch (error) {
 		await registry.close();
 		const fix = isStoreError(error) ? " Check LEARNHARNESS_STORE_URL, and that the store's server is running." : "";
@@ -111,16 +111,16 @@ function startFailed(io: CliIo, config: Config, sentences: string[], errors: unk
 	return { running: false, exitCode: 1 };
 }
 
-/** The adapter's own state (lessons, posted cards, server settings) in the same store, so it survives restarts. */
+/** The adapter's lesson state (posted cards, server settings, daily counts) in the same store, so it survives restarts. */
 function adapterState(config: Config, name: string, logger: Logger, registry: ShutdownRegistry) {
-	const keyv = openKeyv(config.storeUrl, name, logger);
-	registry.add({ name: `${name} state`, close: () => keyv.disconnect() });
-	return keyv;
+	const state = openStateStore(config.storeUrl, name, logger);
+	registry.add({ name: `${name} state`, close: () => state.close() });
+	return state;
 }
 
 async function startDiscord(
 	config: Config,
-	runtime: Runtime,
+	runtime: Services,
 	logger: Logger,
 	registry: ShutdownRegistry,
 ): Promise<RunningAdapter> {
@@ -132,7 +132,7 @@ async function startDiscord(
 		renderer: runtime.renderer,
 		config: discord,
 		logger: logger.child({ adapter: "discord" }),
-		keyv: adapterState(config, "discord", logger, registry),
+		state: adapterState(config, "discord", logger, registry),
 	});
 	await adapter.start();
 	return adapter;
@@ -140,7 +140,7 @@ async function startDiscord(
 
 async function startSlack(
 	config: Config,
-	runtime: Runtime,
+	runtime: Services,
 	logger: Logger,
 	registry: ShutdownRegistry,
 ): Promise<RunningAdapter> {
@@ -152,7 +152,7 @@ async function startSlack(
 		renderer: runtime.renderer,
 		config: slack,
 		logger, // the Slack adapter tags its own lines
-		keyv: adapterState(config, "slack", logger, registry),
+		state: adapterState(config, "slack", logger, registry),
 	});
 	await adapter.start();
 	return adapter;

@@ -4,16 +4,21 @@
  */
 
 import { resolve, sep } from "node:path";
+import { sqlitePathOf } from "../agent/index.ts";
 
 /** Folders no store file belongs in (virtual filesystems; Node's recursive mkdir loops forever in /proc). */
 export const SYSTEM_FOLDERS = ["/proc", "/sys", "/dev"] as const;
 
-/** The SQLite file of a `sqlite://` URL, absolute; undefined for other backends and `:memory:`. */
+/** The SQLite file of a `sqlite://` URL (parsed by the store itself), absolute; undefined for other backends, `:memory:` and no file. */
 export function sqliteFileOf(url: string, cwd = process.cwd()): string | undefined {
 	if (!url.startsWith("sqlite://")) return undefined;
-	const path = url.slice("sqlite://".length);
-	if (path === "" || path === ":memory:") return undefined;
-	return resolve(cwd, path);
+	let path: string;
+	try {
+		path = sqlitePathOf(url);
+	} catch {
+		return undefined; // no file named: the store reports it when it opens
+	}
+	return path === ":memory:" ? undefined : resolve(cwd, path);
 }
 
 /** The system folder a path lies in, if any. */

@@ -5,6 +5,7 @@
  */
 
 import { z } from "zod";
+import { DEFAULT_STORE_URL } from "../agent/index.ts";
 import { sqliteFileOf, systemFolderOf } from "./store-path.ts";
 
 /** One row of the configuration table. */
@@ -22,8 +23,8 @@ export interface VariableSpec extends ConfigEntry {
 
 /** The model used when OPENAI_API_KEY is set and LEARNHARNESS_MODEL is not. */
 export const DEFAULT_OPENAI_MODEL = "gpt-4.1-mini";
-/** The default store: an embedded SQLite file, created on first use. */
-export const DEFAULT_STORE_URL = "sqlite://./data/learnharness.sqlite";
+/** The default store (defined beside the store, agent/store/keyv.ts): an embedded SQLite file. */
+export { DEFAULT_STORE_URL };
 /** The default HTTP port (Slack's Events API receiver when Socket Mode is off). */
 export const DEFAULT_PORT = 3000;
 /** The default total deadline of one model request (LEARNHARNESS_MODEL_TIMEOUT_MS). */

@@ -199,7 +199,7 @@ describe("handle(): verdicts before model work, serialized delivery", () => {
 		await h.tutor.idle(sessionId);
 		// The ask was posted during the turn, after the messages were admitted: it stays pending.
 		const summary = await h.tutor.getSession(sessionId);
-		expect(summary?.pending).toEqual([{ toolCallId: "a", kind: "ask" }]);
+		expect(summary?.pending).toMatchObject([{ toolCallId: "a", kind: "ask" }]);
 		expect(model.doStreamCalls).toHaveLength(1);
 		// Once answered, the model sees the answer, then both messages, in order.
 		await h.tutor.handle(sessionId, { type: "reply", toolCallId: "a", text: "yes", by: learner });
@@ -258,16 +258,16 @@ describe("handle(): verdicts before model work, serialized delivery", () => {
 			unhold = done;
 		});
 		held = a;
-		const writing = tutor.setExtra(a, "planKey", "k1"); // its write is held
+		const writing = tutor.handle(a, { type: "end", by: learner }); // its write is held
 		await tutor.startLesson({ sessionId: b, topic: "fractions", learner, mode: "solo" });
 		await tutor.idle(b);
-		expect((await tutor.getSession(a))?.extra).toEqual({ planKey: "k1" });
+		expect((await tutor.getSession(a))?.phase).toBe("ended");
 		unhold();
 		await writing;
 		// Saved now: it may be dropped, and reloads with what was written.
 		await tutor.startLesson({ sessionId: c, topic: "fractions", learner, mode: "solo" });
 		await tutor.idle(c);
-		expect((await tutor.getSession(a))?.extra).toEqual({ planKey: "k1" });
+		expect((await tutor.getSession(a))?.phase).toBe("ended");
 		await tutor.close();
 	});
 
@@ -285,8 +285,7 @@ describe("handle(): verdicts before model work, serialized delivery", () => {
 		expect(h.events.map((e) => e.type)).toEqual(["typing", "text", "typing"]);
 		expect(errors).toHaveLength(3);
 		expect(String(errors[0])).toMatch(/sink broke/);
-		await h.tutor.setExtra(sessionId, "planKey", "k1");
-		expect((await h.tutor.getSession(sessionId))?.extra).toEqual({ planKey: "k1" });
+		expect((await h.tutor.getSession(sessionId))?.phase).toBe("probe");
 		await h.tutor.close();
 	});
 

@@ -15,9 +15,9 @@ import type { SessionStore } from "../../src/agent/store/types.ts";
 import { createTutor, type TutorOptions } from "../../src/agent/tutor.ts";
 import type { TutorEvent } from "../../src/core/contracts/events.ts";
 import type { Tutor } from "../../src/core/contracts/tutor.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../../testkit/fakes/openai.ts";
 
-export { type ScriptedCall, type ScriptedReply, scriptedModel } from "../fixtures/model-stream.ts";
+export { type ScriptedCall, type ScriptedReply, scriptedModel } from "../../testkit/model-stream.ts";
 
 /** A temporary folder removed by cleanup(). */
 export function tempDir(): { path: string; cleanup: () => void } {

@@ -27,7 +27,14 @@ describe("a whole lesson on MockLanguageModelV3 with the SQLite store", () => {
 		await h.tutor.idle(sessionId);
 		expect(h.of("quiz").map((e) => e.toolCallId)).toEqual(["p1"]);
 		expect(h.of("text")[0]?.text).toBe("Hi Ada! A few quick questions first.");
-		expect((await h.tutor.getSession(sessionId))?.pending).toEqual([{ toolCallId: "p1", kind: "quiz" }]);
+		// The summary carries what a card or an answer form shows: the pending question's parsed input.
+		expect((await h.tutor.getSession(sessionId))?.pending).toEqual([
+			{
+				toolCallId: "p1",
+				kind: "quiz",
+				input: { question: "What is 1/2 + 1/4?", options: ["2/6", "3/4", "1/6"], correctAnswer: "3/4" },
+			},
+		]);
 
 		// The learner picks option 1 ("3/4") by index.
 		expect(await h.tutor.handle(sessionId, { type: "answer", toolCallId: "p1", value: 1, by: learner })).toEqual({

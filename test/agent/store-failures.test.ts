@@ -59,7 +59,7 @@ describe("store failures", () => {
 		expect(s.failed()).toBeGreaterThan(1); // retried within saveRetryMs before giving up
 		expect(events.filter((e) => e.type === "answered")).toEqual([]);
 		// Rolled back in memory too: the question is still pending and nothing reached the model.
-		expect((await tutor.getSession(sessionId))?.pending).toEqual([{ toolCallId: "q", kind: "quiz" }]);
+		expect((await tutor.getSession(sessionId))?.pending).toMatchObject([{ toolCallId: "q", kind: "quiz" }]);
 		expect(model.doStreamCalls).toHaveLength(1);
 		expect((await s.inner.get(sessionId))?.messages.some((m) => JSON.stringify(m).includes('"answer":'))).toBe(false);
 

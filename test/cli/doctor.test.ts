@@ -7,8 +7,8 @@ import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { doctorCommand, formatTable } from "../../src/cli/doctor.ts";
 import { checkChromium, checkDiscord, checkSlack, checkStore } from "../../src/cli/doctor-checks.ts";
-import { type FakeDiscord, startFakeDiscord } from "../fakes/discord.ts";
-import { type FakeSlack, startFakeSlack } from "../fakes/slack.ts";
+import { type FakeDiscord, startFakeDiscord } from "../../testkit/fakes/discord.ts";
+import { type FakeSlack, startFakeSlack } from "../../testkit/fakes/slack.ts";
 import { runCli } from "./run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lh-doctor-"));

@@ -50,7 +50,7 @@ describe("learnharness playground (child process, demo model, scripted stdin)", 
 		});
 		expect(run.code).toBe(0);
 		expect(run.stdout).toMatch(/no picture: /);
-		expect(run.stdout).toMatch(/○ Sorted input/); // the whole map first
+		expect(run.stdout).toMatch(/▶ Sorted input {2}← now\n {2}○ Check the middle/); // the whole map, where the learner starts
 		expect(run.stdout).toMatch(/Now: Sorted input · 0 of 4 visited/); // then where the learner is
 		expect(run.stdout).toMatch(/Lesson complete/);
 		expect(existsSync(join(cwd, "data/plans"))).toBe(false);

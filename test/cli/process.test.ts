@@ -6,7 +6,7 @@ import { prettyLine } from "../../src/cli/logger.ts";
 import { installProcessHandlers, ShutdownRegistry } from "../../src/cli/process.ts";
 import { type Config, parseConfig } from "../../src/config.ts";
 import type { LogFields, Logger } from "../../src/core/contracts/logger.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../../testkit/fakes/openai.ts";
 
 function recordingLogger(): Logger & { lines: Array<{ level: string; fields: LogFields; message?: string }> } {
 	const lines: Array<{ level: string; fields: LogFields; message?: string }> = [];

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliInvocation, processIo } from "../../src/cli/io.ts";
 import { createProgram } from "../../src/cli/program.ts";
-import { startFakeSlack } from "../fakes/slack.ts";
+import { startFakeSlack } from "../../testkit/fakes/slack.ts";
 import { bareEnv, startCli } from "../fixtures/child-process.ts";
 import { runCli } from "./run-cli.ts";
 

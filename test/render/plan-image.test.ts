@@ -21,7 +21,7 @@ import {
 	fortyNodeStatuses,
 	hostilePlan,
 	noStatuses,
-} from "../fixtures/plans.ts";
+} from "../../testkit/plans.ts";
 
 const fill = PLAN_CURRENT_FILL.match(/[0-9a-f]{2}/gi)!.map((h) => Number.parseInt(h, 16));
 

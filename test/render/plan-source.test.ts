@@ -8,7 +8,7 @@ import {
 	planOutline,
 	planPictureKey,
 } from "../../src/render/index.ts";
-import { calculusPlan, calculusStatuses, hostilePlan, noStatuses } from "../fixtures/plans.ts";
+import { calculusPlan, calculusStatuses, hostilePlan, noStatuses } from "../../testkit/plans.ts";
 
 const tree = calculusPlan;
 const statuses = calculusStatuses;

@@ -5,50 +5,38 @@
  */
 
 import { Events } from "discord.js";
-import type Keyv from "keyv";
-import { DEFAULT_STORE_URL, openKeyv } from "../../agent/store/keyv.ts";
-import type { TutorEvent } from "../../core/contracts/events.ts";
-import { AnswerGate } from "../shared/answer-gate.ts";
-import { createSerialQueues } from "../shared/serial-queue.ts";
-import { within } from "../shared/within.ts";
+import { createLessonController } from "../lesson/controller.ts";
+import { DEFAULT_LESSON_RULES } from "../lesson/lesson-rules.ts";
 import { createDiscordClient } from "./client.ts";
 import { registerDiscordCommands } from "./commands.ts";
-import type { AdapterContext } from "./context.ts";
+import type { ControlsContext } from "./controls.ts";
 import { createInteractionListener } from "./interactions.ts";
 import { onMessage } from "./messages.ts";
-import { createPoster } from "./poster.ts";
-import { DiscordState } from "./state.ts";
+import { createDiscordPort } from "./port.ts";
 import type { DiscordAdapter, DiscordAdapterOptions } from "./types.ts";
-import { createTypingIndicators } from "./typing.ts";
 
 export { DISCORD_INTENTS } from "./client.ts";
 export { LESSON_COMMAND, lessonCommands, type RegisteredCommands, registerDiscordCommands } from "./commands.ts";
-export { DEFAULT_GUILD_CONFIG } from "./state.ts";
-export type {
-	DiscordAdapter,
-	DiscordAdapterConfig,
-	DiscordAdapterOptions,
-	GuildConfig,
-	LessonRecord,
-} from "./types.ts";
+export { type DiscordThread, decodeDiscordThreadId, encodeDiscordThreadId } from "./thread-id.ts";
+export type { DiscordAdapter, DiscordAdapterConfig, DiscordAdapterOptions, GuildConfig } from "./types.ts";
 
-const STOP_FLUSH_MS = 10_000;
+/** Built-in guild defaults: every channel, no daily limit, solo lessons. */
+export const DEFAULT_GUILD_CONFIG = DEFAULT_LESSON_RULES;
 
 /** Create the Discord adapter; nothing connects until start(). */
 export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAdapter {
 	const { tutor, renderer, config, logger } = options;
-	const ownKeyv: Keyv | undefined = options.keyv
-		? undefined
-		: openKeyv(config.storeUrl ?? DEFAULT_STORE_URL, "discord", logger);
-	const keyv = options.keyv ?? (ownKeyv as Keyv);
 	const client = createDiscordClient(config, logger);
-	const state = new DiscordState(keyv, config.guildDefaults);
-	const queues = createSerialQueues(logger);
-	const typing = createTypingIndicators(client.rest, logger);
-	const gate = new AnswerGate();
-	const poster = createPoster({ rest: client.rest, tutor, renderer, state, gate, queues, typing, logger });
-	const ctx: AdapterContext = { client, tutor, renderer, state, poster, gate, logger };
-	let unsubscribe: (() => void) | undefined;
+	const controller = createLessonController({
+		tutor,
+		renderer,
+		port: createDiscordPort(client, logger),
+		logger,
+		...(options.state ? { state: options.state } : {}),
+		...(config.storeUrl ? { storeUrl: config.storeUrl } : {}),
+		...(config.guildDefaults ? { ruleDefaults: config.guildDefaults } : {}),
+	});
+	const ctx: ControlsContext = { controller, logger };
 	let stopped = false;
 
 	client.on(Events.InteractionCreate, createInteractionListener(ctx));
@@ -58,7 +46,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 
 	return {
 		async start() {
-			unsubscribe ??= tutor.subscribe((event: TutorEvent) => poster.onEvent(event));
+			controller.attach();
 			const timeoutMs = config.readyTimeoutMs ?? 30_000;
 			let timer: NodeJS.Timeout | undefined;
 			const ready = new Promise<void>((resolve, reject) => {
@@ -72,8 +60,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 				await client.login(config.token);
 				await ready;
 			} catch (error) {
-				unsubscribe?.();
-				unsubscribe = undefined;
+				await controller.stop();
 				await client.destroy().catch(() => {});
 				const message = error instanceof Error ? error.message : String(error);
 				throw new Error(
@@ -100,18 +87,10 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 		async stop() {
 			if (stopped) return;
 			stopped = true;
-			// Let running turns finish while still subscribed, so their posts are not lost (bounded).
-			await within(tutor.idle(), STOP_FLUSH_MS);
-			unsubscribe?.();
-			unsubscribe = undefined;
-			const drained = await queues.drain(STOP_FLUSH_MS);
-			if (!drained) logger.warn({}, "discord: stopped with posts still queued");
-			typing.stopAll();
+			// Running turns finish while still subscribed, so their posts are not lost (bounded).
+			await controller.stop();
 			await client.destroy().catch((error: unknown) => logger.warn({ err: error }, "discord: disconnect failed"));
-			if (ownKeyv) await ownKeyv.disconnect().catch(() => {});
 		},
-		flush(timeoutMs = STOP_FLUSH_MS) {
-			return queues.drain(timeoutMs);
-		},
+		flush: (timeoutMs) => controller.flush(timeoutMs),
 	};
 }

@@ -6,13 +6,12 @@
 
 import { type Interaction, MessageFlags } from "discord.js";
 import { LESSON_COMMAND } from "./commands.ts";
-import { onButton, onModalSubmit, onSelect } from "./components.ts";
-import type { AdapterContext } from "./context.ts";
-import { lessonCommand } from "./lesson-commands.ts";
+import { type ControlsContext, onButton, onModalSubmit, onSelect } from "./controls.ts";
+import { lessonCommand } from "./lesson-command.ts";
 import { NOTICES } from "./notices.ts";
 import { describeRestError } from "./rest-messages.ts";
 
-async function route(ctx: AdapterContext, interaction: Interaction): Promise<void> {
+async function route(ctx: ControlsContext, interaction: Interaction): Promise<void> {
 	if (interaction.isChatInputCommand()) {
 		if (interaction.commandName === LESSON_COMMAND) await lessonCommand(ctx, interaction);
 		else ctx.logger.debug({ command: interaction.commandName }, "discord: ignoring an unknown command");
@@ -22,7 +21,7 @@ async function route(ctx: AdapterContext, interaction: Interaction): Promise<voi
 }
 
 /** Tell the person something failed, in whatever way Discord still allows; never throws. */
-async function notifyFailure(ctx: AdapterContext, interaction: Interaction): Promise<void> {
+async function notifyFailure(ctx: ControlsContext, interaction: Interaction): Promise<void> {
 	if (!interaction.isRepliable()) return;
 	try {
 		const content = NOTICES.internalError;
@@ -37,7 +36,7 @@ async function notifyFailure(ctx: AdapterContext, interaction: Interaction): Pro
 }
 
 /** The INTERACTION_CREATE listener. */
-export function createInteractionListener(ctx: AdapterContext): (interaction: Interaction) => void {
+export function createInteractionListener(ctx: ControlsContext): (interaction: Interaction) => void {
 	return (interaction) => {
 		const started = Date.now();
 		route(ctx, interaction)

@@ -1,31 +1,38 @@
 /**
- * What the adapter tells people in ephemeral notices: refusals (the shared
- * wording of the tutor's refusal codes, Discord-styled) and the adapter's own
- * replies, plus the help text.
+ * Discord's words: how notices are styled (the shared wording lives in
+ * lesson/notices.ts), the intro a lesson thread opens with, the adapter's own
+ * replies and the help text.
  */
 
-import { type Refusal, type RefusedAction, refusalNotice as sharedRefusalNotice } from "../shared/notices.ts";
+import type { NoticeStyle } from "../lesson/notices.ts";
+import type { LessonIntro } from "../lesson/port.ts";
 
-const STYLE = { startHint: "`/lesson start`", adminHint: " (Manage Server)" };
+/** Notices on Discord: `/lesson start`, Manage Server admins, `<@id>` and `<#id>` mentions. */
+export const DISCORD_STYLE: NoticeStyle = {
+	startHint: "`/lesson start`",
+	adminHint: " (Manage Server)",
+	time: (ms) => `<t:${Math.floor(ms / 1000)}:R>`,
+};
 
-/** The notice for a refused answer, reply or end; `learnerId` names whose solo lesson it is, when known. */
-export function refusalNotice(refusal: Refusal, action: RefusedAction = "answer", learnerId?: string): string {
-	return sharedRefusalNotice(refusal, STYLE, { action, ...(learnerId ? { learner: `<@${learnerId}>` } : {}) });
+/** The first message of a lesson thread. */
+export function introText({ topic, learner, mode, startedBy }: LessonIntro): string {
+	const forWhom = learner.id === startedBy.id ? `<@${learner.id}>` : `<@${learner.id}> (started by <@${startedBy.id}>)`;
+	const who =
+		mode === "solo" ? `Solo lesson: only <@${learner.id}> answers.` : "Group lesson: anyone in this thread may answer.";
+	return [
+		`📚 **${topic.replace(/\s+/g, " ").trim().slice(0, 300)}**: a lesson for ${forWhom}.`,
+		`${who} First a few questions to find where you are, then a lesson map. Type here any time to ask or steer; \`/lesson end\` ends it.`,
+	].join("\n");
 }
 
 /** Adapter-side refusals and replies. */
 export const NOTICES = {
 	notInGuild: "Lessons run in servers, not in direct messages.",
-	notALessonThread:
-		"There is no lesson here. Run this inside a lesson's thread, or start a lesson with `/lesson start`.",
 	unknownComponent: "This control is not one I know (it may be from an older version); nothing was recorded.",
-	adminsOnly: "Only members with the Manage Server permission can do that.",
-	forOthersAdminsOnly: "Only admins (Manage Server) can start a lesson for someone else.",
 	notForBots: "Lessons are for people, not bots.",
 	badChannel: "Lessons run in text and announcement channels and their threads. Try a text channel.",
 	internalError: "Something went wrong on my side and nothing was recorded. Please try again.",
 	invalidChoice: "That choice is not one of the options; nothing was recorded.",
-	emptyAnswer: "Your answer was empty; nothing was recorded.",
 } as const;
 
 /** The help text of `/lesson help`. */

@@ -1,14 +1,13 @@
 /**
- * The Discord adapter's public shapes: its configuration, its dependencies,
- * its handle, and the small records it keeps in keyv.
+ * The Discord adapter's public shapes: its configuration, its dependencies
+ * and its handle.
  */
 
-import type Keyv from "keyv";
-import type { LessonMode } from "../../core/contracts/events.ts";
+import type { StateStore } from "../../agent/index.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
 import type { PlanRenderer } from "../../render/index.ts";
-import type { LessonRules } from "../shared/lesson-rules.ts";
+import type { LessonRules } from "../lesson/lesson-rules.ts";
 
 /** How the adapter reaches Discord. */
 export interface DiscordAdapterConfig {
@@ -22,7 +21,7 @@ export interface DiscordAdapterConfig {
 	applicationId?: string;
 	/** Register the /lesson command at start (default true). */
 	registerCommands?: boolean;
-	/** Store URL for the adapter's own state when no keyv is passed (default the SQLite file). */
+	/** Store URL of the lesson state when no state store is passed (default the SQLite file). */
 	storeUrl?: string;
 	/** How long start() waits for the gateway to be ready (default 30 s). */
 	readyTimeoutMs?: number;
@@ -36,8 +35,8 @@ export interface DiscordAdapterOptions {
 	renderer: PlanRenderer;
 	config: DiscordAdapterConfig;
 	logger: Logger;
-	/** The adapter's own small state (guild config, lesson threads, posted cards); openKeyv(storeUrl, "discord") when omitted. */
-	keyv?: Keyv;
+	/** What the lesson controller remembers (posted cards, guild rules, daily counts); opened on `storeUrl` when omitted. */
+	state?: StateStore;
 }
 
 /** A running (or stopped) Discord adapter. */
@@ -50,28 +49,5 @@ export interface DiscordAdapter {
 	flush(timeoutMs?: number): Promise<boolean>;
 }
 
-/** Per-guild settings (the shared lesson rules), changed with `/lesson config` and kept in keyv. */
+/** Per-guild settings (the shared lesson rules), changed with `/lesson config`. */
 export type GuildConfig = LessonRules;
-
-/** A lesson thread, as the adapter remembers it (keyed by thread id). */
-export interface LessonRecord {
-	sessionId: string;
-	guildId: string;
-	threadId: string;
-	/** The channel the thread hangs off. */
-	parentId: string;
-	learnerId: string;
-	mode: LessonMode;
-	topic: string;
-	startedAt: string;
-}
-
-/** The messages that show one question (quiz or ask), so its answer can edit them. */
-export interface QuestionRecord {
-	channelId: string;
-	messageIds: string[];
-	/** The question text, for the answer modal's label. */
-	question: string;
-	/** The tutor text posted above the question in its card, kept in the answered state. */
-	lead?: string;
-}

@@ -5,8 +5,7 @@
  */
 
 import type { Logger as BoltLogger, webApi } from "@slack/bolt";
-import { normalizeLessonRules } from "../shared/lesson-rules.ts";
-import type { SlackAdapterConfig, SlackRetryConfig, WorkspaceConfig } from "./types.ts";
+import type { SlackAdapterConfig, SlackRetryConfig } from "./types.ts";
 
 /** Slack's own Web API. */
 export const DEFAULT_SLACK_API_URL = "https://slack.com/api/";
@@ -39,9 +38,4 @@ export function clientOptionsFor(config: SlackAdapterConfig, logger: BoltLogger)
 		rejectRateLimitedCalls: false,
 		timeout: config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
 	};
-}
-
-/** A workspace's settings before an admin changes them. */
-export function workspaceDefaults(config: SlackAdapterConfig): WorkspaceConfig {
-	return normalizeLessonRules(config.workspaceDefaults ?? {});
 }

@@ -1,44 +1,35 @@
 /**
- * What every Slack handler shares (the Web API client, the adapter state, the tutor,
- * the admin check), and the ephemeral notice helper used for "who may act" replies.
+ * What every Slack handler shares (the Web API client, the lesson controller,
+ * the admin check), and the person behind a request as the controller's
+ * Actor: private notices go out as ephemeral messages (in the thread when
+ * known), or through the command's response_url.
  */
 
 import type { webApi } from "@slack/bolt";
+import type { Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
-import type { Tutor } from "../../core/contracts/tutor.ts";
-import { escapeMrkdwn, type PlanRenderer } from "../../render/index.ts";
-import type { AnswerGate } from "../shared/answer-gate.ts";
-import { type Refusal, type RefusedAction, refusalNotice } from "../shared/notices.ts";
+import type { LessonController } from "../lesson/controller.ts";
+import type { Actor } from "../lesson/port.ts";
 import type { AdminCheck } from "./admins.ts";
 import { clip } from "./messages.ts";
-import type { SlackState } from "./state.ts";
 
-/** Dependencies of the command, action, view and event handlers. */
+/** Dependencies of the command, control and event handlers. */
 export interface HandlerContext {
 	client: webApi.WebClient;
-	state: SlackState;
-	tutor: Tutor;
-	renderer: PlanRenderer;
+	controller: LessonController;
 	logger: Logger;
 	admins: AdminCheck;
-	/** What may be checked before an ack (memory only): lessons, questions, answered. */
-	gate: AnswerGate;
-	now: () => Date;
 }
 
-const STYLE = { startHint: "`/lesson start <topic>`", escape: escapeMrkdwn };
-
-/** The shared refusal notice in Slack's words; `learnerId` names whose lesson it is, when known. */
-export function slackRefusal(refusal: Refusal, action: RefusedAction = "answer", learnerId?: string): string {
-	return refusalNotice(refusal, STYLE, { action, ...(learnerId ? { learner: `<@${learnerId}>` } : {}) });
+/** Where an ephemeral notice goes. */
+export interface NoticeTarget {
+	channelId: string;
+	userId: string;
+	threadTs?: string | undefined;
 }
 
 /** An ephemeral notice to one user (in the thread when given). Never throws. */
-export async function notify(
-	ctx: HandlerContext,
-	target: { channelId: string; userId: string; threadTs?: string | undefined },
-	text: string,
-): Promise<void> {
+export async function notify(ctx: HandlerContext, target: NoticeTarget, text: string): Promise<void> {
 	try {
 		await ctx.client.chat.postEphemeral({
 			channel: target.channelId,
@@ -52,6 +43,20 @@ export async function notify(
 			"slack: ephemeral notice failed",
 		);
 	}
+}
+
+/** The Actor of a Slack request; `reply` replaces the ephemeral notice (a command's response_url). */
+export function slackActor(
+	ctx: HandlerContext,
+	by: Participant,
+	target: NoticeTarget,
+	reply?: (text: string) => Promise<void>,
+): Actor {
+	return {
+		by,
+		isAdmin: () => ctx.admins.isAdmin(by.id),
+		notify: (text) => (reply ? reply(text) : notify(ctx, target, text)),
+	};
 }
 
 /** A message's permalink (the lesson thread's, for its parent), or undefined when Slack gives none. Never throws. */

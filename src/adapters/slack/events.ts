@@ -7,10 +7,9 @@
 
 import type { App } from "@slack/bolt";
 import { LRUCache } from "lru-cache";
-import type { LessonMode, Participant } from "../../core/contracts/events.ts";
-import { encodeSessionId } from "../../core/session-id.ts";
-import { type HandlerContext, notify } from "./context.ts";
-import { startSlackLesson } from "./start-lesson.ts";
+import type { HandleResult, LessonMode, Participant } from "../../core/contracts/events.ts";
+import { type HandlerContext, slackActor } from "./context.ts";
+import { encodeSlackThreadId } from "./thread-id.ts";
 
 /** The fields of a message/app_mention event we read (payloads are checked, not trusted). */
 interface TypedMessage {
@@ -62,28 +61,23 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 		seen.set(key, true);
 		return true;
 	};
-	const sessionOf = (m: TypedMessage): string | undefined =>
+	const threadOf = (m: TypedMessage): string | undefined =>
 		m.threadTs && m.threadTs !== m.ts
-			? encodeSessionId({ platform: "slack", teamId: m.teamId, channelId: m.channelId, threadTs: m.threadTs })
+			? encodeSlackThreadId({ teamId: m.teamId, channelId: m.channelId, threadTs: m.threadTs })
 			: undefined;
-
-	const deliver = async (m: TypedMessage, sessionId: string): Promise<void> => {
-		const text = stripMentions(m.text);
-		if (text === "") return;
-		// A name, so answered cards and the tutor say "ada", not a user id (cached; none when users.info fails).
-		const name = await ctx.admins.displayName(m.userId);
-		const by: Participant = name ? { id: m.userId, name } : { id: m.userId };
-		const result = await ctx.tutor.handle(sessionId, { type: "message", text, by });
-		// People chat in threads: a refused message (not the learner, lesson over) is logged, not answered.
-		if (!result.ok) ctx.logger.debug({ sessionId, code: result.code }, "slack: thread message not for the tutor");
+	// A name, so answered cards and the tutor say "ada", not a user id (cached; none when users.info fails).
+	const who = async (userId: string): Promise<Participant> => {
+		const name = await ctx.admins.displayName(userId);
+		return name ? { id: userId, name } : { id: userId };
 	};
+	const deliver = async (m: TypedMessage, threadId: string): Promise<HandleResult> =>
+		ctx.controller.typed(threadId, await who(m.userId), stripMentions(m.text));
 
 	app.event("message", async ({ body, event }) => {
 		try {
 			const m = typedMessage(body as unknown as Record<string, unknown>, event as unknown as Record<string, unknown>);
-			const sessionId = m ? sessionOf(m) : undefined;
-			if (!m || !sessionId || !(await ctx.state.lesson(sessionId))) return;
-			if (firstTime(m)) await deliver(m, sessionId);
+			const threadId = m ? threadOf(m) : undefined;
+			if (m && threadId && stripMentions(m.text) !== "" && firstTime(m)) await deliver(m, threadId);
 		} catch (error) {
 			ctx.logger.error({ err: error }, "slack: handling a message failed");
 		}
@@ -92,15 +86,15 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 	app.event("app_mention", async ({ body, event }) => {
 		try {
 			const m = typedMessage(body as unknown as Record<string, unknown>, event as unknown as Record<string, unknown>);
-			if (!m) return;
-			const sessionId = sessionOf(m);
-			if (sessionId && (await ctx.state.lesson(sessionId))) {
-				if (firstTime(m)) await deliver(m, sessionId);
-				return;
+			if (!m || !firstTime(m)) return;
+			// In a lesson's thread a mention is a message to the tutor; anywhere else it starts a lesson.
+			const threadId = threadOf(m);
+			if (threadId && stripMentions(m.text) !== "") {
+				const result = await deliver(m, threadId);
+				if (result.ok || result.code !== "unknown-session") return;
 			}
-			if (!firstTime(m)) return;
 			let mode: LessonMode | undefined;
-			const words = stripMentions(m.text)
+			const topic = stripMentions(m.text)
 				.split(" ")
 				.filter((w) => {
 					const lower = w.toLowerCase();
@@ -108,21 +102,20 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 					else if (lower === "--solo") mode = "solo";
 					else return w !== "";
 					return false;
-				});
-			const topic = words.join(" ");
-			const place = { channelId: m.channelId, userId: m.userId, threadTs: m.threadTs };
-			if (topic === "")
-				return notify(ctx, place, "Mention me with a topic to start a lesson, e.g. `@learnharness fractions`.");
-			const name = await ctx.admins.displayName(m.userId);
-			const outcome = await startSlackLesson(ctx, {
-				teamId: m.teamId,
+				})
+				.join(" ");
+			const actor = slackActor(ctx, await who(m.userId), {
 				channelId: m.channelId,
-				by: name ? { id: m.userId, name } : { id: m.userId },
-				topic,
-				...(mode ? { mode } : {}),
-				byAdmin: await ctx.admins.isAdmin(m.userId),
+				userId: m.userId,
+				threadTs: m.threadTs,
 			});
-			if (!outcome.ok) await notify(ctx, place, outcome.message);
+			if (topic === "")
+				return actor.notify("Mention me with a topic to start a lesson, e.g. `@learnharness fractions`.");
+			await ctx.controller.start(
+				actor,
+				{ community: m.teamId, channelId: m.channelId },
+				{ topic, ...(mode ? { mode } : {}) },
+			);
 		} catch (error) {
 			ctx.logger.error({ err: error }, "slack: handling a mention failed");
 		}

@@ -8,24 +8,20 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver } from "@slack/bolt";
-import Keyv from "keyv";
-import { AnswerGate } from "../shared/answer-gate.ts";
-import { createSerialQueues } from "../shared/serial-queue.ts";
-import { createThreadSequencer } from "../shared/thread-sequencer.ts";
-import { within } from "../shared/within.ts";
-import { registerActions } from "./actions.ts";
+import { createLessonController } from "../lesson/controller.ts";
+import { within } from "../lesson/within.ts";
 import { createAdminCheck } from "./admins.ts";
 import { toBoltLogger } from "./bolt-logger.ts";
-import { registerCommands } from "./commands.ts";
-import { clientOptionsFor, workspaceDefaults } from "./config.ts";
+import { clientOptionsFor } from "./config.ts";
 import type { HandlerContext } from "./context.ts";
+import { registerControls } from "./controls.ts";
 import { registerEvents } from "./events.ts";
-import { createPoster } from "./poster.ts";
-import { SlackState } from "./state.ts";
+import { registerCommands } from "./lesson-command.ts";
+import { createSlackPort } from "./port.ts";
 import type { SlackAdapter, SlackAdapterOptions } from "./types.ts";
-import { registerViews } from "./views.ts";
 
-export { LESSON_COMMAND } from "./commands.ts";
+export { LESSON_COMMAND } from "./lesson-command.ts";
+export { decodeSlackThreadId, encodeSlackThreadId, type SlackThread } from "./thread-id.ts";
 export type {
 	SlackAdapter,
 	SlackAdapterConfig,
@@ -34,8 +30,6 @@ export type {
 	WorkspaceConfig,
 } from "./types.ts";
 
-/** How long stop() waits for queued posts. */
-const DRAIN_MS = 10_000;
 /** How long start() waits for a Socket Mode connection. */
 const CONNECT_MS = 30_000;
 
@@ -43,8 +37,6 @@ const CONNECT_MS = 30_000;
 export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 	const { tutor, renderer, config } = options;
 	const logger = options.logger.child({ adapter: "slack" });
-	if (!options.keyv) logger.warn({}, "slack: no keyv given; lesson state is in memory and will not survive a restart");
-	const state = new SlackState(options.keyv ?? new Keyv({ namespace: "slack" }), workspaceDefaults(config));
 	const boltLogger = toBoltLogger(logger);
 	const socketMode = Boolean(config.appToken);
 	const receiver = socketMode
@@ -71,29 +63,28 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 		// auth.test runs in start(), where a bad token becomes a clear error instead of an unhandled rejection.
 		deferInitialization: true,
 	});
-	const gate = new AnswerGate();
-	const ctx: HandlerContext = {
-		client: app.client,
-		state,
+	const controller = createLessonController({
 		tutor,
 		renderer,
+		port: createSlackPort(app.client, logger),
+		logger,
+		...(options.state ? { state: options.state } : {}),
+		...(config.storeUrl ? { storeUrl: config.storeUrl } : {}),
+		...(config.workspaceDefaults ? { ruleDefaults: config.workspaceDefaults } : {}),
+	});
+	const ctx: HandlerContext = {
+		client: app.client,
+		controller,
 		logger,
 		admins: createAdminCheck(app.client, config.adminUserIds, logger),
-		gate,
-		now: () => new Date(),
 	};
 	registerCommands(app, ctx);
-	registerActions(app, ctx);
-	registerViews(app, ctx);
+	registerControls(app, ctx);
 	registerEvents(app, ctx);
 	app.error(async (error) => {
 		logger.error({ err: error, code: (error as { code?: unknown }).code }, "slack: unhandled error in a listener");
 	});
 
-	const poster = createPoster({ client: app.client, state, renderer, logger });
-	const queues = createSerialQueues(logger);
-	const sequencer = createThreadSequencer();
-	let unsubscribe: (() => void) | undefined;
 	let server: Server | undefined;
 	let started = false;
 
@@ -108,14 +99,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 					{ cause: error },
 				);
 			}
-			unsubscribe = tutor.subscribe((event) => {
-				if (typeof event?.sessionId !== "string" || !event.sessionId.startsWith("slack:")) return; // another platform's
-				// The gate learns at once (not in the queue) so the next click is checked against it.
-				gate.observe(event);
-				// The sequencer holds a plan picture or tutor text until it knows what follows (see thread-sequencer.ts).
-				for (const post of sequencer.push(event))
-					void queues.run(event.sessionId, () => poster.handle(post.event, post.lead));
-			});
+			controller.attach();
 			try {
 				if (socketMode) {
 					// The Socket Mode client retries a failing connection forever: bound the wait here.
@@ -138,8 +122,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 				} else
 					server = (await app.start({ port: config.port, ...(config.host ? { host: config.host } : {}) })) as Server;
 			} catch (error) {
-				unsubscribe();
-				unsubscribe = undefined;
+				await controller.stop();
 				throw new Error(
 					socketMode
 						? `Slack Socket Mode did not connect: ${(error as Error).message}. Check SLACK_APP_TOKEN (an xapp- token with connections:write).`
@@ -159,17 +142,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 				logger.warn({ err: error }, "slack: stopping the receiver failed");
 			}
 			server = undefined;
-			// Turns already running still emit cards (a quiz nobody sees would strand its learner): wait, bounded.
-			const deadline = Date.now() + DRAIN_MS;
-			const idle = await within(
-				tutor.idle().then(() => true),
-				DRAIN_MS,
-			);
-			if (!idle) logger.warn({}, "slack: stopping while lessons still run");
-			if (!(await queues.drain(Math.max(0, deadline - Date.now()))))
-				logger.warn({}, "slack: stopped with posts still queued");
-			unsubscribe?.();
-			unsubscribe = undefined;
+			// Turns already running still emit cards (a quiz nobody sees would strand its learner): bounded.
+			await controller.stop();
 		},
 		port() {
 			const address = server?.address();

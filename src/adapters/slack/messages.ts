@@ -4,12 +4,18 @@
  * stays within Block Kit limits whatever a topic contains.
  */
 
-import type { KnownBlock, ModalView } from "@slack/types";
+import type { KnownBlock } from "@slack/types";
 import type { LessonMode } from "../../core/contracts/events.ts";
-import type { SessionSummary } from "../../core/contracts/tutor.ts";
 import { escapeMrkdwn } from "../../render/index.ts";
-import { pendingLabel, phaseLabel } from "../shared/notices.ts";
-import type { WorkspaceConfig } from "./types.ts";
+import type { NoticeStyle } from "../lesson/notices.ts";
+
+/** Notices on Slack: the command's start form, mrkdwn escaping, `<@id>` and `<#id>` mentions. */
+export const SLACK_STYLE: NoticeStyle = {
+	startHint: "`/lesson start <topic>`",
+	escape: escapeMrkdwn,
+	bold: (text) => `*${text}*`,
+	noticePictures: false,
+};
 
 /** action_id of the parent message's End button (ours, not a render component id). */
 export const END_ACTION_ID = "lh-slack:end";
@@ -79,35 +85,4 @@ export function helpText(command: string): string {
 		`*${command} config*: workspace settings (admins): \`channels #a #b\` or \`channels all\`, \`limit <n per day>\`, \`mode solo|group\`.`,
 		"You can also mention me with a topic to start a lesson, and reply in the lesson thread to talk to the tutor.",
 	].join("\n");
-}
-
-/** `/lesson status` for one lesson; `link` is the thread's permalink when known. */
-export function statusText(summary: SessionSummary, outline: string | undefined, link?: string): string {
-	const where = link ? ` · <${link}|open the thread>` : "";
-	const lines = [
-		`*${escapeMrkdwn(clip(summary.topic, 200))}* for <@${summary.learner.id}> (${summary.mode})${where}`,
-		summary.phase === "ended"
-			? "This lesson has ended."
-			: `Now: ${phaseLabel(summary.phase)} · ${pendingLabel(summary.pending.length)}`,
-	];
-	if (summary.assessment?.summary) lines.push(`Assessment: ${escapeMrkdwn(clip(summary.assessment.summary, 500))}`);
-	if (outline) lines.push(`Plan:\n\`\`\`\n${escapeMrkdwn(clip(outline, 2000))}\n\`\`\``);
-	return clip(lines.join("\n"), 3000);
-}
-
-/** `/lesson config` shown. */
-export function configText(config: WorkspaceConfig): string {
-	const channels = config.channels.length ? config.channels.map((c) => `<#${c}>`).join(" ") : "every channel";
-	const limit = config.lessonsPerDay > 0 ? `${config.lessonsPerDay} per member per day` : "no limit";
-	return `Lessons may run in: ${channels}\nLessons: ${limit}\nDefault mode: *${config.defaultMode}*`;
-}
-
-/** A modal that only says something (replaces an answer box that may not be used). */
-export function noticeView(text: string): ModalView {
-	return {
-		type: "modal",
-		title: { type: "plain_text", text: "Your answer" },
-		close: { type: "plain_text", text: "Close" },
-		blocks: [section(text)],
-	};
 }

@@ -2,11 +2,11 @@
  * The Slack adapter's public shapes: its configuration, its dependencies and its handle.
  */
 
-import type Keyv from "keyv";
+import type { StateStore } from "../../agent/index.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
 import type { PlanRenderer } from "../../render/index.ts";
-import type { LessonRules } from "../shared/lesson-rules.ts";
+import type { LessonRules } from "../lesson/lesson-rules.ts";
 
 /** Retries of Web API calls (network errors, HTTP 5xx); 429s are waited out separately. */
 export interface SlackRetryConfig {
@@ -15,7 +15,7 @@ export interface SlackRetryConfig {
 	maxTimeoutMs: number;
 }
 
-/** Per-workspace settings (the shared lesson rules), changed with `/lesson config` and kept in keyv. */
+/** Per-workspace settings (the shared lesson rules), changed with `/lesson config`. */
 export type WorkspaceConfig = LessonRules;
 
 /** How the adapter reaches Slack. */
@@ -40,6 +40,8 @@ export interface SlackAdapterConfig {
 	requestTimeoutMs?: number;
 	/** Defaults of a workspace that has no stored config. */
 	workspaceDefaults?: Partial<WorkspaceConfig>;
+	/** Store URL of the lesson state when no state store is passed (default the SQLite file). */
+	storeUrl?: string;
 }
 
 /** Dependencies of createSlackAdapter. */
@@ -48,8 +50,8 @@ export interface SlackAdapterOptions {
 	renderer: PlanRenderer;
 	config: SlackAdapterConfig;
 	logger: Logger;
-	/** The adapter's own small state (lessons, posted cards, workspace config); in memory when omitted. */
-	keyv?: Keyv;
+	/** What the lesson controller remembers (posted cards, workspace rules, daily counts); opened on `storeUrl` when omitted. */
+	state?: StateStore;
 }
 
 /** A running (or runnable) Slack adapter. */

@@ -1,6 +1,7 @@
 /**
  * The terminal adapter: a lesson in the terminal (the playground), through the
- * same engine and cards as Discord and Slack.
+ * same engine, lesson controller and cards as Discord and Slack (port.ts is its
+ * platform port).
  */
 
 export { createStyler, type FormatOptions, formatCard, formatMarkdown, type Styler, wrapText } from "./format.ts";
@@ -13,7 +14,7 @@ export {
 	parseChoice,
 	parseCommand,
 } from "./input.ts";
-export { PlanPictures, renderPlanForTerminal } from "./plan-pictures.ts";
+export { PlanPictures } from "./plan-pictures.ts";
 export { type PlaygroundOptions, type PlaygroundResult, runPlayground } from "./playground.ts";
-export { LessonProgress, OPEN_QUESTIONS_KEY, PROBE_COUNT_KEY } from "./progress.ts";
+export { createTerminalPort, decodeTerminalThreadId, encodeTerminalThreadId, type TerminalPort } from "./port.ts";
 export { Screen } from "./screen.ts";

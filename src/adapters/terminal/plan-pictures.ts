@@ -1,14 +1,10 @@
 /**
- * The plan picture in the terminal: the PNG written under data/plans as
- * `<session>-<n>.png` (its path printed), plus the text outline, which is all
- * that shows when no picture can be made (no Chromium, a render error).
+ * The plan pictures of a terminal lesson: each PNG written under data/plans
+ * as `<session>-<n>.png` (the port prints its path under the outline).
  */
 
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import type { Logger } from "../../core/contracts/logger.ts";
-import type { DerivedPlanStatuses, PlanTree } from "../../core/contracts/plan.ts";
-import { type PlanRenderer, planCaption, planOutline } from "../../render/index.ts";
 
 /** Numbered picture files of one session; numbering continues after a resume. */
 export class PlanPictures {
@@ -46,36 +42,4 @@ export class PlanPictures {
 		}
 		return max;
 	}
-}
-
-/**
- * The outline (or, `compact`, just its caption line: the learner moved on in
- * a map already shown), then where the picture was saved or why there is
- * none. Never throws.
- */
-export async function renderPlanForTerminal(
-	tree: PlanTree,
-	statuses: DerivedPlanStatuses,
-	renderer: PlanRenderer | undefined,
-	pictures: PlanPictures | undefined,
-	logger: Logger,
-	compact = false,
-): Promise<string> {
-	const outline = compact ? planCaption(tree, statuses) : planOutline(tree, statuses);
-	if (!renderer || !pictures) return outline;
-	try {
-		const picture = await renderer.renderPlan(tree, statuses);
-		if (!picture.png) return withFailure(outline, picture.error ?? "the renderer made none", pictures);
-		const path = pictures.save(picture.png);
-		return `${outline}\nPlan picture: ${path}`;
-	} catch (error) {
-		logger.warn({ err: error }, "plan picture failed");
-		return withFailure(outline, error instanceof Error ? error.message : String(error), pictures);
-	}
-}
-
-function withFailure(outline: string, why: string, pictures: PlanPictures): string {
-	if (pictures.failures.has(why)) return outline;
-	pictures.failures.add(why);
-	return `${outline}\n(no picture: ${why})`;
 }

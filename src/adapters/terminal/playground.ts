@@ -1,22 +1,24 @@
 /**
  * The terminal playground: a whole lesson through the real engine and the
- * same cards as the chat platforms. Tutor events are shown as they come; when
- * the tutor is idle the learner answers the open question (or types a
- * message). Open questions are kept in the session's extra metadata, so a
- * resumed lesson can show them again.
+ * same lesson controller and cards as the chat platforms (the terminal is one
+ * more platform port, see port.ts). The controller prints what the tutor
+ * says; when the tutor is idle the learner answers the open question (read
+ * from the tutor's summary, so a resumed lesson shows it again) or types a
+ * message.
  */
 
-import { randomBytes } from "node:crypto";
 import type { Writable } from "node:stream";
-import type { HandleResult, LearnerEvent, LessonMode, Participant, TutorEvent } from "../../core/contracts/events.ts";
+import { createMemoryStateStore } from "../../agent/index.ts";
+import type { HandleResult, LessonMode, Participant } from "../../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
-import type { DerivedPlanStatuses, PlanTree } from "../../core/contracts/plan.ts";
-import type { SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
+import type { PendingQuestion, SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
 import { cardFromEvent, type PlanRenderer, type QuestionCard } from "../../render/index.ts";
-import { createStyler, formatCard, type Styler } from "./format.ts";
+import { createLessonController, type LessonController } from "../lesson/controller.ts";
+import type { Actor } from "../lesson/port.ts";
+import { createStyler, type Styler } from "./format.ts";
 import type { Answer, AnswerSource } from "./input.ts";
-import { PlanPictures, renderPlanForTerminal } from "./plan-pictures.ts";
-import { LessonProgress, type QuestionEvent } from "./progress.ts";
+import { PlanPictures } from "./plan-pictures.ts";
+import { createTerminalPort, decodeTerminalThreadId, planRecorder, type TerminalPort } from "./port.ts";
 import { Screen } from "./screen.ts";
 
 /** Options of a playground run. */
@@ -76,7 +78,7 @@ export async function runPlayground(options: PlaygroundOptions): Promise<Playgro
 	try {
 		return await run.run();
 	} finally {
-		run.dispose();
+		await run.dispose();
 	}
 }
 
@@ -86,13 +88,11 @@ class PlaygroundRun {
 	private readonly interrupted: Promise<"interrupted">;
 	private readonly logger: Logger;
 	private readonly learner: Participant;
-	private readonly queue: TutorEvent[] = [];
-	private wake: (() => void) | undefined;
-	private unsubscribe: (() => void) | undefined;
-	private sessionId = "";
-	private progress: LessonProgress | undefined;
-	private ended = false;
+	private readonly port: TerminalPort;
+	private readonly controller: LessonController;
+	private readonly actor: Actor;
 	private pictures: PlanPictures | undefined;
+	private readonly recorder: ReturnType<typeof planRecorder>;
 
 	constructor(private readonly o: PlaygroundOptions) {
 		this.s = createStyler(o.color ?? false);
@@ -100,19 +100,49 @@ class PlaygroundRun {
 		this.interrupted = interrupted(o.signal);
 		this.logger = (o.logger ?? silentLogger).child({ component: "playground" });
 		this.learner = o.learner ?? { id: "terminal-learner", name: "you" };
+		this.recorder = planRecorder(o.renderer);
+		this.port = createTerminalPort({
+			screen: this.screen,
+			s: this.s,
+			interactive: o.interactive === true,
+			pictures: (threadId) => {
+				this.pictures ??= new PlanPictures(o.plansDir ?? "data/plans", threadId);
+				return this.pictures;
+			},
+			lastPlan: this.recorder.last,
+		});
+		this.controller = createLessonController({
+			tutor: o.tutor,
+			renderer: this.recorder.recorder,
+			port: this.port,
+			logger: this.logger,
+			state: createMemoryStateStore(),
+		});
+		this.actor = {
+			by: this.learner,
+			// The person at the terminal runs their own lessons: no daily limit applies.
+			isAdmin: async () => true,
+			notify: async (text) => this.print(this.s("yellow", text)),
+		};
+	}
+
+	private get sessionId(): string {
+		return this.port.threadId;
 	}
 
 	async run(): Promise<PlaygroundResult> {
 		if (this.o.banner) this.print(this.s("dim", this.o.banner));
+		this.controller.attach();
 		const started = this.o.resume ? await this.resume(this.o.resume) : await this.start();
 		if (started) return started;
 		return this.loop();
 	}
 
-	dispose(): void {
+	async dispose(): Promise<void> {
 		this.screen.clearStatus();
-		this.unsubscribe?.();
 		this.o.source.close();
+		// A paused or finished run: what the tutor still says is for the next run (it shows open questions again).
+		await this.controller.stop({ waitMs: 0 });
 	}
 
 	/** A learner's input, or "interrupted" when the run is stopped meanwhile. */
@@ -123,14 +153,6 @@ class PlaygroundRun {
 
 	private result(outcome: PlaygroundResult["outcome"], exitCode: number): PlaygroundResult {
 		return { sessionId: this.sessionId, outcome, exitCode, pictures: this.pictures?.written ?? [] };
-	}
-
-	private subscribe(): void {
-		this.unsubscribe = this.o.tutor.subscribe((event) => {
-			if (event.sessionId !== this.sessionId) return;
-			this.queue.push(event);
-			this.wake?.();
-		});
 	}
 
 	/** Starts a new lesson; returns a result only when it could not start. */
@@ -154,135 +176,87 @@ class PlaygroundRun {
 			}
 			topic = answer;
 		}
-		this.sessionId = `terminal:${randomBytes(5).toString("hex")}`;
-		this.progress = new LessonProgress(this.o.tutor, this.sessionId, this.logger);
-		this.pictures = new PlanPictures(this.o.plansDir ?? "data/plans", this.sessionId);
-		this.subscribe();
-		const started = await this.o.tutor.startLesson({
-			sessionId: this.sessionId,
-			topic,
-			learner: this.learner,
-			mode: this.o.mode ?? "solo",
-		});
-		if (!started.ok) {
-			this.print(this.s("red", `Could not start the lesson: ${started.message}`));
-			return this.result("failed", 1);
-		}
-		this.print(this.s("bold", `Lesson: ${topic}`));
+		const started = await this.controller.start(
+			this.actor,
+			{ community: "terminal", channelId: "terminal" },
+			{ topic, mode: this.o.mode ?? "solo", learner: this.learner },
+		);
+		if (!started.ok) return this.result("failed", 1);
 		this.printSessionLine();
 		return undefined;
 	}
 
 	private async resume(raw: string): Promise<PlaygroundResult | undefined> {
-		this.sessionId = raw.startsWith("terminal:") ? raw : `terminal:${raw}`;
-		const summary = await this.o.tutor.getSession(this.sessionId);
+		this.port.threadId = raw.startsWith("terminal:") ? raw : `terminal:${raw}`;
+		const summary =
+			decodeTerminalThreadId(this.sessionId) !== undefined ? await this.o.tutor.getSession(this.sessionId) : undefined;
 		if (!summary) {
 			this.print(this.s("red", `No lesson ${this.sessionId} in this store. Start one with: ${this.cli} playground`));
 			return this.result("failed", 1);
 		}
-		this.pictures = new PlanPictures(this.o.plansDir ?? "data/plans", this.sessionId);
-		const progress = new LessonProgress(this.o.tutor, this.sessionId, this.logger);
-		this.progress = progress;
-		this.subscribe();
 		this.print(this.s("bold", `Resuming: ${summary.topic} (${PHASE_WORDS[summary.phase]})`));
 		if (summary.phase === "ended") {
 			this.print(this.s("yellow", "This lesson has ended."));
 			return this.result("ended", 0);
 		}
 		this.printSessionLine();
-		const lost = progress.restore(summary);
-		if (progress.plan) await this.showPlan(progress.plan.tree, progress.plan.statuses, false);
-		if (lost > 0)
-			this.print(this.s("yellow", "A question from before cannot be shown here; type a message to carry on."));
-		for (const question of progress.open.values()) this.showQuestion(question);
+		this.port.probeQuestions = summary.probeQuestions;
+		if (summary.plan) {
+			const picture = await this.recorder.recorder.renderPlan(summary.plan.tree, summary.plan.statuses);
+			await this.port.postPicture(this.sessionId, picture);
+		}
 		return undefined;
 	}
 
 	private async loop(): Promise<PlaygroundResult> {
 		for (;;) {
-			const event = this.queue.shift();
-			if (event) {
-				await this.show(event);
-				if (this.ended) return this.result("ended", 0);
-				continue;
-			}
-			const waited = await this.waitForEventOrIdle();
+			const waited = await this.waitForIdle();
 			if (waited === "interrupted") return this.paused();
-			if (waited) continue;
-			const [question] = this.progress?.open.values() ?? [];
-			const outcome = question ? await this.answer(question) : await this.message();
+			const summary = await this.o.tutor.getSession(this.sessionId);
+			if (!summary || summary.phase === "ended") {
+				this.print(this.s("dim", `Session ${this.sessionId} is over.`));
+				return this.result("ended", 0);
+			}
+			const [question] = summary.pending;
+			const outcome = question ? await this.answer(summary, question) : await this.message();
 			if (outcome) return outcome;
 		}
 	}
 
-	/** True when an event arrived; false when the tutor is idle with nothing queued (or the wait ran out). */
-	private async waitForEventOrIdle(): Promise<boolean | "interrupted"> {
+	/** Waits until the tutor is idle and what it said is on the screen ("interrupted" when stopped meanwhile). */
+	private async waitForIdle(): Promise<"idle" | "interrupted"> {
 		const maxWaitMs = this.o.maxWaitMs ?? 600_000;
 		let timer: NodeJS.Timeout | undefined;
-		const arrived = new Promise<"event">((resolve) => {
-			this.wake = () => resolve("event");
-		});
-		const idle = this.o.tutor.idle(this.sessionId).then(() => "idle" as const);
 		const timeout = new Promise<"timeout">((resolve) => {
 			timer = setTimeout(() => resolve("timeout"), maxWaitMs);
 		});
-		const first = await Promise.race([arrived, idle, timeout, this.interrupted]);
+		const idle = this.o.tutor.idle(this.sessionId).then(() => "idle" as const);
+		const first = await Promise.race([idle, timeout, this.interrupted]);
 		clearTimeout(timer);
-		this.wake = undefined;
 		if (first === "interrupted") return first;
 		if (first === "timeout") this.print(this.s("yellow", "The tutor is taking long; you can type a message."));
-		// Events of a finished turn may still be on their way to the sink: let them land.
+		// Events of a finished turn may still be on their way to the screen: let them land.
 		await new Promise((resolve) => setImmediate(resolve));
-		return this.queue.length > 0;
+		await this.controller.flush();
+		return "idle";
 	}
 
-	private async show(event: TutorEvent): Promise<void> {
-		switch (event.type) {
-			case "typing":
-				if (event.active) this.screen.showStatus("… thinking (Ctrl+C pauses)", (t) => this.s("dim", t));
-				else this.screen.clearStatus();
-				return;
-			case "plan":
-				if (this.progress) this.progress.plan = { tree: event.tree, statuses: event.statuses };
-				// A new map is shown whole; moving on in it shows where you are now.
-				await this.showPlan(event.tree, event.statuses, event.reason === "moved");
-				return;
-			case "quiz":
-			case "ask":
-				await this.progress?.opened(event);
-				this.showQuestion(event);
-				return;
-			case "ended":
-				this.ended = true;
-				break;
-			case "answered":
-				await this.progress?.closed(event.toolCallId);
-				break;
-		}
-		const card = cardFromEvent(event);
-		if (card) this.print(formatCard(card, this.s));
-		if (event.type === "ended") this.print(this.s("dim", `Session ${this.sessionId} is over.`));
-	}
-
-	private showQuestion(event: QuestionEvent): void {
-		const progress = this.progress?.progressLine(event);
-		if (progress) this.print(this.s("dim", progress));
-		const card = cardFromEvent(event);
-		// An interactive picker lists the choices itself; a script's reader needs them printed.
-		if (card) this.print(formatCard(card, this.s, { choices: !this.o.interactive }));
-	}
-
-	private async showPlan(tree: PlanTree, statuses: DerivedPlanStatuses, compact: boolean): Promise<void> {
-		const text = await renderPlanForTerminal(tree, statuses, this.o.renderer, this.pictures, this.logger, compact);
-		this.print(text);
-	}
-
-	private async answer(question: QuestionEvent): Promise<PlaygroundResult | undefined> {
-		const card = cardFromEvent(question) as QuestionCard | undefined;
+	private async answer(summary: SessionSummary, question: PendingQuestion): Promise<PlaygroundResult | undefined> {
+		const event = {
+			type: question.kind,
+			sessionId: summary.sessionId,
+			toolCallId: question.toolCallId,
+			input: question.input,
+		};
+		const card = question.input
+			? (cardFromEvent(event as Parameters<typeof cardFromEvent>[0]) as QuestionCard)
+			: undefined;
 		if (!card) {
-			await this.progress?.closed(question.toolCallId);
-			return undefined;
+			this.print(this.s("yellow", "A question from before cannot be shown here; type a message to carry on."));
+			return this.message();
 		}
+		// A question this run has not shown (a resumed lesson's open one) is shown again first.
+		this.port.showQuestion(card);
 		const free = card.choices.length === 0;
 		const answer = await this.input<Answer<number | string>>(() =>
 			free ? this.o.source.text("Your answer", { answer: true }) : this.o.source.choose(card),
@@ -290,36 +264,32 @@ class PlaygroundRun {
 		if (answer === "interrupted") return this.paused();
 		if (answer === undefined) return this.inputEnded();
 		if (typeof answer === "object") return this.command(answer.command);
-		const event: LearnerEvent =
+		const verdict =
 			typeof answer === "number"
-				? { type: "answer", toolCallId: question.toolCallId, value: answer, by: this.learner }
-				: { type: "reply", toolCallId: question.toolCallId, text: answer, by: this.learner };
-		const verdict = await this.o.tutor.handle(this.sessionId, event);
-		if (verdict.ok || verdict.code !== "invalid-answer") await this.progress?.closed(question.toolCallId);
+				? await this.controller.choose(this.actor, this.sessionId, question.toolCallId, answer)
+				: await this.controller.submitForm(this.actor, this.sessionId, question.toolCallId, answer);
 		return this.refused(verdict);
 	}
 
 	private async message(): Promise<PlaygroundResult | undefined> {
-		const summary = await this.o.tutor.getSession(this.sessionId);
-		if (summary?.phase === "ended") return this.result("ended", 0);
 		const text = await this.input(() => this.o.source.text("You"));
 		if (text === "interrupted") return this.paused();
 		if (text === undefined) return this.inputEnded();
 		if (typeof text === "object") return this.command(text.command);
-		return this.refused(await this.o.tutor.handle(this.sessionId, { type: "message", text, by: this.learner }));
+		const verdict = await this.controller.typed(this.sessionId, this.learner, text);
+		if (!verdict.ok) await this.actor.notify(verdict.message);
+		return this.refused(verdict);
 	}
 
-	/** Says why an event was refused; the run ends when the lesson is gone. */
+	/** The run ends when the lesson is gone (the refusal was already told). */
 	private refused(verdict: HandleResult): PlaygroundResult | undefined {
 		if (verdict.ok) return undefined;
-		this.print(this.s("yellow", verdict.message));
 		return verdict.code === "ended" || verdict.code === "unknown-session" ? this.result("ended", 0) : undefined;
 	}
 
 	private async command(command: "quit" | "end"): Promise<PlaygroundResult | undefined> {
 		if (command === "quit") return this.paused();
-		const verdict = await this.o.tutor.handle(this.sessionId, { type: "end", by: this.learner });
-		if (!verdict.ok) this.print(this.s("yellow", verdict.message));
+		await this.controller.end({ ...this.actor, notify: async () => {} }, this.sessionId);
 		return undefined;
 	}
 

@@ -3,6 +3,7 @@
  * src/agent (createTutor); adapters depend on this interface only.
  */
 
+import type { AskToolInput, QuizToolInput } from "../question-core.ts";
 import type { HandleResult, LearnerEvent, LessonMode, LessonPhase, Participant, TutorEvent } from "./events.ts";
 import type { DerivedPlanStatuses, PlanTree } from "./plan.ts";
 import type { ProbeAssessment } from "./probe.ts";
@@ -24,11 +25,20 @@ export type StartLessonResult =
 	/** `closing`: the tutor is shutting down (a restart); `store-unavailable`: nothing could be saved. Try again in a moment. */
 	| { ok: false; code: "exists" | "invalid-topic" | "closing" | "store-unavailable"; message: string };
 
-/** A question still waiting for the learner. */
-export interface PendingQuestion {
-	toolCallId: string;
-	kind: "quiz" | "ask";
-}
+/** A question still waiting for the learner, with what a card or an answer form needs to show it. */
+export type PendingQuestion =
+	| {
+			toolCallId: string;
+			kind: "quiz";
+			/** The display parse of the call's input (undefined when it no longer parses). */
+			input?: QuizToolInput;
+	  }
+	| {
+			toolCallId: string;
+			kind: "ask";
+			/** The display parse of the call's input (undefined when it no longer parses). */
+			input?: AskToolInput;
+	  };
 
 /** A read-only summary of a session, for /lesson status and the playground. */
 export interface SessionSummary {
@@ -41,10 +51,10 @@ export interface SessionSummary {
 	assessment?: ProbeAssessment;
 	plan?: { tree: PlanTree; statuses: DerivedPlanStatuses };
 	pending: PendingQuestion[];
+	/** Questions (quiz, ask) the prober asked, so far or in all: "getting to know you · question n". */
+	probeQuestions: number;
 	messageCount: number;
 	usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number };
-	/** Small adapter-owned metadata (e.g. the last posted plan picture key). */
-	extra: Record<string, string>;
 }
 
 /** Receives the tutor's events, in order per session. Must not throw; errors are logged. */
@@ -56,10 +66,8 @@ export interface Tutor {
 	startLesson(options: StartLessonOptions): Promise<StartLessonResult>;
 	/** Record (or queue) a learner event; resolves with the verdict before any model work. */
 	handle(sessionId: string, event: LearnerEvent): Promise<HandleResult>;
-	/** A session's summary; undefined when unknown. */
+	/** A session's summary; undefined when unknown. Rejects when the store cannot be read. */
 	getSession(sessionId: string): Promise<SessionSummary | undefined>;
-	/** Adapter-owned metadata on the session (survives restarts). */
-	setExtra(sessionId: string, key: string, value: string): Promise<void>;
 	/** Subscribe to events; returns an unsubscribe function. */
 	subscribe(sink: TutorEventSink): () => void;
 	/** Resolves when the session (or every session) has no turn running or queued. */

@@ -11,11 +11,12 @@
 import Keyv from "keyv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDiscordAdapter, type DiscordAdapter } from "../../../src/adapters/discord/index.ts";
+import { stateStoreOnKeyv } from "../../../src/agent/index.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
-import { type FakeDiscord, type FakeInteraction, startFakeDiscord } from "../../fakes/discord.ts";
-import { FakeTutor } from "../shared/fake-tutor.ts";
-import { HeldStore } from "../shared/held-store.ts";
-import { stubRenderer } from "../shared/stub-renderer.ts";
+import { type FakeDiscord, type FakeInteraction, startFakeDiscord } from "../../../testkit/fakes/discord.ts";
+import { stubRenderer } from "../../../testkit/stub-renderer.ts";
+import { FakeTutor } from "../lesson/fake-tutor.ts";
+import { HeldStore } from "../lesson/held-store.ts";
 import { customIds, waitForControl } from "./helpers.ts";
 
 let fake: FakeDiscord;
@@ -31,7 +32,7 @@ beforeAll(async () => {
 		tutor,
 		renderer: stubRenderer(undefined),
 		logger: silentLogger,
-		keyv: new Keyv({ store, namespace: "discord" }),
+		state: stateStoreOnKeyv(new Keyv({ store, namespace: "discord" })),
 		config: { token: fake.token, apiUrl: fake.apiUrl, guildId: fake.guild.id, readyTimeoutMs: 10_000 },
 	});
 	await adapter.start();

@@ -6,11 +6,13 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lessonCommands, registerDiscordCommands } from "../../../src/adapters/discord/commands.ts";
-import { threadName } from "../../../src/adapters/discord/lesson-start.ts";
-import { refusalNotice } from "../../../src/adapters/discord/notices.ts";
-import { DEFAULT_GUILD_CONFIG, normalizeGuildConfig } from "../../../src/adapters/discord/state.ts";
-import { type FakeDiscord, startFakeDiscord } from "../../fakes/discord.ts";
-import { commandProblems } from "../../fixtures/discord/limits.ts";
+import { DEFAULT_GUILD_CONFIG } from "../../../src/adapters/discord/index.ts";
+import { DISCORD_STYLE } from "../../../src/adapters/discord/notices.ts";
+import { threadName } from "../../../src/adapters/discord/port.ts";
+import { normalizeLessonRules as normalizeGuildConfig } from "../../../src/adapters/lesson/lesson-rules.ts";
+import { type Refusal, refusalNotice as shared } from "../../../src/adapters/lesson/notices.ts";
+import { type FakeDiscord, startFakeDiscord } from "../../../testkit/fakes/discord.ts";
+import { commandProblems } from "../../../testkit/fixtures/discord/limits.ts";
 
 let fake: FakeDiscord;
 beforeAll(async () => {
@@ -74,6 +76,8 @@ describe("adapter pieces", () => {
 	});
 
 	it("turns refusals into notices", () => {
+		const refusalNotice = (refusal: Refusal, action: "answer" | "end" = "answer", learnerId?: string) =>
+			shared(refusal, DISCORD_STYLE, { action, ...(learnerId ? { learner: `<@${learnerId}>` } : {}) });
 		expect(refusalNotice({ code: "not-allowed", message: "x" })).toMatch(/someone else's solo lesson/);
 		expect(refusalNotice({ code: "not-allowed", message: "x" }, "answer", "42")).toMatch(/<@42>'s solo lesson/);
 		expect(refusalNotice({ code: "not-allowed", message: "x" }, "end")).toMatch(

@@ -18,7 +18,7 @@ import {
 	Routes,
 } from "discord.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeDiscord, startFakeDiscord } from "../../fakes/discord.ts";
+import { type FakeDiscord, startFakeDiscord } from "../../../testkit/fakes/discord.ts";
 
 let fake: FakeDiscord;
 let client: Client;

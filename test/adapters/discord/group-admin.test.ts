@@ -8,7 +8,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
-import type { FakeInteraction, FakeUser } from "../../fakes/discord.ts";
+import type { FakeInteraction, FakeUser } from "../../../testkit/fakes/discord.ts";
 import { type Reply, scriptedModel, useStack, waitForAck, waitForControl } from "./helpers.ts";
 
 const script: Reply[] = [
@@ -150,7 +150,7 @@ describe("who may act in Discord lessons", () => {
 		);
 		await stack.tutor.idle(sessionId);
 		expect(model.doStreamCalls.length).toBe(requests);
-		expect((await stack.tutor.getSession(sessionId))?.pending).toEqual([{ toolCallId: "b1", kind: "ask" }]);
+		expect((await stack.tutor.getSession(sessionId))?.pending).toMatchObject([{ toolCallId: "b1", kind: "ask" }]);
 		expect(fake.messages.get(card.id)?.editedAt).toBeUndefined();
 	});
 
@@ -166,8 +166,7 @@ describe("who may act in Discord lessons", () => {
 		);
 		expect(await replyOf(run(fake.users.learner, thread.id, "end"))).toMatch(/has ended/);
 		// Run in a channel, not a lesson thread: say where to run it instead of "no lesson in this thread".
-		const notHere =
-			"There is no lesson here. Run this inside a lesson's thread, or start a lesson with `/lesson start`.";
+		const notHere = "There is no lesson here. Start one with `/lesson start`.";
 		expect(await replyOf(run(fake.users.learner, fake.ids.general, "status"))).toBe(notHere);
 		expect(await replyOf(run(fake.users.learner, fake.ids.general, "end"))).toBe(notHere);
 	});

@@ -8,21 +8,21 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { MockLanguageModelV3 } from "ai/test";
-import type Keyv from "keyv";
 import { afterAll, beforeAll } from "vitest";
 import { createDiscordAdapter, type DiscordAdapter } from "../../../src/adapters/discord/index.ts";
-import { openKeyv } from "../../../src/agent/store/keyv.ts";
+import { openStateStore, type StateStore } from "../../../src/agent/index.ts";
 import { createSessionStore } from "../../../src/agent/store/session-store.ts";
 import { createTutor } from "../../../src/agent/tutor.ts";
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
 import type { LogFields, Logger } from "../../../src/core/contracts/logger.ts";
 import type { Tutor } from "../../../src/core/contracts/tutor.ts";
 import { createPlanRenderer, type PlanRenderer } from "../../../src/render/index.ts";
-import { type FakeDiscord, type FakeMessage, startFakeDiscord } from "../../fakes/discord.ts";
+import { type FakeDiscord, type FakeMessage, startFakeDiscord } from "../../../testkit/fakes/discord.ts";
+import { stubRenderer } from "../../../testkit/stub-renderer.ts";
 
 /** One scripted model reply: text and/or tool calls. */
-export type { ScriptedReply as Reply } from "../../fixtures/model-stream.ts";
-export { scriptedModel } from "../../fixtures/model-stream.ts";
+export type { ScriptedReply as Reply } from "../../../testkit/model-stream.ts";
+export { scriptedModel } from "../../../testkit/model-stream.ts";
 
 /** A logger that keeps every entry (tests assert on errors). */
 export interface RecordingLogger extends Logger {
@@ -53,10 +53,12 @@ export function recordingLogger(): RecordingLogger {
 export interface Stack {
 	fake: FakeDiscord;
 	dir: string;
+	/** The sessions' store (SQLite in `dir`). */
+	storeUrl: string;
 	tutor: Tutor;
 	adapter: DiscordAdapter;
 	renderer: PlanRenderer;
-	keyv: Keyv;
+	state: StateStore;
 	logger: RecordingLogger;
 	events: TutorEvent[];
 	/** Stop the adapter and the tutor, then bring both back on the same files (a process restart). */
@@ -64,37 +66,45 @@ export interface Stack {
 	close(): Promise<void>;
 }
 
-/** Start the stack on a fake Discord with a scripted model. */
-export async function startStack(fake: FakeDiscord, model: MockLanguageModelV3): Promise<Stack> {
+/** Start the stack on a fake Discord with a scripted model (`png`: a stub renderer drawing that PNG instead of Chromium). */
+export async function startStack(
+	fake: FakeDiscord,
+	model: MockLanguageModelV3,
+	options: { png?: Buffer } = {},
+): Promise<Stack> {
 	const dir = mkdtempSync(join(tmpdir(), "lh-discord-"));
 	const logger = recordingLogger();
-	const renderer = createPlanRenderer({ executablePath: "/usr/bin/chromium" });
+	const renderer = options.png
+		? stubRenderer(options.png)
+		: createPlanRenderer({ executablePath: "/usr/bin/chromium" });
+	const storeUrl = `sqlite://${join(dir, "lh.sqlite")}`;
 	const events: TutorEvent[] = [];
 	const open = async () => {
-		const store = await createSessionStore(`sqlite://${join(dir, "lh.sqlite")}`);
+		const store = await createSessionStore(storeUrl);
 		const tutor = createTutor({ model, store, maxRetries: 0 });
 		tutor.subscribe((e) => void events.push(e));
 		await tutor.resume();
-		const keyv = openKeyv(`sqlite://${join(dir, "discord.sqlite")}`, "discord");
+		const state = openStateStore(`sqlite://${join(dir, "discord.sqlite")}`, "discord");
 		const adapter = createDiscordAdapter({
 			tutor,
 			renderer,
 			logger,
-			keyv,
+			state,
 			config: { token: fake.token, apiUrl: fake.apiUrl, guildId: fake.guild.id, readyTimeoutMs: 10_000 },
 		});
 		await adapter.start();
-		return { tutor, keyv, adapter };
+		return { tutor, state, adapter };
 	};
 	let parts = await open();
 	const shut = async () => {
 		await parts.adapter.stop();
 		await parts.tutor.close();
-		await parts.keyv.disconnect();
+		await parts.state.close();
 	};
 	const stack: Stack = {
 		fake,
 		dir,
+		storeUrl,
 		logger,
 		renderer,
 		events,
@@ -104,8 +114,8 @@ export async function startStack(fake: FakeDiscord, model: MockLanguageModelV3):
 		get adapter() {
 			return parts.adapter;
 		},
-		get keyv() {
-			return parts.keyv;
+		get state() {
+			return parts.state;
 		},
 		async restart() {
 			await shut();

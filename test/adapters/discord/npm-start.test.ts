@@ -6,7 +6,7 @@
 
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
-import { startFakeDiscord } from "../../fakes/discord.ts";
+import { startFakeDiscord } from "../../../testkit/fakes/discord.ts";
 import { useNpmStart } from "../../fixtures/child-process.ts";
 import { driveLesson } from "../../fixtures/discord/drive-lesson.ts";
 

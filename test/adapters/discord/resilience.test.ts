@@ -6,11 +6,12 @@
 
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDiscordAdapter } from "../../../src/adapters/discord/index.ts";
+import { createMemoryStateStore } from "../../../src/agent/index.ts";
 import { createSessionStore } from "../../../src/agent/store/session-store.ts";
 import { createTutor } from "../../../src/agent/tutor.ts";
 import { createPlanRenderer } from "../../../src/render/index.ts";
-import type { FakeInteraction } from "../../fakes/discord.ts";
-import { buttonPayload } from "../../fixtures/discord/interactions.ts";
+import type { FakeInteraction } from "../../../testkit/fakes/discord.ts";
+import { buttonPayload } from "../../../testkit/fixtures/discord/interactions.ts";
 import { type Reply, recordingLogger, scriptedModel, useStack, waitForAck, waitForControl } from "./helpers.ts";
 
 const quiz = (id: string) => ({
@@ -82,7 +83,7 @@ describe("the Discord adapter under bad input and failures", () => {
 		expect(
 			stack.logger.entries.filter((e) => e.message === "discord: dropped a malformed gateway payload").length,
 		).toBeGreaterThanOrEqual(3);
-		expect((await stack.tutor.getSession(`discord:${fake.guild.id}:${threadId}`))?.pending).toEqual([
+		expect((await stack.tutor.getSession(`discord:${fake.guild.id}:${threadId}`))?.pending).toMatchObject([
 			{ toolCallId: "q1", kind: "quiz" },
 		]);
 	});
@@ -206,12 +207,11 @@ describe("the Discord adapter under bad input and failures", () => {
 		const tutor = createTutor({ model: scriptedModel([]), store });
 		const renderer = createPlanRenderer();
 		const logger = recordingLogger();
-		const { default: Keyv } = await import("keyv");
 		const adapter = createDiscordAdapter({
 			tutor,
 			renderer,
 			logger,
-			keyv: new Keyv(),
+			state: createMemoryStateStore(),
 			config: { token: "wrong", apiUrl: fake.apiUrl },
 		});
 		await expect(adapter.start()).rejects.toThrow(/DISCORD_TOKEN/);

@@ -7,10 +7,11 @@
 
 import Keyv from "keyv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeSlack, startFakeSlack } from "../../fakes/slack.ts";
-import { FakeTutor } from "../shared/fake-tutor.ts";
-import { HeldStore } from "../shared/held-store.ts";
-import { stubRenderer } from "../shared/stub-renderer.ts";
+import { stateStoreOnKeyv } from "../../../src/agent/index.ts";
+import { type FakeSlack, startFakeSlack } from "../../../testkit/fakes/slack.ts";
+import { stubRenderer } from "../../../testkit/stub-renderer.ts";
+import { FakeTutor } from "../lesson/fake-tutor.ts";
+import { HeldStore } from "../lesson/held-store.ts";
 import { type Running, startAdapter } from "./harness.ts";
 
 const ADA = { user: "U1", name: "ada", channel: "C1" };
@@ -34,7 +35,7 @@ describe("Slack acks before any store or tutor work", { timeout: 30_000 }, () =>
 		running = await startAdapter(fake, {
 			tutor,
 			renderer: stubRenderer(undefined),
-			keyv: new Keyv({ store, namespace: "slack" }),
+			state: stateStoreOnKeyv(new Keyv({ store, namespace: "slack" })),
 		});
 		await running.sender.command("/lesson", "start fractions", ADA);
 		sessionId = (await fake.waitFor(() => tutor.started[0], "the lesson")).sessionId;

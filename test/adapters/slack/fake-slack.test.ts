@@ -6,7 +6,7 @@
 import type { AddressInfo } from "node:net";
 import { App, HTTPReceiver, LogLevel, webApi } from "@slack/bolt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blockProblems, type FakeSlack, startFakeSlack } from "../../fakes/slack.ts";
+import { blockProblems, type FakeSlack, startFakeSlack } from "../../../testkit/fakes/slack.ts";
 
 const quietClient = { logLevel: LogLevel.ERROR, retryConfig: { retries: 0 } };
 

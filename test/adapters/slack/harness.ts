@@ -1,15 +1,15 @@
 /**
  * Test harness: the Slack adapter over real Bolt HTTP against the fake Slack, with a
- * tutor (real engine or a fake), a keyv and a renderer; plus finders over what the
+ * tutor (real engine or a fake), a state store and a renderer; plus finders over what the
  * fake recorded (posted cards, their controls).
  */
 
-import type Keyv from "keyv";
 import { createSlackAdapter, type SlackAdapter, type SlackAdapterConfig } from "../../../src/adapters/slack/index.ts";
+import type { StateStore } from "../../../src/agent/index.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
 import type { Tutor } from "../../../src/core/contracts/tutor.ts";
 import type { PlanRenderer } from "../../../src/render/index.ts";
-import type { FakeMessage, FakeSlack, SlackSender } from "../../fakes/slack.ts";
+import type { FakeMessage, FakeSlack, SlackSender } from "../../../testkit/fakes/slack.ts";
 
 /** A started adapter and what talks to it. */
 export interface Running {
@@ -21,7 +21,7 @@ export interface Running {
 /** Start the adapter over HTTP on a free loopback port. */
 export async function startAdapter(
 	fake: FakeSlack,
-	deps: { tutor: Tutor; renderer: PlanRenderer; keyv?: Keyv },
+	deps: { tutor: Tutor; renderer: PlanRenderer; state?: StateStore },
 	config: Partial<SlackAdapterConfig> = {},
 ): Promise<Running> {
 	const adapter = createSlackAdapter({

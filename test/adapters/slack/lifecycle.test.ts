@@ -5,13 +5,13 @@
 
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import Keyv from "keyv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSlackAdapter, type SlackAdapterConfig } from "../../../src/adapters/slack/index.ts";
+import { createMemoryStateStore } from "../../../src/agent/index.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
-import { type FakeSlack, startFakeSlack } from "../../fakes/slack.ts";
-import { FakeTutor } from "../shared/fake-tutor.ts";
-import { stubRenderer } from "../shared/stub-renderer.ts";
+import { type FakeSlack, startFakeSlack } from "../../../testkit/fakes/slack.ts";
+import { stubRenderer } from "../../../testkit/stub-renderer.ts";
+import { FakeTutor } from "../lesson/fake-tutor.ts";
 import { startAdapter } from "./harness.ts";
 
 describe("Slack adapter lifecycle", { timeout: 20_000 }, () => {
@@ -31,7 +31,7 @@ describe("Slack adapter lifecycle", { timeout: 20_000 }, () => {
 			tutor: new FakeTutor(),
 			renderer: stubRenderer(undefined),
 			logger: silentLogger,
-			keyv: new Keyv(),
+			state: createMemoryStateStore(),
 			config: config(over),
 		});
 
@@ -72,7 +72,11 @@ describe("Slack adapter lifecycle", { timeout: 20_000 }, () => {
 		tutor.handle = async () => {
 			throw new Error("engine exploded");
 		};
-		const running = await startAdapter(fake, { tutor, renderer: stubRenderer(undefined), keyv: new Keyv() });
+		const running = await startAdapter(fake, {
+			tutor,
+			renderer: stubRenderer(undefined),
+			state: createMemoryStateStore(),
+		});
 		try {
 			const click = await running.sender.action({ user: "U1", channel: "C1" }, "1.000001", {
 				action_id: "lh:pick:x:0",

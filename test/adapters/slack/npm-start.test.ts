@@ -5,7 +5,7 @@
  */
 
 import { describe, expect, it } from "vitest";
-import { startFakeSlack } from "../../fakes/slack.ts";
+import { startFakeSlack } from "../../../testkit/fakes/slack.ts";
 import { useNpmStart } from "../../fixtures/child-process.ts";
 import { driveSlackLesson } from "../../fixtures/slack/drive-lesson.ts";
 

@@ -5,12 +5,11 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeModalMetadata, encodeModalMetadata } from "../../../src/adapters/slack/actions.ts";
 import { parseLessonCommand } from "../../../src/adapters/slack/command-parse.ts";
+import { decodeModalMetadata, encodeModalMetadata, typedAnswerOf } from "../../../src/adapters/slack/controls.ts";
 import { stripMentions } from "../../../src/adapters/slack/events.ts";
 import { parentMessage } from "../../../src/adapters/slack/messages.ts";
-import { typedAnswerOf } from "../../../src/adapters/slack/views.ts";
-import { blockProblems } from "../../fakes/slack.ts";
+import { blockProblems } from "../../../testkit/fakes/slack.ts";
 
 describe("parseLessonCommand", () => {
 	it("reads start with flags and a member, and the other subcommands", () => {

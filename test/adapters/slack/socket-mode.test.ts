@@ -3,13 +3,13 @@
  * websocket (apps.connections.open → hello), acks a slash command envelope, and answers.
  */
 
-import Keyv from "keyv";
 import { describe, expect, it } from "vitest";
 import { createSlackAdapter } from "../../../src/adapters/slack/index.ts";
+import { createMemoryStateStore } from "../../../src/agent/index.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
-import { startFakeSlack } from "../../fakes/slack.ts";
-import { FakeTutor } from "../shared/fake-tutor.ts";
-import { stubRenderer } from "../shared/stub-renderer.ts";
+import { startFakeSlack } from "../../../testkit/fakes/slack.ts";
+import { stubRenderer } from "../../../testkit/stub-renderer.ts";
+import { FakeTutor } from "../lesson/fake-tutor.ts";
 
 describe("Slack Socket Mode", { timeout: 20_000 }, () => {
 	it("connects, acks a command envelope, and starts a lesson from a mention event", async () => {
@@ -19,7 +19,7 @@ describe("Slack Socket Mode", { timeout: 20_000 }, () => {
 			tutor,
 			renderer: stubRenderer(undefined),
 			logger: silentLogger,
-			keyv: new Keyv(),
+			state: createMemoryStateStore(),
 			config: {
 				botToken: "xoxb-test",
 				signingSecret: "unused-in-socket-mode",

@@ -9,6 +9,7 @@ import { createSessionStore, createTutor } from "../../../src/agent/index.ts";
 import { createDemoModel } from "../../../src/agent/models/demo-model.ts";
 import type { HandleResult, LearnerEvent, TutorEvent } from "../../../src/core/contracts/events.ts";
 import type { SessionSummary, Tutor, TutorEventSink } from "../../../src/core/contracts/tutor.ts";
+import type { QuizToolInput } from "../../../src/core/question-core.ts";
 import type { PlanPicture, PlanRenderer } from "../../../src/render/index.ts";
 
 /** Answers that walk the whole demo lesson, all correct. */
@@ -64,7 +65,8 @@ describe("playground on the real engine and the demo model", () => {
 		await tutor.close();
 		expect(result).toMatchObject({ outcome: "ended", exitCode: 0 });
 		expect(result.sessionId).toMatch(/^terminal:[a-z0-9]+$/);
-		expect(result.pictures.length).toBeGreaterThanOrEqual(5);
+		// One picture per node the learner is on (the map drawn and moved to its first node in one turn is one).
+		expect(result.pictures.length).toBeGreaterThanOrEqual(4);
 		for (const file of result.pictures) expect(existsSync(file)).toBe(true);
 		const shown = text();
 		expect(shown).toMatch(/built-in demo model/);
@@ -136,7 +138,7 @@ describe("playground on the real engine and the demo model", () => {
 	});
 });
 
-/** A scripted Tutor for the loop's edge cases. */
+/** A scripted Tutor for the loop's edge cases: its summary follows the events it emits. */
 function fakeTutor(
 	handle: (event: LearnerEvent, emit: (e: TutorEvent) => void, sessionId: string) => HandleResult,
 	options: { thinksForever?: boolean } = {},
@@ -145,7 +147,11 @@ function fakeTutor(
 } {
 	const sinks: TutorEventSink[] = [];
 	let sessionId = "";
+	let summary: SessionSummary | undefined;
 	const emit = (e: TutorEvent) => {
+		if (summary && (e.type === "quiz" || e.type === "ask"))
+			summary.pending.push({ toolCallId: e.toolCallId, kind: "quiz", input: e.input as QuizToolInput });
+		if (summary && e.type === "ended") summary.phase = "ended";
 		for (const s of sinks) void s(e);
 	};
 	const handled: LearnerEvent[] = [];
@@ -153,33 +159,45 @@ function fakeTutor(
 		handled,
 		async startLesson(o) {
 			sessionId = o.sessionId;
+			summary = {
+				sessionId,
+				topic: o.topic,
+				learner: o.learner,
+				mode: o.mode,
+				phase: "probe",
+				createdAt: new Date(0).toISOString(),
+				pending: [],
+				probeQuestions: 0,
+				messageCount: 1,
+				usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+			};
 			if (options.thinksForever) {
 				setImmediate(() => emit({ type: "typing", sessionId, active: true }));
 				return { ok: true };
 			}
-			setImmediate(() =>
-				emit({
-					type: "quiz",
-					sessionId,
-					toolCallId: "q1",
-					input: { question: "2+2?", options: ["3", "4"], correctAnswer: "4" },
-				}),
-			);
+			emit({
+				type: "quiz",
+				sessionId,
+				toolCallId: "q1",
+				input: { question: "2+2?", options: ["3", "4"], correctAnswer: "4" },
+			});
 			return { ok: true };
 		},
 		async handle(_id, event) {
 			handled.push(event);
-			return handle(event, emit, sessionId);
+			const verdict = handle(event, emit, sessionId);
+			if (verdict.ok && summary && event.type === "answer")
+				summary.pending = summary.pending.filter((p) => p.toolCallId !== event.toolCallId);
+			return verdict;
 		},
 		async getSession(): Promise<SessionSummary | undefined> {
-			return undefined;
+			return summary && { ...summary, pending: [...summary.pending] };
 		},
-		async setExtra() {},
 		subscribe(sink) {
 			sinks.push(sink);
 			return () => sinks.splice(sinks.indexOf(sink), 1);
 		},
-		idle: () => (options.thinksForever ? new Promise<void>(() => undefined) : Promise.resolve()),
+		idle: () => (options.thinksForever ? new Promise<void>(() => undefined) : new Promise((r) => setImmediate(r))),
 		async resume() {
 			return 0;
 		},

@@ -1,0 +1,98 @@
+/**
+ * Clicks, selects and modal submits on lesson cards, decoded into controller
+ * calls. The first response comes before any store or model work: a deferred
+ * update for picks, selects and submits; for an "Answer" button the modal
+ * itself (or a notice), after the controller's bounded pre-check. Component
+ * ids are a claim the tutor checks against the session's pending calls.
+ */
+
+import {
+	type ButtonInteraction,
+	type MessageComponentInteraction,
+	MessageFlags,
+	type ModalSubmitInteraction,
+	type StringSelectMenuInteraction,
+} from "discord.js";
+import type { Logger } from "../../core/contracts/logger.ts";
+import { decodeComponentId, discordAnswerModal, encodeComponentId } from "../../render/index.ts";
+import type { LessonController } from "../lesson/controller.ts";
+import { actorOf } from "./actor.ts";
+import { NOTICES } from "./notices.ts";
+import { encodeDiscordThreadId } from "./thread-id.ts";
+
+/** What the control handlers need. */
+export interface ControlsContext {
+	controller: LessonController;
+	logger: Logger;
+}
+
+type Interaction = MessageComponentInteraction | ModalSubmitInteraction;
+
+function threadOf(interaction: Interaction): string | undefined {
+	if (!interaction.guildId || !interaction.channelId) return undefined;
+	return encodeDiscordThreadId({ guildId: interaction.guildId, threadId: interaction.channelId });
+}
+
+const ephemeral = (content: string) => ({ content, flags: MessageFlags.Ephemeral as const });
+
+/** A button: "pick" answers, "open" shows the answer modal (as the first response). */
+export async function onButton(ctx: ControlsContext, interaction: ButtonInteraction): Promise<void> {
+	const id = decodeComponentId(interaction.customId);
+	const threadId = threadOf(interaction);
+	if (!threadId) return void (await interaction.reply(ephemeral(NOTICES.notInGuild)));
+	if (id?.verb === "open") {
+		const actor = {
+			...actorOf(interaction, "reply", ctx.logger),
+			openForm: async (form: { toolCallId: string; question: string }) =>
+				interaction.showModal(discordAnswerModal(form.toolCallId, form.question)),
+		};
+		return ctx.controller.openForm(actor, threadId, id.toolCallId);
+	}
+	if (id?.verb !== "pick" || id.choice === undefined)
+		return void (await interaction.reply(ephemeral(NOTICES.unknownComponent)));
+	await interaction.deferUpdate();
+	await ctx.controller.choose(actorOf(interaction, "followUp", ctx.logger), threadId, id.toolCallId, id.choice);
+}
+
+/** A string select: its value is the chosen option's 0-based index. */
+export async function onSelect(ctx: ControlsContext, interaction: StringSelectMenuInteraction): Promise<void> {
+	const id = decodeComponentId(interaction.customId);
+	const threadId = threadOf(interaction);
+	if (!threadId) return void (await interaction.reply(ephemeral(NOTICES.notInGuild)));
+	if (id?.verb !== "select") return void (await interaction.reply(ephemeral(NOTICES.unknownComponent)));
+	const raw = interaction.values[0] ?? "";
+	if (!/^\d{1,4}$/.test(raw)) return void (await interaction.reply(ephemeral(NOTICES.invalidChoice)));
+	await interaction.deferUpdate();
+	await ctx.controller.choose(actorOf(interaction, "followUp", ctx.logger), threadId, id.toolCallId, Number(raw));
+}
+
+/** The typed answer of a modal: its text input (by id), else the first text input it has. */
+function typedAnswer(interaction: ModalSubmitInteraction, toolCallId: string): string {
+	try {
+		return interaction.fields.getTextInputValue(encodeComponentId({ verb: "text", toolCallId }));
+	} catch {
+		for (const field of interaction.fields.fields.values())
+			if ("value" in field && typeof field.value === "string") return field.value;
+		return "";
+	}
+}
+
+/** A modal submit: the typed answer to a free-answer quiz or a free-text ask. */
+export async function onModalSubmit(ctx: ControlsContext, interaction: ModalSubmitInteraction): Promise<void> {
+	const id = decodeComponentId(interaction.customId);
+	const threadId = threadOf(interaction);
+	if (!threadId) return void (await interaction.reply(ephemeral(NOTICES.notInGuild)));
+	if (id?.verb !== "modal") return void (await interaction.reply(ephemeral(NOTICES.unknownComponent)));
+	// From a card: update it (the answered state follows); from elsewhere: an ephemeral reply says what happened.
+	const fromMessage = interaction.isFromMessage();
+	if (fromMessage) await interaction.deferUpdate();
+	else await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+	const actor = actorOf(interaction, fromMessage ? "followUp" : "editReply", ctx.logger);
+	const result = await ctx.controller.submitForm(
+		actor,
+		threadId,
+		id.toolCallId,
+		typedAnswer(interaction, id.toolCallId),
+	);
+	if (result.ok && !fromMessage) await actor.notify("Answer recorded.");
+}

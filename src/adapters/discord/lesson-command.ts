@@ -1,0 +1,104 @@
+/**
+ * `/lesson start|end|status|help|config`, decoded into controller calls.
+ * Every subcommand is deferred (ephemeral) before any store or model work;
+ * help is answered at once. What each says back is Discord-styled here.
+ */
+
+import { ChannelType, type ChatInputCommandInteraction, MessageFlags } from "discord.js";
+import type { Logger } from "../../core/contracts/logger.ts";
+import type { LessonController } from "../lesson/controller.ts";
+import { isLessonMode, type LessonRulesChange } from "../lesson/lesson-rules.ts";
+import type { LessonPlace } from "../lesson/port.ts";
+import { rulesText, statusText } from "../lesson/texts.ts";
+import { actorOf } from "./actor.ts";
+import { OPTION } from "./commands.ts";
+import { DISCORD_STYLE, HELP_TEXT, NOTICES } from "./notices.ts";
+import { threadName } from "./port.ts";
+import { encodeDiscordThreadId } from "./thread-id.ts";
+import { participantOf } from "./who.ts";
+
+/** What the command handler needs. */
+export interface CommandContext {
+	controller: LessonController;
+	logger: Logger;
+}
+
+/** Where `/lesson start` puts the lesson: a new thread under a text or announcement channel, or this public thread. */
+function placeOf(interaction: ChatInputCommandInteraction, guildId: string): LessonPlace | undefined {
+	const channel = interaction.channel;
+	if (!channel) return { community: guildId, channelId: interaction.channelId }; // not cached: a channel, most likely
+	const publicThread = channel.type === ChannelType.PublicThread || channel.type === ChannelType.AnnouncementThread;
+	if (channel.isThread() && channel.parentId && publicThread)
+		return {
+			community: guildId,
+			channelId: channel.parentId,
+			threadId: encodeDiscordThreadId({ guildId, threadId: channel.id }),
+		};
+	if (channel.type === ChannelType.GuildText || channel.type === ChannelType.GuildAnnouncement)
+		return { community: guildId, channelId: channel.id };
+	return undefined;
+}
+
+async function start(ctx: CommandContext, interaction: ChatInputCommandInteraction, guildId: string): Promise<void> {
+	const actor = actorOf(interaction, "editReply", ctx.logger);
+	const forUser = interaction.options.getUser(OPTION.for);
+	if (forUser?.bot) return actor.notify(NOTICES.notForBots);
+	const place = placeOf(interaction, guildId);
+	if (!place) return actor.notify(NOTICES.badChannel);
+	const mode = interaction.options.getString(OPTION.mode);
+	const topic = interaction.options.getString(OPTION.topic) ?? "";
+	const learner = forUser ? participantOf(forUser, interaction.options.getMember(OPTION.for)) : undefined;
+	const opened = await ctx.controller.start(actor, place, {
+		topic,
+		...(isLessonMode(mode) ? { mode } : {}),
+		...(learner ? { learner } : {}),
+	});
+	if (!opened.ok) return;
+	const threadId = opened.threadId.split(":")[2];
+	const forWhom = learner && learner.id !== actor.by.id ? ` for <@${learner.id}>` : "";
+	await actor.notify(`Your ${opened.intro.mode} lesson on **${threadName(topic)}**${forWhom} is ready: <#${threadId}>`);
+}
+
+function configChange(interaction: ChatInputCommandInteraction): LessonRulesChange {
+	const o = interaction.options;
+	const change: LessonRulesChange = {};
+	if (o.getBoolean(OPTION.reset)) change.reset = true;
+	const allow = o.getChannel(OPTION.allowChannel);
+	if (allow) change.allowChannel = allow.id;
+	const disallow = o.getChannel(OPTION.disallowChannel);
+	if (disallow) change.disallowChannel = disallow.id;
+	const perDay = o.getInteger(OPTION.lessonsPerDay);
+	if (perDay !== null) change.lessonsPerDay = Math.max(0, Math.min(100, perDay));
+	const mode = o.getString(OPTION.defaultMode);
+	if (isLessonMode(mode)) change.defaultMode = mode;
+	return change;
+}
+
+/** Handle a `/lesson` command (not yet acknowledged). */
+export async function lessonCommand(ctx: CommandContext, interaction: ChatInputCommandInteraction): Promise<void> {
+	const sub = interaction.options.getSubcommand(false);
+	if (sub !== "start" && sub !== "end" && sub !== "status" && sub !== "config") {
+		if (sub !== "help") ctx.logger.warn({ subcommand: sub }, "discord: unknown /lesson subcommand");
+		return void (await interaction.reply({ content: HELP_TEXT, flags: MessageFlags.Ephemeral }));
+	}
+	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+	const actor = actorOf(interaction, "editReply", ctx.logger);
+	const guildId = interaction.guildId;
+	if (!guildId) return actor.notify(NOTICES.notInGuild);
+	const here = encodeDiscordThreadId({ guildId, threadId: interaction.channelId });
+	switch (sub) {
+		case "start":
+			return start(ctx, interaction, guildId);
+		case "end":
+			return void (await ctx.controller.end(actor, here));
+		case "status": {
+			const status = await ctx.controller.status(actor, here);
+			if (status) await actor.notify(statusText(status, DISCORD_STYLE), status.picture);
+			return;
+		}
+		case "config": {
+			const shown = await ctx.controller.config(actor, guildId, configChange(interaction));
+			if (shown) await actor.notify(`${shown.saved ? "Saved.\n" : ""}${rulesText(shown.rules, DISCORD_STYLE)}`);
+		}
+	}
+}

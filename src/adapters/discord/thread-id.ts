@@ -1,0 +1,22 @@
+/**
+ * Discord thread ids: `discord:<guild>:<thread>` (the lesson's session id).
+ */
+
+import { joinThreadId, splitThreadId } from "../lesson/thread-id.ts";
+
+/** Where a Discord lesson lives. */
+export interface DiscordThread {
+	guildId: string;
+	threadId: string;
+}
+
+/** `discord:<guild>:<thread>`; throws on ids that would not round-trip. */
+export function encodeDiscordThreadId(address: DiscordThread): string {
+	return joinThreadId("discord", [address.guildId, address.threadId]);
+}
+
+/** The address of a Discord thread id; undefined for anything else. */
+export function decodeDiscordThreadId(threadId: string): DiscordThread | undefined {
+	const parts = splitThreadId("discord", threadId, 2);
+	return parts ? { guildId: parts[0]!, threadId: parts[1]! } : undefined;
+}

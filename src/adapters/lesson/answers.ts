@@ -1,0 +1,126 @@
+/**
+ * The learner's side of a lesson, once for every platform: a choice (button
+ * or select), the answer form (checked against the tutor's summary before it
+ * opens), a typed answer in it, and a message typed in the thread. The tutor
+ * decides every answer (pending? allowed? solo or group?); a refusal becomes
+ * a private notice in the platform's words, and records nothing.
+ */
+
+import type { HandleResult, LearnerEvent, RefusalCode } from "../../core/contracts/events.ts";
+import type { Logger } from "../../core/contracts/logger.ts";
+import type { SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
+import { type RefusedAction, refusalNotice } from "./notices.ts";
+import type { Actor, PlatformPort } from "./port.ts";
+import { within } from "./within.ts";
+
+/** What the answer flows need. */
+export interface AnswerDeps {
+	tutor: Tutor;
+	port: PlatformPort;
+	logger: Logger;
+}
+
+/** Why `userId` may not answer `toolCallId`, from the tutor's summary (undefined summary: the lesson is unknown). */
+export function refusalFromSummary(
+	summary: SessionSummary | undefined,
+	toolCallId: string,
+	userId: string,
+): RefusalCode | undefined {
+	if (!summary) return "unknown-session";
+	if (summary.phase === "ended") return "ended";
+	if (!summary.pending.some((p) => p.toolCallId === toolCallId)) return "not-pending";
+	if (summary.mode === "solo" && summary.learner.id !== userId) return "not-allowed";
+	return undefined;
+}
+
+/** Empty answers are refused before the tutor sees them. */
+export const EMPTY_ANSWER_NOTICE = "Your answer was empty; nothing was recorded.";
+
+const TIMED_OUT = "timed out" as const;
+
+/** The learner flows of one platform. */
+export function createAnswerFlows(deps: AnswerDeps) {
+	const { tutor, port, logger } = deps;
+	const mention = port.style.mention ?? ((id: string) => `<@${id}>`);
+
+	/** Tell the actor why the tutor refused, naming whose lesson it is when that matters. */
+	async function refused(actor: Actor, threadId: string, result: HandleResult, action: RefusedAction): Promise<void> {
+		if (result.ok) return;
+		logger.info({ sessionId: threadId, code: result.code, userId: actor.by.id }, `${port.name}: ${action} refused`);
+		const learner =
+			result.code === "not-allowed" ? (await tutor.getSession(threadId).catch(() => undefined))?.learner.id : undefined;
+		await actor.notify(
+			refusalNotice(result, port.style, { action, ...(learner ? { learner: mention(learner) } : {}) }),
+		);
+	}
+
+	async function deliver(actor: Actor, threadId: string, event: LearnerEvent): Promise<HandleResult> {
+		const result = await tutor.handle(threadId, event);
+		await refused(actor, threadId, result, event.type === "end" ? "end" : "answer");
+		return result;
+	}
+
+	return {
+		refused,
+
+		/** A choice on a quiz or ask with options (a button or a select): its 0-based index. */
+		choose(actor: Actor, threadId: string, toolCallId: string, index: number): Promise<HandleResult> {
+			return deliver(actor, threadId, { type: "answer", toolCallId, value: index, by: actor.by });
+		},
+
+		/**
+		 * The "Answer" click: the tutor's summary (bounded by the platform's first-response deadline) says
+		 * whether the form may open and what it asks; when it cannot tell in time the form opens anyway
+		 * (the submit is checked by the tutor).
+		 */
+		async openForm(actor: Actor, threadId: string, toolCallId: string): Promise<void> {
+			// within() gives undefined on a timeout or a rejection: wrap the summary so an unknown lesson stays distinct.
+			const read = await within(
+				tutor.getSession(threadId).then((s) => ({ s })),
+				port.limits.formPrecheckMs,
+			);
+			const summary = read ? read.s : TIMED_OUT;
+			let question = "";
+			if (summary !== TIMED_OUT) {
+				const code = refusalFromSummary(summary, toolCallId, actor.by.id);
+				if (code) {
+					const learner = code === "not-allowed" && summary ? { learner: mention(summary.learner.id) } : {};
+					return actor.notify(refusalNotice({ code, message: "" }, port.style, { action: "answer", ...learner }));
+				}
+				question = summary?.pending.find((p) => p.toolCallId === toolCallId)?.input?.question ?? "";
+			}
+			await actor.openForm?.({ threadId, toolCallId, question });
+		},
+
+		/** A typed answer from the form; an empty one is refused here. */
+		async submitForm(actor: Actor, threadId: string, toolCallId: string, text: string): Promise<HandleResult> {
+			const answer = text.trim();
+			if (answer === "") {
+				await actor.notify(EMPTY_ANSWER_NOTICE);
+				return { ok: false, code: "invalid-answer", message: EMPTY_ANSWER_NOTICE };
+			}
+			return deliver(actor, threadId, { type: "reply", toolCallId, text: answer, by: actor.by });
+		},
+
+		/** A message typed in the thread. People chat in threads: a refusal (not the learner, no lesson) stays quiet. */
+		async typed(threadId: string, by: Actor["by"], text: string): Promise<HandleResult> {
+			const trimmed = text.trim();
+			if (trimmed === "") return { ok: false, code: "invalid-answer", message: "empty" };
+			const result = await tutor.handle(threadId, { type: "message", text: trimmed, by });
+			if (!result.ok)
+				logger.debug({ sessionId: threadId, code: result.code }, `${port.name}: message not for the tutor`);
+			return result;
+		},
+
+		/** End the lesson (the learner, or an admin). */
+		async end(actor: Actor, threadId: string): Promise<HandleResult> {
+			const privileged = await actor.isAdmin();
+			const result = await deliver(actor, threadId, { type: "end", by: actor.by, privileged });
+			if (result.ok) await actor.notify("Ending the lesson.");
+			return result;
+		},
+	};
+}
+
+/** The learner flows, as createAnswerFlows makes them. */
+export type AnswerFlows = ReturnType<typeof createAnswerFlows>;

@@ -1,0 +1,162 @@
+/**
+ * The lesson controller: every lesson flow, written once, over a platform
+ * port. Adapters decode platform events into its calls (start, end, status,
+ * config, a choice, the answer form, a typed message) and implement the port;
+ * the controller asks the tutor, keeps what it must remember in the state
+ * store, and turns tutor events into port calls (thread-output.ts).
+ */
+
+import { DEFAULT_STORE_URL, openStateStore, type StateStore } from "../../agent/index.ts";
+import type { HandleResult, Participant } from "../../core/contracts/events.ts";
+import type { Logger } from "../../core/contracts/logger.ts";
+import type { SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
+import type { PlanPicture, PlanRenderer } from "../../render/index.ts";
+import { createAnswerFlows } from "./answers.ts";
+import { applyLessonRulesChange, type LessonRules, type LessonRulesChange } from "./lesson-rules.ts";
+import { LessonState } from "./lesson-state.ts";
+import { refusalNotice } from "./notices.ts";
+import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
+import { createSerialQueues } from "./serial-queue.ts";
+import { type StartOutcome, type StartRequest, startLesson } from "./start.ts";
+import { createThreadOutput } from "./thread-output.ts";
+import { within } from "./within.ts";
+
+/** Dependencies of createLessonController. */
+export interface LessonControllerOptions {
+	tutor: Tutor;
+	/** Draws the plan picture (only renderPlan is used). */
+	renderer: Pick<PlanRenderer, "renderPlan">;
+	port: PlatformPort;
+	logger: Logger;
+	/** What the controller remembers; when omitted it opens `storeUrl` (default the SQLite file), namespace = the port's name, and closes it on stop. */
+	state?: StateStore;
+	storeUrl?: string;
+	/** Rules of a community that has none stored. */
+	ruleDefaults?: Partial<LessonRules>;
+	now?: () => Date;
+}
+
+/** A lesson's status, for the platform to show. */
+export interface LessonStatus {
+	summary: SessionSummary;
+	/** The plan picture, when the lesson has a map. */
+	picture?: PlanPicture;
+}
+
+/** The one lesson controller of a platform. */
+export interface LessonController {
+	/** Subscribe to the tutor's events (idempotent). */
+	attach(): void;
+	/** Let running turns finish (bounded by `waitMs`, default 10 s), post what is queued, unsubscribe, close an owned store. Never throws. */
+	stop(options?: { waitMs?: number }): Promise<void>;
+	/** Resolves true once every queued post went out (false when `timeoutMs` passed first). */
+	flush(timeoutMs?: number): Promise<boolean>;
+	/** `/lesson start`: see start.ts. */
+	start(actor: Actor, place: LessonPlace, request: StartRequest): Promise<StartOutcome>;
+	/** `/lesson end` or an End button: the learner or an admin. */
+	end(actor: Actor, threadId: string | undefined): Promise<HandleResult | undefined>;
+	/** `/lesson status`: the summary (and plan picture) or a notice when there is none or the store fails. */
+	status(actor: Actor, threadId: string | undefined): Promise<LessonStatus | undefined>;
+	/** `/lesson config` (admins): the rules after `change`, and whether they were saved; undefined when refused. */
+	config(
+		actor: Actor,
+		community: string,
+		change: LessonRulesChange | undefined,
+	): Promise<{ rules: LessonRules; saved: boolean } | undefined>;
+	/** The lesson of a channel (for commands run outside the thread): the actor's latest, else (admins, or `anyone`) the channel's. */
+	lessonIn(community: string, channelId: string, actor: Actor, anyone?: boolean): Promise<string | undefined>;
+	/** A button or select choice (0-based). */
+	choose(actor: Actor, threadId: string, toolCallId: string, index: number): Promise<HandleResult>;
+	/** The "Answer" click: a notice, or the answer form. */
+	openForm(actor: Actor, threadId: string, toolCallId: string): Promise<void>;
+	/** The answer form's typed answer. */
+	submitForm(actor: Actor, threadId: string, toolCallId: string, text: string): Promise<HandleResult>;
+	/** A message typed in a lesson thread. */
+	typed(threadId: string, by: Participant, text: string): Promise<HandleResult>;
+}
+
+const STOP_MS = 10_000;
+const NO_LESSON = (style: PlatformPort["style"]) => refusalNotice({ code: "unknown-session", message: "" }, style);
+const STORE_DOWN = "The lesson could not be read right now (the store is not answering). Try again in a moment.";
+
+/** Create the controller of one platform. */
+export function createLessonController(options: LessonControllerOptions): LessonController {
+	const { tutor, renderer, port, logger } = options;
+	const owned = options.state ? undefined : openStateStore(options.storeUrl ?? DEFAULT_STORE_URL, port.name, logger);
+	const state = new LessonState(options.state ?? (owned as StateStore), options.ruleDefaults);
+	const queues = createSerialQueues(logger);
+	const output = createThreadOutput({ port, renderer, state, queues, logger });
+	const answers = createAnswerFlows({ tutor, port, logger });
+	const now = options.now ?? (() => new Date());
+	let unsubscribe: (() => void) | undefined;
+	let stopped = false;
+
+	return {
+		attach() {
+			unsubscribe ??= tutor.subscribe(output.onEvent);
+		},
+		async stop() {
+			if (stopped) return;
+			stopped = true;
+			// Turns already running still emit cards (a quiz nobody sees would strand its learner): wait, bounded.
+			if (
+				(await within(
+					tutor.idle().then(() => true),
+					STOP_MS,
+				)) !== true
+			)
+				logger.warn({}, `${port.name}: stopping while lessons still run`);
+			if (!(await queues.drain(STOP_MS))) logger.warn({}, `${port.name}: stopped with posts still queued`);
+			unsubscribe?.();
+			unsubscribe = undefined;
+			output.stopTyping();
+			await owned?.close();
+		},
+		flush: (timeoutMs = STOP_MS) => queues.drain(timeoutMs),
+		start: (actor, place, request) => startLesson({ tutor, port, state, logger, now }, actor, place, request),
+		async end(actor, threadId) {
+			if (!threadId) return void (await actor.notify(NO_LESSON(port.style)));
+			const result = await answers.end(actor, threadId);
+			return result;
+		},
+		async status(actor, threadId) {
+			let summary: SessionSummary | undefined;
+			try {
+				summary = threadId ? await tutor.getSession(threadId) : undefined;
+			} catch (error) {
+				logger.error({ err: error, sessionId: threadId }, `${port.name}: reading a lesson for its status failed`);
+				return void (await actor.notify(STORE_DOWN));
+			}
+			if (!summary) return void (await actor.notify(NO_LESSON(port.style)));
+			if (!summary.plan) return { summary };
+			const picture = await renderer.renderPlan(summary.plan.tree, summary.plan.statuses).catch((error: unknown) => {
+				logger.warn({ err: error }, `${port.name}: the status picture failed`);
+				return undefined;
+			});
+			return picture ? { summary, picture } : { summary };
+		},
+		async config(actor, community, change) {
+			if (!(await actor.isAdmin())) {
+				await actor.notify(`Only admins${port.style.adminHint ?? ""} can change lesson settings.`);
+				return undefined;
+			}
+			const current = await state.rules(community);
+			if (!change || Object.keys(change).length === 0) return { rules: current, saved: false };
+			const rules = applyLessonRulesChange(current, change, state.ruleDefaults);
+			await state.saveRules(community, rules);
+			logger.info({ community, rules }, `${port.name}: lesson rules changed`);
+			return { rules, saved: true };
+		},
+		async lessonIn(community, channelId, actor, anyone = false) {
+			const own = await state.latest(community, channelId, actor.by.id);
+			const ownOpen = own && (await tutor.getSession(own).catch(() => undefined))?.phase !== "ended";
+			if (ownOpen) return own;
+			if (anyone || (await actor.isAdmin())) return (await state.latest(community, channelId)) ?? own;
+			return own;
+		},
+		choose: answers.choose,
+		openForm: answers.openForm,
+		submitForm: answers.submitForm,
+		typed: answers.typed,
+	};
+}

@@ -1,0 +1,90 @@
+/**
+ * What the controller remembers beside the engine, in the state store: the
+ * message ids of each posted question card, each lesson's intro (its ended
+ * update re-shows it), per-community lesson rules, and each place's latest
+ * lesson (Slack's `/lesson end` runs in a channel, not in the thread). Never a
+ * copy of engine state: who may answer, what is pending and which map was
+ * shown are asked of the tutor. Values read back are checked, never cast.
+ */
+
+import type { StateStore } from "../../agent/index.ts";
+import { DailyLessonCounter } from "./daily-counter.ts";
+import { DEFAULT_LESSON_RULES, type LessonRules, normalizeLessonRules } from "./lesson-rules.ts";
+import type { LessonIntro } from "./port.ts";
+
+/** How long a lesson's cards, intro and place index are kept (a lesson paused longer still answers; its cards are posted anew). */
+export const LESSON_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** A posted question card: its messages in order, and the lead shown above it (kept in its answered state). */
+export interface PostedCard {
+	messageIds: string[];
+	lead?: string;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+const isParticipant = (v: unknown): boolean => isObject(v) && typeof v.id === "string";
+
+/** Typed access to the controller's keys. Every method may reject when the store fails. */
+export class LessonState {
+	/** Lessons started per member per UTC day (keys `count:<community>:<user>:<day>`). */
+	readonly counter: DailyLessonCounter;
+	readonly ruleDefaults: LessonRules;
+
+	constructor(
+		readonly store: StateStore,
+		ruleDefaults: Partial<LessonRules> = {},
+	) {
+		this.counter = new DailyLessonCounter(store);
+		this.ruleDefaults = normalizeLessonRules({ ...DEFAULT_LESSON_RULES, ...ruleDefaults });
+	}
+
+	/** Where a question's card was posted, if it was. */
+	async card(threadId: string, toolCallId: string): Promise<PostedCard | undefined> {
+		const v = await this.store.get(`card:${threadId}:${toolCallId}`);
+		if (!isObject(v) || !Array.isArray(v.messageIds) || !v.messageIds.every((id) => typeof id === "string"))
+			return undefined;
+		return { messageIds: v.messageIds as string[], ...(typeof v.lead === "string" ? { lead: v.lead } : {}) };
+	}
+
+	/** Remember where a question's card was posted. */
+	saveCard(threadId: string, toolCallId: string, card: PostedCard): Promise<void> {
+		return this.store.set(`card:${threadId}:${toolCallId}`, card, LESSON_TTL_MS);
+	}
+
+	/** A lesson's intro, if this controller started it. */
+	async intro(threadId: string): Promise<LessonIntro | undefined> {
+		const v = await this.store.get(`intro:${threadId}`);
+		if (!isObject(v) || typeof v.topic !== "string" || !isParticipant(v.learner) || !isParticipant(v.startedBy))
+			return undefined;
+		if (v.mode !== "solo" && v.mode !== "group") return undefined;
+		return v as unknown as LessonIntro;
+	}
+
+	/** Remember a started lesson: its intro, and as its learner's and its channel's latest. */
+	async saveLesson(
+		threadId: string,
+		place: { community: string; channelId: string },
+		intro: LessonIntro,
+	): Promise<void> {
+		const where = `${place.community}:${place.channelId}`;
+		await this.store.set(`intro:${threadId}`, intro, LESSON_TTL_MS);
+		await this.store.set(`latest:${where}:${intro.learner.id}`, threadId, LESSON_TTL_MS);
+		await this.store.set(`latest:${where}`, threadId, LESSON_TTL_MS);
+	}
+
+	/** The latest lesson of `userId` in a channel, or (userId undefined) the channel's latest. */
+	async latest(community: string, channelId: string, userId?: string): Promise<string | undefined> {
+		const v = await this.store.get(`latest:${community}:${channelId}${userId ? `:${userId}` : ""}`);
+		return typeof v === "string" ? v : undefined;
+	}
+
+	/** A community's lesson rules (the defaults when none are stored, or they are corrupt). */
+	async rules(community: string): Promise<LessonRules> {
+		return normalizeLessonRules(await this.store.get(`rules:${community}`), this.ruleDefaults);
+	}
+
+	/** Store a community's lesson rules. */
+	saveRules(community: string, rules: LessonRules): Promise<void> {
+		return this.store.set(`rules:${community}`, normalizeLessonRules(rules, this.ruleDefaults));
+	}
+}

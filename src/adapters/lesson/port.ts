@@ -1,0 +1,94 @@
+/**
+ * The platform port: what a chat platform (Discord, Slack, the terminal)
+ * implements so the one lesson controller can run lessons on it. Small and
+ * capability-shaped, after the Vercel Chat SDK's `Adapter`: post, edit, upload
+ * a picture, typing, open and close a lesson's thread, encode/decode its
+ * thread ids, its limits. What only makes sense as an answer to one person's
+ * action (a private notice, the answer form) is handed in with that action:
+ * see `Actor`.
+ *
+ * A thread id is the lesson's session id: `<platform>:<…>` (`discord:<guild>:<thread>`,
+ * `slack:<team>:<channel>:<thread_ts>`, `terminal:<id>`), encoded and decoded by
+ * its port only; it round-trips.
+ */
+
+import type { LessonMode, Participant, TutorEvent } from "../../core/contracts/events.ts";
+import type { Card, PlanPicture } from "../../render/index.ts";
+import type { NoticeStyle } from "./notices.ts";
+
+/** The intro of a lesson: what its thread opens with (and what an `ended` update re-shows). */
+export interface LessonIntro {
+	topic: string;
+	learner: Participant;
+	startedBy: Participant;
+	mode: LessonMode;
+}
+
+/** Where a lesson should open: a community (guild, team), the channel whose rules apply, an existing thread. */
+export interface LessonPlace {
+	/** The Discord guild or Slack team (per-community rules and counters). */
+	community: string;
+	/** The channel lessons are allowed in (for a thread: its parent channel). */
+	channelId: string;
+	/** Run the lesson in this existing thread (Discord) instead of opening one. */
+	threadId?: string;
+}
+
+/** openThread's outcome: the lesson's thread id, or why there is none (a notice for the person). */
+export type OpenedThread = { ok: true; threadId: string } | { ok: false; message: string };
+
+/** The answer form for a free-answer quiz or a free-text ask. */
+export interface AnswerForm {
+	threadId: string;
+	toolCallId: string;
+	/** The question, as its label (empty when the tutor could not say in time; the submit is checked anyway). */
+	question: string;
+}
+
+/** Someone acting in a lesson, and how to answer them privately. Built by the adapter per platform event. */
+export interface Actor {
+	by: Participant;
+	/** Whether they administer lessons here (Manage Server; a Slack admin or a configured id). Must not throw. */
+	isAdmin(): Promise<boolean>;
+	/** Tell this person privately (an ephemeral reply to their action), optionally with a picture. Must not throw. */
+	notify(text: string, picture?: PlanPicture): Promise<void>;
+	/** Show the answer form (Discord: the modal as the first response; Slack: views.open with the trigger). Must not throw. */
+	openForm?(form: AnswerForm): Promise<void>;
+}
+
+/** A platform's limits, as the controller needs them. */
+export interface PlatformLimits {
+	/** How long the answer-form pre-check may take before the form opens anyway (the platform's first-response deadline allows it). */
+	formPrecheckMs: number;
+	/** How often startTyping is repeated while the tutor works (its indicator fades after a few seconds). */
+	typingRefreshMs?: number;
+}
+
+/** What a platform implements for the lesson controller. */
+export interface PlatformPort<Address = unknown> {
+	/** "discord", "slack", "terminal": the thread id prefix, and the log tag. */
+	readonly name: string;
+	readonly limits: PlatformLimits;
+	/** How notices read on this platform (hints, mentions, escaping). */
+	readonly style: NoticeStyle;
+	/** The thread id of an address; throws on parts that would not round-trip. */
+	encodeThreadId(address: Address): string;
+	/** The address of a thread id; undefined for another platform's ids or anything malformed. */
+	decodeThreadId(threadId: string): Address | undefined;
+	/** Post a card; the ids of the messages showing it, in order ([] when nothing reached the thread). Must not throw. */
+	postCard(threadId: string, card: Card): Promise<string[]>;
+	/** Show `card` in place of the posted one; false when its messages are gone (the controller posts it anew). Must not throw. */
+	editCard(threadId: string, messageIds: readonly string[], card: Card): Promise<boolean>;
+	/** Post the plan picture (its outline when it has no PNG); true once anything reached the thread. Must not throw. */
+	postPicture(threadId: string, picture: PlanPicture): Promise<boolean>;
+	/** Show "typing…" for a few seconds; the controller repeats it while the tutor works (platforms without one leave it out). May reject. */
+	startTyping?(threadId: string): Promise<void>;
+	/** Show or hide a working status at once (a terminal line; chat platforms use startTyping). Must not throw. */
+	typing?(threadId: string, active: boolean): void;
+	/** Open the lesson's thread at `place` (or use its existing one) with the intro as its first message. Must not throw. */
+	openThread(place: LessonPlace, intro: LessonIntro): Promise<OpenedThread>;
+	/** Undo openThread when the tutor would not start the lesson (`why`: its message). Must not throw. */
+	closeThread(threadId: string, place: LessonPlace, why: string): Promise<void>;
+	/** The lesson ended: update what its intro shows, where the platform keeps controls there. Must not throw. */
+	lessonEnded?(threadId: string, intro: LessonIntro, event: Extract<TutorEvent, { type: "ended" }>): Promise<void>;
+}

@@ -1,0 +1,98 @@
+/**
+ * Starting a lesson, once for every platform: the topic, who it is for (an
+ * admin may start one for a member), the community's rules (channels, the
+ * default mode), the daily limit (counted before anything is created, given
+ * back on failure), then the thread opens with its intro as its first message
+ * and only then does the tutor start: the intro always comes first, on every
+ * platform. A refused start closes the thread again.
+ */
+
+import type { LessonMode, Participant } from "../../core/contracts/events.ts";
+import type { Logger } from "../../core/contracts/logger.ts";
+import type { StartLessonResult, Tutor } from "../../core/contracts/tutor.ts";
+import { channelAllowed } from "./lesson-rules.ts";
+import type { LessonState } from "./lesson-state.ts";
+import { channelNotAllowedNotice, dailyLimitNotice } from "./notices.ts";
+import type { Actor, LessonIntro, LessonPlace, PlatformPort } from "./port.ts";
+
+/** What the person asked for. */
+export interface StartRequest {
+	topic: string;
+	/** The mode asked for; the community's default otherwise. */
+	mode?: LessonMode;
+	/** Start it for this member (admins only); the actor otherwise. */
+	learner?: Participant;
+}
+
+/** start's outcome: the lesson's thread and intro, or the notice the actor was given. */
+export type StartOutcome = { ok: true; threadId: string; intro: LessonIntro } | { ok: false; message: string };
+
+/** What starting needs. */
+export interface StartDeps {
+	tutor: Tutor;
+	port: PlatformPort;
+	state: LessonState;
+	logger: Logger;
+	now: () => Date;
+}
+
+/** Start a lesson; a refusal is told to the actor (and comes back as the outcome). Rejects only when the store does. */
+export async function startLesson(
+	deps: StartDeps,
+	actor: Actor,
+	place: LessonPlace,
+	request: StartRequest,
+): Promise<StartOutcome> {
+	const { tutor, port, state, logger } = deps;
+	const { startHint, adminHint = "" } = port.style;
+	const refuse = async (message: string): Promise<StartOutcome> => {
+		await actor.notify(message);
+		return { ok: false, message };
+	};
+	const topic = request.topic.replace(/\s+/g, " ").trim();
+	if (topic === "") return refuse(`Give the lesson a topic: ${startHint}.`);
+	const learner = request.learner ?? actor.by;
+	const admin = await actor.isAdmin();
+	if (learner.id !== actor.by.id && !admin)
+		return refuse(`Only admins${adminHint} can start a lesson for someone else.`);
+	const rules = await state.rules(place.community);
+	if (!channelAllowed(rules, place.channelId)) {
+		const channel = port.style.channel ?? ((id: string) => `<#${id}>`);
+		return refuse(channelNotAllowedNotice(rules.channels.map(channel), startHint));
+	}
+	if (place.threadId && (await tutor.getSession(place.threadId)))
+		return refuse(`This thread already has a lesson. Run ${startHint} in a channel to open a new thread.`);
+	const now = deps.now();
+	const counted = await state.counter.take(place.community, learner.id, admin ? 0 : rules.lessonsPerDay, now);
+	if (!counted.ok) return refuse(dailyLimitNotice(counted.count, rules.lessonsPerDay));
+	const giveBack = () =>
+		state.counter.giveBack(place.community, learner.id, now).catch((error: unknown) => {
+			logger.warn({ err: error, community: place.community }, `${port.name}: could not give back a daily count`);
+		});
+
+	const intro: LessonIntro = { topic, learner, startedBy: actor.by, mode: request.mode ?? rules.defaultMode };
+	const opened = await port.openThread(place, intro);
+	if (!opened.ok) {
+		await giveBack();
+		return refuse(opened.message);
+	}
+	const threadId = opened.threadId;
+	let result: StartLessonResult;
+	try {
+		result = await tutor.startLesson({ sessionId: threadId, topic, learner, mode: intro.mode, startedBy: actor.by });
+	} catch (error) {
+		logger.error({ err: error, sessionId: threadId }, `${port.name}: the tutor could not start a lesson`);
+		result = { ok: false, code: "invalid-topic", message: "The tutor could not start the lesson; please try again." };
+	}
+	if (!result.ok) {
+		await giveBack();
+		await port.closeThread(threadId, place, result.message);
+		const why = result.code === "exists" ? "This thread already has a lesson." : result.message;
+		return refuse(`The lesson could not start: ${port.style.escape?.(why) ?? why}`);
+	}
+	await state.saveLesson(threadId, place, intro).catch((error: unknown) => {
+		logger.warn({ err: error, sessionId: threadId }, `${port.name}: could not remember the lesson's intro`);
+	});
+	logger.info({ sessionId: threadId, learnerId: learner.id, mode: intro.mode }, `${port.name}: lesson started`);
+	return { ok: true, threadId, intro };
+}

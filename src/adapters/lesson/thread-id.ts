@@ -1,0 +1,24 @@
+/**
+ * The shape every port's thread ids share: `<platform>:<part>:<part>…`, each
+ * part letters, digits, '.', '_' or '-', so ids round-trip and never collide
+ * across platforms. Each port names its own parts (see its thread-id.ts).
+ */
+
+const PART = /^[A-Za-z0-9._-]+$/;
+
+/** `platform:part:…`; throws on a part that would not round-trip. */
+export function joinThreadId(platform: string, parts: readonly string[]): string {
+	for (const p of parts) {
+		if (typeof p !== "string" || !PART.test(p))
+			throw new Error(`Invalid thread id part ${JSON.stringify(p)}: use letters, digits, '.', '_' or '-'.`);
+	}
+	return [platform, ...parts].join(":");
+}
+
+/** The `count` parts of a `platform:` thread id; undefined for another platform's ids or anything malformed. */
+export function splitThreadId(platform: string, threadId: unknown, count: number): string[] | undefined {
+	if (typeof threadId !== "string") return undefined;
+	const [prefix, ...parts] = threadId.split(":");
+	if (prefix !== platform || parts.length !== count || !parts.every((p) => PART.test(p))) return undefined;
+	return parts;
+}

@@ -1,0 +1,148 @@
+/**
+ * Tutor events -> the lesson's thread, through the platform port: cards,
+ * the answered state as an edit of the question's card, the plan picture on
+ * every `plan` event (the engine emits one only when the map or its current
+ * node changed: it owns "which map was shown"), typing, and the lesson's end.
+ * Work is queued per session so a thread reads in the tutor's order; nothing
+ * here calls back into the engine, and a failure is logged, never thrown.
+ */
+
+import type { TutorEvent } from "../../core/contracts/events.ts";
+import type { Logger } from "../../core/contracts/logger.ts";
+import { answeredCard, type Card, cardFromEvent, type PlanPicture, type PlanRenderer } from "../../render/index.ts";
+import type { LessonState } from "./lesson-state.ts";
+import { closingLine } from "./notices.ts";
+import type { PlatformPort } from "./port.ts";
+import type { SerialQueues } from "./serial-queue.ts";
+import { createThreadSequencer, type ThreadPost } from "./thread-sequencer.ts";
+import { createTypingIndicators } from "./typing.ts";
+
+/** Dependencies of the output path. */
+export interface ThreadOutputDeps {
+	port: PlatformPort;
+	/** Draws the plan picture (only renderPlan is used). */
+	renderer: Pick<PlanRenderer, "renderPlan">;
+	state: LessonState;
+	queues: SerialQueues;
+	logger: Logger;
+}
+
+/** The tutor's event sink for one platform (returns at once, never throws), and a stop for its typing loops. */
+export interface ThreadOutput {
+	onEvent(event: TutorEvent): void;
+	/** Stop every typing indicator. */
+	stopTyping(): void;
+}
+
+type QuestionEvent = Extract<TutorEvent, { type: "quiz" | "ask" }>;
+
+/** Create the output path of one port. */
+export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
+	const { port, renderer, state, queues, logger } = deps;
+	const sequencer = createThreadSequencer();
+	const tag = port.name;
+	const typingLoops = port.startTyping
+		? createTypingIndicators(
+				(id) => port.startTyping?.(id) ?? Promise.resolve(),
+				port.limits.typingRefreshMs ?? 8_000,
+				logger,
+				tag,
+			)
+		: undefined;
+	const typing = (threadId: string, active: boolean) => {
+		typingLoops?.set(threadId, active);
+		port.typing?.(threadId, active);
+	};
+
+	const cardOf = (event: TutorEvent, lead: string | undefined): Card | undefined => {
+		const card = cardFromEvent(event);
+		if (!card) return undefined;
+		if (lead !== undefined && (card.kind === "question" || card.kind === "explain")) return { ...card, lead };
+		if (event.type === "ended" && card.kind === "text")
+			return { ...card, text: closingLine(card.text, port.style.startHint) };
+		return card;
+	};
+
+	async function postQuestion(threadId: string, event: QuestionEvent, lead: string | undefined): Promise<void> {
+		// A question resume() re-emits is posted only if no card of it was: a card already posted stays the one.
+		if (event.replay && (await state.card(threadId, event.toolCallId))) return;
+		const card = cardOf(event, lead);
+		const messageIds = card ? await port.postCard(threadId, card) : [];
+		if (messageIds.length === 0) return;
+		// Only a lead that shares the controls' message is re-shown when that message becomes the answered state.
+		const keepLead = lead !== undefined && messageIds.length === 1;
+		await state.saveCard(threadId, event.toolCallId, { messageIds, ...(keepLead ? { lead } : {}) });
+	}
+
+	async function postAnswered(threadId: string, event: Extract<TutorEvent, { type: "answered" }>): Promise<void> {
+		const posted = await state.card(threadId, event.toolCallId).catch((error: unknown) => {
+			logger.warn({ err: error, sessionId: threadId }, `${tag}: reading a posted card failed; posting its answer anew`);
+			return undefined;
+		});
+		const card: Card = { ...answeredCard(event), ...(posted?.lead !== undefined ? { lead: posted.lead } : {}) };
+		if (posted && (await port.editCard(threadId, posted.messageIds, card))) return;
+		await port.postCard(threadId, card);
+	}
+
+	async function postPlan(threadId: string, event: Extract<TutorEvent, { type: "plan" }>): Promise<void> {
+		const picture: PlanPicture = await renderer.renderPlan(event.tree, event.statuses);
+		if (!picture.png && picture.error)
+			logger.warn(
+				{ sessionId: threadId, error: picture.error },
+				`${tag}: plan picture unavailable; posting the outline`,
+			);
+		if (!(await port.postPicture(threadId, picture)))
+			logger.warn({ sessionId: threadId }, `${tag}: the plan did not post`);
+	}
+
+	async function postEnded(threadId: string, event: Extract<TutorEvent, { type: "ended" }>): Promise<void> {
+		typing(threadId, false);
+		const card = cardOf(event, undefined);
+		if (card) await port.postCard(threadId, card);
+		const intro = await state.intro(threadId);
+		if (intro) await port.lessonEnded?.(threadId, intro, event);
+	}
+
+	async function post(threadId: string, { event, lead }: ThreadPost): Promise<void> {
+		switch (event.type) {
+			case "quiz":
+			case "ask":
+				return postQuestion(threadId, event, lead);
+			case "answered":
+				return postAnswered(threadId, event);
+			case "plan":
+				return postPlan(threadId, event);
+			case "ended":
+				return postEnded(threadId, event);
+			case "typing":
+				return;
+			default: {
+				const card = cardOf(event, lead);
+				if (card) await port.postCard(threadId, card);
+			}
+		}
+	}
+
+	const onEvent = (event: TutorEvent) => {
+		try {
+			const threadId = typeof event?.sessionId === "string" ? event.sessionId : "";
+			if (port.decodeThreadId(threadId) === undefined) return; // another platform's lesson
+			// Typing is immediate: it should show while earlier posts are still queued.
+			if (event.type === "typing") typing(threadId, event.active === true);
+			// The sequencer holds a plan picture or tutor text until it knows what follows (see thread-sequencer.ts).
+			for (const next of sequencer.push(event)) {
+				if (next.event.type === "typing") continue;
+				void queues.run(threadId, async () => {
+					try {
+						await post(threadId, next);
+					} catch (error) {
+						logger.error({ err: error, sessionId: threadId, type: next.event.type }, `${tag}: posting failed`);
+					}
+				});
+			}
+		} catch (error) {
+			logger.error({ err: error }, `${tag}: could not queue a tutor event`);
+		}
+	};
+	return { onEvent, stopTyping: () => typingLoops?.stopAll() };
+}

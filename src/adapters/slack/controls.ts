@@ -1,0 +1,149 @@
+/**
+ * Clicks on cards (block_actions: a button choice, a select, the "Answer"
+ * button that opens the free-text modal, the parent message's End button) and
+ * the modal's view_submission, decoded into controller calls. Each is acked
+ * at once; the component id is a claim the tutor checks against the session's
+ * pending calls, so a stale or double click records nothing.
+ */
+
+import type { App, BlockAction, BlockElementAction, ViewOutput, ViewSubmitAction } from "@slack/bolt";
+import type { Participant } from "../../core/contracts/events.ts";
+import { decodeComponentId, slackAnswerModal } from "../../render/index.ts";
+import type { AnswerForm } from "../lesson/port.ts";
+import { afterPendingIo } from "../lesson/within.ts";
+import { type HandlerContext, notify, slackActor } from "./context.ts";
+import { END_ACTION_ID } from "./messages.ts";
+import { decodeSlackThreadId, encodeSlackThreadId } from "./thread-id.ts";
+
+/** Encode the modal's private_metadata: which lesson and question it answers. */
+export function encodeModalMetadata(meta: { sessionId: string; toolCallId: string }): string {
+	return JSON.stringify({ s: meta.sessionId, t: meta.toolCallId });
+}
+
+/** Decode the modal's private_metadata; undefined for anything else. */
+export function decodeModalMetadata(raw: unknown): { sessionId: string; toolCallId: string } | undefined {
+	if (typeof raw !== "string") return undefined;
+	try {
+		const v: unknown = JSON.parse(raw);
+		if (typeof v !== "object" || v === null) return undefined;
+		const { s, t } = v as { s?: unknown; t?: unknown };
+		if (typeof s !== "string" || typeof t !== "string" || !decodeSlackThreadId(s)) return undefined;
+		return { sessionId: s, toolCallId: t };
+	} catch {
+		return undefined;
+	}
+}
+
+/** The modal's text input (action id `lh:text:<toolCallId>`) and its block (for error placement). */
+export function typedAnswerOf(
+	view: Pick<ViewOutput, "state">,
+): { blockId: string; toolCallId: string; text: string } | undefined {
+	for (const [blockId, actions] of Object.entries(view.state?.values ?? {})) {
+		for (const [actionId, state] of Object.entries(actions ?? {})) {
+			const id = decodeComponentId(actionId);
+			if (id?.verb === "text") return { blockId, toolCallId: id.toolCallId, text: state?.value ?? "" };
+		}
+	}
+	return undefined;
+}
+
+/** The lesson thread of a click (`ts`: the thread's, or the clicked parent message's) and who clicked. */
+function clickOf(body: BlockAction, parent: boolean) {
+	const teamId = body.team?.id ?? body.user.team_id;
+	const channelId = (body.container.channel_id as string | undefined) ?? body.channel?.id;
+	const messageTs = (body.container.message_ts as string | undefined) ?? body.message?.ts;
+	const threadTs = parent
+		? messageTs
+		: ((body.message?.thread_ts as string | undefined) ?? (body.container.thread_ts as string | undefined));
+	if (!teamId || !channelId) return undefined;
+	const name = body.user.username ?? body.user.name;
+	const by: Participant = name ? { id: body.user.id, name } : { id: body.user.id };
+	let threadId: string | undefined;
+	try {
+		threadId = threadTs ? encodeSlackThreadId({ teamId, channelId, threadTs }) : undefined;
+	} catch {
+		threadId = undefined;
+	}
+	return { by, threadId, target: { channelId, userId: body.user.id, threadTs } };
+}
+
+async function onControl(ctx: HandlerContext, body: BlockAction, action: BlockElementAction): Promise<void> {
+	const click = clickOf(body, false);
+	const id = decodeComponentId(action.action_id);
+	if (!click || !id) return void ctx.logger.warn({ actionId: action.action_id }, "slack: unrecognized action");
+	const { threadId, target } = click;
+	if (!threadId) return notify(ctx, target, "This control does not belong to a lesson thread.");
+	const actor = slackActor(ctx, click.by, target);
+	if (id.verb === "open") {
+		const openForm = async (form: AnswerForm) => {
+			const metadata = encodeModalMetadata({ sessionId: threadId, toolCallId: form.toolCallId });
+			try {
+				await ctx.client.views.open({
+					trigger_id: body.trigger_id,
+					view: slackAnswerModal(form.toolCallId, form.question, metadata),
+				});
+			} catch (error) {
+				ctx.logger.warn({ err: error, sessionId: threadId }, "slack: views.open failed");
+				await actor.notify("The answer box could not open (Slack allows 3 seconds). Please click *Answer* again.");
+			}
+		};
+		return ctx.controller.openForm({ ...actor, openForm }, threadId, id.toolCallId);
+	}
+	const index =
+		id.verb === "pick" ? id.choice : Number(action.type === "static_select" ? action.selected_option?.value : "");
+	if (!(id.verb === "pick" || id.verb === "select") || index === undefined || !Number.isInteger(index) || index < 0)
+		return notify(ctx, target, "That choice could not be read; please pick again.");
+	await ctx.controller.choose(actor, threadId, id.toolCallId, index);
+}
+
+/** Register the card controls, the End button and the answer modal's submission on the app. */
+export function registerControls(app: App, ctx: HandlerContext): void {
+	const guarded = (what: string, work: () => Promise<void>) =>
+		work().catch((error: unknown) => ctx.logger.error({ err: error }, `slack: handling ${what} failed`));
+	app.action<BlockAction>(/^lh:(pick|select|open):/, async ({ ack, body, action }) => {
+		await ack();
+		await afterPendingIo();
+		await guarded("a click", () => onControl(ctx, body, action));
+	});
+	app.action<BlockAction>(END_ACTION_ID, async ({ ack, body }) => {
+		await ack();
+		await afterPendingIo();
+		// The End button sits on the parent message: its ts is the lesson thread's ts.
+		const click = clickOf(body, true);
+		if (click?.threadId)
+			await guarded(
+				"End",
+				async () => void (await ctx.controller.end(slackActor(ctx, click.by, click.target), click.threadId)),
+			);
+	});
+	app.view<ViewSubmitAction>(/^lh:modal:/, async ({ ack, body, view }) => {
+		const answer = typedAnswerOf(view);
+		if (answer && answer.text.trim() === "")
+			return void (await ack({
+				response_action: "errors",
+				errors: { [answer.blockId]: "Type an answer before submitting." },
+			}));
+		await ack();
+		await afterPendingIo();
+		await guarded("a modal submission", async () => {
+			const meta = decodeModalMetadata(view.private_metadata);
+			const address = meta ? decodeSlackThreadId(meta.sessionId) : undefined;
+			const teamId = body.team?.id ?? body.user.team_id;
+			const matches = address?.teamId === teamId && meta?.toolCallId === answer?.toolCallId;
+			if (
+				!answer ||
+				!meta ||
+				!address ||
+				!matches ||
+				decodeComponentId(view.callback_id)?.toolCallId !== meta.toolCallId
+			)
+				return void ctx.logger.warn(
+					{ callbackId: view.callback_id },
+					"slack: a modal submission did not match its question",
+				);
+			const by: Participant = { id: body.user.id, ...(body.user.name ? { name: body.user.name } : {}) };
+			const target = { channelId: address.channelId, userId: by.id, threadTs: address.threadTs };
+			await ctx.controller.submitForm(slackActor(ctx, by, target), meta.sessionId, meta.toolCallId, answer.text);
+		});
+	});
+}

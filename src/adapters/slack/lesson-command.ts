@@ -1,0 +1,107 @@
+/**
+ * `/lesson start|end|status|help|config`, decoded into controller calls.
+ * Every invocation is acked at once (empty ack, so Slack's 3-second deadline
+ * holds whatever follows); the answer goes back through the command's
+ * response_url as an ephemeral message (an ephemeral post when that fails).
+ */
+
+import type { App, RespondFn, SlashCommand } from "@slack/bolt";
+import type { Participant } from "../../core/contracts/events.ts";
+import { escapeMrkdwn } from "../../render/index.ts";
+import type { Actor } from "../lesson/port.ts";
+import { rulesText, statusText } from "../lesson/texts.ts";
+import { afterPendingIo } from "../lesson/within.ts";
+import { parseLessonCommand } from "./command-parse.ts";
+import { type HandlerContext, notify, slackActor, threadLink } from "./context.ts";
+import { clip, helpText, SLACK_STYLE } from "./messages.ts";
+import { decodeSlackThreadId } from "./thread-id.ts";
+
+/** The slash command this adapter answers. */
+export const LESSON_COMMAND = "/lesson";
+
+async function runCommand(ctx: HandlerContext, command: SlashCommand, actor: Actor): Promise<void> {
+	const parsed = parseLessonCommand(command.text ?? "");
+	const { team_id: teamId, channel_id: channelId } = command;
+	switch (parsed.kind) {
+		case "help":
+			return actor.notify(
+				`${parsed.unknown ? `I don't know \`${parsed.unknown}\`.\n` : ""}${helpText(LESSON_COMMAND)}`,
+			);
+		case "start": {
+			const learner = parsed.forUser && parsed.forUser !== actor.by.id ? { id: parsed.forUser } : undefined;
+			const opened = await ctx.controller.start(
+				actor,
+				{ community: teamId, channelId },
+				{ topic: parsed.topic, ...(parsed.mode ? { mode: parsed.mode } : {}), ...(learner ? { learner } : {}) },
+			);
+			if (!opened.ok) return;
+			const ts = decodeSlackThreadId(opened.threadId)?.threadTs ?? "";
+			const link = await threadLink(ctx, channelId, ts);
+			const topic = escapeMrkdwn(clip(opened.intro.topic, 200));
+			return actor.notify(
+				link
+					? `Your lesson on *${topic}* has started: <${link}|open its thread>.`
+					: `Your lesson on *${topic}* has started in the thread of the :books: message above.`,
+			);
+		}
+		case "end": {
+			const threadId = await ctx.controller.lessonIn(teamId, channelId, actor);
+			if (!threadId)
+				return actor.notify(
+					"There is no lesson of yours in this channel. (The lesson's *End lesson* button works too.)",
+				);
+			return void (await ctx.controller.end(actor, threadId));
+		}
+		case "status": {
+			const threadId = await ctx.controller.lessonIn(teamId, channelId, actor, true);
+			const status = await ctx.controller.status(actor, threadId);
+			const address = status && decodeSlackThreadId(status.summary.sessionId);
+			const link = address && (await threadLink(ctx, address.channelId, address.threadTs));
+			if (status)
+				await actor.notify(clip(statusText(status, SLACK_STYLE, link && ` · <${link}|open the thread>`), 3000));
+			return;
+		}
+		case "config": {
+			const change = parsed.change;
+			const shown = await ctx.controller.config(
+				actor,
+				teamId,
+				parsed.error || !change
+					? undefined
+					: change.setting === "channels"
+						? { channels: change.channels }
+						: change.setting === "limit"
+							? { lessonsPerDay: change.lessonsPerDay }
+							: { defaultMode: change.mode },
+			);
+			if (!shown) return;
+			const head = parsed.error ? `${parsed.error}\n\n` : shown.saved ? "Saved.\n" : "";
+			return actor.notify(`${head}${rulesText(shown.rules, SLACK_STYLE)}`);
+		}
+	}
+}
+
+/** Register `/lesson` on the app. */
+export function registerCommands(app: App, ctx: HandlerContext): void {
+	app.command(LESSON_COMMAND, async ({ ack, command, respond }) => {
+		await ack();
+		await afterPendingIo();
+		const target = { channelId: command.channel_id, userId: command.user_id };
+		const reply = async (text: string) => {
+			try {
+				await (respond as RespondFn)({ response_type: "ephemeral", text });
+			} catch (error) {
+				// response_url expired or unreachable: an ephemeral message reaches the same person.
+				ctx.logger.warn({ err: error }, "slack: response_url failed; falling back to chat.postEphemeral");
+				await notify(ctx, target, text);
+			}
+		};
+		const by: Participant = { id: command.user_id, name: command.user_name };
+		try {
+			await runCommand(ctx, command, slackActor(ctx, by, target, reply));
+		} catch (error) {
+			ctx.logger.error({ err: error, text: command.text }, "slack: /lesson failed");
+			await reply("Something went wrong on my side; please try again.");
+		}
+	});
+}

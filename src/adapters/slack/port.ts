@@ -1,0 +1,159 @@
+/**
+ * Slack's platform port: cards via chat.postMessage in the lesson's thread
+ * (plain text when Slack refuses the blocks), the answered state via
+ * chat.update of the card's own messages, the plan picture via
+ * files.uploadV2 (the outline as text when there is no PNG), and the lesson's
+ * parent message: its intro (with the End button), "could not start", "ended".
+ */
+
+import type { webApi } from "@slack/bolt";
+import type { KnownBlock } from "@slack/types";
+import type { Logger } from "../../core/contracts/logger.ts";
+import {
+	type Card,
+	escapeMrkdwn,
+	type PlanPicture,
+	type SlackMessage,
+	splitMessage,
+	toSlackMessages,
+} from "../../render/index.ts";
+import type { PlatformPort } from "../lesson/port.ts";
+import { clip, endedParentMessage, parentMessage, SLACK_STYLE, type SlackBody } from "./messages.ts";
+import { decodeSlackThreadId, encodeSlackThreadId, type SlackThread } from "./thread-id.ts";
+
+const textBody = (text: string): SlackBody[] =>
+	splitMessage(text, 3000).map((part) => ({
+		text: clip(part, 3000),
+		blocks: [{ type: "section", text: { type: "mrkdwn", text: part } } satisfies KnownBlock],
+	}));
+
+const platformError = (error: unknown): string | undefined => {
+	const data = (error as { data?: { error?: unknown } } | undefined)?.data;
+	return typeof data?.error === "string" ? data.error : undefined;
+};
+
+/** Slack's port over a Web API client. */
+export function createSlackPort(client: webApi.WebClient, logger: Logger): PlatformPort<SlackThread> {
+	const where = (threadId: string) => {
+		const a = decodeSlackThreadId(threadId);
+		return { channel: a?.channelId ?? "", thread_ts: a?.threadTs ?? "" };
+	};
+
+	const post = async (threadId: string, message: SlackMessage | SlackBody): Promise<string | undefined> => {
+		const base = { ...where(threadId), unfurl_links: false, unfurl_media: false };
+		try {
+			return (await client.chat.postMessage({ ...base, text: message.text, blocks: message.blocks as KnownBlock[] }))
+				.ts;
+		} catch (error) {
+			logger.error({ err: error, sessionId: threadId }, "slack: posting a message failed; trying plain text");
+			try {
+				return (
+					await client.chat.postMessage({ ...base, text: clip(message.text || "(message could not be shown)", 3000) })
+				).ts;
+			} catch (again) {
+				logger.error({ err: again, sessionId: threadId }, "slack: posting plain text failed too");
+				return undefined;
+			}
+		}
+	};
+
+	const postAll = async (threadId: string, messages: (SlackMessage | SlackBody)[]): Promise<string[]> => {
+		const posted: string[] = [];
+		for (const m of messages) {
+			const ts = await post(threadId, m);
+			if (ts) posted.push(ts);
+		}
+		return posted;
+	};
+
+	const update = async (channel: string, ts: string, body: SlackBody | SlackMessage): Promise<boolean> => {
+		try {
+			await client.chat.update({ channel, ts, text: body.text, blocks: body.blocks as KnownBlock[] });
+			return true;
+		} catch (error) {
+			logger.warn({ err: error, channel, ts }, "slack: chat.update failed");
+			return false;
+		}
+	};
+
+	return {
+		name: "slack",
+		// views.open's trigger_id dies 3 s after the click.
+		limits: { formPrecheckMs: 1_500 },
+		style: SLACK_STYLE,
+		encodeThreadId: encodeSlackThreadId,
+		decodeThreadId: decodeSlackThreadId,
+		postCard: (threadId, card: Card) => postAll(threadId, toSlackMessages(card)),
+		async editCard(threadId, messageIds, card) {
+			if (messageIds.length === 0) return false;
+			const next = toSlackMessages(card);
+			// Align from the end: the controls sit in a card's last message, so that one must become the answered state.
+			const pairs = Math.min(messageIds.length, next.length);
+			for (let k = 1; k <= pairs; k++) {
+				const message = next[next.length - k]!;
+				if (!(await update(where(threadId).channel, messageIds[messageIds.length - k]!, message)))
+					await post(threadId, message);
+			}
+			await postAll(threadId, next.slice(0, next.length - pairs));
+			return true;
+		},
+		async postPicture(threadId, picture: PlanPicture) {
+			if (picture.png) {
+				try {
+					const { channel, thread_ts } = where(threadId);
+					await client.files.uploadV2({
+						channel_id: channel,
+						thread_ts,
+						file: picture.png,
+						filename: "lesson-plan.png",
+						title: clip(picture.caption || "Lesson plan", 250),
+						initial_comment: clip(picture.caption, 1000),
+						alt_text: clip(picture.outline || picture.caption, 1000),
+					});
+					return true;
+				} catch (error) {
+					logger.error({ err: error, sessionId: threadId }, "slack: plan upload failed; posting the outline");
+				}
+			}
+			const text = `${escapeMrkdwn(picture.caption)}\n\`\`\`\n${escapeMrkdwn(picture.outline)}\n\`\`\``;
+			return (await postAll(threadId, textBody(text))).length > 0;
+		},
+		async openThread(place, intro) {
+			const parent = parentMessage(intro.topic, intro.learner.id, intro.mode);
+			try {
+				const res = await client.chat.postMessage({
+					channel: place.channelId,
+					text: parent.text,
+					blocks: parent.blocks,
+				});
+				if (res.ts)
+					return {
+						ok: true,
+						threadId: encodeSlackThreadId({ teamId: place.community, channelId: place.channelId, threadTs: res.ts }),
+					};
+				return { ok: false, message: "Slack did not return the lesson message; please try again." };
+			} catch (error) {
+				logger.warn({ err: error, channelId: place.channelId }, "slack: could not post a lesson's parent message");
+				const code = platformError(error);
+				if (code === "not_in_channel" || code === "channel_not_found" || code === "is_archived")
+					return {
+						ok: false,
+						message: "I can't post in this channel. Invite me first (`/invite @learnharness`), then try again.",
+					};
+				return { ok: false, message: "Slack did not accept the lesson message; please try again in a moment." };
+			}
+		},
+		async closeThread(threadId, _place, why) {
+			const { channel, thread_ts } = where(threadId);
+			await update(channel, thread_ts, { text: `Could not start: ${escapeMrkdwn(clip(why, 500))}`, blocks: [] });
+		},
+		async lessonEnded(threadId, intro, event) {
+			const how =
+				event.reason === "completed"
+					? "with the recap"
+					: `by <@${event.by?.id ?? intro.learner.id}>${event.reason === "ended-by-admin" ? " (admin)" : ""}`;
+			const { channel, thread_ts } = where(threadId);
+			await update(channel, thread_ts, endedParentMessage(intro.topic, intro.learner.id, how));
+		},
+	};
+}

@@ -1,0 +1,147 @@
+/**
+ * The terminal's platform port: one lesson on one screen. Cards are printed
+ * (a question under its progress line), the answered state is printed again
+ * (a terminal cannot edit), the plan is its outline the first time and its
+ * caption line after a move, with the PNG written under data/plans. Thread
+ * ids read `terminal:<id>`.
+ */
+
+import { randomBytes } from "node:crypto";
+import type { DerivedPlanStatuses, PlanTree } from "../../core/contracts/plan.ts";
+import { type Card, type PlanPicture, type PlanRenderer, planCaption, planOutline } from "../../render/index.ts";
+import type { PlatformPort } from "../lesson/port.ts";
+import { joinThreadId, splitThreadId } from "../lesson/thread-id.ts";
+import { formatCard, formatMarkdown, type Styler } from "./format.ts";
+import type { PlanPictures } from "./plan-pictures.ts";
+import type { Screen } from "./screen.ts";
+
+/** `terminal:<id>`; throws on an id that would not round-trip. */
+export const encodeTerminalThreadId = (id: string): string => joinThreadId("terminal", [id]);
+
+/** The id of a terminal thread id; undefined for anything else. */
+export const decodeTerminalThreadId = (threadId: string): string | undefined =>
+	splitThreadId("terminal", threadId, 1)?.[0];
+
+/** What the terminal port prints with, and what it remembers of the one lesson it shows. */
+export interface TerminalPort extends PlatformPort<string> {
+	/** The lesson this screen shows (set by openThread, or by a resume). */
+	threadId: string;
+	/** Question cards printed in this run (a resume prints the still-open ones again). */
+	readonly shown: Set<string>;
+	/** Questions the prober asked so far (continues after a resume). */
+	probeQuestions: number;
+	/** Print a question (its progress line, then the card) unless this run printed it already. */
+	showQuestion(card: Card): void;
+}
+
+/** Options of the terminal port. */
+export interface TerminalPortOptions {
+	screen: Screen;
+	s: Styler;
+	/** A person at a picker: the picker shows the choices, so cards leave them out. */
+	interactive: boolean;
+	pictures: (threadId: string) => PlanPictures;
+	/** The plan of the picture being posted (recorded by the renderer wrapper, see planRecorder). */
+	lastPlan: () => { tree: PlanTree; statuses: DerivedPlanStatuses } | undefined;
+}
+
+/** A renderer that remembers the plan it drew last (the terminal prints the outline from it) and draws an outline alone without a real one. */
+export function planRecorder(renderer: PlanRenderer | undefined) {
+	let last: { tree: PlanTree; statuses: DerivedPlanStatuses } | undefined;
+	const recorder: Pick<PlanRenderer, "renderPlan"> = {
+		async renderPlan(tree, statuses): Promise<PlanPicture> {
+			last = { tree, statuses };
+			const outline = planOutline(tree, statuses);
+			const bare: PlanPicture = { key: "", caption: planCaption(tree, statuses), outline };
+			if (!renderer) return bare;
+			return renderer.renderPlan(tree, statuses).catch((error: unknown) => ({
+				...bare,
+				error: error instanceof Error ? error.message : String(error),
+			}));
+		},
+	};
+	return { recorder, last: () => last };
+}
+
+/** Create the terminal port. */
+export function createTerminalPort(o: TerminalPortOptions): TerminalPort {
+	const print = (text: string) => o.screen.print(text);
+	let shownVersion: number | undefined;
+	const failures = new Set<string>();
+	let current: { tree: PlanTree; statuses: DerivedPlanStatuses } | undefined;
+
+	const progressLine = (): string | undefined => {
+		if (!current) return port.probeQuestions > 0 ? `Getting to know you · question ${port.probeQuestions}` : undefined;
+		const { tree, statuses } = current;
+		const index = tree.nodes.findIndex((n) => n.id === statuses.current);
+		if (index < 0) return `Lesson map: ${tree.nodes.length} steps`;
+		return `Step ${index + 1} of ${tree.nodes.length} · ${tree.nodes[index]?.title ?? ""}`;
+	};
+
+	const printPlan = (plan: { tree: PlanTree; statuses: DerivedPlanStatuses }, picture: PlanPicture | undefined) => {
+		current = plan;
+		// A new map is shown whole; moving on in it shows where you are now.
+		const compact = shownVersion === plan.tree.version;
+		shownVersion = plan.tree.version;
+		let text = compact ? planCaption(plan.tree, plan.statuses) : planOutline(plan.tree, plan.statuses);
+		if (picture?.png) text += `\nPlan picture: ${o.pictures(port.threadId).save(picture.png)}`;
+		else if (picture?.error && !failures.has(picture.error)) {
+			failures.add(picture.error);
+			text += `\n(no picture: ${picture.error})`;
+		}
+		print(text);
+	};
+
+	const port: TerminalPort = {
+		name: "terminal",
+		limits: { formPrecheckMs: 1_000 },
+		style: { startHint: "`learnharness playground`" },
+		threadId: "",
+		shown: new Set(),
+		probeQuestions: 0,
+		encodeThreadId: encodeTerminalThreadId,
+		decodeThreadId: decodeTerminalThreadId,
+		showQuestion(card) {
+			if (card.kind !== "question" || port.shown.has(card.toolCallId)) return;
+			port.shown.add(card.toolCallId);
+			// The tutor's lead-in reads as its own block, before the question's progress line.
+			if (card.lead) print(formatMarkdown(card.lead, o.s));
+			const progress = progressLine();
+			if (progress) print(o.s("dim", progress));
+			print(formatCard(card, o.s, { choices: !o.interactive }));
+		},
+		async postCard(threadId, card) {
+			if (threadId !== port.threadId) return [];
+			if (card.kind === "question") {
+				if (!current && !port.shown.has(card.toolCallId)) port.probeQuestions++;
+				port.showQuestion(card);
+				return [card.toolCallId];
+			}
+			if (card.kind === "explain" && card.lead) print(formatMarkdown(card.lead, o.s));
+			print(formatCard(card, o.s));
+			return [`${card.kind}`];
+		},
+		async editCard(threadId, _ids, card) {
+			if (threadId === port.threadId) print(formatCard(card, o.s));
+			return true;
+		},
+		async postPicture(threadId, picture) {
+			const plan = o.lastPlan();
+			if (threadId !== port.threadId || !plan) return false;
+			printPlan(plan, picture);
+			return true;
+		},
+		typing(threadId, active) {
+			if (threadId !== port.threadId) return;
+			if (active) o.screen.showStatus("… thinking (Ctrl+C pauses)", (t) => o.s("dim", t));
+			else o.screen.clearStatus();
+		},
+		async openThread(_place, intro) {
+			port.threadId = encodeTerminalThreadId(randomBytes(5).toString("hex"));
+			print(o.s("bold", `Lesson: ${intro.topic}`));
+			return { ok: true, threadId: port.threadId };
+		},
+		async closeThread() {},
+	};
+	return port;
+}

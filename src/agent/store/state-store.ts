@@ -1,0 +1,103 @@
+/**
+ * The state store: the small things adapters must remember beside the
+ * sessions (message ids of posted cards, per-community lesson rules, daily
+ * counters), with a TTL, on the same backend as the sessions
+ * (`LEARNHARNESS_STORE_URL`). Values are plain JSON; what comes back is
+ * `unknown` and is checked by the reader, never cast blindly.
+ */
+
+import type Keyv from "keyv";
+import type { Logger } from "../../core/contracts/logger.ts";
+import { openKeyv } from "./keyv.ts";
+
+/** Key-value state with TTL. Every method may reject when the backend fails (a store error is an error). */
+export interface StateStore {
+	/** The value under `key`, or undefined when absent or expired. */
+	get(key: string): Promise<unknown>;
+	/** Store `value` (plain JSON) under `key`, expiring after `ttlMs` when given. */
+	set(key: string, value: unknown, ttlMs?: number): Promise<void>;
+	/**
+	 * Store `value` only when `key` holds nothing; true when it was stored. Atomic within this
+	 * process only (see stateStoreOnKeyv); the leases issue makes it atomic across processes.
+	 */
+	setIfAbsent(key: string, value: unknown, ttlMs?: number): Promise<boolean>;
+	/** Remove `key`; true when something was removed. */
+	delete(key: string): Promise<boolean>;
+	/** Release the connection (a no-op in memory). Never rejects. */
+	close(): Promise<void>;
+}
+
+/** Serializes work per key inside this process (a chain of promises per key, dropped once idle). */
+function keyedChains(): <T>(key: string, work: () => Promise<T>) => Promise<T> {
+	const chains = new Map<string, Promise<unknown>>();
+	return (key, work) => {
+		const next = (chains.get(key) ?? Promise.resolve()).catch(() => undefined).then(work);
+		chains.set(key, next);
+		const forget = () => {
+			if (chains.get(key) === next) chains.delete(key);
+		};
+		next.then(forget, forget);
+		return next;
+	};
+}
+
+/**
+ * A state store over one keyv namespace. Keyv has no atomic set-if-absent: it is a get then
+ * a set, serialized per key inside this process, so two callers here cannot both win. Two
+ * processes on one Redis or PostgreSQL can; the next issue (leases in the shared store:
+ * `SET NX PX`, `INSERT ... ON CONFLICT`) makes it atomic across processes.
+ */
+export function stateStoreOnKeyv(keyv: Keyv): StateStore {
+	const serial = keyedChains();
+	return {
+		get: (key) => keyv.get(key),
+		async set(key, value, ttlMs) {
+			await keyv.set(key, value, ttlMs);
+		},
+		setIfAbsent: (key, value, ttlMs) =>
+			serial(key, async () => {
+				if ((await keyv.get(key)) !== undefined) return false;
+				await keyv.set(key, value, ttlMs);
+				return true;
+			}),
+		delete: (key) => keyv.delete(key),
+		async close() {
+			await keyv.disconnect().catch(() => undefined);
+		},
+	};
+}
+
+/** The state store on the backend `url` names (sqlite://, redis://, postgres://, memory://), one namespace. Throws on a bad URL. */
+export function openStateStore(url: string, namespace: string, logger?: Logger): StateStore {
+	return stateStoreOnKeyv(openKeyv(url, namespace, logger));
+}
+
+/** An in-memory state store (tests, the playground): a Map with expiry; values are copied through JSON like a real backend's. */
+export function createMemoryStateStore(now: () => number = Date.now): StateStore {
+	const map = new Map<string, { json: string; expires: number }>();
+	const read = (key: string): unknown => {
+		const hit = map.get(key);
+		if (!hit) return undefined;
+		if (hit.expires <= now()) {
+			map.delete(key);
+			return undefined;
+		}
+		return JSON.parse(hit.json);
+	};
+	const write = (key: string, value: unknown, ttlMs?: number) => {
+		map.set(key, { json: JSON.stringify(value), expires: ttlMs !== undefined && ttlMs > 0 ? now() + ttlMs : Infinity });
+	};
+	return {
+		get: async (key) => read(key),
+		async set(key, value, ttlMs) {
+			write(key, value, ttlMs);
+		},
+		async setIfAbsent(key, value, ttlMs) {
+			if (read(key) !== undefined) return false;
+			write(key, value, ttlMs);
+			return true;
+		},
+		delete: async (key) => read(key) !== undefined && map.delete(key),
+		async close() {},
+	};
+}

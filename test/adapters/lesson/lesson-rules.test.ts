@@ -1,0 +1,63 @@
+/**
+ * The shared lesson rules: normalizing whatever a store returns, the channel
+ * check, and applying an admin's change (reset, allow, disallow, limit, mode).
+ */
+
+import { describe, expect, it } from "vitest";
+import {
+	applyLessonRulesChange,
+	channelAllowed,
+	DEFAULT_LESSON_RULES,
+	isLessonMode,
+	type LessonRules,
+	normalizeLessonRules,
+} from "../../../src/adapters/lesson/lesson-rules.ts";
+
+describe("lesson rules", () => {
+	it("normalizes stored values field by field, falling back to the defaults", () => {
+		expect(normalizeLessonRules(undefined)).toEqual(DEFAULT_LESSON_RULES);
+		expect(normalizeLessonRules("garbage")).toEqual(DEFAULT_LESSON_RULES);
+		expect(normalizeLessonRules({ channels: ["1", 2, "1", ""], lessonsPerDay: -3, defaultMode: "party" })).toEqual({
+			channels: ["1"],
+			lessonsPerDay: 0,
+			defaultMode: "solo",
+		});
+		const defaults: LessonRules = { channels: ["9"], lessonsPerDay: 2, defaultMode: "group" };
+		expect(normalizeLessonRules({ lessonsPerDay: 4.7 }, defaults)).toEqual({
+			channels: ["9"],
+			lessonsPerDay: 4,
+			defaultMode: "group",
+		});
+		expect(normalizeLessonRules({ lessonsPerDay: Number.POSITIVE_INFINITY }, defaults).lessonsPerDay).toBe(2);
+	});
+
+	it("allows every channel when none is listed, else only the listed ones", () => {
+		expect(channelAllowed(DEFAULT_LESSON_RULES, "C1")).toBe(true);
+		const rules = { ...DEFAULT_LESSON_RULES, channels: ["C1"] };
+		expect(channelAllowed(rules, "C1")).toBe(true);
+		expect(channelAllowed(rules, "C2")).toBe(false);
+	});
+
+	it("applies a change: allow and disallow, replace, limit, mode, and reset to the given defaults", () => {
+		let rules = applyLessonRulesChange(DEFAULT_LESSON_RULES, { allowChannel: "A" });
+		rules = applyLessonRulesChange(rules, { allowChannel: "A" });
+		rules = applyLessonRulesChange(rules, { allowChannel: "B", lessonsPerDay: 3, defaultMode: "group" });
+		expect(rules).toEqual({ channels: ["A", "B"], lessonsPerDay: 3, defaultMode: "group" });
+		expect(applyLessonRulesChange(rules, { disallowChannel: "A" }).channels).toEqual(["B"]);
+		expect(applyLessonRulesChange(rules, { channels: [] }).channels).toEqual([]);
+		const defaults: LessonRules = { channels: [], lessonsPerDay: 5, defaultMode: "solo" };
+		expect(applyLessonRulesChange(rules, { reset: true, defaultMode: "group" }, defaults)).toEqual({
+			channels: [],
+			lessonsPerDay: 5,
+			defaultMode: "group",
+		});
+		expect(DEFAULT_LESSON_RULES.channels).toEqual([]); // the frozen defaults are never mutated
+	});
+
+	it("recognizes lesson modes", () => {
+		expect(isLessonMode("solo")).toBe(true);
+		expect(isLessonMode("group")).toBe(true);
+		expect(isLessonMode("Solo")).toBe(false);
+		expect(isLessonMode(null)).toBe(false);
+	});
+});

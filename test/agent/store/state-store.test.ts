@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createMemoryStateStore, openStateStore, type StateStore } from "../../../src/agent/store/state-store.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "lh-state-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const backends: Array<[string, () => StateStore]> = [
+	["memory", () => createMemoryStateStore()],
+	["keyv memory://", () => openStateStore("memory://", "t")],
+	["keyv sqlite", () => openStateStore(`sqlite://${join(dir, "s.sqlite")}`, "t")],
+];
+
+describe.each(backends)("state store on %s", (_, open) => {
+	it("gets what was set, as JSON, and deletes it", async () => {
+		const store = open();
+		await store.set("a", { ids: ["1", "2"] });
+		expect(await store.get("a")).toEqual({ ids: ["1", "2"] });
+		expect(await store.delete("a")).toBe(true);
+		expect(await store.get("a")).toBeUndefined();
+		expect(await store.delete("a")).toBe(false);
+		await store.close();
+	});
+
+	it("sets if absent once, even when two callers race", async () => {
+		const store = open();
+		const wins = await Promise.all([store.setIfAbsent("k", 1), store.setIfAbsent("k", 2), store.setIfAbsent("k", 3)]);
+		expect(wins.filter(Boolean)).toHaveLength(1);
+		expect(await store.get("k")).toBe(wins.indexOf(true) + 1);
+		await store.delete("k");
+		await store.close();
+	});
+
+	it("forgets a value after its TTL", async () => {
+		const store = open();
+		await store.set("t", "x", 30);
+		expect(await store.get("t")).toBe("x");
+		await new Promise((r) => setTimeout(r, 60));
+		expect(await store.get("t")).toBeUndefined();
+		expect(await store.setIfAbsent("t", "y", 1000)).toBe(true);
+		await store.close();
+	});
+});

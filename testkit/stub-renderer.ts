@@ -1,0 +1,36 @@
+/**
+ * A PlanRenderer double for tests that are not about pictures: a fixed PNG (or none),
+ * keyed by the plan state so identical states dedupe like the real renderer's.
+ */
+
+import type { DerivedPlanStatuses, PlanTree } from "../src/core/contracts/plan.ts";
+import type { PlanPicture, PlanRenderer } from "../src/render/index.ts";
+
+/** A renderer returning `png` (or no picture, with an error) for every plan. */
+export function stubRenderer(png: Buffer | undefined): PlanRenderer & { renders: number } {
+	const self = {
+		renders: 0,
+		async renderPlan(tree: PlanTree, statuses: DerivedPlanStatuses): Promise<PlanPicture> {
+			self.renders++;
+			const key = `${tree.version}:${statuses.current ?? "-"}`;
+			const outline = tree.nodes.map((n) => `${n.id === statuses.current ? "▶" : "•"} ${n.title}`).join("\n");
+			const picture: PlanPicture = { key, caption: `Now: ${statuses.current ?? "start"}`, outline };
+			if (png) picture.png = png;
+			else picture.error = "no browser in this test";
+			return picture;
+		},
+		async renderMermaid(): Promise<Buffer> {
+			throw new Error("not in this test");
+		},
+		stats: () => ({
+			launches: 0,
+			renders: self.renders,
+			cacheHits: 0,
+			failures: 0,
+			blockedRequests: 0,
+			blockedUrls: [],
+		}),
+		async close() {},
+	};
+	return self;
+}
