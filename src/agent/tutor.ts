@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import type { LanguageModel } from "ai";
+import { LRUCache } from "lru-cache";
 import type { HandleResult, LearnerEvent } from "../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../core/contracts/logger.ts";
 import type { StartLessonOptions, StartLessonResult, Tutor } from "../core/contracts/tutor.ts";
@@ -87,6 +88,12 @@ export function createTutor(options: TutorOptions): Tutor {
 		signal: abort.signal,
 	};
 	const states = new Map<string, SessionState>();
+	/**
+	 * Threads known to hold no lesson (a chat thread's every message asks): not read again for
+	 * 30 s. startLesson always reads the store. Per process: with several processes (later) a
+	 * lesson another one starts is seen here at most 30 s late.
+	 */
+	const absent = new LRUCache<string, true>({ max: 10_000, ttl: 30_000 });
 	const loading = new Map<string, Promise<SessionState | undefined>>();
 	/** Cut-off turns resume() will re-run once someone listens (their events must reach a platform). */
 	const reruns = new Set<SessionState>();
@@ -129,13 +136,17 @@ export function createTutor(options: TutorOptions): Tutor {
 	const load = (sessionId: string): Promise<SessionState | undefined> => {
 		const live = states.get(sessionId);
 		if (live) return Promise.resolve(live);
+		if (absent.has(sessionId)) return Promise.resolve(undefined);
 		let pending = loading.get(sessionId);
 		if (!pending) {
 			pending = (async () => {
 				const record = await rt.store.get(sessionId);
 				const raced = states.get(sessionId);
 				if (raced) return raced;
-				if (!record) return undefined;
+				if (!record) {
+					absent.set(sessionId, true);
+					return undefined;
+				}
 				const state = newSessionState(record);
 				if (repairRecord(record).changed) await save(rt, state);
 				states.set(sessionId, state);
@@ -165,6 +176,7 @@ export function createTutor(options: TutorOptions): Tutor {
 			if (topic === "") return { ok: false, code: "invalid-topic", message: "Name a topic to learn." };
 			if (topic.length > MAX_TOPIC_CHARS)
 				return { ok: false, code: "invalid-topic", message: `Keep the topic under ${MAX_TOPIC_CHARS} characters.` };
+			absent.delete(opts.sessionId); // a start always asks the store
 			// states.has: another startLesson for this thread got there while the store was read.
 			if ((await load(opts.sessionId)) || states.has(opts.sessionId))
 				return { ok: false, code: "exists", message: "A lesson already runs in this thread." };
@@ -191,6 +203,8 @@ export function createTutor(options: TutorOptions): Tutor {
 			};
 			const state = newSessionState(record);
 			states.set(opts.sessionId, state);
+			// The existence check above found none and noted it: it exists now.
+			absent.delete(opts.sessionId);
 			evictIdle(state);
 			try {
 				await saveRetrying(rt, state, rt.saveRetryMs);

@@ -359,3 +359,27 @@ describe("handle(): verdicts before model work, serialized delivery", () => {
 		await h.tutor.close();
 	});
 });
+
+describe("threads with no lesson", () => {
+	it("are read from the store once, not on every message; a lesson started there is found at once", async () => {
+		const inner = await createSessionStore(`sqlite://${dir.path}/absent.sqlite`);
+		let reads = 0;
+		const store: SessionStore = {
+			...inner,
+			get: (id) => {
+				reads++;
+				return inner.get(id);
+			},
+		};
+		const tutor = createTutor({ model: scriptedModel([{ text: "Hello." }]), store, maxRetries: 0 });
+		const sessionId = newSession();
+		const message = { type: "message", text: "just chatting", by: learner } as const;
+		for (let i = 0; i < 5; i++)
+			expect(await tutor.handle(sessionId, message)).toMatchObject({ ok: false, code: "unknown-session" });
+		expect(reads).toBe(1);
+		expect(await tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" })).toEqual({ ok: true });
+		await tutor.idle(sessionId);
+		expect(await tutor.handle(sessionId, message)).toEqual({ ok: true });
+		await tutor.close();
+	});
+});

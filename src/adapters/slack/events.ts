@@ -77,7 +77,11 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 		try {
 			const m = typedMessage(body as unknown as Record<string, unknown>, event as unknown as Record<string, unknown>);
 			const threadId = m ? threadOf(m) : undefined;
-			if (m && threadId && stripMentions(m.text) !== "" && firstTime(m)) await deliver(m, threadId);
+			if (!m || !threadId || stripMentions(m.text) === "" || !firstTime(m)) return;
+			const result = await deliver(m, threadId);
+			// Not a lesson's thread: leave the message unclaimed, so its app_mention twin (if it mentions us) can
+			// start a lesson there.
+			if (!result.ok && result.code === "unknown-session") seen.delete(`${m.channelId}:${m.ts}`);
 		} catch (error) {
 			ctx.logger.error({ err: error }, "slack: handling a message failed");
 		}

@@ -165,6 +165,27 @@ describe("Slack /lesson commands and mentions", { timeout: 20_000 }, () => {
 		expect(hint.params.channel).toBe("C1");
 	});
 
+	it("a mention inside a thread that is no lesson starts one, though Slack sends it as a message first", async () => {
+		const before = tutor.started.length;
+		tutor.verdict = { ok: false, code: "unknown-session", message: "No lesson runs in this thread." };
+		try {
+			const mention = {
+				user: "U1",
+				text: "<@U0BOT> tides",
+				ts: running.sender.nextTs(),
+				thread_ts: "1700000000.000100",
+				channel: "C1",
+			};
+			// Slack delivers one mention as a `message` and as an `app_mention`; the message arrives first here.
+			await running.sender.event({ type: "message", ...mention });
+			await running.sender.event({ type: "app_mention", ...mention });
+			await fake.waitFor(() => tutor.started.length > before, "the lesson the mention starts");
+		} finally {
+			tutor.verdict = { ok: true };
+		}
+		expect(tutor.started.at(-1)).toMatchObject({ topic: "tides", learner: { id: "U1" } });
+	});
+
 	it("lets the learner or an admin use the End button, and tells anyone else", async () => {
 		const lesson = tutor.started.find((s) => s.topic === "photosynthesis")!;
 		const parentTs = lesson.sessionId.split(":")[3]!;
