@@ -117,9 +117,9 @@ export async function svgToPng(svg: string): Promise<MathPng> {
 		throw new TexError("engine", `resvg did not load: ${String(error)}`, { cause: error });
 	}
 	try {
-		const png = new Resvg(outer, { fitTo: { mode: "zoom", value: 2 }, font: { loadSystemFonts: false } })
-			.render()
-			.asPng();
+		const drawn = new Resvg(outer, { fitTo: { mode: "zoom", value: 2 }, font: { loadSystemFonts: false } }).render();
+		// Copied into a plain Buffer: the addon's buffer trips undici's multipart encoder under vitest ("action is not a function").
+		const png = Buffer.from(drawn.asPng());
 		return { png, width, height };
 	} catch (error) {
 		throw new TexError("engine", `resvg could not draw the formula: ${String(error)}`, { cause: error });
