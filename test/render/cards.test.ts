@@ -342,7 +342,7 @@ describe("other cards", () => {
 		// 120 lines is past the code bound: a preview in the text, the whole code as snippet.py on the last message.
 		expect(discord.map((m) => m.content).join("\n")).toContain("```python\nprint(0)");
 		expect(discord.at(-1)!.files?.map((f) => f.name)).toEqual(["snippet.py"]);
-		expect(discord.at(-1)!.files?.[0]!.data.toString()).toContain("print(119)  # line 119");
+		expect(String(discord.at(-1)!.files?.[0]?.data)).toContain("print(119)  # line 119");
 		expect(slack[0]!.blocks[0]).toMatchObject({ type: "header" });
 		expect(slack.at(-1)!.files?.map((f) => f.filename)).toEqual(["snippet.py"]);
 	});
