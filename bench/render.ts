@@ -20,6 +20,7 @@ import { DEFAULT_CHROMIUM_PATH, launchChromium, MERMAID_CONFIG } from "../src/re
 import { createPlanRenderer } from "../src/render/index.ts";
 import { planMermaidSource } from "../src/render/plan-source.ts";
 import { calculusPlan, calculusStatuses } from "../testkit/plans.ts";
+import { benchMath } from "./render-math.ts";
 
 const run = promisify(execFile);
 const executablePath = process.env.PUPPETEER_EXECUTABLE_PATH ?? DEFAULT_CHROMIUM_PATH;
@@ -189,6 +190,10 @@ async function main(): Promise<void> {
 	log(
 		`targets: ours warm < 250 ms: ${oursWarm < 250 ? "yes" : "NO"}; >= 10x faster than renderMermaid: ${speedupRm >= 10 ? "yes" : "NO"}`,
 	);
+	const math = await benchMath();
+	log(
+		`math (MathJax TeX->SVG, resvg SVG->PNG at 2x): warm ${fmt(math.warmMs, 2)} ms a formula, cached ${fmt(math.cachedMs, 4)} ms; 20 formulas at once: ${round(math.picturesPerS20AtOnce)} pictures/s; target warm < 30 ms: ${math.warmMs < 30 ? "yes" : "NO"}`,
+	);
 	log(
 		JSON.stringify({
 			bench: "render",
@@ -198,6 +203,9 @@ async function main(): Promise<void> {
 			ours_cached_ms: round(oursCached, 3),
 			speedup_vs_render_mermaid: round(speedupRm),
 			peak_rss_mb: round(peakRss),
+			math_warm_ms: round(math.warmMs, 2),
+			math_cached_ms: round(math.cachedMs, 4),
+			pictures_per_s_20_at_once: round(math.picturesPerS20AtOnce),
 		}),
 	);
 }

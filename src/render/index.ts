@@ -6,7 +6,9 @@
  */
 
 export {
+	DISCORD_CODE_FILE_CHARS,
 	type DiscordActionRow,
+	type DiscordFile,
 	type DiscordMessage,
 	escapeDiscordMarkdown,
 	toDiscordMessages,
@@ -22,15 +24,23 @@ export type {
 	AnsweredCard,
 	AssessmentCard,
 	Card,
+	CardAttachment,
 	CardChoice,
 	ExplainCard,
 	QuestionCard,
 	TextCard,
 } from "./cards/model.ts";
 export { choiceLetter } from "./cards/model.ts";
-export { type SlackMessage, toSlackMessages } from "./cards/slack.ts";
+export {
+	SLACK_CODE_FILE_CHARS,
+	type SlackFileShare,
+	type SlackImage,
+	type SlackMessage,
+	toSlackMessages,
+} from "./cards/slack.ts";
 export { slackAnswerModal } from "./cards/slack-modal.ts";
 export { CHROMIUM_FIX, DEFAULT_CHROMIUM_PATH, RenderError } from "./chromium.ts";
+export { longCodeToFiles, snippetName } from "./code-files.ts";
 export {
 	COMPONENT_ID_MAX_CHARS,
 	type ComponentId,
@@ -40,6 +50,16 @@ export {
 	encodeComponentId,
 } from "./component-id.ts";
 export { escapeMrkdwn, markdownToMrkdwn } from "./markdown.ts";
+export { findMath, hasMath, MATH_MAX_CHARS, type MathSpan } from "./math/find-math.ts";
+export { MATH_MAX_PICTURES, mathAsCode, prepareCard, texCodeSpan } from "./math/prepare.ts";
+export {
+	createMathRenderer,
+	type MathRenderer,
+	type MathRendererOptions,
+	type MathRendererStats,
+	type MathResult,
+} from "./math/renderer.ts";
+export { type MathPng, TexError, texToPng, texToSvg } from "./math/typeset.ts";
 export {
 	createPlanRenderer,
 	type PlanPicture,
@@ -56,3 +76,4 @@ export {
 	planPictureKey,
 } from "./plan-source.ts";
 export { splitMessage } from "./split-message.ts";
+export { TABLE_CELL_MAX_CHARS, TABLE_MAX_WIDTH, tablesToCode } from "./tables.ts";

@@ -329,7 +329,7 @@ describe("Slack's answered state (no disabled buttons there)", () => {
 describe("other cards", () => {
 	it("explain: title, markdown body split into messages, fences intact", () => {
 		const code = `\`\`\`python\n${Array.from({ length: 120 }, (_, i) => `print(${i})  # line ${i}`).join("\n")}\n\`\`\``;
-		const body = `${"Intro sentence that sets the scene. ".repeat(30)}\n\n${code}\n\nDone.`;
+		const body = `${"Intro sentence that sets the scene. ".repeat(60)}\n\n${code}\n\nDone.`;
 		const { discord, slack } = render({
 			type: "explain",
 			sessionId,
@@ -339,7 +339,12 @@ describe("other cards", () => {
 		expect(discord.length).toBeGreaterThan(1);
 		expect(discord[0]!.content.startsWith("**Example: Loops**")).toBe(true);
 		for (const m of discord) expect((m.content.match(/^```/gm) ?? []).length % 2).toBe(0);
+		// 120 lines is past the code bound: a preview in the text, the whole code as snippet.py on the last message.
+		expect(discord.map((m) => m.content).join("\n")).toContain("```python\nprint(0)");
+		expect(discord.at(-1)!.files?.map((f) => f.name)).toEqual(["snippet.py"]);
+		expect(String(discord.at(-1)!.files?.[0]?.data)).toContain("print(119)  # line 119");
 		expect(slack[0]!.blocks[0]).toMatchObject({ type: "header" });
+		expect(slack.at(-1)!.files?.map((f) => f.filename)).toEqual(["snippet.py"]);
 	});
 
 	it("explain: a recap titled 'Recap…' is not framed twice", () => {

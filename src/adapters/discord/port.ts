@@ -34,8 +34,13 @@ export function createDiscordPort(client: Client, logger: Logger): PlatformPort<
 
 	async function postCard(threadId: string, card: Card): Promise<string[]> {
 		const ids: string[] = [];
-		for (const message of toDiscordMessages(card)) {
-			const id = await postMessage(rest, logger, channelOf(threadId), message);
+		for (const { files, ...body } of toDiscordMessages(card)) {
+			let id = await postMessage(rest, logger, channelOf(threadId), body, files);
+			// Pictures refused (too big, no permission to attach): the text alone still carries the TeX.
+			if (!id && files !== undefined) {
+				const { attachments: _dropped, ...text } = body;
+				id = await postMessage(rest, logger, channelOf(threadId), text);
+			}
 			if (id) ids.push(id);
 		}
 		return ids;
@@ -50,9 +55,11 @@ export function createDiscordPort(client: Client, logger: Logger): PlatformPort<
 		decodeThreadId: decodeDiscordThreadId,
 		postCard,
 		async editCard(threadId, messageIds, card) {
-			const [message] = toDiscordMessages(card);
+			const [first] = toDiscordMessages(card);
 			const target = messageIds.at(-1); // the controls ride on the last message of a card
-			if (!message || !target) return false;
+			if (!first || !target) return false;
+			// No `attachments` in the edit: the card's pictures (formulas, the choices) stay on the message.
+			const { files: _files, attachments: _attachments, ...message } = first;
 			const outcome = await editMessage(rest, logger, channelOf(threadId), target, { components: [], ...message });
 			return outcome !== "gone";
 		},

@@ -10,7 +10,7 @@ import { DEFAULT_STORE_URL, openStateStore, type StateStore } from "../../agent/
 import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
-import type { PlanPicture, PlanRenderer } from "../../render/index.ts";
+import { createMathRenderer, type MathRenderer, type PlanPicture, type PlanRenderer } from "../../render/index.ts";
 import { createAnswerFlows } from "./answers.ts";
 import { applyLessonRulesChange, type LessonRules, type LessonRulesChange } from "./lesson-rules.ts";
 import { LessonState } from "./lesson-state.ts";
@@ -26,6 +26,8 @@ export interface LessonControllerOptions {
 	tutor: Tutor;
 	/** Draws the plan picture (only renderPlan is used). */
 	renderer: Pick<PlanRenderer, "renderPlan">;
+	/** Draws formulas in cards as pictures; default: a MathJax renderer of its own. */
+	math?: MathRenderer;
 	port: PlatformPort;
 	logger: Logger;
 	/** What the controller remembers; when omitted it opens `storeUrl` (default the SQLite file), namespace = the port's name, and closes it on stop. */
@@ -85,7 +87,8 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 	const owned = options.state ? undefined : openStateStore(options.storeUrl ?? DEFAULT_STORE_URL, port.name, logger);
 	const state = new LessonState(options.state ?? (owned as StateStore), options.ruleDefaults);
 	const queues = createSerialQueues(logger);
-	const output = createThreadOutput({ port, renderer, state, queues, logger });
+	const math = options.math ?? createMathRenderer();
+	const output = createThreadOutput({ port, renderer, math, state, queues, logger });
 	const answers = createAnswerFlows({ tutor, port, logger });
 	const now = options.now ?? (() => new Date());
 	let unsubscribe: (() => void) | undefined;

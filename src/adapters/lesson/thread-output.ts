@@ -9,7 +9,15 @@
 
 import type { TutorEvent } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
-import { answeredCard, type Card, cardFromEvent, type PlanPicture, type PlanRenderer } from "../../render/index.ts";
+import {
+	answeredCard,
+	type Card,
+	cardFromEvent,
+	type MathRenderer,
+	type PlanPicture,
+	type PlanRenderer,
+	prepareCard,
+} from "../../render/index.ts";
 import type { LessonState } from "./lesson-state.ts";
 import { closingLine } from "./notices.ts";
 import type { PlatformPort } from "./port.ts";
@@ -22,6 +30,8 @@ export interface ThreadOutputDeps {
 	port: PlatformPort;
 	/** Draws the plan picture (only renderPlan is used). */
 	renderer: Pick<PlanRenderer, "renderPlan">;
+	/** Draws the formulas of cards (pictures posted with them); without it TeX shows as text. */
+	math?: MathRenderer;
 	state: LessonState;
 	queues: SerialQueues;
 	logger: Logger;
@@ -38,7 +48,7 @@ type QuestionEvent = Extract<TutorEvent, { type: "quiz" | "ask" }>;
 
 /** Create the output path of one port. */
 export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
-	const { port, renderer, state, queues, logger } = deps;
+	const { port, renderer, math, state, queues, logger } = deps;
 	const sequencer = createThreadSequencer();
 	const tag = port.name;
 	const typingLoops = port.startTyping
@@ -54,6 +64,9 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 		port.typing?.(threadId, active);
 	};
 
+	/** The card with its formulas drawn (a failure leaves the TeX as code: prepareCard never throws). */
+	const prepared = async (card: Card): Promise<Card> => (math ? prepareCard(card, math) : card);
+
 	const cardOf = (event: TutorEvent, lead: string | undefined): Card | undefined => {
 		const card = cardFromEvent(event);
 		if (!card) return undefined;
@@ -67,7 +80,7 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 		// A question resume() re-emits is posted only if no card of it was: a card already posted stays the one.
 		if (event.replay && (await state.card(threadId, event.toolCallId))) return;
 		const card = cardOf(event, lead);
-		const messageIds = card ? await port.postCard(threadId, card) : [];
+		const messageIds = card ? await port.postCard(threadId, await prepared(card)) : [];
 		if (messageIds.length === 0) return;
 		// Only a lead that shares the controls' message is re-shown when that message becomes the answered state.
 		const keepLead = lead !== undefined && messageIds.length === 1;
@@ -79,7 +92,10 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 			logger.warn({ err: error, sessionId: threadId }, `${tag}: reading a posted card failed; posting its answer anew`);
 			return undefined;
 		});
-		const card: Card = { ...answeredCard(event), ...(posted?.lead !== undefined ? { lead: posted.lead } : {}) };
+		const card = await prepared({
+			...answeredCard(event),
+			...(posted?.lead !== undefined ? { lead: posted.lead } : {}),
+		});
 		if (posted && (await port.editCard(threadId, posted.messageIds, card))) return;
 		await port.postCard(threadId, card);
 	}
@@ -118,7 +134,7 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 				return;
 			default: {
 				const card = cardOf(event, lead);
-				if (card) await port.postCard(threadId, card);
+				if (card) await port.postCard(threadId, await prepared(card));
 			}
 		}
 	}

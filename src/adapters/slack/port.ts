@@ -57,11 +57,52 @@ export function createSlackPort(client: webApi.WebClient, logger: Logger): Platf
 		}
 	};
 
+	/** Uploads a message's pictures (private files) and points its image blocks at them; blocks whose upload failed go. */
+	const withImages = async (threadId: string, message: SlackMessage): Promise<SlackMessage> => {
+		if (!message.images?.length) return message;
+		const ids = new Map<string, string>();
+		for (const image of message.images) {
+			try {
+				const res = await client.files.uploadV2({ file: image.data, filename: image.filename, alt_text: image.alt });
+				// uploadV2 resolves to one completeUploadExternal response per file.
+				const completed = (res as { files?: Array<{ files?: Array<{ id?: string }> }> }).files;
+				const id = completed?.[0]?.files?.[0]?.id;
+				if (id) ids.set(image.blockId, id);
+			} catch (error) {
+				logger.warn(
+					{ err: error, sessionId: threadId },
+					"slack: a formula picture did not upload; its TeX stays as text",
+				);
+			}
+		}
+		const blocks = message.blocks.flatMap((block): KnownBlock[] => {
+			if (block.type !== "image" || block.block_id === undefined || !block.block_id.startsWith("lh-img-"))
+				return [block];
+			const id = ids.get(block.block_id);
+			return id ? [{ ...block, slack_file: { id } }] : [];
+		});
+		return { text: message.text, blocks };
+	};
+
+	/** Shares a message's files (long code) in the thread. */
+	const shareFiles = async (threadId: string, message: SlackMessage | SlackBody): Promise<void> => {
+		const files = "files" in message ? (message.files ?? []) : [];
+		const { channel, thread_ts } = where(threadId);
+		for (const f of files) {
+			await client.files
+				.uploadV2({ channel_id: channel, thread_ts, file: f.data, filename: f.filename, title: clip(f.title, 250) })
+				.catch((error: unknown) =>
+					logger.warn({ err: error, sessionId: threadId }, "slack: a code file did not upload"),
+				);
+		}
+	};
+
 	const postAll = async (threadId: string, messages: (SlackMessage | SlackBody)[]): Promise<string[]> => {
 		const posted: string[] = [];
 		for (const m of messages) {
-			const ts = await post(threadId, m);
+			const ts = await post(threadId, "images" in m ? await withImages(threadId, m) : m);
 			if (ts) posted.push(ts);
+			await shareFiles(threadId, m);
 		}
 		return posted;
 	};

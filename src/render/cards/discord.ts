@@ -16,14 +16,17 @@ import {
 	ButtonStyle,
 	ComponentType,
 } from "discord-api-types/v10";
+import { longCodeToFiles } from "../code-files.ts";
 import { encodeComponentId } from "../component-id.ts";
 import { splitMessage } from "../split-message.ts";
+import { tablesToCode } from "../tables.ts";
 import { type ChoiceLayout, choiceLabel, degradedNote, explainHeading, layoutChoices } from "./layout.ts";
 import { closeFences, DISCORD_LIMITS as D, fitLine, fitMarkdown, fitText } from "./limits.ts";
 import {
 	type AnsweredCard,
 	type AssessmentCard,
 	type Card,
+	type CardAttachment,
 	type CardChoice,
 	displayName,
 	type ExplainCard,
@@ -34,13 +37,30 @@ import {
 /** A Discord action row of buttons or a select. */
 export type DiscordActionRow = APIActionRowComponent<APIComponentInMessageActionRow>;
 
-/** One Discord message, valid as a REST create/edit body. */
+/** A file a message uploads (multipart), named by one of its `attachments`. */
+export interface DiscordFile {
+	name: string;
+	data: Buffer;
+	contentType: string;
+}
+
+/** One Discord message: a REST create/edit body, plus the files its `attachments` name (send them multipart). */
 export interface DiscordMessage {
 	content: string;
 	components?: DiscordActionRow[];
 	/** Always `{ parse: [] }`: model text never pings anyone. */
 	allowed_mentions: APIAllowedMentions;
+	/** Attachment metadata: `description` is the alt text (a formula's TeX). */
+	attachments?: Array<{ id: number; filename: string; description?: string }>;
+	/** Not part of the JSON body: the bytes of each attachment, in the same order. */
+	files?: DiscordFile[];
 }
+
+/** Most attachments on one Discord message; longest alt text. */
+const MAX_ATTACHMENTS = 10;
+const DESCRIPTION_CHARS = 1024;
+/** Code blocks longer than this go as a file with a preview. */
+export const DISCORD_CODE_FILE_CHARS = 1500;
 
 const NO_MENTIONS: APIAllowedMentions = { parse: [] };
 
@@ -62,11 +82,31 @@ function message(content: string, components?: DiscordActionRow[]): DiscordMessa
 		: { content, allowed_mentions: NO_MENTIONS };
 }
 
-/** Text as messages; the last one carries the components. */
-function messages(text: string, components?: DiscordActionRow[]): DiscordMessage[] {
-	const chunks = splitMessage(text, D.contentChars);
+/** Text as messages (tables aligned, long code as files); the last one carries the components and attachments. */
+function messages(
+	text: string,
+	components?: DiscordActionRow[],
+	pictures: readonly CardAttachment[] = [],
+): DiscordMessage[] {
+	const { text: shown, files } = longCodeToFiles(tablesToCode(text), DISCORD_CODE_FILE_CHARS);
+	const chunks = splitMessage(shown, D.contentChars);
 	if (chunks.length === 0) chunks.push("\u200b"); // components need a message; content must not be empty
-	return chunks.map((chunk, i) => message(chunk, i === chunks.length - 1 ? components : undefined));
+	const out = chunks.map((chunk, i) => message(chunk, i === chunks.length - 1 ? components : undefined));
+	const attached = [...pictures, ...files].slice(0, MAX_ATTACHMENTS);
+	const last = out.at(-1);
+	if (last !== undefined && attached.length > 0) {
+		last.attachments = attached.map((a, id) => ({
+			id,
+			filename: a.filename,
+			description: fitLine(a.kind === "image" ? a.alt : a.title, DESCRIPTION_CHARS),
+		}));
+		last.files = attached.map((a) => ({
+			name: a.filename,
+			data: a.data,
+			contentType: a.kind === "image" ? "image/png" : "text/plain; charset=utf-8",
+		}));
+	}
+	return out;
 }
 
 function choiceList(choices: readonly CardChoice[]): string {
@@ -146,12 +186,12 @@ function leadText(lead: string | undefined): string {
 }
 
 function questionMessages(card: QuestionCard): DiscordMessage[] {
-	const layout = layoutChoices(card.toolCallId, card.choices, CAPACITY);
+	const layout = layoutChoices(card.toolCallId, card.choices, CAPACITY, card.choicesPictured === true);
 	const head = `**${card.heading}**${card.framing !== undefined ? ` · ${card.framing}` : ""}`;
 	const parts = [leadText(card.lead), head, closeFences(card.question.trim())];
 	if (layout.inBody) parts.push(choiceList(card.choices));
 	if (layout.controls.type === "none") parts.push(`_${degradedNote(layout.controls.reason, card.choices.length > 0)}_`);
-	return messages(parts.filter((p) => p !== "").join("\n\n"), questionControls(card, layout));
+	return messages(parts.filter((p) => p !== "").join("\n\n"), questionControls(card, layout), card.attachments);
 }
 
 function resultLine(card: AnsweredCard): string {
@@ -238,10 +278,10 @@ export function toDiscordMessages(card: Card): DiscordMessage[] {
 		case "answered":
 			return [answeredMessage(card)];
 		case "explain":
-			return messages(explainText(card));
+			return messages(explainText(card), undefined, card.attachments);
 		case "assessment":
-			return messages(assessmentText(card));
+			return messages(assessmentText(card), undefined, card.attachments);
 		case "text":
-			return messages(textContent(card));
+			return messages(textContent(card), undefined, card.attachments);
 	}
 }

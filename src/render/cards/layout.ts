@@ -43,6 +43,8 @@ export function layoutChoices(
 	toolCallId: string,
 	choices: readonly CardChoice[],
 	capacity: ChoiceCapacity,
+	/** The choices are shown elsewhere (a picture): controls carry the letters only. */
+	lettersOnly = false,
 ): ChoiceLayout {
 	if (!componentIdsFit(toolCallId)) return { controls: { type: "none", reason: "ids" }, inBody: choices.length > 0 };
 	if (choices.length === 0) return { controls: { type: "free" }, inBody: false };
@@ -56,7 +58,7 @@ export function layoutChoices(
 		(c) =>
 			/\n/.test(c.text.trim()) || `${c.letter}. ${c.text.trim()}`.length > capacity.labelChars || c.text.trim() === "",
 	);
-	return { controls, inBody };
+	return { controls, inBody: inBody || lettersOnly };
 }
 
 /** The note shown instead of controls in the degraded form. */

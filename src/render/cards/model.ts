@@ -16,6 +16,21 @@ export interface CardChoice {
 	text: string;
 }
 
+/** A picture or file that goes with a card, posted with its messages (platform-neutral). */
+export type CardAttachment =
+	| {
+			kind: "image";
+			/** e.g. "math-1.png". */
+			filename: string;
+			data: Buffer;
+			/** Alt text: the TeX it shows. */
+			alt: string;
+			/** Size in CSS pixels (the PNG is drawn at 2x). */
+			width: number;
+			height: number;
+	  }
+	| { kind: "file"; filename: string; data: Buffer; title: string };
+
 /** A quiz or ask waiting for the learner: choices, or a free answer through an "Answer" button. */
 export interface QuestionCard {
 	kind: "question";
@@ -31,6 +46,10 @@ export interface QuestionCard {
 	choices: CardChoice[];
 	/** Short tutor text that led into the question, shown above it (markdown). */
 	lead?: string;
+	/** The choices are drawn in a picture (they hold math): the controls carry the letters only. */
+	choicesPictured?: boolean;
+	/** Pictures of its formulas (and of its choices), in order. */
+	attachments?: CardAttachment[];
 }
 
 /** An explanation: markdown, possibly longer than one message. */
@@ -42,6 +61,8 @@ export interface ExplainCard {
 	body: string;
 	/** Short tutor text that led into the explanation, shown above it (markdown). */
 	lead?: string;
+	/** Pictures of its formulas, in order. */
+	attachments?: CardAttachment[];
 }
 
 /** The probe's assessment: each strand with the learner's edge. */
@@ -50,6 +71,8 @@ export interface AssessmentCard {
 	toolCallId: string;
 	strands: ProbeStrand[];
 	summary?: string;
+	/** Pictures of its formulas, in order. */
+	attachments?: CardAttachment[];
 }
 
 /** A question after it was answered: controls disabled, the choice and (for check quizzes) the correct answer. */
@@ -82,6 +105,8 @@ export interface TextCard {
 	kind: "text";
 	tone: "plain" | "notice" | "error";
 	text: string;
+	/** Pictures of its formulas, in order. */
+	attachments?: CardAttachment[];
 }
 
 /** Everything the mappers can show. */

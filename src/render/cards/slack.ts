@@ -8,18 +8,77 @@
  */
 
 import type { ActionsBlock, Button, KnownBlock, PlainTextOption, SectionBlock, StaticSelect } from "@slack/types";
+import { longCodeToFiles } from "../code-files.ts";
 import { encodeComponentId } from "../component-id.ts";
-import { escapeMrkdwn, markdownToMrkdwn } from "../markdown.ts";
+import { escapeMrkdwn, markdownToMrkdwn as toMrkdwn } from "../markdown.ts";
 import { splitMessage } from "../split-message.ts";
+import { tablesToCode } from "../tables.ts";
 import { type ChoiceLayout, choiceLabel, degradedNote, explainHeading, layoutChoices } from "./layout.ts";
 import { fitLine, fitMarkdown, SLACK_LIMITS as S } from "./limits.ts";
-import type { AnsweredCard, AssessmentCard, Card, CardChoice, ExplainCard, QuestionCard, TextCard } from "./model.ts";
+import type {
+	AnsweredCard,
+	AssessmentCard,
+	Card,
+	CardAttachment,
+	CardChoice,
+	ExplainCard,
+	QuestionCard,
+	TextCard,
+} from "./model.ts";
 import { displayName } from "./model.ts";
 
-/** One Slack message: the notification fallback `text` and its blocks. */
+/** A picture to upload (files.uploadV2, no channel) before posting: its image block (`block_id`) then points at the file. */
+export interface SlackImage {
+	blockId: string;
+	filename: string;
+	data: Buffer;
+	alt: string;
+}
+
+/** A file to share in the thread after the message (long code). */
+export interface SlackFileShare {
+	filename: string;
+	data: Buffer;
+	title: string;
+}
+
+/** One Slack message: the notification fallback `text` and its blocks, plus what to upload with it. */
 export interface SlackMessage {
 	text: string;
 	blocks: KnownBlock[];
+	/** Image blocks whose `slack_file.id` is filled by the poster once the PNG is uploaded (drop the block if it fails). */
+	images?: SlackImage[];
+	/** Files to share in the thread after this message. */
+	files?: SlackFileShare[];
+}
+
+/** Code blocks longer than this go as a file with a preview. */
+export const SLACK_CODE_FILE_CHARS = 2500;
+/** Longest image alt text. */
+const ALT_CHARS = 2000;
+
+/** Files pulled out of the markdown of the card being mapped (reset by toSlackMessages; mapping is synchronous). */
+let pendingFiles: CardAttachment[] = [];
+
+/** Markdown -> mrkdwn with tables aligned in code blocks and long code moved to files. */
+function markdownToMrkdwn(markdown: string): string {
+	const { text, files } = longCodeToFiles(tablesToCode(markdown), SLACK_CODE_FILE_CHARS);
+	pendingFiles.push(...files);
+	return toMrkdwn(text);
+}
+
+/** Image blocks for a card's pictures (the poster uploads them and fills the file ids). */
+function imageBlocks(pictures: readonly CardAttachment[] | undefined): { blocks: KnownBlock[]; images: SlackImage[] } {
+	const blocks: KnownBlock[] = [];
+	const images: SlackImage[] = [];
+	for (const [i, a] of (pictures ?? []).entries()) {
+		if (a.kind !== "image" || i >= 10) continue;
+		const blockId = `lh-img-${i}`;
+		const alt = fitLine(a.alt, ALT_CHARS) || "formula";
+		blocks.push({ type: "image", block_id: blockId, alt_text: alt, slack_file: { id: "" } });
+		images.push({ blockId, filename: a.filename, data: a.data, alt });
+	}
+	return { blocks, images };
 }
 
 const CAPACITY = {
@@ -43,9 +102,16 @@ function header(text: string): KnownBlock {
 }
 
 /** Blocks as messages of at most 50 blocks; `controls` go on the last (a new message when the last is full). */
-function messages(fallback: string, blocks: KnownBlock[], controls: KnownBlock[] = []): SlackMessage[] {
+function messages(
+	fallback: string,
+	textBlocks: KnownBlock[],
+	controls: KnownBlock[] = [],
+	pictures?: readonly CardAttachment[],
+): SlackMessage[] {
 	// Escaped so the notification text cannot mention anyone; 600 chars escape to at most 3000.
 	const text = escapeMrkdwn(fitLine(fallback, S.fallbackTextChars / 5)) || "…";
+	const images = imageBlocks(pictures);
+	const blocks = [...textBlocks, ...images.blocks];
 	const out: SlackMessage[] = [];
 	for (let i = 0; i < blocks.length; i += S.blocksPerMessage)
 		out.push({ text, blocks: blocks.slice(i, i + S.blocksPerMessage) });
@@ -55,6 +121,15 @@ function messages(fallback: string, blocks: KnownBlock[], controls: KnownBlock[]
 		else out.push({ text, blocks: controls });
 	}
 	if (out.length === 0) out.push({ text, blocks: [section(text)] });
+	for (const m of out) {
+		const ids = new Set(m.blocks.map((b) => b.block_id));
+		const mine = images.images.filter((i) => ids.has(i.blockId));
+		if (mine.length > 0) m.images = mine;
+	}
+	const files = pendingFiles.splice(0);
+	const last = out.at(-1);
+	if (last !== undefined && files.length > 0)
+		last.files = files.map((f) => ({ filename: f.filename, data: f.data, title: f.kind === "file" ? f.title : f.alt }));
 	return out;
 }
 
@@ -115,7 +190,7 @@ function leadSections(lead: string | undefined): SectionBlock[] {
 }
 
 function questionMessages(card: QuestionCard): SlackMessage[] {
-	const layout = layoutChoices(card.toolCallId, card.choices, CAPACITY);
+	const layout = layoutChoices(card.toolCallId, card.choices, CAPACITY, card.choicesPictured === true);
 	const head = `*${escapeMrkdwn(card.heading)}*${card.framing !== undefined ? ` · _${escapeMrkdwn(card.framing)}_` : ""}`;
 	const blocks: KnownBlock[] = [
 		...leadSections(card.lead),
@@ -125,7 +200,7 @@ function questionMessages(card: QuestionCard): SlackMessage[] {
 	if (layout.inBody) blocks.push(...sections(choiceList(card.choices)));
 	if (layout.controls.type === "none")
 		blocks.push(section(`_${escapeMrkdwn(degradedNote(layout.controls.reason, card.choices.length > 0))}_`));
-	return messages(`${card.heading}: ${card.question}`, blocks, questionControls(card, layout));
+	return messages(`${card.heading}: ${card.question}`, blocks, questionControls(card, layout), card.attachments);
 }
 
 /** Who answered: their name, else (a Slack user id) a mention, which renders as the name; edits do not notify. */
@@ -182,7 +257,7 @@ function explainMessages(card: ExplainCard): SlackMessage[] {
 	const blocks: KnownBlock[] = [...leadSections(card.lead)];
 	if (title !== undefined) blocks.push(header(title));
 	blocks.push(...sections(markdownToMrkdwn(card.body)));
-	return messages(title ?? card.body, blocks);
+	return messages(title ?? card.body, blocks, [], card.attachments);
 }
 
 function assessmentMessages(card: AssessmentCard): SlackMessage[] {
@@ -190,17 +265,19 @@ function assessmentMessages(card: AssessmentCard): SlackMessage[] {
 	if (card.summary !== undefined) blocks.push(...sections(markdownToMrkdwn(card.summary)));
 	for (const s of card.strands)
 		blocks.push(...sections(`*${escapeMrkdwn(fitLine(s.strand, 200))}*\n${markdownToMrkdwn(s.assessment)}`));
-	return messages(`Where you are now: ${card.strands.map((s) => s.strand).join(", ")}`, blocks);
+	return messages(`Where you are now: ${card.strands.map((s) => s.strand).join(", ")}`, blocks, [], card.attachments);
 }
 
 function textMessages(card: TextCard): SlackMessage[] {
 	const body = markdownToMrkdwn(card.text);
 	const text = card.tone === "error" ? `:warning: ${body}` : card.tone === "notice" ? `_${body}_` : body;
-	return messages(card.text, sections(text));
+	return messages(card.text, sections(text), [], card.attachments);
 }
 
 /** A card as Slack messages, each within every Block Kit limit; controls on the last. Never throws. */
 export function toSlackMessages(card: Card): SlackMessage[] {
+	// Synchronous and not re-entrant: the files collected while this card is mapped belong to it alone.
+	pendingFiles = [];
 	switch (card.kind) {
 		case "question":
 			return questionMessages(card);
