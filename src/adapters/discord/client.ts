@@ -5,6 +5,7 @@
  */
 
 import { Client, Events, GatewayIntentBits } from "discord.js";
+import { Agent } from "undici";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { DiscordAdapterConfig } from "./types.ts";
 
@@ -19,7 +20,10 @@ export const DISCORD_INTENTS = [
 export function createDiscordClient(config: DiscordAdapterConfig, logger: Logger): Client {
 	const client = new Client({
 		intents: DISCORD_INTENTS,
-		rest: config.apiUrl ? { api: config.apiUrl } : {},
+		// Its own connection pool, not undici's process-wide dispatcher: @slack/bolt brings undici 7, and when it
+		// loads first its global dispatcher breaks discord.js's multipart uploads ("action is not a function"),
+		// so with both adapters in one process no picture would reach Discord.
+		rest: { ...(config.apiUrl ? { api: config.apiUrl } : {}), agent: new Agent() },
 		allowedMentions: { parse: [] },
 		failIfNotExists: false,
 	});
