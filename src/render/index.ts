@@ -5,6 +5,7 @@
  * libraries and types-only platform packages).
  */
 
+export type { NodeMastery, PlanMastery } from "../core/mastery.ts";
 export {
 	type DiscordActionRow,
 	type DiscordMessage,
@@ -40,8 +41,10 @@ export {
 	encodeComponentId,
 } from "./component-id.ts";
 export { escapeMrkdwn, markdownToMrkdwn } from "./markdown.ts";
+export { PLAN_ALT_MAX_CHARS, planAltText } from "./plan-alt.ts";
 export {
 	createPlanRenderer,
+	PLAN_MAX_WIDTH_PX,
 	type PlanPicture,
 	type PlanRenderer,
 	type PlanRendererOptions,
@@ -55,4 +58,13 @@ export {
 	planOutline,
 	planPictureKey,
 } from "./plan-source.ts";
+export {
+	contrastRatio,
+	PLAN_BACKGROUNDS,
+	PLAN_EDGE_COLOR,
+	PLAN_MARKS,
+	type PlanNodeKind,
+	planLegendItems,
+	planLegendLine,
+} from "./plan-style.ts";
 export { splitMessage } from "./split-message.ts";

@@ -8,8 +8,14 @@
 
 import { randomBytes } from "node:crypto";
 import type { DerivedPlanStatuses, PlanTree } from "../../core/contracts/plan.ts";
-import type { PlanMastery } from "../../core/mastery.ts";
-import { type Card, type PlanPicture, type PlanRenderer, planCaption, planOutline } from "../../render/index.ts";
+import {
+	type Card,
+	type PlanMastery,
+	type PlanPicture,
+	type PlanRenderer,
+	planCaption,
+	planOutline,
+} from "../../render/index.ts";
 import type { PlatformPort } from "../lesson/port.ts";
 import { joinThreadId, splitThreadId } from "../lesson/thread-id.ts";
 import { formatCard, formatMarkdown, formatPlanOutline, type Styler } from "./format.ts";
