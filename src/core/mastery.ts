@@ -16,8 +16,11 @@
  * and may come from a newer grader).
  */
 
+import { Type } from "typebox";
+import { Value } from "typebox/value";
+import { healEncodedArguments } from "./argument-heal.ts";
 import type { PlanTree } from "./contracts/plan.ts";
-import { parseQuizInput } from "./tool-parts.ts";
+import { type QuizType, quizTypeSchema } from "./question-core.ts";
 
 /** How well a node is known, derived from its check quizzes. */
 export type NodeMastery = "learned" | "shaky" | "not-yet";
@@ -39,6 +42,22 @@ function helped(value: unknown): boolean {
 	if (typeof value === "number") return value > 0;
 	if (typeof value === "string") return value !== "";
 	return value === true;
+}
+
+/** The quiz's `type` field alone, as the boundary schema reads it. */
+const quizTypeOnly = Type.Object({ type: quizTypeSchema });
+
+/**
+ * A quiz call's type, parsed with the boundary's own schema and healing (a
+ * JSON-encoded `"\"check\""` reads as check), field by field: a whole-input
+ * parse costs ~0.1 ms a quiz, too much to repeat for every quiz on every read.
+ */
+export function quizCallType(input: unknown): QuizType | undefined {
+	if (typeof input !== "object" || input === null) return undefined;
+	const raw = (input as { type?: unknown }).type;
+	if (raw === undefined) return undefined;
+	const healed = healEncodedArguments({ type: raw }, quizTypeOnly);
+	return Value.Check(quizTypeOnly, healed) ? healed.type : undefined;
 }
 
 /** The verdict of one answered check result, or undefined when it does not count (yet). */
@@ -63,8 +82,7 @@ export function derivePlanMastery(tree: PlanTree, messages: readonly PartsCarrie
 			if (typeof nodeId !== "string" || !(nodeId in mastery)) continue; // untagged/unknown — moves nothing
 			const verdict = checkVerdict(part.output);
 			if (verdict === undefined) continue;
-			// Parse, don't cast: the quiz type is read through the same schema the display uses.
-			if (parseQuizInput(part.input)?.type !== "check") continue;
+			if (quizCallType(part.input) !== "check") continue; // predict (or untyped) quizzes never move mastery
 			mastery[nodeId] = verdict;
 		}
 	}
