@@ -65,7 +65,13 @@ describe("the legend in the picture (Chromium)", () => {
 		close = () => browser.close();
 		const page = await openWarmPage(browser, { allowed: 0, blocked: 0, blockedUrls: [] });
 		let svg = "";
-		const look = { legend: planLegendItems(), maxWidthPx: PLAN_MAX_WIDTH_PX, onSvg: (s: string) => void (svg = s) };
+		const look = {
+			legend: planLegendItems(),
+			maxWidthPx: PLAN_MAX_WIDTH_PX,
+			onSvg: (s: string) => {
+				svg = s;
+			},
+		};
 		const counters = { allowed: 0, blocked: 0, blockedUrls: [] };
 		await renderOnPage(page, planMermaidSource(calculusPlan, calculusStatuses, mastery), "look1", 48e6, counters, look);
 		for (const word of ["current", "learned", "shaky", "visited", "not yet"]) expect(svg).toContain(`${word}</text>`);
