@@ -4,17 +4,19 @@
  */
 
 import type { DerivedPlanStatuses, PlanTree } from "../src/core/contracts/plan.ts";
-import type { PlanPicture, PlanRenderer } from "../src/render/index.ts";
+import { type PlanMastery, type PlanPicture, type PlanRenderer, planAltText } from "../src/render/index.ts";
 
 /** A renderer returning `png` (or no picture, with an error) for every plan. */
 export function stubRenderer(png: Buffer | undefined): PlanRenderer & { renders: number } {
 	const self = {
 		renders: 0,
-		async renderPlan(tree: PlanTree, statuses: DerivedPlanStatuses): Promise<PlanPicture> {
+		async renderPlan(tree: PlanTree, statuses: DerivedPlanStatuses, mastery?: PlanMastery): Promise<PlanPicture> {
 			self.renders++;
 			const key = `${tree.version}:${statuses.current ?? "-"}`;
 			const outline = tree.nodes.map((n) => `${n.id === statuses.current ? "▶" : "•"} ${n.title}`).join("\n");
-			const picture: PlanPicture = { key, caption: `Now: ${statuses.current ?? "start"}`, outline };
+			// The real alt text (pure), so the ports' alt text is checked with what the renderer would give.
+			const alt = planAltText(tree, statuses, mastery);
+			const picture: PlanPicture = { key, caption: `Now: ${statuses.current ?? "start"}`, outline, alt };
 			if (png) picture.png = png;
 			else picture.error = "no browser in this test";
 			return picture;

@@ -8,6 +8,7 @@
 import { access, constants, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import puppeteer, { type Browser, type Page } from "puppeteer";
+import { PLAN_EDGE_COLOR } from "./plan-style.ts";
 
 /** Default Chromium (Debian's package). */
 export const DEFAULT_CHROMIUM_PATH = "/usr/bin/chromium";
@@ -35,7 +36,9 @@ export const MERMAID_CONFIG = {
 	startOnLoad: false,
 	securityLevel: "strict",
 	htmlLabels: false,
-	theme: "default",
+	// "base" is mermaid's only theme whose variables apply: edges and arrowheads in a grey that reads on dark and light.
+	theme: "base",
+	themeVariables: { lineColor: PLAN_EDGE_COLOR, arrowheadColor: PLAN_EDGE_COLOR, background: "transparent" },
 	fontFamily: "Liberation Sans, Arial, DejaVu Sans, sans-serif, Noto Color Emoji",
 	flowchart: {
 		useMaxWidth: false,
@@ -51,7 +54,7 @@ export const MERMAID_CONFIG = {
 // __name(...), which the page lacks) and a collector of CSP refusals.
 const PAGE_HTML = `<!doctype html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; img-src data:; font-src data:">
-<style>html,body{margin:0;padding:0;background:#fff}#c{display:inline-block;padding:8px;background:#fff}</style>
+<style>html,body{margin:0;padding:0;background:transparent}#c{display:inline-block;padding:8px;background:transparent}</style>
 <script>window.__name=function(f){return f};window.__lhRefused=[];document.addEventListener("securitypolicyviolation",function(e){window.__lhRefused.push(String(e.blockedURI))});</script>
 </head><body><div id="c"></div></body></html>`;
 
@@ -164,13 +167,35 @@ const PAD = 8;
 /** Largest canvas side we ask Chromium for (its hard limit is 32767; memory is the real bound). */
 const MAX_CANVAS_SIDE = 16_384;
 
+/** A chip of the legend drawn under the diagram. */
+export interface LegendChip {
+	label: string;
+	fill: string;
+	stroke: string;
+	text: string;
+}
+
+/** How renderOnPage draws: background, width cap, legend, and a hook that sees the final SVG. */
+export interface PageRenderOptions {
+	/** Canvas background (CSS colour); absent = transparent. */
+	background?: string;
+	/** Widest PNG in device pixels: a wider diagram is drawn at less than 2x, never below 1x. */
+	maxWidthPx?: number;
+	/** Chips drawn in rows under the diagram. */
+	legend?: readonly LegendChip[];
+	/** Receives the SVG that was rasterized (diagram and legend), for tests and examples. */
+	onSvg?: (svg: string) => void;
+}
+
 /**
  * Renders mermaid source in a warm page and returns the PNG. `renderId` must
- * be unique per page (mermaid uses it as a DOM id). The SVG is rasterized on
- * a canvas in the page (an <img> of the SVG, which loads nothing external)
- * at 2x on white: ~5x cheaper than a compositor screenshot. Should the canvas
- * refuse (a tainted canvas), a clipped screenshot is the fallback.
- * Throws RenderError("mermaid") on a syntax error; the page stays usable.
+ * be unique per page (mermaid uses it as a DOM id). The SVG (with the legend,
+ * when asked, laid out under it in the same SVG) is rasterized on a canvas in
+ * the page (an <img> of the SVG, which loads nothing external) at 2x, or less
+ * down to 1x when `maxWidthPx` asks: ~5x cheaper than a compositor
+ * screenshot. Should the canvas refuse (a tainted canvas), a clipped
+ * screenshot is the fallback. Throws RenderError("mermaid") on a syntax
+ * error; the page stays usable.
  */
 export async function renderOnPage(
 	page: Page,
@@ -178,13 +203,15 @@ export async function renderOnPage(
 	renderId: string,
 	maxPixels: number,
 	counters: RequestCounters,
+	options: PageRenderOptions = {},
 ): Promise<Buffer> {
 	const result = await page.evaluate(
-		async (src, id, pad, maxSide, maxPx) => {
+		async (src, id, pad, maxSide, maxPx, opts) => {
 			const g = globalThis as unknown as {
 				mermaid: { render(id: string, src: string): Promise<{ svg: string }> };
 				__lhRefused?: string[];
 			};
+			const NS = "http://www.w3.org/2000/svg";
 			// CSP reports are queued as tasks: let them land before draining, so each render counts its own.
 			const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 			const refused = (): string[] => (g.__lhRefused ?? []).splice(0);
@@ -200,56 +227,106 @@ export async function renderOnPage(
 				await settle();
 				return { error: error instanceof Error ? error.message : String(error), refused: refused() };
 			}
-			const el = container.querySelector("svg");
-			if (el === null) return { error: "mermaid produced no svg", refused: refused() };
-			el.style.backgroundColor = "white";
-			const box = el.getBoundingClientRect();
-			const width = Math.max(1, Math.ceil(box.width));
-			const height = Math.max(1, Math.ceil(box.height));
-			// 2x for sharp text; a huge diagram drops towards 1x so the PNG stays a sane size.
+			const diagram = container.querySelector("svg");
+			if (diagram === null) return { error: "mermaid produced no svg", refused: refused() };
+			const box = diagram.getBoundingClientRect();
+			const dw = Math.max(1, Math.ceil(box.width));
+			const dh = Math.max(1, Math.ceil(box.height));
+			diagram.setAttribute("width", String(dw));
+			diagram.setAttribute("height", String(dh));
+			// One outer SVG: the diagram on top, the legend's chips in rows under it (measured here, where the font is).
+			const el = document.createElementNS(NS, "svg");
+			el.setAttribute("xmlns", NS);
+			container.appendChild(el);
+			const chips = opts.legend ?? [];
+			const font = "12px Liberation Sans, Arial, DejaVu Sans, sans-serif, Noto Color Emoji";
+			const rowLimit = Math.max(dw, 440); // one row of five chips under a narrow map
+			let [x, y, legendW, legendH] = [0, dh + (chips.length > 0 ? 12 : 0), 0, 0];
+			for (const chip of chips) {
+				const text = document.createElementNS(NS, "text");
+				text.setAttribute("style", `font:${font};fill:${chip.text}`);
+				text.textContent = chip.label;
+				el.appendChild(text);
+				const w = Math.ceil(text.getComputedTextLength()) + 16;
+				if (x > 0 && x + w > rowLimit) [x, y] = [0, y + 28];
+				const rect = document.createElementNS(NS, "rect");
+				for (const [k, v] of Object.entries({
+					x,
+					y,
+					width: w,
+					height: 22,
+					rx: 5,
+					fill: chip.fill,
+					stroke: chip.stroke,
+				}))
+					rect.setAttribute(k, String(v));
+				rect.setAttribute("stroke-width", "1.5");
+				el.insertBefore(rect, text);
+				text.setAttribute("x", String(x + 8));
+				text.setAttribute("y", String(y + 15));
+				[legendW, legendH] = [Math.max(legendW, x + w), y + 22];
+				x += w + 8;
+			}
+			el.insertBefore(diagram, el.firstChild);
+			const width = Math.max(dw, legendW);
+			const height = Math.max(dh, legendH);
+			diagram.setAttribute("x", String(Math.floor((width - dw) / 2)));
+			el.setAttribute("width", String(width));
+			el.setAttribute("height", String(height));
+			el.setAttribute("viewBox", `0 0 ${width} ${height}`);
 			const outW = width + pad * 2;
 			const outH = height + pad * 2;
-			const scale = Math.min(outW * outH * 4 > maxPx ? 1 : 2, maxSide / outW, maxSide / outH);
+			// 2x for sharp text; narrower when a width cap asks (never under 1x); a huge diagram drops towards 1x.
+			const fit = opts.maxWidthPx === undefined ? 2 : Math.max(1, Math.min(2, opts.maxWidthPx / outW));
+			const scale = Math.min(outW * outH * 4 > maxPx ? 1 : fit, maxSide / outW, maxSide / outH);
+			const svgText = new XMLSerializer().serializeToString(el);
 			let png: string | undefined;
 			try {
-				el.setAttribute("width", String(width));
-				el.setAttribute("height", String(height));
 				const img = new Image();
-				img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(el))}`;
+				img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svgText)}`;
 				await img.decode();
 				const canvas = document.createElement("canvas");
 				canvas.width = Math.round(outW * scale);
 				canvas.height = Math.round(outH * scale);
 				const ctx = canvas.getContext("2d");
 				if (ctx === null) throw new Error("no 2d context");
-				ctx.fillStyle = "#ffffff";
-				ctx.fillRect(0, 0, canvas.width, canvas.height);
+				if (opts.background !== undefined) {
+					ctx.fillStyle = opts.background;
+					ctx.fillRect(0, 0, canvas.width, canvas.height);
+				}
 				ctx.scale(scale, scale);
 				ctx.drawImage(img, pad, pad, width, height);
 				png = canvas.toDataURL("image/png").slice("data:image/png;base64,".length);
 			} catch {
 				png = undefined; // fall back to a screenshot of the DOM
+				container.style.background = opts.background ?? "transparent";
 			}
 			await settle();
-			return { png, width: outW, height: outH, scale, refused: refused() };
+			return { png, svg: svgText, width: outW, height: outH, scale, refused: refused() };
 		},
 		source,
 		renderId,
 		PAD,
 		MAX_CANVAS_SIDE,
 		maxPixels,
+		{
+			...(options.background !== undefined ? { background: options.background } : {}),
+			...(options.maxWidthPx !== undefined ? { maxWidthPx: options.maxWidthPx } : {}),
+			legend: options.legend ?? [],
+		},
 	);
 	for (const url of result.refused) {
 		counters.blocked++;
 		if (counters.blockedUrls.length < 20) counters.blockedUrls.push(url.slice(0, 200));
 	}
 	if ("error" in result) throw new RenderError("mermaid", `mermaid could not draw the plan: ${result.error}`);
+	options.onSvg?.(result.svg);
 	if (result.png !== undefined && result.png !== "") return Buffer.from(result.png, "base64");
 	const shot = await page.screenshot({
 		type: "png",
 		clip: { x: 0, y: 0, width: result.width, height: result.height, scale: result.scale / 2 },
 		captureBeyondViewport: true,
-		omitBackground: false,
+		omitBackground: options.background === undefined,
 	});
 	return Buffer.from(shot);
 }

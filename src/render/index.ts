@@ -5,6 +5,7 @@
  * libraries and types-only platform packages).
  */
 
+export type { NodeMastery, PlanMastery } from "../core/mastery.ts";
 export {
 	DISCORD_CODE_FILE_CHARS,
 	type DiscordActionRow,
@@ -60,8 +61,10 @@ export {
 	type MathResult,
 } from "./math/renderer.ts";
 export { type MathPng, TexError, texToPng, texToSvg } from "./math/typeset.ts";
+export { PLAN_ALT_MAX_CHARS, planAltText } from "./plan-alt.ts";
 export {
 	createPlanRenderer,
+	PLAN_MAX_WIDTH_PX,
 	type PlanPicture,
 	type PlanRenderer,
 	type PlanRendererOptions,
@@ -75,5 +78,14 @@ export {
 	planOutline,
 	planPictureKey,
 } from "./plan-source.ts";
+export {
+	contrastRatio,
+	PLAN_BACKGROUNDS,
+	PLAN_EDGE_COLOR,
+	PLAN_MARKS,
+	type PlanNodeKind,
+	planLegendItems,
+	planLegendLine,
+} from "./plan-style.ts";
 export { splitMessage } from "./split-message.ts";
 export { TABLE_CELL_MAX_CHARS, TABLE_MAX_WIDTH, tablesToCode } from "./tables.ts";

@@ -12,15 +12,19 @@ import { LRUCache } from "lru-cache";
 import type { Browser, Page } from "puppeteer";
 import { type Logger, silentLogger } from "../core/contracts/logger.ts";
 import type { DerivedPlanStatuses, PlanTree } from "../core/contracts/plan.ts";
+import type { PlanMastery } from "../core/mastery.ts";
 import {
 	DEFAULT_CHROMIUM_PATH,
 	launchChromium,
 	openWarmPage,
+	type PageRenderOptions,
 	RenderError,
 	type RequestCounters,
 	renderOnPage,
 } from "./chromium.ts";
+import { planAltText } from "./plan-alt.ts";
 import { planCaption, planMermaidSource, planOutline, planPictureKey } from "./plan-source.ts";
+import { planLegendItems } from "./plan-style.ts";
 
 /** Options of createPlanRenderer; every field has a sensible default. */
 export interface PlanRendererOptions {
@@ -34,8 +38,15 @@ export interface PlanRendererOptions {
 	cacheSize?: number;
 	/** Time limit of launching Chromium and warming a page (default 30 s). */
 	launchTimeoutMs?: number;
+	/** Widest plan PNG in device pixels (default PLAN_MAX_WIDTH_PX: a chat column at 2x); wider maps draw at less than 2x, never under 1x. */
+	maxWidthPx?: number;
+	/** Plan picture background (CSS colour); default transparent, which reads on dark and light themes. */
+	background?: string;
 	logger?: Logger;
 }
+
+/** Default widest plan PNG: 1,100 device pixels, i.e. a ~550 px chat column (Discord's inline image width) at 2x. */
+export const PLAN_MAX_WIDTH_PX = 1100;
 
 /** What adapters post for a plan: the picture when it could be made, else the outline. */
 export interface PlanPicture {
@@ -45,6 +56,8 @@ export interface PlanPicture {
 	caption: string;
 	/** Text outline of the plan: post it when `png` is absent. */
 	outline: string;
+	/** Alt text for screen readers: every node with its status (<= 1,000 chars: fits Discord and Slack). */
+	alt?: string;
 	png?: Buffer;
 	/** Why there is no picture, naming the fix (e.g. how to install Chromium). */
 	error?: string;
@@ -65,8 +78,8 @@ export interface PlanRendererStats {
 
 /** Turns plans into PNGs with one warm Chromium. */
 export interface PlanRenderer {
-	/** Picture, caption and outline of a plan state; never throws. */
-	renderPlan(tree: PlanTree, statuses: DerivedPlanStatuses): Promise<PlanPicture>;
+	/** Picture (with its legend), caption, outline and alt text of a plan state; never throws. */
+	renderPlan(tree: PlanTree, statuses: DerivedPlanStatuses, mastery?: PlanMastery): Promise<PlanPicture>;
 	/** PNG of any mermaid source; throws RenderError (code no-browser | launch | timeout | mermaid | crashed | closed). */
 	renderMermaid(source: string): Promise<Buffer>;
 	stats(): PlanRendererStats;
@@ -85,6 +98,13 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 	const timeoutMs = Math.max(100, options.timeoutMs ?? 10_000);
 	const launchTimeoutMs = Math.max(1_000, options.launchTimeoutMs ?? 30_000);
 	const cacheSize = Math.max(0, Math.floor(options.cacheSize ?? 64));
+	const planLook: PageRenderOptions = {
+		legend: planLegendItems(),
+		maxWidthPx: Math.max(200, options.maxWidthPx ?? PLAN_MAX_WIDTH_PX),
+		...(options.background !== undefined ? { background: options.background } : {}),
+	};
+	/** Bare mermaid (renderMermaid) keeps the old look: 2x on white, no legend. */
+	const bareLook: PageRenderOptions = { background: "#ffffff" };
 	const logger = (options.logger ?? silentLogger).child({ component: "plan-renderer" });
 	const cache = cacheSize > 0 ? new LRUCache<string, Buffer>({ max: cacheSize }) : undefined;
 	const inflight = new Map<string, Promise<Buffer>>();
@@ -174,7 +194,7 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 		waiters.shift()?.();
 	}
 
-	async function renderOnce(source: string): Promise<Buffer> {
+	async function renderOnce(source: string, look: PageRenderOptions): Promise<Buffer> {
 		const { page, browser: b } = await acquire();
 		let timer: NodeJS.Timeout | undefined;
 		try {
@@ -182,7 +202,7 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 				timer = setTimeout(() => reject(new RenderError("timeout", `render took over ${timeoutMs} ms`)), timeoutMs);
 			});
 			const png = await Promise.race([
-				renderOnPage(page, source, `lh${++renderSeq}`, MAX_PIXELS_2X, counters),
+				renderOnPage(page, source, `lh${++renderSeq}`, MAX_PIXELS_2X, counters, look),
 				timeout,
 			]);
 			release(page, true);
@@ -198,19 +218,19 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 		}
 	}
 
-	async function renderFresh(source: string): Promise<Buffer> {
+	async function renderFresh(source: string, key: string, look: PageRenderOptions): Promise<Buffer> {
 		const started = performance.now();
 		try {
 			let png: Buffer;
 			try {
-				png = await renderOnce(source);
+				png = await renderOnce(source, look);
 			} catch (error) {
 				if (!(error instanceof RenderError && error.code === "crashed") || closed) throw error;
 				logger.warn({ err: error.message }, "chromium crashed; relaunching once");
-				png = await renderOnce(source);
+				png = await renderOnce(source, look);
 			}
 			stats.renders++;
-			cache?.set(source, png);
+			cache?.set(key, png);
 			logger.debug({ ms: Math.round(performance.now() - started), bytes: png.length }, "plan rendered");
 			return png;
 		} catch (error) {
@@ -219,32 +239,41 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 		}
 	}
 
-	async function renderMermaid(source: string): Promise<Buffer> {
+	/** Cached and shared by key: identical concurrent renders run once. */
+	async function render(source: string, look: PageRenderOptions, plan: boolean): Promise<Buffer> {
 		if (closed) throw new RenderError("closed", "the plan renderer is closed");
 		if (typeof source !== "string" || source.trim() === "" || source.length > MAX_SOURCE_CHARS)
 			throw new RenderError("mermaid", `mermaid source must be 1 to ${MAX_SOURCE_CHARS} characters`);
-		const hit = cache?.get(source);
+		const key = plan ? `plan\0${source}` : source;
+		const hit = cache?.get(key);
 		if (hit !== undefined) {
 			stats.cacheHits++;
 			return hit;
 		}
-		const running = inflight.get(source);
+		const running = inflight.get(key);
 		if (running !== undefined) return running;
-		const job = renderFresh(source).finally(() => inflight.delete(source));
-		inflight.set(source, job);
+		const job = renderFresh(source, key, look).finally(() => inflight.delete(key));
+		inflight.set(key, job);
 		return job;
 	}
 
-	async function renderPlan(tree: PlanTree, statuses: DerivedPlanStatuses): Promise<PlanPicture> {
-		const source = planMermaidSource(tree, statuses);
+	const renderMermaid = (source: string): Promise<Buffer> => render(source, bareLook, false);
+
+	async function renderPlan(
+		tree: PlanTree,
+		statuses: DerivedPlanStatuses,
+		mastery?: PlanMastery,
+	): Promise<PlanPicture> {
+		const source = planMermaidSource(tree, statuses, mastery);
 		const base = {
 			key: planPictureKey(source),
-			caption: planCaption(tree, statuses),
-			outline: planOutline(tree, statuses),
+			caption: planCaption(tree, statuses, mastery),
+			outline: planOutline(tree, statuses, mastery),
+			alt: planAltText(tree, statuses, mastery),
 		};
 		if (tree.nodes.length === 0) return { ...base, error: "The plan has no steps yet." };
 		try {
-			return { ...base, png: await renderMermaid(source) };
+			return { ...base, png: await render(source, planLook, true) };
 		} catch (error) {
 			const message =
 				error instanceof RenderError && (error.code === "no-browser" || error.code === "launch")

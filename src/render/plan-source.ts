@@ -9,31 +9,30 @@
  */
 
 import { createHash } from "node:crypto";
+import type { DerivedPlanStatuses, PlanTree } from "../core/contracts/plan.ts";
+import { nodeMastery, type PlanMastery } from "../core/mastery.ts";
 import {
-	type DerivedPlanStatuses,
-	derivedNodeStatus,
-	type PlanNodeStatus,
-	type PlanTree,
-} from "../core/contracts/plan.ts";
+	PLAN_COLORS,
+	PLAN_EDGE_COLOR,
+	PLAN_KINDS,
+	PLAN_LEGEND_WORDS,
+	type PlanNodeKind,
+	planLegendLine,
+	planNodeKind,
+	planNodeMarks,
+} from "./plan-style.ts";
 
-/** Fill colours of the three node classes. `current` is distinctive so a test can find it in the PNG pixels. */
-export const PLAN_COLORS = {
-	current: { fill: "#f97316", stroke: "#9a3412", text: "#111827" },
-	visited: { fill: "#e5e7eb", stroke: "#9ca3af", text: "#6b7280" },
-	upcoming: { fill: "#ffffff", stroke: "#374151", text: "#111827" },
-} as const;
+export { PLAN_COLORS } from "./plan-style.ts";
 
 /** The current node's fill colour (hex). */
 export const PLAN_CURRENT_FILL = PLAN_COLORS.current.fill;
 
 /** Bumped when the drawing changes for the same tree, so picture keys change with it. */
-const DRAWING_VERSION = "plan-v1";
+const DRAWING_VERSION = "plan-v2";
 /** Characters per label line; mermaid's own wrapping (wrappingWidth) stays wider so it never re-wraps ours. */
 const LABEL_LINE_CHARS = 24;
 const LABEL_MAX_CHARS = 72;
 const CAPTION_TITLE_CHARS = 80;
-
-const MARKERS: Record<PlanNodeStatus, string> = { current: "▶", visited: "✓", upcoming: "○" };
 
 /** C0 controls and DEL (newlines, tabs, escapes) have no place in a one-line label. */
 const isControl = (ch: string): boolean => {
@@ -161,7 +160,7 @@ function layout(tree: PlanTree): Layout {
 }
 
 /** Nodes with duplicate ids after the first are dropped (the first wins, like the canonicalizer). */
-function uniqueNodes(tree: PlanTree): Array<{ i: number; id: string; title: string }> {
+export function uniqueNodes(tree: PlanTree): Array<{ i: number; id: string; title: string }> {
 	const seen = new Set<string>();
 	const out: Array<{ i: number; id: string; title: string }> = [];
 	tree.nodes.forEach((n, i) => {
@@ -172,25 +171,27 @@ function uniqueNodes(tree: PlanTree): Array<{ i: number; id: string; title: stri
 	return out;
 }
 
-/** The mermaid source of the plan picture: one class per status, escaped and wrapped labels. */
-export function planMermaidSource(tree: PlanTree, statuses: DerivedPlanStatuses): string {
+/** The mermaid source of the plan picture: one class per node kind (status and mastery), escaped and wrapped labels. */
+export function planMermaidSource(tree: PlanTree, statuses: DerivedPlanStatuses, mastery?: PlanMastery): string {
 	const nodes = uniqueNodes(tree);
 	const { edges, direction } = layout(tree);
 	const lines = [`flowchart ${direction}`];
-	const byStatus: Record<PlanNodeStatus, string[]> = { current: [], visited: [], upcoming: [] };
+	const byKind: Record<PlanNodeKind, string[]> = { current: [], learned: [], shaky: [], visited: [], upcoming: [] };
 	for (const n of nodes) {
-		const status = derivedNodeStatus(statuses, n.id);
-		const text = `${status === "upcoming" ? "" : `${MARKERS[status]} `}${oneLine(n.title, LABEL_MAX_CHARS)}`;
+		const kind = planNodeKind(statuses, mastery, n.id);
+		const marks = kind === "upcoming" ? "" : `${planNodeMarks(kind, nodeMastery(mastery, n.id))} `;
+		const text = `${marks}${oneLine(n.title, LABEL_MAX_CHARS)}`;
 		const label = wrapWords(text, LABEL_LINE_CHARS).map(mermaidLabel).join("<br/>");
 		lines.push(`  n${n.i}["${label}"]`);
-		byStatus[status].push(`n${n.i}`);
+		byKind[kind].push(`n${n.i}`);
 	}
 	for (const [from, to] of edges) lines.push(`  n${from} --> n${to}`);
-	for (const status of ["current", "visited", "upcoming"] as const) {
-		const c = PLAN_COLORS[status];
-		const weight = status === "current" ? ",stroke-width:3px,font-weight:bold" : ",stroke-width:1.5px";
-		lines.push(`  classDef ${status} fill:${c.fill},stroke:${c.stroke},color:${c.text}${weight}`);
-		if (byStatus[status].length > 0) lines.push(`  class ${byStatus[status].join(",")} ${status}`);
+	if (edges.length > 0) lines.push(`  linkStyle default stroke:${PLAN_EDGE_COLOR},stroke-width:2px`);
+	for (const kind of PLAN_KINDS) {
+		const c = PLAN_COLORS[kind];
+		const weight = kind === "current" ? ",stroke-width:3px,font-weight:bold" : ",stroke-width:1.5px";
+		lines.push(`  classDef ${kind} fill:${c.fill},stroke:${c.stroke},color:${c.text}${weight}`);
+		if (byKind[kind].length > 0) lines.push(`  class ${byKind[kind].join(",")} ${kind}`);
 	}
 	return `${lines.join("\n")}\n`;
 }
@@ -200,39 +201,58 @@ export function planPictureKey(source: string): string {
 	return createHash("sha256").update(DRAWING_VERSION).update("\0").update(source).digest("hex").slice(0, 16);
 }
 
-/** The caption posted with the picture, e.g. "Now: Chain rule · 2 of 5 visited". */
-export function planCaption(tree: PlanTree, statuses: DerivedPlanStatuses): string {
+/** The caption posted with the picture, e.g. "Now: Chain rule · 3 of 5 visited · 2 learned". */
+export function planCaption(tree: PlanTree, statuses: DerivedPlanStatuses, mastery?: PlanMastery): string {
 	const nodes = uniqueNodes(tree);
 	const total = nodes.length;
 	const current = nodes.find((n) => n.id === statuses.current);
-	const visited = nodes.filter((n) => derivedNodeStatus(statuses, n.id) === "visited").length;
-	if (current === undefined) return `Lesson map · ${total} ${total === 1 ? "step" : "steps"}`;
-	return `Now: ${oneLine(current.title, CAPTION_TITLE_CHARS)} · ${visited} of ${total} visited`;
+	const learned = nodes.filter((n) => nodeMastery(mastery, n.id) === "learned").length;
+	const tail = learned > 0 ? ` · ${learned} learned` : "";
+	if (current === undefined) return `Lesson map · ${total} ${total === 1 ? "step" : "steps"}${tail}`;
+	const visited = nodes.filter((n) => n.id !== statuses.current && statuses.visited.has(n.id)).length;
+	return `Now: ${oneLine(current.title, CAPTION_TITLE_CHARS)} · ${visited} of ${total} visited${tail}`;
 }
 
-/** A text outline of the plan (indented by prerequisite), the fallback when no picture can be made. */
-export function planOutline(tree: PlanTree, statuses: DerivedPlanStatuses): string {
+/** Nodes in reading order: each after its prerequisites (depth first from the roots), cycle-only nodes last. */
+export function planReadingOrder(tree: PlanTree): Array<{ i: number; id: string; title: string; level: number }> {
 	const nodes = uniqueNodes(tree);
 	const { edges } = layout(tree);
 	const children = new Map<number, number[]>();
 	const hasParent = new Set<number>();
 	for (const [from, to] of edges) {
-		children.set(from, [...(children.get(from) ?? []), to]);
+		const list = children.get(from);
+		if (list) list.push(to);
+		else children.set(from, [to]);
 		hasParent.add(to);
 	}
 	const byIndex = new Map(nodes.map((n) => [n.i, n]));
 	const printed = new Set<number>();
-	const out: string[] = [];
-	const visit = (i: number, level: number): void => {
-		const n = byIndex.get(i);
-		if (n === undefined || printed.has(i)) return;
-		printed.add(i);
-		const status = derivedNodeStatus(statuses, n.id);
-		const here = status === "current" ? "  ← now" : "";
-		out.push(`${"  ".repeat(Math.min(level, 12))}${MARKERS[status]} ${oneLine(n.title, CAPTION_TITLE_CHARS)}${here}`);
-		for (const c of children.get(i) ?? []) visit(c, level + 1);
+	const out: Array<{ i: number; id: string; title: string; level: number }> = [];
+	// An explicit stack, not recursion: a 10,000-step chain must not overflow the call stack.
+	const walk = (root: number): void => {
+		const stack: Array<[number, number]> = [[root, 0]];
+		while (stack.length > 0) {
+			const [i, level] = stack.pop() as [number, number];
+			const n = byIndex.get(i);
+			if (n === undefined || printed.has(i)) continue;
+			printed.add(i);
+			out.push({ ...n, level });
+			const next = children.get(i) ?? [];
+			for (let k = next.length - 1; k >= 0; k--) stack.push([next[k] as number, level + 1]);
+		}
 	};
-	for (const n of nodes) if (!hasParent.has(n.i)) visit(n.i, 0);
-	for (const n of nodes) visit(n.i, 0); // nodes only reachable through a cycle
-	return [planCaption(tree, statuses), ...out].join("\n");
+	for (const n of nodes) if (!hasParent.has(n.i)) walk(n.i);
+	for (const n of nodes) walk(n.i); // nodes only reachable through a cycle
+	return out;
+}
+
+/** A text outline of the plan (indented by prerequisite, marked like the picture, with a legend line): the fallback when no picture can be made. */
+export function planOutline(tree: PlanTree, statuses: DerivedPlanStatuses, mastery?: PlanMastery): string {
+	const out = planReadingOrder(tree).map((n) => {
+		const kind = planNodeKind(statuses, mastery, n.id);
+		const known = nodeMastery(mastery, n.id);
+		const here = kind === "current" ? `  ← now${known === "not-yet" ? "" : ` (${PLAN_LEGEND_WORDS[known]})`}` : "";
+		return `${"  ".repeat(Math.min(n.level, 12))}${planNodeMarks(kind, "not-yet")} ${oneLine(n.title, CAPTION_TITLE_CHARS)}${here}`;
+	});
+	return [planCaption(tree, statuses, mastery), ...out, planLegendLine()].join("\n");
 }

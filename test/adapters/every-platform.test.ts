@@ -121,6 +121,13 @@ async function onDiscord(): Promise<Run> {
 			.channelMessages(thread.id)
 			.map((m) => `${m.content} ${m.attachments.map((a) => `filename: "${a.filename}"`).join(" ")}`);
 		expect(fake.problems()).toEqual([]);
+		// The map's attachment carries its alt text: every node with its status, within Discord's 1,024.
+		const maps = fake.channelMessages(thread.id).flatMap((m) => m.attachments.filter((a) => a.filename === "plan.png"));
+		expect(maps.length).toBeGreaterThan(0);
+		for (const map of maps) {
+			expect(map.description).toMatch(/^Lesson map, \d+ steps?[,.].*\((current|learned|shaky|not yet|visited)/);
+			expect(map.description?.length ?? 0).toBeLessThanOrEqual(1024);
+		}
 		return { visible: tokensOf(posts), transcript: await transcriptOf(stack.storeUrl, sessionId, learner.id) };
 	} finally {
 		await stack.close();
@@ -215,6 +222,13 @@ async function onSlack(): Promise<Run> {
 			)
 			.map((c) => (c.method === "chat.postMessage" ? textOf(c.params) : c.method));
 		expect(fake.limitProblems()).toEqual([]);
+		// The map's file carries its alt text (not the outline): every node with its status.
+		const maps = fake.uploads.filter((u) => u.completed && u.filename === "lesson-plan.png");
+		expect(maps.length).toBeGreaterThan(0);
+		for (const map of maps) {
+			expect(map.altText).toMatch(/^Lesson map, \d+ steps?[,.].*\((current|learned|shaky|not yet|visited)/);
+			expect(map.altText?.length ?? 0).toBeLessThanOrEqual(2000);
+		}
 		return { visible: tokensOf(posts), transcript: await transcriptOf(storeUrl, sessionId, "U1") };
 	} finally {
 		await shutdown();

@@ -10,7 +10,9 @@ import { launchChromium, openWarmPage, renderOnPage } from "../../src/render/chr
 import {
 	createPlanRenderer,
 	PLAN_CURRENT_FILL,
+	PLAN_MAX_WIDTH_PX,
 	type PlanRenderer,
+	planLegendItems,
 	planMermaidSource,
 	RenderError,
 } from "../../src/render/index.ts";
@@ -25,19 +27,38 @@ import {
 
 const fill = PLAN_CURRENT_FILL.match(/[0-9a-f]{2}/gi)!.map((h) => Number.parseInt(h, 16));
 
-/** Pixels of exactly the current node's fill colour, and their bounding box (the current node's box). */
-function countFill(png: Buffer): { width: number; height: number; hits: number; box: { w: number; h: number } } {
+/**
+ * Pixels of exactly the current node's fill colour, and their bounding box (the current node's box).
+ * The legend's "current" chip shares the colour and sits under the diagram: the last band of orange
+ * rows is the chip, counted apart (`legendHits`).
+ */
+function countFill(png: Buffer): {
+	width: number;
+	height: number;
+	hits: number;
+	legendHits: number;
+	box: { w: number; h: number };
+} {
 	const img = PNG.sync.read(png);
-	let hits = 0;
-	let [minX, minY, maxX, maxY] = [img.width, img.height, -1, -1];
-	for (let i = 0; i < img.data.length; i += 4)
-		if (img.data[i] === fill[0] && img.data[i + 1] === fill[1] && img.data[i + 2] === fill[2]) {
-			hits++;
-			const x = (i / 4) % img.width;
-			const y = Math.floor(i / 4 / img.width);
-			[minX, minY, maxX, maxY] = [Math.min(minX, x), Math.min(minY, y), Math.max(maxX, x), Math.max(maxY, y)];
+	const rows: Array<{ y: number; xs: number[] }> = [];
+	for (let y = 0; y < img.height; y++) {
+		const xs: number[] = [];
+		for (let x = 0; x < img.width; x++) {
+			const i = (y * img.width + x) * 4;
+			if (img.data[i] === fill[0] && img.data[i + 1] === fill[1] && img.data[i + 2] === fill[2]) xs.push(x);
 		}
-	return { width: img.width, height: img.height, hits, box: { w: maxX - minX + 1, h: maxY - minY + 1 } };
+		if (xs.length > 0) rows.push({ y, xs });
+	}
+	let bandStart = rows.length - 1;
+	while (bandStart > 0 && (rows[bandStart - 1]?.y ?? 0) === (rows[bandStart]?.y ?? 0) - 1) bandStart--;
+	const count = (rs: typeof rows) => rs.reduce((n, r) => n + r.xs.length, 0);
+	const node = rows.slice(0, Math.max(0, bandStart));
+	const xs = node.flatMap((r) => [Math.min(...r.xs), Math.max(...r.xs)]);
+	const box =
+		node.length === 0
+			? { w: 0, h: 0 }
+			: { w: Math.max(...xs) - Math.min(...xs) + 1, h: (node.at(-1)?.y ?? 0) - (node[0]?.y ?? 0) + 1 };
+	return { width: img.width, height: img.height, hits: count(node), legendHits: count(rows.slice(bandStart)), box };
 }
 
 const plan = calculusPlan;
@@ -52,21 +73,23 @@ describe("plan picture (Chromium)", () => {
 		await renderer.close();
 	});
 
-	it("renders a PNG at 2x on white with the current node in its fill colour", async () => {
+	it("renders a PNG on a transparent background, within a chat column, with the current node in its fill colour", async () => {
 		const picture = await renderer.renderPlan(plan, statuses);
 		expect(picture.error).toBeUndefined();
 		expect(picture.caption).toBe("Now: Chain rule · 3 of 5 visited");
 		const { width, height, hits } = countFill(picture.png!);
 		expect(width).toBeGreaterThan(400);
-		expect(width).toBeLessThan(2400);
+		expect(width).toBeLessThanOrEqual(PLAN_MAX_WIDTH_PX);
 		expect(height).toBeGreaterThan(400);
 		expect(height).toBeLessThan(3000);
 		expect(hits).toBeGreaterThan(2000); // a filled box, not a stray anti-aliased pixel
-		const corner = PNG.sync.read(picture.png!).data.subarray(0, 3);
-		expect([...corner]).toEqual([255, 255, 255]);
-		// Nothing is current: no orange anywhere.
-		const none = await renderer.renderPlan(plan, noStatuses());
-		expect(countFill(none.png!).hits).toBe(0);
+		const corner = PNG.sync.read(picture.png!).data.subarray(0, 4);
+		expect(corner[3]).toBe(0); // transparent: the chat's own background shows
+		expect(picture.alt).toMatch(/^Lesson map, 5 steps, now on Chain rule\. Limits \(visited, not yet\);/);
+		// Nothing is current: no orange but the legend's chip.
+		const none = countFill((await renderer.renderPlan(plan, noStatuses())).png!);
+		expect(none.hits).toBe(0);
+		expect(none.legendHits).toBeGreaterThan(500);
 	});
 
 	it("serves an identical state from the cache", async () => {
@@ -100,26 +123,38 @@ describe("plan picture (Chromium)", () => {
 		expect(renderer.stats().blockedRequests).toBe(before);
 	});
 
-	it("keeps a 40-node plan readable: bounded width, text at natural size", async () => {
+	it("keeps a 40-node plan readable: bounded width, text never under 1x nor squeezed", async () => {
 		const big = fortyNodePlan();
 		expect(big.nodes).toHaveLength(40);
 		const picture = await renderer.renderPlan(big, fortyNodeStatuses());
 		expect(picture.error).toBeUndefined();
 		const { width, height, hits, box } = countFill(picture.png!);
-		expect(width).toBeLessThan(4000); // ~2000 CSS px at 2x
+		// Too wide for a chat column even at 1x: drawn at 1x (natural CSS size), no smaller.
+		expect(width).toBeLessThan(2000);
 		expect(height).toBeLessThan(6000);
-		expect(width).toBeGreaterThan(6 * 120 * 2); // six columns of unsqueezed boxes
-		expect(hits).toBeGreaterThan(1000);
-		// Text not squeezed: the current node's box is exactly as large as the same node drawn alone.
+		expect(width).toBeGreaterThan(6 * 120); // six columns of unsqueezed boxes at 1x
+		expect(hits).toBeGreaterThan(250);
+		// Text not squeezed: the current node's box is the same node drawn alone (at 2x), at the big map's scale.
 		const title = big.nodes.find((n) => n.id === "s2k3")?.title ?? "";
 		const alone = await renderer.renderPlan(
 			{ version: 1, nodes: [{ id: "x", title }], edges: [] },
 			{ current: "x", visited: new Set() },
 		);
 		const single = countFill(alone.png!).box;
-		expect(Math.abs(box.w - single.w)).toBeLessThanOrEqual(2);
-		expect(Math.abs(box.h - single.h)).toBeLessThanOrEqual(2);
 		expect(single.h).toBeGreaterThan(2 * 40); // two label lines at 2x
+		const scale = box.w / single.w;
+		expect(scale).toBeGreaterThanOrEqual(0.49); // 1x at least
+		expect(Math.abs(box.h - single.h * scale)).toBeLessThanOrEqual(2); // same shape: not squeezed
+		// Without the width cap the map is drawn at 2x, box for box the same as alone.
+		const wide = createPlanRenderer({ logger: silentLogger, timeoutMs: 15_000, maxWidthPx: 10_000 });
+		try {
+			const natural = countFill((await wide.renderPlan(big, fortyNodeStatuses())).png!);
+			expect(natural.width).toBeGreaterThan(6 * 120 * 2);
+			expect(Math.abs(natural.box.w - single.w)).toBeLessThanOrEqual(2);
+			expect(Math.abs(natural.box.h - single.h)).toBeLessThanOrEqual(2);
+		} finally {
+			await wide.close();
+		}
 	});
 
 	it("queues concurrent renders and shares identical ones", async () => {
@@ -161,10 +196,14 @@ describe("screenshot fallback", () => {
 					throw new DOMException("tainted", "SecurityError");
 				};
 			});
-			const png = await renderOnPage(page, planMermaidSource(plan, statuses), "fallback1", 48_000_000, counters);
-			const { width, hits } = countFill(png);
+			const look = { legend: planLegendItems(), maxWidthPx: PLAN_MAX_WIDTH_PX };
+			const png = await renderOnPage(page, planMermaidSource(plan, statuses), "fallback1", 48_000_000, counters, look);
+			const { width, hits, legendHits } = countFill(png);
 			expect(width).toBeGreaterThan(400);
+			expect(width).toBeLessThanOrEqual(PLAN_MAX_WIDTH_PX);
 			expect(hits).toBeGreaterThan(2000);
+			expect(legendHits).toBeGreaterThan(500);
+			expect(PNG.sync.read(png).data[3]).toBe(0); // the screenshot keeps the background transparent too
 		} finally {
 			await browser.close();
 		}

@@ -112,7 +112,8 @@ describe("plan source", () => {
 		const src = planMermaidSource(odd, { current: "b", visited: new Set(["a"]) });
 		expect(src).not.toContain("A again");
 		expect(src.match(/-->/g)).toHaveLength(2);
-		expect(planOutline(odd, { current: "b", visited: new Set(["a"]) }).split("\n")).toHaveLength(3);
+		// caption, two nodes, the legend line
+		expect(planOutline(odd, { current: "b", visited: new Set(["a"]) }).split("\n")).toHaveLength(4);
 	});
 
 	it("captions and outlines the state", () => {
@@ -121,13 +122,23 @@ describe("plan source", () => {
 		expect(planOutline(tree, statuses)).toBe(
 			[
 				"Now: Chain rule · 3 of 5 visited",
-				"✓ Limits",
-				"  ✓ The derivative as a rate of change",
-				"    ✓ Power rule",
+				"• Limits",
+				"  • The derivative as a rate of change",
+				"    • Power rule",
 				"      ▶ Chain rule  ← now",
 				"    ○ Product rule",
+				"Legend: ▶ current · ✓ learned · ~ shaky · • visited · ○ not yet",
 			].join("\n"),
 		);
+		const mastery = { limits: "learned", deriv: "learned", power: "shaky", chain: "shaky" } as const;
+		expect(planCaption(tree, statuses, mastery)).toBe("Now: Chain rule · 3 of 5 visited · 2 learned");
+		expect(planOutline(tree, statuses, mastery).split("\n").slice(1, 6)).toEqual([
+			"✓ Limits",
+			"  ✓ The derivative as a rate of change",
+			"    ~ Power rule",
+			"      ▶ Chain rule  ← now (shaky)",
+			"    ○ Product rule",
+		]);
 	});
 
 	it("keys pictures by what is drawn", () => {

@@ -411,12 +411,17 @@ export class FakeDiscord {
 			content: typeof body.content === "string" ? body.content : "",
 			components: Array.isArray(body.components) ? body.components : [],
 			embeds: Array.isArray(body.embeds) ? body.embeds : [],
-			attachments: files.map((f) => ({
-				id: snowflake(),
-				filename: f.filename,
-				contentType: f.contentType,
-				data: f.data,
-			})),
+			attachments: files.map((f, k) => {
+				const meta = (Array.isArray(body.attachments) ? body.attachments : []) as Array<Record<string, unknown>>;
+				const description = meta.find((a) => String(a.id) === String(k))?.description;
+				return {
+					id: snowflake(),
+					filename: f.filename,
+					contentType: f.contentType,
+					data: f.data,
+					...(typeof description === "string" ? { description } : {}),
+				};
+			}),
 			flags: typeof body.flags === "number" ? body.flags : 0,
 			createdAt: new Date().toISOString(),
 			...extra,

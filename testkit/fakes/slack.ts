@@ -48,6 +48,8 @@ export interface FakeUpload {
 	threadTs?: string;
 	title?: string;
 	initialComment?: string;
+	/** The file's alt text (sent with files.getUploadURLExternal). */
+	altText?: string;
 }
 
 /** A workspace member as users.info returns it. */
@@ -241,7 +243,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 		},
 		"files.getUploadURLExternal": (p) => {
 			const fileId = `F${++seq}`;
-			uploads.push({ fileId, filename: String(p.filename), length: Number(p.length), completed: false });
+			uploads.push({
+				fileId,
+				filename: String(p.filename),
+				length: Number(p.length),
+				completed: false,
+				...(typeof p.alt_text === "string" ? { altText: p.alt_text } : {}),
+			});
 			return { upload_url: `${baseUrl}/upload/${fileId}`, file_id: fileId };
 		},
 		"files.completeUploadExternal": (p) => {

@@ -69,7 +69,8 @@ export function createDiscordPort(client: Client, logger: Logger): PlatformPort<
 			if (picture.png) {
 				const body = {
 					content: `🗺️ ${caption}`.slice(0, CONTENT_MAX),
-					attachments: [{ id: 0, filename: "plan.png", description: caption.slice(0, 1024) }],
+					// The description is the picture's alt text for screen readers (Discord allows 1,024 characters).
+					attachments: [{ id: 0, filename: "plan.png", description: (picture.alt || caption).slice(0, 1024) }],
 				};
 				const file = { name: "plan.png", data: picture.png, contentType: "image/png" };
 				if (await postMessage(rest, logger, channelId, body, [file])) return true;

@@ -132,10 +132,12 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 			}
 			if (!summary) return void (await actor.notify(NO_LESSON(port.style)));
 			if (!summary.plan) return { summary };
-			const picture = await renderer.renderPlan(summary.plan.tree, summary.plan.statuses).catch((error: unknown) => {
-				logger.warn({ err: error }, `${port.name}: the status picture failed`);
-				return undefined;
-			});
+			const picture = await renderer
+				.renderPlan(summary.plan.tree, summary.plan.statuses, summary.plan.mastery)
+				.catch((error: unknown) => {
+					logger.warn({ err: error }, `${port.name}: the status picture failed`);
+					return undefined;
+				});
 			return picture ? { summary, picture } : { summary };
 		},
 		async config(actor, community, change) {

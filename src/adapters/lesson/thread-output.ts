@@ -101,7 +101,7 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 	}
 
 	async function postPlan(threadId: string, event: Extract<TutorEvent, { type: "plan" }>): Promise<void> {
-		const picture: PlanPicture = await renderer.renderPlan(event.tree, event.statuses);
+		const picture: PlanPicture = await renderer.renderPlan(event.tree, event.statuses, event.mastery);
 		if (!picture.png && picture.error)
 			logger.warn(
 				{ sessionId: threadId, error: picture.error },

@@ -149,7 +149,7 @@ export function createSlackPort(client: webApi.WebClient, logger: Logger): Platf
 						filename: "lesson-plan.png",
 						title: clip(picture.caption || "Lesson plan", 250),
 						initial_comment: clip(picture.caption, 1000),
-						alt_text: clip(picture.outline || picture.caption, 1000),
+						alt_text: clip(picture.alt || picture.outline || picture.caption, 2000),
 					});
 					return true;
 				} catch (error) {

@@ -154,3 +154,26 @@ function wrapLine(line: string, visible: string, width: number): string {
 	out.push(current);
 	return out.join("\n");
 }
+
+/** Colours of the outline's marks: the same meaning as the picture's fills. */
+const PLAN_MARK_STYLES: ReadonlyArray<[string, StyleName]> = [
+	["▶", "yellow"],
+	["✓", "green"],
+	["~", "yellow"],
+	["•", "gray"],
+	["○", "gray"],
+];
+
+/** The plan outline (from render's planOutline) for a terminal: the caption bold, the marks coloured, the legend dim. */
+export function formatPlanOutline(outline: string, s: Styler): string {
+	const lines = outline.split("\n");
+	return lines
+		.map((line, i) => {
+			if (i === 0) return s("bold", line);
+			if (i === lines.length - 1 && line.startsWith("Legend: ")) return s("dim", line);
+			const m = /^(\s*)(\S+)( .*)$/.exec(line);
+			const style = PLAN_MARK_STYLES.find(([mark]) => mark === m?.[2])?.[1];
+			return m && style ? `${m[1]}${s(style, m[2] ?? "")}${m[3]}` : line;
+		})
+		.join("\n");
+}

@@ -202,7 +202,11 @@ class PlaygroundRun {
 		this.printSessionLine();
 		this.port.probeQuestions = summary.probeQuestions;
 		if (summary.plan) {
-			const picture = await this.recorder.recorder.renderPlan(summary.plan.tree, summary.plan.statuses);
+			const picture = await this.recorder.recorder.renderPlan(
+				summary.plan.tree,
+				summary.plan.statuses,
+				summary.plan.mastery,
+			);
 			await this.port.postPicture(this.sessionId, picture);
 		}
 		return undefined;

@@ -8,10 +8,17 @@
 
 import { randomBytes } from "node:crypto";
 import type { DerivedPlanStatuses, PlanTree } from "../../core/contracts/plan.ts";
-import { type Card, type PlanPicture, type PlanRenderer, planCaption, planOutline } from "../../render/index.ts";
+import {
+	type Card,
+	type PlanMastery,
+	type PlanPicture,
+	type PlanRenderer,
+	planCaption,
+	planOutline,
+} from "../../render/index.ts";
 import type { PlatformPort } from "../lesson/port.ts";
 import { joinThreadId, splitThreadId } from "../lesson/thread-id.ts";
-import { formatCard, formatMarkdown, type Styler } from "./format.ts";
+import { formatCard, formatMarkdown, formatPlanOutline, type Styler } from "./format.ts";
 import type { PlanPictures } from "./plan-pictures.ts";
 import type { Screen } from "./screen.ts";
 
@@ -42,19 +49,22 @@ export interface TerminalPortOptions {
 	interactive: boolean;
 	pictures: (threadId: string) => PlanPictures;
 	/** The plan of the picture being posted (recorded by the renderer wrapper, see planRecorder). */
-	lastPlan: () => { tree: PlanTree; statuses: DerivedPlanStatuses } | undefined;
+	lastPlan: () => PlanState | undefined;
 }
+
+/** A plan as last drawn: the tree and what was derived from the transcript. */
+type PlanState = { tree: PlanTree; statuses: DerivedPlanStatuses; mastery?: PlanMastery };
 
 /** A renderer that remembers the plan it drew last (the terminal prints the outline from it) and draws an outline alone without a real one. */
 export function planRecorder(renderer: PlanRenderer | undefined) {
-	let last: { tree: PlanTree; statuses: DerivedPlanStatuses } | undefined;
+	let last: PlanState | undefined;
 	const recorder: Pick<PlanRenderer, "renderPlan"> = {
-		async renderPlan(tree, statuses): Promise<PlanPicture> {
-			last = { tree, statuses };
-			const outline = planOutline(tree, statuses);
-			const bare: PlanPicture = { key: "", caption: planCaption(tree, statuses), outline };
+		async renderPlan(tree, statuses, mastery): Promise<PlanPicture> {
+			last = { tree, statuses, ...(mastery ? { mastery } : {}) };
+			const outline = planOutline(tree, statuses, mastery);
+			const bare: PlanPicture = { key: "", caption: planCaption(tree, statuses, mastery), outline };
 			if (!renderer) return bare;
-			return renderer.renderPlan(tree, statuses).catch((error: unknown) => ({
+			return renderer.renderPlan(tree, statuses, mastery).catch((error: unknown) => ({
 				...bare,
 				error: error instanceof Error ? error.message : String(error),
 			}));
@@ -68,7 +78,7 @@ export function createTerminalPort(o: TerminalPortOptions): TerminalPort {
 	const print = (text: string) => o.screen.print(text);
 	let shownVersion: number | undefined;
 	const failures = new Set<string>();
-	let current: { tree: PlanTree; statuses: DerivedPlanStatuses } | undefined;
+	let current: PlanState | undefined;
 
 	const progressLine = (): string | undefined => {
 		if (!current) return port.probeQuestions > 0 ? `Getting to know you · question ${port.probeQuestions}` : undefined;
@@ -78,12 +88,14 @@ export function createTerminalPort(o: TerminalPortOptions): TerminalPort {
 		return `Step ${index + 1} of ${tree.nodes.length} · ${tree.nodes[index]?.title ?? ""}`;
 	};
 
-	const printPlan = (plan: { tree: PlanTree; statuses: DerivedPlanStatuses }, picture: PlanPicture | undefined) => {
+	const printPlan = (plan: PlanState, picture: PlanPicture | undefined) => {
 		current = plan;
 		// A new map is shown whole; moving on in it shows where you are now.
 		const compact = shownVersion === plan.tree.version;
 		shownVersion = plan.tree.version;
-		let text = compact ? planCaption(plan.tree, plan.statuses) : planOutline(plan.tree, plan.statuses);
+		let text = compact
+			? planCaption(plan.tree, plan.statuses, plan.mastery)
+			: formatPlanOutline(planOutline(plan.tree, plan.statuses, plan.mastery), o.s);
 		if (picture?.png) text += `\nPlan picture: ${o.pictures(port.threadId).save(picture.png)}`;
 		else if (picture?.error && !failures.has(picture.error)) {
 			failures.add(picture.error);

@@ -6,6 +6,7 @@
 
 import type { TutorEvent } from "../../core/contracts/events.ts";
 import { derivePlanStatuses } from "../../core/contracts/plan.ts";
+import { derivePlanMastery } from "../../core/mastery.ts";
 import type { SessionRecord } from "../store/types.ts";
 import { latestPlanTree } from "./transcript.ts";
 
@@ -21,5 +22,7 @@ export function planEventIfChanged(record: SessionRecord): Extract<TutorEvent, {
 	else if (shown.current !== statuses.current) reason = "moved";
 	if (!reason) return undefined;
 	record.planShown = { version: tree.version, current: statuses.current };
-	return { type: "plan", sessionId: record.sessionId, tree, statuses, reason };
+	// Mastery rides along (derived now, never stored); it alone does not repost the map.
+	const mastery = derivePlanMastery(tree, record.messages);
+	return { type: "plan", sessionId: record.sessionId, tree, statuses, mastery, reason };
 }

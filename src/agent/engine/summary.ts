@@ -5,6 +5,7 @@
 
 import { derivePlanStatuses } from "../../core/contracts/plan.ts";
 import type { PendingQuestion, SessionSummary } from "../../core/contracts/tutor.ts";
+import { derivePlanMastery } from "../../core/mastery.ts";
 import { deriveLessonPhase, findAssessment, isSuccessfulProbeDone } from "../../core/phases.ts";
 import type { LessonMessage } from "../store/types.ts";
 import { displayAsk, displayQuiz } from "./display.ts";
@@ -24,7 +25,9 @@ export function summarize(state: SessionState): SessionSummary {
 		phase: r.ended ? "ended" : deriveLessonPhase(r.messages),
 		createdAt: r.createdAt,
 		...(assessment ? { assessment } : {}),
-		...(tree ? { plan: { tree, statuses: derivePlanStatuses(tree, r.messages) } } : {}),
+		...(tree
+			? { plan: { tree, statuses: derivePlanStatuses(tree, r.messages), mastery: derivePlanMastery(tree, r.messages) } }
+			: {}),
 		pending: pendingLearnerCalls(r.messages)
 			.filter((p) => !state.claims.has(p.toolCallId))
 			.map((p) => withInput(p, findToolCall(r.messages, p.toolCallId)?.part.input)),

@@ -4,6 +4,7 @@
  * TutorEvent to platform calls; the engine never sees a platform.
  */
 
+import type { PlanMastery } from "../mastery.ts";
 import type { AskToolInput, ExplainToolInput, QuizToolInput } from "../question-core.ts";
 import type { DerivedPlanStatuses, PlanTree } from "./plan.ts";
 import type { ProbeAssessment } from "./probe.ts";
@@ -90,6 +91,8 @@ export type TutorEvent =
 			sessionId: string;
 			tree: PlanTree;
 			statuses: DerivedPlanStatuses;
+			/** Derived mastery per node id (learned / shaky / not-yet), from the tagged check quizzes' results. */
+			mastery?: PlanMastery;
 			/** init: first map; rewrite: a new tree version; moved: the derived current node changed. */
 			reason: "init" | "rewrite" | "moved";
 	  }

@@ -3,6 +3,7 @@
  * src/agent (createTutor); adapters depend on this interface only.
  */
 
+import type { PlanMastery } from "../mastery.ts";
 import type { AskToolInput, QuizToolInput } from "../question-core.ts";
 import type { HandleResult, LearnerEvent, LessonMode, LessonPhase, Participant, TutorEvent } from "./events.ts";
 import type { DerivedPlanStatuses, PlanTree } from "./plan.ts";
@@ -49,7 +50,7 @@ export interface SessionSummary {
 	phase: LessonPhase;
 	createdAt: string;
 	assessment?: ProbeAssessment;
-	plan?: { tree: PlanTree; statuses: DerivedPlanStatuses };
+	plan?: { tree: PlanTree; statuses: DerivedPlanStatuses; mastery?: PlanMastery };
 	pending: PendingQuestion[];
 	/** Questions (quiz, ask) the prober asked, so far or in all: "getting to know you · question n". */
 	probeQuestions: number;

@@ -76,7 +76,9 @@ describe("playground on the real engine and the demo model", () => {
 		expect(shown).toMatch(/Step 4 of 4 · Count the steps/);
 		// The whole map once; after that, where the learner is now.
 		expect(shown.match(/○ Count the steps/g)).toHaveLength(1);
-		expect(shown).toMatch(/Now: Check the middle · 1 of 4 visited\nPlan picture: /);
+		// The first step's check was answered right at once: the caption counts it as learned.
+		expect(shown).toMatch(/Now: Check the middle · 1 of 4 visited · 1 learned\nPlan picture: /);
+		expect(shown).toMatch(/Legend: ▶ current · ✓ learned · ~ shaky · • visited · ○ not yet/);
 		expect(shown).toMatch(/Recap: binary search/);
 		expect(shown).toMatch(/Lesson complete/);
 		expect(shown).not.toMatch(/expected a letter/);

@@ -1,0 +1,54 @@
+/**
+ * Alt text of the plan picture, for screen readers: every node in reading
+ * order (prerequisites first) with its status and mastery, e.g. "Lesson map,
+ * 5 steps, now on Chain rule. Limits (learned); Power rule (shaky); Chain rule
+ * (current, not yet); ...". Bounded: whole items only, then "and N more".
+ * Discord's attachment description takes 1,024 characters, Slack's alt_text
+ * 2,000: the default bound fits both.
+ */
+
+import type { DerivedPlanStatuses, PlanTree } from "../core/contracts/plan.ts";
+import { nodeMastery, type PlanMastery } from "../core/mastery.ts";
+import { oneLine, planReadingOrder } from "./plan-source.ts";
+import { PLAN_LEGEND_WORDS, planNodeKind } from "./plan-style.ts";
+
+/** Default bound of the alt text: under Discord's 1,024-character attachment description. */
+export const PLAN_ALT_MAX_CHARS = 1000;
+/** Characters of one title in the alt text. */
+const ALT_TITLE_CHARS = 60;
+
+/** What a node is, in words: "learned", "current, shaky", "visited, not yet", "not yet". */
+function statusWords(kind: ReturnType<typeof planNodeKind>, mastery: ReturnType<typeof nodeMastery>): string {
+	const known = PLAN_LEGEND_WORDS[mastery === "not-yet" ? "upcoming" : mastery];
+	if (kind === "current" || kind === "visited") return `${kind}, ${known}`;
+	return known;
+}
+
+/** The alt text of the plan picture: the nodes and their statuses, at most `maxChars` characters. */
+export function planAltText(
+	tree: PlanTree,
+	statuses: DerivedPlanStatuses,
+	mastery?: PlanMastery,
+	maxChars: number = PLAN_ALT_MAX_CHARS,
+): string {
+	const order = planReadingOrder(tree);
+	const current = order.find((n) => n.id === statuses.current);
+	const steps = `${order.length} ${order.length === 1 ? "step" : "steps"}`;
+	const head = `Lesson map, ${steps}${current ? `, now on ${oneLine(current.title, ALT_TITLE_CHARS)}` : ""}.`;
+	const bound = Math.max(1, Math.floor(maxChars));
+	let text = head;
+	for (let k = 0; k < order.length; k++) {
+		const n = order[k] as (typeof order)[number];
+		const words = statusWords(planNodeKind(statuses, mastery, n.id), nodeMastery(mastery, n.id));
+		const item = `${k === 0 ? " " : "; "}${oneLine(n.title, ALT_TITLE_CHARS)} (${words})`;
+		const left = order.length - k;
+		// Keep room for the "and N more" tail (or the final full stop).
+		const reserve = left > 1 ? `; and ${left - 1} more.`.length : 1;
+		if (text.length + item.length + reserve > bound) {
+			const tail = k === 0 ? ` ${left} steps not listed.` : `; and ${left} more.`;
+			return text.length + tail.length <= bound ? text + tail : text.slice(0, bound);
+		}
+		text += item;
+	}
+	return order.length > 0 && text.length + 1 <= bound ? `${text}.` : text.slice(0, bound);
+}
