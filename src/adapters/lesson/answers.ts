@@ -10,7 +10,14 @@ import type { HandleResult, LearnerEvent, RefusalCode } from "../../core/contrac
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
 import type { LearnerImage } from "../../core/learner-images.ts";
-import { collectImages, describeImageProblems, type ImageSource, type IncomingFile, limitsOf } from "./images.ts";
+import {
+	collectImages,
+	createPictureRate,
+	describeImageProblems,
+	type ImageSource,
+	type IncomingFile,
+	limitsOf,
+} from "./images.ts";
 import { type RefusedAction, refusalNotice } from "./notices.ts";
 import type { Actor, PlatformPort } from "./port.ts";
 import { within } from "./within.ts";
@@ -58,6 +65,7 @@ const TIMED_OUT = "timed out" as const;
 /** The learner flows of one platform. */
 export function createAnswerFlows(deps: AnswerDeps) {
 	const { tutor, port, logger, images: pictures } = deps;
+	const rate = createPictureRate(pictures ? limitsOf(pictures.source).perLessonPerHour : 0);
 	const mention = port.style.mention ?? ((id: string) => `<@${id}>`);
 
 	/** Tell the actor why the tutor refused, naming whose lesson it is when that matters. */
@@ -86,6 +94,7 @@ export function createAnswerFlows(deps: AnswerDeps) {
 
 	/** The pictures of a message and, when something was left out, the notice (worded by whether text went through). */
 	async function readPictures(
+		threadId: string,
 		files: readonly IncomingFile[],
 	): Promise<{ images: LearnerImage[]; notice?: (withText: boolean) => string }> {
 		const tail = (withText: boolean) => (withText ? " Your text went to the tutor." : "");
@@ -95,14 +104,21 @@ export function createAnswerFlows(deps: AnswerDeps) {
 				notice: (withText) =>
 					`The tutor's AI model cannot see pictures, so ${files.length === 1 ? "your picture was" : "your pictures were"} not sent to it.${tail(withText)} Describe what it shows in words instead.`,
 			};
+		const limits = limitsOf(pictures.source);
+		// Files past the per-message cap are refused by collectImages; only the ones it would read count.
+		const granted = rate.take(threadId, Math.min(files.length, limits.maxPerMessage));
 		const started = Date.now();
-		const read = await collectImages(files, pictures.source);
+		const read = await collectImages(files.slice(0, granted), pictures.source);
+		for (const f of files.slice(granted, limits.maxPerMessage))
+			read.problems.push({ reason: "rate", name: f.name ?? "" });
+		for (const f of files.slice(Math.max(granted, limits.maxPerMessage)))
+			read.problems.push({ reason: "too-many", name: f.name ?? "the file" });
 		logger.debug(
 			{ files: files.length, images: read.images.length, problems: read.problems.length, ms: Date.now() - started },
 			`${port.name}: pictures read`,
 		);
 		if (read.problems.length === 0) return { images: read.images };
-		const lines = describeImageProblems(read.problems, limitsOf(pictures.source));
+		const lines = describeImageProblems(read.problems, limits);
 		return { images: read.images, notice: (withText) => `${lines.join(" ")}${tail(withText)}` };
 	}
 
@@ -159,7 +175,7 @@ export function createAnswerFlows(deps: AnswerDeps) {
 			const files = attached?.files ?? [];
 			let images: LearnerImage[] = [];
 			if (attached && files.length > 0 && (await speaksInLesson(threadId, by.id))) {
-				const read = await readPictures(files);
+				const read = await readPictures(threadId, files);
 				images = read.images;
 				if (read.notice) await attached.actor.notify(read.notice(trimmed !== ""));
 			}
