@@ -13,6 +13,7 @@ import {
 	DEFAULT_PORT,
 	DEFAULT_STORE_URL,
 	type LogLevel,
+	modelSeesImages,
 	VARIABLES,
 	type VariableSpec,
 } from "./config/variables.ts";
@@ -29,7 +30,8 @@ export {
 
 /** The validated configuration. */
 export interface Config {
-	model: { id: string; demo: boolean; apiKey?: string; baseUrl?: string };
+	/** `vision`: the model reads pictures learners attach (LEARNHARNESS_MODEL_VISION, resolved; never for the demo). */
+	model: { id: string; demo: boolean; vision: boolean; apiKey?: string; baseUrl?: string };
 	storeUrl: string;
 	logLevel: LogLevel;
 	/** The total deadline of one model request in ms (LEARNHARNESS_MODEL_TIMEOUT_MS); undefined: the tutor's default. */
@@ -157,9 +159,17 @@ export function parseConfig(env: Env): ConfigResult {
 			fix: `Remove LEARNHARNESS_MODEL=demo to use ${DEFAULT_OPENAI_MODEL}, or name another model.`,
 		});
 
+	const visionSetting = str("LEARNHARNESS_MODEL_VISION") as "auto" | "on" | "off" | undefined;
+	if (demo && visionSetting === "on")
+		warnings.push({
+			variable: "LEARNHARNESS_MODEL_VISION",
+			problem: "is on, but the demo model cannot read pictures (learners are told so)",
+			fix: "Set a model that reads images (OPENAI_API_KEY with e.g. gpt-4.1-mini), or remove the line.",
+		});
+
 	if (problems.length > 0 || modelId === undefined) return { ok: false, problems, warnings };
 	const config: Config = {
-		model: { id: modelId, demo },
+		model: { id: modelId, demo, vision: modelSeesImages(modelId, visionSetting) },
 		storeUrl: str("LEARNHARNESS_STORE_URL") ?? DEFAULT_STORE_URL,
 		logLevel: (str("LEARNHARNESS_LOG_LEVEL") as LogLevel | undefined) ?? "info",
 	};

@@ -130,7 +130,7 @@ async function startDiscord(
 	const adapter = createDiscordAdapter({
 		tutor: runtime.tutor,
 		renderer: runtime.renderer,
-		config: discord,
+		config: { ...discord, vision: config.model.vision },
 		logger: logger.child({ adapter: "discord" }),
 		state: adapterState(config, "discord", logger, registry),
 	});
@@ -150,7 +150,7 @@ async function startSlack(
 	const adapter = createSlackAdapter({
 		tutor: runtime.tutor,
 		renderer: runtime.renderer,
-		config: slack,
+		config: { ...slack, vision: config.model.vision },
 		logger, // the Slack adapter tags its own lines
 		state: adapterState(config, "slack", logger, registry),
 	});

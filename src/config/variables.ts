@@ -23,6 +23,15 @@ export interface VariableSpec extends ConfigEntry {
 
 /** The model used when OPENAI_API_KEY is set and LEARNHARNESS_MODEL is not. */
 export const DEFAULT_OPENAI_MODEL = "gpt-4.1-mini";
+/** OpenAI model ids that read images (LEARNHARNESS_MODEL_VISION=auto): gpt-4o*, gpt-4.1*, gpt-5*, o3*, o4* (a provider prefix allowed). */
+export const VISION_MODEL_PATTERN = /^(?:openai\/)?(?:gpt-4o|gpt-4\.1|gpt-5|o3|o4)(?:$|[-.:])/i;
+
+/** Whether a model reads images under a LEARNHARNESS_MODEL_VISION setting; the demo never does. */
+export function modelSeesImages(modelId: string, setting: "auto" | "on" | "off" = "auto"): boolean {
+	if (modelId === "demo" || setting === "off") return false;
+	return setting === "on" || VISION_MODEL_PATTERN.test(modelId);
+}
+
 /** The default store (defined beside the store, agent/store/keyv.ts): an embedded SQLite file. */
 export { DEFAULT_STORE_URL };
 /** The default HTTP port (Slack's Events API receiver when Socket Mode is off). */
@@ -85,6 +94,14 @@ export const VARIABLES: readonly VariableSpec[] = [
 		description: "The model id, or `demo` for the built-in scripted lesson (no key, no network).",
 		schema: text.regex(/^[\w.:/@-]+$/, { error: "is not a model id" }),
 		fix: `Use a model id your provider serves (e.g. ${DEFAULT_OPENAI_MODEL}, llama3.1:8b) or demo.`,
+	},
+	{
+		name: "LEARNHARNESS_MODEL_VISION",
+		default: "auto",
+		description:
+			"Whether the model reads pictures learners attach (PNG, JPEG, GIF, WebP up to 5 MB, 4 a message): `on`, `off`, or `auto` (on for OpenAI vision models: gpt-4o, gpt-4.1, gpt-5, o3, o4; off for others and the demo).",
+		schema: z.enum(["auto", "on", "off"], { error: "is not auto, on or off" }),
+		fix: "Use LEARNHARNESS_MODEL_VISION=on for a model that reads images (e.g. llava, qwen2.5-vl), off, or auto.",
 	},
 	{
 		name: "LEARNHARNESS_STORE_URL",

@@ -23,7 +23,7 @@ describe("config", () => {
 		const r = parseConfig({});
 		expect(r.ok).toBe(true);
 		if (!r.ok) return;
-		expect(r.config.model).toEqual({ id: "demo", demo: true });
+		expect(r.config.model).toEqual({ id: "demo", demo: true, vision: false });
 		expect(r.config.storeUrl).toBe(DEFAULT_STORE_URL);
 		expect(r.config.logLevel).toBe("info");
 		expect(r.config.discord).toBeUndefined();
@@ -32,7 +32,7 @@ describe("config", () => {
 
 	it("picks a real OpenAI model by default when a key is set", () => {
 		const r = parseConfig({ OPENAI_API_KEY: "sk-test" });
-		expect(r.ok && r.config.model).toEqual({ id: DEFAULT_OPENAI_MODEL, demo: false, apiKey: "sk-test" });
+		expect(r.ok && r.config.model).toEqual({ id: DEFAULT_OPENAI_MODEL, demo: false, vision: true, apiKey: "sk-test" });
 	});
 
 	it("treats empty values as unset (a .env template with blanks)", () => {
@@ -70,8 +70,28 @@ describe("config", () => {
 		expect(r.ok && r.config.model).toEqual({
 			id: "llama3.1:8b",
 			demo: false,
+			vision: false,
 			baseUrl: "http://127.0.0.1:11434/v1",
 		});
+	});
+
+	it("decides per model whether it reads pictures (LEARNHARNESS_MODEL_VISION)", () => {
+		const vision = (env: Record<string, string>) => {
+			const r = parseConfig(env);
+			return r.ok ? r.config.model.vision : undefined;
+		};
+		const key = { OPENAI_API_KEY: "sk-test" };
+		for (const id of ["gpt-4o", "gpt-4o-mini", "gpt-4.1-nano", "gpt-5", "o3", "o4-mini"])
+			expect(vision({ ...key, LEARNHARNESS_MODEL: id }), id).toBe(true);
+		for (const id of ["gpt-3.5-turbo", "o1-mini", "gpt-4o3x", "llama3.1:8b", "o30"])
+			expect(vision({ ...key, LEARNHARNESS_MODEL: id }), id).toBe(false);
+		expect(vision({ ...key, LEARNHARNESS_MODEL: "llava:13b", LEARNHARNESS_MODEL_VISION: "on" })).toBe(true);
+		expect(vision({ ...key, LEARNHARNESS_MODEL: "gpt-4o", LEARNHARNESS_MODEL_VISION: "off" })).toBe(false);
+		// The demo never reads pictures; asking for it is a warning, not an error.
+		const demo = parseConfig({ LEARNHARNESS_MODEL_VISION: "on" });
+		expect(demo.ok && demo.config.model.vision).toBe(false);
+		expect(demo.warnings.map((w) => w.variable)).toContain("LEARNHARNESS_MODEL_VISION");
+		expect(problemsOf({ LEARNHARNESS_MODEL_VISION: "yes" })[0]?.variable).toBe("LEARNHARNESS_MODEL_VISION");
 	});
 
 	it("never echoes a secret in a problem", () => {

@@ -20,7 +20,7 @@ const fences = (text: string): number => (text.match(/^\s{0,3}```/gm) ?? []).len
 
 describe("findMath", () => {
 	it("finds all four delimiters and leaves prices, escaped dollars and code alone", () => {
-		const text = String.raw`It costs $5 and $10. Here $x^2$, $$\frac12$$, \(a+b\), \[c\], \$d$ and ` + "`$e$`.";
+		const text = `${String.raw`It costs $5 and $10. Here $x^2$, $$\frac12$$, \(a+b\), \[c\], \$d$ and `}\`$e$\`.`;
 		expect(findMath(text).map((s) => [s.tex, s.display])).toEqual([
 			["x^2", false],
 			[String.raw`\frac12`, true],
@@ -88,7 +88,9 @@ describe("code", () => {
 	});
 
 	it("property: any split of random markdown with fences keeps fences balanced per message", () => {
-		const line = fc.stringMatching(/^[a-z $`|*]{0,60}$/);
+		// Text lines may hold backticks, but not at the start: a line of backticks is itself a fence marker (and a
+		// run of four opens a fence only four close), which this oracle's simple count does not model.
+		const line = fc.stringMatching(/^([a-z $|*][a-z $`|*]{0,59})?$/);
 		const part = fc.oneof(
 			line,
 			fc
@@ -102,7 +104,7 @@ describe("code", () => {
 					expect(fences(chunk) % 2).toBe(0);
 				}
 			}),
-			{ numRuns: 300 },
+			{ numRuns: 300, seed: 20261201 },
 		);
 	});
 });

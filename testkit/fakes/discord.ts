@@ -61,6 +61,8 @@ export class FakeDiscord {
 	readonly messages = new Map<string, FakeMessage>();
 	readonly interactions = new Map<string, FakeInteraction>();
 	readonly calls: RecordedCall[] = [];
+	/** Every attachment download (GET /attachments/…): its path and whether it sent an Authorization header. */
+	readonly attachmentFetches: Array<{ path: string; authorized: boolean }> = [];
 	readonly commands = {
 		global: [] as Array<Record<string, unknown>>,
 		guild: new Map<string, Array<Record<string, unknown>>>(),
@@ -323,11 +325,20 @@ export class FakeDiscord {
 		return it;
 	}
 
-	/** A user types a message in a channel (MESSAGE_CREATE; content hidden without the MessageContent intent). */
-	say(options: { user: FakeUser; channelId: string; content: string }): FakeMessage {
+	/**
+	 * A user types a message in a channel (MESSAGE_CREATE; content hidden without the MessageContent intent),
+	 * optionally with attachments: the fake serves their bytes at the attachment URL it puts in the payload.
+	 */
+	say(options: {
+		user: FakeUser;
+		channelId: string;
+		content: string;
+		files?: Array<{ filename: string; contentType: string; data: Buffer }>;
+	}): FakeMessage {
 		const channel = this.channels.get(options.channelId);
 		if (!channel) throw new Error(`unknown channel ${options.channelId}`);
-		const message = this.storeMessage(channel, options.user, { content: options.content }, []);
+		const files = (options.files ?? []).map((f) => ({ field: "files", ...f }));
+		const message = this.storeMessage(channel, options.user, { content: options.content }, files);
 		return message;
 	}
 

@@ -52,6 +52,18 @@ export interface FakeUpload {
 	altText?: string;
 }
 
+/** A file a user shared (what a `message` event's `files[]` carries); its bytes are served at url_private. */
+export interface FakeSharedFile {
+	id: string;
+	name: string;
+	mimetype: string;
+	filetype: string;
+	size: number;
+	url_private: string;
+	url_private_download: string;
+	mode: "hosted";
+}
+
 /** A workspace member as users.info returns it. */
 export interface FakeSlackUser {
 	id: string;
@@ -92,6 +104,10 @@ export interface FakeSlack {
 	uploads: FakeUpload[];
 	messages: Map<string, FakeMessage>;
 	callsTo(method: string): RecordedCall[];
+	/** Share a file: its bytes are served at its url_private (with the bot token only); put it in an event's `files`. */
+	shareFile(file: { name: string; mimetype: string; data: Buffer; size?: number }): FakeSharedFile;
+	/** Every GET of a shared file: its path and the bearer token it carried. */
+	fileFetches: Array<{ path: string; token?: string }>;
 	/** Every limit problem of every recorded call. */
 	limitProblems(): string[];
 	/** Answer `method` with `reply(params)` instead of the default (undefined falls through). */
@@ -158,6 +174,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 	const calls: RecordedCall[] = [];
 	const uploads: FakeUpload[] = [];
 	const messages = new Map<string, FakeMessage>();
+	const sharedBytes = new Map<string, { mimetype: string; data: Buffer }>();
+	const fileFetches: FakeSlack["fileFetches"] = [];
 	const users = new Map<string, FakeSlackUser>();
 	for (const u of options.users ?? []) users.set(u.id, u);
 	const overrides = new Map<string, (params: Record<string, unknown>) => FakeReply>();
@@ -275,6 +293,20 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 
 	const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
 		const url = new URL(req.url ?? "/", baseUrl);
+		if (req.method === "GET" && url.pathname.startsWith("/files-pri/")) {
+			const auth = req.headers.authorization;
+			const token = auth?.startsWith("Bearer ") ? auth.slice(7) : undefined;
+			fileFetches.push({ path: url.pathname, ...(token ? { token } : {}) });
+			const shared = sharedBytes.get(url.pathname);
+			// Slack answers a url_private without the bot token with its login page (HTML), not the file.
+			if (!token?.startsWith("xoxb-")) {
+				res.writeHead(200, { "content-type": "text/html" });
+				return void res.end("<!DOCTYPE html><html><body>Sign in to Slack</body></html>");
+			}
+			if (!shared) return send(res, 404, { ok: false, error: "file_not_found" });
+			res.writeHead(200, { "content-type": shared.mimetype, "content-length": String(shared.data.length) });
+			return void res.end(shared.data);
+		}
 		const raw = await readBody(req);
 		if (url.pathname.startsWith("/upload/")) {
 			const up = uploads.find((u) => u.fileId === url.pathname.slice("/upload/".length));
@@ -376,6 +408,22 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 		uploads,
 		messages,
 		callsTo: (method) => calls.filter((c) => c.method === method),
+		shareFile: (file) => {
+			const id = `F${++seq}`;
+			const path = `/files-pri/${teamId}-${id}/${encodeURIComponent(file.name)}`;
+			sharedBytes.set(path, { mimetype: file.mimetype, data: file.data });
+			return {
+				id,
+				name: file.name,
+				mimetype: file.mimetype,
+				filetype: file.name.split(".").pop() ?? "binary",
+				size: file.size ?? file.data.length,
+				url_private: `${baseUrl}${path}`,
+				url_private_download: `${baseUrl}${path}?download=1`,
+				mode: "hosted",
+			};
+		},
+		fileFetches,
 		limitProblems: () => calls.flatMap(callProblems),
 		override: (method, reply) => (reply ? overrides.set(method, reply) : overrides.delete(method)),
 		addUser: (user) => users.set(user.id, user),

@@ -6,12 +6,13 @@
 
 import { Events } from "discord.js";
 import { createLessonController } from "../lesson/controller.ts";
+import { originOf } from "../lesson/images.ts";
 import { DEFAULT_LESSON_RULES } from "../lesson/lesson-rules.ts";
 import { createDiscordClient } from "./client.ts";
 import { registerDiscordCommands } from "./commands.ts";
 import type { ControlsContext } from "./controls.ts";
 import { createInteractionListener } from "./interactions.ts";
-import { onMessage } from "./messages.ts";
+import { DISCORD_FILE_ORIGINS, onMessage } from "./messages.ts";
 import { createDiscordPort } from "./port.ts";
 import type { DiscordAdapter, DiscordAdapterOptions } from "./types.ts";
 
@@ -35,6 +36,14 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 		...(options.state ? { state: options.state } : {}),
 		...(config.storeUrl ? { storeUrl: config.storeUrl } : {}),
 		...(config.guildDefaults ? { ruleDefaults: config.guildDefaults } : {}),
+		images: {
+			vision: config.vision === true,
+			// The CDN's links are signed: no token is sent. DISCORD_API_URL's host serves files in tests and proxies.
+			source: {
+				origins: [...DISCORD_FILE_ORIGINS, ...[originOf(config.apiUrl)].filter((o) => o !== undefined)],
+				...(config.imageLimits ? { limits: config.imageLimits } : {}),
+			},
+		},
 	});
 	const ctx: ControlsContext = { controller, logger };
 	let stopped = false;

@@ -1,25 +1,66 @@
 /**
  * Messages typed in a thread reach the controller (the tutor decides whether
  * they belong to a lesson and who may speak; refusals stay quiet: people may
- * chat in a thread). Bots, system messages and non-threads are ignored.
+ * chat in a thread), with their attachments: pictures for the tutor. Bots,
+ * system messages and non-threads are ignored.
  */
 
 import type { Message } from "discord.js";
+import type { Logger } from "../../core/contracts/logger.ts";
+import type { IncomingFile } from "../lesson/images.ts";
+import type { Actor } from "../lesson/port.ts";
 import type { ControlsContext } from "./controls.ts";
+import { describeRestError } from "./rest-messages.ts";
 import { encodeDiscordThreadId } from "./thread-id.ts";
 import { participantOf } from "./who.ts";
+
+/** Discord's own file hosts: attachment URLs (signed CDN links) come from these. */
+export const DISCORD_FILE_ORIGINS = ["https://cdn.discordapp.com", "https://media.discordapp.net"] as const;
+
+/** The attachments of a message as the controller reads them (Discord's declared size and type included). */
+export function attachmentsOf(message: Message): IncomingFile[] {
+	return [...message.attachments.values()].map((a) => ({
+		url: a.url,
+		name: a.name,
+		...(a.contentType ? { declaredType: a.contentType } : {}),
+		declaredSize: a.size,
+	}));
+}
+
+/**
+ * The author of a plain message as an Actor: a message has no ephemeral reply (only an
+ * interaction has), so a notice is a short reply in the thread that pings no one.
+ */
+export function messageActor(message: Message, logger: Logger): Actor {
+	const by = participantOf(message.author, message.member);
+	return {
+		by,
+		isAdmin: async () => false,
+		async notify(content) {
+			try {
+				await message.reply({ content: content.slice(0, 2000), allowedMentions: { parse: [], repliedUser: false } });
+			} catch (error) {
+				logger.warn({ err: describeRestError(error) }, "discord: a notice could not be sent");
+			}
+		},
+	};
+}
 
 /** Handle MESSAGE_CREATE. Never throws. */
 export async function onMessage(ctx: ControlsContext, message: Message): Promise<void> {
 	if (message.author.bot || message.system || message.webhookId) return;
 	if (!message.inGuild() || !message.channel.isThread()) return;
-	if (message.content.trim() === "") {
-		// Without the MessageContent intent Discord sends empty content: say so once per process in the log.
-		if (message.attachments.size === 0) warnNoContent(ctx);
-		return;
-	}
+	// Without the MessageContent intent, content is empty (attachments still come for messages that mention the bot).
+	const files = attachmentsOf(message);
+	if (message.content.trim() === "" && files.length === 0) return warnNoContent(ctx);
 	const threadId = encodeDiscordThreadId({ guildId: message.guildId, threadId: message.channelId });
-	await ctx.controller.typed(threadId, participantOf(message.author, message.member), message.content);
+	const by = participantOf(message.author, message.member);
+	await ctx.controller.typed(
+		threadId,
+		by,
+		message.content,
+		files.length > 0 ? { files, actor: messageActor(message, ctx.logger) } : undefined,
+	);
 }
 
 let warned = false;

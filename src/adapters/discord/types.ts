@@ -7,6 +7,7 @@ import type { StateStore } from "../../agent/index.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
 import type { PlanRenderer } from "../../render/index.ts";
+import type { ImageLimits } from "../lesson/images.ts";
 import type { LessonRules } from "../lesson/lesson-rules.ts";
 
 /** How the adapter reaches Discord. */
@@ -25,6 +26,10 @@ export interface DiscordAdapterConfig {
 	storeUrl?: string;
 	/** How long start() waits for the gateway to be ready (default 30 s). */
 	readyTimeoutMs?: number;
+	/** The model reads images: pictures attached in a lesson thread go to it (default false: the learner is told it cannot). */
+	vision?: boolean;
+	/** Caps on those pictures (default 5 MiB each, 4 per message, 15 s per download). */
+	imageLimits?: Partial<ImageLimits>;
 	/** Defaults of a guild that has no stored config. */
 	guildDefaults?: Partial<GuildConfig>;
 }

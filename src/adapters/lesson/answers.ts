@@ -9,6 +9,15 @@
 import type { HandleResult, LearnerEvent, RefusalCode } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
+import type { LearnerImage } from "../../core/learner-images.ts";
+import {
+	collectImages,
+	createPictureRate,
+	describeImageProblems,
+	type ImageSource,
+	type IncomingFile,
+	limitsOf,
+} from "./images.ts";
 import { type RefusedAction, refusalNotice } from "./notices.ts";
 import type { Actor, PlatformPort } from "./port.ts";
 import { within } from "./within.ts";
@@ -18,6 +27,21 @@ export interface AnswerDeps {
 	tutor: Tutor;
 	port: PlatformPort;
 	logger: Logger;
+	/** Pictures sent with messages: whether the model sees them, and where the platform's files come from. */
+	images?: LessonImages;
+}
+
+/** How a platform's pictures reach the tutor. */
+export interface LessonImages {
+	/** The configured model reads images (LEARNHARNESS_MODEL_VISION); false: pictures are refused with a notice. */
+	vision: boolean;
+	source: ImageSource;
+}
+
+/** Files attached to a typed message, and who to tell when some do not reach the tutor. */
+export interface AttachedFiles {
+	files: IncomingFile[];
+	actor: Actor;
 }
 
 /** Why `userId` may not answer `toolCallId`, from the tutor's summary (undefined summary: the lesson is unknown). */
@@ -40,7 +64,8 @@ const TIMED_OUT = "timed out" as const;
 
 /** The learner flows of one platform. */
 export function createAnswerFlows(deps: AnswerDeps) {
-	const { tutor, port, logger } = deps;
+	const { tutor, port, logger, images: pictures } = deps;
+	const rate = createPictureRate(pictures ? limitsOf(pictures.source).perLessonPerHour : 0);
 	const mention = port.style.mention ?? ((id: string) => `<@${id}>`);
 
 	/** Tell the actor why the tutor refused, naming whose lesson it is when that matters. */
@@ -58,6 +83,43 @@ export function createAnswerFlows(deps: AnswerDeps) {
 		const result = await tutor.handle(threadId, event);
 		await refused(actor, threadId, result, event.type === "end" ? "end" : "answer");
 		return result;
+	}
+
+	/** Whether `userId` may write in the lesson of `threadId` (no lesson, an ended one, someone else's solo lesson: no). */
+	async function speaksInLesson(threadId: string, userId: string): Promise<boolean> {
+		const summary = await tutor.getSession(threadId).catch(() => undefined);
+		if (!summary || summary.phase === "ended") return false;
+		return summary.mode === "group" || summary.learner.id === userId;
+	}
+
+	/** The pictures of a message and, when something was left out, the notice (worded by whether text went through). */
+	async function readPictures(
+		threadId: string,
+		files: readonly IncomingFile[],
+	): Promise<{ images: LearnerImage[]; notice?: (withText: boolean) => string }> {
+		const tail = (withText: boolean) => (withText ? " Your text went to the tutor." : "");
+		if (!pictures?.vision)
+			return {
+				images: [],
+				notice: (withText) =>
+					`The tutor's AI model cannot see pictures, so ${files.length === 1 ? "your picture was" : "your pictures were"} not sent to it.${tail(withText)} Describe what it shows in words instead.`,
+			};
+		const limits = limitsOf(pictures.source);
+		// Files past the per-message cap are refused by collectImages; only the ones it would read count.
+		const granted = rate.take(threadId, Math.min(files.length, limits.maxPerMessage));
+		const started = Date.now();
+		const read = await collectImages(files.slice(0, granted), pictures.source);
+		for (const f of files.slice(granted, limits.maxPerMessage))
+			read.problems.push({ reason: "rate", name: f.name ?? "" });
+		for (const f of files.slice(Math.max(granted, limits.maxPerMessage)))
+			read.problems.push({ reason: "too-many", name: f.name ?? "the file" });
+		logger.debug(
+			{ files: files.length, images: read.images.length, problems: read.problems.length, ms: Date.now() - started },
+			`${port.name}: pictures read`,
+		);
+		if (read.problems.length === 0) return { images: read.images };
+		const lines = describeImageProblems(read.problems, limits);
+		return { images: read.images, notice: (withText) => `${lines.join(" ")}${tail(withText)}` };
 	}
 
 	return {
@@ -102,11 +164,24 @@ export function createAnswerFlows(deps: AnswerDeps) {
 			return deliver(actor, threadId, { type: "reply", toolCallId, text: answer, by: actor.by });
 		},
 
-		/** A message typed in the thread. People chat in threads: a refusal (not the learner, no lesson) stays quiet. */
-		async typed(threadId: string, by: Actor["by"], text: string): Promise<HandleResult> {
+		/**
+		 * A message typed in the thread, with the files attached to it. People chat in threads: a refusal (not
+		 * the learner, no lesson) stays quiet, and their files are never downloaded. For the lesson's learner
+		 * (anyone in group mode) the pictures go with the text when the model sees images; the actor is told
+		 * privately what did not (too big, not a picture, a model without vision), and the text goes through.
+		 */
+		async typed(threadId: string, by: Actor["by"], text: string, attached?: AttachedFiles): Promise<HandleResult> {
 			const trimmed = text.trim();
-			if (trimmed === "") return { ok: false, code: "invalid-answer", message: "empty" };
-			const result = await tutor.handle(threadId, { type: "message", text: trimmed, by });
+			const files = attached?.files ?? [];
+			let images: LearnerImage[] = [];
+			if (attached && files.length > 0 && (await speaksInLesson(threadId, by.id))) {
+				const read = await readPictures(threadId, files);
+				images = read.images;
+				if (read.notice) await attached.actor.notify(read.notice(trimmed !== ""));
+			}
+			if (trimmed === "" && images.length === 0) return { ok: false, code: "invalid-answer", message: "empty" };
+			const event: LearnerEvent = { type: "message", text: trimmed, by, ...(images.length > 0 ? { images } : {}) };
+			const result = await tutor.handle(threadId, event);
 			if (!result.ok)
 				logger.debug({ sessionId: threadId, code: result.code }, `${port.name}: message not for the tutor`);
 			return result;

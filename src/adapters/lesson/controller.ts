@@ -11,7 +11,7 @@ import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
 import { createMathRenderer, type MathRenderer, type PlanPicture, type PlanRenderer } from "../../render/index.ts";
-import { createAnswerFlows } from "./answers.ts";
+import { type AttachedFiles, createAnswerFlows, type LessonImages } from "./answers.ts";
 import { applyLessonRulesChange, type LessonRules, type LessonRulesChange } from "./lesson-rules.ts";
 import { LessonState } from "./lesson-state.ts";
 import { refusalNotice } from "./notices.ts";
@@ -33,6 +33,8 @@ export interface LessonControllerOptions {
 	/** What the controller remembers; when omitted it opens `storeUrl` (default the SQLite file), namespace = the port's name, and closes it on stop. */
 	state?: StateStore;
 	storeUrl?: string;
+	/** Pictures sent with messages (default: none are read; a picture gets the no-vision notice). */
+	images?: LessonImages;
 	/** Rules of a community that has none stored. */
 	ruleDefaults?: Partial<LessonRules>;
 	now?: () => Date;
@@ -73,8 +75,8 @@ export interface LessonController {
 	openForm(actor: Actor, threadId: string, toolCallId: string): Promise<void>;
 	/** The answer form's typed answer. */
 	submitForm(actor: Actor, threadId: string, toolCallId: string, text: string): Promise<HandleResult>;
-	/** A message typed in a lesson thread. */
-	typed(threadId: string, by: Participant, text: string): Promise<HandleResult>;
+	/** A message typed in a lesson thread, with its attached files (pictures for the tutor). */
+	typed(threadId: string, by: Participant, text: string, attached?: AttachedFiles): Promise<HandleResult>;
 }
 
 const STOP_MS = 10_000;
@@ -89,7 +91,7 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 	const queues = createSerialQueues(logger);
 	const math = options.math ?? createMathRenderer();
 	const output = createThreadOutput({ port, renderer, math, state, queues, logger });
-	const answers = createAnswerFlows({ tutor, port, logger });
+	const answers = createAnswerFlows({ tutor, port, logger, ...(options.images ? { images: options.images } : {}) });
 	const now = options.now ?? (() => new Date());
 	let unsubscribe: (() => void) | undefined;
 	let stopped = false;

@@ -1,6 +1,7 @@
 /**
  * Events API: messages typed in a lesson thread reach the tutor (the engine decides who
- * may speak: the learner, or anyone in group mode), and a mention with a topic starts a
+ * may speak: the learner, or anyone in group mode), with the files shared with them
+ * (subtype file_share: pictures for the tutor), and a mention with a topic starts a
  * lesson. Bot messages, edits, deletions and join notices are ignored; Slack's retries
  * and the app_mention/message pair of one mention are delivered once.
  */
@@ -8,6 +9,7 @@
 import type { App } from "@slack/bolt";
 import { LRUCache } from "lru-cache";
 import type { HandleResult, LessonMode, Participant } from "../../core/contracts/events.ts";
+import type { IncomingFile } from "../lesson/images.ts";
 import { type HandlerContext, slackActor } from "./context.ts";
 import { encodeSlackThreadId } from "./thread-id.ts";
 
@@ -19,6 +21,8 @@ interface TypedMessage {
 	threadTs: string | undefined;
 	userId: string;
 	text: string;
+	/** Files shared with the message (subtype file_share). */
+	files: IncomingFile[];
 }
 
 // Subtypes that are a person typing in the thread; everything else (edits, bots, joins) is not.
@@ -40,7 +44,24 @@ function typedMessage(body: Record<string, unknown>, event: Record<string, unkno
 		threadTs: str(event.thread_ts),
 		userId,
 		text: typeof event.text === "string" ? event.text : "",
+		files: filesOf(event.files),
 	};
+}
+
+/** Slack's file host: url_private and url_private_download point here. */
+export const SLACK_FILE_ORIGIN = "https://files.slack.com";
+
+/** The files of a message event (url_private is fetched with the bot token; nothing here is trusted). */
+export function filesOf(files: unknown): IncomingFile[] {
+	if (!Array.isArray(files)) return [];
+	return files
+		.filter((f): f is Record<string, unknown> => typeof f === "object" && f !== null)
+		.map((f) => ({
+			url: str(f.url_private_download) ?? str(f.url_private),
+			...(str(f.name) ? { name: str(f.name) } : {}),
+			...(str(f.mimetype) ? { declaredType: str(f.mimetype) } : {}),
+			...(typeof f.size === "number" ? { declaredSize: f.size } : {}),
+		}));
 }
 
 /** Remove user mentions (the bot's, or anyone's) and tidy whitespace. */
@@ -70,14 +91,19 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 		const name = await ctx.admins.displayName(userId);
 		return name ? { id: userId, name } : { id: userId };
 	};
-	const deliver = async (m: TypedMessage, threadId: string): Promise<HandleResult> =>
-		ctx.controller.typed(threadId, await who(m.userId), stripMentions(m.text));
+	const deliver = async (m: TypedMessage, threadId: string): Promise<HandleResult> => {
+		const by = await who(m.userId);
+		const target = { channelId: m.channelId, userId: m.userId, threadTs: m.threadTs };
+		const attached = m.files.length > 0 ? { files: m.files, actor: slackActor(ctx, by, target) } : undefined;
+		return ctx.controller.typed(threadId, by, stripMentions(m.text), attached);
+	};
+	const hasContent = (m: TypedMessage): boolean => stripMentions(m.text) !== "" || m.files.length > 0;
 
 	app.event("message", async ({ body, event }) => {
 		try {
 			const m = typedMessage(body as unknown as Record<string, unknown>, event as unknown as Record<string, unknown>);
 			const threadId = m ? threadOf(m) : undefined;
-			if (!m || !threadId || stripMentions(m.text) === "" || !firstTime(m)) return;
+			if (!m || !threadId || !hasContent(m) || !firstTime(m)) return;
 			const result = await deliver(m, threadId);
 			// Not a lesson's thread: leave the message unclaimed, so its app_mention twin (if it mentions us) can
 			// start a lesson there.
@@ -93,7 +119,7 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 			if (!m || !firstTime(m)) return;
 			// In a lesson's thread a mention is a message to the tutor; anywhere else it starts a lesson.
 			const threadId = threadOf(m);
-			if (threadId && stripMentions(m.text) !== "") {
+			if (threadId && hasContent(m)) {
 				const result = await deliver(m, threadId);
 				if (result.ok || result.code !== "unknown-session") return;
 			}

@@ -9,13 +9,14 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver } from "@slack/bolt";
 import { createLessonController } from "../lesson/controller.ts";
+import { originOf } from "../lesson/images.ts";
 import { within } from "../lesson/within.ts";
 import { createAdminCheck } from "./admins.ts";
 import { toBoltLogger } from "./bolt-logger.ts";
 import { clientOptionsFor } from "./config.ts";
 import type { HandlerContext } from "./context.ts";
 import { registerControls } from "./controls.ts";
-import { registerEvents } from "./events.ts";
+import { registerEvents, SLACK_FILE_ORIGIN } from "./events.ts";
 import { registerCommands } from "./lesson-command.ts";
 import { createSlackPort } from "./port.ts";
 import type { SlackAdapter, SlackAdapterOptions } from "./types.ts";
@@ -71,6 +72,15 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 		...(options.state ? { state: options.state } : {}),
 		...(config.storeUrl ? { storeUrl: config.storeUrl } : {}),
 		...(config.workspaceDefaults ? { ruleDefaults: config.workspaceDefaults } : {}),
+		images: {
+			vision: config.vision === true,
+			// url_private needs the bot token (files:read); only Slack's file host (or SLACK_API_URL's, for tests) gets it.
+			source: {
+				origins: [SLACK_FILE_ORIGIN, ...[originOf(config.apiUrl)].filter((o) => o !== undefined)],
+				headers: { authorization: `Bearer ${config.botToken}` },
+				...(config.imageLimits ? { limits: config.imageLimits } : {}),
+			},
+		},
 	});
 	const ctx: HandlerContext = {
 		client: app.client,

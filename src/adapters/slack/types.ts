@@ -6,6 +6,7 @@ import type { StateStore } from "../../agent/index.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
 import type { PlanRenderer } from "../../render/index.ts";
+import type { ImageLimits } from "../lesson/images.ts";
 import type { LessonRules } from "../lesson/lesson-rules.ts";
 
 /** Retries of Web API calls (network errors, HTTP 5xx); 429s are waited out separately. */
@@ -38,6 +39,10 @@ export interface SlackAdapterConfig {
 	retry?: SlackRetryConfig;
 	/** Per-request timeout of Web API calls in ms (default 15000). */
 	requestTimeoutMs?: number;
+	/** The model reads images: files shared in a lesson thread go to it (default false: the learner is told it cannot). */
+	vision?: boolean;
+	/** Caps on those pictures (default 5 MiB each, 4 per message, 15 s per download). */
+	imageLimits?: Partial<ImageLimits>;
 	/** Defaults of a workspace that has no stored config. */
 	workspaceDefaults?: Partial<WorkspaceConfig>;
 	/** Store URL of the lesson state when no state store is passed (default the SQLite file). */

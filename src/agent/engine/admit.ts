@@ -6,6 +6,7 @@
  */
 
 import type { HandleResult, LearnerEvent, RefusalCode } from "../../core/contracts/events.ts";
+import { learnerImagesProblem } from "../../core/learner-images.ts";
 import { displayAsk, displayQuiz } from "./display.ts";
 import { resolveAskAnswer, resolveQuizAnswer } from "./grading.ts";
 import type { Job, SessionState } from "./session-state.ts";
@@ -47,13 +48,16 @@ export function admit(state: SessionState, event: LearnerEvent): Admission {
 	}
 	if (event.type === "message") {
 		const text = typeof event.text === "string" ? event.text.trim() : "";
-		if (text === "") return refuse("invalid-answer", "The message is empty.");
+		const imageProblem = learnerImagesProblem(event.images);
+		if (imageProblem) return refuse("invalid-answer", imageProblem);
+		const images = event.images && event.images.length > 0 ? event.images : undefined;
+		if (text === "" && !images) return refuse("invalid-answer", "The message is empty.");
 		if (text.length > MAX_MESSAGE_CHARS)
 			return refuse("invalid-answer", `The message is too long; keep it under ${MAX_MESSAGE_CHARS} characters.`);
 		const supersedes = pendingLearnerCalls(record.messages)
 			.map((p) => p.toolCallId)
 			.filter((id) => !state.claims.has(id));
-		return { ok: true, job: { type: "message", text, by: event.by, supersedes } };
+		return { ok: true, job: { type: "message", text, by: event.by, supersedes, ...(images ? { images } : {}) } };
 	}
 	const found = findToolCall(record.messages, event.toolCallId);
 	const kind = found ? toolNameOf(found.part.type) : undefined;

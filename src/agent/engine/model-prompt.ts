@@ -10,8 +10,9 @@
  * options (assistant); consecutive tool messages merge into one; approval parts are dropped
  * (the engine uses none); a call without a result before the next user message is refused.
  * One difference, on purpose: nothing is downloaded. A file or image given by URL goes to the
- * provider as that URL (lesson transcripts hold no files; an admin-supplied URL the provider
- * cannot fetch fails as that provider's error, never as a download from the tutor's host).
+ * provider as that URL (a learner's pictures are stored inline as data: URLs, downloaded by the
+ * adapter from the platform's own hosts; a URL the provider cannot fetch fails as that provider's
+ * error, never as a download from the tutor's host).
  */
 
 import type {

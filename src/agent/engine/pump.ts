@@ -15,6 +15,8 @@ import type { Job, SessionState } from "./session-state.ts";
 import { pendingLearnerCalls } from "./transcript.ts";
 import { runTurn } from "./turn.ts";
 
+/** The text of a message that is only pictures (a user message needs words for models that read text first). */
+const PICTURE_ONLY = "(sent a picture)";
 const DELIVERED: HandleResult = { ok: true };
 const NOT_SAVED: HandleResult = { ok: false, code: "store-unavailable", message: NOT_SAVED_MESSAGE };
 
@@ -38,7 +40,16 @@ function applyJob(
 				id: ctx.newId(),
 				role: "user",
 				metadata: { kind: "learner", by: job.by, at: ctx.now().toISOString() },
-				parts: [{ type: "text", text: learnerMessageText(job.text, job.by, record.mode) }],
+				parts: [
+					{ type: "text", text: learnerMessageText(job.text || PICTURE_ONLY, job.by, record.mode) },
+					// Kept in the transcript as data URLs, so every later request (and a replay) sends them again.
+					...(job.images ?? []).map((image) => ({
+						type: "file" as const,
+						mediaType: image.mediaType,
+						url: `data:${image.mediaType};base64,${image.base64}`,
+						...(image.filename ? { filename: image.filename } : {}),
+					})),
+				],
 			});
 			return { events, changed: true, turn: true };
 		}

@@ -5,6 +5,7 @@
  */
 
 import type { AnswerResult, HandleResult, Participant } from "../../core/contracts/events.ts";
+import type { LearnerImage } from "../../core/learner-images.ts";
 import type { EndReason, SessionRecord } from "../store/types.ts";
 
 /** What a job asks the pump to do. */
@@ -14,7 +15,7 @@ type JobWork =
 	/** Record the learner's answer as the call's result. */
 	| { type: "answer"; toolCallId: string; kind: "quiz" | "ask"; result: AnswerResult }
 	/** A typed message; `supersedes` are the questions pending when it was admitted. */
-	| { type: "message"; text: string; by: Participant; supersedes: string[] }
+	| { type: "message"; text: string; by: Participant; supersedes: string[]; images?: LearnerImage[] }
 	| { type: "end"; by: Participant; reason: EndReason };
 
 /** Work for a session's pump, in arrival order. */

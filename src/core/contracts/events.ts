@@ -4,6 +4,7 @@
  * TutorEvent to platform calls; the engine never sees a platform.
  */
 
+import type { LearnerImage } from "../learner-images.ts";
 import type { PlanMastery } from "../mastery.ts";
 import type { AskToolInput, ExplainToolInput, QuizToolInput } from "../question-core.ts";
 import type { DerivedPlanStatuses, PlanTree } from "./plan.ts";
@@ -42,8 +43,8 @@ export type LearnerEvent =
 	| { type: "answer"; toolCallId: string; value: string | number; by: Participant }
 	/** A typed answer to a free-answer quiz or a free-text ask. */
 	| { type: "reply"; toolCallId: string; text: string; by: Participant }
-	/** A message typed in the thread. */
-	| { type: "message"; text: string; by: Participant }
+	/** A message typed in the thread; `images`: pictures sent with it (checked by the adapter; text may then be empty). */
+	| { type: "message"; text: string; by: Participant; images?: LearnerImage[] }
 	/** End the lesson; `privileged` when the adapter verified an admin. */
 	| { type: "end"; by: Participant; privileged?: boolean };
 

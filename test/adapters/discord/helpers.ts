@@ -9,10 +9,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { MockLanguageModelV3 } from "ai/test";
 import { afterAll, beforeAll } from "vitest";
-import { createDiscordAdapter, type DiscordAdapter } from "../../../src/adapters/discord/index.ts";
+import {
+	createDiscordAdapter,
+	type DiscordAdapter,
+	type DiscordAdapterConfig,
+} from "../../../src/adapters/discord/index.ts";
 import { openStateStore, type StateStore } from "../../../src/agent/index.ts";
 import { createSessionStore } from "../../../src/agent/store/session-store.ts";
-import { createTutor } from "../../../src/agent/tutor.ts";
+import { createTutor, type TutorOptions } from "../../../src/agent/tutor.ts";
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
 import type { LogFields, Logger } from "../../../src/core/contracts/logger.ts";
 import type { Tutor } from "../../../src/core/contracts/tutor.ts";
@@ -69,8 +73,8 @@ export interface Stack {
 /** Start the stack on a fake Discord with a scripted model (`png`: a stub renderer drawing that PNG instead of Chromium). */
 export async function startStack(
 	fake: FakeDiscord,
-	model: MockLanguageModelV3,
-	options: { png?: Buffer } = {},
+	model: MockLanguageModelV3 | TutorOptions["model"],
+	options: { png?: Buffer; config?: Partial<DiscordAdapterConfig> } = {},
 ): Promise<Stack> {
 	const dir = mkdtempSync(join(tmpdir(), "lh-discord-"));
 	const logger = recordingLogger();
@@ -90,7 +94,13 @@ export async function startStack(
 			renderer,
 			logger,
 			state,
-			config: { token: fake.token, apiUrl: fake.apiUrl, guildId: fake.guild.id, readyTimeoutMs: 10_000 },
+			config: {
+				token: fake.token,
+				apiUrl: fake.apiUrl,
+				guildId: fake.guild.id,
+				readyTimeoutMs: 10_000,
+				...options.config,
+			},
 		});
 		await adapter.start();
 		return { tutor, state, adapter };

@@ -35,9 +35,10 @@ describe.each(backends)("state store on %s", (_, open) => {
 
 	it("forgets a value after its TTL", async () => {
 		const store = open();
-		await store.set("t", "x", 30);
+		// Long enough that a loaded machine still reads it before it expires.
+		await store.set("t", "x", 400);
 		expect(await store.get("t")).toBe("x");
-		await new Promise((r) => setTimeout(r, 60));
+		await new Promise((r) => setTimeout(r, 800));
 		expect(await store.get("t")).toBeUndefined();
 		expect(await store.setIfAbsent("t", "y", 1000)).toBe(true);
 		await store.close();

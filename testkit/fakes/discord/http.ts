@@ -20,7 +20,11 @@ export async function handleHttp(
 	const chunks: Buffer[] = [];
 	for await (const chunk of req) chunks.push(chunk as Buffer);
 	const raw = Buffer.concat(chunks);
-	if (req.method === "GET" && url.pathname.startsWith("/attachments/")) return serveAttachment(fake, url.pathname, res);
+	if (req.method === "GET" && url.pathname.startsWith("/attachments/")) {
+		fake.attachmentFetches.push({ path: url.pathname, authorized: req.headers.authorization !== undefined });
+		fake.changed();
+		return serveAttachment(fake, url.pathname, res);
+	}
 	const path = url.pathname.replace(/^\/api\/v10/, "");
 	const call: RecordedCall = {
 		method: req.method ?? "GET",
