@@ -6,6 +6,7 @@
 
 import { z } from "zod";
 import { DEFAULT_STORE_URL } from "../agent/index.ts";
+import { JOB_MODEL_VARIABLES, modelSetting, PROVIDER_VARIABLES } from "./provider-variables.ts";
 import { sqliteFileOf, systemFolderOf } from "./store-path.ts";
 
 /** One row of the configuration table. */
@@ -79,13 +80,16 @@ export const VARIABLES: readonly VariableSpec[] = [
 		schema: httpUrl,
 		fix: "Use the server's base URL including /v1, e.g. OPENAI_BASE_URL=http://127.0.0.1:11434/v1.",
 	},
+	...PROVIDER_VARIABLES,
 	{
 		name: "LEARNHARNESS_MODEL",
 		default: `demo without a key; ${DEFAULT_OPENAI_MODEL} with one`,
-		description: "The model id, or `demo` for the built-in scripted lesson (no key, no network).",
-		schema: text.regex(/^[\w.:/@-]+$/, { error: "is not a model id" }),
-		fix: `Use a model id your provider serves (e.g. ${DEFAULT_OPENAI_MODEL}, llama3.1:8b) or demo.`,
+		description:
+			"`provider:model` (openai, anthropic, google, compatible), a bare id (OpenAI's, or the OPENAI_BASE_URL server's), or `demo`.",
+		schema: modelSetting,
+		fix: `Use provider:model (e.g. openai:${DEFAULT_OPENAI_MODEL}, anthropic:claude-sonnet-4-5, compatible:llama3.1:8b), a bare id, or demo.`,
 	},
+	...JOB_MODEL_VARIABLES,
 	{
 		name: "LEARNHARNESS_STORE_URL",
 		default: DEFAULT_STORE_URL,
