@@ -7,6 +7,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse as parseDotenv } from "dotenv";
+import type { ProviderSettings } from "./agent/models/index.ts";
+import { checkModelSettings, type ModelJob } from "./config/models.ts";
 import { redactUrl } from "./config/store-path.ts";
 import {
 	DEFAULT_OPENAI_MODEL,
@@ -30,8 +32,11 @@ export {
 
 /** The validated configuration. */
 export interface Config {
-	/** `vision`: the model reads pictures learners attach (LEARNHARNESS_MODEL_VISION, resolved; never for the demo). */
-	model: { id: string; demo: boolean; vision: boolean; apiKey?: string; baseUrl?: string };
+	/**
+	 * LEARNHARNESS_MODEL (`id`), the per-job settings, the providers' access (OpenAI's: apiKey, baseUrl), and
+	 * `vision`: the model reads pictures learners attach (LEARNHARNESS_MODEL_VISION, resolved; never for the demo).
+	 */
+	model: { id: string; demo: boolean; vision: boolean; jobs?: Partial<Record<ModelJob, string>> } & ProviderSettings;
 	storeUrl: string;
 	logLevel: LogLevel;
 	/** The total deadline of one model request in ms (LEARNHARNESS_MODEL_TIMEOUT_MS); undefined: the tutor's default. */
@@ -107,12 +112,21 @@ export function parseConfig(env: Env): ConfigResult {
 		else modelId = "demo";
 	}
 	const demo = modelId === "demo";
-	if (!demo && modelId !== undefined && !apiKey && !baseUrl)
-		need(
-			"OPENAI_API_KEY",
-			`is unset, but LEARNHARNESS_MODEL=${modelId} needs it`,
-			"Set OPENAI_API_KEY (or OPENAI_BASE_URL for a local server), or LEARNHARNESS_MODEL=demo for the built-in demo.",
-		);
+	const jobs = { prober: str("LEARNHARNESS_MODEL_PROBER"), teacher: str("LEARNHARNESS_MODEL_TEACHER") };
+	const anthropic = { apiKey: str("ANTHROPIC_API_KEY"), baseUrl: str("ANTHROPIC_BASE_URL") };
+	const google = { apiKey: str("GOOGLE_GENERATIVE_AI_API_KEY"), baseUrl: str("GOOGLE_GENERATIVE_AI_BASE_URL") };
+	const models =
+		modelId === undefined
+			? { problems: [], real: false }
+			: checkModelSettings({
+					model: modelId,
+					jobs,
+					openaiKey: apiKey,
+					baseUrl,
+					anthropicKey: anthropic.apiKey,
+					googleKey: google.apiKey,
+				});
+	problems.push(...models.problems);
 
 	const discordToken = str("DISCORD_TOKEN");
 	for (const name of ["DISCORD_API_URL", "DISCORD_GUILD_ID"])
@@ -173,8 +187,11 @@ export function parseConfig(env: Env): ConfigResult {
 		storeUrl: str("LEARNHARNESS_STORE_URL") ?? DEFAULT_STORE_URL,
 		logLevel: (str("LEARNHARNESS_LOG_LEVEL") as LogLevel | undefined) ?? "info",
 	};
-	if (!demo && apiKey) config.model.apiKey = apiKey;
-	if (!demo && baseUrl) config.model.baseUrl = baseUrl;
+	if (models.real && apiKey) config.model.apiKey = apiKey;
+	if (models.real && baseUrl) config.model.baseUrl = baseUrl;
+	if (jobs.prober || jobs.teacher) config.model.jobs = defined(jobs);
+	if (models.real && anthropic.apiKey) config.model.anthropic = defined(anthropic);
+	if (models.real && google.apiKey) config.model.google = defined(google);
 	if (typeof v.LEARNHARNESS_MODEL_TIMEOUT_MS === "number") config.modelTimeoutMs = v.LEARNHARNESS_MODEL_TIMEOUT_MS;
 	if (str("LEARNHARNESS_TELEMETRY") === "1") config.telemetry = true;
 	const chromium = str("LEARNHARNESS_CHROMIUM_PATH") ?? str("PUPPETEER_EXECUTABLE_PATH");
@@ -242,6 +259,13 @@ export function readEnvironment(options: LoadConfigOptions = {}): Env {
 export function formatConfigProblems(problems: readonly ConfigProblem[]): string {
 	const lines = problems.map((p) => `  - ${p.variable} ${p.problem}.\n    Fix: ${p.fix}`);
 	return `The configuration has ${problems.length} problem${problems.length === 1 ? "" : "s"}:\n${lines.join("\n")}`;
+}
+
+/** The object without its undefined fields (the config's optional fields are absent, not undefined). */
+function defined<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+	return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as {
+		[K in keyof T]?: Exclude<T[K], undefined>;
+	};
 }
 
 function specOf(name: string): VariableSpec {

@@ -61,7 +61,11 @@ const rules: Record<string, Rule> = {
 		packages: (r) => {
 			const pkg = packageName(r.specifier);
 			if (["discord-api-types", "@slack/types"].includes(pkg)) return r.typeOnly || pkg === "discord-api-types";
-			return !["discord.js", "@slack/bolt", "ai", "@ai-sdk/openai", "keyv"].includes(pkg) && !pkg.startsWith("@keyv/");
+			return (
+				!["discord.js", "@slack/bolt", "ai", "keyv"].includes(pkg) &&
+				!pkg.startsWith("@keyv/") &&
+				!pkg.startsWith("@ai-sdk/")
+			);
 		},
 	},
 };

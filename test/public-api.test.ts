@@ -34,7 +34,7 @@ describe("the AI SDK's public API only", () => {
 		const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
 			dependencies: Record<string, string>;
 		};
-		for (const name of ["ai", "@ai-sdk/openai", "@ai-sdk/provider"])
+		for (const name of ["ai", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/google", "@ai-sdk/provider"])
 			expect(pkg.dependencies[name]).toMatch(/^\^\d+\.\d+\.\d+$/);
 	});
 });

@@ -3,7 +3,17 @@
  * factory. Adapters depend on the Tutor interface in core/contracts/tutor.ts.
  */
 
-export { createLanguageModel, type ModelConfig } from "./models/index.ts";
+export {
+	createLanguageModel,
+	createModelRegistry,
+	MODEL_PROVIDERS,
+	type ModelConfig,
+	type ModelProvider,
+	type ModelSpec,
+	type ProviderAccess,
+	type ProviderSettings,
+	parseModelSpec,
+} from "./models/index.ts";
 export { isStoreError, reason, StoreError } from "./store/errors.ts";
 export {
 	DEFAULT_STORE_URL,

@@ -29,7 +29,10 @@ import type { SessionRecord, SessionStore } from "./store/types.ts";
 
 /** Options of createTutor. */
 export interface TutorOptions {
+	/** The model of every agent without one of its own in `models`. */
 	model: LanguageModel;
+	/** A model per agent (a small fast one probing, a stronger one teaching); unset ones use `model`. */
+	models?: Partial<Record<"prober" | "teacher", LanguageModel>>;
 	store: SessionStore;
 	logger?: Logger;
 	/** Model steps per agent per turn (default 8). */
@@ -69,8 +72,14 @@ export function createTutor(options: TutorOptions): Tutor {
 	// Every running model request listens on this one signal (removed when it ends): many lessons at
 	// once are normal, not a leak.
 	setMaxListeners(0, abort.signal);
+	const model = asLanguageModelV3(options.model);
+	const modelOf = (agent: "prober" | "teacher") => {
+		const own = options.models?.[agent];
+		return own === undefined ? model : asLanguageModelV3(own);
+	};
 	const rt: EngineContext = {
-		model: asLanguageModelV3(options.model),
+		model,
+		models: { prober: modelOf("prober"), teacher: modelOf("teacher") },
 		store: options.store,
 		logger,
 		hub: createEventHub(logger),

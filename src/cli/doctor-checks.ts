@@ -7,12 +7,12 @@ import { execFile } from "node:child_process";
 import { constants } from "node:fs";
 import { access } from "node:fs/promises";
 import { generateText } from "ai";
-import { lastDriverError, openKeyv, reason } from "../agent/index.ts";
+import { lastDriverError, openKeyv, parseModelSpec, reason } from "../agent/index.ts";
 import { type Config, redactUrl } from "../config.ts";
 import type { DerivedPlanStatuses } from "../core/contracts/plan.ts";
 import { parsePlanMermaid } from "../core/plan-mermaid.ts";
 import { createPlanRenderer } from "../render/index.ts";
-import { modelOf } from "./services.ts";
+import { modelOf, modelsInUse, whereOf } from "./services.ts";
 import { prepareStoreFolder } from "./store-folder.ts";
 
 /** One row of the doctor's table. */
@@ -156,20 +156,47 @@ export async function checkStore(url: string, timeoutMs: number): Promise<CheckR
 	}
 }
 
-/** A tiny request to the model (skipped for the demo, which makes no requests). */
-export async function checkModel(config: Config, timeoutMs: number): Promise<CheckResult> {
+/** What to check when a provider refuses, per provider prefix. */
+const MODEL_FIX: Record<string, string> = {
+	openai: "check OPENAI_API_KEY and LEARNHARNESS_MODEL (the id must exist at OpenAI)",
+	compatible: "check OPENAI_API_KEY, OPENAI_BASE_URL and LEARNHARNESS_MODEL (the id must exist on that server)",
+	anthropic: "check ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL and the model id (e.g. anthropic:claude-sonnet-4-5)",
+	google:
+		"check GOOGLE_GENERATIVE_AI_API_KEY, GOOGLE_GENERATIVE_AI_BASE_URL and the model id (e.g. google:gemini-2.5-flash)",
+};
+
+/** One tiny request per distinct model in use (the prober's and the teacher's), named by the jobs it serves when they differ. */
+export async function checkModels(config: Config, timeoutMs: number): Promise<CheckResult[]> {
+	const inUse = modelsInUse(config);
+	if (inUse.length === 1) return [await checkModel(config, timeoutMs)];
+	return Promise.all(
+		inUse.map(async (m) => ({
+			...(await checkModel(config, timeoutMs, m.setting)),
+			name: `model (${m.jobs.join(", ")})`,
+		})),
+	);
+}
+
+/** A tiny request to one model setting (default LEARNHARNESS_MODEL; skipped for the demo, which makes no requests). */
+export async function checkModel(
+	config: Config,
+	timeoutMs: number,
+	setting: string = config.model.id,
+): Promise<CheckResult> {
 	const name = "model";
-	if (config.model.demo)
+	if (setting === "demo")
 		return {
 			name,
 			status: "ok",
 			detail: "demo: the built-in scripted lesson (no request needed). Set OPENAI_API_KEY for a real model.",
 		};
-	const where = config.model.baseUrl ? redactUrl(config.model.baseUrl) : "OpenAI";
+	const spec = parseModelSpec(setting, config.model.baseUrl !== undefined);
+	const where = whereOf(config, setting);
+	const fix = MODEL_FIX[spec.ok && !spec.demo ? spec.provider : "openai"];
 	const started = performance.now();
 	try {
 		const result = await generateText({
-			model: modelOf(config),
+			model: modelOf(config, setting),
 			prompt: "Reply with the single word OK.",
 			maxOutputTokens: 16,
 			maxRetries: 0,
@@ -179,13 +206,13 @@ export async function checkModel(config: Config, timeoutMs: number): Promise<Che
 		return {
 			name,
 			status: "ok",
-			detail: `${config.model.id} at ${where} answered in ${ms} ms (${JSON.stringify(result.text.slice(0, 20))})`,
+			detail: `${setting} at ${where} answered in ${ms} ms (${JSON.stringify(result.text.slice(0, 20))})`,
 		};
 	} catch (error) {
 		return {
 			name,
 			status: "fail",
-			detail: `${config.model.id} at ${where}: ${message(error)}. Fix: check OPENAI_API_KEY, OPENAI_BASE_URL and LEARNHARNESS_MODEL (the id must exist on that server).`,
+			detail: `${setting} at ${where}: ${message(error)}. Fix: ${fix}.`,
 		};
 	}
 }

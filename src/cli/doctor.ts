@@ -11,6 +11,7 @@ import {
 	checkChromium,
 	checkDiscord,
 	checkModel,
+	checkModels,
 	checkRender,
 	checkSlack,
 	checkStore,
@@ -33,6 +34,12 @@ const SPOILS: Record<string, string> = {
 	OPENAI_API_KEY: "model",
 	OPENAI_BASE_URL: "model",
 	LEARNHARNESS_MODEL: "model",
+	LEARNHARNESS_MODEL_PROBER: "model",
+	LEARNHARNESS_MODEL_TEACHER: "model",
+	ANTHROPIC_API_KEY: "model",
+	ANTHROPIC_BASE_URL: "model",
+	GOOGLE_GENERATIVE_AI_API_KEY: "model",
+	GOOGLE_GENERATIVE_AI_BASE_URL: "model",
 	DISCORD_TOKEN: "discord",
 	DISCORD_API_URL: "discord",
 	DISCORD_GUILD_ID: "discord",
@@ -80,7 +87,8 @@ export async function doctorCommand(io: CliIo, options: DoctorOptions = {}): Pro
 				},
 	);
 	results.push(await guarded("store", (c) => checkStore(c.storeUrl, timeoutMs)));
-	results.push(await guarded("model", (c) => checkModel(c, timeoutMs)));
+	const models = spoiled.has("model") || !config ? undefined : await checkModels(config, timeoutMs);
+	results.push(...(models ?? [await guarded("model", (c) => checkModel(c, timeoutMs))]));
 	results.push(await guarded("discord", (c) => checkDiscord(c.discord, timeoutMs)));
 	results.push(await guarded("slack", (c) => checkSlack(c.slack, timeoutMs)));
 	const columns = (io.stdout as { columns?: number }).columns;

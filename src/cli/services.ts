@@ -5,7 +5,8 @@
  */
 
 import type { LanguageModel } from "ai";
-import { createLanguageModel, createSessionStore, createTutor } from "../agent/index.ts";
+import { createLanguageModel, createSessionStore, createTutor, parseModelSpec } from "../agent/index.ts";
+import { MODEL_JOBS, type ModelJob } from "../config/models.ts";
 import { type Config, redactUrl } from "../config.ts";
 import type { Logger } from "../core/contracts/logger.ts";
 import type { Tutor } from "../core/contracts/tutor.ts";
@@ -50,9 +51,11 @@ export async function createServices(
 	}
 	const store = await createSessionStore(config.storeUrl, logger);
 	const model = modelOf(config);
+	const models = jobModelsOf(config);
 	// Below the shutdown registry's per-item limit, so the tutor still closes its store after aborting turns.
 	const tutor = createTutor({
 		model,
+		...(models ? { models } : {}),
 		store,
 		logger,
 		closeTimeoutMs: options.closeTimeoutMs ?? 8_000,
@@ -66,19 +69,58 @@ export async function createServices(
 	return { tutor, renderer, repaired };
 }
 
-/** The configured model (the demo, an OpenAI-compatible server, or OpenAI). */
-export function modelOf(config: Config): LanguageModel {
-	return createLanguageModel({
-		model: config.model.id,
-		...(config.model.apiKey ? { apiKey: config.model.apiKey } : {}),
-		...(config.model.baseUrl ? { baseUrl: config.model.baseUrl } : {}),
-	});
+/** A configured model (LEARNHARNESS_MODEL, or another setting in its syntax) through the provider registry. */
+export function modelOf(config: Config, setting: string = config.model.id): LanguageModel {
+	const { id: _id, demo: _demo, jobs: _jobs, ...providers } = config.model;
+	return createLanguageModel({ ...providers, model: setting });
 }
 
-/** A one-line description of the model for banners and doctor. */
+/** The jobs' own models (LEARNHARNESS_MODEL_PROBER/_TEACHER); undefined when none is set. */
+export function jobModelsOf(config: Config): Partial<Record<ModelJob, LanguageModel>> | undefined {
+	const jobs = config.model.jobs;
+	if (!jobs) return undefined;
+	const models: Partial<Record<ModelJob, LanguageModel>> = {};
+	for (const job of MODEL_JOBS) {
+		const setting = jobs[job];
+		if (setting !== undefined) models[job] = modelOf(config, setting);
+	}
+	return models;
+}
+
+/** The distinct model settings in use, with the jobs each serves (one entry when every job uses LEARNHARNESS_MODEL). */
+export function modelsInUse(config: Config): Array<{ setting: string; jobs: ModelJob[] }> {
+	const out: Array<{ setting: string; jobs: ModelJob[] }> = [];
+	for (const job of MODEL_JOBS) {
+		const setting = config.model.jobs?.[job] ?? config.model.id;
+		const seen = out.find((m) => m.setting === setting);
+		if (seen) seen.jobs.push(job);
+		else out.push({ setting, jobs: [job] });
+	}
+	return out;
+}
+
+/** Where a model setting's requests go: the provider, or the base URL it was pointed at (redacted). */
+export function whereOf(config: Config, setting: string): string {
+	const spec = parseModelSpec(setting, config.model.baseUrl !== undefined);
+	if (!spec.ok || spec.demo) return "nowhere";
+	const base = {
+		openai: undefined,
+		compatible: config.model.baseUrl,
+		anthropic: config.model.anthropic?.baseUrl,
+		google: config.model.google?.baseUrl,
+	}[spec.provider];
+	const name = { openai: "OpenAI", compatible: "the compatible server", anthropic: "Anthropic", google: "Google" }[
+		spec.provider
+	];
+	return base ? redactUrl(base) : name;
+}
+
+/** A one-line description of the model(s) for banners and doctor. */
 export function describeModel(config: Config): string {
-	if (config.model.demo) return "demo (the built-in scripted lesson; set OPENAI_API_KEY for a real model)";
-	return config.model.baseUrl
-		? `${config.model.id} at ${redactUrl(config.model.baseUrl)}`
-		: `${config.model.id} (OpenAI)`;
+	if (config.model.demo && !config.model.jobs)
+		return "demo (the built-in scripted lesson; set OPENAI_API_KEY for a real model)";
+	const inUse = modelsInUse(config);
+	const one = (setting: string) => `${setting} at ${whereOf(config, setting)}`;
+	if (inUse.length === 1) return one(inUse[0]?.setting ?? config.model.id);
+	return inUse.map((m) => `${m.jobs.join(" and ")}: ${one(m.setting)}`).join("; ");
 }

@@ -6,6 +6,7 @@
 
 import { z } from "zod";
 import { DEFAULT_STORE_URL } from "../agent/index.ts";
+import { JOB_MODEL_VARIABLES, modelSetting, PROVIDER_VARIABLES } from "./provider-variables.ts";
 import { sqliteFileOf, systemFolderOf } from "./store-path.ts";
 
 /** One row of the configuration table. */
@@ -23,8 +24,12 @@ export interface VariableSpec extends ConfigEntry {
 
 /** The model used when OPENAI_API_KEY is set and LEARNHARNESS_MODEL is not. */
 export const DEFAULT_OPENAI_MODEL = "gpt-4.1-mini";
-/** OpenAI model ids that read images (LEARNHARNESS_MODEL_VISION=auto): gpt-4o*, gpt-4.1*, gpt-5*, o3*, o4* (a provider prefix allowed). */
-export const VISION_MODEL_PATTERN = /^(?:openai\/)?(?:gpt-4o|gpt-4\.1|gpt-5|o3|o4)(?:$|[-.:])/i;
+/**
+ * Model ids that read images (LEARNHARNESS_MODEL_VISION=auto): OpenAI's gpt-4o*, gpt-4.1*, gpt-5*, o3*, o4*
+ * (bare or `openai:`), and every `anthropic:claude-*` and `google:gemini-*` model.
+ */
+export const VISION_MODEL_PATTERN =
+	/^(?:(?:openai[/:])?(?:gpt-4o|gpt-4\.1|gpt-5|o3|o4)(?:$|[-.:])|anthropic:claude-|google:gemini-)/i;
 
 /** Whether a model reads images under a LEARNHARNESS_MODEL_VISION setting; the demo never does. */
 export function modelSeesImages(modelId: string, setting: "auto" | "on" | "off" = "auto"): boolean {
@@ -88,18 +93,21 @@ export const VARIABLES: readonly VariableSpec[] = [
 		schema: httpUrl,
 		fix: "Use the server's base URL including /v1, e.g. OPENAI_BASE_URL=http://127.0.0.1:11434/v1.",
 	},
+	...PROVIDER_VARIABLES,
 	{
 		name: "LEARNHARNESS_MODEL",
 		default: `demo without a key; ${DEFAULT_OPENAI_MODEL} with one`,
-		description: "The model id, or `demo` for the built-in scripted lesson (no key, no network).",
-		schema: text.regex(/^[\w.:/@-]+$/, { error: "is not a model id" }),
-		fix: `Use a model id your provider serves (e.g. ${DEFAULT_OPENAI_MODEL}, llama3.1:8b) or demo.`,
+		description:
+			"`provider:model` (openai, anthropic, google, compatible), a bare id (OpenAI's, or the OPENAI_BASE_URL server's), or `demo`.",
+		schema: modelSetting,
+		fix: `Use provider:model (e.g. openai:${DEFAULT_OPENAI_MODEL}, anthropic:claude-sonnet-4-5, compatible:llama3.1:8b), a bare id, or demo.`,
 	},
+	...JOB_MODEL_VARIABLES,
 	{
 		name: "LEARNHARNESS_MODEL_VISION",
 		default: "auto",
 		description:
-			"Whether the model reads pictures learners attach (PNG, JPEG, GIF, WebP up to 5 MB, 4 a message): `on`, `off`, or `auto` (on for OpenAI vision models: gpt-4o, gpt-4.1, gpt-5, o3, o4; off for others and the demo).",
+			"Whether the model reads pictures learners attach (PNG, JPEG, GIF, WebP up to 5 MB, 4 a message): `on`, `off`, or `auto` (on for gpt-4o, gpt-4.1, gpt-5, o3, o4, anthropic:claude-* and google:gemini-*; off for others and the demo).",
 		schema: z.enum(["auto", "on", "off"], { error: "is not auto, on or off" }),
 		fix: "Use LEARNHARNESS_MODEL_VISION=on for a model that reads images (e.g. llava, qwen2.5-vl), off, or auto.",
 	},

@@ -83,9 +83,13 @@ describe("config", () => {
 		const key = { OPENAI_API_KEY: "sk-test" };
 		for (const id of ["gpt-4o", "gpt-4o-mini", "gpt-4.1-nano", "gpt-5", "o3", "o4-mini"])
 			expect(vision({ ...key, LEARNHARNESS_MODEL: id }), id).toBe(true);
-		for (const id of ["gpt-3.5-turbo", "o1-mini", "gpt-4o3x", "llama3.1:8b", "o30"])
+		for (const id of ["gpt-3.5-turbo", "o1-mini", "gpt-4o3x", "llama3.1", "o30"])
 			expect(vision({ ...key, LEARNHARNESS_MODEL: id }), id).toBe(false);
-		expect(vision({ ...key, LEARNHARNESS_MODEL: "llava:13b", LEARNHARNESS_MODEL_VISION: "on" })).toBe(true);
+		const local = { OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" };
+		expect(vision({ ...local, LEARNHARNESS_MODEL: "llava:13b", LEARNHARNESS_MODEL_VISION: "on" })).toBe(true);
+		expect(vision({ ...local, LEARNHARNESS_MODEL: "llava:13b" })).toBe(false);
+		expect(vision({ ...key, LEARNHARNESS_MODEL: "openai:gpt-4.1-mini" })).toBe(true);
+		expect(vision({ LEARNHARNESS_MODEL: "anthropic:claude-sonnet-4-5", ANTHROPIC_API_KEY: "k" })).toBe(true);
 		expect(vision({ ...key, LEARNHARNESS_MODEL: "gpt-4o", LEARNHARNESS_MODEL_VISION: "off" })).toBe(false);
 		// The demo never reads pictures; asking for it is a warning, not an error.
 		const demo = parseConfig({ LEARNHARNESS_MODEL_VISION: "on" });

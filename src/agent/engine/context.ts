@@ -12,7 +12,10 @@ import type { EventHub } from "./event-hub.ts";
 
 /** The engine's shared dependencies and settings. */
 export interface EngineContext {
+	/** The default model (TutorOptions.model). */
 	model: LanguageModelV3;
+	/** The model each agent's steps run on (the default model unless TutorOptions.models names another). */
+	models: Record<LessonAgent["name"], LanguageModelV3>;
 	store: SessionStore;
 	logger: Logger;
 	hub: EventHub;

@@ -67,7 +67,7 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 			}
 			steps++;
 			const outcome = await runModelStep({
-				model: rt.model,
+				model: rt.models[agent.name],
 				agent,
 				messages: await toModelMessages(record.messages),
 				maxRetries: rt.maxRetries,
