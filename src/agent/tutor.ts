@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import type { LanguageModel } from "ai";
 import { LRUCache } from "lru-cache";
+import type { TurnBudget } from "../core/contracts/budget.ts";
 import type { HandleResult, LearnerEvent } from "../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../core/contracts/logger.ts";
 import type { StartLessonOptions, StartLessonResult, Tutor } from "../core/contracts/tutor.ts";
@@ -58,6 +59,8 @@ export interface TutorOptions {
 	 * the store is back.
 	 */
 	saveRetryMs?: number;
+	/** Cost caps: a turn runs only when `beforeTurn` allows it; each model step's usage goes to `spent` (default: no caps). */
+	budget?: TurnBudget;
 }
 
 /** Longest topic accepted. */
@@ -92,6 +95,7 @@ export function createTutor(options: TutorOptions): Tutor {
 		storeHealthy: true,
 		totalTimeoutMs: options.totalTimeoutMs ?? 180_000,
 		telemetry: options.telemetry ?? false,
+		...(options.budget ? { budget: options.budget } : {}),
 		now: options.now ?? (() => new Date()),
 		newId: () => randomUUID(),
 		signal: abort.signal,

@@ -5,6 +5,7 @@
  */
 
 import type { LanguageModel } from "ai";
+import { type BudgetRouter, createBudgetRouter } from "../adapters/lesson/lesson-budget.ts";
 import { createLanguageModel, createSessionStore, createTutor, parseModelSpec } from "../agent/index.ts";
 import { MODEL_JOBS, type ModelJob } from "../config/models.ts";
 import { type Config, redactUrl } from "../config.ts";
@@ -18,6 +19,8 @@ import { prepareStoreFolder } from "./store-folder.ts";
 export interface Services {
 	tutor: Tutor;
 	renderer: PlanRenderer;
+	/** The tutor's budget hook: each platform's controller attaches its token caps here. */
+	budgets: BudgetRouter;
 	/** Sessions repaired at start (cut off by a crash or restart). */
 	repaired: number;
 }
@@ -52,6 +55,7 @@ export async function createServices(
 	const store = await createSessionStore(config.storeUrl, logger);
 	const model = modelOf(config);
 	const models = jobModelsOf(config);
+	const budgets = createBudgetRouter();
 	// Below the shutdown registry's per-item limit, so the tutor still closes its store after aborting turns.
 	const tutor = createTutor({
 		model,
@@ -61,12 +65,13 @@ export async function createServices(
 		closeTimeoutMs: options.closeTimeoutMs ?? 8_000,
 		...(config.modelTimeoutMs !== undefined ? { totalTimeoutMs: config.modelTimeoutMs } : {}),
 		telemetry: config.telemetry === true,
+		budget: budgets.budget,
 	});
 	// Registered after the renderer, so it closes first (it waits for running turns, then closes the store).
 	registry.add({ name: "tutor", close: () => tutor.close() });
 	const repaired = await tutor.resume();
 	if (repaired > 0) logger.info({ repaired }, "repaired interrupted sessions");
-	return { tutor, renderer, repaired };
+	return { tutor, renderer, budgets, repaired };
 }
 
 /** A configured model (LEARNHARNESS_MODEL, or another setting in its syntax) through the provider registry. */

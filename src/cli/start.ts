@@ -133,6 +133,7 @@ async function startDiscord(
 		config: { ...discord, vision: config.model.vision },
 		logger: logger.child({ adapter: "discord" }),
 		state: adapterState(config, "discord", logger, registry),
+		budgets: runtime.budgets,
 	});
 	await adapter.start();
 	return adapter;
@@ -153,6 +154,7 @@ async function startSlack(
 		config: { ...slack, vision: config.model.vision },
 		logger, // the Slack adapter tags its own lines
 		state: adapterState(config, "slack", logger, registry),
+		budgets: runtime.budgets,
 	});
 	await adapter.start();
 	return adapter;

@@ -30,6 +30,9 @@ export const OPTION = {
 	lessonsPerDay: "lessons-per-day",
 	defaultMode: "default-mode",
 	reset: "reset",
+	serverTokens: "server_tokens_per_day",
+	memberTokens: "member_tokens_per_day",
+	price: "price",
 } as const;
 
 /** Longest topic accepted (the thread name is cut to Discord's 100 characters). */
@@ -112,11 +115,34 @@ export const lessonCommands: RESTPutAPIApplicationCommandsJSONBody = [
 						choices: modeChoices,
 					},
 					{
+						type: ApplicationCommandOptionType.Integer,
+						name: OPTION.serverTokens,
+						description: "Tokens the whole server may use per UTC day (0 = unlimited)",
+						min_value: 0,
+					},
+					{
+						type: ApplicationCommandOptionType.Integer,
+						name: OPTION.memberTokens,
+						description: "Tokens each member's turns may use per UTC day (0 = unlimited)",
+						min_value: 0,
+					},
+					{
+						type: ApplicationCommandOptionType.String,
+						name: OPTION.price,
+						description: "A model's $ per million tokens: model=input,output (model= removes it)",
+						max_length: 100,
+					},
+					{
 						type: ApplicationCommandOptionType.Boolean,
 						name: OPTION.reset,
 						description: "Back to the defaults (every channel, no limit, solo)",
 					},
 				],
+			},
+			{
+				type: ApplicationCommandOptionType.Subcommand,
+				name: "usage",
+				description: "Admins: tokens used today and this month, per member and model, with estimated cost",
 			},
 		],
 	},

@@ -34,6 +34,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 		port: createDiscordPort(client, logger),
 		logger,
 		...(options.state ? { state: options.state } : {}),
+		...(options.budgets ? { budgets: options.budgets } : {}),
 		...(config.storeUrl ? { storeUrl: config.storeUrl } : {}),
 		...(config.guildDefaults ? { ruleDefaults: config.guildDefaults } : {}),
 		images: {

@@ -1,13 +1,14 @@
 /**
- * `/lesson start|end|status|help|config`, decoded into controller calls.
+ * `/lesson start|end|status|help|config|usage`, decoded into controller calls.
  * Every subcommand is deferred (ephemeral) before any store or model work;
  * help is answered at once. What each says back is Discord-styled here.
  */
 
 import { ChannelType, type ChatInputCommandInteraction, MessageFlags } from "discord.js";
 import type { Logger } from "../../core/contracts/logger.ts";
+import { usageText } from "../lesson/budget-texts.ts";
 import type { LessonController } from "../lesson/controller.ts";
-import { isLessonMode, type LessonRulesChange } from "../lesson/lesson-rules.ts";
+import { isLessonMode, type LessonRulesChange, parsePriceSetting } from "../lesson/lesson-rules.ts";
 import type { LessonPlace } from "../lesson/port.ts";
 import { rulesText, statusText } from "../lesson/texts.ts";
 import { actorOf } from "./actor.ts";
@@ -59,7 +60,7 @@ async function start(ctx: CommandContext, interaction: ChatInputCommandInteracti
 	await actor.notify(`Your ${opened.intro.mode} lesson on **${threadName(topic)}**${forWhom} is ready: <#${threadId}>`);
 }
 
-function configChange(interaction: ChatInputCommandInteraction): LessonRulesChange {
+function configChange(interaction: ChatInputCommandInteraction): LessonRulesChange | { error: string } {
 	const o = interaction.options;
 	const change: LessonRulesChange = {};
 	if (o.getBoolean(OPTION.reset)) change.reset = true;
@@ -71,13 +72,23 @@ function configChange(interaction: ChatInputCommandInteraction): LessonRulesChan
 	if (perDay !== null) change.lessonsPerDay = Math.max(0, Math.min(100, perDay));
 	const mode = o.getString(OPTION.defaultMode);
 	if (isLessonMode(mode)) change.defaultMode = mode;
+	const serverTokens = o.getInteger(OPTION.serverTokens);
+	if (serverTokens !== null) change.serverTokensPerDay = Math.max(0, serverTokens);
+	const memberTokens = o.getInteger(OPTION.memberTokens);
+	if (memberTokens !== null) change.memberTokensPerDay = Math.max(0, memberTokens);
+	const price = o.getString(OPTION.price);
+	if (price !== null) {
+		const parsed = parsePriceSetting(price);
+		if ("error" in parsed) return parsed;
+		change.price = parsed;
+	}
 	return change;
 }
 
 /** Handle a `/lesson` command (not yet acknowledged). */
 export async function lessonCommand(ctx: CommandContext, interaction: ChatInputCommandInteraction): Promise<void> {
 	const sub = interaction.options.getSubcommand(false);
-	if (sub !== "start" && sub !== "end" && sub !== "status" && sub !== "config") {
+	if (sub !== "start" && sub !== "end" && sub !== "status" && sub !== "config" && sub !== "usage") {
 		if (sub !== "help") ctx.logger.warn({ subcommand: sub }, "discord: unknown /lesson subcommand");
 		return void (await interaction.reply({ content: HELP_TEXT, flags: MessageFlags.Ephemeral }));
 	}
@@ -97,8 +108,15 @@ export async function lessonCommand(ctx: CommandContext, interaction: ChatInputC
 			return;
 		}
 		case "config": {
-			const shown = await ctx.controller.config(actor, guildId, configChange(interaction));
-			if (shown) await actor.notify(`${shown.saved ? "Saved.\n" : ""}${rulesText(shown.rules, DISCORD_STYLE)}`);
+			const change = configChange(interaction);
+			const shown = await ctx.controller.config(actor, guildId, "error" in change ? undefined : change);
+			const head = "error" in change ? `${change.error}\n\n` : shown?.saved ? "Saved.\n" : "";
+			if (shown) await actor.notify(`${head}${rulesText(shown.rules, DISCORD_STYLE)}`);
+			return;
+		}
+		case "usage": {
+			const report = await ctx.controller.usage(actor, guildId);
+			if (report) await actor.notify(usageText(report, DISCORD_STYLE));
 		}
 	}
 }

@@ -8,6 +8,7 @@ import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
 import type { PlanRenderer } from "../../render/index.ts";
 import type { ImageLimits } from "../lesson/images.ts";
+import type { BudgetRouter } from "../lesson/lesson-budget.ts";
 import type { LessonRules } from "../lesson/lesson-rules.ts";
 
 /** How the adapter reaches Discord. */
@@ -42,6 +43,8 @@ export interface DiscordAdapterOptions {
 	logger: Logger;
 	/** What the lesson controller remembers (posted cards, guild rules, daily counts); opened on `storeUrl` when omitted. */
 	state?: StateStore;
+	/** The tutor\'s budget hook router (the one passed to createTutor): token caps apply when given. */
+	budgets?: BudgetRouter;
 }
 
 /** A running (or stopped) Discord adapter. */

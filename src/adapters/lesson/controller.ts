@@ -12,6 +12,7 @@ import type { Logger } from "../../core/contracts/logger.ts";
 import type { SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
 import { createMathRenderer, type MathRenderer, type PlanPicture, type PlanRenderer } from "../../render/index.ts";
 import { type AttachedFiles, createAnswerFlows, type LessonImages } from "./answers.ts";
+import { type BudgetRouter, budgetVerdict, createLessonBudget, type LessonBudgetOptions } from "./lesson-budget.ts";
 import { applyLessonRulesChange, type LessonRules, type LessonRulesChange } from "./lesson-rules.ts";
 import { LessonState } from "./lesson-state.ts";
 import { refusalNotice } from "./notices.ts";
@@ -19,6 +20,7 @@ import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
 import { createSerialQueues } from "./serial-queue.ts";
 import { type StartOutcome, type StartRequest, startLesson } from "./start.ts";
 import { createThreadOutput } from "./thread-output.ts";
+import { type PeriodUsage, UsageLedger } from "./usage-ledger.ts";
 import { within } from "./within.ts";
 
 /** Dependencies of createLessonController. */
@@ -37,7 +39,17 @@ export interface LessonControllerOptions {
 	images?: LessonImages;
 	/** Rules of a community that has none stored. */
 	ruleDefaults?: Partial<LessonRules>;
+	/** Where this platform's cost caps attach to the tutor's budget hook (default: no caps, nothing counted). */
+	budgets?: BudgetRouter;
 	now?: () => Date;
+}
+
+/** `/lesson usage`: a community's tokens today and this month, and its price table. */
+export interface UsageReport {
+	day: PeriodUsage;
+	month: PeriodUsage;
+	prices: LessonRules["prices"];
+	now: Date;
 }
 
 /** A lesson's status, for the platform to show. */
@@ -67,6 +79,8 @@ export interface LessonController {
 		community: string,
 		change: LessonRulesChange | undefined,
 	): Promise<{ rules: LessonRules; saved: boolean } | undefined>;
+	/** `/lesson usage` (admins): today's and this month's usage; undefined when refused (the actor was told). */
+	usage(actor: Actor, community: string): Promise<UsageReport | undefined>;
 	/** The lesson of a channel (for commands run outside the thread): the actor's latest, else (admins, or `anyone`) the channel's. */
 	lessonIn(community: string, channelId: string, actor: Actor, anyone?: boolean): Promise<string | undefined>;
 	/** A button or select choice (0-based). */
@@ -93,12 +107,24 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 	const output = createThreadOutput({ port, renderer, math, state, queues, logger });
 	const answers = createAnswerFlows({ tutor, port, logger, ...(options.images ? { images: options.images } : {}) });
 	const now = options.now ?? (() => new Date());
+	const ledger = new UsageLedger(state.store);
+	const place = port.name === "slack" ? "workspace" : "server";
+	const caps: LessonBudgetOptions = { state, ledger, style: port.style, place, logger, now };
 	let unsubscribe: (() => void) | undefined;
+	let detachBudget: (() => void) | undefined;
 	let stopped = false;
+	/** After a recorded click: tell the clicker privately when their turn will not run (the thread is told too). */
+	const overBudget = async (actor: Actor, threadId: string, result: HandleResult): Promise<HandleResult> => {
+		if (!result.ok || !options.budgets) return result;
+		const verdict = await budgetVerdict(caps, threadId, actor.by).catch(() => ({ ok: true }) as const);
+		if (!verdict.ok) await actor.notify(verdict.message);
+		return result;
+	};
 
 	return {
 		attach() {
 			unsubscribe ??= tutor.subscribe(output.onEvent);
+			detachBudget ??= options.budgets?.attach(port.name, createLessonBudget(caps));
 		},
 		async stop() {
 			if (stopped) return;
@@ -114,6 +140,7 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 			if (!(await queues.drain(STOP_MS))) logger.warn({}, `${port.name}: stopped with posts still queued`);
 			unsubscribe?.();
 			unsubscribe = undefined;
+			detachBudget?.();
 			output.stopTyping();
 			await owned?.close();
 		},
@@ -154,6 +181,19 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 			logger.info({ community, rules }, `${port.name}: lesson rules changed`);
 			return { rules, saved: true };
 		},
+		async usage(actor, community) {
+			if (!(await actor.isAdmin())) {
+				await actor.notify(`Only admins${port.style.adminHint ?? ""} can see the tutor's usage.`);
+				return undefined;
+			}
+			const at = now();
+			const [day, month, rules] = await Promise.all([
+				ledger.day(community, at),
+				ledger.month(community, at),
+				state.rules(community),
+			]);
+			return { day, month, prices: rules.prices, now: at };
+		},
 		async lessonIn(community, channelId, actor, anyone = false) {
 			const own = await state.latest(community, channelId, actor.by.id);
 			const ownOpen = own && (await tutor.getSession(own).catch(() => undefined))?.phase !== "ended";
@@ -161,9 +201,11 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 			if (anyone || (await actor.isAdmin())) return (await state.latest(community, channelId)) ?? own;
 			return own;
 		},
-		choose: answers.choose,
+		choose: async (actor, threadId, toolCallId, index) =>
+			overBudget(actor, threadId, await answers.choose(actor, threadId, toolCallId, index)),
 		openForm: answers.openForm,
-		submitForm: answers.submitForm,
+		submitForm: async (actor, threadId, toolCallId, text) =>
+			overBudget(actor, threadId, await answers.submitForm(actor, threadId, toolCallId, text)),
 		typed: answers.typed,
 	};
 }

@@ -15,6 +15,18 @@ export interface LessonRules {
 	lessonsPerDay: number;
 	/** Mode of a lesson started without an explicit mode. */
 	defaultMode: LessonMode;
+	/** Tokens (input + output) the whole community may spend per UTC day; 0 = unlimited. */
+	serverTokensPerDay: number;
+	/** Tokens (input + output) each member's turns may spend per UTC day; 0 = unlimited (admins too are counted). */
+	memberTokensPerDay: number;
+	/** Prices the admin set per model id, for `/lesson usage` estimates. */
+	prices: Record<string, ModelPrice>;
+}
+
+/** A model's price in US dollars per million tokens (cached input billed as input: an upper estimate). */
+export interface ModelPrice {
+	input: number;
+	output: number;
 }
 
 /** Built-in rules: every channel, no daily limit, solo lessons. */
@@ -22,6 +34,9 @@ export const DEFAULT_LESSON_RULES: Readonly<LessonRules> = Object.freeze({
 	channels: [],
 	lessonsPerDay: 0,
 	defaultMode: "solo",
+	serverTokensPerDay: 0,
+	memberTokensPerDay: 0,
+	prices: {},
 });
 
 const MODES: readonly LessonMode[] = ["solo", "group"];
@@ -41,6 +56,8 @@ export function normalizeLessonRules(value: unknown, defaults: LessonRules = DEF
 		? v.channels.filter((c): c is string => typeof c === "string" && c !== "")
 		: defaults.channels;
 	const perDay = v.lessonsPerDay;
+	const count = (x: unknown, fallback: number) =>
+		typeof x === "number" && Number.isFinite(x) && x >= 0 ? Math.floor(x) : fallback;
 	return {
 		channels: [...new Set(channels)],
 		lessonsPerDay:
@@ -48,7 +65,22 @@ export function normalizeLessonRules(value: unknown, defaults: LessonRules = DEF
 				? Math.floor(perDay)
 				: defaults.lessonsPerDay,
 		defaultMode: isLessonMode(v.defaultMode) ? v.defaultMode : defaults.defaultMode,
+		serverTokensPerDay: count(v.serverTokensPerDay, defaults.serverTokensPerDay),
+		memberTokensPerDay: count(v.memberTokensPerDay, defaults.memberTokensPerDay),
+		prices: normalizePrices(v.prices ?? defaults.prices),
 	};
+}
+
+/** The well-formed entries of a stored price table (finite, non-negative prices). */
+function normalizePrices(value: unknown): Record<string, ModelPrice> {
+	const out: Record<string, ModelPrice> = {};
+	if (typeof value !== "object" || value === null) return out;
+	for (const [model, price] of Object.entries(value)) {
+		const p = price as Partial<ModelPrice> | null;
+		const ok = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x) && x >= 0;
+		if (model !== "" && p && ok(p.input) && ok(p.output)) out[model] = { input: p.input, output: p.output };
+	}
+	return out;
 }
 
 /** Whether a lesson may start in `channelId` (for a thread: its parent channel). */
@@ -66,6 +98,10 @@ export interface LessonRulesChange {
 	disallowChannel?: string;
 	lessonsPerDay?: number;
 	defaultMode?: LessonMode;
+	serverTokensPerDay?: number;
+	memberTokensPerDay?: number;
+	/** Set a model's price, or (price undefined) remove it. */
+	price?: { model: string; price?: ModelPrice };
 	/** Start from the defaults before applying the rest. */
 	reset?: boolean;
 }
@@ -76,12 +112,30 @@ export function applyLessonRulesChange(
 	change: LessonRulesChange,
 	defaults: LessonRules = DEFAULT_LESSON_RULES,
 ): LessonRules {
-	let next: LessonRules = change.reset ? { ...defaults, channels: [...defaults.channels] } : { ...rules };
+	let next: LessonRules = change.reset
+		? { ...defaults, channels: [...defaults.channels], prices: { ...defaults.prices } }
+		: { ...rules };
 	if (change.channels) next.channels = [...change.channels];
 	if (change.allowChannel && !next.channels.includes(change.allowChannel))
 		next.channels = [...next.channels, change.allowChannel];
 	if (change.disallowChannel) next.channels = next.channels.filter((id) => id !== change.disallowChannel);
 	if (change.lessonsPerDay !== undefined) next = { ...next, lessonsPerDay: change.lessonsPerDay };
 	if (change.defaultMode !== undefined) next = { ...next, defaultMode: change.defaultMode };
+	if (change.serverTokensPerDay !== undefined) next = { ...next, serverTokensPerDay: change.serverTokensPerDay };
+	if (change.memberTokensPerDay !== undefined) next = { ...next, memberTokensPerDay: change.memberTokensPerDay };
+	if (change.price) {
+		const { [change.price.model]: _old, ...prices } = next.prices;
+		next = { ...next, prices: change.price.price ? { ...prices, [change.price.model]: change.price.price } : prices };
+	}
 	return normalizeLessonRules(next, defaults);
+}
+
+/** Parse `model=input,output` ($ per million tokens; `model=` removes the model's price); an error sentence when malformed. */
+export function parsePriceSetting(text: string): NonNullable<LessonRulesChange["price"]> | { error: string } {
+	const match = /^\s*([^=\s]{1,100})\s*=\s*(?:([0-9.]+)\s*,\s*([0-9.]+))?\s*$/.exec(text);
+	const input = Number(match?.[2]);
+	const output = Number(match?.[3]);
+	if (!match?.[1] || (match[2] !== undefined && !(Number.isFinite(input) && Number.isFinite(output))))
+		return { error: "Give a price as `model=input,output` in $ per million tokens, e.g. `gpt-4.1-mini=0.4,1.6`." };
+	return match[2] === undefined ? { model: match[1] } : { model: match[1], price: { input, output } };
 }

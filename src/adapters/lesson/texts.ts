@@ -4,6 +4,7 @@
  * style (bold, mentions, escaping, a relative time where it has one).
  */
 
+import { capsLines, tokens } from "./budget-texts.ts";
 import type { LessonStatus } from "./controller.ts";
 import type { LessonRules } from "./lesson-rules.ts";
 import { type NoticeStyle, pendingLabel, phaseLabel } from "./notices.ts";
@@ -23,6 +24,10 @@ export function statusText({ summary, picture }: LessonStatus, style: NoticeStyl
 			? "This lesson has ended."
 			: `Now: ${phaseLabel(summary.phase)} · ${pendingLabel(summary.pending.length)}`,
 	];
+	const u = summary.usage;
+	lines.push(
+		`Tokens: ${tokens(u.inputTokens)} input (${tokens(u.cachedInputTokens)} cached) + ${tokens(u.outputTokens)} output`,
+	);
 	if (summary.assessment?.summary) lines.push(`Assessment: ${esc(oneLine(summary.assessment.summary, 500))}`);
 	if (!summary.plan) lines.push("No lesson map yet: it is drawn once the first questions are answered.");
 	else if (picture) {
@@ -33,8 +38,8 @@ export function statusText({ summary, picture }: LessonStatus, style: NoticeStyl
 	return lines.join("\n");
 }
 
-/** `/lesson config`: where lessons may run, the daily limit, the default mode. */
-export function rulesText(rules: LessonRules, style: NoticeStyle): string {
+/** `/lesson config`: where lessons may run, the daily limit, the default mode, the token caps and prices (`place`: "server", "workspace"). */
+export function rulesText(rules: LessonRules, style: NoticeStyle, place = "server"): string {
 	const channel = style.channel ?? ((id: string) => `<#${id}>`);
 	const channels = rules.channels.length > 0 ? rules.channels.map(channel).join(", ") : "every channel";
 	const limit =
@@ -44,5 +49,6 @@ export function rulesText(rules: LessonRules, style: NoticeStyle): string {
 		`• Channels: ${channels}`,
 		`• Limit: ${limit}`,
 		`• Default mode: ${rules.defaultMode}`,
+		...capsLines(rules, place),
 	].join("\n");
 }

@@ -5,18 +5,22 @@
  */
 
 import type { LessonMode } from "../../core/contracts/events.ts";
+import { type LessonRulesChange, parsePriceSetting } from "../lesson/lesson-rules.ts";
 
 /** A config change (`/lesson config channels …|limit n|mode m`). */
 export type ConfigChange =
 	| { setting: "channels"; channels: string[] }
 	| { setting: "limit"; lessonsPerDay: number }
-	| { setting: "mode"; mode: LessonMode };
+	| { setting: "mode"; mode: LessonMode }
+	/** Token caps and prices, already in the controller's terms. */
+	| { setting: "caps"; change: LessonRulesChange };
 
 /** A parsed `/lesson` command. */
 export type LessonCommand =
 	| { kind: "start"; topic: string; mode?: LessonMode; forUser?: string }
 	| { kind: "end" }
 	| { kind: "status" }
+	| { kind: "usage" }
 	| { kind: "help"; unknown?: string }
 	| { kind: "config"; change?: ConfigChange; error?: string };
 
@@ -48,8 +52,26 @@ function parseConfig(args: string[]): LessonCommand {
 				return { kind: "config", error: "The mode is `solo` or `group`." };
 			return { kind: "config", change: { setting: "mode", mode: m } };
 		}
+		case "server_tokens_per_day":
+		case "server-tokens":
+		case "member_tokens_per_day":
+		case "member-tokens": {
+			const n = Number(rest[0]);
+			if (rest.length !== 1 || !Number.isSafeInteger(n) || n < 0)
+				return { kind: "config", error: "Give tokens per day as a whole number (0 = unlimited)." };
+			const key = setting.toLowerCase().startsWith("server") ? "serverTokensPerDay" : "memberTokensPerDay";
+			return { kind: "config", change: { setting: "caps", change: { [key]: n } } };
+		}
+		case "price": {
+			const price = parsePriceSetting(rest.join(" "));
+			if ("error" in price) return { kind: "config", error: price.error };
+			return { kind: "config", change: { setting: "caps", change: { price } } };
+		}
 		default:
-			return { kind: "config", error: `Unknown setting \`${setting.slice(0, 40)}\`: use channels, limit or mode.` };
+			return {
+				kind: "config",
+				error: `Unknown setting \`${setting.slice(0, 40)}\`: use channels, limit, mode, server_tokens_per_day, member_tokens_per_day or price.`,
+			};
 	}
 }
 
@@ -66,6 +88,8 @@ export function parseLessonCommand(text: string): LessonCommand {
 			return { kind: "end" };
 		case "status":
 			return { kind: "status" };
+		case "usage":
+			return { kind: "usage" };
 		case "config":
 			return parseConfig(args);
 		case "start": {

@@ -70,6 +70,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 		port: createSlackPort(app.client, logger),
 		logger,
 		...(options.state ? { state: options.state } : {}),
+		...(options.budgets ? { budgets: options.budgets } : {}),
 		...(config.storeUrl ? { storeUrl: config.storeUrl } : {}),
 		...(config.workspaceDefaults ? { ruleDefaults: config.workspaceDefaults } : {}),
 		images: {

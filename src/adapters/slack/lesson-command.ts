@@ -1,5 +1,5 @@
 /**
- * `/lesson start|end|status|help|config`, decoded into controller calls.
+ * `/lesson start|end|status|help|config|usage`, decoded into controller calls.
  * Every invocation is acked at once (empty ack, so Slack's 3-second deadline
  * holds whatever follows); the answer goes back through the command's
  * response_url as an ephemeral message (an ephemeral post when that fails).
@@ -8,6 +8,7 @@
 import type { App, RespondFn, SlashCommand } from "@slack/bolt";
 import type { Participant } from "../../core/contracts/events.ts";
 import { escapeMrkdwn } from "../../render/index.ts";
+import { usageText } from "../lesson/budget-texts.ts";
 import type { Actor } from "../lesson/port.ts";
 import { rulesText, statusText } from "../lesson/texts.ts";
 import { afterPendingIo } from "../lesson/within.ts";
@@ -72,11 +73,18 @@ async function runCommand(ctx: HandlerContext, command: SlashCommand, actor: Act
 						? { channels: change.channels }
 						: change.setting === "limit"
 							? { lessonsPerDay: change.lessonsPerDay }
-							: { defaultMode: change.mode },
+							: change.setting === "caps"
+								? change.change
+								: { defaultMode: change.mode },
 			);
 			if (!shown) return;
 			const head = parsed.error ? `${parsed.error}\n\n` : shown.saved ? "Saved.\n" : "";
-			return actor.notify(`${head}${rulesText(shown.rules, SLACK_STYLE)}`);
+			return actor.notify(`${head}${rulesText(shown.rules, SLACK_STYLE, "workspace")}`);
+		}
+		case "usage": {
+			const report = await ctx.controller.usage(actor, teamId);
+			if (report) await actor.notify(clip(usageText(report, SLACK_STYLE), 3000));
+			return;
 		}
 	}
 }

@@ -7,6 +7,7 @@ import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
 import type { PlanRenderer } from "../../render/index.ts";
 import type { ImageLimits } from "../lesson/images.ts";
+import type { BudgetRouter } from "../lesson/lesson-budget.ts";
 import type { LessonRules } from "../lesson/lesson-rules.ts";
 
 /** Retries of Web API calls (network errors, HTTP 5xx); 429s are waited out separately. */
@@ -57,6 +58,8 @@ export interface SlackAdapterOptions {
 	logger: Logger;
 	/** What the lesson controller remembers (posted cards, workspace rules, daily counts); opened on `storeUrl` when omitted. */
 	state?: StateStore;
+	/** The tutor\'s budget hook router (the one passed to createTutor): token caps apply when given. */
+	budgets?: BudgetRouter;
 }
 
 /** A running (or runnable) Slack adapter. */

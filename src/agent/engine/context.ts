@@ -5,6 +5,7 @@
  */
 
 import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { TurnBudget } from "../../core/contracts/budget.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { SessionStore } from "../store/types.ts";
 import type { LessonAgent } from "./agents.ts";
@@ -34,6 +35,8 @@ export interface EngineContext {
 	saveRetryMs: number;
 	/** The store's health as the last save saw it: false after a failed save, true after a good one. */
 	storeHealthy: boolean;
+	/** Cost caps: consulted before a turn, told each step's usage (TutorOptions.budget). */
+	budget?: TurnBudget;
 	now: () => Date;
 	newId: () => string;
 	/** Aborted when the tutor closes: running model requests and save retries stop. */

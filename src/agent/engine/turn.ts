@@ -6,6 +6,7 @@
  */
 
 import type { SessionRecord } from "../store/types.ts";
+import { budgetRefusal, reportUsage, turnPayer } from "./budget.ts";
 import type { EngineContext } from "./context.ts";
 import { endLesson } from "./lesson-end.ts";
 import { toModelMessages } from "./model-messages.ts";
@@ -36,6 +37,17 @@ function closeTurn(record: SessionRecord): void {
 export async function runTurn(rt: EngineContext, state: SessionState): Promise<void> {
 	const record = state.record;
 	const sessionId = record.sessionId;
+	const payer = turnPayer(record);
+	const overBudget = await budgetRefusal(rt, record, payer);
+	if (overBudget !== undefined) {
+		// Skipped before any model request; what triggered it stays recorded (a message continues it later).
+		closeTurn(record);
+		await save(rt, state).catch((error: unknown) =>
+			rt.logger.warn({ err: error, sessionId }, "closing a skipped turn failed"),
+		);
+		await rt.hub.emit({ type: "error", sessionId, code: "budget", message: overBudget, retryable: false });
+		return;
+	}
 	record.turnOpen = true;
 	await rt.hub.emit({ type: "typing", sessionId, active: true });
 	let agentName: string | undefined;
@@ -84,6 +96,7 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 				break;
 			}
 			addUsage(record, outcome.usage);
+			await reportUsage(rt, record, payer, agent.name, rt.models[agent.name], outcome.usage);
 			if (!outcome.content.some(says)) {
 				// An empty reply (some local models send one now and then): ask again once, then report it.
 				if (++empty < 2) continue;

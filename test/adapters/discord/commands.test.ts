@@ -28,7 +28,7 @@ describe("registering /lesson", () => {
 		expect(lessonCommands.flatMap((c) => commandProblems(c))).toEqual([]);
 		const command = lessonCommands[0] as { options?: Array<{ name: string }> };
 		const subs = (command.options ?? []).map((o) => o.name);
-		expect(subs).toEqual(["start", "end", "status", "help", "config"]);
+		expect(subs).toEqual(["start", "end", "status", "help", "config", "usage"]);
 	});
 
 	it("registers to a guild when a guild id is set, reading the application id from /applications/@me", async () => {
@@ -72,6 +72,9 @@ describe("adapter pieces", () => {
 			channels: ["1"],
 			lessonsPerDay: 0,
 			defaultMode: "solo",
+			serverTokensPerDay: 0,
+			memberTokensPerDay: 0,
+			prices: {},
 		});
 	});
 

@@ -13,6 +13,9 @@ import {
 	normalizeLessonRules,
 } from "../../../src/adapters/lesson/lesson-rules.ts";
 
+/** The cost-cap fields at their defaults (no caps, no prices). */
+const NO_CAPS = { serverTokensPerDay: 0, memberTokensPerDay: 0, prices: {} };
+
 describe("lesson rules", () => {
 	it("normalizes stored values field by field, falling back to the defaults", () => {
 		expect(normalizeLessonRules(undefined)).toEqual(DEFAULT_LESSON_RULES);
@@ -21,12 +24,14 @@ describe("lesson rules", () => {
 			channels: ["1"],
 			lessonsPerDay: 0,
 			defaultMode: "solo",
+			...NO_CAPS,
 		});
-		const defaults: LessonRules = { channels: ["9"], lessonsPerDay: 2, defaultMode: "group" };
+		const defaults: LessonRules = { channels: ["9"], lessonsPerDay: 2, defaultMode: "group", ...NO_CAPS };
 		expect(normalizeLessonRules({ lessonsPerDay: 4.7 }, defaults)).toEqual({
 			channels: ["9"],
 			lessonsPerDay: 4,
 			defaultMode: "group",
+			...NO_CAPS,
 		});
 		expect(normalizeLessonRules({ lessonsPerDay: Number.POSITIVE_INFINITY }, defaults).lessonsPerDay).toBe(2);
 	});
@@ -42,14 +47,15 @@ describe("lesson rules", () => {
 		let rules = applyLessonRulesChange(DEFAULT_LESSON_RULES, { allowChannel: "A" });
 		rules = applyLessonRulesChange(rules, { allowChannel: "A" });
 		rules = applyLessonRulesChange(rules, { allowChannel: "B", lessonsPerDay: 3, defaultMode: "group" });
-		expect(rules).toEqual({ channels: ["A", "B"], lessonsPerDay: 3, defaultMode: "group" });
+		expect(rules).toEqual({ channels: ["A", "B"], lessonsPerDay: 3, defaultMode: "group", ...NO_CAPS });
 		expect(applyLessonRulesChange(rules, { disallowChannel: "A" }).channels).toEqual(["B"]);
 		expect(applyLessonRulesChange(rules, { channels: [] }).channels).toEqual([]);
-		const defaults: LessonRules = { channels: [], lessonsPerDay: 5, defaultMode: "solo" };
+		const defaults: LessonRules = { channels: [], lessonsPerDay: 5, defaultMode: "solo", ...NO_CAPS };
 		expect(applyLessonRulesChange(rules, { reset: true, defaultMode: "group" }, defaults)).toEqual({
 			channels: [],
 			lessonsPerDay: 5,
 			defaultMode: "group",
+			...NO_CAPS,
 		});
 		expect(DEFAULT_LESSON_RULES.channels).toEqual([]); // the frozen defaults are never mutated
 	});
