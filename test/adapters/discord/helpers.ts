@@ -14,6 +14,7 @@ import {
 	type DiscordAdapter,
 	type DiscordAdapterConfig,
 } from "../../../src/adapters/discord/index.ts";
+import type { BudgetRouter } from "../../../src/adapters/lesson/lesson-budget.ts";
 import { openStateStore, type StateStore } from "../../../src/agent/index.ts";
 import { createSessionStore } from "../../../src/agent/store/session-store.ts";
 import { createTutor, type TutorOptions } from "../../../src/agent/tutor.ts";
@@ -74,7 +75,7 @@ export interface Stack {
 export async function startStack(
 	fake: FakeDiscord,
 	model: MockLanguageModelV3 | TutorOptions["model"],
-	options: { png?: Buffer; config?: Partial<DiscordAdapterConfig> } = {},
+	options: { png?: Buffer; config?: Partial<DiscordAdapterConfig>; budgets?: BudgetRouter } = {},
 ): Promise<Stack> {
 	const dir = mkdtempSync(join(tmpdir(), "lh-discord-"));
 	const logger = recordingLogger();
@@ -85,7 +86,12 @@ export async function startStack(
 	const events: TutorEvent[] = [];
 	const open = async () => {
 		const store = await createSessionStore(storeUrl);
-		const tutor = createTutor({ model, store, maxRetries: 0 });
+		const tutor = createTutor({
+			model,
+			store,
+			maxRetries: 0,
+			...(options.budgets ? { budget: options.budgets.budget } : {}),
+		});
 		tutor.subscribe((e) => void events.push(e));
 		await tutor.resume();
 		const state = openStateStore(`sqlite://${join(dir, "discord.sqlite")}`, "discord");
@@ -94,6 +100,7 @@ export async function startStack(
 			renderer,
 			logger,
 			state,
+			...(options.budgets ? { budgets: options.budgets } : {}),
 			config: {
 				token: fake.token,
 				apiUrl: fake.apiUrl,
@@ -162,12 +169,15 @@ function startedLater<T extends object>(name: string, current: () => T | undefin
 }
 
 /** The fake Discord and the stack on `model` for one test file: started before its tests, closed after. */
-export function useStack(model: MockLanguageModelV3): { fake: FakeDiscord; stack: Stack } {
+export function useStack(
+	model: MockLanguageModelV3,
+	options: Parameters<typeof startStack>[2] = {},
+): { fake: FakeDiscord; stack: Stack } {
 	let fake: FakeDiscord | undefined;
 	let stack: Stack | undefined;
 	beforeAll(async () => {
 		fake = await startFakeDiscord();
-		stack = await startStack(fake, model);
+		stack = await startStack(fake, model, options);
 	});
 	afterAll(async () => {
 		await stack?.close();
