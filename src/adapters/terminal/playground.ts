@@ -13,6 +13,7 @@ import type { HandleResult, LessonMode, Participant } from "../../core/contracts
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
 import type { PendingQuestion, SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
 import { cardFromEvent, type PlanRenderer, type QuestionCard } from "../../render/index.ts";
+import { tokens } from "../lesson/budget-texts.ts";
 import { createLessonController, type LessonController } from "../lesson/controller.ts";
 import type { Actor } from "../lesson/port.ts";
 import { createStyler, type Styler } from "./format.ts";
@@ -134,8 +135,22 @@ class PlaygroundRun {
 		if (this.o.banner) this.print(this.s("dim", this.o.banner));
 		this.controller.attach();
 		const started = this.o.resume ? await this.resume(this.o.resume) : await this.start();
-		if (started) return started;
-		return this.loop();
+		const result = started ?? (await this.loop());
+		await this.printUsage();
+		return result;
+	}
+
+	/** The lesson's tokens so far, printed as the run ends (nothing when no lesson started or the store fails). */
+	private async printUsage(): Promise<void> {
+		const summary = await this.o.tutor.getSession(this.sessionId).catch(() => undefined);
+		if (!summary) return;
+		const u = summary.usage;
+		this.print(
+			this.s(
+				"dim",
+				`Tokens used: ${tokens(u.inputTokens)} input (${tokens(u.cachedInputTokens)} cached) + ${tokens(u.outputTokens)} output.`,
+			),
+		);
 	}
 
 	async dispose(): Promise<void> {

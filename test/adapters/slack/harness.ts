@@ -4,6 +4,7 @@
  * fake recorded (posted cards, their controls).
  */
 
+import type { BudgetRouter } from "../../../src/adapters/lesson/lesson-budget.ts";
 import { createSlackAdapter, type SlackAdapter, type SlackAdapterConfig } from "../../../src/adapters/slack/index.ts";
 import type { StateStore } from "../../../src/agent/index.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
@@ -21,7 +22,7 @@ export interface Running {
 /** Start the adapter over HTTP on a free loopback port. */
 export async function startAdapter(
 	fake: FakeSlack,
-	deps: { tutor: Tutor; renderer: PlanRenderer; state?: StateStore },
+	deps: { tutor: Tutor; renderer: PlanRenderer; state?: StateStore; budgets?: BudgetRouter },
 	config: Partial<SlackAdapterConfig> = {},
 ): Promise<Running> {
 	const adapter = createSlackAdapter({
