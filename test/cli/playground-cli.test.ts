@@ -33,6 +33,7 @@ describe("learnharness playground (child process, demo model, scripted stdin)", 
 		expect(png.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
 		expect(run.stdout).toMatch(/Recap: binary search/);
 		expect(run.stdout).toMatch(/Lesson complete/);
+		expect(run.stdout).toMatch(/Tokens used: [\d,]+ input \([\d,]+ cached\) \+ [\d,]+ output\./); // the demo model reports rough usage
 		// Logs went to the file, not the screen.
 		expect(existsSync(join(cwd, "data/learnharness.log"))).toBe(true);
 	});
