@@ -60,6 +60,9 @@ function costOf(model: string, t: ModelTokens, prices: Record<string, ModelPrice
 	return price ? (t.input * price.input + t.output * price.output) / 1_000_000 : undefined;
 }
 
+/** Members listed per period in `/lesson usage` (the largest first). */
+export const USAGE_TOP_MEMBERS = 8;
+
 /** The sum of tokens per model over members. */
 function perModel(period: PeriodUsage): Record<string, ModelTokens> {
 	const out: Record<string, ModelTokens> = {};
@@ -100,8 +103,10 @@ function periodLines(
 		);
 	}
 	const members = Object.entries(period).sort(([, a], [, b]) => memberTokens(b) - memberTokens(a));
-	for (const [id, member] of members)
+	// The top members only: a reply must fit one message (Discord 2,000 characters) on a large server.
+	for (const [id, member] of members.slice(0, USAGE_TOP_MEMBERS))
 		lines.push(`  • ${mention(id)}: ${tokens(memberTokens(member as MemberUsage))} tokens`);
+	if (members.length > USAGE_TOP_MEMBERS) lines.push(`  • and ${members.length - USAGE_TOP_MEMBERS} more members`);
 	return lines;
 }
 

@@ -1,8 +1,15 @@
 /** Reset times (next UTC midnight, in hours and minutes), the budget notice's wording, and price settings. */
 
 import { describe, expect, it } from "vitest";
-import { budgetNotice, nextUtcMidnight, resetText } from "../../../src/adapters/lesson/budget-texts.ts";
+import {
+	budgetNotice,
+	nextUtcMidnight,
+	resetText,
+	USAGE_TOP_MEMBERS,
+	usageText,
+} from "../../../src/adapters/lesson/budget-texts.ts";
 import { parsePriceSetting } from "../../../src/adapters/lesson/lesson-rules.ts";
+import type { PeriodUsage } from "../../../src/adapters/lesson/usage-ledger.ts";
 
 describe("budget texts", () => {
 	it("resets at the next UTC midnight and says how long until then", () => {
@@ -31,5 +38,19 @@ describe("budget texts", () => {
 		expect(parsePriceSetting("gpt-4.1-mini=")).toEqual({ model: "gpt-4.1-mini" });
 		expect(parsePriceSetting("gpt=1")).toHaveProperty("error");
 		expect(parsePriceSetting("=1,2")).toHaveProperty("error");
+	});
+
+	it("/lesson usage on a large server lists the top members and fits one Discord message", () => {
+		const period: PeriodUsage = {};
+		for (let i = 0; i < 500; i++)
+			period[`U${1000 + i}`] = { models: { "gpt-4.1-mini": { input: 1000 + i, output: 10, cached: 0 } } };
+		const text = usageText(
+			{ day: period, month: period, prices: { "gpt-4.1-mini": { input: 0.4, output: 1.6 } }, now: new Date() },
+			{ startHint: "" },
+		);
+		expect(text.length).toBeLessThan(2000);
+		expect(text).toContain("<@U1499>"); // the largest first
+		expect(text).not.toContain("<@U1000>");
+		expect(text).toContain(`and ${500 - USAGE_TOP_MEMBERS} more members`);
 	});
 });
