@@ -8,7 +8,6 @@
  * naming the fix.
  */
 
-import { LRUCache } from "lru-cache";
 import type { Browser, Page } from "puppeteer";
 import { type Logger, silentLogger } from "../core/contracts/logger.ts";
 import type { DerivedPlanStatuses, PlanTree } from "../core/contracts/plan.ts";
@@ -25,6 +24,7 @@ import {
 import { planAltText } from "./plan-alt.ts";
 import { planCaption, planMermaidSource, planOutline, planPictureKey } from "./plan-source.ts";
 import { planLegendItems } from "./plan-style.ts";
+import { sharedResults } from "./shared-results.ts";
 
 /** Options of createPlanRenderer; every field has a sensible default. */
 export interface PlanRendererOptions {
@@ -106,8 +106,7 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 	/** Bare mermaid (renderMermaid) keeps the old look: 2x on white, no legend. */
 	const bareLook: PageRenderOptions = { background: "#ffffff" };
 	const logger = (options.logger ?? silentLogger).child({ component: "plan-renderer" });
-	const cache = cacheSize > 0 ? new LRUCache<string, Buffer>({ max: cacheSize }) : undefined;
-	const inflight = new Map<string, Promise<Buffer>>();
+	const results = sharedResults<Buffer>(cacheSize);
 	const counters: RequestCounters = { allowed: 0, blocked: 0, blockedUrls: [] };
 	const stats = { launches: 0, renders: 0, cacheHits: 0, failures: 0 };
 
@@ -230,7 +229,7 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 				png = await renderOnce(source, look);
 			}
 			stats.renders++;
-			cache?.set(key, png);
+			results.keep(key, png);
 			logger.debug({ ms: Math.round(performance.now() - started), bytes: png.length }, "plan rendered");
 			return png;
 		} catch (error) {
@@ -245,16 +244,11 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 		if (typeof source !== "string" || source.trim() === "" || source.length > MAX_SOURCE_CHARS)
 			throw new RenderError("mermaid", `mermaid source must be 1 to ${MAX_SOURCE_CHARS} characters`);
 		const key = plan ? `plan\0${source}` : source;
-		const hit = cache?.get(key);
-		if (hit !== undefined) {
-			stats.cacheHits++;
-			return hit;
-		}
-		const running = inflight.get(key);
-		if (running !== undefined) return running;
-		const job = renderFresh(source, key, look).finally(() => inflight.delete(key));
-		inflight.set(key, job);
-		return job;
+		return results.get(
+			key,
+			() => renderFresh(source, key, look),
+			() => stats.cacheHits++,
+		);
 	}
 
 	const renderMermaid = (source: string): Promise<Buffer> => render(source, bareLook, false);
@@ -288,7 +282,7 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 		if (closed) return;
 		closed = true;
 		wakeAll();
-		cache?.clear();
+		results.clear();
 		const pending = browser;
 		browser = undefined;
 		idle = [];

@@ -6,7 +6,7 @@
  */
 
 import { createHash } from "node:crypto";
-import { LRUCache } from "lru-cache";
+import { sharedResults } from "../shared-results.ts";
 import { MATH_MAX_CHARS } from "./find-math.ts";
 import { type MathPng, TexError, texToPng } from "./typeset.ts";
 
@@ -36,22 +36,21 @@ export interface MathRenderer {
 /** Creates a MathRenderer; MathJax loads on the first render. */
 export function createMathRenderer(options: MathRendererOptions = {}): MathRenderer {
 	const cacheSize = Math.max(0, Math.floor(options.cacheSize ?? 256));
-	const cache = cacheSize > 0 ? new LRUCache<string, MathResult>({ max: cacheSize }) : undefined;
-	const inflight = new Map<string, Promise<MathResult>>();
+	const results = sharedResults<MathResult>(cacheSize);
 	const stats: MathRendererStats = { renders: 0, cacheHits: 0, failures: 0 };
 
 	async function draw(tex: string, display: boolean, key: string): Promise<MathResult> {
 		stats.renders++;
 		try {
 			const result: MathResult = { ok: true, ...(await texToPng(tex, display)) };
-			cache?.set(key, result);
+			results.keep(key, result);
 			return result;
 		} catch (error) {
 			stats.failures++;
 			const code = error instanceof TexError ? error.code : "engine";
 			const failed: MathResult = { ok: false, code, error: error instanceof Error ? error.message : String(error) };
 			// Bad TeX stays bad: cache it. An engine failure may pass (retry next time).
-			if (code === "tex") cache?.set(key, failed);
+			if (code === "tex") results.keep(key, failed);
 			return failed;
 		}
 	}
@@ -64,16 +63,11 @@ export function createMathRenderer(options: MathRendererOptions = {}): MathRende
 				.update(display ? "D" : "I")
 				.update(tex)
 				.digest("base64url");
-			const hit = cache?.get(key);
-			if (hit !== undefined) {
-				stats.cacheHits++;
-				return hit;
-			}
-			const running = inflight.get(key);
-			if (running !== undefined) return running;
-			const job = draw(tex, display, key).finally(() => inflight.delete(key));
-			inflight.set(key, job);
-			return job;
+			return results.get(
+				key,
+				() => draw(tex, display, key),
+				() => stats.cacheHits++,
+			);
 		},
 		stats: () => ({ ...stats }),
 	};
