@@ -13,6 +13,7 @@ import type { TurnBudget } from "../core/contracts/budget.ts";
 import type { HandleResult, LearnerEvent } from "../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../core/contracts/logger.ts";
 import type { StartLessonOptions, StartLessonResult, Tutor } from "../core/contracts/tutor.ts";
+import { DEFAULT_LOCALE, isLocale } from "../core/i18n/index.ts";
 import { admit, claim } from "./engine/admit.ts";
 import { createAgents } from "./engine/agents.ts";
 import type { EngineContext } from "./engine/context.ts";
@@ -201,6 +202,8 @@ export function createTutor(options: TutorOptions): Tutor {
 				learner: opts.learner,
 				mode: opts.mode,
 				startedBy: opts.startedBy ?? opts.learner,
+				// Only a supported language is kept (parse, don't cast); English needs no field.
+				...(isLocale(opts.language) && opts.language !== DEFAULT_LOCALE ? { language: opts.language } : {}),
 				createdAt: at,
 				updatedAt: at,
 				messages: [

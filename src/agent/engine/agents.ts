@@ -4,6 +4,8 @@
  */
 
 import type { ToolSet } from "ai";
+import type { Locale } from "../../core/i18n/index.ts";
+import { languageInstruction } from "../prompts/context.ts";
 import { PROBER_PROMPT, TEACHER_PROMPT } from "../prompts/index.ts";
 import { createAskTool } from "../tools/ask.ts";
 import { createExplainTool } from "../tools/explain.ts";
@@ -38,4 +40,23 @@ export function createAgents(): { prober: LessonAgent; teacher: LessonAgent } {
 			createPlanInitTool(),
 		]),
 	};
+}
+
+const localized = new WeakMap<LessonAgent, Map<Locale, LessonAgent>>();
+
+/** `agent` for a lesson in `locale`: its system prompt ends with the language line (the same object per pair, so requests stay byte-identical). */
+export function agentFor(agent: LessonAgent, locale: Locale | undefined): LessonAgent {
+	const line = locale !== undefined ? languageInstruction(locale) : undefined;
+	if (line === undefined || locale === undefined) return agent;
+	let byLocale = localized.get(agent);
+	if (!byLocale) {
+		byLocale = new Map();
+		localized.set(agent, byLocale);
+	}
+	let out = byLocale.get(locale);
+	if (!out) {
+		out = { ...agent, system: `${agent.system}\n\n${line}` };
+		byLocale.set(locale, out);
+	}
+	return out;
 }

@@ -5,6 +5,7 @@
 
 import { derivePlanStatuses } from "../../core/contracts/plan.ts";
 import type { PendingQuestion, SessionSummary } from "../../core/contracts/tutor.ts";
+import { DEFAULT_LOCALE, isLocale } from "../../core/i18n/index.ts";
 import { derivePlanMastery } from "../../core/mastery.ts";
 import { deriveLessonPhase, findAssessment, isSuccessfulProbeDone } from "../../core/phases.ts";
 import type { LessonMessage } from "../store/types.ts";
@@ -22,6 +23,7 @@ export function summarize(state: SessionState): SessionSummary {
 		topic: r.topic,
 		learner: r.learner,
 		mode: r.mode,
+		language: isLocale(r.language) ? r.language : DEFAULT_LOCALE,
 		phase: r.ended ? "ended" : deriveLessonPhase(r.messages),
 		createdAt: r.createdAt,
 		...(assessment ? { assessment } : {}),

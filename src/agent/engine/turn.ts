@@ -6,6 +6,7 @@
  */
 
 import type { SessionRecord } from "../store/types.ts";
+import { agentFor } from "./agents.ts";
 import { budgetRefusal, reportUsage, turnPayer } from "./budget.ts";
 import type { EngineContext } from "./context.ts";
 import { endLesson } from "./lesson-end.ts";
@@ -57,7 +58,7 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 	let recapped = false;
 	try {
 		while (!record.ended && !rt.signal.aborted) {
-			const agent = probeConcluded(record.messages) ? rt.agents.teacher : rt.agents.prober;
+			const agent = agentFor(probeConcluded(record.messages) ? rt.agents.teacher : rt.agents.prober, record.language);
 			if (agent.name !== agentName) {
 				// A new agent speaks in its own assistant message with its own step budget (auto-wake).
 				agentName = agent.name;

@@ -5,6 +5,7 @@
 
 import type { UIMessage } from "ai";
 import type { LessonMode, Participant } from "../../core/contracts/events.ts";
+import type { Locale } from "../../core/i18n/index.ts";
 
 /** Metadata on a transcript message; never sent to the model (prefix-stable). */
 export interface LessonMessageMetadata {
@@ -44,6 +45,8 @@ export interface SessionRecord {
 	learner: Participant;
 	mode: LessonMode;
 	startedBy: Participant;
+	/** The lesson's language, fixed at start (absent: English, as before languages existed). */
+	language?: Locale;
 	createdAt: string;
 	updatedAt: string;
 	messages: LessonMessage[];

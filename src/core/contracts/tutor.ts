@@ -3,6 +3,7 @@
  * src/agent (createTutor); adapters depend on this interface only.
  */
 
+import type { Locale } from "../i18n/index.ts";
 import type { PlanMastery } from "../mastery.ts";
 import type { AskToolInput, QuizToolInput } from "../question-core.ts";
 import type { HandleResult, LearnerEvent, LessonMode, LessonPhase, Participant, TutorEvent } from "./events.ts";
@@ -18,6 +19,8 @@ export interface StartLessonOptions {
 	mode: LessonMode;
 	/** Who started it (an admin may start a lesson for a member); defaults to the learner. */
 	startedBy?: Participant;
+	/** The lesson's language, fixed for its life (default English); the tutor is told to teach in it. */
+	language?: Locale;
 }
 
 /** startLesson's verdict. */
@@ -47,6 +50,8 @@ export interface SessionSummary {
 	topic: string;
 	learner: Participant;
 	mode: LessonMode;
+	/** The lesson's language (always set by the engine; optional so older fakes and records still type). */
+	language?: Locale;
 	phase: LessonPhase;
 	createdAt: string;
 	assessment?: ProbeAssessment;
