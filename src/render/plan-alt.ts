@@ -8,9 +8,10 @@
  */
 
 import type { DerivedPlanStatuses, PlanTree } from "../core/contracts/plan.ts";
+import { DEFAULT_LOCALE, type Locale, t, tn } from "../core/i18n/index.ts";
 import { nodeMastery, type PlanMastery } from "../core/mastery.ts";
 import { oneLine, planReadingOrder } from "./plan-source.ts";
-import { PLAN_LEGEND_WORDS, planNodeKind } from "./plan-style.ts";
+import { legendWords, planNodeKind } from "./plan-style.ts";
 
 /** Default bound of the alt text: under Discord's 1,024-character attachment description. */
 export const PLAN_ALT_MAX_CHARS = 1000;
@@ -18,9 +19,13 @@ export const PLAN_ALT_MAX_CHARS = 1000;
 const ALT_TITLE_CHARS = 60;
 
 /** What a node is, in words: "learned", "current, shaky", "visited, not yet", "not yet". */
-function statusWords(kind: ReturnType<typeof planNodeKind>, mastery: ReturnType<typeof nodeMastery>): string {
-	const known = PLAN_LEGEND_WORDS[mastery === "not-yet" ? "upcoming" : mastery];
-	if (kind === "current" || kind === "visited") return `${kind}, ${known}`;
+function statusWords(
+	kind: ReturnType<typeof planNodeKind>,
+	mastery: ReturnType<typeof nodeMastery>,
+	words: ReturnType<typeof legendWords>,
+): string {
+	const known = words[mastery === "not-yet" ? "upcoming" : mastery];
+	if (kind === "current" || kind === "visited") return `${words[kind]}, ${known}`;
 	return known;
 }
 
@@ -30,22 +35,28 @@ export function planAltText(
 	statuses: DerivedPlanStatuses,
 	mastery?: PlanMastery,
 	maxChars: number = PLAN_ALT_MAX_CHARS,
+	locale: Locale = DEFAULT_LOCALE,
 ): string {
+	const words = legendWords(locale);
 	const order = planReadingOrder(tree);
 	const current = order.find((n) => n.id === statuses.current);
-	const steps = `${order.length} ${order.length === 1 ? "step" : "steps"}`;
-	const head = `Lesson map, ${steps}${current ? `, now on ${oneLine(current.title, ALT_TITLE_CHARS)}` : ""}.`;
+	const steps = tn(locale, "count.steps", order.length);
+	const now = current ? t(locale, "plan.altNow", { title: oneLine(current.title, ALT_TITLE_CHARS) }) : "";
+	const head = t(locale, "plan.alt", { steps, now });
 	const bound = Math.max(1, Math.floor(maxChars));
 	let text = head;
 	for (let k = 0; k < order.length; k++) {
 		const n = order[k] as (typeof order)[number];
-		const words = statusWords(planNodeKind(statuses, mastery, n.id), nodeMastery(mastery, n.id));
-		const item = `${k === 0 ? " " : "; "}${oneLine(n.title, ALT_TITLE_CHARS)} (${words})`;
+		const status = statusWords(planNodeKind(statuses, mastery, n.id), nodeMastery(mastery, n.id), words);
+		const item = `${k === 0 ? " " : "; "}${oneLine(n.title, ALT_TITLE_CHARS)} (${status})`;
 		const left = order.length - k;
 		// Keep room for the "and N more" tail (or the final full stop).
-		const reserve = left > 1 ? `; and ${left - 1} more.`.length : 1;
+		const reserve = left > 1 ? `; ${t(locale, "plan.altMore", { count: left - 1 })}.`.length : 1;
 		if (text.length + item.length + reserve > bound) {
-			const tail = k === 0 ? ` ${left} steps not listed.` : `; and ${left} more.`;
+			const tail =
+				k === 0
+					? ` ${t(locale, "plan.altNotListed", { count: left })}`
+					: `; ${t(locale, "plan.altMore", { count: left })}.`;
 			return text.length + tail.length <= bound ? text + tail : text.slice(0, bound);
 		}
 		text += item;

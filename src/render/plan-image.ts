@@ -11,6 +11,7 @@
 import type { Browser, Page } from "puppeteer";
 import { type Logger, silentLogger } from "../core/contracts/logger.ts";
 import type { DerivedPlanStatuses, PlanTree } from "../core/contracts/plan.ts";
+import { DEFAULT_LOCALE, type Locale } from "../core/i18n/index.ts";
 import type { PlanMastery } from "../core/mastery.ts";
 import {
 	DEFAULT_CHROMIUM_PATH,
@@ -79,7 +80,12 @@ export interface PlanRendererStats {
 /** Turns plans into PNGs with one warm Chromium. */
 export interface PlanRenderer {
 	/** Picture (with its legend), caption, outline and alt text of a plan state; never throws. */
-	renderPlan(tree: PlanTree, statuses: DerivedPlanStatuses, mastery?: PlanMastery): Promise<PlanPicture>;
+	renderPlan(
+		tree: PlanTree,
+		statuses: DerivedPlanStatuses,
+		mastery?: PlanMastery,
+		locale?: Locale,
+	): Promise<PlanPicture>;
 	/** PNG of any mermaid source; throws RenderError (code no-browser | launch | timeout | mermaid | crashed | closed). */
 	renderMermaid(source: string): Promise<Buffer>;
 	stats(): PlanRendererStats;
@@ -98,11 +104,11 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 	const timeoutMs = Math.max(100, options.timeoutMs ?? 10_000);
 	const launchTimeoutMs = Math.max(1_000, options.launchTimeoutMs ?? 30_000);
 	const cacheSize = Math.max(0, Math.floor(options.cacheSize ?? 64));
-	const planLook: PageRenderOptions = {
-		legend: planLegendItems(),
+	const planLook = (locale: Locale): PageRenderOptions => ({
+		legend: planLegendItems(locale),
 		maxWidthPx: Math.max(200, options.maxWidthPx ?? PLAN_MAX_WIDTH_PX),
 		...(options.background !== undefined ? { background: options.background } : {}),
-	};
+	});
 	/** Bare mermaid (renderMermaid) keeps the old look: 2x on white, no legend. */
 	const bareLook: PageRenderOptions = { background: "#ffffff" };
 	const logger = (options.logger ?? silentLogger).child({ component: "plan-renderer" });
@@ -239,11 +245,12 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 	}
 
 	/** Cached and shared by key: identical concurrent renders run once. */
-	async function render(source: string, look: PageRenderOptions, plan: boolean): Promise<Buffer> {
+	async function render(source: string, look: PageRenderOptions, plan: Locale | undefined): Promise<Buffer> {
 		if (closed) throw new RenderError("closed", "the plan renderer is closed");
 		if (typeof source !== "string" || source.trim() === "" || source.length > MAX_SOURCE_CHARS)
 			throw new RenderError("mermaid", `mermaid source must be 1 to ${MAX_SOURCE_CHARS} characters`);
-		const key = plan ? `plan\0${source}` : source;
+		// A plan picture's legend is in its lesson's language: the language is part of the key.
+		const key = plan === undefined ? source : plan === DEFAULT_LOCALE ? `plan\0${source}` : `plan\0${plan}\0${source}`;
 		return results.get(
 			key,
 			() => renderFresh(source, key, look),
@@ -251,23 +258,24 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 		);
 	}
 
-	const renderMermaid = (source: string): Promise<Buffer> => render(source, bareLook, false);
+	const renderMermaid = (source: string): Promise<Buffer> => render(source, bareLook, undefined);
 
 	async function renderPlan(
 		tree: PlanTree,
 		statuses: DerivedPlanStatuses,
 		mastery?: PlanMastery,
+		locale: Locale = DEFAULT_LOCALE,
 	): Promise<PlanPicture> {
 		const source = planMermaidSource(tree, statuses, mastery);
 		const base = {
-			key: planPictureKey(source),
-			caption: planCaption(tree, statuses, mastery),
-			outline: planOutline(tree, statuses, mastery),
-			alt: planAltText(tree, statuses, mastery),
+			key: planPictureKey(locale === DEFAULT_LOCALE ? source : `${source}\0${locale}`),
+			caption: planCaption(tree, statuses, mastery, locale),
+			outline: planOutline(tree, statuses, mastery, locale),
+			alt: planAltText(tree, statuses, mastery, undefined, locale),
 		};
 		if (tree.nodes.length === 0) return { ...base, error: "The plan has no steps yet." };
 		try {
-			return { ...base, png: await render(source, planLook, true) };
+			return { ...base, png: await render(source, planLook(locale), locale) };
 		} catch (error) {
 			const message =
 				error instanceof RenderError && (error.code === "no-browser" || error.code === "launch")

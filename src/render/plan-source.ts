@@ -10,12 +10,13 @@
 
 import { createHash } from "node:crypto";
 import type { DerivedPlanStatuses, PlanTree } from "../core/contracts/plan.ts";
+import { DEFAULT_LOCALE, type Locale, t, tn } from "../core/i18n/index.ts";
 import { nodeMastery, type PlanMastery } from "../core/mastery.ts";
 import {
+	legendWords,
 	PLAN_COLORS,
 	PLAN_EDGE_COLOR,
 	PLAN_KINDS,
-	PLAN_LEGEND_WORDS,
 	type PlanNodeKind,
 	planLegendLine,
 	planNodeKind,
@@ -202,15 +203,21 @@ export function planPictureKey(source: string): string {
 }
 
 /** The caption posted with the picture, e.g. "Now: Chain rule · 3 of 5 visited · 2 learned". */
-export function planCaption(tree: PlanTree, statuses: DerivedPlanStatuses, mastery?: PlanMastery): string {
+export function planCaption(
+	tree: PlanTree,
+	statuses: DerivedPlanStatuses,
+	mastery?: PlanMastery,
+	locale: Locale = DEFAULT_LOCALE,
+): string {
 	const nodes = uniqueNodes(tree);
 	const total = nodes.length;
 	const current = nodes.find((n) => n.id === statuses.current);
 	const learned = nodes.filter((n) => nodeMastery(mastery, n.id) === "learned").length;
-	const tail = learned > 0 ? ` · ${learned} learned` : "";
-	if (current === undefined) return `Lesson map · ${total} ${total === 1 ? "step" : "steps"}${tail}`;
+	const tail = learned > 0 ? t(locale, "plan.learnedTail", { count: learned }) : "";
+	if (current === undefined) return t(locale, "plan.caption", { steps: tn(locale, "count.steps", total), tail });
 	const visited = nodes.filter((n) => n.id !== statuses.current && statuses.visited.has(n.id)).length;
-	return `Now: ${oneLine(current.title, CAPTION_TITLE_CHARS)} · ${visited} of ${total} visited${tail}`;
+	const title = oneLine(current.title, CAPTION_TITLE_CHARS);
+	return t(locale, "plan.captionNow", { title, visited, total, tail });
 }
 
 /** Nodes in reading order: each after its prerequisites (depth first from the roots), cycle-only nodes last. */
@@ -247,12 +254,19 @@ export function planReadingOrder(tree: PlanTree): Array<{ i: number; id: string;
 }
 
 /** A text outline of the plan (indented by prerequisite, marked like the picture, with a legend line): the fallback when no picture can be made. */
-export function planOutline(tree: PlanTree, statuses: DerivedPlanStatuses, mastery?: PlanMastery): string {
+export function planOutline(
+	tree: PlanTree,
+	statuses: DerivedPlanStatuses,
+	mastery?: PlanMastery,
+	locale: Locale = DEFAULT_LOCALE,
+): string {
+	const words = legendWords(locale);
+	const now = t(locale, "plan.outlineNow");
 	const out = planReadingOrder(tree).map((n) => {
 		const kind = planNodeKind(statuses, mastery, n.id);
 		const known = nodeMastery(mastery, n.id);
-		const here = kind === "current" ? `  ← now${known === "not-yet" ? "" : ` (${PLAN_LEGEND_WORDS[known]})`}` : "";
+		const here = kind === "current" ? `  ← ${now}${known === "not-yet" ? "" : ` (${words[known]})`}` : "";
 		return `${"  ".repeat(Math.min(n.level, 12))}${planNodeMarks(kind, "not-yet")} ${oneLine(n.title, CAPTION_TITLE_CHARS)}${here}`;
 	});
-	return [planCaption(tree, statuses, mastery), ...out, planLegendLine()].join("\n");
+	return [planCaption(tree, statuses, mastery, locale), ...out, planLegendLine(locale)].join("\n");
 }

@@ -13,6 +13,7 @@
 
 import type { DerivedPlanStatuses } from "../core/contracts/plan.ts";
 import { derivedNodeStatus } from "../core/contracts/plan.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../core/i18n/index.ts";
 import { type NodeMastery, nodeMastery, type PlanMastery } from "../core/mastery.ts";
 
 /** What a node is drawn as: current wins, then mastery, then visited; upcoming otherwise. */
@@ -49,7 +50,7 @@ export const PLAN_MARKS: Readonly<Record<PlanNodeKind, string>> = {
 	upcoming: "○",
 };
 
-/** Legend words per kind (visited = been there, no check answered yet). */
+/** Legend words per kind in English (visited = been there, no check answered yet); legendWords() for other languages. */
 export const PLAN_LEGEND_WORDS: Readonly<Record<PlanNodeKind, string>> = {
 	current: "current",
 	learned: "learned",
@@ -57,6 +58,17 @@ export const PLAN_LEGEND_WORDS: Readonly<Record<PlanNodeKind, string>> = {
 	visited: "visited",
 	upcoming: "not yet",
 };
+
+/** Legend words per kind in `locale`. */
+export function legendWords(locale: Locale = DEFAULT_LOCALE): Readonly<Record<PlanNodeKind, string>> {
+	return {
+		current: t(locale, "plan.kind.current"),
+		learned: t(locale, "plan.kind.learned"),
+		shaky: t(locale, "plan.kind.shaky"),
+		visited: t(locale, "plan.kind.visited"),
+		upcoming: t(locale, "plan.kind.upcoming"),
+	};
+}
 
 /** Kinds in legend order. */
 export const PLAN_KINDS: readonly PlanNodeKind[] = ["current", "learned", "shaky", "visited", "upcoming"];
@@ -68,17 +80,19 @@ export interface PlanLegendItem extends PlanNodeStyle {
 }
 
 /** The legend of the picture: one chip per kind, coloured like the nodes. */
-export function planLegendItems(): PlanLegendItem[] {
+export function planLegendItems(locale: Locale = DEFAULT_LOCALE): PlanLegendItem[] {
+	const words = legendWords(locale);
 	return PLAN_KINDS.map((kind) => ({
 		kind,
-		label: `${PLAN_MARKS[kind]} ${PLAN_LEGEND_WORDS[kind]}`,
+		label: `${PLAN_MARKS[kind]} ${words[kind]}`,
 		...PLAN_COLORS[kind],
 	}));
 }
 
 /** The legend as one line of text, for outlines. */
-export function planLegendLine(): string {
-	return `Legend: ${PLAN_KINDS.map((k) => `${PLAN_MARKS[k]} ${PLAN_LEGEND_WORDS[k]}`).join(" · ")}`;
+export function planLegendLine(locale: Locale = DEFAULT_LOCALE): string {
+	const words = legendWords(locale);
+	return `${t(locale, "plan.legend")}: ${PLAN_KINDS.map((k) => `${PLAN_MARKS[k]} ${words[k]}`).join(" · ")}`;
 }
 
 /** How a node is drawn, from its derived status and mastery. */

@@ -212,4 +212,5 @@ export const de: Record<MessageKey, string> = {
 	"slack.help.mention":
 		"Du kannst mich auch mit einem Thema erwähnen, um eine Lektion zu starten, und im Lektions-Thread antworten, um mit dem Tutor zu sprechen.",
 	"slack.unknownLanguage": "`{language}` habe ich nicht; Lektionen laufen auf {languages}.",
+	"plan.outlineNow": "jetzt",
 };

@@ -215,6 +215,7 @@ export const en = {
 	"slack.help.mention":
 		"You can also mention me with a topic to start a lesson, and reply in the lesson thread to talk to the tutor.",
 	"slack.unknownLanguage": "I don't have `{language}`; lessons run in {languages}.",
+	"plan.outlineNow": "now",
 } as const;
 
 /** A message key. */

@@ -207,4 +207,5 @@ export const es: Record<MessageKey, string> = {
 	"slack.help.mention":
 		"También puedes mencionarme con un tema para empezar una lección, y responder en el hilo de la lección para hablar con el tutor.",
 	"slack.unknownLanguage": "No tengo `{language}`; las lecciones se hacen en {languages}.",
+	"plan.outlineNow": "ahora",
 };

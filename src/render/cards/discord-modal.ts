@@ -5,23 +5,28 @@
  */
 
 import { type APIModalInteractionResponseCallbackData, ComponentType, TextInputStyle } from "discord-api-types/v10";
+import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import { encodeComponentId } from "../component-id.ts";
 import { ANSWER_MAX_CHARS, DISCORD_LIMITS as D, fitLine, fitMarkdown } from "./limits.ts";
 
 /** The modal a free-answer click opens (show it as the FIRST response to the click). Throws ComponentIdError for an over-long tool call id. */
-export function discordAnswerModal(toolCallId: string, question: string): APIModalInteractionResponseCallbackData {
+export function discordAnswerModal(
+	toolCallId: string,
+	question: string,
+	locale: Locale = DEFAULT_LOCALE,
+): APIModalInteractionResponseCallbackData {
 	const text = question.trim();
 	return {
 		custom_id: encodeComponentId({ verb: "modal", toolCallId }),
-		title: fitLine("Your answer", D.modalTitleChars),
+		title: fitLine(t(locale, "form.title"), D.modalTitleChars),
 		components: [
 			...(text !== ""
 				? [{ type: ComponentType.TextDisplay as const, content: fitMarkdown(text, Math.min(D.textDisplayChars, 2000)) }]
 				: []),
 			{
 				type: ComponentType.Label,
-				label: "Your answer",
-				description: "Type your answer; you can explain your thinking.",
+				label: t(locale, "form.label"),
+				description: t(locale, "form.hint"),
 				component: {
 					type: ComponentType.TextInput,
 					custom_id: encodeComponentId({ verb: "text", toolCallId }),

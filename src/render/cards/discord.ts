@@ -16,6 +16,7 @@ import {
 	ButtonStyle,
 	ComponentType,
 } from "discord-api-types/v10";
+import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import { longCodeToFiles } from "../code-files.ts";
 import { encodeComponentId } from "../component-id.ts";
 import { splitMessage } from "../split-message.ts";
@@ -33,6 +34,9 @@ import {
 	type QuestionCard,
 	type TextCard,
 } from "./model.ts";
+
+/** The language of a card's own words. */
+const loc = (card: { locale?: Locale }): Locale => card.locale ?? DEFAULT_LOCALE;
 
 /** A Discord action row of buttons or a select. */
 export type DiscordActionRow = APIActionRowComponent<APIComponentInMessageActionRow>;
@@ -136,7 +140,15 @@ function questionControls(card: QuestionCard, layout: ChoiceLayout): DiscordActi
 	const id = card.toolCallId;
 	const c = layout.controls;
 	if (c.type === "free")
-		return [row([button(encodeComponentId({ verb: "open", toolCallId: id }), "Answer", ButtonStyle.Primary)])];
+		return [
+			row([
+				button(
+					encodeComponentId({ verb: "open", toolCallId: id }),
+					t(loc(card), "card.answerButton"),
+					ButtonStyle.Primary,
+				),
+			]),
+		];
 	if (c.type === "buttons")
 		return [
 			row(
@@ -167,7 +179,10 @@ function questionControls(card: QuestionCard, layout: ChoiceLayout): DiscordActi
 					{
 						type: ComponentType.StringSelect,
 						custom_id: encodeComponentId({ verb: "select", toolCallId: id, choice: start }),
-						placeholder: card.choices.length > c.perSelect ? `Choose an answer (${first}–${last})` : "Choose an answer",
+						placeholder:
+							card.choices.length > c.perSelect
+								? t(loc(card), "card.chooseRange", { first, last })
+								: t(loc(card), "card.choose"),
 						min_values: 1,
 						max_values: 1,
 						options,
@@ -190,19 +205,21 @@ function questionMessages(card: QuestionCard): DiscordMessage[] {
 	const head = `**${card.heading}**${card.framing !== undefined ? ` · ${card.framing}` : ""}`;
 	const parts = [leadText(card.lead), head, closeFences(card.question.trim())];
 	if (layout.inBody) parts.push(choiceList(card.choices));
-	if (layout.controls.type === "none") parts.push(`_${degradedNote(layout.controls.reason, card.choices.length > 0)}_`);
+	if (layout.controls.type === "none")
+		parts.push(`_${degradedNote(layout.controls.reason, card.choices.length > 0, loc(card))}_`);
 	return messages(parts.filter((p) => p !== "").join("\n\n"), questionControls(card, layout), card.attachments);
 }
 
 function resultLine(card: AnsweredCard): string {
-	const who = `**${escapeDiscordMarkdown(fitLine(displayName(card.by), 40))}**`;
-	if (card.skipped === true) return `⏭️ Skipped: ${who} moved on.`;
+	const locale = loc(card);
+	const who = `**${escapeDiscordMarkdown(fitLine(displayName(card.by, locale), 40))}**`;
+	if (card.skipped === true) return `⏭️ ${t(locale, "card.skipped", { who })}`;
 	const chosen = card.chosenIndex !== undefined ? card.choices[card.chosenIndex] : undefined;
 	const what = chosen !== undefined ? `${chosen.letter}. ${chosen.text}` : card.answer;
 	const shown = `**${escapeDiscordMarkdown(fitLine(what, 120))}**`;
-	if (card.correct === true) return `✅ ${who} answered ${shown}: correct.`;
-	if (card.correct === false) return `❌ ${who} answered ${shown}: not quite.`;
-	return `💬 ${who} answered ${shown}.`;
+	if (card.correct === true) return `✅ ${t(locale, "card.answeredCorrect", { who, what: shown })}`;
+	if (card.correct === false) return `❌ ${t(locale, "card.answeredWrong", { who, what: shown })}`;
+	return `💬 ${t(locale, "card.answeredPlain", { who, what: shown })}`;
 }
 
 function answeredControls(card: AnsweredCard, layout: ChoiceLayout): DiscordActionRow[] {
@@ -222,7 +239,14 @@ function answeredControls(card: AnsweredCard, layout: ChoiceLayout): DiscordActi
 		button(encodeComponentId({ verb: "pick", toolCallId: id, choice: choice.index }), label, style(choice.index), true);
 	if (c.type === "free")
 		return [
-			row([button(encodeComponentId({ verb: "open", toolCallId: id }), "Answered", ButtonStyle.Secondary, true)]),
+			row([
+				button(
+					encodeComponentId({ verb: "open", toolCallId: id }),
+					t(loc(card), "card.answeredButton"),
+					ButtonStyle.Secondary,
+					true,
+				),
+			]),
 		];
 	if (c.type === "buttons")
 		return [row(card.choices.map((choice) => pick(choice, choiceLabel(choice, layout, D.buttonLabelChars))))];
@@ -237,13 +261,13 @@ function answeredControls(card: AnsweredCard, layout: ChoiceLayout): DiscordActi
 /** Budgets (question 600, answer 120, correct 150, explanation 500; escaping at most doubles) keep this under 2000. */
 function answeredMessage(card: AnsweredCard): DiscordMessage {
 	const layout = layoutChoices(card.toolCallId, card.choices, CAPACITY);
-	const parts = [`**${card.heading}** · answered`];
+	const parts = [`**${card.heading}** · ${t(loc(card), "card.answered")}`];
 	if (card.question !== undefined && card.question.trim() !== "") parts.push(fitMarkdown(card.question.trim(), 600));
 	parts.push(resultLine(card));
 	if (card.reveal !== undefined && card.correct !== true) {
 		const correct = card.reveal.correctIndex !== undefined ? card.choices[card.reveal.correctIndex] : undefined;
 		const text = correct !== undefined ? `${correct.letter}. ${correct.text}` : card.reveal.correctAnswer;
-		parts.push(`Correct answer: **${escapeDiscordMarkdown(fitLine(text, 150))}**`);
+		parts.push(t(loc(card), "card.correctAnswer", { answer: `**${escapeDiscordMarkdown(fitLine(text, 150))}**` }));
 	}
 	if (card.reveal?.explanation !== undefined) parts.push(fitMarkdown(card.reveal.explanation.trim(), 500));
 	const rest = parts.join("\n\n");
@@ -255,7 +279,7 @@ function answeredMessage(card: AnsweredCard): DiscordMessage {
 }
 
 function explainText(card: ExplainCard): string {
-	const title = explainHeading(card.title !== undefined ? fitLine(card.title, 200) : undefined, card.role);
+	const title = explainHeading(card.title !== undefined ? fitLine(card.title, 200) : undefined, card.role, loc(card));
 	const heading = title !== undefined ? `**${title}**` : "";
 	return [leadText(card.lead), heading, closeFences(card.body.trim())].filter((p) => p !== "").join("\n\n");
 }
@@ -263,7 +287,7 @@ function explainText(card: ExplainCard): string {
 function assessmentText(card: AssessmentCard): string {
 	const strands = card.strands.map((s) => `**${fitLine(s.strand, 200)}**\n${closeFences(s.assessment.trim())}`);
 	const summary = card.summary !== undefined ? [closeFences(card.summary.trim())] : [];
-	return ["**Where you are now**", ...summary, ...strands].join("\n\n");
+	return [`**${t(loc(card), "card.whereYouAre")}**`, ...summary, ...strands].join("\n\n");
 }
 
 function textContent(card: TextCard): string {

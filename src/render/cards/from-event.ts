@@ -5,6 +5,7 @@
  */
 
 import type { TutorEvent } from "../../core/contracts/events.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import type { AskToolInput, QuizToolInput } from "../../core/question-core.ts";
 import {
 	type AnsweredCard,
@@ -30,33 +31,35 @@ function askChoices(ask: AskToolInput | undefined): CardChoice[] {
 	return options.map((o, index) => ({ index, letter: choiceLetter(index), text: str(o?.label) || str(o?.value) }));
 }
 
-function quizHeading(quiz: QuizToolInput | undefined): { heading: string; framing: string } {
+function quizHeading(quiz: QuizToolInput | undefined, locale: Locale): { heading: string; framing: string } {
 	if (quiz?.type === "predict")
-		return { heading: "Predict", framing: "Make a prediction before we look at it; a guess is fine." };
-	if (quiz?.type === "check") return { heading: "Check", framing: "Check your understanding." };
-	return { heading: "Quiz", framing: "Answer as best you can; it shows me where to start." };
+		return { heading: t(locale, "card.predict"), framing: t(locale, "card.predict.framing") };
+	if (quiz?.type === "check") return { heading: t(locale, "card.check"), framing: t(locale, "card.check.framing") };
+	return { heading: t(locale, "card.quiz"), framing: t(locale, "card.quiz.framing") };
 }
 
-function quizCard(toolCallId: string, quiz: QuizToolInput): QuestionCard {
+function quizCard(toolCallId: string, quiz: QuizToolInput, locale: Locale): QuestionCard {
 	const choices = quizChoices(quiz);
-	const { heading, framing } = quizHeading(quiz);
+	const { heading, framing } = quizHeading(quiz, locale);
 	return {
 		kind: "question",
+		locale,
 		toolCallId,
 		source: "quiz",
 		heading,
-		framing: choices.length === 0 ? `${framing} Type your answer.` : framing,
+		framing: choices.length === 0 ? `${framing} ${t(locale, "card.typeAnswer")}` : framing,
 		question: str(quiz.question),
 		choices,
 	};
 }
 
-function askCard(toolCallId: string, ask: AskToolInput): QuestionCard {
+function askCard(toolCallId: string, ask: AskToolInput, locale: Locale): QuestionCard {
 	return {
 		kind: "question",
+		locale,
 		toolCallId,
 		source: "ask",
-		heading: "Question",
+		heading: t(locale, "card.question"),
 		question: str(ask.question),
 		choices: askChoices(ask),
 	};
@@ -65,11 +68,11 @@ function askCard(toolCallId: string, ask: AskToolInput): QuestionCard {
 const norm = (s: string): string => s.trim().toLowerCase();
 
 /** The card of an answered quiz or ask: what was chosen, by whom, right or wrong, and the reveal for check quizzes. */
-export function answeredCard(event: AnsweredEvent): AnsweredCard {
+export function answeredCard(event: AnsweredEvent, locale: Locale = DEFAULT_LOCALE): AnsweredCard {
 	const result = event.result;
 	const answer = str(result?.answer);
 	const by = result?.by ?? { id: "" };
-	const base = { kind: "answered" as const, toolCallId: event.toolCallId, answer, by };
+	const base = { kind: "answered" as const, locale, toolCallId: event.toolCallId, answer, by };
 	const flags = {
 		...(typeof result?.correct === "boolean" ? { correct: result.correct } : {}),
 		...(result?.skipped === true ? { skipped: true } : {}),
@@ -83,7 +86,7 @@ export function answeredCard(event: AnsweredEvent): AnsweredCard {
 			...base,
 			...flags,
 			source: "quiz",
-			heading: quizHeading(quiz).heading,
+			heading: quizHeading(quiz, locale).heading,
 			choices,
 			...(quiz !== undefined ? { question: str(quiz.question) } : {}),
 			...(chosen >= 0 ? { chosenIndex: chosen } : {}),
@@ -110,26 +113,35 @@ export function answeredCard(event: AnsweredEvent): AnsweredCard {
 		...flags,
 		answer: label !== "" ? label : answer,
 		source: "ask",
-		heading: "Question",
+		heading: t(locale, "card.question"),
 		choices,
 		...(ask !== undefined ? { question: str(ask.question) } : {}),
 		...(chosen >= 0 ? { chosenIndex: chosen } : {}),
 	};
 }
 
-/** The card of a tutor event; undefined for events that are not cards (plan: use the renderer; typing). */
-export function cardFromEvent(event: TutorEvent): Card | undefined {
+/** Engine error codes whose words we have in the catalogue (others show the engine's message). */
+function errorText(event: Extract<TutorEvent, { type: "error" }>, locale: Locale): string {
+	if (event.code === "empty-reply") return t(locale, "tutor.emptyReply");
+	const steps = /(\d+) steps/.exec(str(event.message))?.[1];
+	if (event.code === "step-limit" && steps !== undefined) return t(locale, "tutor.stepLimit", { steps: Number(steps) });
+	return str(event.message).trim() || t(locale, "tutor.somethingWrong");
+}
+
+/** The card of a tutor event in `locale` (our words; the tutor's are as it wrote them); undefined for events that are not cards (plan: use the renderer; typing). */
+export function cardFromEvent(event: TutorEvent, locale: Locale = DEFAULT_LOCALE): Card | undefined {
 	switch (event.type) {
 		case "text":
-			return str(event.text).trim() === "" ? undefined : { kind: "text", tone: "plain", text: event.text };
+			return str(event.text).trim() === "" ? undefined : { kind: "text", locale, tone: "plain", text: event.text };
 		case "quiz":
-			return quizCard(event.toolCallId, event.input);
+			return quizCard(event.toolCallId, event.input, locale);
 		case "ask":
-			return askCard(event.toolCallId, event.input);
+			return askCard(event.toolCallId, event.input, locale);
 		case "explain": {
 			const input = event.input;
 			return {
 				kind: "explain",
+				locale,
 				toolCallId: event.toolCallId,
 				body: str(input.body),
 				...(str(input.title).trim() !== "" ? { title: str(input.title) } : {}),
@@ -141,26 +153,31 @@ export function cardFromEvent(event: TutorEvent): Card | undefined {
 			const summary = str(event.assessment?.summary);
 			return {
 				kind: "assessment",
+				locale,
 				toolCallId: event.toolCallId,
 				strands: strands.map((s) => ({ strand: str(s?.strand), assessment: str(s?.assessment) })),
 				...(summary.trim() !== "" ? { summary } : {}),
 			};
 		}
 		case "answered":
-			return answeredCard(event);
+			return answeredCard(event, locale);
 		case "error": {
-			const message = str(event.message).trim() || "Something went wrong.";
-			// The engine's messages often say how to retry already: say it once.
-			const retry = event.retryable && !/try again/i.test(message) ? " Reply to try again." : "";
-			return { kind: "text", tone: "error", text: `${message}${retry}` };
+			const message = errorText(event, locale);
+			// The engine's messages often say how to retry already (in English; ours are translated): say it once.
+			const says = event.code === "empty-reply" || event.code === "step-limit" || /try again/i.test(message);
+			const retry = event.retryable && !says ? ` ${t(locale, "tutor.replyToRetry")}` : "";
+			return { kind: "text", locale, tone: "error", text: `${message}${retry}` };
 		}
 		case "ended": {
-			const who = event.by !== undefined ? ` by ${displayName(event.by)}` : "";
 			const text =
 				event.reason === "completed"
-					? "Lesson complete. Well done!"
-					: `Lesson ended${event.reason === "ended-by-admin" ? " by an admin" : who}.`;
-			return { kind: "text", tone: "notice", text };
+					? t(locale, "tutor.complete")
+					: event.reason === "ended-by-admin"
+						? t(locale, "tutor.endedByAdmin")
+						: event.by !== undefined
+							? t(locale, "tutor.endedBy", { who: displayName(event.by, locale) })
+							: t(locale, "tutor.ended");
+			return { kind: "text", locale, tone: "notice", text };
 		}
 		default:
 			return undefined;

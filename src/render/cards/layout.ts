@@ -6,6 +6,7 @@
  * too long for component ids).
  */
 
+import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import { componentIdsFit } from "../component-id.ts";
 import { fitLine } from "./limits.ts";
 import type { CardChoice } from "./model.ts";
@@ -62,17 +63,18 @@ export function layoutChoices(
 }
 
 /** The note shown instead of controls in the degraded form. */
-export function degradedNote(reason: "too-many" | "ids", hasChoices: boolean): string {
-	if (reason === "too-many")
-		return "Too many choices to show as buttons: reply in the thread with the letter of your answer.";
-	return hasChoices
-		? "Buttons are unavailable for this question: reply in the thread with the letter of your answer."
-		: "Buttons are unavailable for this question: reply in the thread with your answer.";
+export function degradedNote(reason: "too-many" | "ids", hasChoices: boolean, locale: Locale = DEFAULT_LOCALE): string {
+	if (reason === "too-many") return t(locale, "card.tooManyChoices");
+	return t(locale, hasChoices ? "card.noButtonsLetter" : "card.noButtonsText");
 }
 
 /** An explanation's heading: its title, framed by its role ("Recap: …") unless the title already says so. */
-export function explainHeading(title: string | undefined, role: string | undefined): string | undefined {
-	const label = role === "recap" ? "Recap" : role === "example" ? "Example" : undefined;
+export function explainHeading(
+	title: string | undefined,
+	role: string | undefined,
+	locale: Locale = DEFAULT_LOCALE,
+): string | undefined {
+	const label = role === "recap" ? t(locale, "card.recap") : role === "example" ? t(locale, "card.example") : undefined;
 	if (title === undefined) return label;
 	if (label === undefined || title.toLowerCase().startsWith(label.toLowerCase())) return title;
 	return `${label}: ${title}`;

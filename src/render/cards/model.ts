@@ -6,6 +6,13 @@
 
 import type { Participant } from "../../core/contracts/events.ts";
 import type { ProbeStrand } from "../../core/contracts/probe.ts";
+import { type Locale, t } from "../../core/i18n/index.ts";
+
+/** What every card has: the language of its words (ours; the tutor's text is already in it). */
+interface CardBase {
+	/** Headings, buttons and notes in this language (default English). */
+	locale?: Locale;
+}
 
 /** One answer choice, lettered A, B, C... (AA, AB... past Z). */
 export interface CardChoice {
@@ -32,7 +39,7 @@ export type CardAttachment =
 	| { kind: "file"; filename: string; data: Buffer; title: string };
 
 /** A quiz or ask waiting for the learner: choices, or a free answer through an "Answer" button. */
-export interface QuestionCard {
+export interface QuestionCard extends CardBase {
 	kind: "question";
 	toolCallId: string;
 	source: "quiz" | "ask";
@@ -53,7 +60,7 @@ export interface QuestionCard {
 }
 
 /** An explanation: markdown, possibly longer than one message. */
-export interface ExplainCard {
+export interface ExplainCard extends CardBase {
 	kind: "explain";
 	toolCallId: string;
 	title?: string;
@@ -66,7 +73,7 @@ export interface ExplainCard {
 }
 
 /** The probe's assessment: each strand with the learner's edge. */
-export interface AssessmentCard {
+export interface AssessmentCard extends CardBase {
 	kind: "assessment";
 	toolCallId: string;
 	strands: ProbeStrand[];
@@ -76,7 +83,7 @@ export interface AssessmentCard {
 }
 
 /** A question after it was answered: controls disabled, the choice and (for check quizzes) the correct answer. */
-export interface AnsweredCard {
+export interface AnsweredCard extends CardBase {
 	kind: "answered";
 	toolCallId: string;
 	source: "quiz" | "ask";
@@ -101,7 +108,7 @@ export interface AnsweredCard {
 }
 
 /** Plain text from the tutor, or a notice (an error, the lesson's end). */
-export interface TextCard {
+export interface TextCard extends CardBase {
 	kind: "text";
 	tone: "plain" | "notice" | "error";
 	text: string;
@@ -124,8 +131,8 @@ export function choiceLetter(index: number): string {
 }
 
 /** A participant's name for display ("someone" when neither name nor id is usable). */
-export function displayName(by: Participant): string {
+export function displayName(by: Participant, locale: Locale = "en"): string {
 	const name = (by.name ?? "").replace(/\s+/g, " ").trim();
 	if (name !== "") return name.slice(0, 80);
-	return by.id.trim() === "" ? "someone" : by.id.slice(0, 80);
+	return by.id.trim() === "" ? t(locale, "card.someone") : by.id.slice(0, 80);
 }

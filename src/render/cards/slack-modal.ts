@@ -7,12 +7,18 @@
  */
 
 import type { ModalView } from "@slack/types";
+import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import { encodeComponentId } from "../component-id.ts";
 import { markdownToMrkdwn } from "../markdown.ts";
 import { ANSWER_MAX_CHARS, fitLine, fitMarkdown, SLACK_LIMITS as S } from "./limits.ts";
 
 /** The free-answer modal. Throws (a clear Error) when privateMetadata exceeds 3000 chars or the tool call id is too long. */
-export function slackAnswerModal(toolCallId: string, question: string, privateMetadata: string): ModalView {
+export function slackAnswerModal(
+	toolCallId: string,
+	question: string,
+	privateMetadata: string,
+	locale: Locale = DEFAULT_LOCALE,
+): ModalView {
 	if (privateMetadata.length > S.privateMetadataChars)
 		throw new RangeError(
 			`private_metadata is ${privateMetadata.length} characters; Slack allows ${S.privateMetadataChars}`,
@@ -23,9 +29,9 @@ export function slackAnswerModal(toolCallId: string, question: string, privateMe
 		type: "modal",
 		callback_id: encodeComponentId({ verb: "modal", toolCallId }),
 		private_metadata: privateMetadata,
-		title: { type: "plain_text", text: fitLine("Your answer", S.modalTitleChars) },
-		submit: { type: "plain_text", text: "Send" },
-		close: { type: "plain_text", text: "Cancel" },
+		title: { type: "plain_text", text: fitLine(t(locale, "form.title"), S.modalTitleChars) },
+		submit: { type: "plain_text", text: t(locale, "form.send") },
+		close: { type: "plain_text", text: t(locale, "form.cancel") },
 		blocks: [
 			...(body !== ""
 				? [{ type: "section" as const, text: { type: "mrkdwn" as const, text: fitMarkdown(body, S.sectionTextChars) } }]
@@ -33,7 +39,7 @@ export function slackAnswerModal(toolCallId: string, question: string, privateMe
 			{
 				type: "input",
 				block_id: textId,
-				label: { type: "plain_text", text: "Your answer" },
+				label: { type: "plain_text", text: t(locale, "form.label") },
 				element: {
 					type: "plain_text_input",
 					action_id: textId,

@@ -8,6 +8,7 @@
  */
 
 import type { ActionsBlock, Button, KnownBlock, PlainTextOption, SectionBlock, StaticSelect } from "@slack/types";
+import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import { longCodeToFiles } from "../code-files.ts";
 import { encodeComponentId } from "../component-id.ts";
 import { escapeMrkdwn, markdownToMrkdwn as toMrkdwn } from "../markdown.ts";
@@ -26,6 +27,9 @@ import type {
 	TextCard,
 } from "./model.ts";
 import { displayName } from "./model.ts";
+
+/** The language of a card's own words. */
+const loc = (card: { locale?: Locale }): Locale => card.locale ?? DEFAULT_LOCALE;
 
 /** A picture to upload (files.uploadV2, no channel) before posting: its image block (`block_id`) then points at the file. */
 export interface SlackImage {
@@ -154,7 +158,7 @@ function questionControls(card: QuestionCard, layout: ChoiceLayout): ActionsBloc
 			{
 				type: "button",
 				action_id: encodeComponentId({ verb: "open", toolCallId: id }),
-				text: plain("Answer", S.buttonTextChars),
+				text: plain(t(loc(card), "card.answerButton"), S.buttonTextChars),
 				style: "primary",
 			},
 		];
@@ -168,11 +172,14 @@ function questionControls(card: QuestionCard, layout: ChoiceLayout): ActionsBloc
 	else if (c.type === "selects")
 		for (let start = 0; start < card.choices.length; start += c.perSelect) {
 			const slice = card.choices.slice(start, start + c.perSelect);
-			const range = card.choices.length > c.perSelect ? ` (${slice[0]?.letter}–${slice.at(-1)?.letter})` : "";
+			const placeholder =
+				card.choices.length > c.perSelect
+					? t(loc(card), "card.chooseRange", { first: slice[0]?.letter ?? "", last: slice.at(-1)?.letter ?? "" })
+					: t(loc(card), "card.choose");
 			elements.push({
 				type: "static_select",
 				action_id: encodeComponentId({ verb: "select", toolCallId: id, choice: start }),
-				placeholder: plain(`Choose an answer${range}`, S.placeholderChars),
+				placeholder: plain(placeholder, S.placeholderChars),
 				options: slice.map((choice) => choiceOption(choice, layout)),
 			});
 		}
@@ -199,7 +206,7 @@ function questionMessages(card: QuestionCard): SlackMessage[] {
 	];
 	if (layout.inBody) blocks.push(...sections(choiceList(card.choices)));
 	if (layout.controls.type === "none")
-		blocks.push(section(`_${escapeMrkdwn(degradedNote(layout.controls.reason, card.choices.length > 0))}_`));
+		blocks.push(section(`_${escapeMrkdwn(degradedNote(layout.controls.reason, card.choices.length > 0, loc(card)))}_`));
 	return messages(`${card.heading}: ${card.question}`, blocks, questionControls(card, layout), card.attachments);
 }
 
@@ -208,7 +215,7 @@ function who(card: AnsweredCard): string {
 	const name = (card.by?.name ?? "").trim();
 	const id = typeof card.by?.id === "string" ? card.by.id : "";
 	if (name === "" && /^[UW][A-Z0-9]{1,30}$/.test(id)) return `<@${id}>`;
-	return `*${escapeMrkdwn(fitLine(displayName(card.by), 60))}*`;
+	return `*${escapeMrkdwn(fitLine(displayName(card.by, loc(card)), 60))}*`;
 }
 
 /** The choices the card had (Slack drops the buttons once answered), one per line; at most 10. */
@@ -223,19 +230,20 @@ function choicesContext(card: AnsweredCard): KnownBlock[] {
 
 function resultLine(card: AnsweredCard): string {
 	const who_ = who(card);
-	if (card.skipped === true) return `:next_track_button: Skipped: ${who_} moved on.`;
+	const locale = loc(card);
+	if (card.skipped === true) return `:next_track_button: ${t(locale, "card.skipped", { who: who_ })}`;
 	const chosen = card.chosenIndex !== undefined ? card.choices[card.chosenIndex] : undefined;
 	const what = `*${escapeMrkdwn(fitLine(chosen !== undefined ? `${chosen.letter}. ${chosen.text}` : card.answer, 300))}*`;
-	if (card.correct === true) return `:white_check_mark: ${who_} answered ${what}: correct.`;
-	if (card.correct === false) return `:x: ${who_} answered ${what}: not quite.`;
-	return `:speech_balloon: ${who_} answered ${what}.`;
+	if (card.correct === true) return `:white_check_mark: ${t(locale, "card.answeredCorrect", { who: who_, what })}`;
+	if (card.correct === false) return `:x: ${t(locale, "card.answeredWrong", { who: who_, what })}`;
+	return `:speech_balloon: ${t(locale, "card.answeredPlain", { who: who_, what })}`;
 }
 
 function answeredMessage(card: AnsweredCard): SlackMessage {
 	const lead = typeof card.lead === "string" ? card.lead.trim() : "";
 	const blocks: KnownBlock[] = [];
 	if (lead !== "") blocks.push(section(fitMarkdown(markdownToMrkdwn(lead), S.sectionTextChars)));
-	blocks.push(section(`*${escapeMrkdwn(card.heading)}* · answered`));
+	blocks.push(section(`*${escapeMrkdwn(card.heading)}* · ${t(loc(card), "card.answered")}`));
 	if (card.question !== undefined && card.question.trim() !== "")
 		blocks.push(section(fitMarkdown(markdownToMrkdwn(card.question), 1500)));
 	blocks.push(...choicesContext(card));
@@ -243,17 +251,17 @@ function answeredMessage(card: AnsweredCard): SlackMessage {
 	if (card.reveal !== undefined && card.correct !== true) {
 		const correct = card.reveal.correctIndex !== undefined ? card.choices[card.reveal.correctIndex] : undefined;
 		const text = correct !== undefined ? `${correct.letter}. ${correct.text}` : card.reveal.correctAnswer;
-		blocks.push(section(`Correct answer: *${escapeMrkdwn(fitLine(text, 500))}*`));
+		blocks.push(section(t(loc(card), "card.correctAnswer", { answer: `*${escapeMrkdwn(fitLine(text, 500))}*` })));
 	}
 	const explanation = card.reveal?.explanation !== undefined ? markdownToMrkdwn(card.reveal.explanation) : "";
 	if (explanation !== "") blocks.push(section(fitMarkdown(explanation, S.sectionTextChars)));
-	const what = card.skipped === true ? "skipped" : card.answer;
+	const what = card.skipped === true ? t(loc(card), "card.skippedShort") : card.answer;
 	const [first] = messages(`${card.heading}: ${what}`, blocks);
 	return first ?? { text: card.answer, blocks };
 }
 
 function explainMessages(card: ExplainCard): SlackMessage[] {
-	const title = explainHeading(card.title, card.role);
+	const title = explainHeading(card.title, card.role, loc(card));
 	const blocks: KnownBlock[] = [...leadSections(card.lead)];
 	if (title !== undefined) blocks.push(header(title));
 	blocks.push(...sections(markdownToMrkdwn(card.body)));
@@ -261,11 +269,12 @@ function explainMessages(card: ExplainCard): SlackMessage[] {
 }
 
 function assessmentMessages(card: AssessmentCard): SlackMessage[] {
-	const blocks: KnownBlock[] = [header("Where you are now")];
+	const where = t(loc(card), "card.whereYouAre");
+	const blocks: KnownBlock[] = [header(where)];
 	if (card.summary !== undefined) blocks.push(...sections(markdownToMrkdwn(card.summary)));
 	for (const s of card.strands)
 		blocks.push(...sections(`*${escapeMrkdwn(fitLine(s.strand, 200))}*\n${markdownToMrkdwn(s.assessment)}`));
-	return messages(`Where you are now: ${card.strands.map((s) => s.strand).join(", ")}`, blocks, [], card.attachments);
+	return messages(`${where}: ${card.strands.map((s) => s.strand).join(", ")}`, blocks, [], card.attachments);
 }
 
 function textMessages(card: TextCard): SlackMessage[] {
