@@ -4,53 +4,70 @@
  * and the `/lesson usage` report with estimated costs from the admin's prices.
  */
 
+import {
+	DEFAULT_LOCALE,
+	formatDollars,
+	formatDuration,
+	formatNumber,
+	formatUtcClock,
+	type Locale,
+	type MessageKey,
+	t,
+} from "../../core/i18n/index.ts";
 import type { ModelPrice } from "./lesson-rules.ts";
 import type { NoticeStyle } from "./notices.ts";
 import { type MemberUsage, type ModelTokens, memberTokens, type PeriodUsage } from "./usage-ledger.ts";
 
-const numbers = new Intl.NumberFormat("en-US");
-const dollars = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 4 });
-const clock = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
+/** A token count for people: `50,000` (`50.000` in German). */
+export const tokens = (n: number, locale: Locale = DEFAULT_LOCALE): string => formatNumber(locale, n);
 
-/** A token count for people: `50,000`. */
-export const tokens = (n: number): string => numbers.format(n);
+/** "server" / "workspace" in `locale` (another word stays as it is). */
+export function placeWord(place: string, locale: Locale = DEFAULT_LOCALE): string {
+	return place === "server" || place === "workspace" ? t(locale, `place.${place}` as MessageKey) : place;
+}
 
 /** The next UTC midnight after `now` (when daily budgets reset). */
 export function nextUtcMidnight(now: Date): Date {
 	return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
 }
 
-/** "It resets at 00:00 UTC, in 3 h 12 min." for `now`. */
-export function resetText(now: Date): string {
+/** "It resets at 00:00 UTC, in 3 hr 12 min." for `now` (the duration with Intl in `locale`). */
+export function resetText(now: Date, locale: Locale = DEFAULT_LOCALE): string {
 	const at = nextUtcMidnight(now);
 	const minutes = Math.max(1, Math.ceil((at.getTime() - now.getTime()) / 60_000));
-	const h = Math.floor(minutes / 60);
-	const m = minutes % 60;
-	const left = h > 0 ? `${h} h${m > 0 ? ` ${m} min` : ""}` : `${m} min`;
-	return `It resets at ${clock.format(at)} UTC, in ${left}.`;
+	return t(locale, "budget.resets", { time: formatUtcClock(locale, at), left: formatDuration(locale, minutes) });
 }
 
 /** Whose budget ran out: the community's (`place`: "server", "workspace") or one member's. */
 export type BudgetScope = { kind: "community"; place: string } | { kind: "member"; userId: string };
 
-/** The notice shown when a daily token budget is used up. */
-export function budgetNotice(scope: BudgetScope, limit: number, now: Date, style: NoticeStyle): string {
+/** The notice shown when a daily token budget is used up, in `locale`. */
+export function budgetNotice(
+	scope: BudgetScope,
+	limit: number,
+	now: Date,
+	style: NoticeStyle,
+	locale: Locale = DEFAULT_LOCALE,
+): string {
 	const mention = style.mention ?? ((id: string) => `<@${id}>`);
-	const whose = scope.kind === "community" ? `for this ${scope.place}` : `of ${mention(scope.userId)}`;
-	return `Today's tutor budget ${whose} is used up (${tokens(limit)} tokens). ${resetText(now)}`;
+	const resets = resetText(now, locale);
+	return scope.kind === "community"
+		? t(locale, "budget.usedUpCommunity", { place: placeWord(scope.place, locale), tokens: limit, resets })
+		: t(locale, "budget.usedUpMember", { member: mention(scope.userId), tokens: limit, resets });
 }
 
 /** The caps lines of `/lesson config`. */
 export function capsLines(
 	rules: { serverTokensPerDay: number; memberTokensPerDay: number; prices: Record<string, ModelPrice> },
 	place: string,
+	locale: Locale = DEFAULT_LOCALE,
 ): string[] {
-	const cap = (n: number) => (n > 0 ? `${tokens(n)} tokens per day` : "unlimited");
+	const cap = (n: number) => (n > 0 ? t(locale, "budget.perDay", { tokens: n }) : t(locale, "budget.unlimited"));
 	const prices = Object.entries(rules.prices).map(([model, p]) => `${model} $${p.input}/$${p.output}`);
 	return [
-		`• Tokens per ${place}: ${cap(rules.serverTokensPerDay)}`,
-		`• Tokens per member: ${cap(rules.memberTokensPerDay)}`,
-		`• Prices (per million input/output tokens): ${prices.length > 0 ? prices.join(", ") : "none set"}`,
+		t(locale, "budget.capPlace", { place: placeWord(place, locale), cap: cap(rules.serverTokensPerDay) }),
+		t(locale, "budget.capMember", { cap: cap(rules.memberTokensPerDay) }),
+		t(locale, "budget.prices", { prices: prices.length > 0 ? prices.join(", ") : t(locale, "budget.noPrices") }),
 	];
 }
 
@@ -80,6 +97,7 @@ function periodLines(
 	period: PeriodUsage,
 	prices: Record<string, ModelPrice>,
 	style: NoticeStyle,
+	locale: Locale,
 ): string[] {
 	const mention = style.mention ?? ((id: string) => `<@${id}>`);
 	const models = perModel(period);
@@ -91,22 +109,29 @@ function periodLines(
 	const known = costs.filter((c): c is number => c !== undefined);
 	const cost =
 		known.length === 0
-			? "no price set"
-			: `≈ ${dollars.format(known.reduce((a, b) => a + b, 0))}${known.length < costs.length ? " (models without a price not counted)" : ""}`;
+			? t(locale, "usage.noPrice")
+			: `${t(locale, "usage.cost", {
+					cost: formatDollars(
+						locale,
+						known.reduce((a, b) => a + b, 0),
+					),
+				})}${known.length < costs.length ? t(locale, "usage.someUnpriced") : ""}`;
 	const lines = [
-		`${title}: ${tokens(total.input)} input (${tokens(total.cached)} cached) + ${tokens(total.output)} output tokens · ${cost}`,
+		t(locale, "usage.period", { title, input: total.input, cached: total.cached, output: total.output, cost }),
 	];
-	for (const [model, t] of Object.entries(models)) {
-		const c = costOf(model, t, prices);
-		lines.push(
-			`  • ${model}: ${tokens(t.input)} in, ${tokens(t.output)} out${c !== undefined ? ` · ≈ ${dollars.format(c)}` : ""}`,
-		);
+	for (const [model, used] of Object.entries(models)) {
+		const c = costOf(model, used, prices);
+		const priced = c !== undefined ? ` · ${t(locale, "usage.cost", { cost: formatDollars(locale, c) })}` : "";
+		lines.push(`  • ${t(locale, "usage.model", { model, input: used.input, output: used.output })}${priced}`);
 	}
 	const members = Object.entries(period).sort(([, a], [, b]) => memberTokens(b) - memberTokens(a));
 	// The top members only: a reply must fit one message (Discord 2,000 characters) on a large server.
 	for (const [id, member] of members.slice(0, USAGE_TOP_MEMBERS))
-		lines.push(`  • ${mention(id)}: ${tokens(memberTokens(member as MemberUsage))} tokens`);
-	if (members.length > USAGE_TOP_MEMBERS) lines.push(`  • and ${members.length - USAGE_TOP_MEMBERS} more members`);
+		lines.push(
+			`  • ${t(locale, "usage.member", { member: mention(id), tokens: memberTokens(member as MemberUsage) })}`,
+		);
+	if (members.length > USAGE_TOP_MEMBERS)
+		lines.push(`  • ${t(locale, "usage.moreMembers", { count: members.length - USAGE_TOP_MEMBERS })}`);
 	return lines;
 }
 
@@ -114,16 +139,17 @@ function periodLines(
 export function usageText(
 	report: { day: PeriodUsage; month: PeriodUsage; prices: Record<string, ModelPrice>; now: Date },
 	style: NoticeStyle,
+	locale: Locale = DEFAULT_LOCALE,
 ): string {
-	const bold = style.bold ?? ((t: string) => `**${t}**`);
+	const bold = style.bold ?? ((text: string) => `**${text}**`);
 	const { day, month } = (() => {
 		const iso = report.now.toISOString();
 		return { day: iso.slice(0, 10), month: iso.slice(0, 7) };
 	})();
 	return [
-		bold("Tutor usage"),
-		...periodLines(`Today (${day}, UTC)`, report.day, report.prices, style),
-		...periodLines(`This month (${month})`, report.month, report.prices, style),
-		"Costs are estimates from the prices set with `/lesson config` (providers change prices; check yours).",
+		bold(t(locale, "usage.title")),
+		...periodLines(t(locale, "usage.today", { day }), report.day, report.prices, style, locale),
+		...periodLines(t(locale, "usage.month", { month }), report.month, report.prices, style, locale),
+		t(locale, "usage.note"),
 	].join("\n");
 }

@@ -6,6 +6,7 @@
  */
 
 import type { RefusalCode } from "../../core/contracts/events.ts";
+import { DEFAULT_LOCALE, formatOrList, type Locale, t, tn } from "../../core/i18n/index.ts";
 
 /** A refusal: the tutor's HandleResult, or an adapter check with an empty message. */
 export interface Refusal {
@@ -36,73 +37,85 @@ export interface NoticeStyle {
 /** What the refused person tried. */
 export type RefusedAction = "answer" | "end";
 
-/** The private notice for a refusal; `learner` (a mention) names whose solo lesson it is, when known. */
+/** The private notice for a refusal in `locale`; `learner` (a mention) names whose solo lesson it is, when known. */
 export function refusalNotice(
 	refusal: Refusal,
 	style: NoticeStyle,
-	options: { action?: RefusedAction; learner?: string } = {},
+	options: { action?: RefusedAction; learner?: string; locale?: Locale } = {},
 ): string {
 	const start = style.startHint;
+	const locale = options.locale ?? DEFAULT_LOCALE;
+	const why = () => (style.escape ?? ((t: string) => t))(refusal.message.trim());
 	switch (refusal.code) {
 		case "unknown-session":
-			return `There is no lesson here. Start one with ${start}.`;
+			return t(locale, "refuse.noLesson", { start });
 		case "ended":
-			return `This lesson has ended. Start a new one with ${start}.`;
+			return t(locale, "refuse.ended", { start });
 		case "not-allowed":
 			if (options.action === "end")
-				return `Only ${options.learner ?? "the learner"} or an admin${style.adminHint ?? ""} can end this lesson.`;
+				return t(locale, "refuse.endNotAllowed", {
+					learner: options.learner ?? t(locale, "refuse.theLearner"),
+					adminHint: style.adminHint ?? "",
+				});
 			return options.learner
-				? `This is ${options.learner}'s solo lesson, so only they can answer. Start your own with ${start}.`
-				: `This is someone else's solo lesson, so only its learner can answer. Start your own with ${start}.`;
+				? t(locale, "refuse.soloOf", { learner: options.learner, start })
+				: t(locale, "refuse.soloOther", { start });
 		case "not-pending":
-			return "That question is no longer open (it was answered or replaced), so nothing was recorded.";
+			return t(locale, "refuse.notPending");
 		case "already-answered":
-			return "That question was already answered, so nothing was recorded.";
+			return t(locale, "refuse.alreadyAnswered");
 		case "invalid-answer": {
-			const why = (style.escape ?? ((t: string) => t))(refusal.message.trim());
-			return why ? `That answer could not be recorded: ${why}` : "That answer could not be recorded.";
+			const text = why();
+			return text ? t(locale, "refuse.invalidAnswerWhy", { why: text }) : t(locale, "refuse.invalidAnswer");
 		}
 		case "closing":
-			return "The tutor is restarting, so nothing was recorded. Try again in a moment.";
+			return t(locale, "refuse.closing");
+		case "store-unavailable":
+			// The engine's words are English; ours say the same in the lesson's language.
+			return locale === DEFAULT_LOCALE && why() ? why() : t(locale, "refuse.storeUnavailable");
 		default: {
-			// Codes without words of our own ("store-unavailable", and any the engine adds): the engine's message.
-			const why = (style.escape ?? ((t: string) => t))(refusal.message.trim());
-			return why ? `${why}` : "That was not recorded.";
+			// Codes without words of our own (any the engine adds): the engine's message.
+			const text = why();
+			return text ? text : t(locale, "refuse.notRecorded");
 		}
 	}
 }
 
-/** "1 lesson", "3 lessons": a count with its noun, singular or plural. */
+/** "1 lesson", "3 lessons": a count with its noun, singular or plural (English; tn() for other languages). */
 export function plural(count: number, noun: string): string {
 	return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 /** The refusal when a member reached the daily limit (`count` started today, `limit` a day). */
-export function dailyLimitNotice(count: number, limit: number): string {
-	return `You have already started ${plural(count, "lesson")} today; the limit here is ${plural(limit, "lesson")} per member per day (UTC). Try again tomorrow.`;
+export function dailyLimitNotice(count: number, limit: number, locale: Locale = DEFAULT_LOCALE): string {
+	return t(locale, "refuse.dailyLimit", {
+		count: tn(locale, "count.lessons", count),
+		limit: tn(locale, "count.lessons", limit),
+	});
 }
 
 /** The refusal when lessons may not run in this channel; `channels` are the allowed ones, as platform mentions. */
-export function channelNotAllowedNotice(channels: readonly string[], startHint: string): string {
-	const list = channels.length === 1 ? channels[0] : `${channels.slice(0, -1).join(", ")} or ${channels.at(-1)}`;
-	return `Lessons can't run in this channel. Run ${startHint} in ${list}.`;
+export function channelNotAllowedNotice(
+	channels: readonly string[],
+	startHint: string,
+	locale: Locale = DEFAULT_LOCALE,
+): string {
+	return t(locale, "refuse.channel", { start: startHint, channels: formatOrList(locale, channels) });
 }
 
 /** A lesson's phase, as a learner reads it. */
-export function phaseLabel(phase: string): string {
-	if (phase === "probe") return "finding out what you already know";
-	if (phase === "teach") return "teaching";
-	if (phase === "ended") return "ended";
+export function phaseLabel(phase: string, locale: Locale = DEFAULT_LOCALE): string {
+	if (phase === "probe" || phase === "teach" || phase === "ended") return t(locale, `phase.${phase}`);
 	return phase;
 }
 
 /** Open questions, as a learner reads them. */
-export function pendingLabel(count: number): string {
-	if (count === 0) return "no question open";
-	return `${plural(count, "question")} waiting for an answer`;
+export function pendingLabel(count: number, locale: Locale = DEFAULT_LOCALE): string {
+	if (count === 0) return t(locale, "pending.none");
+	return tn(locale, "count.questionsWaiting", count);
 }
 
-/** The thread's closing line: the engine's "Lesson complete." / "Lesson ended by …" plus how to go on. */
-export function closingLine(ended: string, startHint: string): string {
-	return `${ended.trim()} Start another lesson any time with ${startHint}.`;
+/** The thread's closing line: the lesson's end ("Lesson complete.", "Lesson ended by …") plus how to go on. */
+export function closingLine(ended: string, startHint: string, locale: Locale = DEFAULT_LOCALE): string {
+	return t(locale, "tutor.closing", { ended: ended.trim(), start: startHint });
 }

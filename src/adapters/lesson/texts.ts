@@ -4,7 +4,8 @@
  * style (bold, mentions, escaping, a relative time where it has one).
  */
 
-import { capsLines, tokens } from "./budget-texts.ts";
+import { DEFAULT_LOCALE, LANGUAGE_NAMES, type Locale, t } from "../../core/i18n/index.ts";
+import { capsLines } from "./budget-texts.ts";
 import type { LessonStatus } from "./controller.ts";
 import type { LessonRules } from "./lesson-rules.ts";
 import { type NoticeStyle, pendingLabel, phaseLabel } from "./notices.ts";
@@ -12,24 +13,39 @@ import { type NoticeStyle, pendingLabel, phaseLabel } from "./notices.ts";
 const bold = (style: NoticeStyle, text: string) => (style.bold ?? ((t: string) => `**${t}**`))(text);
 const oneLine = (text: string, max: number) => text.replace(/\s+/g, " ").trim().slice(0, max);
 
-/** `/lesson status`: the topic and learner, the phase, open questions, the assessment and the map. */
-export function statusText({ summary, picture }: LessonStatus, style: NoticeStyle, link?: string): string {
+/** `/lesson status` in `locale` (default the lesson's own): the topic and learner, the phase, open questions, the tokens, the assessment and the map. */
+export function statusText(
+	{ summary, picture }: LessonStatus,
+	style: NoticeStyle,
+	link?: string,
+	locale: Locale = summary.language ?? DEFAULT_LOCALE,
+): string {
 	const esc = style.escape ?? ((t: string) => t);
 	const mention = style.mention ?? ((id: string) => `<@${id}>`);
 	const started = Date.parse(summary.createdAt);
-	const since = style.time && Number.isFinite(started) ? ` · started ${style.time(started)}` : "";
+	const since = style.time && Number.isFinite(started) ? t(locale, "status.since", { time: style.time(started) }) : "";
 	const lines = [
-		`${bold(style, esc(oneLine(summary.topic, 200)))} · ${summary.mode} lesson for ${mention(summary.learner.id)}${since}${link ?? ""}`,
+		t(locale, "status.line", {
+			topic: bold(style, esc(oneLine(summary.topic, 200))),
+			mode: t(locale, summary.mode === "group" ? "status.mode.group" : "status.mode.solo"),
+			learner: mention(summary.learner.id),
+			since,
+			link: link ?? "",
+		}),
 		summary.phase === "ended"
-			? "This lesson has ended."
-			: `Now: ${phaseLabel(summary.phase)} · ${pendingLabel(summary.pending.length)}`,
+			? t(locale, "status.ended")
+			: t(locale, "status.now", {
+					phase: phaseLabel(summary.phase, locale),
+					pending: pendingLabel(summary.pending.length, locale),
+				}),
 	];
+	if (summary.language !== undefined && summary.language !== DEFAULT_LOCALE)
+		lines.push(t(locale, "status.language", { language: LANGUAGE_NAMES[summary.language].native }));
 	const u = summary.usage;
-	lines.push(
-		`Tokens: ${tokens(u.inputTokens)} input (${tokens(u.cachedInputTokens)} cached) + ${tokens(u.outputTokens)} output`,
-	);
-	if (summary.assessment?.summary) lines.push(`Assessment: ${esc(oneLine(summary.assessment.summary, 500))}`);
-	if (!summary.plan) lines.push("No lesson map yet: it is drawn once the first questions are answered.");
+	lines.push(t(locale, "status.tokens", { input: u.inputTokens, cached: u.cachedInputTokens, output: u.outputTokens }));
+	if (summary.assessment?.summary)
+		lines.push(t(locale, "status.assessment", { summary: esc(oneLine(summary.assessment.summary, 500)) }));
+	if (!summary.plan) lines.push(t(locale, "status.noMap"));
 	else if (picture) {
 		lines.push(`🗺️ ${esc(picture.caption)}`);
 		// Without a picture the notice shows (none drawn, or a platform whose notices carry none), the outline.
@@ -39,16 +55,21 @@ export function statusText({ summary, picture }: LessonStatus, style: NoticeStyl
 }
 
 /** `/lesson config`: where lessons may run, the daily limit, the default mode, the token caps and prices (`place`: "server", "workspace"). */
-export function rulesText(rules: LessonRules, style: NoticeStyle, place = "server"): string {
+export function rulesText(
+	rules: LessonRules,
+	style: NoticeStyle,
+	place = "server",
+	locale: Locale = DEFAULT_LOCALE,
+): string {
 	const channel = style.channel ?? ((id: string) => `<#${id}>`);
-	const channels = rules.channels.length > 0 ? rules.channels.map(channel).join(", ") : "every channel";
+	const channels = rules.channels.length > 0 ? rules.channels.map(channel).join(", ") : t(locale, "rules.everyChannel");
 	const limit =
-		rules.lessonsPerDay > 0 ? `${rules.lessonsPerDay} per member per day (admins exempt)` : "no daily limit";
+		rules.lessonsPerDay > 0 ? t(locale, "rules.perMember", { count: rules.lessonsPerDay }) : t(locale, "rules.noLimit");
 	return [
-		bold(style, "Lessons here"),
-		`• Channels: ${channels}`,
-		`• Limit: ${limit}`,
-		`• Default mode: ${rules.defaultMode}`,
-		...capsLines(rules, place),
+		bold(style, t(locale, "rules.title")),
+		t(locale, "rules.channels", { channels }),
+		t(locale, "rules.limit", { limit }),
+		t(locale, "rules.defaultMode", { mode: rules.defaultMode }),
+		...capsLines(rules, place, locale),
 	].join("\n");
 }

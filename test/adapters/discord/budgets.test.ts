@@ -68,7 +68,7 @@ describe("token budgets on Discord", () => {
 		const click = await answer(thread.id, "q2"); // its card shows once the second turn ran
 		expect(model.doStreamCalls.length).toBe(2);
 		const notice = new RegExp(
-			`Today's tutor budget of <@${fake.users.learner.id}> is used up \\(150 tokens\\)\\. It resets at 00:00 UTC, in \\d+ (h|min)`,
+			`Today's tutor budget of <@${fake.users.learner.id}> is used up \\(150 tokens\\)\\. It resets at 00:00 UTC, in \\d+ (hr|min)`,
 		);
 		await fake.waitFor(
 			() => fake.channelMessages(thread.id).find((m) => notice.test(m.content)),

@@ -15,15 +15,15 @@ describe("budget texts", () => {
 	it("resets at the next UTC midnight and says how long until then", () => {
 		const now = new Date("2025-03-31T20:48:00Z");
 		expect(nextUtcMidnight(now).toISOString()).toBe("2025-04-01T00:00:00.000Z");
-		expect(resetText(now)).toBe("It resets at 00:00 UTC, in 3 h 12 min.");
+		expect(resetText(now)).toBe("It resets at 00:00 UTC, in 3 hr 12 min.");
 		expect(resetText(new Date("2025-03-31T23:59:30Z"))).toBe("It resets at 00:00 UTC, in 1 min.");
-		expect(resetText(new Date("2025-03-31T22:00:00Z"))).toBe("It resets at 00:00 UTC, in 2 h.");
+		expect(resetText(new Date("2025-03-31T22:00:00Z"))).toBe("It resets at 00:00 UTC, in 2 hr.");
 	});
 
 	it("names the community or the member, with the limit formatted", () => {
 		const now = new Date("2025-03-31T20:48:00Z");
 		expect(budgetNotice({ kind: "community", place: "server" }, 50_000, now, { startHint: "" })).toBe(
-			"Today's tutor budget for this server is used up (50,000 tokens). It resets at 00:00 UTC, in 3 h 12 min.",
+			"Today's tutor budget for this server is used up (50,000 tokens). It resets at 00:00 UTC, in 3 hr 12 min.",
 		);
 		expect(budgetNotice({ kind: "member", userId: "U1" }, 900, now, { startHint: "" })).toMatch(
 			/^Today's tutor budget of <@U1> is used up \(900 tokens\)/,

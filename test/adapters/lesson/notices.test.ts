@@ -82,11 +82,11 @@ describe("the adapters' own wording", () => {
 		expect(channelNotAllowedNotice(["<#C1>"], "`/lesson start`")).toBe(
 			"Lessons can't run in this channel. Run `/lesson start` in <#C1>.",
 		);
-		expect(channelNotAllowedNotice(["<#C1>", "<#C2>", "<#C3>"], "`/x`")).toContain("in <#C1>, <#C2> or <#C3>.");
+		expect(channelNotAllowedNotice(["<#C1>", "<#C2>", "<#C3>"], "`/x`")).toContain("in <#C1>, <#C2>, or <#C3>.");
 	});
 
 	it("names phases as a learner reads them, and closes a lesson with what to do next", () => {
-		expect(["probe", "teach", "ended"].map(phaseLabel)).toEqual([
+		expect(["probe", "teach", "ended"].map((p) => phaseLabel(p))).toEqual([
 			"finding out what you already know",
 			"teaching",
 			"ended",
