@@ -9,6 +9,7 @@
 import type { HandleResult, LearnerEvent, RefusalCode } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
+import { DEFAULT_LOCALE, type Locale, t, tn } from "../../core/i18n/index.ts";
 import type { LearnerImage } from "../../core/learner-images.ts";
 import {
 	collectImages,
@@ -29,6 +30,8 @@ export interface AnswerDeps {
 	logger: Logger;
 	/** Pictures sent with messages: whether the model sees them, and where the platform's files come from. */
 	images?: LessonImages;
+	/** The language of a lesson (default: English for all). Must not throw. */
+	localeOf?: (threadId: string) => Promise<Locale>;
 }
 
 /** How a platform's pictures reach the tutor. */
@@ -57,8 +60,8 @@ export function refusalFromSummary(
 	return undefined;
 }
 
-/** Empty answers are refused before the tutor sees them. */
-export const EMPTY_ANSWER_NOTICE = "Your answer was empty; nothing was recorded.";
+/** Empty answers are refused before the tutor sees them (English; the catalogue's `refuse.emptyAnswer`). */
+export const EMPTY_ANSWER_NOTICE = t(DEFAULT_LOCALE, "refuse.emptyAnswer");
 
 const TIMED_OUT = "timed out" as const;
 
@@ -67,6 +70,10 @@ export function createAnswerFlows(deps: AnswerDeps) {
 	const { tutor, port, logger, images: pictures } = deps;
 	const rate = createPictureRate(pictures ? limitsOf(pictures.source).perLessonPerHour : 0);
 	const mention = port.style.mention ?? ((id: string) => `<@${id}>`);
+	const lessonLocale = deps.localeOf ?? (async () => DEFAULT_LOCALE);
+	/** A private notice's language: the member's own when the platform said, else the lesson's. */
+	const localeFor = async (actor: Actor, threadId: string): Promise<Locale> =>
+		actor.locale ?? (await lessonLocale(threadId).catch(() => DEFAULT_LOCALE));
 
 	/** Tell the actor why the tutor refused, naming whose lesson it is when that matters. */
 	async function refused(actor: Actor, threadId: string, result: HandleResult, action: RefusedAction): Promise<void> {
@@ -74,8 +81,9 @@ export function createAnswerFlows(deps: AnswerDeps) {
 		logger.info({ sessionId: threadId, code: result.code, userId: actor.by.id }, `${port.name}: ${action} refused`);
 		const learner =
 			result.code === "not-allowed" ? (await tutor.getSession(threadId).catch(() => undefined))?.learner.id : undefined;
+		const locale = await localeFor(actor, threadId);
 		await actor.notify(
-			refusalNotice(result, port.style, { action, ...(learner ? { learner: mention(learner) } : {}) }),
+			refusalNotice(result, port.style, { action, locale, ...(learner ? { learner: mention(learner) } : {}) }),
 		);
 	}
 
@@ -96,13 +104,13 @@ export function createAnswerFlows(deps: AnswerDeps) {
 	async function readPictures(
 		threadId: string,
 		files: readonly IncomingFile[],
+		locale: Locale,
 	): Promise<{ images: LearnerImage[]; notice?: (withText: boolean) => string }> {
-		const tail = (withText: boolean) => (withText ? " Your text went to the tutor." : "");
+		const tail = (withText: boolean) => (withText ? t(locale, "refuse.noVisionTextSent") : "");
 		if (!pictures?.vision)
 			return {
 				images: [],
-				notice: (withText) =>
-					`The tutor's AI model cannot see pictures, so ${files.length === 1 ? "your picture was" : "your pictures were"} not sent to it.${tail(withText)} Describe what it shows in words instead.`,
+				notice: (withText) => tn(locale, "refuse.noVision", files.length, { tail: tail(withText) }),
 			};
 		const limits = limitsOf(pictures.source);
 		// Files past the per-message cap are refused by collectImages; only the ones it would read count.
@@ -143,22 +151,28 @@ export function createAnswerFlows(deps: AnswerDeps) {
 			);
 			const summary = read ? read.s : TIMED_OUT;
 			let question = "";
+			// The form is the lesson's (its words match the cards); a notice is the member's own.
+			const lesson = summary !== TIMED_OUT ? summary?.language : undefined;
 			if (summary !== TIMED_OUT) {
 				const code = refusalFromSummary(summary, toolCallId, actor.by.id);
 				if (code) {
 					const learner = code === "not-allowed" && summary ? { learner: mention(summary.learner.id) } : {};
-					return actor.notify(refusalNotice({ code, message: "" }, port.style, { action: "answer", ...learner }));
+					const locale = actor.locale ?? lesson ?? DEFAULT_LOCALE;
+					return actor.notify(
+						refusalNotice({ code, message: "" }, port.style, { action: "answer", locale, ...learner }),
+					);
 				}
 				question = summary?.pending.find((p) => p.toolCallId === toolCallId)?.input?.question ?? "";
 			}
-			await actor.openForm?.({ threadId, toolCallId, question });
+			const locale = lesson ?? actor.locale;
+			await actor.openForm?.({ threadId, toolCallId, question, ...(locale ? { locale } : {}) });
 		},
 
 		/** A typed answer from the form; an empty one is refused here. */
 		async submitForm(actor: Actor, threadId: string, toolCallId: string, text: string): Promise<HandleResult> {
 			const answer = text.trim();
 			if (answer === "") {
-				await actor.notify(EMPTY_ANSWER_NOTICE);
+				await actor.notify(t(await localeFor(actor, threadId), "refuse.emptyAnswer"));
 				return { ok: false, code: "invalid-answer", message: EMPTY_ANSWER_NOTICE };
 			}
 			return deliver(actor, threadId, { type: "reply", toolCallId, text: answer, by: actor.by });
@@ -175,7 +189,7 @@ export function createAnswerFlows(deps: AnswerDeps) {
 			const files = attached?.files ?? [];
 			let images: LearnerImage[] = [];
 			if (attached && files.length > 0 && (await speaksInLesson(threadId, by.id))) {
-				const read = await readPictures(threadId, files);
+				const read = await readPictures(threadId, files, await localeFor(attached.actor, threadId));
 				images = read.images;
 				if (read.notice) await attached.actor.notify(read.notice(trimmed !== ""));
 			}
@@ -191,7 +205,7 @@ export function createAnswerFlows(deps: AnswerDeps) {
 		async end(actor: Actor, threadId: string): Promise<HandleResult> {
 			const privileged = await actor.isAdmin();
 			const result = await deliver(actor, threadId, { type: "end", by: actor.by, privileged });
-			if (result.ok) await actor.notify("Ending the lesson.");
+			if (result.ok) await actor.notify(t(await localeFor(actor, threadId), "start.ending"));
 			return result;
 		},
 	};

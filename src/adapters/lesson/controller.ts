@@ -10,6 +10,7 @@ import { DEFAULT_STORE_URL, openStateStore, type StateStore } from "../../agent/
 import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import { createMathRenderer, type MathRenderer, type PlanPicture, type PlanRenderer } from "../../render/index.ts";
 import { type AttachedFiles, createAnswerFlows, type LessonImages } from "./answers.ts";
 import { type BudgetRouter, budgetVerdict, createLessonBudget, type LessonBudgetOptions } from "./lesson-budget.ts";
@@ -94,8 +95,10 @@ export interface LessonController {
 }
 
 const STOP_MS = 10_000;
-const NO_LESSON = (style: PlatformPort["style"]) => refusalNotice({ code: "unknown-session", message: "" }, style);
-const STORE_DOWN = "The lesson could not be read right now (the store is not answering). Try again in a moment.";
+const NO_LESSON = (style: PlatformPort["style"], locale: Locale = DEFAULT_LOCALE) =>
+	refusalNotice({ code: "unknown-session", message: "" }, style, { locale });
+/** Lessons whose language is remembered (a lesson's language never changes, so the cache is never stale). */
+const LOCALE_CACHE = 5_000;
 
 /** Create the controller of one platform. */
 export function createLessonController(options: LessonControllerOptions): LessonController {
@@ -104,12 +107,33 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 	const state = new LessonState(options.state ?? (owned as StateStore), options.ruleDefaults);
 	const queues = createSerialQueues(logger);
 	const math = options.math ?? createMathRenderer();
-	const output = createThreadOutput({ port, renderer, math, state, queues, logger });
-	const answers = createAnswerFlows({ tutor, port, logger, ...(options.images ? { images: options.images } : {}) });
+	const locales = new Map<string, Locale>();
+	const remember = (threadId: string, locale: Locale) => {
+		if (locales.size >= LOCALE_CACHE) locales.delete(locales.keys().next().value as string);
+		locales.set(threadId, locale);
+	};
+	/** A lesson's language, from the tutor's record (English when it cannot be read; not remembered then). */
+	const localeOf = async (threadId: string): Promise<Locale> => {
+		const known = locales.get(threadId);
+		if (known) return known;
+		const summary = await tutor.getSession(threadId).catch(() => undefined);
+		if (!summary) return DEFAULT_LOCALE;
+		const locale = summary.language ?? DEFAULT_LOCALE;
+		remember(threadId, locale);
+		return locale;
+	};
+	const output = createThreadOutput({ port, renderer, math, state, queues, logger, localeOf });
+	const answers = createAnswerFlows({
+		tutor,
+		port,
+		logger,
+		localeOf,
+		...(options.images ? { images: options.images } : {}),
+	});
 	const now = options.now ?? (() => new Date());
 	const ledger = new UsageLedger(state.store);
 	const place = port.name === "slack" ? "workspace" : "server";
-	const caps: LessonBudgetOptions = { state, ledger, style: port.style, place, logger, now };
+	const caps: LessonBudgetOptions = { state, ledger, style: port.style, place, logger, now, localeOf };
 	let unsubscribe: (() => void) | undefined;
 	let detachBudget: (() => void) | undefined;
 	let stopped = false;
@@ -145,9 +169,13 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 			await owned?.close();
 		},
 		flush: (timeoutMs = STOP_MS) => queues.drain(timeoutMs),
-		start: (actor, place, request) => startLesson({ tutor, port, state, logger, now }, actor, place, request),
+		async start(actor, place, request) {
+			const outcome = await startLesson({ tutor, port, state, logger, now }, actor, place, request);
+			if (outcome.ok) remember(outcome.threadId, outcome.intro.language ?? DEFAULT_LOCALE);
+			return outcome;
+		},
 		async end(actor, threadId) {
-			if (!threadId) return void (await actor.notify(NO_LESSON(port.style)));
+			if (!threadId) return void (await actor.notify(NO_LESSON(port.style, actor.locale)));
 			const result = await answers.end(actor, threadId);
 			return result;
 		},
@@ -157,12 +185,12 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 				summary = threadId ? await tutor.getSession(threadId) : undefined;
 			} catch (error) {
 				logger.error({ err: error, sessionId: threadId }, `${port.name}: reading a lesson for its status failed`);
-				return void (await actor.notify(STORE_DOWN));
+				return void (await actor.notify(t(actor.locale ?? DEFAULT_LOCALE, "refuse.storeDown")));
 			}
-			if (!summary) return void (await actor.notify(NO_LESSON(port.style)));
+			if (!summary) return void (await actor.notify(NO_LESSON(port.style, actor.locale)));
 			if (!summary.plan) return { summary };
 			const picture = await renderer
-				.renderPlan(summary.plan.tree, summary.plan.statuses, summary.plan.mastery)
+				.renderPlan(summary.plan.tree, summary.plan.statuses, summary.plan.mastery, summary.language)
 				.catch((error: unknown) => {
 					logger.warn({ err: error }, `${port.name}: the status picture failed`);
 					return undefined;
@@ -171,7 +199,8 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 		},
 		async config(actor, community, change) {
 			if (!(await actor.isAdmin())) {
-				await actor.notify(`Only admins${port.style.adminHint ?? ""} can change lesson settings.`);
+				const adminHint = port.style.adminHint ?? "";
+				await actor.notify(t(actor.locale ?? DEFAULT_LOCALE, "refuse.adminsOnlyConfig", { adminHint }));
 				return undefined;
 			}
 			const current = await state.rules(community);
@@ -183,7 +212,8 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 		},
 		async usage(actor, community) {
 			if (!(await actor.isAdmin())) {
-				await actor.notify(`Only admins${port.style.adminHint ?? ""} can see the tutor's usage.`);
+				const adminHint = port.style.adminHint ?? "";
+				await actor.notify(t(actor.locale ?? DEFAULT_LOCALE, "refuse.adminsOnlyUsage", { adminHint }));
 				return undefined;
 			}
 			const at = now();

@@ -8,6 +8,7 @@
 import type { BudgetVerdict, TurnBudget } from "../../core/contracts/budget.ts";
 import type { Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
+import { DEFAULT_LOCALE, type Locale } from "../../core/i18n/index.ts";
 import { budgetNotice, nextUtcMidnight } from "./budget-texts.ts";
 import type { LessonState } from "./lesson-state.ts";
 import type { NoticeStyle } from "./notices.ts";
@@ -51,6 +52,8 @@ export interface LessonBudgetOptions {
 	place: string;
 	logger: Logger;
 	now: () => Date;
+	/** The language of a lesson, for its notice (default English). Must not throw. */
+	localeOf?: (threadId: string) => Promise<Locale>;
 }
 
 /** The verdict for `who` in a thread now: the community's cap first, then the member's. Rejects when the store fails. */
@@ -65,17 +68,23 @@ export async function budgetVerdict(
 	const now = o.now();
 	const day = await o.ledger.day(community, now);
 	const resetsAt = nextUtcMidnight(now).toISOString();
+	const over =
+		(rules.serverTokensPerDay > 0 && periodTokens(day) >= rules.serverTokensPerDay) ||
+		(rules.memberTokensPerDay > 0 && memberTokens(day[who.id]) >= rules.memberTokensPerDay);
+	const locale = over
+		? await (o.localeOf?.(threadId) ?? Promise.resolve(DEFAULT_LOCALE)).catch(() => DEFAULT_LOCALE)
+		: DEFAULT_LOCALE;
 	if (rules.serverTokensPerDay > 0 && periodTokens(day) >= rules.serverTokensPerDay)
 		return {
 			ok: false,
 			resetsAt,
-			message: budgetNotice({ kind: "community", place: o.place }, rules.serverTokensPerDay, now, o.style),
+			message: budgetNotice({ kind: "community", place: o.place }, rules.serverTokensPerDay, now, o.style, locale),
 		};
 	if (rules.memberTokensPerDay > 0 && memberTokens(day[who.id]) >= rules.memberTokensPerDay)
 		return {
 			ok: false,
 			resetsAt,
-			message: budgetNotice({ kind: "member", userId: who.id }, rules.memberTokensPerDay, now, o.style),
+			message: budgetNotice({ kind: "member", userId: who.id }, rules.memberTokensPerDay, now, o.style, locale),
 		};
 	return { ok: true };
 }

@@ -8,6 +8,7 @@
  */
 
 import type { StateStore } from "../../agent/index.ts";
+import { isLocale } from "../../core/i18n/index.ts";
 import { DailyLessonCounter } from "./daily-counter.ts";
 import { DEFAULT_LESSON_RULES, type LessonRules, normalizeLessonRules } from "./lesson-rules.ts";
 import type { LessonIntro } from "./port.ts";
@@ -57,7 +58,9 @@ export class LessonState {
 		if (!isObject(v) || typeof v.topic !== "string" || !isParticipant(v.learner) || !isParticipant(v.startedBy))
 			return undefined;
 		if (v.mode !== "solo" && v.mode !== "group") return undefined;
-		return v as unknown as LessonIntro;
+		// A language this version does not know is dropped (English), never passed on.
+		const { language, ...rest } = v as unknown as LessonIntro;
+		return { ...rest, ...(isLocale(language) ? { language } : {}) };
 	}
 
 	/** Remember a started lesson: its intro, and as its learner's and its channel's latest. */

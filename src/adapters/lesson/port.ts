@@ -13,6 +13,7 @@
  */
 
 import type { LessonMode, Participant, TutorEvent } from "../../core/contracts/events.ts";
+import type { Locale } from "../../core/i18n/index.ts";
 import type { Card, PlanPicture } from "../../render/index.ts";
 import type { NoticeStyle } from "./notices.ts";
 
@@ -22,6 +23,8 @@ export interface LessonIntro {
 	learner: Participant;
 	startedBy: Participant;
 	mode: LessonMode;
+	/** The lesson's language (its intro, cards and notices are in it; default English). */
+	language?: Locale;
 }
 
 /** Where a lesson should open: a community (guild, team), the channel whose rules apply, an existing thread. */
@@ -43,11 +46,15 @@ export interface AnswerForm {
 	toolCallId: string;
 	/** The question, as its label (empty when the tutor could not say in time; the submit is checked anyway). */
 	question: string;
+	/** The form's own words in this language (default English). */
+	locale?: Locale;
 }
 
 /** Someone acting in a lesson, and how to answer them privately. Built by the adapter per platform event. */
 export interface Actor {
 	by: Participant;
+	/** Their own language, when the platform says (Discord's interaction locale; Slack's user locale when looked up); a supported one only. */
+	locale?: Locale;
 	/** Whether they administer lessons here (Manage Server; a Slack admin or a configured id). Must not throw. */
 	isAdmin(): Promise<boolean>;
 	/** Tell this person privately (an ephemeral reply to their action), optionally with a picture. Must not throw. */

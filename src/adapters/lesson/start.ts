@@ -10,6 +10,7 @@
 import type { LessonMode, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { StartLessonResult, Tutor } from "../../core/contracts/tutor.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import { channelAllowed } from "./lesson-rules.ts";
 import type { LessonState } from "./lesson-state.ts";
 import { channelNotAllowedNotice, dailyLimitNotice } from "./notices.ts";
@@ -22,6 +23,8 @@ export interface StartRequest {
 	mode?: LessonMode;
 	/** Start it for this member (admins only); the actor otherwise. */
 	learner?: Participant;
+	/** The language asked for (`/lesson start language:`); it wins over the actor's own locale. */
+	language?: Locale;
 }
 
 /** start's outcome: the lesson's thread and intro, or the notice the actor was given. */
@@ -45,32 +48,40 @@ export async function startLesson(
 ): Promise<StartOutcome> {
 	const { tutor, port, state, logger } = deps;
 	const { startHint, adminHint = "" } = port.style;
+	// The explicit choice, else the starter's platform language, else English; fixed for the lesson's life.
+	const language: Locale = request.language ?? actor.locale ?? DEFAULT_LOCALE;
+	const notice = actor.locale ?? language;
 	const refuse = async (message: string): Promise<StartOutcome> => {
 		await actor.notify(message);
 		return { ok: false, message };
 	};
 	const topic = request.topic.replace(/\s+/g, " ").trim();
-	if (topic === "") return refuse(`Give the lesson a topic: ${startHint}.`);
+	if (topic === "") return refuse(t(notice, "start.noTopic", { start: startHint }));
 	const learner = request.learner ?? actor.by;
 	const admin = await actor.isAdmin();
-	if (learner.id !== actor.by.id && !admin)
-		return refuse(`Only admins${adminHint} can start a lesson for someone else.`);
+	if (learner.id !== actor.by.id && !admin) return refuse(t(notice, "start.adminsOnlyFor", { adminHint }));
 	const rules = await state.rules(place.community);
 	if (!channelAllowed(rules, place.channelId)) {
 		const channel = port.style.channel ?? ((id: string) => `<#${id}>`);
-		return refuse(channelNotAllowedNotice(rules.channels.map(channel), startHint));
+		return refuse(channelNotAllowedNotice(rules.channels.map(channel), startHint, notice));
 	}
 	if (place.threadId && (await tutor.getSession(place.threadId)))
-		return refuse(`This thread already has a lesson. Run ${startHint} in a channel to open a new thread.`);
+		return refuse(t(notice, "start.threadHasLesson", { start: startHint }));
 	const now = deps.now();
 	const counted = await state.counter.take(place.community, learner.id, admin ? 0 : rules.lessonsPerDay, now);
-	if (!counted.ok) return refuse(dailyLimitNotice(counted.count, rules.lessonsPerDay));
+	if (!counted.ok) return refuse(dailyLimitNotice(counted.count, rules.lessonsPerDay, notice));
 	const giveBack = () =>
 		state.counter.giveBack(place.community, learner.id, now).catch((error: unknown) => {
 			logger.warn({ err: error, community: place.community }, `${port.name}: could not give back a daily count`);
 		});
 
-	const intro: LessonIntro = { topic, learner, startedBy: actor.by, mode: request.mode ?? rules.defaultMode };
+	const intro: LessonIntro = {
+		topic,
+		learner,
+		startedBy: actor.by,
+		mode: request.mode ?? rules.defaultMode,
+		...(language !== DEFAULT_LOCALE ? { language } : {}),
+	};
 	const opened = await port.openThread(place, intro);
 	if (!opened.ok) {
 		await giveBack();
@@ -79,20 +90,30 @@ export async function startLesson(
 	const threadId = opened.threadId;
 	let result: StartLessonResult;
 	try {
-		result = await tutor.startLesson({ sessionId: threadId, topic, learner, mode: intro.mode, startedBy: actor.by });
+		result = await tutor.startLesson({
+			sessionId: threadId,
+			topic,
+			learner,
+			mode: intro.mode,
+			startedBy: actor.by,
+			language,
+		});
 	} catch (error) {
 		logger.error({ err: error, sessionId: threadId }, `${port.name}: the tutor could not start a lesson`);
-		result = { ok: false, code: "invalid-topic", message: "The tutor could not start the lesson; please try again." };
+		result = { ok: false, code: "invalid-topic", message: t(notice, "start.tutorFailed") };
 	}
 	if (!result.ok) {
 		await giveBack();
 		await port.closeThread(threadId, place, result.message);
-		const why = result.code === "exists" ? "This thread already has a lesson." : result.message;
-		return refuse(`The lesson could not start: ${port.style.escape?.(why) ?? why}`);
+		const why = result.code === "exists" ? t(notice, "start.threadHasLessonShort") : result.message;
+		return refuse(t(notice, "start.couldNotStart", { why: port.style.escape?.(why) ?? why }));
 	}
 	await state.saveLesson(threadId, place, intro).catch((error: unknown) => {
 		logger.warn({ err: error, sessionId: threadId }, `${port.name}: could not remember the lesson's intro`);
 	});
-	logger.info({ sessionId: threadId, learnerId: learner.id, mode: intro.mode }, `${port.name}: lesson started`);
+	logger.info(
+		{ sessionId: threadId, learnerId: learner.id, mode: intro.mode, language },
+		`${port.name}: lesson started`,
+	);
 	return { ok: true, threadId, intro };
 }

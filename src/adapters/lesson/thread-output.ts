@@ -9,6 +9,7 @@
 
 import type { TutorEvent } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
+import { DEFAULT_LOCALE, type Locale } from "../../core/i18n/index.ts";
 import {
 	answeredCard,
 	type Card,
@@ -35,6 +36,8 @@ export interface ThreadOutputDeps {
 	state: LessonState;
 	queues: SerialQueues;
 	logger: Logger;
+	/** The language of a lesson (its cards' and notices' words); default English. Must not throw. */
+	localeOf?: (threadId: string) => Promise<Locale>;
 }
 
 /** The tutor's event sink for one platform (returns at once, never throws), and a stop for its typing loops. */
@@ -49,6 +52,8 @@ type QuestionEvent = Extract<TutorEvent, { type: "quiz" | "ask" }>;
 /** Create the output path of one port. */
 export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 	const { port, renderer, math, state, queues, logger } = deps;
+	const localeOf = (threadId: string): Promise<Locale> =>
+		(deps.localeOf?.(threadId) ?? Promise.resolve(DEFAULT_LOCALE)).catch(() => DEFAULT_LOCALE);
 	const sequencer = createThreadSequencer();
 	const tag = port.name;
 	const typingLoops = port.startTyping
@@ -67,19 +72,19 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 	/** The card with its formulas drawn (a failure leaves the TeX as code: prepareCard never throws). */
 	const prepared = async (card: Card): Promise<Card> => (math ? prepareCard(card, math) : card);
 
-	const cardOf = (event: TutorEvent, lead: string | undefined): Card | undefined => {
-		const card = cardFromEvent(event);
+	const cardOf = (event: TutorEvent, lead: string | undefined, locale: Locale): Card | undefined => {
+		const card = cardFromEvent(event, locale);
 		if (!card) return undefined;
 		if (lead !== undefined && (card.kind === "question" || card.kind === "explain")) return { ...card, lead };
 		if (event.type === "ended" && card.kind === "text")
-			return { ...card, text: closingLine(card.text, port.style.startHint) };
+			return { ...card, text: closingLine(card.text, port.style.startHint, locale) };
 		return card;
 	};
 
 	async function postQuestion(threadId: string, event: QuestionEvent, lead: string | undefined): Promise<void> {
 		// A question resume() re-emits is posted only if no card of it was: a card already posted stays the one.
 		if (event.replay && (await state.card(threadId, event.toolCallId))) return;
-		const card = cardOf(event, lead);
+		const card = cardOf(event, lead, await localeOf(threadId));
 		const messageIds = card ? await port.postCard(threadId, await prepared(card)) : [];
 		if (messageIds.length === 0) return;
 		// Only a lead that shares the controls' message is re-shown when that message becomes the answered state.
@@ -93,7 +98,7 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 			return undefined;
 		});
 		const card = await prepared({
-			...answeredCard(event),
+			...answeredCard(event, await localeOf(threadId)),
 			...(posted?.lead !== undefined ? { lead: posted.lead } : {}),
 		});
 		if (posted && (await port.editCard(threadId, posted.messageIds, card))) return;
@@ -101,7 +106,12 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 	}
 
 	async function postPlan(threadId: string, event: Extract<TutorEvent, { type: "plan" }>): Promise<void> {
-		const picture: PlanPicture = await renderer.renderPlan(event.tree, event.statuses, event.mastery);
+		const picture: PlanPicture = await renderer.renderPlan(
+			event.tree,
+			event.statuses,
+			event.mastery,
+			await localeOf(threadId),
+		);
 		if (!picture.png && picture.error)
 			logger.warn(
 				{ sessionId: threadId, error: picture.error },
@@ -113,7 +123,7 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 
 	async function postEnded(threadId: string, event: Extract<TutorEvent, { type: "ended" }>): Promise<void> {
 		typing(threadId, false);
-		const card = cardOf(event, undefined);
+		const card = cardOf(event, undefined, await localeOf(threadId));
 		if (card) await port.postCard(threadId, card);
 		const intro = await state.intro(threadId);
 		if (intro) await port.lessonEnded?.(threadId, intro, event);
@@ -133,7 +143,7 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 			case "typing":
 				return;
 			default: {
-				const card = cardOf(event, lead);
+				const card = cardOf(event, lead, await localeOf(threadId));
 				if (card) await port.postCard(threadId, await prepared(card));
 			}
 		}

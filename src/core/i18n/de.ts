@@ -77,7 +77,7 @@ export const de: Record<MessageKey, string> = {
 		"Das KI-Modell des Tutors kann keine Bilder sehen, daher wurde dein Bild nicht geschickt.{tail} Beschreib stattdessen in Worten, was es zeigt.",
 	"refuse.noVision.other":
 		"Das KI-Modell des Tutors kann keine Bilder sehen, daher wurden deine Bilder nicht geschickt.{tail} Beschreib stattdessen in Worten, was sie zeigen.",
-	"refuse.noVisionTextSent": " Dein Text wurde geschickt.",
+	"refuse.noVisionTextSent": " Dein Text ging an den Tutor.",
 	"count.lessons.one": "{count} Lektion",
 	"count.lessons.other": "{count} Lektionen",
 	"count.questionsWaiting.one": "{count} Frage wartet auf eine Antwort",

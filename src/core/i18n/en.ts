@@ -80,7 +80,7 @@ export const en = {
 		"The tutor's AI model cannot see pictures, so your picture was not sent to it.{tail} Describe what it shows in words instead.",
 	"refuse.noVision.other":
 		"The tutor's AI model cannot see pictures, so your pictures were not sent to it.{tail} Describe what it shows in words instead.",
-	"refuse.noVisionTextSent": " Your text was sent.",
+	"refuse.noVisionTextSent": " Your text went to the tutor.",
 	// Counts (plurals).
 	"count.lessons.one": "{count} lesson",
 	"count.lessons.other": "{count} lessons",

@@ -74,7 +74,7 @@ export const es: Record<MessageKey, string> = {
 		"El modelo de IA del tutor no puede ver imágenes, así que tu imagen no se le envió.{tail} Describe con palabras lo que muestra.",
 	"refuse.noVision.other":
 		"El modelo de IA del tutor no puede ver imágenes, así que tus imágenes no se le enviaron.{tail} Describe con palabras lo que muestran.",
-	"refuse.noVisionTextSent": " Tu texto sí se envió.",
+	"refuse.noVisionTextSent": " Tu texto sí llegó al tutor.",
 	"count.lessons.one": "{count} lección",
 	"count.lessons.other": "{count} lecciones",
 	"count.questionsWaiting.one": "{count} pregunta esperando respuesta",
