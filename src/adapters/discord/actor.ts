@@ -9,6 +9,7 @@
 import { type Interaction, MessageFlags } from "discord.js";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { Actor } from "../lesson/port.ts";
+import { interactionLocale } from "./notices.ts";
 import { describeRestError } from "./rest-messages.ts";
 import { isAdmin, participantOf } from "./who.ts";
 
@@ -19,8 +20,10 @@ type Repliable = Extract<Interaction, { reply: unknown }>;
 
 /** An Actor for a repliable interaction; its notices are ephemeral and mention no one. */
 export function actorOf(interaction: Repliable, route: NoticeRoute, logger: Logger): Actor {
+	const locale = interactionLocale(interaction);
 	return {
 		by: participantOf(interaction.user, interaction.member),
+		...(locale ? { locale } : {}),
 		isAdmin: async () => isAdmin(interaction.memberPermissions),
 		async notify(content, picture) {
 			const files = picture?.png

@@ -15,6 +15,7 @@ import {
 	Routes,
 } from "discord.js";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
+import { LANGUAGE_NAMES, LOCALES, type Locale, type MessageKey, t } from "../../core/i18n/index.ts";
 import type { DiscordAdapterConfig } from "./types.ts";
 
 /** The command's name. */
@@ -33,33 +34,57 @@ export const OPTION = {
 	serverTokens: "server_tokens_per_day",
 	memberTokens: "member_tokens_per_day",
 	price: "price",
+	language: "language",
 } as const;
 
 /** Longest topic accepted (the thread name is cut to Discord's 100 characters). */
 export const TOPIC_MAX_CHARS = 200;
 
+/** Discord's locale codes for each of our languages other than English (Spanish has two). */
+const DISCORD_LOCALES: Readonly<Record<Exclude<Locale, "en">, readonly string[]>> = {
+	de: ["de"],
+	es: ["es-ES", "es-419"],
+};
+
+/** `description_localizations` (or name) for a catalogue key: every supported language Discord knows. */
+export function discordLocalizations(key: MessageKey): Record<string, string> {
+	const out: Record<string, string> = {};
+	for (const [locale, codes] of Object.entries(DISCORD_LOCALES) as Array<[Locale, readonly string[]]>)
+		for (const code of codes) out[code] = t(locale, key).slice(0, 100);
+	return out;
+}
+
+/** A description and its localizations. */
+const described = (key: MessageKey) => ({
+	description: t("en", key),
+	description_localizations: discordLocalizations(key),
+});
+
 const modeChoices = [
-	{ name: "solo: only the learner answers", value: "solo" },
-	{ name: "group: anyone in the thread may answer", value: "group" },
+	{ name: t("en", "cmd.mode.solo"), name_localizations: discordLocalizations("cmd.mode.solo"), value: "solo" },
+	{ name: t("en", "cmd.mode.group"), name_localizations: discordLocalizations("cmd.mode.group"), value: "group" },
 ];
+
+/** The lesson languages, each named in itself. */
+const languageChoices = LOCALES.map((locale) => ({ name: LANGUAGE_NAMES[locale].native, value: locale }));
 
 /** The command definitions, as the REST API takes them. */
 export const lessonCommands: RESTPutAPIApplicationCommandsJSONBody = [
 	{
 		name: LESSON_COMMAND,
-		description: "A tutor that probes what you know, maps a lesson and teaches it in a thread",
+		...described("cmd.lesson"),
 		contexts: [InteractionContextType.Guild],
 		integration_types: [ApplicationIntegrationType.GuildInstall],
 		options: [
 			{
 				type: ApplicationCommandOptionType.Subcommand,
 				name: "start",
-				description: "Start a lesson in a new thread (or in this thread)",
+				...described("cmd.start"),
 				options: [
 					{
 						type: ApplicationCommandOptionType.String,
 						name: OPTION.topic,
-						description: "What to learn, e.g. 'the chain rule' or 'SQL joins'",
+						...described("cmd.start.topic"),
 						required: true,
 						min_length: 1,
 						max_length: TOPIC_MAX_CHARS,
@@ -67,27 +92,29 @@ export const lessonCommands: RESTPutAPIApplicationCommandsJSONBody = [
 					{
 						type: ApplicationCommandOptionType.String,
 						name: OPTION.mode,
-						description: "solo (only the learner answers) or group (anyone in the thread)",
+						...described("cmd.start.mode"),
 						choices: modeChoices,
 					},
 					{
 						type: ApplicationCommandOptionType.User,
 						name: OPTION.for,
-						description: "Admins: start the lesson for this member",
+						...described("cmd.start.for"),
+					},
+					{
+						type: ApplicationCommandOptionType.String,
+						name: OPTION.language,
+						...described("cmd.start.language"),
+						choices: languageChoices,
 					},
 				],
 			},
-			{ type: ApplicationCommandOptionType.Subcommand, name: "end", description: "End the lesson in this thread" },
-			{
-				type: ApplicationCommandOptionType.Subcommand,
-				name: "status",
-				description: "The plan picture and progress of this thread's lesson (only you see it)",
-			},
-			{ type: ApplicationCommandOptionType.Subcommand, name: "help", description: "How lessons work" },
+			{ type: ApplicationCommandOptionType.Subcommand, name: "end", ...described("cmd.end") },
+			{ type: ApplicationCommandOptionType.Subcommand, name: "status", ...described("cmd.status") },
+			{ type: ApplicationCommandOptionType.Subcommand, name: "help", ...described("cmd.help") },
 			{
 				type: ApplicationCommandOptionType.Subcommand,
 				name: "config",
-				description: "Admins: where lessons may run, lessons per member per day, the default mode",
+				...described("cmd.config"),
 				options: [
 					{
 						type: ApplicationCommandOptionType.Channel,
@@ -142,7 +169,7 @@ export const lessonCommands: RESTPutAPIApplicationCommandsJSONBody = [
 			{
 				type: ApplicationCommandOptionType.Subcommand,
 				name: "usage",
-				description: "Admins: tokens used today and this month, per member and model, with estimated cost",
+				...described("cmd.usage"),
 			},
 		],
 	},

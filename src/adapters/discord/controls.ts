@@ -14,10 +14,12 @@ import {
 	type StringSelectMenuInteraction,
 } from "discord.js";
 import type { Logger } from "../../core/contracts/logger.ts";
+import { DEFAULT_LOCALE, t } from "../../core/i18n/index.ts";
 import { decodeComponentId, discordAnswerModal, encodeComponentId } from "../../render/index.ts";
 import type { LessonController } from "../lesson/controller.ts";
+import type { AnswerForm } from "../lesson/port.ts";
 import { actorOf } from "./actor.ts";
-import { NOTICES } from "./notices.ts";
+import { interactionLocale, NOTICES } from "./notices.ts";
 import { encodeDiscordThreadId } from "./thread-id.ts";
 
 /** What the control handlers need. */
@@ -33,23 +35,27 @@ function threadOf(interaction: Interaction): string | undefined {
 	return encodeDiscordThreadId({ guildId: interaction.guildId, threadId: interaction.channelId });
 }
 
-const ephemeral = (content: string) => ({ content, flags: MessageFlags.Ephemeral as const });
+/** An adapter notice in the clicker's own language, as an ephemeral reply. */
+const ephemeral = (interaction: Interaction, key: (typeof NOTICES)[keyof typeof NOTICES]) => ({
+	content: t(interactionLocale(interaction) ?? DEFAULT_LOCALE, key),
+	flags: MessageFlags.Ephemeral as const,
+});
 
 /** A button: "pick" answers, "open" shows the answer modal (as the first response). */
 export async function onButton(ctx: ControlsContext, interaction: ButtonInteraction): Promise<void> {
 	const id = decodeComponentId(interaction.customId);
 	const threadId = threadOf(interaction);
-	if (!threadId) return void (await interaction.reply(ephemeral(NOTICES.notInGuild)));
+	if (!threadId) return void (await interaction.reply(ephemeral(interaction, NOTICES.notInGuild)));
 	if (id?.verb === "open") {
 		const actor = {
 			...actorOf(interaction, "reply", ctx.logger),
-			openForm: async (form: { toolCallId: string; question: string }) =>
-				interaction.showModal(discordAnswerModal(form.toolCallId, form.question)),
+			openForm: async (form: AnswerForm) =>
+				interaction.showModal(discordAnswerModal(form.toolCallId, form.question, form.locale)),
 		};
 		return ctx.controller.openForm(actor, threadId, id.toolCallId);
 	}
 	if (id?.verb !== "pick" || id.choice === undefined)
-		return void (await interaction.reply(ephemeral(NOTICES.unknownComponent)));
+		return void (await interaction.reply(ephemeral(interaction, NOTICES.unknownComponent)));
 	await interaction.deferUpdate();
 	await ctx.controller.choose(actorOf(interaction, "followUp", ctx.logger), threadId, id.toolCallId, id.choice);
 }
@@ -58,10 +64,10 @@ export async function onButton(ctx: ControlsContext, interaction: ButtonInteract
 export async function onSelect(ctx: ControlsContext, interaction: StringSelectMenuInteraction): Promise<void> {
 	const id = decodeComponentId(interaction.customId);
 	const threadId = threadOf(interaction);
-	if (!threadId) return void (await interaction.reply(ephemeral(NOTICES.notInGuild)));
-	if (id?.verb !== "select") return void (await interaction.reply(ephemeral(NOTICES.unknownComponent)));
+	if (!threadId) return void (await interaction.reply(ephemeral(interaction, NOTICES.notInGuild)));
+	if (id?.verb !== "select") return void (await interaction.reply(ephemeral(interaction, NOTICES.unknownComponent)));
 	const raw = interaction.values[0] ?? "";
-	if (!/^\d{1,4}$/.test(raw)) return void (await interaction.reply(ephemeral(NOTICES.invalidChoice)));
+	if (!/^\d{1,4}$/.test(raw)) return void (await interaction.reply(ephemeral(interaction, NOTICES.invalidChoice)));
 	await interaction.deferUpdate();
 	await ctx.controller.choose(actorOf(interaction, "followUp", ctx.logger), threadId, id.toolCallId, Number(raw));
 }
@@ -81,8 +87,8 @@ function typedAnswer(interaction: ModalSubmitInteraction, toolCallId: string): s
 export async function onModalSubmit(ctx: ControlsContext, interaction: ModalSubmitInteraction): Promise<void> {
 	const id = decodeComponentId(interaction.customId);
 	const threadId = threadOf(interaction);
-	if (!threadId) return void (await interaction.reply(ephemeral(NOTICES.notInGuild)));
-	if (id?.verb !== "modal") return void (await interaction.reply(ephemeral(NOTICES.unknownComponent)));
+	if (!threadId) return void (await interaction.reply(ephemeral(interaction, NOTICES.notInGuild)));
+	if (id?.verb !== "modal") return void (await interaction.reply(ephemeral(interaction, NOTICES.unknownComponent)));
 	// From a card: update it (the answered state follows); from elsewhere: an ephemeral reply says what happened.
 	const fromMessage = interaction.isFromMessage();
 	if (fromMessage) await interaction.deferUpdate();
@@ -94,5 +100,5 @@ export async function onModalSubmit(ctx: ControlsContext, interaction: ModalSubm
 		id.toolCallId,
 		typedAnswer(interaction, id.toolCallId),
 	);
-	if (result.ok && !fromMessage) await actor.notify("Answer recorded.");
+	if (result.ok && !fromMessage) await actor.notify(t(actor.locale ?? DEFAULT_LOCALE, "start.recorded"));
 }

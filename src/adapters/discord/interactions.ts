@@ -5,10 +5,11 @@
  */
 
 import { type Interaction, MessageFlags } from "discord.js";
+import { DEFAULT_LOCALE, t } from "../../core/i18n/index.ts";
 import { LESSON_COMMAND } from "./commands.ts";
 import { type ControlsContext, onButton, onModalSubmit, onSelect } from "./controls.ts";
 import { lessonCommand } from "./lesson-command.ts";
-import { NOTICES } from "./notices.ts";
+import { interactionLocale, NOTICES } from "./notices.ts";
 import { describeRestError } from "./rest-messages.ts";
 
 async function route(ctx: ControlsContext, interaction: Interaction): Promise<void> {
@@ -24,7 +25,7 @@ async function route(ctx: ControlsContext, interaction: Interaction): Promise<vo
 async function notifyFailure(ctx: ControlsContext, interaction: Interaction): Promise<void> {
 	if (!interaction.isRepliable()) return;
 	try {
-		const content = NOTICES.internalError;
+		const content = t(interactionLocale(interaction) ?? DEFAULT_LOCALE, NOTICES.internalError);
 		if (!interaction.deferred && !interaction.replied)
 			await interaction.reply({ content, flags: MessageFlags.Ephemeral });
 		else if (interaction.isChatInputCommand() || (interaction.isModalSubmit() && !interaction.isFromMessage()))

@@ -6,6 +6,7 @@
 
 import { ChannelType, type ChatInputCommandInteraction, MessageFlags } from "discord.js";
 import type { Logger } from "../../core/contracts/logger.ts";
+import { DEFAULT_LOCALE, resolveLocale, t } from "../../core/i18n/index.ts";
 import { usageText } from "../lesson/budget-texts.ts";
 import type { LessonController } from "../lesson/controller.ts";
 import { isLessonMode, type LessonRulesChange, parsePriceSetting } from "../lesson/lesson-rules.ts";
@@ -13,7 +14,7 @@ import type { LessonPlace } from "../lesson/port.ts";
 import { rulesText, statusText } from "../lesson/texts.ts";
 import { actorOf } from "./actor.ts";
 import { OPTION } from "./commands.ts";
-import { DISCORD_STYLE, HELP_TEXT, NOTICES } from "./notices.ts";
+import { DISCORD_STYLE, helpText, interactionLocale, NOTICES } from "./notices.ts";
 import { threadName } from "./port.ts";
 import { encodeDiscordThreadId } from "./thread-id.ts";
 import { participantOf } from "./who.ts";
@@ -42,10 +43,13 @@ function placeOf(interaction: ChatInputCommandInteraction, guildId: string): Les
 
 async function start(ctx: CommandContext, interaction: ChatInputCommandInteraction, guildId: string): Promise<void> {
 	const actor = actorOf(interaction, "editReply", ctx.logger);
+	const mine = actor.locale ?? DEFAULT_LOCALE;
 	const forUser = interaction.options.getUser(OPTION.for);
-	if (forUser?.bot) return actor.notify(NOTICES.notForBots);
+	if (forUser?.bot) return actor.notify(t(mine, NOTICES.notForBots));
 	const place = placeOf(interaction, guildId);
-	if (!place) return actor.notify(NOTICES.badChannel);
+	if (!place) return actor.notify(t(mine, NOTICES.badChannel));
+	// The explicit option wins over the starter's Discord language (a choice, so always supported).
+	const language = resolveLocale(interaction.options.getString(OPTION.language));
 	const mode = interaction.options.getString(OPTION.mode);
 	const topic = interaction.options.getString(OPTION.topic) ?? "";
 	const learner = forUser ? participantOf(forUser, interaction.options.getMember(OPTION.for)) : undefined;
@@ -53,11 +57,16 @@ async function start(ctx: CommandContext, interaction: ChatInputCommandInteracti
 		topic,
 		...(isLessonMode(mode) ? { mode } : {}),
 		...(learner ? { learner } : {}),
+		...(language ? { language } : {}),
 	});
 	if (!opened.ok) return;
 	const threadId = opened.threadId.split(":")[2];
-	const forWhom = learner && learner.id !== actor.by.id ? ` for <@${learner.id}>` : "";
-	await actor.notify(`Your ${opened.intro.mode} lesson on **${threadName(topic)}**${forWhom} is ready: <#${threadId}>`);
+	const forWhom =
+		learner && learner.id !== actor.by.id ? t(mine, "discord.readyFor", { learner: `<@${learner.id}>` }) : "";
+	const modeWord = t(mine, opened.intro.mode === "group" ? "status.mode.group" : "status.mode.solo");
+	await actor.notify(
+		t(mine, "discord.ready", { mode: modeWord, topic: threadName(topic), forWhom, thread: `<#${threadId}>` }),
+	);
 }
 
 function configChange(interaction: ChatInputCommandInteraction): LessonRulesChange | { error: string } {
@@ -90,12 +99,14 @@ export async function lessonCommand(ctx: CommandContext, interaction: ChatInputC
 	const sub = interaction.options.getSubcommand(false);
 	if (sub !== "start" && sub !== "end" && sub !== "status" && sub !== "config" && sub !== "usage") {
 		if (sub !== "help") ctx.logger.warn({ subcommand: sub }, "discord: unknown /lesson subcommand");
-		return void (await interaction.reply({ content: HELP_TEXT, flags: MessageFlags.Ephemeral }));
+		const content = helpText(interactionLocale(interaction) ?? DEFAULT_LOCALE);
+		return void (await interaction.reply({ content, flags: MessageFlags.Ephemeral }));
 	}
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	const actor = actorOf(interaction, "editReply", ctx.logger);
+	const mine = actor.locale ?? DEFAULT_LOCALE;
 	const guildId = interaction.guildId;
-	if (!guildId) return actor.notify(NOTICES.notInGuild);
+	if (!guildId) return actor.notify(t(mine, NOTICES.notInGuild));
 	const here = encodeDiscordThreadId({ guildId, threadId: interaction.channelId });
 	switch (sub) {
 		case "start":
@@ -110,13 +121,13 @@ export async function lessonCommand(ctx: CommandContext, interaction: ChatInputC
 		case "config": {
 			const change = configChange(interaction);
 			const shown = await ctx.controller.config(actor, guildId, "error" in change ? undefined : change);
-			const head = "error" in change ? `${change.error}\n\n` : shown?.saved ? "Saved.\n" : "";
-			if (shown) await actor.notify(`${head}${rulesText(shown.rules, DISCORD_STYLE)}`);
+			const head = "error" in change ? `${change.error}\n\n` : shown?.saved ? `${t(mine, "rules.saved")}\n` : "";
+			if (shown) await actor.notify(`${head}${rulesText(shown.rules, DISCORD_STYLE, "server", mine)}`);
 			return;
 		}
 		case "usage": {
 			const report = await ctx.controller.usage(actor, guildId);
-			if (report) await actor.notify(usageText(report, DISCORD_STYLE));
+			if (report) await actor.notify(usageText(report, DISCORD_STYLE, mine));
 		}
 	}
 }

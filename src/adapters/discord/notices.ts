@@ -4,6 +4,7 @@
  * replies and the help text.
  */
 
+import { DEFAULT_LOCALE, type Locale, type MessageKey, resolveLocale, t } from "../../core/i18n/index.ts";
 import type { NoticeStyle } from "../lesson/notices.ts";
 import type { LessonIntro } from "../lesson/port.ts";
 
@@ -14,34 +15,53 @@ export const DISCORD_STYLE: NoticeStyle = {
 	time: (ms) => `<t:${Math.floor(ms / 1000)}:R>`,
 };
 
-/** The first message of a lesson thread. */
-export function introText({ topic, learner, mode, startedBy }: LessonIntro): string {
-	const forWhom = learner.id === startedBy.id ? `<@${learner.id}>` : `<@${learner.id}> (started by <@${startedBy.id}>)`;
+/** The language a Discord interaction's person uses, when we have it (`interaction.locale`, e.g. "de", "es-ES"). */
+export function interactionLocale(interaction: { locale?: string | null }): Locale | undefined {
+	return resolveLocale(interaction.locale);
+}
+
+/** The first message of a lesson thread, in the lesson's language. */
+export function introText({ topic, learner, mode, startedBy, language }: LessonIntro): string {
+	const locale = language ?? DEFAULT_LOCALE;
+	const forWhom =
+		learner.id === startedBy.id
+			? `<@${learner.id}>`
+			: t(locale, "discord.startedBy", { learner: `<@${learner.id}>`, startedBy: `<@${startedBy.id}>` });
 	const who =
-		mode === "solo" ? `Solo lesson: only <@${learner.id}> answers.` : "Group lesson: anyone in this thread may answer.";
+		mode === "solo" ? t(locale, "discord.introSolo", { learner: `<@${learner.id}>` }) : t(locale, "discord.introGroup");
 	return [
-		`📚 **${topic.replace(/\s+/g, " ").trim().slice(0, 300)}**: a lesson for ${forWhom}.`,
-		`${who} First a few questions to find where you are, then a lesson map. Type here any time to ask or steer; \`/lesson end\` ends it.`,
+		t(locale, "discord.intro", { topic: topic.replace(/\s+/g, " ").trim().slice(0, 300), forWhom }),
+		`${who} ${t(locale, "discord.introHow")}`,
 	].join("\n");
 }
 
-/** Adapter-side refusals and replies. */
+/** Adapter-side refusals and replies: catalogue keys (`t(locale, NOTICES.x)`). */
 export const NOTICES = {
-	notInGuild: "Lessons run in servers, not in direct messages.",
-	unknownComponent: "This control is not one I know (it may be from an older version); nothing was recorded.",
-	notForBots: "Lessons are for people, not bots.",
-	badChannel: "Lessons run in text and announcement channels and their threads. Try a text channel.",
-	internalError: "Something went wrong on my side and nothing was recorded. Please try again.",
-	invalidChoice: "That choice is not one of the options; nothing was recorded.",
-} as const;
+	notInGuild: "discord.notInGuild",
+	unknownComponent: "discord.unknownComponent",
+	notForBots: "discord.notForBots",
+	badChannel: "discord.badChannel",
+	internalError: "discord.internalError",
+	invalidChoice: "discord.invalidChoice",
+} as const satisfies Record<string, MessageKey>;
 
-/** The help text of `/lesson help`. */
-export const HELP_TEXT = [
-	"**learnharness: a tutor in a thread**",
-	"`/lesson start topic:<anything>` opens a thread. The tutor first asks a few questions to find where you are, then draws a lesson map and teaches with short explanations and quizzes.",
-	"• Answer with the buttons or the menu; **Answer** opens a box for typed answers.",
-	"• Type in the thread to ask or steer; the tutor reads it.",
-	"• `mode:solo` (only the learner answers) or `mode:group` (anyone in the thread).",
-	"• `/lesson status` shows the map and progress (only to you); `/lesson end` ends the lesson (the learner or an admin).",
-	"• Admins: `/lesson config` sets the channels lessons may use, lessons per member per day and the default mode.",
-].join("\n");
+/** The help text of `/lesson help`, in `locale`. */
+export function helpText(locale: Locale = DEFAULT_LOCALE): string {
+	return (
+		[
+			"discord.help.title",
+			"discord.help.start",
+			"discord.help.answer",
+			"discord.help.type",
+			"discord.help.mode",
+			"discord.help.language",
+			"discord.help.status",
+			"discord.help.config",
+		] as const
+	)
+		.map((key) => t(locale, key))
+		.join("\n");
+}
+
+/** The help text of `/lesson help` in English. */
+export const HELP_TEXT = helpText();

@@ -216,6 +216,19 @@ export const en = {
 		"You can also mention me with a topic to start a lesson, and reply in the lesson thread to talk to the tutor.",
 	"slack.unknownLanguage": "I don't have `{language}`; lessons run in {languages}.",
 	"plan.outlineNow": "now",
+	"cmd.lesson": "A tutor that probes what you know, maps a lesson and teaches it in a thread",
+	"cmd.start": "Start a lesson in a new thread (or in this thread)",
+	"cmd.start.topic": "What to learn, e.g. 'the chain rule' or 'SQL joins'",
+	"cmd.start.mode": "solo (only the learner answers) or group (anyone in the thread)",
+	"cmd.start.for": "Admins: start the lesson for this member",
+	"cmd.start.language": "The lesson's language (default: your Discord language, else English)",
+	"cmd.mode.solo": "solo: only the learner answers",
+	"cmd.mode.group": "group: anyone in the thread may answer",
+	"cmd.end": "End the lesson in this thread",
+	"cmd.status": "The plan picture and progress of this thread's lesson (only you see it)",
+	"cmd.help": "How lessons work",
+	"cmd.config": "Admins: where lessons may run, lessons per member per day, the default mode",
+	"cmd.usage": "Admins: tokens used today and this month, per member and model, with estimated cost",
 } as const;
 
 /** A message key. */
