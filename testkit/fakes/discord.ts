@@ -374,6 +374,7 @@ export class FakeDiscord {
 			member,
 			permissions: memberPermissions(member, this.roles, this.guild.id),
 			appPermissions: memberPermissions(botMember, this.roles, this.guild.id),
+			...(it.user.locale !== undefined ? { locale: it.user.locale } : {}),
 		};
 	}
 
