@@ -71,6 +71,8 @@ export interface FakeSlackUser {
 	is_admin?: boolean;
 	is_owner?: boolean;
 	is_bot?: boolean;
+	/** Their Slack language (users.info returns it only with include_locale, as Slack does). */
+	locale?: string;
 }
 
 /** What an override returns: a JSON body, an HTTP status (e.g. 429 with Retry-After), or undefined to fall through. */
@@ -197,7 +199,17 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 		"users.info": (p) => {
 			const user = users.get(String(p.user));
 			if (!user) return { ok: false, error: "user_not_found" };
-			return { user: { ...user, team_id: teamId, real_name: user.name, profile: { display_name: user.name } } };
+			const { locale, ...rest } = user;
+			const withLocale = p.include_locale === true || p.include_locale === "true";
+			return {
+				user: {
+					...rest,
+					team_id: teamId,
+					real_name: user.name,
+					profile: { display_name: user.name },
+					...(withLocale ? { locale: locale ?? "en-US" } : {}),
+				},
+			};
 		},
 		"conversations.info": (p) => ({
 			channel: { id: p.channel, name: `chan-${String(p.channel).toLowerCase()}`, is_channel: true },

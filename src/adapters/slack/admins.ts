@@ -7,17 +7,21 @@
 import type { webApi } from "@slack/bolt";
 import { LRUCache } from "lru-cache";
 import type { Logger } from "../../core/contracts/logger.ts";
+import { type Locale, resolveLocale } from "../../core/i18n/index.ts";
 
 /** Answers "may this user administer lessons?" and "what is their name?". */
 export interface AdminCheck {
 	isAdmin(userId: string): Promise<boolean>;
 	/** The member's display name (else real name, else handle); undefined when users.info fails. Never throws. */
 	displayName(userId: string): Promise<string | undefined>;
+	/** The member's Slack language when we support it (users.info with include_locale); undefined otherwise. Never throws. */
+	locale(userId: string): Promise<Locale | undefined>;
 }
 
 interface Member {
 	admin: boolean;
 	name?: string;
+	locale?: Locale;
 }
 
 const nameOf = (user: Record<string, unknown> | undefined): string | undefined => {
@@ -39,11 +43,13 @@ export function createAdminCheck(
 		const cached = cache.get(userId);
 		if (cached !== undefined) return cached;
 		try {
-			const res = await client.users.info({ user: userId });
+			const res = await client.users.info({ user: userId, include_locale: true });
 			const u = res.user;
 			const name = nameOf(u as Record<string, unknown> | undefined);
 			const found: Member = { admin: Boolean(u?.is_admin || u?.is_owner || u?.is_primary_owner) };
 			if (name !== undefined) found.name = name;
+			const locale = resolveLocale(u?.locale);
+			if (locale !== undefined) found.locale = locale;
 			cache.set(userId, found);
 			return found;
 		} catch (error) {
@@ -58,6 +64,9 @@ export function createAdminCheck(
 		},
 		async displayName(userId) {
 			return (await member(userId))?.name;
+		},
+		async locale(userId) {
+			return (await member(userId))?.locale;
 		},
 	};
 }

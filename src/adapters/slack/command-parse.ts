@@ -17,7 +17,8 @@ export type ConfigChange =
 
 /** A parsed `/lesson` command. */
 export type LessonCommand =
-	| { kind: "start"; topic: string; mode?: LessonMode; forUser?: string }
+	/** `language`: as typed after `language:` (or `lang:`, `--lang=`); the handler checks it is supported. */
+	| { kind: "start"; topic: string; mode?: LessonMode; forUser?: string; language?: string }
 	| { kind: "end" }
 	| { kind: "status" }
 	| { kind: "usage" }
@@ -95,10 +96,13 @@ export function parseLessonCommand(text: string): LessonCommand {
 		case "start": {
 			let mode: LessonMode | undefined;
 			let forUser: string | undefined;
+			let language: string | undefined;
 			const topic: string[] = [];
 			for (const word of args) {
 				const lower = word.toLowerCase();
-				if (lower === "--group" || lower === "mode:group") mode = "group";
+				const lang = /^(?:language:|lang:|--lang=|--language=)(.*)$/.exec(lower);
+				if (lang) language = (lang[1] ?? "").slice(0, 20);
+				else if (lower === "--group" || lower === "mode:group") mode = "group";
 				else if (lower === "--solo" || lower === "mode:solo") mode = "solo";
 				else if (topic.length === 0 && forUser === undefined && USER.test(word)) forUser = USER.exec(word)?.[1];
 				else topic.push(word);
@@ -106,6 +110,7 @@ export function parseLessonCommand(text: string): LessonCommand {
 			const command: LessonCommand = { kind: "start", topic: topic.join(" ") };
 			if (mode) command.mode = mode;
 			if (forUser) command.forUser = forUser;
+			if (language !== undefined) command.language = language;
 			return command;
 		}
 		default:

@@ -8,6 +8,7 @@
 import type { webApi } from "@slack/bolt";
 import type { Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
+import type { Locale } from "../../core/i18n/index.ts";
 import type { LessonController } from "../lesson/controller.ts";
 import type { Actor } from "../lesson/port.ts";
 import type { AdminCheck } from "./admins.ts";
@@ -51,9 +52,11 @@ export function slackActor(
 	by: Participant,
 	target: NoticeTarget,
 	reply?: (text: string) => Promise<void>,
+	locale?: Locale,
 ): Actor {
 	return {
 		by,
+		...(locale ? { locale } : {}),
 		isAdmin: () => ctx.admins.isAdmin(by.id),
 		notify: (text) => (reply ? reply(text) : notify(ctx, target, text)),
 	};

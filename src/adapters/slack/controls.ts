@@ -8,6 +8,7 @@
 
 import type { App, BlockAction, BlockElementAction, ViewOutput, ViewSubmitAction } from "@slack/bolt";
 import type { Participant } from "../../core/contracts/events.ts";
+import { DEFAULT_LOCALE, t } from "../../core/i18n/index.ts";
 import { decodeComponentId, slackAnswerModal } from "../../render/index.ts";
 import type { AnswerForm } from "../lesson/port.ts";
 import { afterPendingIo } from "../lesson/within.ts";
@@ -72,7 +73,7 @@ async function onControl(ctx: HandlerContext, body: BlockAction, action: BlockEl
 	const id = decodeComponentId(action.action_id);
 	if (!click || !id) return void ctx.logger.warn({ actionId: action.action_id }, "slack: unrecognized action");
 	const { threadId, target } = click;
-	if (!threadId) return notify(ctx, target, "This control does not belong to a lesson thread.");
+	if (!threadId) return notify(ctx, target, t(DEFAULT_LOCALE, "slack.notLessonControl"));
 	const actor = slackActor(ctx, click.by, target);
 	if (id.verb === "open") {
 		const openForm = async (form: AnswerForm) => {
@@ -80,11 +81,11 @@ async function onControl(ctx: HandlerContext, body: BlockAction, action: BlockEl
 			try {
 				await ctx.client.views.open({
 					trigger_id: body.trigger_id,
-					view: slackAnswerModal(form.toolCallId, form.question, metadata),
+					view: slackAnswerModal(form.toolCallId, form.question, metadata, form.locale),
 				});
 			} catch (error) {
 				ctx.logger.warn({ err: error, sessionId: threadId }, "slack: views.open failed");
-				await actor.notify("The answer box could not open (Slack allows 3 seconds). Please click *Answer* again.");
+				await actor.notify(t(form.locale ?? DEFAULT_LOCALE, "slack.formTimeout"));
 			}
 		};
 		return ctx.controller.openForm({ ...actor, openForm }, threadId, id.toolCallId);
@@ -92,7 +93,7 @@ async function onControl(ctx: HandlerContext, body: BlockAction, action: BlockEl
 	const index =
 		id.verb === "pick" ? id.choice : Number(action.type === "static_select" ? action.selected_option?.value : "");
 	if (!(id.verb === "pick" || id.verb === "select") || index === undefined || !Number.isInteger(index) || index < 0)
-		return notify(ctx, target, "That choice could not be read; please pick again.");
+		return notify(ctx, target, t(DEFAULT_LOCALE, "slack.badChoice"));
 	await ctx.controller.choose(actor, threadId, id.toolCallId, index);
 }
 
@@ -121,7 +122,8 @@ export function registerControls(app: App, ctx: HandlerContext): void {
 		if (answer && answer.text.trim() === "")
 			return void (await ack({
 				response_action: "errors",
-				errors: { [answer.blockId]: "Type an answer before submitting." },
+				// Slack wants this ack within 3 s: no lookup of the lesson's language (English).
+				errors: { [answer.blockId]: t(DEFAULT_LOCALE, "form.empty") },
 			}));
 		await ack();
 		await afterPendingIo();

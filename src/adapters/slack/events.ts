@@ -9,6 +9,7 @@
 import type { App } from "@slack/bolt";
 import { LRUCache } from "lru-cache";
 import type { HandleResult, LessonMode, Participant } from "../../core/contracts/events.ts";
+import { DEFAULT_LOCALE, t } from "../../core/i18n/index.ts";
 import type { IncomingFile } from "../lesson/images.ts";
 import { type HandlerContext, slackActor } from "./context.ts";
 import { encodeSlackThreadId } from "./thread-id.ts";
@@ -134,13 +135,10 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 					return false;
 				})
 				.join(" ");
-			const actor = slackActor(ctx, await who(m.userId), {
-				channelId: m.channelId,
-				userId: m.userId,
-				threadTs: m.threadTs,
-			});
-			if (topic === "")
-				return actor.notify("Mention me with a topic to start a lesson, e.g. `@learnharness fractions`.");
+			const locale = await ctx.admins.locale(m.userId);
+			const target = { channelId: m.channelId, userId: m.userId, threadTs: m.threadTs };
+			const actor = slackActor(ctx, await who(m.userId), target, undefined, locale);
+			if (topic === "") return actor.notify(t(locale ?? DEFAULT_LOCALE, "slack.mentionTopic"));
 			await ctx.controller.start(
 				actor,
 				{ community: m.teamId, channelId: m.channelId },

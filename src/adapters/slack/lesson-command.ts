@@ -7,6 +7,7 @@
 
 import type { App, RespondFn, SlashCommand } from "@slack/bolt";
 import type { Participant } from "../../core/contracts/events.ts";
+import { DEFAULT_LOCALE, LANGUAGE_NAMES, LOCALES, type Locale, resolveLocale, t } from "../../core/i18n/index.ts";
 import { escapeMrkdwn } from "../../render/index.ts";
 import { usageText } from "../lesson/budget-texts.ts";
 import type { Actor } from "../lesson/port.ts";
@@ -23,17 +24,29 @@ export const LESSON_COMMAND = "/lesson";
 async function runCommand(ctx: HandlerContext, command: SlashCommand, actor: Actor): Promise<void> {
 	const parsed = parseLessonCommand(command.text ?? "");
 	const { team_id: teamId, channel_id: channelId } = command;
+	const mine = actor.locale ?? DEFAULT_LOCALE;
 	switch (parsed.kind) {
-		case "help":
-			return actor.notify(
-				`${parsed.unknown ? `I don't know \`${parsed.unknown}\`.\n` : ""}${helpText(LESSON_COMMAND)}`,
-			);
+		case "help": {
+			const unknown = parsed.unknown ? `${t(mine, "slack.unknown", { word: parsed.unknown })}\n` : "";
+			return actor.notify(`${unknown}${helpText(LESSON_COMMAND, mine)}`);
+		}
 		case "start": {
+			// `language:de` wins over the member's Slack language; an unsupported one is refused (nothing starts).
+			const language = parsed.language !== undefined ? resolveLocale(parsed.language) : undefined;
+			if (parsed.language !== undefined && !language) {
+				const languages = LOCALES.map((l) => `\`${l}\` (${LANGUAGE_NAMES[l].native})`).join(", ");
+				return actor.notify(t(mine, "slack.unknownLanguage", { language: escapeMrkdwn(parsed.language), languages }));
+			}
 			const learner = parsed.forUser && parsed.forUser !== actor.by.id ? { id: parsed.forUser } : undefined;
 			const opened = await ctx.controller.start(
 				actor,
 				{ community: teamId, channelId },
-				{ topic: parsed.topic, ...(parsed.mode ? { mode: parsed.mode } : {}), ...(learner ? { learner } : {}) },
+				{
+					topic: parsed.topic,
+					...(parsed.mode ? { mode: parsed.mode } : {}),
+					...(learner ? { learner } : {}),
+					...(language ? { language } : {}),
+				},
 			);
 			if (!opened.ok) return;
 			const ts = decodeSlackThreadId(opened.threadId)?.threadTs ?? "";
@@ -41,16 +54,13 @@ async function runCommand(ctx: HandlerContext, command: SlashCommand, actor: Act
 			const topic = escapeMrkdwn(clip(opened.intro.topic, 200));
 			return actor.notify(
 				link
-					? `Your lesson on *${topic}* has started: <${link}|open its thread>.`
-					: `Your lesson on *${topic}* has started in the thread of the :books: message above.`,
+					? t(mine, "slack.started", { topic, link: `<${link}|${t(mine, "slack.openThread")}>` })
+					: t(mine, "slack.startedAbove", { topic }),
 			);
 		}
 		case "end": {
 			const threadId = await ctx.controller.lessonIn(teamId, channelId, actor);
-			if (!threadId)
-				return actor.notify(
-					"There is no lesson of yours in this channel. (The lesson's *End lesson* button works too.)",
-				);
+			if (!threadId) return actor.notify(t(mine, "slack.noLessonHere"));
 			return void (await ctx.controller.end(actor, threadId));
 		}
 		case "status": {
@@ -59,7 +69,9 @@ async function runCommand(ctx: HandlerContext, command: SlashCommand, actor: Act
 			const address = status && decodeSlackThreadId(status.summary.sessionId);
 			const link = address && (await threadLink(ctx, address.channelId, address.threadTs));
 			if (status)
-				await actor.notify(clip(statusText(status, SLACK_STYLE, link && ` · <${link}|open the thread>`), 3000));
+				await actor.notify(
+					clip(statusText(status, SLACK_STYLE, link && ` · <${link}|${t(mine, "slack.openTheThread")}>`), 3000),
+				);
 			return;
 		}
 		case "config": {
@@ -78,12 +90,12 @@ async function runCommand(ctx: HandlerContext, command: SlashCommand, actor: Act
 								: { defaultMode: change.mode },
 			);
 			if (!shown) return;
-			const head = parsed.error ? `${parsed.error}\n\n` : shown.saved ? "Saved.\n" : "";
-			return actor.notify(`${head}${rulesText(shown.rules, SLACK_STYLE, "workspace")}`);
+			const head = parsed.error ? `${parsed.error}\n\n` : shown.saved ? `${t(mine, "rules.saved")}\n` : "";
+			return actor.notify(`${head}${rulesText(shown.rules, SLACK_STYLE, "workspace", mine)}`);
 		}
 		case "usage": {
 			const report = await ctx.controller.usage(actor, teamId);
-			if (report) await actor.notify(clip(usageText(report, SLACK_STYLE), 3000));
+			if (report) await actor.notify(clip(usageText(report, SLACK_STYLE, mine), 3000));
 			return;
 		}
 	}
@@ -105,11 +117,14 @@ export function registerCommands(app: App, ctx: HandlerContext): void {
 			}
 		};
 		const by: Participant = { id: command.user_id, name: command.user_name };
+		let locale: Locale | undefined;
 		try {
-			await runCommand(ctx, command, slackActor(ctx, by, target, reply));
+			// The member's Slack language (users.info, cached with the admin check); English when Slack does not say.
+			locale = await ctx.admins.locale(command.user_id);
+			await runCommand(ctx, command, slackActor(ctx, by, target, reply, locale));
 		} catch (error) {
 			ctx.logger.error({ err: error, text: command.text }, "slack: /lesson failed");
-			await reply("Something went wrong on my side; please try again.");
+			await reply(t(locale ?? DEFAULT_LOCALE, "slack.internalError"));
 		}
 	});
 }

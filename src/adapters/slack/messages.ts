@@ -6,6 +6,7 @@
 
 import type { KnownBlock } from "@slack/types";
 import type { LessonMode } from "../../core/contracts/events.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import { escapeMrkdwn } from "../../render/index.ts";
 import type { NoticeStyle } from "../lesson/notices.ts";
 
@@ -41,20 +42,26 @@ const context = (text: string): KnownBlock => ({
 });
 
 /** The parent message a lesson's thread hangs from. */
-export function parentMessage(topic: string, learnerId: string, mode: LessonMode): SlackBody {
+export function parentMessage(
+	topic: string,
+	learnerId: string,
+	mode: LessonMode,
+	locale: Locale = DEFAULT_LOCALE,
+): SlackBody {
 	const title = escapeMrkdwn(clip(topic, 200));
-	const who = mode === "group" ? `<@${learnerId}> and anyone in the thread` : `<@${learnerId}>`;
+	const who = mode === "group" ? t(locale, "slack.parentGroup", { learner: `<@${learnerId}>` }) : `<@${learnerId}>`;
+	const modeWord = t(locale, mode === "group" ? "status.mode.group" : "status.mode.solo");
 	return {
-		text: `Lesson: ${title}`,
+		text: t(locale, "slack.lesson", { topic: title }),
 		blocks: [
-			section(`:books: *Lesson: ${title}*\nFor ${who} (${mode}). The lesson runs in this thread: answer there.`),
+			section(t(locale, "slack.parent", { topic: title, who, mode: modeWord })),
 			{
 				type: "actions",
 				elements: [
 					{
 						type: "button",
 						action_id: END_ACTION_ID,
-						text: { type: "plain_text", text: "End lesson" },
+						text: { type: "plain_text", text: t(locale, "slack.endButton") },
 						style: "danger",
 						value: "end",
 					},
@@ -65,24 +72,35 @@ export function parentMessage(topic: string, learnerId: string, mode: LessonMode
 }
 
 /** The parent message once the lesson ended (the End button gone). */
-export function endedParentMessage(topic: string, learnerId: string, how: string): SlackBody {
+export function endedParentMessage(
+	topic: string,
+	learnerId: string,
+	how: string,
+	locale: Locale = DEFAULT_LOCALE,
+): SlackBody {
+	const title = escapeMrkdwn(clip(topic, 200));
 	return {
-		text: `Lesson ended: ${escapeMrkdwn(clip(topic, 200))}`,
+		text: t(locale, "slack.endedText", { topic: title }),
 		blocks: [
-			section(`:books: *Lesson: ${escapeMrkdwn(clip(topic, 200))}* (<@${learnerId}>)`),
-			context(`Ended ${how}.`),
+			section(`:books: *${t(locale, "slack.lesson", { topic: title })}* (<@${learnerId}>)`),
+			context(t(locale, "slack.ended", { how })),
 		],
 	};
 }
 
 /** `/lesson help`. */
-export function helpText(command: string): string {
-	return [
-		`*${command} start <topic>*: start a lesson (add \`--group\` so anyone in the thread may answer, \`--solo\` for you only).`,
-		`Admins: *${command} start <@member> <topic>* starts one for a member.`,
-		`*${command} end*: end your lesson in this channel (or use the lesson's *End lesson* button).`,
-		`*${command} status*: where your lesson in this channel stands.`,
-		`*${command} config*: workspace settings (admins): \`channels #a #b\` or \`channels all\`, \`limit <n per day>\`, \`mode solo|group\`.`,
-		"You can also mention me with a topic to start a lesson, and reply in the lesson thread to talk to the tutor.",
-	].join("\n");
+export function helpText(command: string, locale: Locale = DEFAULT_LOCALE): string {
+	return (
+		[
+			"slack.help.start",
+			"slack.help.for",
+			"slack.help.language",
+			"slack.help.end",
+			"slack.help.status",
+			"slack.help.config",
+			"slack.help.mention",
+		] as const
+	)
+		.map((key) => t(locale, key, { command }))
+		.join("\n");
 }

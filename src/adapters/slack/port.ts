@@ -9,6 +9,7 @@
 import type { webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import type { Logger } from "../../core/contracts/logger.ts";
+import { DEFAULT_LOCALE, t } from "../../core/i18n/index.ts";
 import {
 	type Card,
 	escapeMrkdwn,
@@ -160,7 +161,8 @@ export function createSlackPort(client: webApi.WebClient, logger: Logger): Platf
 			return (await postAll(threadId, textBody(text))).length > 0;
 		},
 		async openThread(place, intro) {
-			const parent = parentMessage(intro.topic, intro.learner.id, intro.mode);
+			const locale = intro.language ?? DEFAULT_LOCALE;
+			const parent = parentMessage(intro.topic, intro.learner.id, intro.mode, locale);
 			try {
 				const res = await client.chat.postMessage({
 					channel: place.channelId,
@@ -172,29 +174,31 @@ export function createSlackPort(client: webApi.WebClient, logger: Logger): Platf
 						ok: true,
 						threadId: encodeSlackThreadId({ teamId: place.community, channelId: place.channelId, threadTs: res.ts }),
 					};
-				return { ok: false, message: "Slack did not return the lesson message; please try again." };
+				return { ok: false, message: t(locale, "slack.noParent") };
 			} catch (error) {
 				logger.warn({ err: error, channelId: place.channelId }, "slack: could not post a lesson's parent message");
 				const code = platformError(error);
 				if (code === "not_in_channel" || code === "channel_not_found" || code === "is_archived")
-					return {
-						ok: false,
-						message: "I can't post in this channel. Invite me first (`/invite @learnharness`), then try again.",
-					};
-				return { ok: false, message: "Slack did not accept the lesson message; please try again in a moment." };
+					return { ok: false, message: t(locale, "slack.cantPost") };
+				return { ok: false, message: t(locale, "slack.notAccepted") };
 			}
 		},
 		async closeThread(threadId, _place, why) {
 			const { channel, thread_ts } = where(threadId);
-			await update(channel, thread_ts, { text: `Could not start: ${escapeMrkdwn(clip(why, 500))}`, blocks: [] });
+			await update(channel, thread_ts, {
+				text: t(DEFAULT_LOCALE, "slack.couldNotStart", { why: escapeMrkdwn(clip(why, 500)) }),
+				blocks: [],
+			});
 		},
 		async lessonEnded(threadId, intro, event) {
+			const locale = intro.language ?? DEFAULT_LOCALE;
+			const who = `<@${event.by?.id ?? intro.learner.id}>`;
 			const how =
 				event.reason === "completed"
-					? "with the recap"
-					: `by <@${event.by?.id ?? intro.learner.id}>${event.reason === "ended-by-admin" ? " (admin)" : ""}`;
+					? t(locale, "slack.endedRecap")
+					: t(locale, event.reason === "ended-by-admin" ? "slack.endedByAdmin" : "slack.endedBy", { who });
 			const { channel, thread_ts } = where(threadId);
-			await update(channel, thread_ts, endedParentMessage(intro.topic, intro.learner.id, how));
+			await update(channel, thread_ts, endedParentMessage(intro.topic, intro.learner.id, how, locale));
 		},
 	};
 }

@@ -226,4 +226,13 @@ export const de: Record<MessageKey, string> = {
 	"cmd.help": "Wie Lektionen funktionieren",
 	"cmd.config": "Admins: wo Lektionen laufen dürfen, Lektionen pro Mitglied und Tag, der Standardmodus",
 	"cmd.usage": "Admins: heute und diesen Monat verbrauchte Tokens, pro Mitglied und Modell, mit geschätzten Kosten",
+	"slack.noLessonHere":
+		"In diesem Kanal gibt es keine Lektion von dir. (Der Button *Lektion beenden* der Lektion geht auch.)",
+	"slack.endedRecap": "mit der Zusammenfassung",
+	"slack.endedBy": "von {who}",
+	"slack.endedByAdmin": "von {who} (Admin)",
+	"slack.noParent": "Slack hat die Lektionsnachricht nicht zurückgegeben; bitte versuch es noch einmal.",
+	"slack.cantPost":
+		"Ich kann in diesem Kanal nicht schreiben. Lade mich zuerst ein (`/invite @learnharness`) und versuch es dann noch einmal.",
+	"slack.notAccepted": "Slack hat die Lektionsnachricht nicht angenommen; bitte versuch es gleich noch einmal.",
 };

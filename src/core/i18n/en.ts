@@ -229,6 +229,13 @@ export const en = {
 	"cmd.help": "How lessons work",
 	"cmd.config": "Admins: where lessons may run, lessons per member per day, the default mode",
 	"cmd.usage": "Admins: tokens used today and this month, per member and model, with estimated cost",
+	"slack.noLessonHere": "There is no lesson of yours in this channel. (The lesson's *End lesson* button works too.)",
+	"slack.endedRecap": "with the recap",
+	"slack.endedBy": "by {who}",
+	"slack.endedByAdmin": "by {who} (admin)",
+	"slack.noParent": "Slack did not return the lesson message; please try again.",
+	"slack.cantPost": "I can't post in this channel. Invite me first (`/invite @learnharness`), then try again.",
+	"slack.notAccepted": "Slack did not accept the lesson message; please try again in a moment.",
 } as const;
 
 /** A message key. */

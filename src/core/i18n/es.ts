@@ -221,4 +221,13 @@ export const es: Record<MessageKey, string> = {
 	"cmd.help": "Cómo funcionan las lecciones",
 	"cmd.config": "Administradores: dónde puede haber lecciones, lecciones por miembro y día, el modo predeterminado",
 	"cmd.usage": "Administradores: tokens usados hoy y este mes, por miembro y modelo, con el coste estimado",
+	"slack.noLessonHere":
+		"No tienes ninguna lección en este canal. (El botón *Terminar lección* de la lección también sirve.)",
+	"slack.endedRecap": "con el resumen",
+	"slack.endedBy": "por {who}",
+	"slack.endedByAdmin": "por {who} (administrador)",
+	"slack.noParent": "Slack no devolvió el mensaje de la lección; inténtalo de nuevo.",
+	"slack.cantPost":
+		"No puedo publicar en este canal. Invítame primero (`/invite @learnharness`) y vuelve a intentarlo.",
+	"slack.notAccepted": "Slack no aceptó el mensaje de la lección; inténtalo de nuevo en un momento.",
 };
