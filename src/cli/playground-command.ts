@@ -7,6 +7,7 @@
 import { createLineSource, createPromptSource, runPlayground } from "../adapters/terminal/index.ts";
 import { redactUrl } from "../config.ts";
 import type { LessonMode } from "../core/contracts/events.ts";
+import type { Locale } from "../core/i18n/index.ts";
 import { type CliIo, EXIT_CONFIG, loadConfigOrReport, useColor } from "./io.ts";
 import { createProcessLogger } from "./logger.ts";
 import { installProcessHandlers, ShutdownRegistry } from "./process.ts";
@@ -17,6 +18,8 @@ export interface PlaygroundCommandOptions {
 	resume?: string;
 	topic?: string;
 	mode?: LessonMode;
+	/** The language of a new lesson (default English). */
+	language?: Locale;
 	/** Where plan pictures go (default ./data/plans). */
 	plansDir?: string;
 }
@@ -61,6 +64,7 @@ export async function playgroundCommand(options: PlaygroundCommandOptions, io: C
 			...(options.resume ? { resume: options.resume } : {}),
 			...(options.topic ? { topic: options.topic } : {}),
 			mode: options.mode ?? "solo",
+			...(options.language ? { language: options.language } : {}),
 			...(options.plansDir ? { plansDir: options.plansDir } : {}),
 			banner: `learnharness playground · model: ${describeModel(config)} · store: ${redactUrl(config.storeUrl)} · log: ${PLAYGROUND_LOG}`,
 			command: io.invocation ?? "learnharness",

@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import type { LessonMode } from "../core/contracts/events.ts";
+import { LOCALES, type Locale } from "../core/i18n/index.ts";
 import { doctorCommand } from "./doctor.ts";
 import { type CliIo, processIo } from "./io.ts";
 import { playgroundCommand } from "./playground-command.ts";
@@ -51,13 +52,18 @@ export function createProgram(io: CliIo, settle: (outcome: CliOutcome) => void):
 		.option("--resume <id>", "resume a lesson by its session id (terminal:<id>, printed when it starts)")
 		.option("--topic <topic>", "what to learn (asked for when omitted)")
 		.addOption(new Option("--mode <mode>", "solo (one learner) or group").choices(["solo", "group"]).default("solo"))
+		.addOption(
+			new Option("--language <code>", "the lesson's language (the demo model stays English)")
+				.choices([...LOCALES])
+				.default("en"),
+		)
 		.option("--plans-dir <dir>", "where plan pictures are saved", "data/plans")
 		.addHelpText(
 			"after",
 			"\nAnswer with the arrow keys or a letter, then Enter. When standard input is not a terminal, give one answer a line\n" +
 				"(a letter for a choice, text for a typed answer); /quit pauses, /end ends the lesson.",
 		)
-		.action(async (opts: { resume?: string; topic?: string; mode: LessonMode; plansDir: string }) => {
+		.action(async (opts: { resume?: string; topic?: string; mode: LessonMode; language: Locale; plansDir: string }) => {
 			settle({ exit: await playgroundCommand(opts, io) });
 		});
 	program

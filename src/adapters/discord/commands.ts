@@ -15,7 +15,7 @@ import {
 	Routes,
 } from "discord.js";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
-import { LANGUAGE_NAMES, LOCALES, type Locale, type MessageKey, t } from "../../core/i18n/index.ts";
+import { LANGUAGE_NAMES, LOCALES, type Locale, type MessageKey, t } from "../lesson/i18n.ts";
 import type { DiscordAdapterConfig } from "./types.ts";
 
 /** The command's name. */

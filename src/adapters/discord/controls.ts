@@ -14,9 +14,9 @@ import {
 	type StringSelectMenuInteraction,
 } from "discord.js";
 import type { Logger } from "../../core/contracts/logger.ts";
-import { DEFAULT_LOCALE, t } from "../../core/i18n/index.ts";
 import { decodeComponentId, discordAnswerModal, encodeComponentId } from "../../render/index.ts";
 import type { LessonController } from "../lesson/controller.ts";
+import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { AnswerForm } from "../lesson/port.ts";
 import { actorOf } from "./actor.ts";
 import { interactionLocale, NOTICES } from "./notices.ts";

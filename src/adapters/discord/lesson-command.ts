@@ -6,9 +6,9 @@
 
 import { ChannelType, type ChatInputCommandInteraction, MessageFlags } from "discord.js";
 import type { Logger } from "../../core/contracts/logger.ts";
-import { DEFAULT_LOCALE, resolveLocale, t } from "../../core/i18n/index.ts";
 import { usageText } from "../lesson/budget-texts.ts";
 import type { LessonController } from "../lesson/controller.ts";
+import { DEFAULT_LOCALE, resolveLocale, t } from "../lesson/i18n.ts";
 import { isLessonMode, type LessonRulesChange, parsePriceSetting } from "../lesson/lesson-rules.ts";
 import type { LessonPlace } from "../lesson/port.ts";
 import { rulesText, statusText } from "../lesson/texts.ts";

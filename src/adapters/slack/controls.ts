@@ -8,8 +8,8 @@
 
 import type { App, BlockAction, BlockElementAction, ViewOutput, ViewSubmitAction } from "@slack/bolt";
 import type { Participant } from "../../core/contracts/events.ts";
-import { DEFAULT_LOCALE, t } from "../../core/i18n/index.ts";
 import { decodeComponentId, slackAnswerModal } from "../../render/index.ts";
+import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { AnswerForm } from "../lesson/port.ts";
 import { afterPendingIo } from "../lesson/within.ts";
 import { type HandlerContext, notify, slackActor } from "./context.ts";

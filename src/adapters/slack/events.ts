@@ -9,7 +9,7 @@
 import type { App } from "@slack/bolt";
 import { LRUCache } from "lru-cache";
 import type { HandleResult, LessonMode, Participant } from "../../core/contracts/events.ts";
-import { DEFAULT_LOCALE, t } from "../../core/i18n/index.ts";
+import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { IncomingFile } from "../lesson/images.ts";
 import { type HandlerContext, slackActor } from "./context.ts";
 import { encodeSlackThreadId } from "./thread-id.ts";

@@ -7,9 +7,9 @@
 
 import type { App, RespondFn, SlashCommand } from "@slack/bolt";
 import type { Participant } from "../../core/contracts/events.ts";
-import { DEFAULT_LOCALE, LANGUAGE_NAMES, LOCALES, type Locale, resolveLocale, t } from "../../core/i18n/index.ts";
 import { escapeMrkdwn } from "../../render/index.ts";
 import { usageText } from "../lesson/budget-texts.ts";
+import { DEFAULT_LOCALE, LANGUAGE_NAMES, LOCALES, type Locale, resolveLocale, t } from "../lesson/i18n.ts";
 import type { Actor } from "../lesson/port.ts";
 import { rulesText, statusText } from "../lesson/texts.ts";
 import { afterPendingIo } from "../lesson/within.ts";

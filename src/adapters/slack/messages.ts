@@ -6,8 +6,8 @@
 
 import type { KnownBlock } from "@slack/types";
 import type { LessonMode } from "../../core/contracts/events.ts";
-import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import { escapeMrkdwn } from "../../render/index.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../lesson/i18n.ts";
 import type { NoticeStyle } from "../lesson/notices.ts";
 
 /** Notices on Slack: the command's start form, mrkdwn escaping, `<@id>` and `<#id>` mentions. */

@@ -9,7 +9,6 @@
 import type { webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import type { Logger } from "../../core/contracts/logger.ts";
-import { DEFAULT_LOCALE, t } from "../../core/i18n/index.ts";
 import {
 	type Card,
 	escapeMrkdwn,
@@ -18,6 +17,7 @@ import {
 	splitMessage,
 	toSlackMessages,
 } from "../../render/index.ts";
+import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { PlatformPort } from "../lesson/port.ts";
 import { clip, endedParentMessage, parentMessage, SLACK_STYLE, type SlackBody } from "./messages.ts";
 import { decodeSlackThreadId, encodeSlackThreadId, type SlackThread } from "./thread-id.ts";

@@ -6,6 +6,12 @@
 
 import { stripVTControlCharacters, styleText } from "node:util";
 import type { AnsweredCard, AssessmentCard, Card, ExplainCard, QuestionCard, TextCard } from "../../render/index.ts";
+import { DEFAULT_LOCALE, LOCALES, type Locale, t } from "../lesson/i18n.ts";
+
+/** The language of a card's own words. */
+const loc = (card: { locale?: Locale }): Locale => card.locale ?? DEFAULT_LOCALE;
+/** "Legend: " in every language (the outline's last line). */
+const LEGEND_PREFIXES = LOCALES.map((l) => `${t(l, "plan.legend")}: `);
 
 type StyleName = Parameters<typeof styleText>[0];
 
@@ -77,7 +83,9 @@ function formatQuestion(card: QuestionCard, s: Styler, withChoices = true): stri
 
 function formatExplain(card: ExplainCard, s: Styler): string {
 	const title =
-		card.role === "recap" ? `Recap${card.title ? `: ${card.title.replace(/^recap:\s*/i, "")}` : ""}` : card.title;
+		card.role === "recap"
+			? `${t(loc(card), "card.recap")}${card.title ? `: ${card.title.replace(/^recap:\s*/i, "")}` : ""}`
+			: card.title;
 	const lines: string[] = [];
 	if (title) lines.push(s("bold", title), s("dim", "─".repeat(Math.min(RULE_WIDTH, Math.max(3, title.length)))));
 	lines.push(formatMarkdown(card.body, s));
@@ -85,23 +93,24 @@ function formatExplain(card: ExplainCard, s: Styler): string {
 }
 
 function formatAssessment(card: AssessmentCard, s: Styler): string {
-	const lines = [s("bold", "What I learned about you")];
+	const lines = [s("bold", t(loc(card), "play.assessment"))];
 	for (const strand of card.strands) lines.push(`  • ${s("bold", strand.strand)}: ${strand.assessment}`);
 	if (card.summary) lines.push(s("dim", card.summary));
 	return lines.join("\n");
 }
 
 function formatAnswered(card: AnsweredCard, s: Styler): string {
-	if (card.skipped) return s("dim", "(skipped)");
+	const locale = loc(card);
+	if (card.skipped) return s("dim", t(locale, "play.skipped"));
 	const lines: string[] = [];
 	const chosen = card.chosenIndex !== undefined ? card.choices[card.chosenIndex] : undefined;
 	const answer = chosen ? `${chosen.letter}. ${chosen.text}` : card.answer;
-	if (card.correct === true) lines.push(s("green", `✓ ${answer}: correct`));
-	else if (card.correct === false) lines.push(s("red", `✗ ${answer}: not quite`));
+	if (card.correct === true) lines.push(s("green", `✓ ${t(locale, "play.correct", { answer })}`));
+	else if (card.correct === false) lines.push(s("red", `✗ ${t(locale, "play.wrong", { answer })}`));
 	else lines.push(s("dim", `→ ${answer}`));
 	if (card.reveal && card.correct === false) {
 		const letter = card.reveal.correctIndex !== undefined ? `${card.choices[card.reveal.correctIndex]?.letter}. ` : "";
-		lines.push(`  The answer: ${s("bold", `${letter}${card.reveal.correctAnswer}`)}`);
+		lines.push(`  ${t(locale, "play.theAnswer", { answer: s("bold", `${letter}${card.reveal.correctAnswer}`) })}`);
 	}
 	if (card.reveal?.explanation) lines.push(`  ${s("dim", card.reveal.explanation)}`);
 	return lines.join("\n");
@@ -170,7 +179,7 @@ export function formatPlanOutline(outline: string, s: Styler): string {
 	return lines
 		.map((line, i) => {
 			if (i === 0) return s("bold", line);
-			if (i === lines.length - 1 && line.startsWith("Legend: ")) return s("dim", line);
+			if (i === lines.length - 1 && LEGEND_PREFIXES.some((p) => line.startsWith(p))) return s("dim", line);
 			const m = /^(\s*)(\S+)( .*)$/.exec(line);
 			const style = PLAN_MARK_STYLES.find(([mark]) => mark === m?.[2])?.[1];
 			return m && style ? `${m[1]}${s(style, m[2] ?? "")}${m[3]}` : line;

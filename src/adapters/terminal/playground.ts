@@ -13,8 +13,8 @@ import type { HandleResult, LessonMode, Participant } from "../../core/contracts
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
 import type { PendingQuestion, SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
 import { cardFromEvent, type PlanRenderer, type QuestionCard } from "../../render/index.ts";
-import { tokens } from "../lesson/budget-texts.ts";
 import { createLessonController, type LessonController } from "../lesson/controller.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../lesson/i18n.ts";
 import type { Actor } from "../lesson/port.ts";
 import { createStyler, type Styler } from "./format.ts";
 import type { Answer, AnswerSource } from "./input.ts";
@@ -37,6 +37,8 @@ export interface PlaygroundOptions {
 	resume?: string;
 	topic?: string;
 	mode?: LessonMode;
+	/** The lesson's language (a new lesson; a resumed one keeps its own). Default English. */
+	language?: Locale;
 	learner?: Participant;
 	/** Where plan pictures go (default ./data/plans). */
 	plansDir?: string;
@@ -60,11 +62,9 @@ export interface PlaygroundResult {
 	pictures: string[];
 }
 
-const PHASE_WORDS: Record<SessionSummary["phase"], string> = {
-	probe: "getting to know you",
-	teach: "teaching",
-	ended: "ended",
-};
+/** A phase as the playground names it. */
+const phaseWords = (phase: SessionSummary["phase"], locale: Locale): string =>
+	t(locale, phase === "probe" ? "play.phase.probe" : phase === "teach" ? "phase.teach" : "phase.ended");
 
 /** Resolves when the signal aborts (never, without one). */
 const interrupted = (signal: AbortSignal | undefined): Promise<"interrupted"> =>
@@ -94,6 +94,8 @@ class PlaygroundRun {
 	private readonly actor: Actor;
 	private pictures: PlanPictures | undefined;
 	private readonly recorder: ReturnType<typeof planRecorder>;
+	/** The lesson's language: the option for a new lesson, the stored one for a resumed lesson. */
+	private locale: Locale;
 
 	constructor(private readonly o: PlaygroundOptions) {
 		this.s = createStyler(o.color ?? false);
@@ -102,6 +104,7 @@ class PlaygroundRun {
 		this.logger = (o.logger ?? silentLogger).child({ component: "playground" });
 		this.learner = o.learner ?? { id: "terminal-learner", name: "you" };
 		this.recorder = planRecorder(o.renderer);
+		this.locale = o.language ?? DEFAULT_LOCALE;
 		this.port = createTerminalPort({
 			screen: this.screen,
 			s: this.s,
@@ -145,12 +148,8 @@ class PlaygroundRun {
 		const summary = await this.o.tutor.getSession(this.sessionId).catch(() => undefined);
 		if (!summary) return;
 		const u = summary.usage;
-		this.print(
-			this.s(
-				"dim",
-				`Tokens used: ${tokens(u.inputTokens)} input (${tokens(u.cachedInputTokens)} cached) + ${tokens(u.outputTokens)} output.`,
-			),
-		);
+		const words = { input: u.inputTokens, cached: u.cachedInputTokens, output: u.outputTokens };
+		this.print(this.s("dim", t(this.locale, "play.tokens", words)));
 	}
 
 	async dispose(): Promise<void> {
@@ -174,27 +173,21 @@ class PlaygroundRun {
 	private async start(): Promise<PlaygroundResult | undefined> {
 		let topic = this.o.topic?.trim();
 		if (!topic) {
-			if (!this.o.interactive) this.print("What would you like to learn? (first line of input)");
-			const answer = await this.input<Answer<number | string>>(() =>
-				this.o.source.text("What would you like to learn?"),
-			);
+			if (!this.o.interactive) this.print(t(this.locale, "play.topicScripted"));
+			const answer = await this.input<Answer<number | string>>(() => this.o.source.text(t(this.locale, "play.topic")));
 			if (answer === "interrupted" || (typeof answer === "object" && answer.command === "quit"))
 				return this.result("paused", 0);
 			if (typeof answer !== "string") {
-				if (!this.o.interactive)
-					this.print(
-						"Standard input ended before a topic arrived, so there is no lesson to run.\n" +
-							`Run \`${this.cli} playground\` in a terminal to take a lesson, or script one: the topic on the\n` +
-							"first line (or --topic), then one answer a line.",
-					);
+				if (!this.o.interactive) this.print(t(this.locale, "play.stdinEnded", { cli: this.cli }));
 				return this.result("input-ended", this.o.interactive ? 0 : 1);
 			}
 			topic = answer;
 		}
+		this.port.locale = this.locale;
 		const started = await this.controller.start(
 			this.actor,
 			{ community: "terminal", channelId: "terminal" },
-			{ topic, mode: this.o.mode ?? "solo", learner: this.learner },
+			{ topic, mode: this.o.mode ?? "solo", learner: this.learner, language: this.locale },
 		);
 		if (!started.ok) return this.result("failed", 1);
 		this.printSessionLine();
@@ -206,12 +199,16 @@ class PlaygroundRun {
 		const summary =
 			decodeTerminalThreadId(this.sessionId) !== undefined ? await this.o.tutor.getSession(this.sessionId) : undefined;
 		if (!summary) {
-			this.print(this.s("red", `No lesson ${this.sessionId} in this store. Start one with: ${this.cli} playground`));
+			this.print(this.s("red", t(this.locale, "play.noSuch", { session: this.sessionId, cli: this.cli })));
 			return this.result("failed", 1);
 		}
-		this.print(this.s("bold", `Resuming: ${summary.topic} (${PHASE_WORDS[summary.phase]})`));
+		// A resumed lesson keeps the language it started in.
+		this.locale = summary.language ?? DEFAULT_LOCALE;
+		this.port.locale = this.locale;
+		const phase = phaseWords(summary.phase, this.locale);
+		this.print(this.s("bold", t(this.locale, "play.resuming", { topic: summary.topic, phase })));
 		if (summary.phase === "ended") {
-			this.print(this.s("yellow", "This lesson has ended."));
+			this.print(this.s("yellow", t(this.locale, "status.ended")));
 			return this.result("ended", 0);
 		}
 		this.printSessionLine();
@@ -221,6 +218,7 @@ class PlaygroundRun {
 				summary.plan.tree,
 				summary.plan.statuses,
 				summary.plan.mastery,
+				this.locale,
 			);
 			await this.port.postPicture(this.sessionId, picture);
 		}
@@ -233,7 +231,7 @@ class PlaygroundRun {
 			if (waited === "interrupted") return this.paused();
 			const summary = await this.o.tutor.getSession(this.sessionId);
 			if (!summary || summary.phase === "ended") {
-				this.print(this.s("dim", `Session ${this.sessionId} is over.`));
+				this.print(this.s("dim", t(this.locale, "play.over", { session: this.sessionId })));
 				return this.result("ended", 0);
 			}
 			const [question] = summary.pending;
@@ -253,7 +251,7 @@ class PlaygroundRun {
 		const first = await Promise.race([idle, timeout, this.interrupted]);
 		clearTimeout(timer);
 		if (first === "interrupted") return first;
-		if (first === "timeout") this.print(this.s("yellow", "The tutor is taking long; you can type a message."));
+		if (first === "timeout") this.print(this.s("yellow", t(this.locale, "play.slow")));
 		// Events of a finished turn may still be on their way to the screen: let them land.
 		await new Promise((resolve) => setImmediate(resolve));
 		await this.controller.flush();
@@ -268,17 +266,17 @@ class PlaygroundRun {
 			input: question.input,
 		};
 		const card = question.input
-			? (cardFromEvent(event as Parameters<typeof cardFromEvent>[0]) as QuestionCard)
+			? (cardFromEvent(event as Parameters<typeof cardFromEvent>[0], this.locale) as QuestionCard)
 			: undefined;
 		if (!card) {
-			this.print(this.s("yellow", "A question from before cannot be shown here; type a message to carry on."));
+			this.print(this.s("yellow", t(this.locale, "play.oldQuestion")));
 			return this.message();
 		}
 		// A question this run has not shown (a resumed lesson's open one) is shown again first.
 		this.port.showQuestion(card);
 		const free = card.choices.length === 0;
 		const answer = await this.input<Answer<number | string>>(() =>
-			free ? this.o.source.text("Your answer", { answer: true }) : this.o.source.choose(card),
+			free ? this.o.source.text(t(this.locale, "play.yourAnswer"), { answer: true }) : this.o.source.choose(card),
 		);
 		if (answer === "interrupted") return this.paused();
 		if (answer === undefined) return this.inputEnded();
@@ -291,7 +289,7 @@ class PlaygroundRun {
 	}
 
 	private async message(): Promise<PlaygroundResult | undefined> {
-		const text = await this.input(() => this.o.source.text("You"));
+		const text = await this.input(() => this.o.source.text(t(this.locale, "play.you")));
 		if (text === "interrupted") return this.paused();
 		if (text === undefined) return this.inputEnded();
 		if (typeof text === "object") return this.command(text.command);
@@ -322,20 +320,18 @@ class PlaygroundRun {
 	}
 
 	private paused(): PlaygroundResult {
-		this.print(`Paused. Resume with:${this.resumeHint()}`);
+		this.print(t(this.locale, "play.paused", { hint: this.resumeHint() }));
 		return this.result("paused", 0);
 	}
 
 	private inputEnded(): PlaygroundResult {
-		this.print(`Input ended. Resume with:${this.resumeHint()}`);
+		this.print(t(this.locale, "play.inputEnded", { hint: this.resumeHint() }));
 		return this.result("input-ended", this.o.interactive ? 0 : 1);
 	}
 
 	private printSessionLine(): void {
-		const how = this.o.interactive
-			? "Ctrl+C or /quit pauses (resume later), /end ends the lesson."
-			: "Type /quit to pause, /end to end the lesson.";
-		this.print(this.s("dim", `Session ${this.sessionId}. ${how}`));
+		const how = t(this.locale, this.o.interactive ? "play.howTty" : "play.howPipe");
+		this.print(this.s("dim", t(this.locale, "play.session", { session: this.sessionId, how })));
 	}
 
 	private print(text: string): void {

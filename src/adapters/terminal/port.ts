@@ -16,6 +16,7 @@ import {
 	planCaption,
 	planOutline,
 } from "../../render/index.ts";
+import { DEFAULT_LOCALE, type Locale, t, tn } from "../lesson/i18n.ts";
 import type { PlatformPort } from "../lesson/port.ts";
 import { joinThreadId, splitThreadId } from "../lesson/thread-id.ts";
 import { formatCard, formatMarkdown, formatPlanOutline, type Styler } from "./format.ts";
@@ -37,6 +38,8 @@ export interface TerminalPort extends PlatformPort<string> {
 	readonly shown: Set<string>;
 	/** Questions the prober asked so far (continues after a resume). */
 	probeQuestions: number;
+	/** The lesson's language (its progress lines and outline); set by the playground. */
+	locale: Locale;
 	/** Print a question (its progress line, then the card) unless this run printed it already. */
 	showQuestion(card: Card): void;
 }
@@ -81,11 +84,14 @@ export function createTerminalPort(o: TerminalPortOptions): TerminalPort {
 	let current: PlanState | undefined;
 
 	const progressLine = (): string | undefined => {
-		if (!current) return port.probeQuestions > 0 ? `Getting to know you · question ${port.probeQuestions}` : undefined;
+		const locale = port.locale;
+		if (!current)
+			return port.probeQuestions > 0 ? t(locale, "play.gettingToKnow", { count: port.probeQuestions }) : undefined;
 		const { tree, statuses } = current;
 		const index = tree.nodes.findIndex((n) => n.id === statuses.current);
-		if (index < 0) return `Lesson map: ${tree.nodes.length} steps`;
-		return `Step ${index + 1} of ${tree.nodes.length} · ${tree.nodes[index]?.title ?? ""}`;
+		if (index < 0) return t(locale, "play.mapSteps", { steps: tn(locale, "count.steps", tree.nodes.length) });
+		const title = tree.nodes[index]?.title ?? "";
+		return t(locale, "play.step", { index: index + 1, total: tree.nodes.length, title });
 	};
 
 	const printPlan = (plan: PlanState, picture: PlanPicture | undefined) => {
@@ -94,12 +100,13 @@ export function createTerminalPort(o: TerminalPortOptions): TerminalPort {
 		const compact = shownVersion === plan.tree.version;
 		shownVersion = plan.tree.version;
 		let text = compact
-			? planCaption(plan.tree, plan.statuses, plan.mastery)
-			: formatPlanOutline(planOutline(plan.tree, plan.statuses, plan.mastery), o.s);
-		if (picture?.png) text += `\nPlan picture: ${o.pictures(port.threadId).save(picture.png)}`;
+			? planCaption(plan.tree, plan.statuses, plan.mastery, port.locale)
+			: formatPlanOutline(planOutline(plan.tree, plan.statuses, plan.mastery, port.locale), o.s);
+		if (picture?.png)
+			text += `\n${t(port.locale, "play.picture", { path: o.pictures(port.threadId).save(picture.png) })}`;
 		else if (picture?.error && !failures.has(picture.error)) {
 			failures.add(picture.error);
-			text += `\n(no picture: ${picture.error})`;
+			text += `\n${t(port.locale, "play.noPicture", { error: picture.error })}`;
 		}
 		print(text);
 	};
@@ -109,6 +116,7 @@ export function createTerminalPort(o: TerminalPortOptions): TerminalPort {
 		limits: { formPrecheckMs: 1_000 },
 		style: { startHint: "`learnharness playground`" },
 		threadId: "",
+		locale: DEFAULT_LOCALE,
 		shown: new Set(),
 		probeQuestions: 0,
 		encodeThreadId: encodeTerminalThreadId,

@@ -1,0 +1,20 @@
+/**
+ * The message catalogue as the platform adapters reach it (they import core
+ * contracts and the lesson layer only): the same functions as core/i18n.
+ */
+
+export {
+	CATALOGUES,
+	DEFAULT_LOCALE,
+	formatNumber,
+	isLocale,
+	LANGUAGE_NAMES,
+	LOCALES,
+	type Locale,
+	type MessageKey,
+	type MessageParams,
+	pickLocale,
+	resolveLocale,
+	t,
+	tn,
+} from "../../core/i18n/index.ts";
