@@ -32,8 +32,10 @@ import type { SessionRecord, SessionStore } from "./store/types.ts";
 export interface TutorOptions {
 	/** The model of every agent without one of its own in `models`. */
 	model: LanguageModel;
-	/** A model per agent (a small fast one probing, a stronger one teaching); unset ones use `model`. */
-	models?: Partial<Record<"prober" | "teacher", LanguageModel>>;
+	/** A model per job (a small fast one probing and grading, a stronger one teaching); unset ones use `model`. */
+	models?: Partial<Record<"prober" | "teacher" | "grader", LanguageModel>>;
+	/** A grading call of a typed answer not finished by then is abandoned, and the teacher judges the answer (default 20 s). */
+	gradingTimeoutMs?: number;
 	store: SessionStore;
 	logger?: Logger;
 	/** Model steps per agent per turn (default 8). */
@@ -76,13 +78,14 @@ export function createTutor(options: TutorOptions): Tutor {
 	// once are normal, not a leak.
 	setMaxListeners(0, abort.signal);
 	const model = asLanguageModelV3(options.model);
-	const modelOf = (agent: "prober" | "teacher") => {
+	const modelOf = (agent: "prober" | "teacher" | "grader") => {
 		const own = options.models?.[agent];
 		return own === undefined ? model : asLanguageModelV3(own);
 	};
 	const rt: EngineContext = {
 		model,
-		models: { prober: modelOf("prober"), teacher: modelOf("teacher") },
+		models: { prober: modelOf("prober"), teacher: modelOf("teacher"), grader: modelOf("grader") },
+		gradingTimeoutMs: options.gradingTimeoutMs ?? 20_000,
 		store: options.store,
 		logger,
 		hub: createEventHub(logger),

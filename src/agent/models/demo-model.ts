@@ -18,6 +18,8 @@ import type {
 	LanguageModelV3ToolResultOutput,
 	LanguageModelV3Usage,
 } from "@ai-sdk/provider";
+import { GRADE_OUTPUT_NAME } from "../engine/grader.ts";
+import { demoGrade } from "./demo-grader.ts";
 import {
 	DEMO_CANNOT_CHAT,
 	DEMO_FAREWELL,
@@ -93,7 +95,14 @@ export function createDemoModel(): LanguageModelV3 {
 }
 
 /** Decides the next response from the prompt and the tools on offer (exported for tests). */
-export function planDemoReply(call: Pick<LanguageModelV3CallOptions, "prompt" | "tools">): DemoReply {
+export function planDemoReply(
+	call: Pick<LanguageModelV3CallOptions, "prompt" | "tools"> &
+		Partial<Pick<LanguageModelV3CallOptions, "responseFormat">>,
+): DemoReply {
+	// A grading request (structured output): the verdict as JSON, from the demo grader's fixed rules.
+	const format = call.responseFormat;
+	if (format?.type === "json" && format.name === GRADE_OUTPUT_NAME)
+		return { text: JSON.stringify(demoGrade(lastUserText(call.prompt, true) ?? "")) };
 	const toolNames = new Set((call.tools ?? []).map((t) => t.name));
 	const calls = collectCalls(call.prompt);
 	const results = collectResults(call.prompt);
@@ -234,12 +243,12 @@ function readAnswer(output: LanguageModelV3ToolResultOutput): DemoAnswer {
 	return answer;
 }
 
-/** The learner's typed text when the prompt ends with a user message (not a tool result). */
-function lastUserText(prompt: LanguageModelV3Prompt): string | undefined {
+/** The learner's typed text when the prompt ends with a user message (not a tool result); `first`: even the opening one. */
+function lastUserText(prompt: LanguageModelV3Prompt, first = false): string | undefined {
 	const last = prompt.at(-1);
 	if (last?.role !== "user") return undefined;
 	// The opening user message (the lesson request) is not "typing during the lesson".
-	if (!prompt.some((m) => m.role === "assistant")) return undefined;
+	if (!first && !prompt.some((m) => m.role === "assistant")) return undefined;
 	const text = last.content.map((p) => (p.type === "text" ? p.text : "")).join(" ");
 	return text.trim() || undefined;
 }
