@@ -96,9 +96,11 @@ function formatAnswered(card: AnsweredCard, s: Styler): string {
 	const lines: string[] = [];
 	const chosen = card.chosenIndex !== undefined ? card.choices[card.chosenIndex] : undefined;
 	const answer = chosen ? `${chosen.letter}. ${chosen.text}` : card.answer;
-	if (card.correct === true) lines.push(s("green", `✓ ${answer}: correct`));
-	else if (card.correct === false) lines.push(s("red", `✗ ${answer}: not quite`));
-	else lines.push(s("dim", `→ ${answer}`));
+	const why = card.reason ? s("dim", ` (${card.reason})`) : "";
+	if (card.checking) lines.push(s("dim", `→ ${answer}: checking…`));
+	else if (card.correct === true) lines.push(`${s("green", `✓ ${answer}: correct`)}${why}`);
+	else if (card.correct === false) lines.push(`${s("red", `✗ ${answer}: not quite`)}${why}`);
+	else lines.push(`${s("dim", `→ ${answer}`)}${why}`);
 	if (card.reveal && card.correct === false) {
 		const letter = card.reveal.correctIndex !== undefined ? `${card.choices[card.reveal.correctIndex]?.letter}. ` : "";
 		lines.push(`  The answer: ${s("bold", `${letter}${card.reveal.correctAnswer}`)}`);

@@ -200,9 +200,15 @@ function resultLine(card: AnsweredCard): string {
 	const chosen = card.chosenIndex !== undefined ? card.choices[card.chosenIndex] : undefined;
 	const what = chosen !== undefined ? `${chosen.letter}. ${chosen.text}` : card.answer;
 	const shown = `**${escapeDiscordMarkdown(fitLine(what, 120))}**`;
-	if (card.correct === true) return `✅ ${who} answered ${shown}: correct.`;
-	if (card.correct === false) return `❌ ${who} answered ${shown}: not quite.`;
-	return `💬 ${who} answered ${shown}.`;
+	if (card.checking === true) return `⏳ ${who} answered ${shown}: checking…`;
+	if (card.correct === true) return `✅ ${who} answered ${shown}: correct.${reasonNote(card)}`;
+	if (card.correct === false) return `❌ ${who} answered ${shown}: not quite.${reasonNote(card)}`;
+	return `💬 ${who} answered ${shown}.${reasonNote(card)}`;
+}
+
+/** The grader's reason, on the result line (bounded: the answered message's budget counts it). */
+function reasonNote(card: AnsweredCard): string {
+	return card.reason !== undefined ? ` _${escapeDiscordMarkdown(fitLine(card.reason, 150))}_` : "";
 }
 
 function answeredControls(card: AnsweredCard, layout: ChoiceLayout): DiscordActionRow[] {
@@ -234,7 +240,7 @@ function answeredControls(card: AnsweredCard, layout: ChoiceLayout): DiscordActi
 	return [];
 }
 
-/** Budgets (question 600, answer 120, correct 150, explanation 500; escaping at most doubles) keep this under 2000. */
+/** Budgets (question 600, answer 120, correct 150, reason 150, explanation 500; escaping at most doubles) keep this near 2000; fitText cuts the rest. */
 function answeredMessage(card: AnsweredCard): DiscordMessage {
 	const layout = layoutChoices(card.toolCallId, card.choices, CAPACITY);
 	const parts = [`**${card.heading}** · answered`];

@@ -226,9 +226,11 @@ function resultLine(card: AnsweredCard): string {
 	if (card.skipped === true) return `:next_track_button: Skipped: ${who_} moved on.`;
 	const chosen = card.chosenIndex !== undefined ? card.choices[card.chosenIndex] : undefined;
 	const what = `*${escapeMrkdwn(fitLine(chosen !== undefined ? `${chosen.letter}. ${chosen.text}` : card.answer, 300))}*`;
-	if (card.correct === true) return `:white_check_mark: ${who_} answered ${what}: correct.`;
-	if (card.correct === false) return `:x: ${who_} answered ${what}: not quite.`;
-	return `:speech_balloon: ${who_} answered ${what}.`;
+	const why = card.reason !== undefined ? ` _${escapeMrkdwn(fitLine(card.reason, 200))}_` : "";
+	if (card.checking === true) return `:hourglass_flowing_sand: ${who_} answered ${what}: checking…`;
+	if (card.correct === true) return `:white_check_mark: ${who_} answered ${what}: correct.${why}`;
+	if (card.correct === false) return `:x: ${who_} answered ${what}: not quite.${why}`;
+	return `:speech_balloon: ${who_} answered ${what}.${why}`;
 }
 
 function answeredMessage(card: AnsweredCard): SlackMessage {
