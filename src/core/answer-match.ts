@@ -218,7 +218,8 @@ const TRAILING_FILLERS = new Set(["sorry", "honestly", "tbh", "really", "yet", "
  */
 export function saysDontKnow(given: string): boolean {
 	if (given.length > 120) return false;
-	if (/^\s*🤷[\p{M}\p{Emoji_Modifier}\u200d\u2640\u2642\ufe0f\s]*$/u.test(given)) return true;
+	// The shrug emoji, with any skin tone, gender sign or variation selector after it.
+	if (/^\s*🤷(?:\p{M}|\p{Emoji_Modifier}|\u200d|\u2640|\u2642|\ufe0f|\s)*$/u.test(given)) return true;
 	const tokens = tokenizeAnswer(given);
 	if (tokens.length === 0 || tokens.length > 12 || tokens.some((t) => t.kind !== "word")) return false;
 	const words = tokens.map((t) => t.text);
