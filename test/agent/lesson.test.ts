@@ -114,7 +114,7 @@ describe("a whole lesson on MockLanguageModelV3 with the SQLite store", () => {
 		expect(record!.messages.filter((m) => m.role === "assistant" && m.metadata?.agent === "teacher").length).toBe(5);
 		// Each turn's usage sits on its messages; they add up to the session's totals.
 		const perMessage = record!.messages.flatMap((m) => (m.metadata?.usage ? [m.metadata.usage] : []));
-		expect(perMessage.length).toBe(6);
+		expect(perMessage.length).toBe(7);
 		const sum = (k: "inputTokens" | "outputTokens" | "cachedInputTokens") =>
 			perMessage.reduce((total, u) => total + u[k], 0);
 		expect({
