@@ -129,6 +129,6 @@ describe("the demo adapts to the probe", () => {
 		const recap = events.findIndex((e) => e.type === "explain" && e.input.role === "recap");
 		expect(recall).toBeGreaterThan(0);
 		expect(recap).toBeGreaterThan(recall);
-		expect(textsOf(events)).toContain('Thanks: "You halve the range each time."');
+		expect(textsOf(events)).toContain('Thanks: "You halve the range each time". Here is how');
 	});
 });

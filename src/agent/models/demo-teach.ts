@@ -182,7 +182,10 @@ const RECALL: DemoStep = {
 		input: { question: "In a sentence or two: what did you learn about binary search today?" },
 		reactions: {},
 		reply: (answer) => {
-			const words = answer.replace(/\s+/g, " ").trim();
+			const words = answer
+				.replace(/\s+/g, " ")
+				.trim()
+				.replace(/[.!?]+$/, "");
 			const quoted = words.length > 120 ? `${words.slice(0, 119)}…` : words;
 			return `Thanks: "${quoted}". Here is how I'd put it, next to your words.`;
 		},
