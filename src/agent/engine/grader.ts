@@ -90,7 +90,9 @@ export async function gradeAnswer(
 			temperature: 0,
 			maxOutputTokens: 200,
 			maxRetries: options.maxRetries,
-			abortSignal: AbortSignal.any([options.signal, AbortSignal.timeout(options.deadlineMs)]),
+			// The SDK's own deadline (retries included) and the tutor's close signal.
+			timeout: { totalMs: options.deadlineMs },
+			abortSignal: options.signal,
 		});
 		const parsed = gradeSchema.safeParse(result.output);
 		if (!parsed.success) return { ok: false, problem: "the verdict has the wrong shape" };
