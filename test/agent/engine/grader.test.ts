@@ -208,4 +208,32 @@ describe("a restart in the middle of a grading", () => {
 		expect((await again.store.get(sessionId))?.grading).toBeUndefined();
 		await again.tutor.close();
 	});
+
+	it("grades after a restart even when another question of the same step is still open (no turn to re-run)", async () => {
+		const sessionId = "terminal:grader-restart-open";
+		const teacher = scriptedModel([
+			{
+				calls: [
+					{ name: "quiz", input: worstCase, id: "gro-q" },
+					{ name: "ask", input: { question: "How sure do you feel?" }, id: "gro-a" },
+				],
+			},
+		]);
+		const h = await harness(dir.path, teacher, { models: { grader: grader(["hang"]) }, closeTimeoutMs: 50 });
+		await h.tutor.startLesson({ sessionId, topic: "linear search", learner, mode: "solo" });
+		await h.tutor.idle(sessionId);
+		await h.tutor.handle(sessionId, { type: "reply", toolCallId: "gro-q", text: "all of them, surely", by: learner });
+		await h.tutor.close();
+
+		const good = grader([verdict("correct", "All 8 of them.")]);
+		const again = await harness(dir.path, scriptedModel([]), { models: { grader: good } });
+		await again.tutor.resume();
+		await again.tutor.idle();
+		expect(good.doGenerateCalls).toHaveLength(1);
+		expect(again.of("answered")).toMatchObject([{ toolCallId: "gro-q", result: { correct: true, judged: "grader" } }]);
+		const summary = await again.tutor.getSession(sessionId);
+		expect(summary?.pending.map((p) => p.toolCallId)).toEqual(["gro-a"]);
+		expect((await again.store.get(sessionId))?.grading).toBeUndefined();
+		await again.tutor.close();
+	});
 });
