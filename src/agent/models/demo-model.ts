@@ -149,12 +149,12 @@ function probeAnswers(calls: RecordedCall[], results: Map<string, DemoAnswer>): 
 
 function teachReply(calls: RecordedCall[], results: Map<string, DemoAnswer>, typed: string): DemoReply {
 	// The route follows the probe's answers (they never change, so every step agrees on it).
-	const TEACH_STEPS = teachSteps(demoPath(probeAnswers(calls, results)));
+	const steps = teachSteps(demoPath(probeAnswers(calls, results)));
 	const mine = calls.filter((c) => c.agent === "teach");
 	const last = mine.at(-1);
 	const next = nextStep(mine, results);
-	const reaction = typed + (next > 0 ? reactionTo(TEACH_STEPS[next - 1], last && results.get(last.toolCallId)) : "");
-	if (next < TEACH_STEPS.length) return withStep("teach", next, reaction, TEACH_STEPS[next]);
+	const reaction = typed + (next > 0 ? reactionTo(steps[next - 1], last && results.get(last.toolCallId)) : "");
+	if (next < steps.length) return withStep("teach", next, reaction, steps[next]);
 	// After the recap, text with no question ends the turn, and with it the lesson.
 	return { text: `${typed}${DEMO_FAREWELL}`.trim() };
 }
