@@ -184,10 +184,12 @@ async function stablePrefix(dir: string): Promise<{ ratio: number; requests: num
 		const teach = step - 5;
 		if (teach === 0) return { calls: [{ name: "plan_init", input: { mermaid: plan } }] };
 		const node = nodes[Math.min(nodes.length - 1, Math.floor(teach / 6))] as string;
-		if (turns >= 30)
-			return recapped++ === 0
-				? { calls: [{ name: "explain", input: { body: "Recap...", role: "recap" } }] }
-				: { text: "Bye!" };
+		if (turns >= 30) {
+			// Recall first (the explain tool refuses a recap without it), then the recap, then goodbye.
+			const at = recapped++;
+			if (at === 0) return { calls: [{ name: "ask", input: { question: "What did you learn today?" } }] };
+			return at === 1 ? { calls: [{ name: "explain", input: { body: "Recap...", role: "recap" } }] } : { text: "Bye!" };
+		}
 		if (teach % 3 === 2)
 			return {
 				calls: [{ name: "explain", input: { body: `About ${node}: an idea.`, role: "concept", nodeId: node } }],
@@ -205,7 +207,7 @@ async function stablePrefix(dir: string): Promise<{ ratio: number; requests: num
 	const tutor = createTutor({ model, store, maxRetries: 0 });
 	const open: string[] = [];
 	tutor.subscribe((e: TutorEvent) => {
-		if (e.type === "quiz") open.push(e.toolCallId);
+		if (e.type === "quiz" || e.type === "ask") open.push(e.toolCallId);
 	});
 	const sessionId = "terminal:bench-prefix";
 	await tutor.startLesson({ sessionId, topic: "doubling", learner, mode: "solo" });
@@ -219,6 +221,11 @@ async function stablePrefix(dir: string): Promise<{ ratio: number; requests: num
 				? ({ type: "message", text: "Can you say that another way?", by: learner } as const)
 				: ({ type: "answer", toolCallId: id, value: 0, by: learner } as const);
 		await tutor.handle(sessionId, event);
+		await tutor.idle(sessionId);
+	}
+	const recall = open.shift();
+	if (recall) {
+		await tutor.handle(sessionId, { type: "reply", toolCallId: recall, text: "Halving and doubling", by: learner });
 		await tutor.idle(sessionId);
 	}
 	const ended = (await tutor.getSession(sessionId))?.phase === "ended";

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse as parseDotenv } from "dotenv";
 import type { ProviderSettings } from "./agent/models/index.ts";
-import { checkModelSettings, type ModelJob } from "./config/models.ts";
+import { checkModelSettings, JOB_VARIABLE, MODEL_JOBS, type ModelJob } from "./config/models.ts";
 import { redactUrl } from "./config/store-path.ts";
 import {
 	DEFAULT_OPENAI_MODEL,
@@ -112,7 +112,10 @@ export function parseConfig(env: Env): ConfigResult {
 		else modelId = "demo";
 	}
 	const demo = modelId === "demo";
-	const jobs = { prober: str("LEARNHARNESS_MODEL_PROBER"), teacher: str("LEARNHARNESS_MODEL_TEACHER") };
+	const jobs = Object.fromEntries(MODEL_JOBS.map((job) => [job, str(JOB_VARIABLE[job])])) as Record<
+		ModelJob,
+		string | undefined
+	>;
 	const anthropic = { apiKey: str("ANTHROPIC_API_KEY"), baseUrl: str("ANTHROPIC_BASE_URL") };
 	const google = { apiKey: str("GOOGLE_GENERATIVE_AI_API_KEY"), baseUrl: str("GOOGLE_GENERATIVE_AI_BASE_URL") };
 	const models =
@@ -189,7 +192,7 @@ export function parseConfig(env: Env): ConfigResult {
 	};
 	if (models.real && apiKey) config.model.apiKey = apiKey;
 	if (models.real && baseUrl) config.model.baseUrl = baseUrl;
-	if (jobs.prober || jobs.teacher) config.model.jobs = defined(jobs);
+	if (MODEL_JOBS.some((job) => jobs[job])) config.model.jobs = defined(jobs);
 	if (models.real && anthropic.apiKey) config.model.anthropic = defined(anthropic);
 	if (models.real && google.apiKey) config.model.google = defined(google);
 	if (typeof v.LEARNHARNESS_MODEL_TIMEOUT_MS === "number") config.modelTimeoutMs = v.LEARNHARNESS_MODEL_TIMEOUT_MS;

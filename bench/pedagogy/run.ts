@@ -111,7 +111,8 @@ function measure(
 			if (e.nodeId) everCurrent.add(e.nodeId);
 			const answer = e.input.correctAnswer.trim();
 			if (answer.length >= 2 && words(saidThisTurn).includes(words(answer))) revealed++;
-		} else if (e.type === "answered" && e.kind === "quiz" && e.result.skipped !== true) {
+		} else if (e.type === "answered" && e.kind === "quiz" && e.result.skipped !== true && e.checking !== true) {
+			// (A "checking" state is not a verdict: the grader's follows for the same question.)
 			const intent = intents.get(e.toolCallId);
 			if (intent === undefined) continue;
 			graded++;

@@ -33,8 +33,10 @@ import type { SessionRecord, SessionStore } from "./store/types.ts";
 export interface TutorOptions {
 	/** The model of every agent without one of its own in `models`. */
 	model: LanguageModel;
-	/** A model per agent (a small fast one probing, a stronger one teaching); unset ones use `model`. */
-	models?: Partial<Record<"prober" | "teacher", LanguageModel>>;
+	/** A model per job (a small fast one probing and grading, a stronger one teaching); unset ones use `model`. */
+	models?: Partial<Record<"prober" | "teacher" | "grader", LanguageModel>>;
+	/** A grading call of a typed answer not finished by then is abandoned, and the teacher judges the answer (default 20 s). */
+	gradingTimeoutMs?: number;
 	store: SessionStore;
 	logger?: Logger;
 	/** Model steps per agent per turn (default 8). */
@@ -77,13 +79,14 @@ export function createTutor(options: TutorOptions): Tutor {
 	// once are normal, not a leak.
 	setMaxListeners(0, abort.signal);
 	const model = asLanguageModelV3(options.model);
-	const modelOf = (agent: "prober" | "teacher") => {
+	const modelOf = (agent: "prober" | "teacher" | "grader") => {
 		const own = options.models?.[agent];
 		return own === undefined ? model : asLanguageModelV3(own);
 	};
 	const rt: EngineContext = {
 		model,
-		models: { prober: modelOf("prober"), teacher: modelOf("teacher") },
+		models: { prober: modelOf("prober"), teacher: modelOf("teacher"), grader: modelOf("grader") },
+		gradingTimeoutMs: options.gradingTimeoutMs ?? 20_000,
 		store: options.store,
 		logger,
 		hub: createEventHub(logger),
@@ -111,6 +114,8 @@ export function createTutor(options: TutorOptions): Tutor {
 	const loading = new Map<string, Promise<SessionState | undefined>>();
 	/** Cut-off turns resume() will re-run once someone listens (their events must reach a platform). */
 	const reruns = new Set<SessionState>();
+	/** Answers left waiting for the grader by a restart while another question is open: graded once someone listens. */
+	const regrades = new Set<SessionState>();
 	/** Questions saved but never posted before a restart: re-sent once someone listens. */
 	const replays = new Map<SessionState, QuestionEvent[]>();
 	let closed = false;
@@ -144,6 +149,13 @@ export function createTutor(options: TutorOptions): Tutor {
 			kick(rt, state);
 		}
 		reruns.clear();
+		for (const state of regrades) {
+			// A kick with a question still open runs no turn: the pump grades, then waits for the learner.
+			if (!state.record.grading || !isIdle(state) || state.record.ended) continue;
+			state.queue.push({ type: "kick" });
+			kick(rt, state);
+		}
+		regrades.clear();
 	};
 
 	/** The live state of a session, loading (and repairing) it from the store once. */
@@ -302,7 +314,10 @@ export function createTutor(options: TutorOptions): Tutor {
 				const repair = repairRecord(record);
 				// Questions saved before the crash but perhaps never posted: offered again (adapters skip posted ones).
 				const replay = replayEvents(record, record.unpublished ?? []);
-				if (!repair.changed && replay.length === 0) continue;
+				// A grading cut off while another question is open: no turn re-runs it, so it runs on its own.
+				const regrade =
+					(record.grading?.length ?? 0) > 0 && !repair.cutOff && pendingLearnerCalls(record.messages).length > 0;
+				if (!repair.changed && replay.length === 0 && !regrade) continue;
 				if (repair.changed) repaired++;
 				// A turn cut off with no question pending would leave the learner waiting: run it again,
 				// at most MAX_RERUNS times in a row (a turn that kills the process must not loop forever).
@@ -315,8 +330,9 @@ export function createTutor(options: TutorOptions): Tutor {
 				states.set(sessionId, state);
 				if (repair.changed) await save(rt, state);
 				if (rerun) reruns.add(state);
+				if (regrade) regrades.add(state);
 				if (replay.length > 0) replays.set(state, replay);
-				logger.info({ sessionId, rerun, replayed: replay.length }, "session repaired after a restart");
+				logger.info({ sessionId, rerun, regrade, replayed: replay.length }, "session repaired after a restart");
 			}
 			startReruns();
 			return repaired;

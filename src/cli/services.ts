@@ -80,7 +80,7 @@ export function modelOf(config: Config, setting: string = config.model.id): Lang
 	return createLanguageModel({ ...providers, model: setting });
 }
 
-/** The jobs' own models (LEARNHARNESS_MODEL_PROBER/_TEACHER); undefined when none is set. */
+/** The jobs' own models (LEARNHARNESS_MODEL_PROBER/_TEACHER/_GRADER); undefined when none is set. */
 export function jobModelsOf(config: Config): Partial<Record<ModelJob, LanguageModel>> | undefined {
 	const jobs = config.model.jobs;
 	if (!jobs) return undefined;

@@ -9,13 +9,14 @@ import { type ModelProvider, parseModelSpec } from "../agent/models/model-spec.t
 import type { ConfigProblem } from "../config.ts";
 
 /** The jobs with a model setting of their own. */
-export const MODEL_JOBS = ["prober", "teacher"] as const;
+export const MODEL_JOBS = ["prober", "teacher", "grader"] as const;
 /** A job with a model setting of its own. */
 export type ModelJob = (typeof MODEL_JOBS)[number];
 /** The variable of each job's model. */
 export const JOB_VARIABLE: Record<ModelJob, string> = {
 	prober: "LEARNHARNESS_MODEL_PROBER",
 	teacher: "LEARNHARNESS_MODEL_TEACHER",
+	grader: "LEARNHARNESS_MODEL_GRADER",
 };
 
 /** What the settings see of the environment (validated values; undefined when unset). */
@@ -86,15 +87,16 @@ export function checkModelSettings(input: ModelSettingsInput): ModelSettingsResu
 			problem: `is unset, but ${users.join(" and ")} ${users.length === 1 ? "needs" : "need"} it`,
 			fix: FIX_OF[provider],
 		});
-	// The demo plays a whole scripted lesson: it cannot take turns with a real model.
-	const effective = MODEL_JOBS.map((job) =>
-		input.jobs[job] !== undefined ? JOB_VARIABLE[job] : "LEARNHARNESS_MODEL",
-	).filter((variable) => demo.has(variable));
-	const demos = effective.filter((variable) => demo.get(variable));
-	if (demos.length > 0 && demos.length < effective.length) {
+	// The demo plays a whole scripted lesson: it cannot take turns with a real model. (Grading is one request
+	// on its own, and the demo grades any quiz from fixed rules: the grader may be either.)
+	const variableOf = (job: ModelJob) => (input.jobs[job] !== undefined ? JOB_VARIABLE[job] : "LEARNHARNESS_MODEL");
+	const effective = MODEL_JOBS.map(variableOf).filter((variable) => demo.has(variable));
+	const lesson = (["prober", "teacher"] as const).map(variableOf).filter((variable) => demo.has(variable));
+	const demos = lesson.filter((variable) => demo.get(variable));
+	if (demos.length > 0 && demos.length < lesson.length) {
 		problems.push({
 			// Two different settings: at least one is a job's own, the line the admin added.
-			variable: effective.find((variable) => variable !== "LEARNHARNESS_MODEL") ?? "LEARNHARNESS_MODEL",
+			variable: lesson.find((variable) => variable !== "LEARNHARNESS_MODEL") ?? "LEARNHARNESS_MODEL",
 			problem: "mixes a real model with the demo, which plays a whole scripted lesson on its own",
 			fix: "Give LEARNHARNESS_MODEL, LEARNHARNESS_MODEL_PROBER and LEARNHARNESS_MODEL_TEACHER real models, or use demo alone.",
 		});

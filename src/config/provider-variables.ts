@@ -63,4 +63,12 @@ export const JOB_MODEL_VARIABLES: readonly VariableSpec[] = [
 		schema: modelSetting,
 		fix: "Use provider:model like LEARNHARNESS_MODEL (e.g. anthropic:claude-sonnet-4-5), or remove the line.",
 	},
+	{
+		name: "LEARNHARNESS_MODEL_GRADER",
+		default: "(unset: LEARNHARNESS_MODEL)",
+		description:
+			"The model that judges typed answers the built-in checks cannot decide (one short structured-output request each), same syntax as LEARNHARNESS_MODEL: a small fast one does.",
+		schema: modelSetting,
+		fix: "Use provider:model like LEARNHARNESS_MODEL (e.g. openai:gpt-4.1-nano), or remove the line.",
+	},
 ];

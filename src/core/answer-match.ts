@@ -174,3 +174,56 @@ export function judgeAnswer(given: string, expected: string, accepted: readonly 
 export function judgeAgainst(given: ReadAnswer, candidate: ReadAnswer): CandidateVerdict {
 	return judgeCandidate(given, candidate);
 }
+
+/** What a learner types to say they do not know (after fillers are dropped), as token words. */
+const DONT_KNOW = new Set([
+	"i dont know",
+	"dont know",
+	"i do not know",
+	"do not know",
+	"i really dont know",
+	"i dont really know",
+	"i dont know yet",
+	"i have no idea",
+	"no idea",
+	"i have no clue",
+	"no clue",
+	"not a clue",
+	"clueless",
+	"idk",
+	"dunno",
+	"i dunno",
+	"not sure",
+	"im not sure",
+	"i am not sure",
+	"im unsure",
+	"i am unsure",
+	"unsure",
+	"no clue at all",
+	"no idea at all",
+	"i give up",
+	"pass",
+	"cant say",
+	"i cant say",
+	"i cant tell",
+	"not known",
+]);
+const LEADING_FILLERS = new Set(["honestly", "sorry", "um", "umm", "uh", "hmm", "hm", "well", "oh", "ah", "tbh", "so"]);
+const TRAILING_FILLERS = new Set(["sorry", "honestly", "tbh", "really", "yet", "here", "lol"]);
+
+/**
+ * True when a typed answer only says "I don't know" ("no idea", "not sure", "idk", "🤷", with fillers such as
+ * "sorry"): an answer in its own right (not known), never a guess to judge. A number or any other content
+ * word makes it an answer to judge ("not sure, maybe 8"). Bounded: long answers are never this.
+ */
+export function saysDontKnow(given: string): boolean {
+	if (given.length > 120) return false;
+	// The shrug emoji, with any skin tone, gender sign or variation selector after it.
+	if (/^\s*🤷(?:\p{M}|\p{Emoji_Modifier}|\u200d|\u2640|\u2642|\ufe0f|\s)*$/u.test(given)) return true;
+	const tokens = tokenizeAnswer(given);
+	if (tokens.length === 0 || tokens.length > 12 || tokens.some((t) => t.kind !== "word")) return false;
+	const words = tokens.map((t) => t.text);
+	while (words.length > 1 && LEADING_FILLERS.has(words[0] ?? "")) words.shift();
+	while (words.length > 1 && TRAILING_FILLERS.has(words.at(-1) ?? "")) words.pop();
+	return DONT_KNOW.has(words.join(" "));
+}

@@ -5,8 +5,14 @@ import type { LearnerEvent, TutorEvent } from "../../src/core/contracts/events.t
 type Question = Extract<TutorEvent, { type: "quiz" | "ask" }>;
 const by = { id: "u1" };
 
-/** Play the demo lesson, typing `typed(question)` for every free-answer quiz and picking the right option elsewhere. */
-async function play(typed: (q: Question) => string): Promise<TutorEvent[]> {
+/**
+ * Play the demo lesson, typing `typed(question)` for every free-answer quiz (and ask), and picking an option
+ * elsewhere: `pick(question)` when it returns one, else the right one.
+ */
+async function play(
+	typed: (q: Question) => string,
+	pick: (q: Extract<Question, { type: "quiz" }>) => string | { typed: string } | undefined = () => undefined,
+): Promise<TutorEvent[]> {
 	const { createTutor, createSessionStore } = await import("../../src/agent/index.ts");
 	const tutor = createTutor({ model: createDemoModel(), store: await createSessionStore("memory://") });
 	const events: TutorEvent[] = [];
@@ -19,12 +25,15 @@ async function play(typed: (q: Question) => string): Promise<TutorEvent[]> {
 		const open = events.find((e): e is Question => (e.type === "quiz" || e.type === "ask") && !seen.has(e.toolCallId));
 		if (!open) break;
 		seen.add(open.toolCallId);
+		const picked = open.type === "quiz" ? pick(open) : undefined;
 		const event: LearnerEvent =
-			open.type === "quiz" && !open.input.options
-				? { type: "reply", toolCallId: open.toolCallId, text: typed(open), by }
-				: open.type === "quiz"
-					? { type: "answer", toolCallId: open.toolCallId, value: open.input.correctAnswer, by }
-					: { type: "answer", toolCallId: open.toolCallId, value: 0, by };
+			typeof picked === "object"
+				? { type: "reply", toolCallId: open.toolCallId, text: picked.typed, by }
+				: (open.type === "quiz" && !open.input.options) || (open.type === "ask" && !open.input.options)
+					? { type: "reply", toolCallId: open.toolCallId, text: typed(open), by }
+					: open.type === "quiz"
+						? { type: "answer", toolCallId: open.toolCallId, value: picked ?? open.input.correctAnswer, by }
+						: { type: "answer", toolCallId: open.toolCallId, value: 0, by };
 		expect(await tutor.handle(sessionId, event)).toEqual({ ok: true });
 	}
 	await tutor.idle(sessionId);
@@ -32,10 +41,18 @@ async function play(typed: (q: Question) => string): Promise<TutorEvent[]> {
 	return events;
 }
 
+/** The final results of typed answers (a "checking" state while the grader reads the words is not one). */
 const typedAnswers = (events: TutorEvent[]) =>
 	events.flatMap((e) =>
-		e.type === "answered" && e.kind === "quiz" && e.quiz?.options === undefined ? [e.result] : [],
+		e.type === "answered" && e.kind === "quiz" && e.quiz?.options === undefined && e.checking !== true
+			? [e.result]
+			: [],
 	);
+const textsOf = (events: TutorEvent[]) => events.flatMap((e) => (e.type === "text" ? [e.text] : [])).join("\n");
+const mapOf = (events: TutorEvent[]) => {
+	const plan = events.find((e) => e.type === "plan");
+	return plan?.type === "plan" ? plan.tree.nodes.map((n) => n.id) : [];
+};
 
 describe("the demo hears typed answers", () => {
 	it("`eight` and `the middle one, 8` are correct, and the demo says so", async () => {
@@ -50,14 +67,68 @@ describe("the demo hears typed answers", () => {
 		expect(events.at(-1)).toMatchObject({ type: "ended", reason: "completed" });
 	});
 
-	it("an accepted alternative is correct; words it cannot judge get a neutral reply, not 'wrong'", async () => {
+	it("an accepted alternative is correct; words the judge cannot decide go to the demo's grader", async () => {
 		const events = await play((q) => (q.input.question.includes("worst case") ? "All of them." : "hmm, 4 or 8?"));
+		const hedge = "Hedges between 8 and 4 instead of committing.";
 		expect(typedAnswers(events)).toEqual([
 			{ answer: "All of them.", correct: true, by },
-			{ answer: "hmm, 4 or 8?", judged: "unsure", by },
+			{ answer: "hmm, 4 or 8?", correct: false, judged: "grader", reason: hedge, by },
 		]);
-		const texts = events.flatMap((e) => (e.type === "text" ? [e.text] : [])).join("\n");
-		expect(texts).toMatch(/can't judge free wording; the answer I had in mind is \*\*8\*\*/);
-		expect(texts).not.toMatch(/The first comparison is with the middle item/);
+		// The card showed "checking" first, then the verdict.
+		const states = events.flatMap((e) =>
+			e.type === "answered" && e.kind === "quiz" && e.result.answer === "hmm, 4 or 8?" ? [e] : [],
+		);
+		expect(states.map((e) => e.checking === true)).toEqual([true, false]);
+		const texts = textsOf(events);
+		expect(texts).toContain(`I read your answer this way: ${hedge} The first comparison is with the middle item`);
+	});
+
+	it("a typo of the number word is read as the number by the grader", async () => {
+		const events = await play((q) => (q.input.question.includes("worst case") ? "eigth" : "8"));
+		expect(typedAnswers(events)[0]).toEqual({
+			answer: "eigth",
+			correct: true,
+			judged: "grader",
+			reason: '"eigth" reads as "eight", a typo: 8.',
+			by,
+		});
+	});
+});
+
+describe("the demo adapts to the probe", () => {
+	it("a learner who shows the basics gets a smaller map than one who does not", async () => {
+		const strong = await play(() => "8");
+		const weak = await play(
+			() => "3",
+			(q) => q.input.options?.find((o) => o !== q.input.correctAnswer),
+		);
+		expect(mapOf(strong)).toEqual(["check-middle", "shrink-range", "count-steps"]);
+		expect(mapOf(weak)).toEqual(["sorted-input", "check-middle", "shrink-range", "count-steps"]);
+		expect(textsOf(strong)).toMatch(/You have the basics, so the map skips them/);
+		expect(strong.at(-1)).toMatchObject({ type: "ended", reason: "completed" });
+		expect(weak.at(-1)).toMatchObject({ type: "ended", reason: "completed" });
+	});
+
+	it("'no idea' to the halving question is Not sure: not known, and the assessment says so", async () => {
+		const events = await play(
+			(q) => (q.type === "ask" ? "Compare with the middle and halve the range." : "8"),
+			(q) => (q.input.question.includes("halvings") ? { typed: "no idea" } : undefined),
+		);
+		const halving = events.find(
+			(e) => e.type === "answered" && e.kind === "quiz" && e.quiz?.question.includes("halvings"),
+		);
+		expect(halving).toMatchObject({ result: { answer: "no idea", correct: false, notSure: true } });
+		const assessment = events.find((e) => e.type === "assessment");
+		expect(JSON.stringify(assessment)).toMatch(/Not sure how many halvings/);
+		expect(textsOf(events)).toMatch(/knowing what you don't know yet helps/);
+	});
+
+	it("asks the learner to recall what they learned before the recap, and answers their words", async () => {
+		const events = await play((q) => (q.type === "ask" ? "You halve the range each time." : "8"));
+		const recall = events.findIndex((e) => e.type === "ask");
+		const recap = events.findIndex((e) => e.type === "explain" && e.input.role === "recap");
+		expect(recall).toBeGreaterThan(0);
+		expect(recap).toBeGreaterThan(recall);
+		expect(textsOf(events)).toContain('Thanks: "You halve the range each time". Here is how');
 	});
 });

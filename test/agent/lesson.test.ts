@@ -78,6 +78,12 @@ describe("a whole lesson on MockLanguageModelV3 with the SQLite store", () => {
 
 		await h.tutor.handle(sessionId, { type: "reply", toolCallId: "t3", text: "5/6", by: learner });
 		await h.tutor.idle(sessionId);
+		// Recall before the recap: the learner names what they learned first.
+		expect(h.of("ask").at(-1)?.toolCallId).toBe("recall");
+		expect(h.of("ended")).toHaveLength(0);
+		const recall = "Common denominators";
+		await h.tutor.handle(sessionId, { type: "reply", toolCallId: "recall", text: recall, by: learner });
+		await h.tutor.idle(sessionId);
 		expect(h.of("explain").at(-1)?.input.role).toBe("recap");
 		expect(h.of("text").at(-1)?.text).toBe("Well done, Ada!");
 		expect(h.of("ended")).toEqual([{ type: "ended", sessionId, reason: "completed" }]);
@@ -86,7 +92,7 @@ describe("a whole lesson on MockLanguageModelV3 with the SQLite store", () => {
 
 		const summary = await h.tutor.getSession(sessionId);
 		expect(summary?.phase).toBe("ended");
-		expect(summary?.usage).toEqual({ inputTokens: 800, outputTokens: 80, cachedInputTokens: 320 });
+		expect(summary?.usage).toEqual({ inputTokens: 900, outputTokens: 90, cachedInputTokens: 360 });
 		expect(summary?.plan?.statuses.current).toBe("unlike");
 		expect(await h.tutor.handle(sessionId, { type: "message", text: "more?", by: learner })).toMatchObject({
 			ok: false,
@@ -100,15 +106,15 @@ describe("a whole lesson on MockLanguageModelV3 with the SQLite store", () => {
 		await store.close();
 		expect(record).toBeDefined();
 		const parts = [...toolParts(record!.messages)];
-		expect(parts.map((p) => p.toolCallId)).toEqual(["p1", "pd", "plan", "t1", "e1", "t2", "t3", "r"]);
+		expect(parts.map((p) => p.toolCallId)).toEqual(["p1", "pd", "plan", "t1", "e1", "t2", "t3", "recall", "r"]);
 		expect(parts.every((p) => p.state === "output-available")).toBe(true);
 		expect(deriveLessonPhase(record!.messages)).toBe("ended");
 		const tree = latestPlanTree(record!.messages)!;
 		expect(derivePlanStatuses(tree, record!.messages).current).toBe("unlike");
-		expect(record!.messages.filter((m) => m.role === "assistant" && m.metadata?.agent === "teacher").length).toBe(4);
+		expect(record!.messages.filter((m) => m.role === "assistant" && m.metadata?.agent === "teacher").length).toBe(5);
 		// Each turn's usage sits on its messages; they add up to the session's totals.
 		const perMessage = record!.messages.flatMap((m) => (m.metadata?.usage ? [m.metadata.usage] : []));
-		expect(perMessage.length).toBe(6);
+		expect(perMessage.length).toBe(7);
 		const sum = (k: "inputTokens" | "outputTokens" | "cachedInputTokens") =>
 			perMessage.reduce((total, u) => total + u[k], 0);
 		expect({

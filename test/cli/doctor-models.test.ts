@@ -21,12 +21,13 @@ const configFor = (env: Record<string, string>): Config => {
 };
 
 describe("doctor: one tiny request per distinct model", () => {
-	it("checks the prober's and the teacher's models on their own providers", async () => {
+	it("checks the prober's and the teacher's models on their own providers (the grader shares the prober's)", async () => {
 		anthropic.reply({ text: "OK" });
 		google.reply({ text: "OK" });
 		const config = configFor({
 			LEARNHARNESS_MODEL_PROBER: "google:fake-flash",
 			LEARNHARNESS_MODEL_TEACHER: "anthropic:fake-sonnet",
+			LEARNHARNESS_MODEL_GRADER: "google:fake-flash",
 			ANTHROPIC_API_KEY: "a",
 			ANTHROPIC_BASE_URL: anthropic.baseURL,
 			GOOGLE_GENERATIVE_AI_API_KEY: "g",
@@ -35,7 +36,7 @@ describe("doctor: one tiny request per distinct model", () => {
 		const results = await checkModels(config, 5_000);
 		expect(results).toEqual([
 			{
-				name: "model (prober)",
+				name: "model (prober, grader)",
 				status: "ok",
 				detail: expect.stringMatching(
 					/^google:fake-flash at http:\/\/127\.0\.0\.1:\d+\/v1beta answered in \d+ ms \("OK"\)$/,
@@ -49,7 +50,9 @@ describe("doctor: one tiny request per distinct model", () => {
 		]);
 		expect(googleRoute(google.requests.at(-1)?.path ?? "")).toEqual({ model: "fake-flash", method: "generateContent" });
 		expect(anthropic.requests.at(-1)?.body.model).toBe("fake-sonnet");
-		expect(describeModel(config)).toMatch(/^prober: google:fake-flash at .*; teacher: anthropic:fake-sonnet at /);
+		expect(describeModel(config)).toMatch(
+			/^prober and grader: google:fake-flash at .*; teacher: anthropic:fake-sonnet at /,
+		);
 	});
 
 	it("makes one request when every job uses the same model, and names the provider's variables when it fails", async () => {

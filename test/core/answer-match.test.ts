@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type AnswerJudgement, judgeAnswer } from "../../src/core/answer-match.ts";
+import { type AnswerJudgement, judgeAnswer, saysDontKnow } from "../../src/core/answer-match.ts";
 import { type OptionPick, pickTypedOption } from "../../src/core/answer-options.ts";
 
 type Case = [given: string, expected: string, verdict: AnswerJudgement, accepted?: string[]];
@@ -205,4 +205,29 @@ describe("bounds", () => {
 		}
 		expect(performance.now() - started).toBeLessThan(1500);
 	});
+});
+
+describe("saysDontKnow: 'I don't know' is an answer (not known), never a guess to judge", () => {
+	it.each([
+		"I don't know",
+		"i dont know",
+		"No idea.",
+		"not sure",
+		"I'm not sure!",
+		"idk",
+		"dunno",
+		"Honestly, no idea, sorry",
+		"I have no clue",
+		"🤷",
+		"🤷‍♀️",
+	])("%s", (text) => {
+		expect(saysDontKnow(text)).toBe(true);
+	});
+
+	it.each(["not sure, maybe 8", "I don't know, 8?", "no", "know", "the middle one", "I know it", "x".repeat(500)])(
+		"%s is an answer to judge",
+		(text) => {
+			expect(saysDontKnow(text)).toBe(false);
+		},
+	);
 });

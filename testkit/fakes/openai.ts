@@ -2,7 +2,10 @@
  * A scripted OpenAI-compatible chat-completions server on 127.0.0.1: what
  * Ollama, vLLM, llama.cpp and LM Studio serve. It streams SSE text and
  * tool-call deltas (or answers JSON when `stream` is false), records every
- * request body, and answers from a script the test writes.
+ * request body, and answers from a script the test writes. Structured-output
+ * requests (`response_format: { type: "json_schema" }`, what the AI SDK sends
+ * for `Output.object`) take their replies from a script of their own, so a
+ * test can interleave them with a lesson's steps.
  */
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -24,6 +27,8 @@ export interface FakeReply {
 	/** With `status`: a `retry-after-ms` header (the AI SDK waits this long instead of its backoff). */
 	retryAfterMs?: number;
 	usage?: { promptTokens?: number; completionTokens?: number; cachedTokens?: number };
+	/** A structured-output reply: sent as the message content, JSON-encoded (a string is sent as is, to send broken JSON). */
+	json?: unknown;
 	/** Characters per SSE delta (default 7): small deltas exercise the client's reassembly. */
 	chunkSize?: number;
 	/**
@@ -49,10 +54,22 @@ export interface FakeOpenAI {
 	requests: RecordedRequest[];
 	/** Append replies to the script (consumed one per request, in order). */
 	reply(...replies: FakeReply[]): void;
+	/** Append replies for structured-output requests (`response_format` json_schema), consumed in order. */
+	replyStructured(...replies: FakeReply[]): void;
+	/** The structured-output requests received (a subset of `requests`). */
+	structuredRequests(): RecordedRequest[];
 	/** Replies not yet consumed. */
 	remaining(): number;
 	close(): Promise<void>;
 }
+
+/** True when a request asks for structured output (a JSON schema response format). */
+const wantsSchema = (body: Record<string, unknown>): boolean =>
+	(body.response_format as { type?: unknown } | undefined)?.type === "json_schema";
+
+/** The message content of a reply: its text, or its structured JSON. */
+const contentOf = (reply: FakeReply): string | undefined =>
+	reply.json === undefined ? reply.text : typeof reply.json === "string" ? reply.json : JSON.stringify(reply.json);
 
 const argumentsText = (call: FakeToolCall): string =>
 	typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments);
@@ -81,7 +98,7 @@ function streamReply(res: ServerResponse, reply: FakeReply, model: string, n: nu
 	const size = reply.chunkSize ?? 7;
 	send({ ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] });
 	if (reply.hang === "mid-stream") return;
-	for (const piece of chunks(reply.text ?? "", size))
+	for (const piece of chunks(contentOf(reply) ?? "", size))
 		send({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
 	(reply.toolCalls ?? []).forEach((call, index) => {
 		const id = call.id ?? `call_${n}_${index}`;
@@ -127,7 +144,7 @@ function jsonReply(res: ServerResponse, reply: FakeReply, model: string, n: numb
 					index: 0,
 					message: {
 						role: "assistant",
-						content: reply.text ?? null,
+						content: contentOf(reply) ?? null,
 						...(toolCalls.length ? { tool_calls: toolCalls } : {}),
 					},
 					finish_reason: toolCalls.length ? "tool_calls" : "stop",
@@ -141,6 +158,7 @@ function jsonReply(res: ServerResponse, reply: FakeReply, model: string, n: numb
 /** Start the fake on an ephemeral loopback port. Close it in afterAll. */
 export async function startFakeOpenAI(initial: FakeReply[] = []): Promise<FakeOpenAI> {
 	const script: FakeReply[] = [...initial];
+	const structured: FakeReply[] = [];
 	const requests: RecordedRequest[] = [];
 	const server: Server = createServer((req, res) => {
 		const parts: Buffer[] = [];
@@ -159,7 +177,7 @@ export async function startFakeOpenAI(initial: FakeReply[] = []): Promise<FakeOp
 				res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}`, type: "not_found" } }));
 				return;
 			}
-			const reply = script.shift();
+			const reply = wantsSchema(body) && structured.length > 0 ? structured.shift() : script.shift();
 			if (!reply || reply.status !== undefined) {
 				const status = reply?.status ?? 500;
 				const retry = reply?.retryAfterMs !== undefined ? { "retry-after-ms": String(reply.retryAfterMs) } : {};
@@ -185,7 +203,11 @@ export async function startFakeOpenAI(initial: FakeReply[] = []): Promise<FakeOp
 		reply: (...replies) => {
 			script.push(...replies);
 		},
-		remaining: () => script.length,
+		replyStructured: (...replies) => {
+			structured.push(...replies);
+		},
+		structuredRequests: () => requests.filter((r) => wantsSchema(r.body)),
+		remaining: () => script.length + structured.length,
 		close: () =>
 			new Promise<void>((done) => {
 				server.closeAllConnections();

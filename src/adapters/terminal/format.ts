@@ -105,9 +105,11 @@ function formatAnswered(card: AnsweredCard, s: Styler): string {
 	const lines: string[] = [];
 	const chosen = card.chosenIndex !== undefined ? card.choices[card.chosenIndex] : undefined;
 	const answer = chosen ? `${chosen.letter}. ${chosen.text}` : card.answer;
-	if (card.correct === true) lines.push(s("green", `✓ ${t(locale, "play.correct", { answer })}`));
-	else if (card.correct === false) lines.push(s("red", `✗ ${t(locale, "play.wrong", { answer })}`));
-	else lines.push(s("dim", `→ ${answer}`));
+	const why = card.reason ? s("dim", ` (${card.reason})`) : "";
+	if (card.checking) lines.push(s("dim", `→ ${t(locale, "play.checking", { answer })}`));
+	else if (card.correct === true) lines.push(`${s("green", `✓ ${t(locale, "play.correct", { answer })}`)}${why}`);
+	else if (card.correct === false) lines.push(`${s("red", `✗ ${t(locale, "play.wrong", { answer })}`)}${why}`);
+	else lines.push(`${s("dim", `→ ${answer}`)}${why}`);
 	if (card.reveal && card.correct === false) {
 		const letter = card.reveal.correctIndex !== undefined ? `${card.choices[card.reveal.correctIndex]?.letter}. ` : "";
 		lines.push(`  ${t(locale, "play.theAnswer", { answer: s("bold", `${letter}${card.reveal.correctAnswer}`) })}`);

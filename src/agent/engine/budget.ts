@@ -53,7 +53,7 @@ export async function reportUsage(
 	rt: EngineContext,
 	record: SessionRecord,
 	who: Participant,
-	agent: "prober" | "teacher",
+	agent: "prober" | "teacher" | "grader",
 	model: LanguageModelV3,
 	usage: StepUsage,
 ): Promise<void> {

@@ -15,8 +15,10 @@ import type { EventHub } from "./event-hub.ts";
 export interface EngineContext {
 	/** The default model (TutorOptions.model). */
 	model: LanguageModelV3;
-	/** The model each agent's steps run on (the default model unless TutorOptions.models names another). */
-	models: Record<LessonAgent["name"], LanguageModelV3>;
+	/** The model each agent's steps (and the grading calls) run on (the default model unless TutorOptions.models names another). */
+	models: Record<LessonAgent["name"] | "grader", LanguageModelV3>;
+	/** A grading call not finished by this many milliseconds is abandoned: the teacher judges the answer. */
+	gradingTimeoutMs: number;
 	store: SessionStore;
 	logger: Logger;
 	hub: EventHub;

@@ -4,10 +4,11 @@
  * answer is judged (src/core/answer-match.ts: numbers in words, a number in a
  * sentence, units, accepted alternatives, an option by letter or text); what
  * the judge cannot decide is recorded as `judged: "unsure"` without `correct`,
- * for the teacher model to judge from the learner's words.
+ * and goes to the grading model (grade-pending.ts; the teacher judges when it
+ * cannot). "I don't know" typed to a quiz is not known: `notSure`, not correct.
  */
 
-import { judgeAnswer } from "../../core/answer-match.ts";
+import { judgeAnswer, saysDontKnow } from "../../core/answer-match.ts";
 import { pickTypedOption } from "../../core/answer-options.ts";
 import type { AnswerResult } from "../../core/contracts/events.ts";
 import type { AskToolInput, QuizToolInput } from "../../core/question-core.ts";
@@ -56,6 +57,9 @@ function freeText(value: string | number): AnswerVerdict | string {
 	return text;
 }
 
+/** "I don't know" typed to a quiz: not known (the same shape as the Not sure button), never a guess to judge. */
+const NOT_SURE = (answer: string): Omit<AnswerResult, "by"> => ({ answer, correct: false, notSure: true });
+
 /** Grade a quiz answer: a choice (text or 0-based index) or a typed reply, judged (never string-matched). */
 export function resolveQuizAnswer(quiz: QuizToolInput, value: string | number, typed: boolean): AnswerVerdict {
 	if (quiz.options !== undefined) {
@@ -71,6 +75,7 @@ export function resolveQuizAnswer(quiz: QuizToolInput, value: string | number, t
 	}
 	const text = freeText(value);
 	if (typeof text !== "string") return text;
+	if (saysDontKnow(text)) return { ok: true, result: NOT_SURE(text) };
 	const judged = judgeAnswer(text, quiz.correctAnswer, quiz.acceptedAnswers ?? []);
 	if (judged === "unsure") return { ok: true, result: { answer: text, judged } };
 	return { ok: true, result: { answer: text, correct: judged === "correct" } };
@@ -81,6 +86,7 @@ function typedOption(quiz: QuizToolInput, options: readonly string[], value: str
 	const text = freeText(value);
 	if (typeof text !== "string") return text;
 	const exact = options.indexOf(text);
+	if (exact < 0 && saysDontKnow(text)) return { ok: true, result: NOT_SURE(text) };
 	const pick = exact >= 0 ? { ok: true as const, index: exact } : pickTypedOption(text, options);
 	const option = pick.ok ? options[pick.index] : undefined;
 	if (option === undefined) return { ok: true, result: { answer: text, judged: "unsure" } };

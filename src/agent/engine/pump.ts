@@ -8,6 +8,7 @@
 import type { HandleResult, TutorEvent } from "../../core/contracts/events.ts";
 import { learnerMessageText } from "../prompts/context.ts";
 import type { EngineContext } from "./context.ts";
+import { gradePending, queueGrading } from "./grade-pending.ts";
 import { recordAnswer, skipPending } from "./learner-results.ts";
 import { endLesson } from "./lesson-end.ts";
 import { NOT_SAVED_MESSAGE, restoreRecord, SAVE_DELAYED_MESSAGE, saveRetrying, snapshotRecord } from "./persist.ts";
@@ -32,6 +33,8 @@ function applyJob(
 			return { events: [], changed: false, turn: true };
 		case "answer": {
 			const event = recordAnswer(state, job.toolCallId, job.result);
+			// A typed answer the judge could not decide goes to the grader before the turn (same save).
+			if (event?.type === "answered") queueGrading(state, event);
 			return { events: event ? [event] : [], changed: event !== undefined, turn: event !== undefined };
 		}
 		case "message": {
@@ -156,7 +159,16 @@ async function pump(ctx: EngineContext, state: SessionState): Promise<void> {
 		} finally {
 			settleDelivered(jobs, NOT_SAVED);
 		}
-		if (!turn) continue;
+		// Pending gradings first (also after a restart: resume re-runs the open turn), so the turn sees verdicts.
+		// They run even when no turn follows (another question is still open): the card should not wait on it.
+		if (state.record.grading && !ctx.signal.aborted) {
+			try {
+				await gradePending(ctx, state);
+			} catch (error) {
+				ctx.logger.error({ err: error, sessionId }, "grading failed");
+			}
+		}
+		if (!turn || ctx.signal.aborted) continue;
 		try {
 			await runTurn(ctx, state);
 		} catch (error) {

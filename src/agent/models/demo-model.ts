@@ -18,6 +18,8 @@ import type {
 	LanguageModelV3ToolResultOutput,
 	LanguageModelV3Usage,
 } from "@ai-sdk/provider";
+import { GRADE_OUTPUT_NAME } from "../engine/grader.ts";
+import { demoGrade } from "./demo-grader.ts";
 import {
 	DEMO_CANNOT_CHAT,
 	DEMO_FAREWELL,
@@ -25,10 +27,11 @@ import {
 	type DemoStep,
 	demoAssessment,
 	demoGreeting,
+	demoPath,
 	PROBE_FAREWELL,
 	PROBE_STEPS,
-	TEACH_STEPS,
 } from "./demo-lesson.ts";
+import { teachSteps } from "./demo-teach.ts";
 
 type Agent = "probe" | "teach";
 
@@ -93,7 +96,14 @@ export function createDemoModel(): LanguageModelV3 {
 }
 
 /** Decides the next response from the prompt and the tools on offer (exported for tests). */
-export function planDemoReply(call: Pick<LanguageModelV3CallOptions, "prompt" | "tools">): DemoReply {
+export function planDemoReply(
+	call: Pick<LanguageModelV3CallOptions, "prompt" | "tools"> &
+		Partial<Pick<LanguageModelV3CallOptions, "responseFormat">>,
+): DemoReply {
+	// A grading request (structured output): the verdict as JSON, from the demo grader's fixed rules.
+	const format = call.responseFormat;
+	if (format?.type === "json" && format.name === GRADE_OUTPUT_NAME)
+		return { text: JSON.stringify(demoGrade(lastUserText(call.prompt, true) ?? "")) };
 	const toolNames = new Set((call.tools ?? []).map((t) => t.name));
 	const calls = collectCalls(call.prompt);
 	const results = collectResults(call.prompt);
@@ -118,10 +128,7 @@ function probeReply(
 	const reaction = typed + reactionTo(PROBE_STEPS[next - 1], last ? results.get(last.toolCallId) : undefined);
 	if (next < PROBE_STEPS.length) return withStep("probe", next, reaction, PROBE_STEPS[next]);
 	if (next === PROBE_STEPS.length) {
-		const answers = PROBE_STEPS.map((_, i) => {
-			const c = mine.find((m) => m.step === i);
-			return c ? results.get(c.toolCallId) : undefined;
-		});
+		const answers = probeAnswers(calls, results);
 		const text = `${reaction}\n\nThat's all I need to know.`.trim();
 		return {
 			text,
@@ -131,12 +138,23 @@ function probeReply(
 	return { text: `${typed}${PROBE_FAREWELL}`.trim() };
 }
 
+/** The learner's answers to the probe's questions, in PROBE_STEPS order (undefined: not answered). */
+function probeAnswers(calls: RecordedCall[], results: Map<string, DemoAnswer>): Array<DemoAnswer | undefined> {
+	const mine = calls.filter((c) => c.agent === "probe");
+	return PROBE_STEPS.map((_, i) => {
+		const c = mine.filter((m) => m.step === i).at(-1);
+		return c ? results.get(c.toolCallId) : undefined;
+	});
+}
+
 function teachReply(calls: RecordedCall[], results: Map<string, DemoAnswer>, typed: string): DemoReply {
+	// The route follows the probe's answers (they never change, so every step agrees on it).
+	const steps = teachSteps(demoPath(probeAnswers(calls, results)));
 	const mine = calls.filter((c) => c.agent === "teach");
 	const last = mine.at(-1);
 	const next = nextStep(mine, results);
-	const reaction = typed + (next > 0 ? reactionTo(TEACH_STEPS[next - 1], last && results.get(last.toolCallId)) : "");
-	if (next < TEACH_STEPS.length) return withStep("teach", next, reaction, TEACH_STEPS[next]);
+	const reaction = typed + (next > 0 ? reactionTo(steps[next - 1], last && results.get(last.toolCallId)) : "");
+	if (next < steps.length) return withStep("teach", next, reaction, steps[next]);
 	// After the recap, text with no question ends the turn, and with it the lesson.
 	return { text: `${typed}${DEMO_FAREWELL}`.trim() };
 }
@@ -174,10 +192,21 @@ function reactionTo(step: DemoStep | undefined, answer: DemoAnswer | undefined):
 	if (answer.error) return "";
 	if (answer.skipped) return "Let's leave that one.";
 	const c = step.call;
+	if (c.toolName === "quiz" && answer.notSure)
+		return c.input.type === undefined
+			? "No problem: knowing what you don't know yet helps me pick where to start."
+			: `No problem, let's work it out. ${c.wrong}`;
 	if (c.toolName === "quiz" && answer.unsure)
-		return `I'm the demo model, so I can't judge free wording; the answer I had in mind is **${c.input.correctAnswer}**.`;
-	if (c.toolName === "quiz") return answer.correct ? c.right : c.wrong;
-	if (c.toolName === "ask") return (answer.answer && c.reactions[answer.answer]) || "Thanks, noted.";
+		return `I'm the demo model, so I can't judge that wording; the answer I had in mind is **${c.input.correctAnswer}**.`;
+	// Judged by the grader: say how the words were read, then react as to any answer.
+	const read = answer.reason ? `I read your answer this way: ${answer.reason} ` : "";
+	if (c.toolName === "quiz") return `${read}${answer.correct ? c.right : c.wrong}`;
+	if (c.toolName === "ask")
+		return (
+			(answer.answer && c.reactions[answer.answer]) ||
+			(answer.answer && c.reply ? c.reply(answer.answer) : "") ||
+			"Thanks, noted."
+		);
 	return "";
 }
 
@@ -229,17 +258,19 @@ function readAnswer(output: LanguageModelV3ToolResultOutput): DemoAnswer {
 	if (typeof v.answer === "string") answer.answer = v.answer;
 	if (typeof v.correct === "boolean") answer.correct = v.correct;
 	if (v.judged === "unsure") answer.unsure = true;
+	if (v.notSure === true) answer.notSure = true;
+	if (v.judged === "grader" && typeof v.reason === "string") answer.reason = v.reason.slice(0, 200);
 	if (v.skipped === true) answer.skipped = true;
 	if (v.ok === false || typeof v.error === "string") answer.error = true;
 	return answer;
 }
 
-/** The learner's typed text when the prompt ends with a user message (not a tool result). */
-function lastUserText(prompt: LanguageModelV3Prompt): string | undefined {
+/** The learner's typed text when the prompt ends with a user message (not a tool result); `first`: even the opening one. */
+function lastUserText(prompt: LanguageModelV3Prompt, first = false): string | undefined {
 	const last = prompt.at(-1);
 	if (last?.role !== "user") return undefined;
 	// The opening user message (the lesson request) is not "typing during the lesson".
-	if (!prompt.some((m) => m.role === "assistant")) return undefined;
+	if (!first && !prompt.some((m) => m.role === "assistant")) return undefined;
 	const text = last.content.map((p) => (p.type === "text" ? p.text : "")).join(" ");
 	return text.trim() || undefined;
 }

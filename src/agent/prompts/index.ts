@@ -13,3 +13,6 @@ export const PROBER_PROMPT: string = read("prober.md");
 
 /** The teacher's system prompt (prompts/teacher.md). */
 export const TEACHER_PROMPT: string = read("teacher.md");
+
+/** The grader's system prompt (prompts/grader.md): the grading call of a typed answer the judge could not decide. */
+export const GRADER_PROMPT: string = read("grader.md");

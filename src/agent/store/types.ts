@@ -60,6 +60,8 @@ export interface SessionRecord {
 	turnOpen?: boolean;
 	/** Questions of the last step saved but not yet handed to the platforms (a restart posts them). */
 	unpublished?: string[];
+	/** Quiz calls whose typed answers wait for the grading model (run before the next turn; a restart re-runs them). */
+	grading?: string[];
 	/** How many times resume() re-ran this session's cut-off turn in a row (bounded, so a turn that kills the process cannot loop). */
 	reruns?: number;
 }

@@ -1,17 +1,42 @@
 /**
  * explain: the teacher shows the learner a short explanation (a card). The
  * server acknowledges it; a `recap` explanation marks the end of the lesson
- * once the turn ends without a further question.
+ * once the turn ends without a further question. A recap is refused until the
+ * learner has recalled what they learned: an answered `ask` after the last
+ * quiz (retrieval before review).
  */
 
 import { tool } from "ai";
+import { parseExplainInput } from "../../core/tool-parts.ts";
+import { type ToolPartView, toolNameOf, toolParts } from "../engine/transcript.ts";
+import type { LessonMessage } from "../store/types.ts";
 import { coreToolSchema } from "./boundary.ts";
 import type { LessonTool } from "./types.ts";
 
 const DESCRIPTION =
 	"Show the learner a short explanation: one idea, a chat screen long, concrete example first. Use it AFTER a predict quiz " +
 	"or after the learner has tried, never as a lecture. `role`: intro | concept | example | recap. Tag `nodeId` with the plan node. " +
-	"A `recap` is the lesson's closing summary: after it, ending your turn without a new question ends the lesson.";
+	"A `recap` is the lesson's closing summary: first `ask` the learner to name what they learned (recall), wait for the answer, " +
+	"then recap building on their words; after it, ending your turn without a new question ends the lesson.";
+
+/** The refusal of a recap sent before the learner recalled anything. */
+export const RECALL_FIRST =
+	"Recall comes before the recap: first `ask` the learner to name, in their own words, what they learned " +
+	"(one free-text ask, nothing else in that step), wait for their answer, then send the recap building on it.";
+
+const called = (part: ToolPartView): boolean => part.state !== "output-error" && part.state !== "input-streaming";
+
+/** True when an answered `ask` follows the last quiz (the learner was asked to recall since the last node). */
+export function recalledSinceLastQuiz(messages: readonly LessonMessage[]): boolean {
+	let recalled = false;
+	for (const part of toolParts(messages)) {
+		if (!called(part)) continue;
+		const name = toolNameOf(part.type);
+		if (name === "quiz") recalled = false;
+		else if (name === "ask") recalled = part.state === "output-available";
+	}
+	return recalled;
+}
 
 /** The explain tool (teacher only). */
 export function createExplainTool(): LessonTool {
@@ -19,6 +44,10 @@ export function createExplainTool(): LessonTool {
 		name: "explain",
 		learner: false,
 		tool: tool({ description: DESCRIPTION, inputSchema: coreToolSchema("explain") }),
-		settle: () => ({ kind: "output", output: { ok: true, shown: true } }),
+		settle: (input, context) => {
+			if (parseExplainInput(input)?.role === "recap" && !recalledSinceLastQuiz(context.messages))
+				return { kind: "error", errorText: RECALL_FIRST };
+			return { kind: "output", output: { ok: true, shown: true } };
+		},
 	};
 }

@@ -10,7 +10,9 @@ import type { LessonTool } from "./types.ts";
 const JUDGING =
 	"Typed answers are judged leniently (numbers in words, a number in a sentence, units, an option's letter or text); " +
 	"for a free answer, list other equivalent forms in `acceptedAnswers`. " +
-	'A result with `judged: "unsure"` and no `correct` was not decided: judge the learner\'s words yourself.';
+	'Words those checks cannot decide go to a grader: `judged: "grader"` with its `reason` (trust it, but you may overrule it from the words); ' +
+	'`judged: "unsure"` and no `correct` was not decided: judge the learner\'s words yourself. ' +
+	"`notSure: true` means the learner said they do not know: treat it as not known, never as a guess.";
 
 const PROBER_DESCRIPTION =
 	"Pose one diagnostic question with a right answer, to locate the learner's edge on a strand. " +

@@ -13,7 +13,8 @@ export interface TurnUsage {
 	sessionId: string;
 	/** Who is charged: the learner or group member who answered or typed; the starter for the first turn. */
 	by: Participant;
-	agent: "prober" | "teacher";
+	/** The agent whose step it was, or the grading call of a typed answer. */
+	agent: "prober" | "teacher" | "grader";
 	/** The model's id as its provider reports it (e.g. `gpt-4.1-mini`, `demo`). */
 	model: string;
 	inputTokens: number;

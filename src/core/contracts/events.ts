@@ -28,10 +28,17 @@ export interface AnswerResult {
 	answer: string;
 	/** Ask with options: the label the learner saw. */
 	label?: string;
-	/** Quiz only: graded against correctAnswer (and acceptedAnswers); absent when `judged` is "unsure". */
+	/** Quiz only: graded against correctAnswer (and acceptedAnswers), or by the grader; absent when `judged` is "unsure". */
 	correct?: boolean;
-	/** Quiz only: "unsure" when the typed answer could not be judged for certain (no `correct`): the model judges the words. */
-	judged?: "unsure";
+	/**
+	 * Quiz only, typed answers: "unsure" when neither the deterministic judge nor the grader could decide (no
+	 * `correct`: the teacher judges the words); "grader" when the grading model decided `correct`.
+	 */
+	judged?: "unsure" | "grader";
+	/** The grader's one-line reason (with `judged`), for the teacher and the answered card. */
+	reason?: string;
+	/** Quiz only: the learner said they do not know ("I don't know", Not sure): not known, never a guess; `correct` is false. */
+	notSure?: true;
 	by: Participant;
 	/** Set when the learner moved on (typed a message, ended the lesson) instead of answering. */
 	skipped?: boolean;
@@ -106,6 +113,11 @@ export type TutorEvent =
 			/** What was asked, for the answered card (undefined when the input no longer parses). */
 			quiz?: QuizToolInput;
 			ask?: AskToolInput;
+			/**
+			 * The grader is checking this typed answer (`result` is the undecided one): the card shows a checking
+			 * state, and another `answered` event for the same call follows with the verdict.
+			 */
+			checking?: true;
 	  }
 	| { type: "typing"; sessionId: string; active: boolean }
 	| { type: "error"; sessionId: string; code: string; message: string; retryable: boolean }

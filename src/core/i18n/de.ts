@@ -263,4 +263,6 @@ export const de: Record<MessageKey, string> = {
 	"play.howTty": "Strg+C oder /quit pausiert (später fortsetzen), /end beendet die Lektion.",
 	"play.howPipe": "Tippe /quit zum Pausieren, /end zum Beenden der Lektion.",
 	"play.session": "Sitzung {session}. {how}",
+	"card.answeredChecking": "{who} hat {what} geantwortet: wird geprüft…",
+	"play.checking": "{answer}: wird geprüft…",
 };

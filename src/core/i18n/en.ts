@@ -264,6 +264,8 @@ export const en = {
 	"play.howTty": "Ctrl+C or /quit pauses (resume later), /end ends the lesson.",
 	"play.howPipe": "Type /quit to pause, /end to end the lesson.",
 	"play.session": "Session {session}. {how}",
+	"card.answeredChecking": "{who} answered {what}: checking…",
+	"play.checking": "{answer}: checking…",
 } as const;
 
 /** A message key. */

@@ -258,4 +258,6 @@ export const es: Record<MessageKey, string> = {
 	"play.howTty": "Ctrl+C o /quit pausa (continúa más tarde), /end termina la lección.",
 	"play.howPipe": "Escribe /quit para pausar, /end para terminar la lección.",
 	"play.session": "Sesión {session}. {how}",
+	"card.answeredChecking": "{who} respondió {what}: comprobando…",
+	"play.checking": "{answer}: comprobando…",
 };

@@ -217,9 +217,15 @@ function resultLine(card: AnsweredCard): string {
 	const chosen = card.chosenIndex !== undefined ? card.choices[card.chosenIndex] : undefined;
 	const what = chosen !== undefined ? `${chosen.letter}. ${chosen.text}` : card.answer;
 	const shown = `**${escapeDiscordMarkdown(fitLine(what, 120))}**`;
-	if (card.correct === true) return `✅ ${t(locale, "card.answeredCorrect", { who, what: shown })}`;
-	if (card.correct === false) return `❌ ${t(locale, "card.answeredWrong", { who, what: shown })}`;
-	return `💬 ${t(locale, "card.answeredPlain", { who, what: shown })}`;
+	if (card.checking === true) return `⏳ ${t(locale, "card.answeredChecking", { who, what: shown })}`;
+	if (card.correct === true) return `✅ ${t(locale, "card.answeredCorrect", { who, what: shown })}${reasonNote(card)}`;
+	if (card.correct === false) return `❌ ${t(locale, "card.answeredWrong", { who, what: shown })}${reasonNote(card)}`;
+	return `💬 ${t(locale, "card.answeredPlain", { who, what: shown })}${reasonNote(card)}`;
+}
+
+/** The grader's reason, on the result line (bounded: the answered message's budget counts it). */
+function reasonNote(card: AnsweredCard): string {
+	return card.reason !== undefined ? ` _${escapeDiscordMarkdown(fitLine(card.reason, 150))}_` : "";
 }
 
 function answeredControls(card: AnsweredCard, layout: ChoiceLayout): DiscordActionRow[] {
@@ -258,7 +264,7 @@ function answeredControls(card: AnsweredCard, layout: ChoiceLayout): DiscordActi
 	return [];
 }
 
-/** Budgets (question 600, answer 120, correct 150, explanation 500; escaping at most doubles) keep this under 2000. */
+/** Budgets (question 600, answer 120, correct 150, reason 150, explanation 500; escaping at most doubles) keep this near 2000; fitText cuts the rest. */
 function answeredMessage(card: AnsweredCard): DiscordMessage {
 	const layout = layoutChoices(card.toolCallId, card.choices, CAPACITY);
 	const parts = [`**${card.heading}** · ${t(loc(card), "card.answered")}`];

@@ -76,6 +76,10 @@ export function answeredCard(event: AnsweredEvent, locale: Locale = DEFAULT_LOCA
 	const flags = {
 		...(typeof result?.correct === "boolean" ? { correct: result.correct } : {}),
 		...(result?.skipped === true ? { skipped: true } : {}),
+		...(event.checking === true ? { checking: true } : {}),
+		...(typeof result?.reason === "string" && result.reason.trim() !== "" && event.checking !== true
+			? { reason: result.reason.trim() }
+			: {}),
 	};
 	if (event.kind === "quiz") {
 		const quiz = event.quiz;

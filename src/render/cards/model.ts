@@ -101,6 +101,10 @@ export interface AnsweredCard extends CardBase {
 	correct?: boolean;
 	/** The learner moved on instead of answering. */
 	skipped?: boolean;
+	/** The grader is checking the typed answer: the verdict replaces this card. */
+	checking?: boolean;
+	/** The grader's one-line reason for its verdict. */
+	reason?: string;
 	/** Revealed for check quizzes: the correct answer and why. */
 	reveal?: { correctAnswer: string; correctIndex?: number; explanation?: string };
 	/** The lead the open question showed, kept so answering does not remove it (markdown). */

@@ -234,9 +234,13 @@ function resultLine(card: AnsweredCard): string {
 	if (card.skipped === true) return `:next_track_button: ${t(locale, "card.skipped", { who: who_ })}`;
 	const chosen = card.chosenIndex !== undefined ? card.choices[card.chosenIndex] : undefined;
 	const what = `*${escapeMrkdwn(fitLine(chosen !== undefined ? `${chosen.letter}. ${chosen.text}` : card.answer, 300))}*`;
-	if (card.correct === true) return `:white_check_mark: ${t(locale, "card.answeredCorrect", { who: who_, what })}`;
-	if (card.correct === false) return `:x: ${t(locale, "card.answeredWrong", { who: who_, what })}`;
-	return `:speech_balloon: ${t(locale, "card.answeredPlain", { who: who_, what })}`;
+	const why = card.reason !== undefined ? ` _${escapeMrkdwn(fitLine(card.reason, 200))}_` : "";
+	if (card.checking === true)
+		return `:hourglass_flowing_sand: ${t(locale, "card.answeredChecking", { who: who_, what })}`;
+	if (card.correct === true)
+		return `:white_check_mark: ${t(locale, "card.answeredCorrect", { who: who_, what })}${why}`;
+	if (card.correct === false) return `:x: ${t(locale, "card.answeredWrong", { who: who_, what })}${why}`;
+	return `:speech_balloon: ${t(locale, "card.answeredPlain", { who: who_, what })}${why}`;
 }
 
 function answeredMessage(card: AnsweredCard): SlackMessage {

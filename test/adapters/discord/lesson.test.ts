@@ -209,6 +209,16 @@ describe("a whole Discord lesson", () => {
 
 	it("a typed message reaches the tutor, which moves on, recaps and ends the lesson", async () => {
 		fake.say({ user: fake.users.learner, channelId: threadId, content: "I think it is 5/6 but I'm not sure" });
+		// Recall before the recap: the tutor asks what was learned; the learner answers in the form.
+		const recall = await waitForControl(fake, threadId, "lh:open:recall");
+		const form = fake.click({ user: fake.users.learner, messageId: recall.id, customId: "lh:open:recall" });
+		await waitForAck(fake, form.token);
+		const said = fake.submitModal({
+			user: fake.users.learner,
+			opened: form,
+			values: { "lh:text:recall": "Common denominators" },
+		});
+		await waitForAck(fake, said.token);
 		await fake.waitFor(
 			() => stack.events.some((e) => e.type === "ended" && e.sessionId === sessionId),
 			"the end of the lesson",

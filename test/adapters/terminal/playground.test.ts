@@ -13,8 +13,10 @@ import type { QuizToolInput } from "../../../src/core/question-core.ts";
 import type { PlanPicture, PlanRenderer } from "../../../src/render/index.ts";
 
 /** Answers that walk the whole demo lesson, all correct. */
-const PROBE_ANSWERS = ["B", "C", "8"];
-const TEACH_ANSWERS = ["B", "A", "B", "8", "B", "B", "A", "A"];
+// Misses the phone-book question (A) and the halving count (B): the demo walks its whole map.
+const PROBE_ANSWERS = ["A", "B", "8"];
+// Predict and check on each of the four nodes, then the recall before the recap (typed).
+const TEACH_ANSWERS = ["B", "A", "B", "8", "B", "B", "A", "A", "You halve the range until it is empty."];
 
 const dir = mkdtempSync(join(tmpdir(), "lh-playground-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

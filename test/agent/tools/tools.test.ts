@@ -115,3 +115,25 @@ describe("probe_done", () => {
 		});
 	});
 });
+
+describe("explain: recall before the recap", () => {
+	it("refuses a recap until an ask after the last quiz was answered, with a fix the model can follow", async () => {
+		const { createExplainTool, RECALL_FIRST } = await import("../../../src/agent/tools/explain.ts");
+		const tool = createExplainTool();
+		const part = (type: string, toolCallId: string, state: string) => ({ type, toolCallId, state, input: {} });
+		const turn = (...parts: object[]) => [{ id: "m", role: "assistant", parts }] as never;
+		const recap = { body: "You learned it.", role: "recap" };
+		const quizOnly = turn(part("tool-quiz", "q1", "output-available"));
+		expect(tool.settle(recap, ctx(quizOnly))).toEqual({ kind: "error", errorText: RECALL_FIRST });
+		// Asked but not answered yet (the same step): still refused.
+		const pending = turn(part("tool-quiz", "q1", "output-available"), part("tool-ask", "a1", "input-available"));
+		expect(tool.settle(recap, ctx(pending))).toMatchObject({ kind: "error" });
+		// An ask before the last quiz does not count.
+		const early = turn(part("tool-ask", "a0", "output-available"), part("tool-quiz", "q1", "output-available"));
+		expect(tool.settle(recap, ctx(early))).toMatchObject({ kind: "error" });
+		const recalled = turn(part("tool-quiz", "q1", "output-available"), part("tool-ask", "a1", "output-available"));
+		expect(tool.settle(recap, ctx(recalled))).toMatchObject({ kind: "output" });
+		// Other explanations are never refused.
+		expect(tool.settle({ body: "An idea.", role: "concept" }, ctx(quizOnly))).toMatchObject({ kind: "output" });
+	});
+});

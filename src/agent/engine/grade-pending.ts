@@ -1,0 +1,106 @@
+/**
+ * Typed answers waiting for the grading model. Recording such an answer keeps
+ * the judge's undecided result (`judged: "unsure"`, the teacher-will-judge
+ * fallback) as the call's output and lists the call in `record.grading`, in
+ * the same save, so the pending grading is durable: the pump grades before
+ * the next turn, and a restart in the middle re-runs it (resume re-runs the
+ * open turn, which grades first). A verdict replaces the output (persist, then
+ * publish an `answered` event with it); a failed call leaves the fallback.
+ */
+
+import type { AnswerResult, TutorEvent } from "../../core/contracts/events.ts";
+import { reportUsage, turnPayer } from "./budget.ts";
+import type { EngineContext } from "./context.ts";
+import { displayQuiz } from "./display.ts";
+import { gradeAnswer, gradeRequest } from "./grader.ts";
+import { SAVE_DELAYED_MESSAGE, saveRetrying } from "./persist.ts";
+import { answeredPart, replaceToolPart } from "./record-edit.ts";
+import type { SessionState } from "./session-state.ts";
+import { findToolCall, toolNameOf } from "./transcript.ts";
+
+/** Most gradings run before one turn (a batch of answers is small; the rest keep the fallback). */
+const MAX_GRADINGS_PER_TURN = 8;
+
+/** True when a recorded quiz answer goes to the grader: typed, not decided, not skipped, not "not sure". */
+export function needsGrading(kind: "quiz" | "ask", result: AnswerResult): boolean {
+	return kind === "quiz" && result.judged === "unsure" && result.skipped !== true && result.notSure !== true;
+}
+
+/** List a recorded answer for grading; its `answered` event becomes the checking state. */
+export function queueGrading(state: SessionState, event: Extract<TutorEvent, { type: "answered" }>): void {
+	const record = state.record;
+	if (!needsGrading(event.kind, event.result) || event.quiz === undefined) return;
+	record.grading = [...(record.grading ?? []).filter((id) => id !== event.toolCallId), event.toolCallId];
+	event.checking = true;
+}
+
+/** The result a verdict makes of the undecided one (a grader that is unsure keeps it undecided, with its reason). */
+function gradedResult(
+	undecided: AnswerResult,
+	verdict: "correct" | "incorrect" | "unsure",
+	reason: string,
+): AnswerResult {
+	const { correct: _c, judged: _j, reason: _r, ...rest } = undecided;
+	if (verdict === "unsure") return { ...rest, judged: "unsure", reason };
+	return { ...rest, correct: verdict === "correct", judged: "grader", reason };
+}
+
+/**
+ * Grade every answer in `record.grading`, in order: one grading call each, then save and publish the
+ * verdict. Stops (leaving the rest listed) when the tutor closes; never throws on a model failure.
+ */
+export async function gradePending(rt: EngineContext, state: SessionState): Promise<void> {
+	const record = state.record;
+	const sessionId = record.sessionId;
+	for (let i = 0; i < MAX_GRADINGS_PER_TURN && (record.grading?.length ?? 0) > 0; i++) {
+		if (rt.signal.aborted) return;
+		const toolCallId = record.grading?.[0] ?? "";
+		const found = findToolCall(record.messages, toolCallId);
+		const quiz = found && toolNameOf(found.part.type) === "quiz" ? displayQuiz(found.part.input) : undefined;
+		const undecided = found?.part.state === "output-available" ? (found.part.output as AnswerResult) : undefined;
+		let event: TutorEvent | undefined;
+		if (quiz && undecided && needsGrading("quiz", undecided)) {
+			const outcome = await gradeAnswer(rt.models.grader, gradeRequest(quiz, undecided.answer), {
+				deadlineMs: rt.gradingTimeoutMs,
+				signal: rt.signal,
+				maxRetries: Math.min(rt.maxRetries, 1),
+				...(record.language ? { language: record.language } : {}),
+			});
+			// Closing: the grading stays listed (and the turn open on disk): the next start grades it again.
+			if (rt.signal.aborted) return;
+			let result = undecided;
+			if (outcome.ok) {
+				result = gradedResult(undecided, outcome.verdict, outcome.reason);
+				record.usage.inputTokens += outcome.usage.inputTokens;
+				record.usage.outputTokens += outcome.usage.outputTokens;
+				record.usage.cachedInputTokens += outcome.usage.cachedInputTokens;
+				await reportUsage(rt, record, turnPayer(record), "grader", rt.models.grader, outcome.usage);
+			} else
+				rt.logger.warn(
+					{ sessionId, toolCallId, problem: outcome.problem },
+					"grading failed; the teacher will judge the answer",
+				);
+			replaceToolPart(record, toolCallId, (part) => answeredPart(part, result));
+			event = { type: "answered", sessionId, toolCallId, kind: "quiz", result, quiz };
+		}
+		record.grading = (record.grading ?? []).filter((id) => id !== toolCallId);
+		if (record.grading.length === 0) delete record.grading;
+		try {
+			await saveRetrying(rt, state, Number.POSITIVE_INFINITY, () =>
+				rt.hub.emit({
+					type: "error",
+					sessionId,
+					code: "store-unavailable",
+					message: SAVE_DELAYED_MESSAGE,
+					retryable: true,
+				}),
+			);
+		} catch (error) {
+			rt.logger.warn({ err: error, sessionId }, "the tutor closed before a grading could be saved");
+			return;
+		}
+		if (event) await rt.hub.emit(event);
+	}
+	// Beyond the bound: the rest keep the teacher-will-judge fallback.
+	if (record.grading) delete record.grading;
+}
