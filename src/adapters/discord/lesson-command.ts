@@ -71,6 +71,7 @@ async function start(ctx: CommandContext, interaction: ChatInputCommandInteracti
 
 function configChange(interaction: ChatInputCommandInteraction): LessonRulesChange | { error: string } {
 	const o = interaction.options;
+	const locale = interactionLocale(interaction) ?? DEFAULT_LOCALE;
 	const change: LessonRulesChange = {};
 	if (o.getBoolean(OPTION.reset)) change.reset = true;
 	const allow = o.getChannel(OPTION.allowChannel);
@@ -87,7 +88,7 @@ function configChange(interaction: ChatInputCommandInteraction): LessonRulesChan
 	if (memberTokens !== null) change.memberTokensPerDay = Math.max(0, memberTokens);
 	const price = o.getString(OPTION.price);
 	if (price !== null) {
-		const parsed = parsePriceSetting(price);
+		const parsed = parsePriceSetting(price, locale);
 		if ("error" in parsed) return parsed;
 		change.price = parsed;
 	}

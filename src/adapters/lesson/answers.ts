@@ -126,7 +126,7 @@ export function createAnswerFlows(deps: AnswerDeps) {
 			`${port.name}: pictures read`,
 		);
 		if (read.problems.length === 0) return { images: read.images };
-		const lines = describeImageProblems(read.problems, limits);
+		const lines = describeImageProblems(read.problems, limits, locale);
 		return { images: read.images, notice: (withText) => `${lines.join(" ")}${tail(withText)}` };
 	}
 

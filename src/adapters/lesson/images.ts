@@ -9,6 +9,7 @@
  * the learner; nothing here throws.
  */
 
+import { DEFAULT_LOCALE, type Locale, t, tn } from "../../core/i18n/index.ts";
 import { LEARNER_IMAGE_LIMITS, type LearnerImage, sniffImageType } from "../../core/learner-images.ts";
 
 /** A file attached to a platform message, as the platform describes it (nothing here is trusted). */
@@ -226,27 +227,24 @@ export async function collectImages(
 const megabytes = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
 const quoted = (name: string): string => `"${name.replace(/["\n\r`*_~|<>]/g, "").slice(0, 80)}"`;
 
-/** One sentence per refused file, for the learner. */
-export function describeImageProblems(problems: readonly ImageProblem[], limits: ImageLimits): string[] {
+/** One sentence per refused file, for the learner, in `locale`. */
+export function describeImageProblems(
+	problems: readonly ImageProblem[],
+	limits: ImageLimits,
+	locale: Locale = DEFAULT_LOCALE,
+): string[] {
 	const lines: string[] = [];
 	const tooMany = problems.filter((p) => p.reason === "too-many").length;
 	for (const p of problems) {
-		if (p.reason === "too-big")
-			lines.push(
-				`${quoted(p.name)} is too big${p.size !== undefined ? ` (${megabytes(p.size)})` : ""}: pictures up to ${megabytes(limits.maxBytes)} reach the tutor.`,
-			);
-		else if (p.reason === "not-an-image")
-			lines.push(`${quoted(p.name)} is not a picture the tutor can read (PNG, JPEG, GIF or WebP only).`);
-		else if (p.reason === "unavailable") lines.push(`${quoted(p.name)} could not be downloaded; try sending it again.`);
+		const name = quoted(p.name);
+		if (p.reason === "too-big") {
+			const size = p.size !== undefined ? ` (${megabytes(p.size)})` : "";
+			lines.push(t(locale, "image.tooBig", { name, size, max: megabytes(limits.maxBytes) }));
+		} else if (p.reason === "not-an-image") lines.push(t(locale, "image.notImage", { name }));
+		else if (p.reason === "unavailable") lines.push(t(locale, "image.unavailable", { name }));
 	}
 	const rate = problems.filter((p) => p.reason === "rate").length;
-	if (rate > 0)
-		lines.push(
-			`This lesson has had ${limits.perLessonPerHour} pictures in the last hour; ${rate === 1 ? "this one was" : `${rate} were`} not sent. Try again later, or describe it in words.`,
-		);
-	if (tooMany > 0)
-		lines.push(
-			`Only ${limits.maxPerMessage} pictures per message reach the tutor; ${tooMany} more ${tooMany === 1 ? "was" : "were"} left out.`,
-		);
+	if (rate > 0) lines.push(tn(locale, "image.rate", rate, { limit: limits.perLessonPerHour }));
+	if (tooMany > 0) lines.push(tn(locale, "image.tooMany", tooMany, { limit: limits.maxPerMessage }));
 	return lines;
 }

@@ -6,6 +6,7 @@
  */
 
 import type { LessonMode } from "../../core/contracts/events.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 
 /** Per-community lesson rules (a Discord server, a Slack workspace). */
 export interface LessonRules {
@@ -131,11 +132,14 @@ export function applyLessonRulesChange(
 }
 
 /** Parse `model=input,output` ($ per million tokens; `model=` removes the model's price); an error sentence when malformed. */
-export function parsePriceSetting(text: string): NonNullable<LessonRulesChange["price"]> | { error: string } {
+export function parsePriceSetting(
+	text: string,
+	locale: Locale = DEFAULT_LOCALE,
+): NonNullable<LessonRulesChange["price"]> | { error: string } {
 	const match = /^\s*([^=\s]{1,100})\s*=\s*(?:([0-9.]+)\s*,\s*([0-9.]+))?\s*$/.exec(text);
 	const input = Number(match?.[2]);
 	const output = Number(match?.[3]);
 	if (!match?.[1] || (match[2] !== undefined && !(Number.isFinite(input) && Number.isFinite(output))))
-		return { error: "Give a price as `model=input,output` in $ per million tokens, e.g. `gpt-4.1-mini=0.4,1.6`." };
+		return { error: t(locale, "config.price") };
 	return match[2] === undefined ? { model: match[1] } : { model: match[1], price: { input, output } };
 }

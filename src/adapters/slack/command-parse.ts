@@ -5,6 +5,7 @@
  */
 
 import type { LessonMode } from "../../core/contracts/events.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../lesson/i18n.ts";
 import { type LessonRulesChange, parsePriceSetting } from "../lesson/lesson-rules.ts";
 
 /** A config change (`/lesson config channels …|limit n|mode m`). */
@@ -28,7 +29,7 @@ export type LessonCommand =
 const USER = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
 const CHANNEL = /^(?:<#([CG][A-Z0-9]+)(?:\|[^>]*)?>|([CG][A-Z0-9]{2,}))$/;
 
-function parseConfig(args: string[]): LessonCommand {
+function parseConfig(args: string[], locale: Locale): LessonCommand {
 	const [setting, ...rest] = args;
 	if (setting === undefined) return { kind: "config" };
 	switch (setting.toLowerCase()) {
@@ -38,19 +39,19 @@ function parseConfig(args: string[]): LessonCommand {
 				return { kind: "config", change: { setting: "channels", channels: [] } };
 			const ids = rest.map((r) => CHANNEL.exec(r)).map((m) => m?.[1] ?? m?.[2]);
 			if (ids.length === 0 || ids.some((id) => id === undefined))
-				return { kind: "config", error: "Name channels like `#general #study`, or `all`." };
+				return { kind: "config", error: t(locale, "config.channels") };
 			return { kind: "config", change: { setting: "channels", channels: [...new Set(ids as string[])] } };
 		}
 		case "limit": {
 			const n = Number(rest[0]);
 			if (rest.length !== 1 || !Number.isInteger(n) || n < 0 || n > 1000)
-				return { kind: "config", error: "Give lessons per member per day as a whole number (0 = no limit)." };
+				return { kind: "config", error: t(locale, "config.limit") };
 			return { kind: "config", change: { setting: "limit", lessonsPerDay: n } };
 		}
 		case "mode": {
 			const m = rest[0]?.toLowerCase();
 			if (rest.length !== 1 || (m !== "solo" && m !== "group"))
-				return { kind: "config", error: "The mode is `solo` or `group`." };
+				return { kind: "config", error: t(locale, "config.mode") };
 			return { kind: "config", change: { setting: "mode", mode: m } };
 		}
 		case "server_tokens_per_day":
@@ -59,25 +60,25 @@ function parseConfig(args: string[]): LessonCommand {
 		case "member-tokens": {
 			const n = Number(rest[0]);
 			if (rest.length !== 1 || !Number.isSafeInteger(n) || n < 0)
-				return { kind: "config", error: "Give tokens per day as a whole number (0 = unlimited)." };
+				return { kind: "config", error: t(locale, "config.tokens") };
 			const key = setting.toLowerCase().startsWith("server") ? "serverTokensPerDay" : "memberTokensPerDay";
 			return { kind: "config", change: { setting: "caps", change: { [key]: n } } };
 		}
 		case "price": {
-			const price = parsePriceSetting(rest.join(" "));
+			const price = parsePriceSetting(rest.join(" "), locale);
 			if ("error" in price) return { kind: "config", error: price.error };
 			return { kind: "config", change: { setting: "caps", change: { price } } };
 		}
 		default:
 			return {
 				kind: "config",
-				error: `Unknown setting \`${setting.slice(0, 40)}\`: use channels, limit, mode, server_tokens_per_day, member_tokens_per_day or price.`,
+				error: t(locale, "config.unknown", { setting: setting.slice(0, 40) }),
 			};
 	}
 }
 
 /** Parse the text after `/lesson`. Never throws; anything unknown becomes help. */
-export function parseLessonCommand(text: string): LessonCommand {
+export function parseLessonCommand(text: string, locale: Locale = DEFAULT_LOCALE): LessonCommand {
 	const words = text.trim().split(/\s+/).filter(Boolean);
 	const [sub, ...args] = words;
 	switch (sub?.toLowerCase()) {
@@ -92,7 +93,7 @@ export function parseLessonCommand(text: string): LessonCommand {
 		case "usage":
 			return { kind: "usage" };
 		case "config":
-			return parseConfig(args);
+			return parseConfig(args, locale);
 		case "start": {
 			let mode: LessonMode | undefined;
 			let forUser: string | undefined;

@@ -22,9 +22,9 @@ import { decodeSlackThreadId } from "./thread-id.ts";
 export const LESSON_COMMAND = "/lesson";
 
 async function runCommand(ctx: HandlerContext, command: SlashCommand, actor: Actor): Promise<void> {
-	const parsed = parseLessonCommand(command.text ?? "");
-	const { team_id: teamId, channel_id: channelId } = command;
 	const mine = actor.locale ?? DEFAULT_LOCALE;
+	const parsed = parseLessonCommand(command.text ?? "", mine);
+	const { team_id: teamId, channel_id: channelId } = command;
 	switch (parsed.kind) {
 		case "help": {
 			const unknown = parsed.unknown ? `${t(mine, "slack.unknown", { word: parsed.unknown })}\n` : "";

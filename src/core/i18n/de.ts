@@ -265,4 +265,19 @@ export const de: Record<MessageKey, string> = {
 	"play.session": "Sitzung {session}. {how}",
 	"card.answeredChecking": "{who} hat {what} geantwortet: wird geprüft…",
 	"play.checking": "{answer}: wird geprüft…",
+	"image.tooBig": "{name} ist zu groß{size}: Bilder bis {max} erreichen den Tutor.",
+	"image.notImage": "{name} ist kein Bild, das der Tutor lesen kann (nur PNG, JPEG, GIF oder WebP).",
+	"image.unavailable": "{name} konnte nicht heruntergeladen werden; schick es noch einmal.",
+	"image.rate.one":
+		"Diese Lektion hatte in der letzten Stunde {limit} Bilder; dieses wurde nicht geschickt. Versuch es später noch einmal oder beschreib es in Worten.",
+	"image.rate.other":
+		"Diese Lektion hatte in der letzten Stunde {limit} Bilder; {count} wurden nicht geschickt. Versuch es später noch einmal oder beschreib sie in Worten.",
+	"image.tooMany.one": "Nur {limit} Bilder pro Nachricht erreichen den Tutor; {count} weiteres wurde weggelassen.",
+	"image.tooMany.other": "Nur {limit} Bilder pro Nachricht erreichen den Tutor; {count} weitere wurden weggelassen.",
+	"config.price": "Gib einen Preis als `modell=eingabe,ausgabe` in $ pro Million Tokens an, z. B. `gpt-4.1-mini=0.4,1.6`.",
+	"config.channels": "Nenne Kanäle wie `#general #study`, oder `all`.",
+	"config.limit": "Gib Lektionen pro Mitglied und Tag als ganze Zahl an (0 = kein Limit).",
+	"config.mode": "Der Modus ist `solo` oder `group`.",
+	"config.tokens": "Gib Tokens pro Tag als ganze Zahl an (0 = unbegrenzt).",
+	"config.unknown": "Unbekannte Einstellung `{setting}`: nutze channels, limit, mode, server_tokens_per_day, member_tokens_per_day oder price.",
 };

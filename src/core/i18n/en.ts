@@ -266,6 +266,21 @@ export const en = {
 	"play.session": "Session {session}. {how}",
 	"card.answeredChecking": "{who} answered {what}: checking…",
 	"play.checking": "{answer}: checking…",
+	"image.tooBig": "{name} is too big{size}: pictures up to {max} reach the tutor.",
+	"image.notImage": "{name} is not a picture the tutor can read (PNG, JPEG, GIF or WebP only).",
+	"image.unavailable": "{name} could not be downloaded; try sending it again.",
+	"image.rate.one":
+		"This lesson has had {limit} pictures in the last hour; this one was not sent. Try again later, or describe it in words.",
+	"image.rate.other":
+		"This lesson has had {limit} pictures in the last hour; {count} were not sent. Try again later, or describe it in words.",
+	"image.tooMany.one": "Only {limit} pictures per message reach the tutor; {count} more was left out.",
+	"image.tooMany.other": "Only {limit} pictures per message reach the tutor; {count} more were left out.",
+	"config.price": "Give a price as `model=input,output` in $ per million tokens, e.g. `gpt-4.1-mini=0.4,1.6`.",
+	"config.channels": "Name channels like `#general #study`, or `all`.",
+	"config.limit": "Give lessons per member per day as a whole number (0 = no limit).",
+	"config.mode": "The mode is `solo` or `group`.",
+	"config.tokens": "Give tokens per day as a whole number (0 = unlimited).",
+	"config.unknown": "Unknown setting `{setting}`: use channels, limit, mode, server_tokens_per_day, member_tokens_per_day or price.",
 } as const;
 
 /** A message key. */
