@@ -274,10 +274,12 @@ export const de: Record<MessageKey, string> = {
 		"Diese Lektion hatte in der letzten Stunde {limit} Bilder; {count} wurden nicht geschickt. Versuch es später noch einmal oder beschreib sie in Worten.",
 	"image.tooMany.one": "Nur {limit} Bilder pro Nachricht erreichen den Tutor; {count} weiteres wurde weggelassen.",
 	"image.tooMany.other": "Nur {limit} Bilder pro Nachricht erreichen den Tutor; {count} weitere wurden weggelassen.",
-	"config.price": "Gib einen Preis als `modell=eingabe,ausgabe` in $ pro Million Tokens an, z. B. `gpt-4.1-mini=0.4,1.6`.",
+	"config.price":
+		"Gib einen Preis als `modell=eingabe,ausgabe` in $ pro Million Tokens an, z. B. `gpt-4.1-mini=0.4,1.6`.",
 	"config.channels": "Nenne Kanäle wie `#general #study`, oder `all`.",
 	"config.limit": "Gib Lektionen pro Mitglied und Tag als ganze Zahl an (0 = kein Limit).",
 	"config.mode": "Der Modus ist `solo` oder `group`.",
 	"config.tokens": "Gib Tokens pro Tag als ganze Zahl an (0 = unbegrenzt).",
-	"config.unknown": "Unbekannte Einstellung `{setting}`: nutze channels, limit, mode, server_tokens_per_day, member_tokens_per_day oder price.",
+	"config.unknown":
+		"Unbekannte Einstellung `{setting}`: nutze channels, limit, mode, server_tokens_per_day, member_tokens_per_day oder price.",
 };

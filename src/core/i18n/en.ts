@@ -280,7 +280,8 @@ export const en = {
 	"config.limit": "Give lessons per member per day as a whole number (0 = no limit).",
 	"config.mode": "The mode is `solo` or `group`.",
 	"config.tokens": "Give tokens per day as a whole number (0 = unlimited).",
-	"config.unknown": "Unknown setting `{setting}`: use channels, limit, mode, server_tokens_per_day, member_tokens_per_day or price.",
+	"config.unknown":
+		"Unknown setting `{setting}`: use channels, limit, mode, server_tokens_per_day, member_tokens_per_day or price.",
 } as const;
 
 /** A message key. */

@@ -269,10 +269,12 @@ export const es: Record<MessageKey, string> = {
 		"Esta lección ha tenido {limit} imágenes en la última hora; {count} no se enviaron. Inténtalo más tarde o descríbelas con palabras.",
 	"image.tooMany.one": "Al tutor solo le llegan {limit} imágenes por mensaje; {count} más se quedó fuera.",
 	"image.tooMany.other": "Al tutor solo le llegan {limit} imágenes por mensaje; {count} más se quedaron fuera.",
-	"config.price": "Indica un precio como `modelo=entrada,salida` en $ por millón de tokens, p. ej. `gpt-4.1-mini=0.4,1.6`.",
+	"config.price":
+		"Indica un precio como `modelo=entrada,salida` en $ por millón de tokens, p. ej. `gpt-4.1-mini=0.4,1.6`.",
 	"config.channels": "Nombra canales como `#general #study`, o `all`.",
 	"config.limit": "Indica las lecciones por miembro y día como número entero (0 = sin límite).",
 	"config.mode": "El modo es `solo` o `group`.",
 	"config.tokens": "Indica los tokens al día como número entero (0 = ilimitado).",
-	"config.unknown": "Ajuste desconocido `{setting}`: usa channels, limit, mode, server_tokens_per_day, member_tokens_per_day o price.",
+	"config.unknown":
+		"Ajuste desconocido `{setting}`: usa channels, limit, mode, server_tokens_per_day, member_tokens_per_day o price.",
 };
