@@ -113,6 +113,8 @@ export interface VoteOutcome {
 	revote: boolean;
 	/** The vote closed on its timer (not everyone had voted). */
 	timedOut: boolean;
+	/** The posted tally names who chose what (the server's setting; the teacher then may name them too). */
+	namesShown: boolean;
 	/** What the teacher does next (set on a split that gets a revote). */
 	next?: string;
 }
@@ -120,7 +122,7 @@ export interface VoteOutcome {
 /** Tally ballots. `check`: a check quiz (only those are revoted); `round`: 1 or 2. */
 export function tallyVote(
 	ballots: readonly Ballot[],
-	options: { check: boolean; round: 1 | 2; timedOut: boolean },
+	options: { check: boolean; round: 1 | 2; timedOut: boolean; namesShown?: boolean },
 ): VoteOutcome {
 	const counts: VoteCount[] = [];
 	for (const b of ballots) {
@@ -153,6 +155,7 @@ export function tallyVote(
 		split,
 		revote: split && options.check && options.round === 1,
 		timedOut: options.timedOut,
+		namesShown: options.namesShown === true,
 	};
 }
 

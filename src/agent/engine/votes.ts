@@ -174,7 +174,8 @@ export function closeVote(ctx: EngineContext, state: SessionState, toolCallId: s
 	if (found?.part.state !== "input-available" || open.ballots.length === 0) return { ...NOTHING, changed: true };
 	const quiz = displayQuiz(found.part.input);
 	const round = toolCallId.endsWith(REVOTE_SUFFIX) ? 2 : 1;
-	const vote = tallyVote(open.ballots, { check: quiz?.type === "check", round, timedOut });
+	const namesShown = normalizeGroupSettings(record.group).showNames;
+	const vote = tallyVote(open.ballots, { check: quiz?.type === "check", round, timedOut, namesShown });
 	const correct = groupCorrect(vote);
 	const n = vote.voters;
 	const result: AnswerResult = {
@@ -217,7 +218,7 @@ export function revotePending(
 	for (const part of toolParts(messages))
 		if ((part.type === "tool-quiz" || part.type === "tool-ask") && part.state !== "output-error")
 			last = { toolCallId: part.toolCallId, input: part.input, output: part.output, state: part.state };
-	if (!last || last.state !== "output-available") return undefined;
+	if (last?.state !== "output-available") return undefined;
 	if ((last.output as AnswerResult | undefined)?.vote?.revote !== true) return undefined;
 	if (last.toolCallId.endsWith(REVOTE_SUFFIX)) return undefined;
 	const found = findToolCall(messages, last.toolCallId);

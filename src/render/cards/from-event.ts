@@ -89,7 +89,9 @@ export function answeredCard(event: AnsweredEvent): AnsweredCard {
 			...(chosen >= 0 ? { chosenIndex: chosen } : {}),
 		};
 		// Judged "unsure" (no verdict yet: the teacher decides next) reveals nothing: the learner may still be right.
-		if (quiz?.type === "check" && result?.skipped !== true && typeof result?.correct === "boolean") {
+		// A split group vote reveals nothing either: the same question is voted again after the discussion.
+		const revote = result?.vote?.revote === true;
+		if (quiz?.type === "check" && result?.skipped !== true && typeof result?.correct === "boolean" && !revote) {
 			const correctAnswer = str(quiz.correctAnswer);
 			const correctIndex = choices.findIndex((c) => c.text === correctAnswer);
 			card.reveal = {
