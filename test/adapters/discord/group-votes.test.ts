@@ -17,7 +17,11 @@ const check = {
 };
 
 const script: Reply[] = [
-	{ calls: [{ name: "probe_done", input: { assessment: { strands: [{ strand: "fractions", assessment: "basics" }] } } }] },
+	{
+		calls: [
+			{ name: "probe_done", input: { assessment: { strands: [{ strand: "fractions", assessment: "basics" }] } } },
+		],
+	},
 	{ text: "Vote, everyone: privately.", calls: [{ name: "quiz", input: check, id: "v1" }] },
 	{ text: "Some of you chose 2/8. What does the 8 count? Talk it over, then vote again." },
 	{ text: "Everyone agrees now: 1/2." },
