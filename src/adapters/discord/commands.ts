@@ -15,7 +15,7 @@ import {
 	Routes,
 } from "discord.js";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
-import { MAX_VOTE_SECONDS, MIN_VOTE_SECONDS } from "../../core/votes.ts";
+import { MAX_VOTE_SECONDS, MIN_VOTE_SECONDS } from "../lesson/lesson-rules.ts";
 import type { DiscordAdapterConfig } from "./types.ts";
 
 /** The command's name. */

@@ -8,6 +8,9 @@
 import type { LessonMode } from "../../core/contracts/events.ts";
 import { clampVoteSeconds, DEFAULT_GROUP_SETTINGS } from "../../core/votes.ts";
 
+/** The bounds of `vote_seconds`, for the platforms' config forms. */
+export { MAX_VOTE_SECONDS, MIN_VOTE_SECONDS } from "../../core/votes.ts";
+
 /** Per-community lesson rules (a Discord server, a Slack workspace). */
 export interface LessonRules {
 	/** Channel ids that may host lessons (threads of them too); empty = every channel. */
