@@ -7,7 +7,13 @@
 import { describe, expect, it } from "vitest";
 import type { AnswerResult } from "../../src/core/contracts/events.ts";
 import { type Ballot, tallyVote } from "../../src/core/votes.ts";
-import { type AnsweredEvent, tallyCard, toDiscordMessages, toSlackMessages } from "../../src/render/index.ts";
+import {
+	type AnsweredEvent,
+	answeredCard,
+	tallyCard,
+	toDiscordMessages,
+	toSlackMessages,
+} from "../../src/render/index.ts";
 import { discordMessageProblems, slackMessageProblems } from "./platform-limits.ts";
 
 const quiz = {
@@ -58,6 +64,14 @@ describe("tally card", () => {
 		expect(agreed.text).toContain("A. 1/2: ██████████ 2 ✓");
 		expect(agreed.text).toContain("a: A · b: A");
 		expect(tallyCard({ ...event([]), result: { answer: "x", by: { id: "u" } } })).toBeUndefined();
+		// The closed question's card gives nothing away before the revote either; after it, the verdict and the reveal.
+		const splitEvent = event([ballot("a", "2/8", false), ballot("b", "1/2", true), ballot("c", "1/2", true)]);
+		const closed = answeredCard({ ...splitEvent, result: { ...splitEvent.result, correct: true } });
+		expect(closed.correct).toBeUndefined();
+		expect(closed.reveal).toBeUndefined();
+		const agreedEvent = event([ballot("a", "1/2", true), ballot("b", "1/2", true)], { round: 2 });
+		const after = answeredCard({ ...agreedEvent, result: { ...agreedEvent.result, correct: true } });
+		expect(after).toMatchObject({ correct: true, reveal: { correctAnswer: "1/2" } });
 	});
 
 	it("fits one Discord message and one Slack message with 25 long options and 300 long-named voters", () => {

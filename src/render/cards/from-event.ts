@@ -70,8 +70,10 @@ export function answeredCard(event: AnsweredEvent): AnsweredCard {
 	const answer = str(result?.answer);
 	const by = result?.by ?? { id: "" };
 	const base = { kind: "answered" as const, toolCallId: event.toolCallId, answer, by };
+	// A split group vote shows no verdict and reveals nothing: the same question is voted again after the discussion.
+	const revote = result?.vote?.revote === true;
 	const flags = {
-		...(typeof result?.correct === "boolean" ? { correct: result.correct } : {}),
+		...(typeof result?.correct === "boolean" && !revote ? { correct: result.correct } : {}),
 		...(result?.skipped === true ? { skipped: true } : {}),
 	};
 	if (event.kind === "quiz") {
@@ -89,8 +91,6 @@ export function answeredCard(event: AnsweredEvent): AnsweredCard {
 			...(chosen >= 0 ? { chosenIndex: chosen } : {}),
 		};
 		// Judged "unsure" (no verdict yet: the teacher decides next) reveals nothing: the learner may still be right.
-		// A split group vote reveals nothing either: the same question is voted again after the discussion.
-		const revote = result?.vote?.revote === true;
 		if (quiz?.type === "check" && result?.skipped !== true && typeof result?.correct === "boolean" && !revote) {
 			const correctAnswer = str(quiz.correctAnswer);
 			const correctIndex = choices.findIndex((c) => c.text === correctAnswer);

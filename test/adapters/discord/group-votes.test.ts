@@ -97,7 +97,9 @@ describe("a Discord study group votes", () => {
 		expect(tally.content).not.toContain("bob");
 		expect(tally.content).toMatch(/split/);
 		await fake.waitFor(() => fake.messages.get(quiz.id)?.editedAt, "the closed question");
-		expect(fake.messages.get(quiz.id)?.content).not.toMatch(/Correct answer/);
+		const closed = fake.messages.get(quiz.id)?.content ?? "";
+		expect(closed).toContain("the group \\(3 votes\\)");
+		expect(closed).not.toMatch(/correct|Correct answer|not quite/);
 
 		// The teacher discussed the split; the same question re-opens as a revote.
 		const revote = await waitForControl(fake, thread.id, "lh:pick:v1~revote:");
