@@ -194,6 +194,36 @@ describe("group votes", () => {
 		await h2.tutor.close();
 	});
 
+	it("closes on its timer when an active member never votes; later clicks are refused", async () => {
+		const model = scriptedModel([
+			{ calls: [{ name: "probe_done", input: assessmentInput, id: "pd" }] },
+			{ text: "Vote.", calls: [{ name: "quiz", input: { ...check, type: "predict", nodeId: undefined }, id: "t1" }] },
+			{ text: "Time's up: two of you voted." },
+		]);
+		const timers = manualTimers();
+		const at = new Date("2026-01-01T11:00:00Z");
+		const h = await harness(dir.path, model, { timers: timers.fns, now: () => at });
+		const sessionId = "terminal:votes-timer";
+		await h.tutor.startLesson({ sessionId, topic: "fractions", learner: ada, mode: "group" });
+		await h.tutor.idle(sessionId);
+		await h.tutor.handle(sessionId, { type: "message", text: "here", by: cy }); // Cy is active, never votes
+		await h.tutor.handle(sessionId, { type: "answer", toolCallId: "t1", value: 0, by: ada });
+		await h.tutor.handle(sessionId, { type: "answer", toolCallId: "t1", value: 1, by: bob });
+		await h.tutor.idle(sessionId);
+		expect(h.of("answered")).toEqual([]);
+		timers.fireAll();
+		await h.tutor.idle(sessionId);
+		expect(h.of("answered")[0]?.result).toMatchObject({
+			vote: { voters: 2, correctVotes: 1, timedOut: true, split: true, revote: false }, // a predict quiz is a guess: no revote
+		});
+		expect(await h.tutor.handle(sessionId, { type: "answer", toolCallId: "t1", value: 0, by: cy })).toMatchObject({
+			ok: false,
+			code: "already-answered",
+		});
+		expect(model.doStreamCalls).toHaveLength(3);
+		await h.tutor.close();
+	});
+
 	it("solo lessons do not vote", async () => {
 		const model = scriptedModel([
 			{ calls: [{ name: "quiz", input: { ...check, type: undefined, nodeId: undefined }, id: "q" }] },
