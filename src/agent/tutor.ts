@@ -13,18 +13,20 @@ import type { TurnBudget } from "../core/contracts/budget.ts";
 import type { HandleResult, LearnerEvent } from "../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../core/contracts/logger.ts";
 import type { StartLessonOptions, StartLessonResult, Tutor } from "../core/contracts/tutor.ts";
+import { normalizeGroupSettings } from "../core/votes.ts";
 import { admit, claim } from "./engine/admit.ts";
 import { createAgents } from "./engine/agents.ts";
 import type { EngineContext } from "./engine/context.ts";
 import { createEventHub } from "./engine/event-hub.ts";
 import { asLanguageModelV3 } from "./engine/model-step.ts";
 import { NOT_SAVED_MESSAGE, save, saveRetrying } from "./engine/persist.ts";
-import { kick } from "./engine/pump.ts";
+import { armVotes, kick } from "./engine/pump.ts";
 import { type QuestionEvent, replayEvents } from "./engine/question-events.ts";
 import { repairRecord } from "./engine/repair.ts";
 import { evictable, isIdle, newSessionState, type SessionState } from "./engine/session-state.ts";
 import { summarize } from "./engine/summary.ts";
 import { pendingLearnerCalls } from "./engine/transcript.ts";
+import { createVoteTimers, type TimerFunctions } from "./engine/votes.ts";
 import { lessonStartNote } from "./prompts/context.ts";
 import type { SessionRecord, SessionStore } from "./store/types.ts";
 
@@ -51,6 +53,8 @@ export interface TutorOptions {
 	/** An OpenTelemetry span per model step, to the process's registered tracer provider (default off). */
 	telemetry?: boolean;
 	now?: () => Date;
+	/** Timers that close group votes (default: the process's setTimeout; tests inject their own with `now`). */
+	timers?: TimerFunctions;
 	/** How long close() waits for running turns before aborting them (default 10 s). */
 	closeTimeoutMs?: number;
 	/** Sessions kept in memory; idle, fully saved ones beyond this reload from the store on demand (default 1000). */
@@ -100,6 +104,7 @@ export function createTutor(options: TutorOptions): Tutor {
 		telemetry: options.telemetry ?? false,
 		...(options.budget ? { budget: options.budget } : {}),
 		now: options.now ?? (() => new Date()),
+		voteTimers: createVoteTimers(options.timers),
 		newId: () => randomUUID(),
 		signal: abort.signal,
 	};
@@ -175,6 +180,7 @@ export function createTutor(options: TutorOptions): Tutor {
 				const state = newSessionState(record);
 				if (repairRecord(record).changed) await save(rt, state);
 				states.set(sessionId, state);
+				armVotes(rt, state); // a vote open before a restart closes on its saved deadline
 				evictIdle(state);
 				return state;
 			})().finally(() => loading.delete(sessionId));
@@ -213,6 +219,7 @@ export function createTutor(options: TutorOptions): Tutor {
 				learner: opts.learner,
 				mode: opts.mode,
 				startedBy: opts.startedBy ?? opts.learner,
+				...(opts.mode === "group" ? { group: normalizeGroupSettings(opts.group) } : {}),
 				createdAt: at,
 				updatedAt: at,
 				messages: [
@@ -264,7 +271,7 @@ export function createTutor(options: TutorOptions): Tutor {
 			if (!rt.storeHealthy && state.pump !== undefined)
 				return { ok: false, code: "store-unavailable", message: NOT_SAVED_MESSAGE };
 			// From here on everything is synchronous: two events cannot both claim one question.
-			const verdict = admit(state, event);
+			const verdict = admit(state, event, rt.now().toISOString());
 			if (!verdict.ok) return verdict;
 			claim(state, verdict.job);
 			// Idle session (the common case): resolve once the event is on disk (or refused by the store),
@@ -275,7 +282,8 @@ export function createTutor(options: TutorOptions): Tutor {
 					: Promise.resolve<HandleResult>({ ok: true });
 			state.queue.push(verdict.job);
 			kick(rt, state);
-			return delivered;
+			const ack = verdict.ack;
+			return ack ? delivered.then((r) => (r.ok ? { ...r, vote: ack } : r)) : delivered;
 		},
 
 		async getSession(sessionId) {
@@ -314,7 +322,7 @@ export function createTutor(options: TutorOptions): Tutor {
 				// A grading cut off while another question is open: no turn re-runs it, so it runs on its own.
 				const regrade =
 					(record.grading?.length ?? 0) > 0 && !repair.cutOff && pendingLearnerCalls(record.messages).length > 0;
-				if (!repair.changed && replay.length === 0 && !regrade) continue;
+				if (!repair.changed && replay.length === 0 && !regrade && !record.votes) continue;
 				if (repair.changed) repaired++;
 				// A turn cut off with no question pending would leave the learner waiting: run it again,
 				// at most MAX_RERUNS times in a row (a turn that kills the process must not loop forever).
@@ -329,6 +337,7 @@ export function createTutor(options: TutorOptions): Tutor {
 				if (rerun) reruns.add(state);
 				if (regrade) regrades.add(state);
 				if (replay.length > 0) replays.set(state, replay);
+				armVotes(rt, state);
 				logger.info({ sessionId, rerun, regrade, replayed: replay.length }, "session repaired after a restart");
 			}
 			startReruns();
@@ -338,6 +347,7 @@ export function createTutor(options: TutorOptions): Tutor {
 		async close() {
 			if (closed) return;
 			closed = true;
+			rt.voteTimers.clearAll();
 			const all = Promise.all([...states.values()].map(waitIdle));
 			const bounded = async (ms: number) => {
 				let timer: NodeJS.Timeout | undefined;

@@ -40,6 +40,7 @@ export {
 	toSlackMessages,
 } from "./cards/slack.ts";
 export { slackAnswerModal } from "./cards/slack-modal.ts";
+export { tallyCard } from "./cards/tally.ts";
 export { CHROMIUM_FIX, DEFAULT_CHROMIUM_PATH, RenderError } from "./chromium.ts";
 export { longCodeToFiles, snippetName } from "./code-files.ts";
 export {

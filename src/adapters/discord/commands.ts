@@ -15,6 +15,7 @@ import {
 	Routes,
 } from "discord.js";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
+import { MAX_VOTE_SECONDS, MIN_VOTE_SECONDS } from "../lesson/lesson-rules.ts";
 import type { DiscordAdapterConfig } from "./types.ts";
 
 /** The command's name. */
@@ -33,6 +34,8 @@ export const OPTION = {
 	serverTokens: "server_tokens_per_day",
 	memberTokens: "member_tokens_per_day",
 	price: "price",
+	voteSeconds: "vote_seconds",
+	voteNames: "vote_names",
 } as const;
 
 /** Longest topic accepted (the thread name is cut to Discord's 100 characters). */
@@ -131,6 +134,18 @@ export const lessonCommands: RESTPutAPIApplicationCommandsJSONBody = [
 						name: OPTION.price,
 						description: "A model's $ per million tokens: model=input,output (model= removes it)",
 						max_length: 100,
+					},
+					{
+						type: ApplicationCommandOptionType.Integer,
+						name: OPTION.voteSeconds,
+						description: `Group lessons: seconds a vote stays open after the first vote (${MIN_VOTE_SECONDS}-${MAX_VOTE_SECONDS})`,
+						min_value: MIN_VOTE_SECONDS,
+						max_value: MAX_VOTE_SECONDS,
+					},
+					{
+						type: ApplicationCommandOptionType.Boolean,
+						name: OPTION.voteNames,
+						description: "Group lessons: the posted tally names who chose what",
 					},
 					{
 						type: ApplicationCommandOptionType.Boolean,

@@ -76,6 +76,10 @@ function configChange(interaction: ChatInputCommandInteraction): LessonRulesChan
 	if (serverTokens !== null) change.serverTokensPerDay = Math.max(0, serverTokens);
 	const memberTokens = o.getInteger(OPTION.memberTokens);
 	if (memberTokens !== null) change.memberTokensPerDay = Math.max(0, memberTokens);
+	const voteSeconds = o.getInteger(OPTION.voteSeconds);
+	if (voteSeconds !== null) change.voteSeconds = voteSeconds;
+	const voteNames = o.getBoolean(OPTION.voteNames);
+	if (voteNames !== null) change.voteNames = voteNames;
 	const price = o.getString(OPTION.price);
 	if (price !== null) {
 		const parsed = parsePriceSetting(price);

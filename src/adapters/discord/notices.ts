@@ -41,7 +41,7 @@ export const HELP_TEXT = [
 	"`/lesson start topic:<anything>` opens a thread. The tutor first asks a few questions to find where you are, then draws a lesson map and teaches with short explanations and quizzes.",
 	"• Answer with the buttons or the menu; **Answer** opens a box for typed answers.",
 	"• Type in the thread to ask or steer; the tutor reads it.",
-	"• `mode:solo` (only the learner answers) or `mode:group` (anyone in the thread).",
+	"• `mode:solo` (only the learner answers) or `mode:group` (a study group: everyone votes on each quiz).",
 	"• `/lesson status` shows the map and progress (only to you); `/lesson end` ends the lesson (the learner or an admin).",
 	"• Admins: `/lesson config` sets the channels lessons may use, lessons per member per day and the default mode.",
 ].join("\n");

@@ -79,7 +79,14 @@ export async function startLesson(
 	const threadId = opened.threadId;
 	let result: StartLessonResult;
 	try {
-		result = await tutor.startLesson({ sessionId: threadId, topic, learner, mode: intro.mode, startedBy: actor.by });
+		result = await tutor.startLesson({
+			sessionId: threadId,
+			topic,
+			learner,
+			mode: intro.mode,
+			startedBy: actor.by,
+			...(intro.mode === "group" ? { group: { voteSeconds: rules.voteSeconds, showNames: rules.voteNames } } : {}),
+		});
 	} catch (error) {
 		logger.error({ err: error, sessionId: threadId }, `${port.name}: the tutor could not start a lesson`);
 		result = { ok: false, code: "invalid-topic", message: "The tutor could not start the lesson; please try again." };

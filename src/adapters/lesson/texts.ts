@@ -8,6 +8,7 @@ import { capsLines, tokens } from "./budget-texts.ts";
 import type { LessonStatus } from "./controller.ts";
 import type { LessonRules } from "./lesson-rules.ts";
 import { type NoticeStyle, pendingLabel, phaseLabel } from "./notices.ts";
+import { memberLines } from "./votes.ts";
 
 const bold = (style: NoticeStyle, text: string) => (style.bold ?? ((t: string) => `**${t}**`))(text);
 const oneLine = (text: string, max: number) => text.replace(/\s+/g, " ").trim().slice(0, max);
@@ -28,6 +29,7 @@ export function statusText({ summary, picture }: LessonStatus, style: NoticeStyl
 	lines.push(
 		`Tokens: ${tokens(u.inputTokens)} input (${tokens(u.cachedInputTokens)} cached) + ${tokens(u.outputTokens)} output`,
 	);
+	lines.push(...memberLines(summary.members, style));
 	if (summary.assessment?.summary) lines.push(`Assessment: ${esc(oneLine(summary.assessment.summary, 500))}`);
 	if (!summary.plan) lines.push("No lesson map yet: it is drawn once the first questions are answered.");
 	else if (picture) {
@@ -49,6 +51,7 @@ export function rulesText(rules: LessonRules, style: NoticeStyle, place = "serve
 		`• Channels: ${channels}`,
 		`• Limit: ${limit}`,
 		`• Default mode: ${rules.defaultMode}`,
+		`• Group votes: open ${rules.voteSeconds} s after the first vote; the tally ${rules.voteNames ? "names" : "does not name"} voters`,
 		...capsLines(rules, place),
 	].join("\n");
 }

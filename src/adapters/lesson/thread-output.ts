@@ -17,6 +17,7 @@ import {
 	type PlanPicture,
 	type PlanRenderer,
 	prepareCard,
+	tallyCard,
 } from "../../render/index.ts";
 import type { LessonState } from "./lesson-state.ts";
 import { closingLine } from "./notices.ts";
@@ -96,8 +97,10 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 			...answeredCard(event),
 			...(posted?.lead !== undefined ? { lead: posted.lead } : {}),
 		});
-		if (posted && (await port.editCard(threadId, posted.messageIds, card))) return;
-		await port.postCard(threadId, card);
+		if (!posted || !(await port.editCard(threadId, posted.messageIds, card))) await port.postCard(threadId, card);
+		// Group lessons: the vote's tally, one message of its own under the closed question.
+		const tally = tallyCard(event);
+		if (tally) await port.postCard(threadId, await prepared(tally));
 	}
 
 	async function postPlan(threadId: string, event: Extract<TutorEvent, { type: "plan" }>): Promise<void> {

@@ -62,6 +62,19 @@ function parseConfig(args: string[]): LessonCommand {
 			const key = setting.toLowerCase().startsWith("server") ? "serverTokensPerDay" : "memberTokensPerDay";
 			return { kind: "config", change: { setting: "caps", change: { [key]: n } } };
 		}
+		case "vote_seconds":
+		case "vote-seconds": {
+			const n = Number(rest[0]);
+			if (!Number.isInteger(n) || n <= 0)
+				return { kind: "config", error: "Give the vote length in whole seconds, e.g. `vote_seconds 60`." };
+			return { kind: "config", change: { setting: "caps", change: { voteSeconds: n } } };
+		}
+		case "vote_names":
+		case "vote-names": {
+			const v = (rest[0] ?? "").toLowerCase();
+			if (v !== "on" && v !== "off") return { kind: "config", error: "Use `vote_names on` or `vote_names off`." };
+			return { kind: "config", change: { setting: "caps", change: { voteNames: v === "on" } } };
+		}
 		case "price": {
 			const price = parsePriceSetting(rest.join(" "));
 			if ("error" in price) return { kind: "config", error: price.error };
@@ -70,7 +83,7 @@ function parseConfig(args: string[]): LessonCommand {
 		default:
 			return {
 				kind: "config",
-				error: `Unknown setting \`${setting.slice(0, 40)}\`: use channels, limit, mode, server_tokens_per_day, member_tokens_per_day or price.`,
+				error: `Unknown setting \`${setting.slice(0, 40)}\`: use channels, limit, mode, server_tokens_per_day, member_tokens_per_day, price, vote_seconds or vote_names.`,
 			};
 	}
 }

@@ -78,11 +78,11 @@ export function endedParentMessage(topic: string, learnerId: string, how: string
 /** `/lesson help`. */
 export function helpText(command: string): string {
 	return [
-		`*${command} start <topic>*: start a lesson (add \`--group\` so anyone in the thread may answer, \`--solo\` for you only).`,
+		`*${command} start <topic>*: start a lesson (add \`--group\` for a study group that votes on each quiz, \`--solo\` for you only).`,
 		`Admins: *${command} start <@member> <topic>* starts one for a member.`,
 		`*${command} end*: end your lesson in this channel (or use the lesson's *End lesson* button).`,
 		`*${command} status*: where your lesson in this channel stands.`,
-		`*${command} config*: workspace settings (admins): \`channels #a #b\` or \`channels all\`, \`limit <n per day>\`, \`mode solo|group\`.`,
+		`*${command} config*: workspace settings (admins): \`channels #a #b\` or \`channels all\`, \`limit <n per day>\`, \`mode solo|group\`, \`vote_seconds <10-600>\`, \`vote_names on|off\`.`,
 		"You can also mention me with a topic to start a lesson, and reply in the lesson thread to talk to the tutor.",
 	].join("\n");
 }

@@ -15,6 +15,7 @@ import type { PendingQuestion, SessionSummary, Tutor } from "../../core/contract
 import { cardFromEvent, type PlanRenderer, type QuestionCard } from "../../render/index.ts";
 import { tokens } from "../lesson/budget-texts.ts";
 import { createLessonController, type LessonController } from "../lesson/controller.ts";
+import { MIN_VOTE_SECONDS } from "../lesson/lesson-rules.ts";
 import type { Actor } from "../lesson/port.ts";
 import { createStyler, type Styler } from "./format.ts";
 import type { Answer, AnswerSource } from "./input.ts";
@@ -118,6 +119,8 @@ class PlaygroundRun {
 			port: this.port,
 			logger: this.logger,
 			state: createMemoryStateStore(),
+			// One person at a terminal: a group vote (docs/group-lessons.md) closes on its shortest timer.
+			ruleDefaults: { voteSeconds: MIN_VOTE_SECONDS },
 		});
 		this.actor = {
 			by: this.learner,

@@ -11,7 +11,7 @@ export function lessonStartNote(topic: string, learner: Participant, mode: Lesso
 	const who = learner.name ? `${learner.name}` : "the learner";
 	const modeLine =
 		mode === "group"
-			? "Mode: group study. Several people may answer; their messages start with their name."
+			? "Mode: group study. Several people may answer; their messages start with their name. Each quiz is a vote: every member answers privately, and its result is the tally with each member's answer; a split check vote is re-opened for a revote after your discussion."
 			: `Mode: solo (one learner, ${who}).`;
 	return [
 		"[Lesson note from learnharness, not typed by the learner]",

@@ -5,6 +5,7 @@
 
 import type { PlanMastery } from "../mastery.ts";
 import type { AskToolInput, QuizToolInput } from "../question-core.ts";
+import type { GroupSettings, MemberResult } from "../votes.ts";
 import type { HandleResult, LearnerEvent, LessonMode, LessonPhase, Participant, TutorEvent } from "./events.ts";
 import type { DerivedPlanStatuses, PlanTree } from "./plan.ts";
 import type { ProbeAssessment } from "./probe.ts";
@@ -18,6 +19,8 @@ export interface StartLessonOptions {
 	mode: LessonMode;
 	/** Who started it (an admin may start a lesson for a member); defaults to the learner. */
 	startedBy?: Participant;
+	/** Group lessons: vote settings (the server's `/lesson config`); defaults when absent. */
+	group?: Partial<GroupSettings>;
 }
 
 /** startLesson's verdict. */
@@ -55,6 +58,8 @@ export interface SessionSummary {
 	/** Questions (quiz, ask) the prober asked, so far or in all: "getting to know you · question n". */
 	probeQuestions: number;
 	messageCount: number;
+	/** Group lessons: each member's results in this lesson (answered, correct), derived from the transcript. */
+	members?: MemberResult[];
 	usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number };
 }
 

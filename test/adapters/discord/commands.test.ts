@@ -75,6 +75,8 @@ describe("adapter pieces", () => {
 			serverTokensPerDay: 0,
 			memberTokensPerDay: 0,
 			prices: {},
+			voteSeconds: 60,
+			voteNames: false,
 		});
 	});
 
