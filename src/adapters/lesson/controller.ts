@@ -12,6 +12,7 @@ import type { Logger } from "../../core/contracts/logger.ts";
 import type { SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
 import { createMathRenderer, type MathRenderer, type PlanPicture, type PlanRenderer } from "../../render/index.ts";
 import { type AttachedFiles, createAnswerFlows, type LessonImages } from "./answers.ts";
+import { createDeliveryClaims, type DeliveryClaims } from "./deliveries.ts";
 import { type BudgetRouter, budgetVerdict, createLessonBudget, type LessonBudgetOptions } from "./lesson-budget.ts";
 import { applyLessonRulesChange, type LessonRules, type LessonRulesChange } from "./lesson-rules.ts";
 import { LessonState } from "./lesson-state.ts";
@@ -61,6 +62,8 @@ export interface LessonStatus {
 
 /** The one lesson controller of a platform. */
 export interface LessonController {
+	/** Deliveries seen (retries, replays, the same interaction twice), in the shared state store. */
+	readonly deliveries: DeliveryClaims;
 	/** Subscribe to the tutor's events (idempotent). */
 	attach(): void;
 	/** Let running turns finish (bounded by `waitMs`, default 10 s), post what is queued, unsubscribe, close an owned store. Never throws. */
@@ -122,6 +125,7 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 	};
 
 	return {
+		deliveries: createDeliveryClaims(state.store, logger, port.name),
 		attach() {
 			unsubscribe ??= tutor.subscribe(output.onEvent);
 			detachBudget ??= options.budgets?.attach(port.name, createLessonBudget(caps));

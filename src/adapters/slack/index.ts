@@ -16,6 +16,7 @@ import { toBoltLogger } from "./bolt-logger.ts";
 import { clientOptionsFor } from "./config.ts";
 import type { HandlerContext } from "./context.ts";
 import { registerControls } from "./controls.ts";
+import { registerDeliveryGuard } from "./deliveries.ts";
 import { registerEvents, SLACK_FILE_ORIGIN } from "./events.ts";
 import { registerCommands } from "./lesson-command.ts";
 import { createSlackPort } from "./port.ts";
@@ -89,6 +90,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 		logger,
 		admins: createAdminCheck(app.client, config.adminUserIds, logger),
 	};
+	registerDeliveryGuard(app, ctx); // first: a retry or replay reaches no listener's work
 	registerCommands(app, ctx);
 	registerControls(app, ctx);
 	registerEvents(app, ctx);
