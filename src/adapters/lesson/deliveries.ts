@@ -20,8 +20,6 @@ export const DELIVERY_TTL_MS = {
 	event: 60 * 60_000,
 	/** Slack trigger ids (commands, clicks, submissions): a signed request is accepted for 5 minutes. */
 	trigger: 10 * 60_000,
-	/** The same person's same `/lesson start` in the same channel: a double submit, not a second lesson. */
-	command: 15_000,
 	/** Discord interaction ids (their tokens live 15 minutes). */
 	interaction: 15 * 60_000,
 	/** Typed messages (Discord message ids, Slack channel:ts). */

@@ -1,8 +1,9 @@
 /**
  * Slack's redeliveries, recognised in the shared store (see lesson/deliveries.ts): an
  * Events API retry (`X-Slack-Retry-Num`, the same `event_id`), a replayed signed request
- * (the same `trigger_id`), and the same person's `/lesson start` sent twice within a few
- * seconds. Events are acknowledged by Bolt before any middleware, so a duplicate event
+ * (the same `trigger_id`: a signature is accepted for 5 minutes, the claim lasts longer).
+ * A second `/lesson start` typed by hand has its own trigger and runs (after a refusal, a
+ * retry must work); starting a second lesson at once is for the lesson rules to allow. Events are acknowledged by Bolt before any middleware, so a duplicate event
  * stops here. Commands, clicks and submissions are acknowledged by their listeners first
  * (ack-first: the store must not delay Slack's 3-second deadline): the claim starts here,
  * and each listener asks `firstDelivery(context)` after its ack.
@@ -16,17 +17,10 @@ const FIRST = "lhFirstDelivery";
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
 
-/** The claims a request makes: its trigger, and for `/lesson start` what it asks for (a double submit). */
-export function deliveryKeys(body: Record<string, unknown>): Array<{ key: string; ttlMs: number }> {
-	const keys: Array<{ key: string; ttlMs: number }> = [];
+/** The claim a command, click or submission makes: its trigger_id (undefined without one). */
+export function deliveryKey(body: Record<string, unknown>): string | undefined {
 	const trigger = str(body.trigger_id);
-	if (trigger) keys.push({ key: `slack:trigger:${trigger}`, ttlMs: DELIVERY_TTL_MS.trigger });
-	const text = typeof body.text === "string" ? body.text.trim().replace(/\s+/g, " ").toLowerCase() : "";
-	if (str(body.command) && /^start\b/.test(text)) {
-		const who = [body.team_id, body.channel_id, body.user_id].map((v) => str(v) ?? "-").join(":");
-		keys.push({ key: `slack:command:${who}:${body.command}:${text}`, ttlMs: DELIVERY_TTL_MS.command });
-	}
-	return keys;
+	return trigger ? `slack:trigger:${trigger}` : undefined;
 }
 
 /** Register the duplicate filter (before every listener). */
@@ -42,12 +36,8 @@ export function registerDeliveryGuard(app: App, ctx: HandlerContext): void {
 			}
 			return next();
 		}
-		const keys = deliveryKeys(b);
-		if (keys.length > 0)
-			context[FIRST] = (async () => {
-				for (const { key, ttlMs } of keys) if (!(await claims.claim(key, ttlMs))) return false;
-				return true;
-			})();
+		const key = deliveryKey(b);
+		if (key) context[FIRST] = claims.claim(key, DELIVERY_TTL_MS.trigger);
 		await next();
 	});
 }
