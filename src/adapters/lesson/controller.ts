@@ -38,6 +38,8 @@ export interface LessonControllerOptions {
 	storeUrl?: string;
 	/** Pictures sent with messages (default: none are read; a picture gets the no-vision notice). */
 	images?: LessonImages;
+	/** How long a thread waits for a plan picture before posting its outline instead (default 4 s). */
+	pictureWaitMs?: number;
 	/** Rules of a community that has none stored. */
 	ruleDefaults?: Partial<LessonRules>;
 	/** Where this platform's cost caps attach to the tutor's budget hook (default: no caps, nothing counted). */
@@ -107,7 +109,15 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 	const state = new LessonState(options.state ?? (owned as StateStore), options.ruleDefaults);
 	const queues = createSerialQueues(logger);
 	const math = options.math ?? createMathRenderer();
-	const output = createThreadOutput({ port, renderer, math, state, queues, logger });
+	const output = createThreadOutput({
+		port,
+		renderer,
+		math,
+		state,
+		queues,
+		logger,
+		...(options.pictureWaitMs !== undefined ? { pictureWaitMs: options.pictureWaitMs } : {}),
+	});
 	const answers = createAnswerFlows({ tutor, port, logger, ...(options.images ? { images: options.images } : {}) });
 	const now = options.now ?? (() => new Date());
 	const ledger = new UsageLedger(state.store);
