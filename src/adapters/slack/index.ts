@@ -28,6 +28,7 @@ export type {
 	SlackAdapter,
 	SlackAdapterConfig,
 	SlackAdapterOptions,
+	SlackHttpRoute,
 	SlackRetryConfig,
 	WorkspaceConfig,
 } from "./types.ts";
@@ -51,6 +52,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 		: new HTTPReceiver({
 				signingSecret: config.signingSecret,
 				endpoints: "/slack/events",
+				...(options.httpRoutes?.length ? { customRoutes: options.httpRoutes } : {}),
 				logger: boltLogger,
 				logLevel: LogLevel.INFO,
 				// Ack-first: Bolt answers Slack as soon as a listener calls ack(); the work continues after.
@@ -158,6 +160,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 			// Turns already running still emit cards (a quiz nobody sees would strand its learner): bounded.
 			await controller.stop();
 		},
+		ready: () => started,
 		port() {
 			const address = server?.address();
 			return address && typeof address === "object" ? (address as AddressInfo).port : undefined;
