@@ -67,8 +67,6 @@ export async function startCommand(io: CliIo): Promise<StartOutcome> {
 		const fix = isStoreError(error) ? " Check LEARNHARNESS_STORE_URL, and that the store's server is running." : "";
 		return startFailed(io, config, [`${sentence(messageOf(error))}${fix}`], [error]);
 	}
-	// Chromium starts now, not on the first lesson's map (readiness waits for it).
-	void runtime.renderer.warm?.();
 	const started = await Promise.all([
 		config.discord ? startAdapter("discord", () => startDiscord(config, runtime, logger, registry), logger) : undefined,
 		config.slack
@@ -84,6 +82,8 @@ export async function startCommand(io: CliIo): Promise<StartOutcome> {
 	// One platform is up: the other's failure is an error in the running log, not a stop.
 	for (const error of failed) logger.error({ err: error }, "an adapter could not start; the others run");
 	for (const [i, adapter] of running.entries()) registry.add({ name: `adapter ${i + 1}`, close: () => adapter.stop() });
+	// Chromium starts now, not on the first lesson's map (readiness waits for it).
+	void runtime.renderer.warm?.();
 	await serveHealth(config, runtime, health, running, logger, registry);
 	// One line once everything is up (a start that fails prints only its sentences).
 	logger.info(

@@ -228,6 +228,7 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 			for (const { page } of pages) release(page, true);
 			return "ready";
 		} catch (error) {
+			if (closed) return "unavailable"; // closed while warming (a start that failed): nothing to report
 			logger.warn({ err: error instanceof Error ? error.message : String(error) }, "chromium could not be warmed");
 			return readiness === "ready" ? "ready" : "unavailable";
 		}

@@ -118,6 +118,8 @@ class PlaygroundRun {
 			port: this.port,
 			logger: this.logger,
 			state: createMemoryStateStore(),
+			// One learner at a terminal: the map is worth waiting for (chat threads wait 4 s, then post the outline).
+			pictureWaitMs: 60_000,
 		});
 		this.actor = {
 			by: this.learner,
