@@ -17,14 +17,19 @@ import { startCommand } from "./start.ts";
 export type CliOutcome = { exit: number } | { running: true };
 
 function version(): string {
-	try {
-		const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
-			version?: string;
-		};
-		return pkg.version ?? "0.0.0";
-	} catch {
-		return "0.0.0";
+	// From src/cli/ (tsx) the package is two folders up; from the bundle in dist/, one.
+	for (const path of ["../../package.json", "../package.json"]) {
+		try {
+			const pkg = JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8")) as {
+				name?: string;
+				version?: string;
+			};
+			if (pkg.name === "learnharness") return pkg.version ?? "0.0.0";
+		} catch {
+			// not there: try the next place
+		}
 	}
+	return "0.0.0";
 }
 
 /** Builds the commander program; `settle` receives each command's outcome. */

@@ -40,6 +40,7 @@ export async function createServices(
 ): Promise<Services> {
 	const renderer = createPlanRenderer({
 		...(config.chromiumPath ? { executablePath: config.chromiumPath } : {}),
+		...(config.renderPages !== undefined ? { poolSize: config.renderPages } : {}),
 		logger,
 	});
 	registry.add({ name: "plan renderer", close: () => renderer.close() });

@@ -65,6 +65,7 @@ export { type MathPng, TexError, texToPng, texToSvg } from "./math/typeset.ts";
 export { PLAN_ALT_MAX_CHARS, planAltText } from "./plan-alt.ts";
 export {
 	createPlanRenderer,
+	DEFAULT_RENDER_PAGES,
 	PLAN_MAX_WIDTH_PX,
 	type PlanPicture,
 	type PlanRenderer,

@@ -55,6 +55,8 @@ export interface DiscordAdapter {
 	stop(): Promise<void>;
 	/** Resolves when every queued post has gone out (or `timeoutMs` passed: false). For tests and shutdown. */
 	flush(timeoutMs?: number): Promise<boolean>;
+	/** The gateway is connected and ready, and the adapter is not stopping. */
+	ready(): boolean;
 }
 
 /** Per-guild settings (the shared lesson rules), changed with `/lesson config`. */

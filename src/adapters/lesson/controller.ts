@@ -12,6 +12,7 @@ import type { Logger } from "../../core/contracts/logger.ts";
 import type { SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
 import { createMathRenderer, type MathRenderer, type PlanPicture, type PlanRenderer } from "../../render/index.ts";
 import { type AttachedFiles, createAnswerFlows, type LessonImages } from "./answers.ts";
+import { createDeliveryClaims, type DeliveryClaims } from "./deliveries.ts";
 import { type BudgetRouter, budgetVerdict, createLessonBudget, type LessonBudgetOptions } from "./lesson-budget.ts";
 import { applyLessonRulesChange, type LessonRules, type LessonRulesChange } from "./lesson-rules.ts";
 import { LessonState } from "./lesson-state.ts";
@@ -37,6 +38,8 @@ export interface LessonControllerOptions {
 	storeUrl?: string;
 	/** Pictures sent with messages (default: none are read; a picture gets the no-vision notice). */
 	images?: LessonImages;
+	/** How long a thread waits for a plan picture before posting its outline instead (default 4 s). */
+	pictureWaitMs?: number;
 	/** Rules of a community that has none stored. */
 	ruleDefaults?: Partial<LessonRules>;
 	/** Where this platform's cost caps attach to the tutor's budget hook (default: no caps, nothing counted). */
@@ -61,6 +64,8 @@ export interface LessonStatus {
 
 /** The one lesson controller of a platform. */
 export interface LessonController {
+	/** Deliveries seen (retries, replays, the same interaction twice), in the shared state store. */
+	readonly deliveries: DeliveryClaims;
 	/** Subscribe to the tutor's events (idempotent). */
 	attach(): void;
 	/** Let running turns finish (bounded by `waitMs`, default 10 s), post what is queued, unsubscribe, close an owned store. Never throws. */
@@ -104,7 +109,15 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 	const state = new LessonState(options.state ?? (owned as StateStore), options.ruleDefaults);
 	const queues = createSerialQueues(logger);
 	const math = options.math ?? createMathRenderer();
-	const output = createThreadOutput({ port, renderer, math, state, queues, logger });
+	const output = createThreadOutput({
+		port,
+		renderer,
+		math,
+		state,
+		queues,
+		logger,
+		...(options.pictureWaitMs !== undefined ? { pictureWaitMs: options.pictureWaitMs } : {}),
+	});
 	const answers = createAnswerFlows({ tutor, port, logger, ...(options.images ? { images: options.images } : {}) });
 	const now = options.now ?? (() => new Date());
 	const ledger = new UsageLedger(state.store);
@@ -122,6 +135,7 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 	};
 
 	return {
+		deliveries: createDeliveryClaims(state.store, logger, port.name),
 		attach() {
 			unsubscribe ??= tutor.subscribe(output.onEvent);
 			detachBudget ??= options.budgets?.attach(port.name, createLessonBudget(caps));

@@ -16,6 +16,7 @@ import { toBoltLogger } from "./bolt-logger.ts";
 import { clientOptionsFor } from "./config.ts";
 import type { HandlerContext } from "./context.ts";
 import { registerControls } from "./controls.ts";
+import { registerDeliveryGuard } from "./deliveries.ts";
 import { registerEvents, SLACK_FILE_ORIGIN } from "./events.ts";
 import { registerCommands } from "./lesson-command.ts";
 import { createSlackPort } from "./port.ts";
@@ -27,6 +28,7 @@ export type {
 	SlackAdapter,
 	SlackAdapterConfig,
 	SlackAdapterOptions,
+	SlackHttpRoute,
 	SlackRetryConfig,
 	WorkspaceConfig,
 } from "./types.ts";
@@ -50,6 +52,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 		: new HTTPReceiver({
 				signingSecret: config.signingSecret,
 				endpoints: "/slack/events",
+				...(options.httpRoutes?.length ? { customRoutes: options.httpRoutes } : {}),
 				logger: boltLogger,
 				logLevel: LogLevel.INFO,
 				// Ack-first: Bolt answers Slack as soon as a listener calls ack(); the work continues after.
@@ -89,6 +92,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 		logger,
 		admins: createAdminCheck(app.client, config.adminUserIds, logger),
 	};
+	registerDeliveryGuard(app, ctx); // first: a retry or replay reaches no listener's work
 	registerCommands(app, ctx);
 	registerControls(app, ctx);
 	registerEvents(app, ctx);
@@ -156,6 +160,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 			// Turns already running still emit cards (a quiz nobody sees would strand its learner): bounded.
 			await controller.stop();
 		},
+		ready: () => started,
 		port() {
 			const address = server?.address();
 			return address && typeof address === "object" ? (address as AddressInfo).port : undefined;

@@ -14,6 +14,7 @@ import { rulesText, statusText } from "../lesson/texts.ts";
 import { afterPendingIo } from "../lesson/within.ts";
 import { parseLessonCommand } from "./command-parse.ts";
 import { type HandlerContext, notify, slackActor, threadLink } from "./context.ts";
+import { firstDelivery } from "./deliveries.ts";
 import { clip, helpText, SLACK_STYLE } from "./messages.ts";
 import { decodeSlackThreadId } from "./thread-id.ts";
 
@@ -91,9 +92,10 @@ async function runCommand(ctx: HandlerContext, command: SlashCommand, actor: Act
 
 /** Register `/lesson` on the app. */
 export function registerCommands(app: App, ctx: HandlerContext): void {
-	app.command(LESSON_COMMAND, async ({ ack, command, respond }) => {
+	app.command(LESSON_COMMAND, async ({ ack, command, respond, context }) => {
 		await ack();
 		await afterPendingIo();
+		if (!(await firstDelivery(context))) return; // a retry or replay: acknowledged, not run twice
 		const target = { channelId: command.channel_id, userId: command.user_id };
 		const reply = async (text: string) => {
 			try {

@@ -2,6 +2,7 @@
  * The Slack adapter's public shapes: its configuration, its dependencies and its handle.
  */
 
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { StateStore } from "../../agent/index.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
@@ -60,6 +61,15 @@ export interface SlackAdapterOptions {
 	state?: StateStore;
 	/** The tutor\'s budget hook router (the one passed to createTutor): token caps apply when given. */
 	budgets?: BudgetRouter;
+	/** More GET routes on the HTTP receiver's port (health checks); ignored in Socket Mode. */
+	httpRoutes?: SlackHttpRoute[];
+}
+
+/** A route served beside `/slack/events` (Bolt's custom routes). */
+export interface SlackHttpRoute {
+	path: string;
+	method: string;
+	handler(req: IncomingMessage, res: ServerResponse): void;
 }
 
 /** A running (or runnable) Slack adapter. */
@@ -70,4 +80,6 @@ export interface SlackAdapter {
 	stop(): Promise<void>;
 	/** The HTTP port actually bound (undefined before start or in Socket Mode). */
 	port(): number | undefined;
+	/** Listening (HTTP) or connected (Socket Mode), and not stopping. */
+	ready(): boolean;
 }

@@ -121,6 +121,8 @@ class PlaygroundRun {
 			state: createMemoryStateStore(),
 			// One person at a terminal: a group vote (docs/group-lessons.md) closes on its shortest timer.
 			ruleDefaults: { voteSeconds: MIN_VOTE_SECONDS },
+			// One learner at a terminal: the map is worth waiting for (chat threads wait 4 s, then post the outline).
+			pictureWaitMs: 60_000,
 		});
 		this.actor = {
 			by: this.learner,
