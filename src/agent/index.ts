@@ -14,6 +14,18 @@ export {
 	type ProviderSettings,
 	parseModelSpec,
 } from "./models/index.ts";
+export {
+	createLearning,
+	type DueReview,
+	type LearnerProfile,
+	type Learning,
+	type LearningOptions,
+	type ProfileLesson,
+	type ReportRow,
+	type ReviewItem,
+} from "./profile/learning.ts";
+export { communityOf, learnerKeyOf } from "./profile/lesson-facts.ts";
+export type { ReviewOutcome } from "./profile/schedule.ts";
 export { isStoreError, reason, StoreError } from "./store/errors.ts";
 export {
 	DEFAULT_STORE_URL,

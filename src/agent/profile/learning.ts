@@ -1,0 +1,282 @@
+/**
+ * Lessons across lessons: the learner profile, review items scheduled by
+ * FSRS, the prober's note of what a learner already knows, the admin report's
+ * rows, reminders' due list and forget-me. Built on the public interfaces of
+ * the session store and the state store only; every read-modify-write of a
+ * learner is serialized per learner in this process. The clock is injected.
+ */
+
+import type { Participant } from "../../core/contracts/events.ts";
+import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
+import type { Tutor } from "../../core/contracts/tutor.ts";
+import type { StateStore } from "../store/state-store.ts";
+import type { SessionRecord, SessionStore } from "../store/types.ts";
+import { learnerKeyOf, lessonFacts } from "./lesson-facts.ts";
+import { priorKnowledge } from "./prior-note.ts";
+import { type LearnerProfile, ProfileStore, type ReviewItem } from "./profile-store.ts";
+import { createScheduler, type ReviewOutcome, type Scheduler } from "./schedule.ts";
+
+export type { LearnerProfile, ProfileLesson, ReviewItem } from "./profile-store.ts";
+
+/** How long a reminder's once-a-day guard is kept. */
+const REMINDED_TTL_MS = 2 * 24 * 60 * 60 * 1000;
+
+/** Options of createLearning. */
+export interface LearningOptions {
+	/** Where profiles live (its own namespace on the sessions' backend). */
+	state: StateStore;
+	/** The sessions: read at a lesson's end, deleted by forget-me. */
+	sessions: Pick<SessionStore, "get" | "delete">;
+	now?: () => Date;
+	logger?: Logger;
+	scheduler?: Scheduler;
+}
+
+/** The due items of a learner and what comes after them. */
+export interface DueReview {
+	items: ReviewItem[];
+	/** Items due now in all (items holds at most `limit` of them). */
+	dueCount: number;
+	/** When the next not-yet-due item falls due (ISO), if any. */
+	nextDue?: string;
+	total: number;
+}
+
+/** One row of the admin report: a member's lesson, numbers only. */
+export interface ReportRow {
+	member: string;
+	sessionId: string;
+	topic: string;
+	startedAt: string;
+	endedAt: string;
+	questionsAnswered: number;
+	firstTryAccuracy: number;
+	nodesLearned: number;
+	reviewsDone: number;
+}
+
+/** The learning service. Every method may reject when a store fails (the caller tells the person). */
+export interface Learning {
+	/** Build (or rebuild) the profile entry of an ended lesson and its review items; idempotent per lesson. */
+	recordLesson(record: SessionRecord): Promise<void>;
+	/** Record the place a lesson started in (what forget-me clears there). */
+	notePlace(sessionId: string, learner: Participant, place: string): Promise<void>;
+	/** The profile of a learner key (see learnerKeyOf). */
+	profile(key: string): Promise<LearnerProfile | undefined>;
+	/** The prober's note on what this learner already knows of a related topic; undefined when nothing relates. */
+	priorNote(sessionId: string, learner: Participant, topic: string): Promise<string | undefined>;
+	/** Up to `limit` due items, most overdue first. */
+	due(key: string, limit?: number): Promise<DueReview>;
+	/** Feed one review's outcome to the scheduler; the item as rescheduled (undefined when it is gone). */
+	grade(key: string, itemId: string, outcome: ReviewOutcome): Promise<ReviewItem | undefined>;
+	/** A community's report rows (members with a lesson there), in member then start order. */
+	report(community: string): Promise<ReportRow[]>;
+	/** Turn reminders on or off; `where` is the adapter's address of the nudge. */
+	setReminders(key: string, on: boolean, where?: string): Promise<void>;
+	/** Learners with reminders on and something due, each claimed for today (setIfAbsent): a nudge is sent once. */
+	claimReminders(): Promise<Array<{ key: string; where?: string; due: number }>>;
+	/** Delete the learner's profile, review items and their lessons' transcripts; returns the deleted session ids. */
+	forget(key: string): Promise<string[]>;
+	/** Record each lesson's facts when it ends; returns the unsubscribe function. */
+	observe(tutor: Pick<Tutor, "subscribe">): () => void;
+}
+
+/** Serializes work per key inside this process. */
+function perKey(): <T>(key: string, work: () => Promise<T>) => Promise<T> {
+	const chains = new Map<string, Promise<unknown>>();
+	return (key, work) => {
+		const next = (chains.get(key) ?? Promise.resolve()).catch(() => undefined).then(work);
+		chains.set(key, next);
+		const drop = () => chains.get(key) === next && chains.delete(key);
+		next.then(drop, drop);
+		return next;
+	};
+}
+
+const newProfile = (key: string, learner: Participant): LearnerProfile => ({
+	format: 1,
+	key,
+	learner: { id: learner.id },
+	lessons: [],
+	reviewsDone: 0,
+});
+
+/** Create the learning service. */
+export function createLearning(options: LearningOptions): Learning {
+	const store = new ProfileStore(options.state);
+	const now = options.now ?? (() => new Date());
+	const logger = options.logger ?? silentLogger;
+	const scheduler = options.scheduler ?? createScheduler();
+	const serial = perKey();
+
+	const learning: Learning = {
+		recordLesson(record) {
+			const key = learnerKeyOf(record.sessionId, record.learner);
+			return serial(key, async () => {
+				const facts = lessonFacts(record);
+				const profile = (await store.profile(key)) ?? newProfile(key, record.learner);
+				const { seeds, ...lesson } = facts;
+				const before = profile.lessons.find((l) => l.sessionId === record.sessionId);
+				profile.lessons = [
+					...profile.lessons.filter((l) => l.sessionId !== record.sessionId),
+					{ ...lesson, reviews: before?.reviews ?? 0, ...(before?.place ? { place: before.place } : {}) },
+				];
+				const items = await store.items(key);
+				const known = new Set(items.map((i) => i.id));
+				const at = record.ended ? new Date(record.ended.at) : now();
+				for (const seed of seeds) {
+					const id = `${record.sessionId}#${seed.nodeId}`;
+					if (known.has(id)) continue;
+					const { mastery, ...question } = seed;
+					items.push({
+						id,
+						sessionId: record.sessionId,
+						topic: record.topic,
+						...question,
+						card: scheduler.first(at, mastery === "learned" ? "good" : "again"),
+					});
+				}
+				await store.saveItems(key, items);
+				await store.saveProfile(profile);
+				if (facts.community !== "") await store.edit(`members:${facts.community}`, key, true);
+			});
+		},
+
+		notePlace(sessionId, learner, place) {
+			const key = learnerKeyOf(sessionId, learner);
+			return serial(key, async () => {
+				const profile = (await store.profile(key)) ?? newProfile(key, learner);
+				if (profile.places?.includes(place) && profile.sessionIds?.includes(sessionId)) return;
+				if (!profile.places?.includes(place)) profile.places = [...(profile.places ?? []), place];
+				if (!profile.sessionIds?.includes(sessionId)) profile.sessionIds = [...(profile.sessionIds ?? []), sessionId];
+				await store.saveProfile(profile);
+			});
+		},
+
+		profile: (key) => store.profile(key),
+
+		async priorNote(sessionId, learner, topic) {
+			const profile = await store.profile(learnerKeyOf(sessionId, learner));
+			return profile ? priorKnowledge(profile, topic) : undefined;
+		},
+
+		async due(key, limit = 10) {
+			const items = await store.items(key);
+			const at = now().getTime();
+			const due: ReviewItem[] = [];
+			let next: number | undefined;
+			for (const item of items) {
+				const t = Date.parse(item.card.due);
+				if (t <= at) due.push(item);
+				else if (next === undefined || t < next) next = t;
+			}
+			due.sort((a, b) => Date.parse(a.card.due) - Date.parse(b.card.due));
+			return {
+				items: due.slice(0, Math.max(0, limit)),
+				dueCount: due.length,
+				total: items.length,
+				...(next !== undefined ? { nextDue: new Date(next).toISOString() } : {}),
+			};
+		},
+
+		grade(key, itemId, outcome) {
+			return serial(key, async () => {
+				const items = await store.items(key);
+				const index = items.findIndex((i) => i.id === itemId);
+				const item = items[index];
+				if (!item) return undefined;
+				const next = { ...item, card: scheduler.review(item.card, now(), outcome) };
+				items[index] = next;
+				await store.saveItems(key, items);
+				const profile = await store.profile(key);
+				if (profile) {
+					profile.reviewsDone++;
+					const lesson = profile.lessons.find((l) => l.sessionId === item.sessionId);
+					if (lesson) lesson.reviews++;
+					await store.saveProfile(profile);
+				}
+				return next;
+			});
+		},
+
+		async report(community) {
+			const rows: ReportRow[] = [];
+			for (const key of await store.list(`members:${community}`)) {
+				const profile = await store.profile(key);
+				if (!profile) continue;
+				for (const l of profile.lessons) {
+					if (l.community !== community) continue;
+					rows.push({
+						member: profile.learner.id,
+						sessionId: l.sessionId,
+						topic: l.topic,
+						startedAt: l.startedAt,
+						endedAt: l.endedAt ?? "",
+						questionsAnswered: l.questionsAnswered,
+						firstTryAccuracy: l.questionsAnswered === 0 ? 0 : l.firstTryCorrect / l.questionsAnswered,
+						nodesLearned: l.nodes.filter((n) => n.mastery === "learned").length,
+						reviewsDone: l.reviews,
+					});
+				}
+			}
+			return rows;
+		},
+
+		setReminders(key, on, where) {
+			return serial(key, async () => {
+				const profile = await store.profile(key);
+				if (!profile) return;
+				profile.reminders = { on, ...(where ? { where } : {}) };
+				await store.saveProfile(profile);
+				await store.edit("reminders", key, on);
+			});
+		},
+
+		async claimReminders() {
+			const out: Array<{ key: string; where?: string; due: number }> = [];
+			const day = now().toISOString().slice(0, 10);
+			for (const key of await store.list("reminders")) {
+				const profile = await store.profile(key);
+				if (!profile?.reminders?.on) continue;
+				const { dueCount } = await learning.due(key, 0);
+				if (dueCount === 0) continue;
+				// The once-guard: whoever stores it first (this process or another, after a restart or not) nudges.
+				if (!(await options.state.setIfAbsent(`reminded:${key}:${day}`, now().toISOString(), REMINDED_TTL_MS)))
+					continue;
+				out.push({ key, due: dueCount, ...(profile.reminders.where ? { where: profile.reminders.where } : {}) });
+			}
+			return out;
+		},
+
+		forget(key) {
+			return serial(key, async () => {
+				const profile = await store.profile(key);
+				const sessions = new Set([...(profile?.lessons.map((l) => l.sessionId) ?? []), ...(profile?.sessionIds ?? [])]);
+				for (const item of await store.items(key)) sessions.add(item.sessionId);
+				for (const id of sessions) await options.sessions.delete(id);
+				for (const community of new Set(profile?.lessons.map((l) => l.community) ?? []))
+					if (community !== "") await store.edit(`members:${community}`, key, false);
+				await store.edit("reminders", key, false);
+				for (let d = 0; d < 2; d++) {
+					const day = new Date(now().getTime() - d * 86_400_000).toISOString().slice(0, 10);
+					await options.state.delete(`reminded:${key}:${day}`);
+				}
+				await store.deleteOwn(key);
+				return [...sessions];
+			});
+		},
+
+		observe(tutor) {
+			return tutor.subscribe(async (event) => {
+				if (event.type !== "ended") return;
+				try {
+					const record = await options.sessions.get(event.sessionId);
+					if (record) await learning.recordLesson(record);
+				} catch (error) {
+					logger.warn({ err: error, sessionId: event.sessionId }, "the learner profile could not be updated");
+				}
+			});
+		},
+	};
+	return learning;
+}
