@@ -65,6 +65,8 @@ export interface Learning {
 	profile(key: string): Promise<LearnerProfile | undefined>;
 	/** The prober's note on what this learner already knows of a related topic; undefined when nothing relates. */
 	priorNote(sessionId: string, learner: Participant, topic: string): Promise<string | undefined>;
+	/** Every review item of a learner. */
+	items(key: string): Promise<ReviewItem[]>;
 	/** Up to `limit` due items, most overdue first. */
 	due(key: string, limit?: number): Promise<DueReview>;
 	/** Feed one review's outcome to the scheduler; the item as rescheduled (undefined when it is gone). */
@@ -73,12 +75,12 @@ export interface Learning {
 	report(community: string): Promise<ReportRow[]>;
 	/** Turn reminders on or off; `where` is the adapter's address of the nudge. */
 	setReminders(key: string, on: boolean, where?: string): Promise<void>;
-	/** Learners with reminders on and something due, each claimed for today (setIfAbsent): a nudge is sent once. */
-	claimReminders(): Promise<Array<{ key: string; where?: string; due: number }>>;
+	/** Learners (keys starting with `prefix`) with reminders on and something due, each claimed for today (setIfAbsent): a nudge is sent once. */
+	claimReminders(prefix?: string): Promise<Array<{ key: string; where?: string; due: number }>>;
 	/** Delete the learner's profile, review items and their lessons' transcripts; returns the deleted session ids. */
 	forget(key: string): Promise<string[]>;
-	/** Record each lesson's facts when it ends; returns the unsubscribe function. */
-	observe(tutor: Pick<Tutor, "subscribe">): () => void;
+	/** Record each lesson's facts when it ends (only sessions whose id starts with `prefix`); returns the unsubscribe function. */
+	observe(tutor: Pick<Tutor, "subscribe">, prefix?: string): () => void;
 }
 
 /** Serializes work per key inside this process. */
@@ -154,6 +156,7 @@ export function createLearning(options: LearningOptions): Learning {
 		},
 
 		profile: (key) => store.profile(key),
+		items: (key) => store.items(key),
 
 		async priorNote(sessionId, learner, topic) {
 			const profile = await store.profile(learnerKeyOf(sessionId, learner));
@@ -232,10 +235,11 @@ export function createLearning(options: LearningOptions): Learning {
 			});
 		},
 
-		async claimReminders() {
+		async claimReminders(prefix = "") {
 			const out: Array<{ key: string; where?: string; due: number }> = [];
 			const day = now().toISOString().slice(0, 10);
 			for (const key of await store.list("reminders")) {
+				if (!key.startsWith(prefix)) continue;
 				const profile = await store.profile(key);
 				if (!profile?.reminders?.on) continue;
 				const { dueCount } = await learning.due(key, 0);
@@ -266,9 +270,9 @@ export function createLearning(options: LearningOptions): Learning {
 			});
 		},
 
-		observe(tutor) {
+		observe(tutor, prefix = "") {
 			return tutor.subscribe(async (event) => {
-				if (event.type !== "ended") return;
+				if (event.type !== "ended" || !event.sessionId.startsWith(prefix)) return;
 				try {
 					const record = await options.sessions.get(event.sessionId);
 					if (record) await learning.recordLesson(record);
