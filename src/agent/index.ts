@@ -25,6 +25,7 @@ export {
 	type ReviewItem,
 } from "./profile/learning.ts";
 export { communityOf, learnerKeyOf } from "./profile/lesson-facts.ts";
+export { createRephraser } from "./profile/rephrase.ts";
 export type { ReviewOutcome } from "./profile/schedule.ts";
 export { isStoreError, reason, StoreError } from "./store/errors.ts";
 export {

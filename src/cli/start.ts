@@ -134,6 +134,7 @@ async function startDiscord(
 		logger: logger.child({ adapter: "discord" }),
 		state: adapterState(config, "discord", logger, registry),
 		budgets: runtime.budgets,
+		learning: runtime.learning,
 	});
 	await adapter.start();
 	return adapter;
@@ -155,6 +156,7 @@ async function startSlack(
 		logger, // the Slack adapter tags its own lines
 		state: adapterState(config, "slack", logger, registry),
 		budgets: runtime.budgets,
+		learning: runtime.learning,
 	});
 	await adapter.start();
 	return adapter;

@@ -15,6 +15,7 @@ import {
 	Routes,
 } from "discord.js";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
+import { profileSubcommands } from "./profile-command.ts";
 import type { DiscordAdapterConfig } from "./types.ts";
 
 /** The command's name. */
@@ -144,6 +145,7 @@ export const lessonCommands: RESTPutAPIApplicationCommandsJSONBody = [
 				name: "usage",
 				description: "Admins: tokens used today and this month, per member and model, with estimated cost",
 			},
+			...profileSubcommands,
 		],
 	},
 ];

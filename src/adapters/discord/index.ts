@@ -35,6 +35,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 		logger,
 		...(options.state ? { state: options.state } : {}),
 		...(options.budgets ? { budgets: options.budgets } : {}),
+		...(options.learning ?? {}),
 		...(config.storeUrl ? { storeUrl: config.storeUrl } : {}),
 		...(config.guildDefaults ? { ruleDefaults: config.guildDefaults } : {}),
 		images: {

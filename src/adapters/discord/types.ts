@@ -10,6 +10,7 @@ import type { PlanRenderer } from "../../render/index.ts";
 import type { ImageLimits } from "../lesson/images.ts";
 import type { BudgetRouter } from "../lesson/lesson-budget.ts";
 import type { LessonRules } from "../lesson/lesson-rules.ts";
+import type { LearnerServices } from "../lesson/profile-flows.ts";
 
 /** How the adapter reaches Discord. */
 export interface DiscordAdapterConfig {
@@ -45,6 +46,8 @@ export interface DiscordAdapterOptions {
 	state?: StateStore;
 	/** The tutor\'s budget hook router (the one passed to createTutor): token caps apply when given. */
 	budgets?: BudgetRouter;
+	/** Learner profiles and review (`/lesson review|progress|report|forget-me|remind`); off when omitted. */
+	learning?: LearnerServices;
 }
 
 /** A running (or stopped) Discord adapter. */

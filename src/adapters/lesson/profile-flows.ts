@@ -24,6 +24,12 @@ export const PROFILE_BUTTONS = { reviewNow: "lh-review-now", forgetMe: "lh-forge
 /** How often the reminder check runs while the controller is attached. */
 export const REMINDER_CHECK_MS = 60 * 60_000;
 
+/** The learning service and the question rewording, as the adapters pass them to the controller. */
+export interface LearnerServices {
+	learning: Learning;
+	rephrase?: Rephrase;
+}
+
 /** What the profile flows need. */
 export interface ProfileFlowDeps {
 	port: PlatformPort;

@@ -71,6 +71,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 		logger,
 		...(options.state ? { state: options.state } : {}),
 		...(options.budgets ? { budgets: options.budgets } : {}),
+		...(options.learning ?? {}),
 		...(config.storeUrl ? { storeUrl: config.storeUrl } : {}),
 		...(config.workspaceDefaults ? { ruleDefaults: config.workspaceDefaults } : {}),
 		images: {

@@ -9,6 +9,7 @@ import type { PlanRenderer } from "../../render/index.ts";
 import type { ImageLimits } from "../lesson/images.ts";
 import type { BudgetRouter } from "../lesson/lesson-budget.ts";
 import type { LessonRules } from "../lesson/lesson-rules.ts";
+import type { LearnerServices } from "../lesson/profile-flows.ts";
 
 /** Retries of Web API calls (network errors, HTTP 5xx); 429s are waited out separately. */
 export interface SlackRetryConfig {
@@ -60,6 +61,8 @@ export interface SlackAdapterOptions {
 	state?: StateStore;
 	/** The tutor\'s budget hook router (the one passed to createTutor): token caps apply when given. */
 	budgets?: BudgetRouter;
+	/** Learner profiles and review (`/lesson review|progress|report|forget-me|remind`); off when omitted. */
+	learning?: LearnerServices;
 }
 
 /** A running (or runnable) Slack adapter. */
