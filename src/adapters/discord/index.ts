@@ -103,5 +103,6 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 			await client.destroy().catch((error: unknown) => logger.warn({ err: error }, "discord: disconnect failed"));
 		},
 		flush: (timeoutMs) => controller.flush(timeoutMs),
+		sendReminders: async () => (await controller.profile?.sendReminders()) ?? 0,
 	};
 }

@@ -56,6 +56,8 @@ export interface DiscordAdapter {
 	start(): Promise<void>;
 	/** Unsubscribe from the tutor, finish queued posts (bounded), stop typing, disconnect. Never throws. */
 	stop(): Promise<void>;
+	/** Post today's review reminders now (the adapter also checks hourly); how many went out. Rejects when the store fails. */
+	sendReminders(): Promise<number>;
 	/** Resolves when every queued post has gone out (or `timeoutMs` passed: false). For tests and shutdown. */
 	flush(timeoutMs?: number): Promise<boolean>;
 }

@@ -100,9 +100,10 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 	const forget = async (actor: Actor, community: string): Promise<string> => {
 		const key = keyOf(community, actor.by);
 		const profile = await learning.profile(key);
-		const sessions = await learning.forget(key);
-		// The controller's own keys that name the learner or their lessons (intros, places, daily counts).
+		const { sessions, reviewThreads } = await learning.forget(key);
+		// The controller's own keys that name the learner or their lessons (intros, reviews, places, daily counts).
 		for (const id of sessions) await state.delete(`intro:${id}`);
+		for (const id of reviewThreads) await state.delete(`review:${id}`);
 		for (const place of profile?.places ?? []) {
 			await state.delete(`latest:${place}:${actor.by.id}`);
 			const latest = await state.get(`latest:${place}`);

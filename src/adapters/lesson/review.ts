@@ -170,6 +170,7 @@ export function createReviewFlow(deps: ReviewDeps): ReviewFlow {
 				right: 0,
 				deadline: deps.now().getTime() + REVIEW_MAX_MS,
 			};
+			await learning.noteReviewThread(key, actor.by, opened.threadId);
 			await state.set(`review:${opened.threadId}`, s, STATE_TTL_MS);
 			const first = items[0] as AskedItem;
 			await post(opened.threadId, questionText(first, 1, items.length));

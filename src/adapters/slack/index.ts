@@ -161,5 +161,6 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 			const address = server?.address();
 			return address && typeof address === "object" ? (address as AddressInfo).port : undefined;
 		},
+		sendReminders: async () => (await controller.profile?.sendReminders()) ?? 0,
 	};
 }

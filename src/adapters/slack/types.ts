@@ -71,6 +71,8 @@ export interface SlackAdapter {
 	start(): Promise<void>;
 	/** Stop receiving, wait (bounded) for queued posts, unsubscribe. Never rejects. */
 	stop(): Promise<void>;
+	/** Post today's review reminders now (the adapter also checks hourly); how many went out. Rejects when the store fails. */
+	sendReminders(): Promise<number>;
 	/** The HTTP port actually bound (undefined before start or in Socket Mode). */
 	port(): number | undefined;
 }

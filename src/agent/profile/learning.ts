@@ -18,6 +18,8 @@ import { createScheduler, type ReviewOutcome, type Scheduler } from "./schedule.
 
 export type { LearnerProfile, ProfileLesson, ReviewItem } from "./profile-store.ts";
 
+/** Review threads a profile remembers (older ones' state has expired: it lives a day). */
+const REVIEW_THREADS_KEPT = 50;
 /** How long a reminder's once-a-day guard is kept. */
 const REMINDED_TTL_MS = 2 * 24 * 60 * 60 * 1000;
 
@@ -61,6 +63,8 @@ export interface Learning {
 	recordLesson(record: SessionRecord): Promise<void>;
 	/** Record the place a lesson started in (what forget-me clears there). */
 	notePlace(sessionId: string, learner: Participant, place: string): Promise<void>;
+	/** Record a review thread opened for the learner (the last REVIEW_THREADS_KEPT are kept). */
+	noteReviewThread(key: string, learner: Participant, threadId: string): Promise<void>;
 	/** The profile of a learner key (see learnerKeyOf). */
 	profile(key: string): Promise<LearnerProfile | undefined>;
 	/** The prober's note on what this learner already knows of a related topic; undefined when nothing relates. */
@@ -77,8 +81,8 @@ export interface Learning {
 	setReminders(key: string, on: boolean, where?: string): Promise<void>;
 	/** Learners (keys starting with `prefix`) with reminders on and something due, each claimed for today (setIfAbsent): a nudge is sent once. */
 	claimReminders(prefix?: string): Promise<Array<{ key: string; where?: string; due: number }>>;
-	/** Delete the learner's profile, review items and their lessons' transcripts; returns the deleted session ids. */
-	forget(key: string): Promise<string[]>;
+	/** Delete the learner's profile, review items and their lessons' transcripts; returns the deleted session ids and the review threads. */
+	forget(key: string): Promise<{ sessions: string[]; reviewThreads: string[] }>;
 	/** Record each lesson's facts when it ends (only sessions whose id starts with `prefix`); returns the unsubscribe function. */
 	observe(tutor: Pick<Tutor, "subscribe">, prefix?: string): () => void;
 }
@@ -151,6 +155,14 @@ export function createLearning(options: LearningOptions): Learning {
 				if (profile.places?.includes(place) && profile.sessionIds?.includes(sessionId)) return;
 				if (!profile.places?.includes(place)) profile.places = [...(profile.places ?? []), place];
 				if (!profile.sessionIds?.includes(sessionId)) profile.sessionIds = [...(profile.sessionIds ?? []), sessionId];
+				await store.saveProfile(profile);
+			});
+		},
+
+		noteReviewThread(key, learner, threadId) {
+			return serial(key, async () => {
+				const profile = (await store.profile(key)) ?? newProfile(key, learner);
+				profile.reviewThreads = [...(profile.reviewThreads ?? []), threadId].slice(-REVIEW_THREADS_KEPT);
 				await store.saveProfile(profile);
 			});
 		},
@@ -266,7 +278,7 @@ export function createLearning(options: LearningOptions): Learning {
 					await options.state.delete(`reminded:${key}:${day}`);
 				}
 				await store.deleteOwn(key);
-				return [...sessions];
+				return { sessions: [...sessions], reviewThreads: profile?.reviewThreads ?? [] };
 			});
 		},
 

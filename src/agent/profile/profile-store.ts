@@ -38,6 +38,8 @@ export interface LearnerProfile {
 	places?: string[];
 	/** Lessons started, ended or not (forget-me deletes every one). */
 	sessionIds?: string[];
+	/** Review threads opened for the learner (the adapters' state of each is deleted by forget-me). */
+	reviewThreads?: string[];
 }
 
 /** One review item: a check question of a node, scheduled by FSRS. */
@@ -102,6 +104,7 @@ export function parseProfile(v: unknown): LearnerProfile | undefined {
 		...(reminders ? { reminders } : {}),
 		...(strings(v.places) ? { places: strings(v.places) } : {}),
 		...(strings(v.sessionIds) ? { sessionIds: strings(v.sessionIds) } : {}),
+		...(strings(v.reviewThreads) ? { reviewThreads: strings(v.reviewThreads) } : {}),
 	};
 }
 

@@ -141,7 +141,10 @@ describe("report and forget-me", () => {
 			["u1", 5, 0.4, 1],
 			["u2", 5, 0.4, 1],
 		]);
-		expect(await learning.forget("discord:u1")).toEqual(["discord:g1:t1", "discord:g2:t3"]);
+		expect(await learning.forget("discord:u1")).toEqual({
+			sessions: ["discord:g1:t1", "discord:g2:t3"],
+			reviewThreads: [],
+		});
 		const everything = [...map.entries(), ...stateMap.entries()].map(([k, v]) => `${k} ${JSON.stringify(v)}`);
 		expect(everything.length).toBeGreaterThan(0);
 		expect(everything.filter((line) => /\\"u1\\"|discord:u1|g1:t1|g2:t3/.test(line))).toEqual([]);
