@@ -22,6 +22,12 @@ export type LessonCommand =
 	| { kind: "status" }
 	| { kind: "usage" }
 	| { kind: "help"; unknown?: string }
+	/** The learner-profile commands (profile-command.ts). */
+	| { kind: "review" }
+	| { kind: "progress" }
+	| { kind: "report" }
+	| { kind: "forget-me" }
+	| { kind: "remind"; on?: boolean }
 	| { kind: "config"; change?: ConfigChange; error?: string };
 
 const USER = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
@@ -92,6 +98,17 @@ export function parseLessonCommand(text: string): LessonCommand {
 			return { kind: "usage" };
 		case "config":
 			return parseConfig(args);
+		case "review":
+		case "progress":
+		case "report":
+			return { kind: sub.toLowerCase() as "review" | "progress" | "report" };
+		case "forget-me":
+		case "forgetme":
+			return { kind: "forget-me" };
+		case "remind": {
+			const v = args[0]?.toLowerCase();
+			return v === "on" || v === "off" ? { kind: "remind", on: v === "on" } : { kind: "remind" };
+		}
 		case "start": {
 			let mode: LessonMode | undefined;
 			let forUser: string | undefined;

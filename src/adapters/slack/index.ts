@@ -19,6 +19,7 @@ import { registerControls } from "./controls.ts";
 import { registerEvents, SLACK_FILE_ORIGIN } from "./events.ts";
 import { registerCommands } from "./lesson-command.ts";
 import { createSlackPort } from "./port.ts";
+import { registerProfileActions } from "./profile-command.ts";
 import type { SlackAdapter, SlackAdapterOptions } from "./types.ts";
 
 export { LESSON_COMMAND } from "./lesson-command.ts";
@@ -92,6 +93,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 	};
 	registerCommands(app, ctx);
 	registerControls(app, ctx);
+	registerProfileActions(app, ctx);
 	registerEvents(app, ctx);
 	app.error(async (error) => {
 		logger.error({ err: error, code: (error as { code?: unknown }).code }, "slack: unhandled error in a listener");

@@ -5,7 +5,12 @@
  */
 
 import type { BudgetRouter } from "../../../src/adapters/lesson/lesson-budget.ts";
-import { createSlackAdapter, type SlackAdapter, type SlackAdapterConfig } from "../../../src/adapters/slack/index.ts";
+import {
+	createSlackAdapter,
+	type SlackAdapter,
+	type SlackAdapterConfig,
+	type SlackAdapterOptions,
+} from "../../../src/adapters/slack/index.ts";
 import type { StateStore } from "../../../src/agent/index.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
 import type { Tutor } from "../../../src/core/contracts/tutor.ts";
@@ -22,7 +27,13 @@ export interface Running {
 /** Start the adapter over HTTP on a free loopback port. */
 export async function startAdapter(
 	fake: FakeSlack,
-	deps: { tutor: Tutor; renderer: PlanRenderer; state?: StateStore; budgets?: BudgetRouter },
+	deps: {
+		tutor: Tutor;
+		renderer: PlanRenderer;
+		state?: StateStore;
+		budgets?: BudgetRouter;
+		learning?: SlackAdapterOptions["learning"];
+	},
 	config: Partial<SlackAdapterConfig> = {},
 ): Promise<Running> {
 	const adapter = createSlackAdapter({
