@@ -178,16 +178,17 @@ export function createLearning(options: LearningOptions): Learning {
 		async due(key, limit = 10) {
 			const items = await store.items(key);
 			const at = now().getTime();
-			const due: ReviewItem[] = [];
+			// Due times parsed once (a comparator that parses would do it n log n times).
+			const due: Array<{ t: number; item: ReviewItem }> = [];
 			let next: number | undefined;
 			for (const item of items) {
 				const t = Date.parse(item.card.due);
-				if (t <= at) due.push(item);
+				if (t <= at) due.push({ t, item });
 				else if (next === undefined || t < next) next = t;
 			}
-			due.sort((a, b) => Date.parse(a.card.due) - Date.parse(b.card.due));
+			due.sort((a, b) => a.t - b.t);
 			return {
-				items: due.slice(0, Math.max(0, limit)),
+				items: due.slice(0, Math.max(0, limit)).map((d) => d.item),
 				dueCount: due.length,
 				total: items.length,
 				...(next !== undefined ? { nextDue: new Date(next).toISOString() } : {}),
