@@ -124,7 +124,7 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 				learning: options.learning,
 				state: state.store,
 				logger,
-				now,
+				controllerNow: now,
 				...(options.rephrase ? { rephrase: options.rephrase } : {}),
 			})
 		: undefined;

@@ -37,7 +37,8 @@ export interface ProfileFlowDeps {
 	/** The controller's state store (review threads, the controller's own per-lesson keys forget-me clears). */
 	state: StateStore;
 	logger: Logger;
-	now: () => Date;
+	/** The controller's clock (its daily lesson counts are keyed by its day; forget-me clears them). */
+	controllerNow: () => Date;
 	rephrase?: Rephrase;
 }
 
@@ -86,7 +87,9 @@ function parsePlace(where: string | undefined): ReminderPlace | undefined {
 
 /** Create the profile flows of one platform. */
 export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
-	const { port, learning, state, logger, now } = deps;
+	const { port, learning, state, logger } = deps;
+	// One clock for what is due and what is said about it: the learning service's.
+	const now = () => learning.now();
 	const keyOf = (community: string, by: Participant) => learnerKeyOf(`${port.name}:${community}`, by);
 	const review = createReviewFlow({
 		port,
@@ -110,7 +113,7 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 			if (typeof latest === "string" && sessions.includes(latest)) await state.delete(`latest:${place}`);
 			const placeCommunity = place.split(":")[0] ?? community;
 			for (let d = 0; d < 2; d++) {
-				const day = new Date(now().getTime() - d * 86_400_000).toISOString().slice(0, 10);
+				const day = new Date(deps.controllerNow().getTime() - d * 86_400_000).toISOString().slice(0, 10);
 				await state.delete(`count:${placeCommunity}:${actor.by.id}:${day}`);
 			}
 		}

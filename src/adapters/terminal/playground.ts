@@ -16,6 +16,7 @@ import { cardFromEvent, type PlanRenderer, type QuestionCard } from "../../rende
 import { tokens } from "../lesson/budget-texts.ts";
 import { createLessonController, type LessonController } from "../lesson/controller.ts";
 import type { Actor } from "../lesson/port.ts";
+import type { LearnerServices } from "../lesson/profile-flows.ts";
 import { createStyler, type Styler } from "./format.ts";
 import type { Answer, AnswerSource } from "./input.ts";
 import { PlanPictures } from "./plan-pictures.ts";
@@ -49,6 +50,8 @@ export interface PlaygroundOptions {
 	/** Longest wait for the tutor between two learner actions (default 10 minutes). */
 	maxWaitMs?: number;
 	logger?: Logger;
+	/** Learner profiles: the lesson is recorded when it ends (and a later lesson's prober sees it). */
+	learning?: LearnerServices;
 }
 
 /** How a run ended. */
@@ -118,6 +121,7 @@ class PlaygroundRun {
 			port: this.port,
 			logger: this.logger,
 			state: createMemoryStateStore(),
+			...(o.learning ?? {}),
 		});
 		this.actor = {
 			by: this.learner,

@@ -59,6 +59,8 @@ export interface ReportRow {
 
 /** The learning service. Every method may reject when a store fails (the caller tells the person). */
 export interface Learning {
+	/** The service's clock (review deadlines and "next review" lines read it too). */
+	now(): Date;
 	/** Build (or rebuild) the profile entry of an ended lesson and its review items; idempotent per lesson. */
 	recordLesson(record: SessionRecord): Promise<void>;
 	/** Record the place a lesson started in (what forget-me clears there). */
@@ -116,6 +118,7 @@ export function createLearning(options: LearningOptions): Learning {
 	const serial = perKey();
 
 	const learning: Learning = {
+		now,
 		recordLesson(record) {
 			const key = learnerKeyOf(record.sessionId, record.learner);
 			return serial(key, async () => {
