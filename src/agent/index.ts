@@ -16,10 +16,12 @@ export {
 } from "./models/index.ts";
 export {
 	createLearning,
+	DEFAULT_RETENTION_DAYS,
 	type DueReview,
 	type LearnerProfile,
 	type Learning,
 	type LearningOptions,
+	MAX_RETENTION_DAYS,
 	type ProfileLesson,
 	type ReportRow,
 	type ReviewItem,

@@ -13,6 +13,7 @@ import {
 	type ChatInputCommandInteraction,
 	MessageFlags,
 } from "discord.js";
+import { DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS } from "../../agent/index.ts";
 import { toDiscordMessages } from "../../render/index.ts";
 import type { LessonPlace } from "../lesson/port.ts";
 import { actorOf } from "./actor.ts";
@@ -21,7 +22,7 @@ import { NOTICES } from "./notices.ts";
 import { describeRestError } from "./rest-messages.ts";
 
 /** The profile subcommands' names. */
-export const PROFILE_SUBCOMMANDS = ["review", "progress", "report", "forget-me", "remind"] as const;
+export const PROFILE_SUBCOMMANDS = ["review", "progress", "report", "forget-me", "remind", "retention"] as const;
 /** One of them. */
 export type ProfileSubcommand = (typeof PROFILE_SUBCOMMANDS)[number];
 
@@ -62,6 +63,20 @@ export const profileSubcommands: APIApplicationCommandSubcommandOption[] = [
 				name: "on",
 				description: "true: remind me; false: stop",
 				required: true,
+			},
+		],
+	},
+	{
+		type: ApplicationCommandOptionType.Subcommand,
+		name: "retention",
+		description: `Admins: days lessons are kept after they end (default ${DEFAULT_RETENTION_DAYS})`,
+		options: [
+			{
+				type: ApplicationCommandOptionType.Integer,
+				name: "days",
+				description: "Keep lessons this many days (leave out to see the setting)",
+				min_value: 1,
+				max_value: MAX_RETENTION_DAYS,
 			},
 		],
 	},
@@ -131,6 +146,11 @@ export async function profileCommand(
 				components: message.components ?? [],
 				allowedMentions: { parse: [] },
 			});
+		}
+		case "retention": {
+			const said = await flows.retention(actor, guildId, interaction.options.getInteger("days") ?? undefined);
+			if (said) await actor.notify(said);
+			return;
 		}
 		case "remind": {
 			const place = placeOf(interaction, guildId);

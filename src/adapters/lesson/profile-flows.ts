@@ -62,6 +62,8 @@ export interface ProfileFlows {
 	forget(actor: Actor, community: string): Promise<string>;
 	/** `/lesson remind on|off`: the reply. */
 	remind(actor: Actor, place: LessonPlace, on: boolean): Promise<string>;
+	/** `/lesson retention [days]` (admins): the reply (the current setting, or the new one). */
+	retention(actor: Actor, community: string, days: number | undefined): Promise<string | undefined>;
 	/** Post today's reminders (each learner at most once a day, across processes); how many went out. */
 	sendReminders(): Promise<number>;
 	/** A click on a profile button; undefined when `toolCallId` is not one. */
@@ -177,6 +179,16 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 				: "Reminders are off.";
 		},
 
+		async retention(actor, community, days) {
+			if (!(await actor.isAdmin())) {
+				await actor.notify(`Only admins${port.style.adminHint ?? ""} can change how long lessons are kept.`);
+				return undefined;
+			}
+			const kept =
+				days === undefined ? await learning.retention(community) : await learning.setRetention(community, days);
+			return `${days === undefined ? "Lessons here are kept" : "Saved: lessons here are now kept"} ${kept} days after they end (transcripts, profiles and review items); older ones are deleted within the hour.`;
+		},
+
 		async sendReminders() {
 			let sent = 0;
 			for (const due of await learning.claimReminders(`${port.name}:`)) {
@@ -234,6 +246,7 @@ export function attachProfile(
 		flows
 			.sendReminders()
 			.catch((error: unknown) => logger.warn({ err: error }, `${platform}: sending reminders failed`));
+		learning.sweep().catch((error: unknown) => logger.warn({ err: error }, `${platform}: the retention sweep failed`));
 	}, REMINDER_CHECK_MS);
 	timer.unref();
 	return () => {

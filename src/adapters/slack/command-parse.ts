@@ -28,6 +28,7 @@ export type LessonCommand =
 	| { kind: "report" }
 	| { kind: "forget-me" }
 	| { kind: "remind"; on?: boolean }
+	| { kind: "retention"; days?: number; error?: string }
 	| { kind: "config"; change?: ConfigChange; error?: string };
 
 const USER = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
@@ -105,6 +106,13 @@ export function parseLessonCommand(text: string): LessonCommand {
 		case "forget-me":
 		case "forgetme":
 			return { kind: "forget-me" };
+		case "retention": {
+			if (args.length === 0) return { kind: "retention" };
+			const n = Number(args[0]);
+			return args.length === 1 && Number.isInteger(n) && n >= 1 && n <= 3650
+				? { kind: "retention", days: n }
+				: { kind: "retention", error: "Give the days to keep lessons as a whole number from 1 to 3650." };
+		}
 		case "remind": {
 			const v = args[0]?.toLowerCase();
 			return v === "on" || v === "off" ? { kind: "remind", on: v === "on" } : { kind: "remind" };

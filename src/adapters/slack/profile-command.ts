@@ -18,11 +18,14 @@ import { decodeSlackThreadId } from "./thread-id.ts";
 /** The forget-me confirm button's action id. */
 export const FORGET_ACTION_ID = "lh-forget-me-confirm";
 
-type ProfileCommand = Extract<LessonCommand, { kind: "review" | "progress" | "report" | "forget-me" | "remind" }>;
+type ProfileCommand = Extract<
+	LessonCommand,
+	{ kind: "review" | "progress" | "report" | "forget-me" | "remind" | "retention" }
+>;
 
 /** Whether a parsed command is a profile one. */
 export function isProfileCommand(c: LessonCommand): c is ProfileCommand {
-	return ["review", "progress", "report", "forget-me", "remind"].includes(c.kind);
+	return ["review", "progress", "report", "forget-me", "remind", "retention"].includes(c.kind);
 }
 
 /** Upload a file to the user's DM with the bot; false (logged) when Slack refused. */
@@ -126,6 +129,12 @@ export async function profileCommand(
 				ctx.logger.warn({ err: error }, "slack: the forget-me confirmation could not be shown");
 				await actor.notify("The confirmation could not be shown; try again.");
 			}
+			return;
+		}
+		case "retention": {
+			if (parsed.error) return actor.notify(parsed.error);
+			const said = await flows.retention(actor, teamId, parsed.days);
+			if (said) await actor.notify(said);
 			return;
 		}
 		case "remind": {

@@ -18,6 +18,11 @@ import { createScheduler, type ReviewOutcome, type Scheduler } from "./schedule.
 
 export type { LearnerProfile, ProfileLesson, ReviewItem } from "./profile-store.ts";
 
+/** Days a lesson's record (transcript, profile entry, review items) is kept when its server set no retention. */
+export const DEFAULT_RETENTION_DAYS = 365;
+/** Longest retention a server may set (ten years). */
+export const MAX_RETENTION_DAYS = 3650;
+
 /** Review threads a profile remembers (older ones' state has expired: it lives a day). */
 const REVIEW_THREADS_KEPT = 50;
 /** How long a reminder's once-a-day guard is kept. */
@@ -85,6 +90,12 @@ export interface Learning {
 	claimReminders(prefix?: string): Promise<Array<{ key: string; where?: string; due: number }>>;
 	/** Delete the learner's profile, review items and their lessons' transcripts; returns the deleted session ids and the review threads. */
 	forget(key: string): Promise<{ sessions: string[]; reviewThreads: string[] }>;
+	/** A community's retention in days (DEFAULT_RETENTION_DAYS when it set none). */
+	retention(community: string): Promise<number>;
+	/** Set a community's retention (1..MAX_RETENTION_DAYS days); the next sweep applies it. */
+	setRetention(community: string, days: number): Promise<number>;
+	/** Delete lessons older than their community's retention: transcripts, profile entries, review items. Returns how many went. */
+	sweep(): Promise<number>;
 	/** Record each lesson's facts when it ends (only sessions whose id starts with `prefix`); returns the unsubscribe function. */
 	observe(tutor: Pick<Tutor, "subscribe">, prefix?: string): () => void;
 }
@@ -147,7 +158,10 @@ export function createLearning(options: LearningOptions): Learning {
 				}
 				await store.saveItems(key, items);
 				await store.saveProfile(profile);
-				if (facts.community !== "") await store.edit(`members:${facts.community}`, key, true);
+				if (facts.community !== "") {
+					await store.edit(`members:${facts.community}`, key, true);
+					await store.edit("communities", facts.community, true);
+				}
 			});
 		},
 
@@ -284,6 +298,50 @@ export function createLearning(options: LearningOptions): Learning {
 				await store.deleteOwn(key);
 				return { sessions: [...sessions], reviewThreads: profile?.reviewThreads ?? [] };
 			});
+		},
+
+		async retention(community) {
+			const v = await options.state.get(`retention:${community}`);
+			return typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= MAX_RETENTION_DAYS
+				? v
+				: DEFAULT_RETENTION_DAYS;
+		},
+
+		async setRetention(community, days) {
+			const d = Math.max(1, Math.min(MAX_RETENTION_DAYS, Math.floor(days)));
+			await options.state.set(`retention:${community}`, d);
+			return d;
+		},
+
+		async sweep() {
+			let removed = 0;
+			for (const community of await store.list("communities")) {
+				const cutoff = now().getTime() - (await learning.retention(community)) * 86_400_000;
+				for (const key of await store.list(`members:${community}`)) {
+					removed += await serial(key, async () => {
+						const profile = await store.profile(key);
+						if (!profile) return 0;
+						const old = profile.lessons.filter(
+							(l) => l.community === community && Date.parse(l.endedAt ?? l.startedAt) < cutoff,
+						);
+						if (old.length === 0) return 0;
+						const gone = new Set(old.map((l) => l.sessionId));
+						for (const id of gone) await options.sessions.delete(id);
+						profile.lessons = profile.lessons.filter((l) => !gone.has(l.sessionId));
+						if (profile.sessionIds) profile.sessionIds = profile.sessionIds.filter((id) => !gone.has(id));
+						await store.saveItems(
+							key,
+							(await store.items(key)).filter((i) => !gone.has(i.sessionId)),
+						);
+						await store.saveProfile(profile);
+						if (!profile.lessons.some((l) => l.community === community))
+							await store.edit(`members:${community}`, key, false);
+						return gone.size;
+					});
+				}
+			}
+			if (removed > 0) logger.info({ removed }, "lessons past their retention were deleted");
+			return removed;
 		},
 
 		observe(tutor, prefix = "") {

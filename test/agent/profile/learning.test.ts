@@ -151,3 +151,22 @@ describe("report and forget-me", () => {
 		expect((await learning.report("g1")).map((r) => r.member)).toEqual(["u2"]);
 	});
 });
+
+describe("retention", () => {
+	it("deletes lessons past their server's retention: transcript, profile entry and review items", async () => {
+		const { learning, sessions, advance } = setup();
+		const record = fractionsRecord({ sessionId: "discord:g1:t1", learnerId: "u1" });
+		await sessions.set(record);
+		await learning.recordLesson(record);
+		expect(await learning.retention("g1")).toBe(365);
+		expect(await learning.setRetention("g1", 30)).toBe(30);
+		advance(20 * DAY);
+		expect(await learning.sweep()).toBe(0);
+		advance(20 * DAY);
+		expect(await learning.sweep()).toBe(1);
+		expect(await sessions.get("discord:g1:t1")).toBeUndefined();
+		expect((await learning.profile("discord:u1"))?.lessons).toEqual([]);
+		expect(await learning.items("discord:u1")).toEqual([]);
+		expect(await learning.report("g1")).toEqual([]);
+	});
+});
