@@ -11,7 +11,9 @@ const dir = mkdtempSync(join(tmpdir(), "lh-cli-profile-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("lessons across lessons in the terminal (child processes, demo model, one store)", () => {
-	it("a second lesson's prober says what it skips from the first; review says when items fall due", async () => {
+	it("a second lesson's prober says what it skips from the first; review says when items fall due", {
+		timeout: 300_000,
+	}, async () => {
 		const cwd = mkdtempSync(join(dir, "run-"));
 		const env = {
 			LEARNHARNESS_STORE_URL: `sqlite://${join(cwd, "store.sqlite")}`,
