@@ -65,12 +65,19 @@ export interface TutorOptions {
 	 * the store is back.
 	 */
 	saveRetryMs?: number;
+	/**
+	 * What the learner's profile says they know of a related topic (the prober's start note carries it).
+	 * Bounded to RECALL_MS; a failure or a late answer starts the lesson without it. Must not throw.
+	 */
+	recall?: (sessionId: string, learner: StartLessonOptions["learner"], topic: string) => Promise<string | undefined>;
 	/** Cost caps: a turn runs only when `beforeTurn` allows it; each model step's usage goes to `spent` (default: no caps). */
 	budget?: TurnBudget;
 }
 
 /** Longest topic accepted. */
 export const MAX_TOPIC_CHARS = 300;
+/** Longest the profile lookup of a new lesson may take. */
+const RECALL_MS = 2_000;
 /** Re-runs of one cut-off turn in a row on restart, before it waits for the learner instead. */
 const MAX_RERUNS = 2;
 
@@ -207,6 +214,8 @@ export function createTutor(options: TutorOptions): Tutor {
 			if (topic === "") return { ok: false, code: "invalid-topic", message: "Name a topic to learn." };
 			if (topic.length > MAX_TOPIC_CHARS)
 				return { ok: false, code: "invalid-topic", message: `Keep the topic under ${MAX_TOPIC_CHARS} characters.` };
+			// Before the existence check: no await may come between that check and claiming the thread.
+			const prior = await recallWithin(options.recall, opts, topic, logger);
 			absent.delete(opts.sessionId); // a start always asks the store
 			// states.has: another startLesson for this thread got there while the store was read.
 			if ((await load(opts.sessionId)) || states.has(opts.sessionId))
@@ -227,7 +236,7 @@ export function createTutor(options: TutorOptions): Tutor {
 						id: rt.newId(),
 						role: "user",
 						metadata: { kind: "context", note: "start", at },
-						parts: [{ type: "text", text: lessonStartNote(topic, opts.learner, opts.mode) }],
+						parts: [{ type: "text", text: lessonStartNote(topic, opts.learner, opts.mode, prior) }],
 					},
 				],
 				usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
@@ -365,4 +374,30 @@ export function createTutor(options: TutorOptions): Tutor {
 			await rt.store.close();
 		},
 	};
+}
+
+/** The recall hook's note, or undefined when there is none, it fails, or it takes longer than RECALL_MS. */
+async function recallWithin(
+	recall: TutorOptions["recall"],
+	opts: StartLessonOptions,
+	topic: string,
+	logger: Logger,
+): Promise<string | undefined> {
+	if (!recall) return undefined;
+	let timer: NodeJS.Timeout | undefined;
+	try {
+		const late = new Promise<undefined>((done) => {
+			timer = setTimeout(() => done(undefined), RECALL_MS);
+		});
+		const note = await Promise.race([recall(opts.sessionId, opts.learner, topic), late]);
+		return typeof note === "string" && note.trim() !== "" ? note : undefined;
+	} catch (error) {
+		logger.warn(
+			{ err: error, sessionId: opts.sessionId },
+			"the learner profile could not be read; the lesson starts without it",
+		);
+		return undefined;
+	} finally {
+		clearTimeout(timer);
+	}
 }

@@ -1,5 +1,5 @@
 /**
- * The command line: `learnharness start | playground | register-commands | doctor`
+ * The command line: `learnharness start | playground | review | register-commands | doctor`
  * (commander), each with `--help`. Commands resolve with an exit code; only the
  * entry (src/cli.ts) exits the process.
  */
@@ -11,6 +11,7 @@ import { doctorCommand } from "./doctor.ts";
 import { type CliIo, processIo } from "./io.ts";
 import { playgroundCommand } from "./playground-command.ts";
 import { registerCommandsCommand } from "./register-commands.ts";
+import { reviewCommand } from "./review-command.ts";
 import { startCommand } from "./start.ts";
 
 /** What running the CLI leads to: exit with a code, or keep running (servers). */
@@ -64,6 +65,12 @@ export function createProgram(io: CliIo, settle: (outcome: CliOutcome) => void):
 		)
 		.action(async (opts: { resume?: string; topic?: string; mode: LessonMode; plansDir: string }) => {
 			settle({ exit: await playgroundCommand(opts, io) });
+		});
+	program
+		.command("review")
+		.description("Review the ideas due from your terminal lessons (spaced review; one answer a line).")
+		.action(async () => {
+			settle({ exit: await reviewCommand(io) });
 		});
 	program
 		.command("register-commands")

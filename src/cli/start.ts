@@ -198,6 +198,7 @@ async function startDiscord(
 		logger: logger.child({ adapter: "discord" }),
 		state: adapterState(config, "discord", logger, registry),
 		budgets: runtime.budgets,
+		learning: runtime.learning,
 	});
 	await adapter.start();
 	return adapter;
@@ -222,6 +223,7 @@ async function startSlack(
 		budgets: runtime.budgets,
 		// /healthz and /readyz on Slack's port, unless they have a port of their own.
 		...(config.healthPort === undefined ? { httpRoutes: health.routes() } : {}),
+		learning: runtime.learning,
 	});
 	await adapter.start();
 	return adapter;

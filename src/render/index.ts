@@ -89,5 +89,13 @@ export {
 	planLegendItems,
 	planLegendLine,
 } from "./plan-style.ts";
+export {
+	MAX_TOPICS,
+	type ProgressData,
+	type ProgressTopic,
+	progressSvg,
+	renderProgressPng,
+	TIMELINE_DAYS,
+} from "./progress-image.ts";
 export { splitMessage } from "./split-message.ts";
 export { TABLE_CELL_MAX_CHARS, TABLE_MAX_WIDTH, tablesToCode } from "./tables.ts";

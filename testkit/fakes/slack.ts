@@ -199,6 +199,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 			if (!user) return { ok: false, error: "user_not_found" };
 			return { user: { ...user, team_id: teamId, real_name: user.name, profile: { display_name: user.name } } };
 		},
+		"conversations.open": (p) => ({ channel: { id: `D${String(p.users ?? "").replace(/[^A-Z0-9]/g, "")}` } }),
 		"conversations.info": (p) => ({
 			channel: { id: p.channel, name: `chan-${String(p.channel).toLowerCase()}`, is_channel: true },
 		}),

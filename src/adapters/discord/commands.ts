@@ -16,6 +16,7 @@ import {
 } from "discord.js";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
 import { MAX_VOTE_SECONDS, MIN_VOTE_SECONDS } from "../lesson/lesson-rules.ts";
+import { profileSubcommands } from "./profile-command.ts";
 import type { DiscordAdapterConfig } from "./types.ts";
 
 /** The command's name. */
@@ -159,6 +160,7 @@ export const lessonCommands: RESTPutAPIApplicationCommandsJSONBody = [
 				name: "usage",
 				description: "Admins: tokens used today and this month, per member and model, with estimated cost",
 			},
+			...profileSubcommands,
 		],
 	},
 ];

@@ -35,6 +35,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 		logger,
 		...(options.state ? { state: options.state } : {}),
 		...(options.budgets ? { budgets: options.budgets } : {}),
+		...(options.learning ?? {}),
 		...(config.storeUrl ? { storeUrl: config.storeUrl } : {}),
 		...(config.guildDefaults ? { ruleDefaults: config.guildDefaults } : {}),
 		images: {
@@ -109,5 +110,6 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 		},
 		flush: (timeoutMs) => controller.flush(timeoutMs),
 		ready: () => !stopped && client.ws.status === Status.Ready,
+		sendReminders: async () => (await controller.profile?.sendReminders()) ?? 0,
 	};
 }

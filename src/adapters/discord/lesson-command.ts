@@ -15,6 +15,7 @@ import { actorOf } from "./actor.ts";
 import { OPTION } from "./commands.ts";
 import { DISCORD_STYLE, HELP_TEXT, NOTICES } from "./notices.ts";
 import { threadName } from "./port.ts";
+import { isProfileSubcommand, profileCommand } from "./profile-command.ts";
 import { encodeDiscordThreadId } from "./thread-id.ts";
 import { participantOf } from "./who.ts";
 
@@ -92,6 +93,7 @@ function configChange(interaction: ChatInputCommandInteraction): LessonRulesChan
 /** Handle a `/lesson` command (not yet acknowledged). */
 export async function lessonCommand(ctx: CommandContext, interaction: ChatInputCommandInteraction): Promise<void> {
 	const sub = interaction.options.getSubcommand(false);
+	if (isProfileSubcommand(sub)) return profileCommand(ctx, interaction, sub);
 	if (sub !== "start" && sub !== "end" && sub !== "status" && sub !== "config" && sub !== "usage") {
 		if (sub !== "help") ctx.logger.warn({ subcommand: sub }, "discord: unknown /lesson subcommand");
 		return void (await interaction.reply({ content: HELP_TEXT, flags: MessageFlags.Ephemeral }));

@@ -6,7 +6,7 @@
  * store, and turns tutor events into port calls (thread-output.ts).
  */
 
-import { DEFAULT_STORE_URL, openStateStore, type StateStore } from "../../agent/index.ts";
+import { DEFAULT_STORE_URL, type Learning, openStateStore, type StateStore } from "../../agent/index.ts";
 import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
@@ -18,6 +18,8 @@ import { applyLessonRulesChange, type LessonRules, type LessonRulesChange } from
 import { LessonState } from "./lesson-state.ts";
 import { refusalNotice } from "./notices.ts";
 import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
+import { attachProfile, createProfileFlows, type ProfileFlows } from "./profile-flows.ts";
+import type { Rephrase } from "./review.ts";
 import { createSerialQueues } from "./serial-queue.ts";
 import { type StartOutcome, type StartRequest, startLesson } from "./start.ts";
 import { createThreadOutput } from "./thread-output.ts";
@@ -45,6 +47,10 @@ export interface LessonControllerOptions {
 	/** Where this platform's cost caps attach to the tutor's budget hook (default: no caps, nothing counted). */
 	budgets?: BudgetRouter;
 	now?: () => Date;
+	/** Learner profiles, review, progress, report, forget-me and reminders (profile-flows.ts); without it those commands say they are off. */
+	learning?: Learning;
+	/** Rewords review questions (the model); default: the original wording. */
+	rephrase?: Rephrase;
 }
 
 /** `/lesson usage`: a community's tokens today and this month, and its price table. */
@@ -94,6 +100,8 @@ export interface LessonController {
 	openForm(actor: Actor, threadId: string, toolCallId: string): Promise<void>;
 	/** The answer form's typed answer. */
 	submitForm(actor: Actor, threadId: string, toolCallId: string, text: string): Promise<HandleResult>;
+	/** The learner-profile commands (undefined when the controller has no learning service). */
+	readonly profile: ProfileFlows | undefined;
 	/** A message typed in a lesson thread, with its attached files (pictures for the tutor). */
 	typed(threadId: string, by: Participant, text: string, attached?: AttachedFiles): Promise<HandleResult>;
 }
@@ -123,6 +131,17 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 	const ledger = new UsageLedger(state.store);
 	const place = port.name === "slack" ? "workspace" : "server";
 	const caps: LessonBudgetOptions = { state, ledger, style: port.style, place, logger, now };
+	const profile = options.learning
+		? createProfileFlows({
+				port,
+				learning: options.learning,
+				state: state.store,
+				logger,
+				controllerNow: now,
+				...(options.rephrase ? { rephrase: options.rephrase } : {}),
+			})
+		: undefined;
+	let detachProfile: (() => void) | undefined;
 	let unsubscribe: (() => void) | undefined;
 	let detachBudget: (() => void) | undefined;
 	let stopped = false;
@@ -139,6 +158,8 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 		attach() {
 			unsubscribe ??= tutor.subscribe(output.onEvent);
 			detachBudget ??= options.budgets?.attach(port.name, createLessonBudget(caps));
+			if (options.learning && profile)
+				detachProfile ??= attachProfile(tutor, options.learning, profile, port.name, logger);
 		},
 		async stop() {
 			if (stopped) return;
@@ -155,11 +176,19 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 			unsubscribe?.();
 			unsubscribe = undefined;
 			detachBudget?.();
+			detachProfile?.();
 			output.stopTyping();
 			await owned?.close();
 		},
 		flush: (timeoutMs = STOP_MS) => queues.drain(timeoutMs),
-		start: (actor, place, request) => startLesson({ tutor, port, state, logger, now }, actor, place, request),
+		async start(actor, place, request) {
+			const outcome = await startLesson({ tutor, port, state, logger, now }, actor, place, request);
+			if (outcome.ok && options.learning)
+				await options.learning
+					.notePlace(outcome.threadId, outcome.intro.learner, `${place.community}:${place.channelId}`)
+					.catch((error: unknown) => logger.warn({ err: error }, `${port.name}: the learner profile was not updated`));
+			return outcome;
+		},
 		async end(actor, threadId) {
 			if (!threadId) return void (await actor.notify(NO_LESSON(port.style)));
 			const result = await answers.end(actor, threadId);
@@ -215,11 +244,21 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 			if (anyone || (await actor.isAdmin())) return (await state.latest(community, channelId)) ?? own;
 			return own;
 		},
-		choose: async (actor, threadId, toolCallId, index) =>
-			overBudget(actor, threadId, await answers.choose(actor, threadId, toolCallId, index)),
+		profile,
+		async choose(actor, threadId, toolCallId, index) {
+			const own = await profile?.choose(actor, threadId, toolCallId);
+			if (own) return own;
+			return overBudget(actor, threadId, await answers.choose(actor, threadId, toolCallId, index));
+		},
 		openForm: answers.openForm,
 		submitForm: async (actor, threadId, toolCallId, text) =>
 			overBudget(actor, threadId, await answers.submitForm(actor, threadId, toolCallId, text)),
-		typed: answers.typed,
+		async typed(threadId, by, text, attached) {
+			const reviewed = await profile?.review.typed(threadId, by, text).catch((error: unknown) => {
+				logger.error({ err: error, threadId }, `${port.name}: a review answer could not be graded`);
+				return { ok: false, code: "store-unavailable", message: STORE_DOWN } as const;
+			});
+			return reviewed ?? answers.typed(threadId, by, text, attached);
+		},
 	};
 }

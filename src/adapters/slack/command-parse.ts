@@ -22,6 +22,13 @@ export type LessonCommand =
 	| { kind: "status" }
 	| { kind: "usage" }
 	| { kind: "help"; unknown?: string }
+	/** The learner-profile commands (profile-command.ts). */
+	| { kind: "review" }
+	| { kind: "progress" }
+	| { kind: "report" }
+	| { kind: "forget-me" }
+	| { kind: "remind"; on?: boolean }
+	| { kind: "retention"; days?: number; error?: string }
 	| { kind: "config"; change?: ConfigChange; error?: string };
 
 const USER = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
@@ -105,6 +112,24 @@ export function parseLessonCommand(text: string): LessonCommand {
 			return { kind: "usage" };
 		case "config":
 			return parseConfig(args);
+		case "review":
+		case "progress":
+		case "report":
+			return { kind: sub.toLowerCase() as "review" | "progress" | "report" };
+		case "forget-me":
+		case "forgetme":
+			return { kind: "forget-me" };
+		case "retention": {
+			if (args.length === 0) return { kind: "retention" };
+			const n = Number(args[0]);
+			return args.length === 1 && Number.isInteger(n) && n >= 1 && n <= 3650
+				? { kind: "retention", days: n }
+				: { kind: "retention", error: "Give the days to keep lessons as a whole number from 1 to 3650." };
+		}
+		case "remind": {
+			const v = args[0]?.toLowerCase();
+			return v === "on" || v === "off" ? { kind: "remind", on: v === "on" } : { kind: "remind" };
+		}
 		case "start": {
 			let mode: LessonMode | undefined;
 			let forUser: string | undefined;

@@ -20,6 +20,7 @@ import { registerDeliveryGuard } from "./deliveries.ts";
 import { registerEvents, SLACK_FILE_ORIGIN } from "./events.ts";
 import { registerCommands } from "./lesson-command.ts";
 import { createSlackPort } from "./port.ts";
+import { registerProfileActions } from "./profile-command.ts";
 import type { SlackAdapter, SlackAdapterOptions } from "./types.ts";
 
 export { LESSON_COMMAND } from "./lesson-command.ts";
@@ -74,6 +75,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 		logger,
 		...(options.state ? { state: options.state } : {}),
 		...(options.budgets ? { budgets: options.budgets } : {}),
+		...(options.learning ?? {}),
 		...(config.storeUrl ? { storeUrl: config.storeUrl } : {}),
 		...(config.workspaceDefaults ? { ruleDefaults: config.workspaceDefaults } : {}),
 		images: {
@@ -95,6 +97,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 	registerDeliveryGuard(app, ctx); // first: a retry or replay reaches no listener's work
 	registerCommands(app, ctx);
 	registerControls(app, ctx);
+	registerProfileActions(app, ctx);
 	registerEvents(app, ctx);
 	app.error(async (error) => {
 		logger.error({ err: error, code: (error as { code?: unknown }).code }, "slack: unhandled error in a listener");
@@ -165,5 +168,6 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 			const address = server?.address();
 			return address && typeof address === "object" ? (address as AddressInfo).port : undefined;
 		},
+		sendReminders: async () => (await controller.profile?.sendReminders()) ?? 0,
 	};
 }

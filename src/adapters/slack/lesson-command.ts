@@ -16,6 +16,7 @@ import { parseLessonCommand } from "./command-parse.ts";
 import { type HandlerContext, notify, slackActor, threadLink } from "./context.ts";
 import { firstDelivery } from "./deliveries.ts";
 import { clip, helpText, SLACK_STYLE } from "./messages.ts";
+import { isProfileCommand, profileCommand } from "./profile-command.ts";
 import { decodeSlackThreadId } from "./thread-id.ts";
 
 /** The slash command this adapter answers. */
@@ -24,6 +25,7 @@ export const LESSON_COMMAND = "/lesson";
 async function runCommand(ctx: HandlerContext, command: SlashCommand, actor: Actor): Promise<void> {
 	const parsed = parseLessonCommand(command.text ?? "");
 	const { team_id: teamId, channel_id: channelId } = command;
+	if (isProfileCommand(parsed)) return profileCommand(ctx, command, actor, parsed);
 	switch (parsed.kind) {
 		case "help":
 			return actor.notify(

@@ -6,8 +6,11 @@
 
 import type { LessonMode, Participant } from "../../core/contracts/events.ts";
 
-/** The first message of a lesson: what to teach, to whom, in which mode. */
-export function lessonStartNote(topic: string, learner: Participant, mode: LessonMode): string {
+/**
+ * The first message of a lesson: what to teach, to whom, in which mode, and (`prior`)
+ * what the learner's profile says they already know of related topics (agent/profile/prior-note.ts).
+ */
+export function lessonStartNote(topic: string, learner: Participant, mode: LessonMode, prior?: string): string {
 	const who = learner.name ? `${learner.name}` : "the learner";
 	const modeLine =
 		mode === "group"
@@ -18,6 +21,7 @@ export function lessonStartNote(topic: string, learner: Participant, mode: Lesso
 		`Topic: ${topic}`,
 		`Learner: ${who}`,
 		modeLine,
+		...(prior ? [prior] : []),
 		"Begin.",
 	].join("\n");
 }

@@ -9,6 +9,7 @@ import {
 	createSlackAdapter,
 	type SlackAdapter,
 	type SlackAdapterConfig,
+	type SlackAdapterOptions,
 	type SlackHttpRoute,
 } from "../../../src/adapters/slack/index.ts";
 import type { StateStore } from "../../../src/agent/index.ts";
@@ -34,6 +35,7 @@ export async function startAdapter(
 		budgets?: BudgetRouter;
 		logger?: Logger;
 		httpRoutes?: SlackHttpRoute[];
+		learning?: SlackAdapterOptions["learning"];
 	},
 	config: Partial<SlackAdapterConfig> = {},
 ): Promise<Running> {
