@@ -5,7 +5,9 @@
  *   (b) mermaid-cli's renderMermaid on a warm browser (a new page and a
  *       mermaid reload per render),
  *   (c) our PlanRenderer warm (one page, mermaid loaded once; cache off),
- *   (d) our PlanRenderer with the cache (identical states render once).
+ *   (d) our PlanRenderer with the cache (identical states render once),
+ *   (e) throughput: 24 different pictures requested at once, with 1 and with
+ *       2 warm pages (LEARNHARNESS_RENDER_PAGES), side by side.
  * Prints medians, the ratios b/c and a/c and peak memory; the last line is
  * one JSON object. Few mmdc runs keep it under ~2 minutes.
  */
@@ -120,6 +122,18 @@ async function main(): Promise<void> {
 	const oursCached = median(cachedTimes);
 	log("(d) ours cached: done");
 
+	// (e) throughput by pool size: distinct sources (a comment line each), so nothing is joined or cached.
+	const throughput: Record<string, number> = {};
+	for (const pages of [1, 2]) {
+		const pool = createPlanRenderer({ cacheSize: 0, poolSize: pages, queueLimit: 64, queueTimeoutMs: 120_000 });
+		await pool.warm?.();
+		const started = performance.now();
+		await Promise.all(Array.from({ length: 24 }, (_, i) => pool.renderMermaid(`${source}\n%% ${pages}-${i}`)));
+		throughput[String(pages)] = 24 / ((performance.now() - started) / 1000);
+		await pool.close();
+	}
+	log("(e) pages 1 vs 2: done");
+
 	// (b) mermaid-cli's renderMermaid with one warm browser.
 	const browser = await launchChromium(executablePath, 30_000);
 	const rmOptions = {
@@ -185,6 +199,9 @@ async function main(): Promise<void> {
 		]),
 	);
 	log(
+		`(e) pictures per second, 24 at once: 1 page ${fmt(throughput["1"] ?? 0, 1)}, 2 pages ${fmt(throughput["2"] ?? 0, 1)} (${round((throughput["2"] ?? 0) / (throughput["1"] ?? 1), 2)}x)`,
+	);
+	log(
 		`peak RSS: node ${round(peakRss)} MB; our Chromium tree ${round(chromiumPeakMb)} MB PSS (sampled between renders)`,
 	);
 	log(
@@ -201,6 +218,7 @@ async function main(): Promise<void> {
 			render_mermaid_warm_ms: round(rm),
 			ours_warm_ms: round(oursWarm),
 			ours_cached_ms: round(oursCached, 3),
+			pictures_per_s_by_pages: { "1": round(throughput["1"] ?? 0), "2": round(throughput["2"] ?? 0) },
 			speedup_vs_render_mermaid: round(speedupRm),
 			peak_rss_mb: round(peakRss),
 			math_warm_ms: round(math.warmMs, 2),

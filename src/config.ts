@@ -45,6 +45,10 @@ export interface Config {
 	telemetry?: boolean;
 	/** The browser for plan pictures; undefined lets the renderer find one. */
 	chromiumPath?: string;
+	/** Warm pages of the plan renderer (LEARNHARNESS_RENDER_PAGES); undefined: the renderer's default. */
+	renderPages?: number;
+	/** A port of its own for /healthz and /readyz (LEARNHARNESS_HEALTH_PORT). */
+	healthPort?: number;
 	/** Set when DISCORD_TOKEN is. */
 	discord?: { token: string; apiUrl?: string; guildId?: string };
 	/** Set when SLACK_BOT_TOKEN is. */
@@ -199,6 +203,8 @@ export function parseConfig(env: Env): ConfigResult {
 	if (str("LEARNHARNESS_TELEMETRY") === "1") config.telemetry = true;
 	const chromium = str("LEARNHARNESS_CHROMIUM_PATH") ?? str("PUPPETEER_EXECUTABLE_PATH");
 	if (chromium) config.chromiumPath = chromium;
+	if (typeof v.LEARNHARNESS_RENDER_PAGES === "number") config.renderPages = v.LEARNHARNESS_RENDER_PAGES;
+	if (typeof v.LEARNHARNESS_HEALTH_PORT === "number") config.healthPort = v.LEARNHARNESS_HEALTH_PORT;
 	if (discordToken) {
 		config.discord = { token: discordToken };
 		const apiUrl = str("DISCORD_API_URL");

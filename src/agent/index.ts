@@ -14,6 +14,21 @@ export {
 	type ProviderSettings,
 	parseModelSpec,
 } from "./models/index.ts";
+export {
+	createLearning,
+	DEFAULT_RETENTION_DAYS,
+	type DueReview,
+	type LearnerProfile,
+	type Learning,
+	type LearningOptions,
+	MAX_RETENTION_DAYS,
+	type ProfileLesson,
+	type ReportRow,
+	type ReviewItem,
+} from "./profile/learning.ts";
+export { communityOf, learnerKeyOf } from "./profile/lesson-facts.ts";
+export { createRephraser } from "./profile/rephrase.ts";
+export type { ReviewOutcome } from "./profile/schedule.ts";
 export { isStoreError, reason, StoreError } from "./store/errors.ts";
 export {
 	DEFAULT_STORE_URL,

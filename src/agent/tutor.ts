@@ -14,18 +14,20 @@ import type { HandleResult, LearnerEvent } from "../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../core/contracts/logger.ts";
 import type { StartLessonOptions, StartLessonResult, Tutor } from "../core/contracts/tutor.ts";
 import { DEFAULT_LOCALE, isLocale } from "../core/i18n/index.ts";
+import { normalizeGroupSettings } from "../core/votes.ts";
 import { admit, claim } from "./engine/admit.ts";
 import { createAgents } from "./engine/agents.ts";
 import type { EngineContext } from "./engine/context.ts";
 import { createEventHub } from "./engine/event-hub.ts";
 import { asLanguageModelV3 } from "./engine/model-step.ts";
 import { NOT_SAVED_MESSAGE, save, saveRetrying } from "./engine/persist.ts";
-import { kick } from "./engine/pump.ts";
+import { armVotes, kick } from "./engine/pump.ts";
 import { type QuestionEvent, replayEvents } from "./engine/question-events.ts";
 import { repairRecord } from "./engine/repair.ts";
 import { evictable, isIdle, newSessionState, type SessionState } from "./engine/session-state.ts";
 import { summarize } from "./engine/summary.ts";
 import { pendingLearnerCalls } from "./engine/transcript.ts";
+import { createVoteTimers, type TimerFunctions } from "./engine/votes.ts";
 import { lessonStartNote } from "./prompts/context.ts";
 import type { SessionRecord, SessionStore } from "./store/types.ts";
 
@@ -52,6 +54,8 @@ export interface TutorOptions {
 	/** An OpenTelemetry span per model step, to the process's registered tracer provider (default off). */
 	telemetry?: boolean;
 	now?: () => Date;
+	/** Timers that close group votes (default: the process's setTimeout; tests inject their own with `now`). */
+	timers?: TimerFunctions;
 	/** How long close() waits for running turns before aborting them (default 10 s). */
 	closeTimeoutMs?: number;
 	/** Sessions kept in memory; idle, fully saved ones beyond this reload from the store on demand (default 1000). */
@@ -62,12 +66,19 @@ export interface TutorOptions {
 	 * the store is back.
 	 */
 	saveRetryMs?: number;
+	/**
+	 * What the learner's profile says they know of a related topic (the prober's start note carries it).
+	 * Bounded to RECALL_MS; a failure or a late answer starts the lesson without it. Must not throw.
+	 */
+	recall?: (sessionId: string, learner: StartLessonOptions["learner"], topic: string) => Promise<string | undefined>;
 	/** Cost caps: a turn runs only when `beforeTurn` allows it; each model step's usage goes to `spent` (default: no caps). */
 	budget?: TurnBudget;
 }
 
 /** Longest topic accepted. */
 export const MAX_TOPIC_CHARS = 300;
+/** Longest the profile lookup of a new lesson may take. */
+const RECALL_MS = 2_000;
 /** Re-runs of one cut-off turn in a row on restart, before it waits for the learner instead. */
 const MAX_RERUNS = 2;
 
@@ -101,6 +112,7 @@ export function createTutor(options: TutorOptions): Tutor {
 		telemetry: options.telemetry ?? false,
 		...(options.budget ? { budget: options.budget } : {}),
 		now: options.now ?? (() => new Date()),
+		voteTimers: createVoteTimers(options.timers),
 		newId: () => randomUUID(),
 		signal: abort.signal,
 	};
@@ -176,6 +188,7 @@ export function createTutor(options: TutorOptions): Tutor {
 				const state = newSessionState(record);
 				if (repairRecord(record).changed) await save(rt, state);
 				states.set(sessionId, state);
+				armVotes(rt, state); // a vote open before a restart closes on its saved deadline
 				evictIdle(state);
 				return state;
 			})().finally(() => loading.delete(sessionId));
@@ -202,6 +215,8 @@ export function createTutor(options: TutorOptions): Tutor {
 			if (topic === "") return { ok: false, code: "invalid-topic", message: "Name a topic to learn." };
 			if (topic.length > MAX_TOPIC_CHARS)
 				return { ok: false, code: "invalid-topic", message: `Keep the topic under ${MAX_TOPIC_CHARS} characters.` };
+			// Before the existence check: no await may come between that check and claiming the thread.
+			const prior = await recallWithin(options.recall, opts, topic, logger);
 			absent.delete(opts.sessionId); // a start always asks the store
 			// states.has: another startLesson for this thread got there while the store was read.
 			if ((await load(opts.sessionId)) || states.has(opts.sessionId))
@@ -216,6 +231,7 @@ export function createTutor(options: TutorOptions): Tutor {
 				startedBy: opts.startedBy ?? opts.learner,
 				// Only a supported language is kept (parse, don't cast); English needs no field.
 				...(isLocale(opts.language) && opts.language !== DEFAULT_LOCALE ? { language: opts.language } : {}),
+				...(opts.mode === "group" ? { group: normalizeGroupSettings(opts.group) } : {}),
 				createdAt: at,
 				updatedAt: at,
 				messages: [
@@ -223,7 +239,7 @@ export function createTutor(options: TutorOptions): Tutor {
 						id: rt.newId(),
 						role: "user",
 						metadata: { kind: "context", note: "start", at },
-						parts: [{ type: "text", text: lessonStartNote(topic, opts.learner, opts.mode) }],
+						parts: [{ type: "text", text: lessonStartNote(topic, opts.learner, opts.mode, prior) }],
 					},
 				],
 				usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
@@ -267,7 +283,7 @@ export function createTutor(options: TutorOptions): Tutor {
 			if (!rt.storeHealthy && state.pump !== undefined)
 				return { ok: false, code: "store-unavailable", message: NOT_SAVED_MESSAGE };
 			// From here on everything is synchronous: two events cannot both claim one question.
-			const verdict = admit(state, event);
+			const verdict = admit(state, event, rt.now().toISOString());
 			if (!verdict.ok) return verdict;
 			claim(state, verdict.job);
 			// Idle session (the common case): resolve once the event is on disk (or refused by the store),
@@ -278,7 +294,8 @@ export function createTutor(options: TutorOptions): Tutor {
 					: Promise.resolve<HandleResult>({ ok: true });
 			state.queue.push(verdict.job);
 			kick(rt, state);
-			return delivered;
+			const ack = verdict.ack;
+			return ack ? delivered.then((r) => (r.ok ? { ...r, vote: ack } : r)) : delivered;
 		},
 
 		async getSession(sessionId) {
@@ -317,7 +334,7 @@ export function createTutor(options: TutorOptions): Tutor {
 				// A grading cut off while another question is open: no turn re-runs it, so it runs on its own.
 				const regrade =
 					(record.grading?.length ?? 0) > 0 && !repair.cutOff && pendingLearnerCalls(record.messages).length > 0;
-				if (!repair.changed && replay.length === 0 && !regrade) continue;
+				if (!repair.changed && replay.length === 0 && !regrade && !record.votes) continue;
 				if (repair.changed) repaired++;
 				// A turn cut off with no question pending would leave the learner waiting: run it again,
 				// at most MAX_RERUNS times in a row (a turn that kills the process must not loop forever).
@@ -332,6 +349,7 @@ export function createTutor(options: TutorOptions): Tutor {
 				if (rerun) reruns.add(state);
 				if (regrade) regrades.add(state);
 				if (replay.length > 0) replays.set(state, replay);
+				armVotes(rt, state);
 				logger.info({ sessionId, rerun, regrade, replayed: replay.length }, "session repaired after a restart");
 			}
 			startReruns();
@@ -341,6 +359,7 @@ export function createTutor(options: TutorOptions): Tutor {
 		async close() {
 			if (closed) return;
 			closed = true;
+			rt.voteTimers.clearAll();
 			const all = Promise.all([...states.values()].map(waitIdle));
 			const bounded = async (ms: number) => {
 				let timer: NodeJS.Timeout | undefined;
@@ -358,4 +377,30 @@ export function createTutor(options: TutorOptions): Tutor {
 			await rt.store.close();
 		},
 	};
+}
+
+/** The recall hook's note, or undefined when there is none, it fails, or it takes longer than RECALL_MS. */
+async function recallWithin(
+	recall: TutorOptions["recall"],
+	opts: StartLessonOptions,
+	topic: string,
+	logger: Logger,
+): Promise<string | undefined> {
+	if (!recall) return undefined;
+	let timer: NodeJS.Timeout | undefined;
+	try {
+		const late = new Promise<undefined>((done) => {
+			timer = setTimeout(() => done(undefined), RECALL_MS);
+		});
+		const note = await Promise.race([recall(opts.sessionId, opts.learner, topic), late]);
+		return typeof note === "string" && note.trim() !== "" ? note : undefined;
+	} catch (error) {
+		logger.warn(
+			{ err: error, sessionId: opts.sessionId },
+			"the learner profile could not be read; the lesson starts without it",
+		);
+		return undefined;
+	} finally {
+		clearTimeout(timer);
+	}
 }

@@ -70,6 +70,7 @@ export async function playgroundCommand(options: PlaygroundCommandOptions, io: C
 			command: io.invocation ?? "learnharness",
 			signal: interrupt.signal,
 			logger,
+			learning: runtime.learning,
 		});
 		logger.info({ ...result }, "playground finished");
 		return result.exitCode;

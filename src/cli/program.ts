@@ -1,5 +1,5 @@
 /**
- * The command line: `learnharness start | playground | register-commands | doctor`
+ * The command line: `learnharness start | playground | review | register-commands | doctor`
  * (commander), each with `--help`. Commands resolve with an exit code; only the
  * entry (src/cli.ts) exits the process.
  */
@@ -12,20 +12,26 @@ import { doctorCommand } from "./doctor.ts";
 import { type CliIo, processIo } from "./io.ts";
 import { playgroundCommand } from "./playground-command.ts";
 import { registerCommandsCommand } from "./register-commands.ts";
+import { reviewCommand } from "./review-command.ts";
 import { startCommand } from "./start.ts";
 
 /** What running the CLI leads to: exit with a code, or keep running (servers). */
 export type CliOutcome = { exit: number } | { running: true };
 
 function version(): string {
-	try {
-		const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
-			version?: string;
-		};
-		return pkg.version ?? "0.0.0";
-	} catch {
-		return "0.0.0";
+	// From src/cli/ (tsx) the package is two folders up; from the bundle in dist/, one.
+	for (const path of ["../../package.json", "../package.json"]) {
+		try {
+			const pkg = JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8")) as {
+				name?: string;
+				version?: string;
+			};
+			if (pkg.name === "learnharness") return pkg.version ?? "0.0.0";
+		} catch {
+			// not there: try the next place
+		}
 	}
+	return "0.0.0";
 }
 
 /** Builds the commander program; `settle` receives each command's outcome. */
@@ -65,6 +71,12 @@ export function createProgram(io: CliIo, settle: (outcome: CliOutcome) => void):
 		)
 		.action(async (opts: { resume?: string; topic?: string; mode: LessonMode; language: Locale; plansDir: string }) => {
 			settle({ exit: await playgroundCommand(opts, io) });
+		});
+	program
+		.command("review")
+		.description("Review the ideas due from your terminal lessons (spaced review; one answer a line).")
+		.action(async () => {
+			settle({ exit: await reviewCommand(io) });
 		});
 	program
 		.command("register-commands")

@@ -6,7 +6,16 @@
 
 import type { LanguageModel } from "ai";
 import { type BudgetRouter, createBudgetRouter } from "../adapters/lesson/lesson-budget.ts";
-import { createLanguageModel, createSessionStore, createTutor, parseModelSpec } from "../agent/index.ts";
+import type { LearnerServices } from "../adapters/lesson/profile-flows.ts";
+import {
+	createLanguageModel,
+	createLearning,
+	createRephraser,
+	createSessionStore,
+	createTutor,
+	openStateStore,
+	parseModelSpec,
+} from "../agent/index.ts";
 import { MODEL_JOBS, type ModelJob } from "../config/models.ts";
 import { type Config, redactUrl } from "../config.ts";
 import type { Logger } from "../core/contracts/logger.ts";
@@ -23,6 +32,8 @@ export interface Services {
 	budgets: BudgetRouter;
 	/** Sessions repaired at start (cut off by a crash or restart). */
 	repaired: number;
+	/** Learner profiles and review, on the sessions' store (namespace `learnharness:profiles`). */
+	learning: LearnerServices;
 }
 
 /** Options of createServices. */
@@ -40,6 +51,7 @@ export async function createServices(
 ): Promise<Services> {
 	const renderer = createPlanRenderer({
 		...(config.chromiumPath ? { executablePath: config.chromiumPath } : {}),
+		...(config.renderPages !== undefined ? { poolSize: config.renderPages } : {}),
 		logger,
 	});
 	registry.add({ name: "plan renderer", close: () => renderer.close() });
@@ -56,6 +68,10 @@ export async function createServices(
 	const model = modelOf(config);
 	const models = jobModelsOf(config);
 	const budgets = createBudgetRouter();
+	const profiles = openStateStore(config.storeUrl, "learnharness:profiles", logger);
+	// Registered before the tutor, so it closes after it (a lesson ending while the tutor closes still updates its profile).
+	registry.add({ name: "learner profiles", close: () => profiles.close() });
+	const learning = createLearning({ state: profiles, sessions: store, logger });
 	// Below the shutdown registry's per-item limit, so the tutor still closes its store after aborting turns.
 	const tutor = createTutor({
 		model,
@@ -66,12 +82,15 @@ export async function createServices(
 		...(config.modelTimeoutMs !== undefined ? { totalTimeoutMs: config.modelTimeoutMs } : {}),
 		telemetry: config.telemetry === true,
 		budget: budgets.budget,
+		recall: (sessionId, learner, topic) => learning.priorNote(sessionId, learner, topic),
 	});
 	// Registered after the renderer, so it closes first (it waits for running turns, then closes the store).
 	registry.add({ name: "tutor", close: () => tutor.close() });
 	const repaired = await tutor.resume();
 	if (repaired > 0) logger.info({ repaired }, "repaired interrupted sessions");
-	return { tutor, renderer, budgets, repaired };
+	// The demo model is scripted: it cannot reword a question, so reviews ask the original wording.
+	const rephrase = config.model.demo && !models ? undefined : createRephraser(models?.teacher ?? model);
+	return { tutor, renderer, budgets, repaired, learning: { learning, ...(rephrase ? { rephrase } : {}) } };
 }
 
 /** A configured model (LEARNHARNESS_MODEL, or another setting in its syntax) through the provider registry. */

@@ -7,6 +7,7 @@
 import { isStoreError, openStateStore } from "../agent/index.ts";
 import { type Config, redactUrl } from "../config.ts";
 import type { Logger } from "../core/contracts/logger.ts";
+import { createHealth, type Health } from "./health.ts";
 import { type CliIo, EXIT_CONFIG, loadConfigOrReport } from "./io.ts";
 import { createProcessLogger } from "./logger.ts";
 import { PLAYGROUND_LOG, playgroundCommand } from "./playground-command.ts";
@@ -16,6 +17,8 @@ import { createServices, describeModel, type Services } from "./services.ts";
 /** A started adapter, as start sees it. */
 interface RunningAdapter {
 	stop(): Promise<void>;
+	/** Connected and not stopping (for /readyz). */
+	ready(): boolean;
 }
 
 /** The result of start: an exit code now, or `running` (the process stays up until a signal). */
@@ -39,10 +42,23 @@ export async function startCommand(io: CliIo): Promise<StartOutcome> {
 	}
 	const logger = createProcessLogger(config.logLevel, { kind: "stderr", pretty: io.stderr.isTTY === true });
 	const registry = new ShutdownRegistry(logger);
-	installProcessHandlers(logger, registry, (code) => {
-		logger.flush();
-		process.exit(code);
-	});
+	// Registered first, so it closes last: /readyz says "draining" while the adapters finish their turns.
+	const health = createHealth(logger);
+	registry.add({ name: "health endpoints", close: () => health.close() });
+	installProcessHandlers(
+		logger,
+		registry,
+		(code) => {
+			logger.flush();
+			process.exit(code);
+		},
+		{
+			onSignal: () => {
+				health.drain(); // load balancers stop sending; then everything closes as usual
+				return false;
+			},
+		},
+	);
 	let runtime: Services;
 	try {
 		runtime = await createServices(config, logger, registry);
@@ -53,7 +69,9 @@ export async function startCommand(io: CliIo): Promise<StartOutcome> {
 	}
 	const started = await Promise.all([
 		config.discord ? startAdapter("discord", () => startDiscord(config, runtime, logger, registry), logger) : undefined,
-		config.slack ? startAdapter("slack", () => startSlack(config, runtime, logger, registry), logger) : undefined,
+		config.slack
+			? startAdapter("slack", () => startSlack(config, runtime, logger, registry, health), logger)
+			: undefined,
 	]);
 	const running = started.flatMap((a) => (a && "adapter" in a ? [a.adapter] : []));
 	const failed = started.flatMap((a) => (a && "error" in a ? [a.error] : []));
@@ -64,12 +82,58 @@ export async function startCommand(io: CliIo): Promise<StartOutcome> {
 	// One platform is up: the other's failure is an error in the running log, not a stop.
 	for (const error of failed) logger.error({ err: error }, "an adapter could not start; the others run");
 	for (const [i, adapter] of running.entries()) registry.add({ name: `adapter ${i + 1}`, close: () => adapter.stop() });
+	// Chromium starts now, not on the first lesson's map (readiness waits for it).
+	void runtime.renderer.warm?.();
+	await serveHealth(config, runtime, health, running, logger, registry);
 	// One line once everything is up (a start that fails prints only its sentences).
 	logger.info(
 		{ adapters: running.length, model: describeModel(config), store: redactUrl(config.storeUrl) },
 		"learnharness is running; Ctrl+C stops it",
 	);
 	return { running: true };
+}
+
+/** The readiness checks, and a port of their own when LEARNHARNESS_HEALTH_PORT is set (else Slack's, if any). */
+async function serveHealth(
+	config: Config,
+	runtime: Services,
+	health: Health,
+	adapters: RunningAdapter[],
+	logger: Logger,
+	registry: ShutdownRegistry,
+): Promise<void> {
+	const probe = openStateStore(config.storeUrl, "health", logger);
+	registry.add({ name: "health store", close: () => probe.close() });
+	health.add({
+		name: "store",
+		check: async () => {
+			await probe.get("probe");
+			return { ok: true, detail: "ok" };
+		},
+	});
+	health.add({
+		name: "chromium",
+		check: async () => {
+			const state = runtime.renderer.readiness?.() ?? "ready";
+			// Without a browser, pictures fall back to outlines: the bot still serves.
+			return { ok: state !== "starting", detail: state === "unavailable" ? "unavailable (outlines only)" : state };
+		},
+	});
+	for (const [i, adapter] of adapters.entries())
+		health.add({
+			name: adapters.length === 1 ? "platform" : `platform ${i + 1}`,
+			check: async () => (adapter.ready() ? { ok: true, detail: "connected" } : { ok: false, detail: "not connected" }),
+		});
+	if (config.healthPort === undefined) return;
+	try {
+		const port = await health.listen(config.healthPort);
+		logger.info({ port }, "health endpoints listening (/healthz, /readyz)");
+	} catch (error) {
+		logger.error(
+			{ err: error, port: config.healthPort },
+			"health endpoints could not listen; the bot runs without them",
+		);
+	}
 }
 
 async function startAdapter(
@@ -134,6 +198,7 @@ async function startDiscord(
 		logger: logger.child({ adapter: "discord" }),
 		state: adapterState(config, "discord", logger, registry),
 		budgets: runtime.budgets,
+		learning: runtime.learning,
 	});
 	await adapter.start();
 	return adapter;
@@ -144,6 +209,7 @@ async function startSlack(
 	runtime: Services,
 	logger: Logger,
 	registry: ShutdownRegistry,
+	health: Health,
 ): Promise<RunningAdapter> {
 	const slack = config.slack;
 	if (!slack) throw new Error("Slack is not configured");
@@ -155,6 +221,9 @@ async function startSlack(
 		logger, // the Slack adapter tags its own lines
 		state: adapterState(config, "slack", logger, registry),
 		budgets: runtime.budgets,
+		// /healthz and /readyz on Slack's port, unless they have a port of their own.
+		...(config.healthPort === undefined ? { httpRoutes: health.routes() } : {}),
+		learning: runtime.learning,
 	});
 	await adapter.start();
 	return adapter;

@@ -153,6 +153,18 @@ export const VARIABLES: readonly VariableSpec[] = [
 		fix: "Point it at a Chromium or Chrome binary, e.g. /usr/bin/chromium (`npm run setup` installs one).",
 	},
 	{
+		name: "LEARNHARNESS_RENDER_PAGES",
+		default: "2",
+		description:
+			"Warm Chromium pages drawing plan pictures in parallel (1 to 8; each costs memory, two doubled throughput).",
+		schema: z.coerce
+			.number({ error: "is not a number" })
+			.int({ error: "is not a whole number" })
+			.min(1, { error: "is below 1" })
+			.max(8, { error: "is above 8" }),
+		fix: "Use a whole number from 1 to 8, e.g. LEARNHARNESS_RENDER_PAGES=2.",
+	},
+	{
 		name: "PUPPETEER_EXECUTABLE_PATH",
 		default: "(unset)",
 		description: "Puppeteer's own variable for the browser binary; used when LEARNHARNESS_CHROMIUM_PATH is unset.",
@@ -222,6 +234,14 @@ export const VARIABLES: readonly VariableSpec[] = [
 		description: "HTTP port of Slack's Events API receiver (when SLACK_APP_TOKEN is unset).",
 		schema: port,
 		fix: "Use a free port number between 1 and 65535, e.g. PORT=3000 (0 picks any free port).",
+	},
+	{
+		name: "LEARNHARNESS_HEALTH_PORT",
+		default: "(unset: on PORT when Slack runs over HTTP, else none)",
+		description:
+			"A port of its own for `/healthz` and `/readyz` (load balancers, orchestrators); needed for health checks when only Discord or Socket Mode runs.",
+		schema: port,
+		fix: "Use a free port number between 1 and 65535 other than PORT, e.g. LEARNHARNESS_HEALTH_PORT=8080.",
 	},
 ];
 

@@ -61,7 +61,7 @@ const PAGE_HTML = `<!doctype html><html><head><meta charset="utf-8">
 /** A render failure with a code adapters and tests can branch on. */
 export class RenderError extends Error {
 	constructor(
-		readonly code: "no-browser" | "launch" | "timeout" | "mermaid" | "crashed" | "closed" | "render",
+		readonly code: "no-browser" | "launch" | "timeout" | "busy" | "mermaid" | "crashed" | "closed" | "render",
 		message: string,
 		options?: { cause?: unknown },
 	) {

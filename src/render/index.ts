@@ -40,6 +40,7 @@ export {
 	toSlackMessages,
 } from "./cards/slack.ts";
 export { slackAnswerModal } from "./cards/slack-modal.ts";
+export { tallyCard } from "./cards/tally.ts";
 export { CHROMIUM_FIX, DEFAULT_CHROMIUM_PATH, RenderError } from "./chromium.ts";
 export { longCodeToFiles, snippetName } from "./code-files.ts";
 export {
@@ -64,6 +65,7 @@ export { type MathPng, TexError, texToPng, texToSvg } from "./math/typeset.ts";
 export { PLAN_ALT_MAX_CHARS, planAltText } from "./plan-alt.ts";
 export {
 	createPlanRenderer,
+	DEFAULT_RENDER_PAGES,
 	PLAN_MAX_WIDTH_PX,
 	type PlanPicture,
 	type PlanRenderer,
@@ -87,5 +89,13 @@ export {
 	planLegendItems,
 	planLegendLine,
 } from "./plan-style.ts";
+export {
+	MAX_TOPICS,
+	type ProgressData,
+	type ProgressTopic,
+	progressSvg,
+	renderProgressPng,
+	TIMELINE_DAYS,
+} from "./progress-image.ts";
 export { splitMessage } from "./split-message.ts";
 export { TABLE_CELL_MAX_CHARS, TABLE_MAX_WIDTH, tablesToCode } from "./tables.ts";

@@ -1,11 +1,13 @@
 /**
  * The plan picture: a PlanRenderer turns a plan (or any mermaid source) into
  * a PNG with one long-lived Chromium and a small pool of warm pages (mermaid
- * loaded once per page). Launch is lazy; renders queue for a page, each is
- * timed out, a crashed browser is relaunched once per render, and results are
- * cached by source (identical states render once). renderPlan never throws:
- * without Chromium it returns the caption and a text outline plus an error
- * naming the fix.
+ * loaded once per page; two by default: measured 6 -> 12 pictures a second).
+ * Launch is lazy (or ahead of time with warm()); renders queue for a page in a
+ * bounded queue (a full queue refuses at once, a wait for a page is timed out),
+ * each render is timed out, a crashed browser is relaunched once per render, and
+ * results are cached by source (identical states render once). renderPlan never
+ * throws: without Chromium it returns the caption and a text outline plus an
+ * error naming the fix.
  */
 
 import type { Browser, Page } from "puppeteer";
@@ -31,10 +33,14 @@ import { sharedResults } from "./shared-results.ts";
 export interface PlanRendererOptions {
 	/** Chromium binary; default env PUPPETEER_EXECUTABLE_PATH, else /usr/bin/chromium. */
 	executablePath?: string;
-	/** Warm pages rendering in parallel (default 1: the machine has few cores). */
+	/** Warm pages rendering in parallel (default 2, at most 8; LEARNHARNESS_RENDER_PAGES). */
 	poolSize?: number;
 	/** Time limit of one render on a warm page (default 10 s). */
 	timeoutMs?: number;
+	/** Renders that may wait for a busy page (default 32); more are refused at once (code "busy"). */
+	queueLimit?: number;
+	/** How long a render may wait for a page (default: timeoutMs); then it fails with code "timeout". */
+	queueTimeoutMs?: number;
 	/** Rendered PNGs kept by source (default 64; 0 disables the cache). */
 	cacheSize?: number;
 	/** Time limit of launching Chromium and warming a page (default 30 s). */
@@ -77,6 +83,9 @@ export interface PlanRendererStats {
 	browserPid?: number;
 }
 
+/** Default warm pages of a renderer. */
+export const DEFAULT_RENDER_PAGES = 2;
+
 /** Turns plans into PNGs with one warm Chromium. */
 export interface PlanRenderer {
 	/** Picture (with its legend), caption, outline and alt text of a plan state; never throws. */
@@ -89,6 +98,13 @@ export interface PlanRenderer {
 	/** PNG of any mermaid source; throws RenderError (code no-browser | launch | timeout | mermaid | crashed | closed). */
 	renderMermaid(source: string): Promise<Buffer>;
 	stats(): PlanRendererStats;
+	/**
+	 * Launch Chromium and prepare the pool's pages now, so the first picture is not slow:
+	 * resolves "ready", or "unavailable" (no browser: pictures fall back to outlines). Never rejects.
+	 */
+	warm?(): Promise<"ready" | "unavailable">;
+	/** Whether warm() (or a render) has a working browser: "starting" until it knows. */
+	readiness?(): "starting" | "ready" | "unavailable";
 	/** Closes Chromium; later renders fail with code "closed". Safe to call twice. */
 	close(): Promise<void>;
 }
@@ -100,8 +116,10 @@ const MAX_PIXELS_2X = 48_000_000;
 /** Creates a PlanRenderer; Chromium starts on the first render, not here. */
 export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRenderer {
 	const executablePath = options.executablePath ?? process.env.PUPPETEER_EXECUTABLE_PATH ?? DEFAULT_CHROMIUM_PATH;
-	const poolSize = Math.max(1, Math.min(8, Math.floor(options.poolSize ?? 1)));
+	const poolSize = Math.max(1, Math.min(8, Math.floor(options.poolSize ?? DEFAULT_RENDER_PAGES)));
 	const timeoutMs = Math.max(100, options.timeoutMs ?? 10_000);
+	const queueLimit = Math.max(0, Math.floor(options.queueLimit ?? 32));
+	const queueTimeoutMs = Math.max(1, options.queueTimeoutMs ?? timeoutMs);
 	const launchTimeoutMs = Math.max(1_000, options.launchTimeoutMs ?? 30_000);
 	const cacheSize = Math.max(0, Math.floor(options.cacheSize ?? 64));
 	const planLook = (locale: Locale): PageRenderOptions => ({
@@ -123,6 +141,7 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 	let pageCount = 0;
 	let idle: Page[] = [];
 	let waiters: Array<() => void> = [];
+	let readiness: "starting" | "ready" | "unavailable" = "starting";
 	const pageGeneration = new WeakMap<Page, number>();
 	let renderSeq = 0;
 
@@ -137,6 +156,7 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 				}
 				stats.launches++;
 				liveBrowser = b;
+				readiness = "ready";
 				logger.info({ ms: Math.round(performance.now() - started), pid: b.process()?.pid }, "chromium launched");
 				b.once("disconnected", () => {
 					if (liveBrowser !== b) return;
@@ -152,6 +172,7 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 			},
 			(error: unknown) => {
 				browser = undefined; // the next render tries again (e.g. after Chromium was installed)
+				readiness = "unavailable";
 				throw error;
 			},
 		);
@@ -184,8 +205,38 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 					throw new RenderError("launch", `could not prepare a page: ${String(error)}`, { cause: error });
 				}
 			}
-			// Every page is busy: wait for one to come back (or for a crash/close), then look again.
-			await new Promise<void>((resolve) => waiters.push(resolve));
+			// Every page is busy: wait (bounded in count and time) for one to come back, a crash or a close.
+			await waitForPage();
+		}
+	}
+
+	function waitForPage(): Promise<void> {
+		if (waiters.length >= queueLimit)
+			return Promise.reject(new RenderError("busy", `${waiters.length} pictures are already waiting for a page`));
+		return new Promise<void>((resolve, reject) => {
+			const wake = () => {
+				clearTimeout(timer);
+				resolve();
+			};
+			const timer = setTimeout(() => {
+				waiters = waiters.filter((w) => w !== wake);
+				reject(new RenderError("timeout", `no page was free within ${queueTimeoutMs} ms`));
+			}, queueTimeoutMs);
+			waiters.push(wake);
+		});
+	}
+
+	async function warm(): Promise<"ready" | "unavailable"> {
+		try {
+			const pages: Array<{ page: Page; browser: Browser }> = [];
+			// Take every page of the pool at once (each opens warm), then give them back.
+			for (let i = 0; i < poolSize; i++) pages.push(await acquire());
+			for (const { page } of pages) release(page, true);
+			return "ready";
+		} catch (error) {
+			if (closed) return "unavailable"; // closed while warming (a start that failed): nothing to report
+			logger.warn({ err: error instanceof Error ? error.message : String(error) }, "chromium could not be warmed");
+			return readiness === "ready" ? "ready" : "unavailable";
 		}
 	}
 
@@ -305,6 +356,8 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 	return {
 		renderPlan,
 		renderMermaid,
+		warm,
+		readiness: () => (closed ? "unavailable" : readiness),
 		close,
 		stats: () => ({
 			...stats,

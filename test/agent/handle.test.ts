@@ -173,9 +173,10 @@ describe("handle(): verdicts before model work, serialized delivery", () => {
 		const last = second.prompt.at(-1);
 		expect(last).toMatchObject({ role: "user", content: [{ type: "text", text: "Bob: why fractions?" }] });
 		expect(toolResultsSent(second)).toHaveLength(1);
-		// Anyone in the group answers.
+		// Anyone in the group answers a quiz: as a vote (engine/votes.ts; test/agent/engine/votes.test.ts).
 		expect(await h.tutor.handle(sessionId, { type: "answer", toolCallId: "q2", value: "3/4", by: stranger })).toEqual({
 			ok: true,
+			vote: { answer: "3/4", letter: "B", changed: false },
 		});
 		await h.tutor.close();
 	});

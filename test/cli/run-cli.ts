@@ -17,7 +17,14 @@ export interface CliRun {
 /** Runs the CLI; `env` is added to a minimal environment (PATH, HOME, TMPDIR). */
 export function runCli(
 	args: string[],
-	options: { env?: Record<string, string>; cwd: string; input?: string; timeoutMs?: number },
+	options: {
+		env?: Record<string, string>;
+		cwd: string;
+		input?: string;
+		timeoutMs?: number;
+		/** Another entry script than bin/learnharness.js (e.g. a built bundle). */
+		entry?: string;
+	},
 ): Promise<CliRun> {
 	const env: Record<string, string> = { NO_COLOR: "1" };
 	for (const name of ["PATH", "HOME", "TMPDIR"]) {
@@ -26,7 +33,11 @@ export function runCli(
 	}
 	Object.assign(env, options.env);
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+		const child = spawn(process.execPath, [options.entry ?? BIN, ...args], {
+			cwd: options.cwd,
+			env,
+			stdio: ["pipe", "pipe", "pipe"],
+		});
 		let stdout = "";
 		let stderr = "";
 		child.stdout.on("data", (c: Buffer) => {

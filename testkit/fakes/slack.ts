@@ -211,6 +211,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 				},
 			};
 		},
+		"conversations.open": (p) => ({ channel: { id: `D${String(p.users ?? "").replace(/[^A-Z0-9]/g, "")}` } }),
 		"conversations.info": (p) => ({
 			channel: { id: p.channel, name: `chan-${String(p.channel).toLowerCase()}`, is_channel: true },
 		}),

@@ -16,6 +16,8 @@ import {
 } from "discord.js";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
 import { LANGUAGE_NAMES, LOCALES, type Locale, type MessageKey, t } from "../lesson/i18n.ts";
+import { MAX_VOTE_SECONDS, MIN_VOTE_SECONDS } from "../lesson/lesson-rules.ts";
+import { profileSubcommands } from "./profile-command.ts";
 import type { DiscordAdapterConfig } from "./types.ts";
 
 /** The command's name. */
@@ -35,6 +37,8 @@ export const OPTION = {
 	memberTokens: "member_tokens_per_day",
 	price: "price",
 	language: "language",
+	voteSeconds: "vote_seconds",
+	voteNames: "vote_names",
 } as const;
 
 /** Longest topic accepted (the thread name is cut to Discord's 100 characters). */
@@ -160,6 +164,18 @@ export const lessonCommands: RESTPutAPIApplicationCommandsJSONBody = [
 						max_length: 100,
 					},
 					{
+						type: ApplicationCommandOptionType.Integer,
+						name: OPTION.voteSeconds,
+						description: `Group lessons: seconds a vote stays open after the first vote (${MIN_VOTE_SECONDS}-${MAX_VOTE_SECONDS})`,
+						min_value: MIN_VOTE_SECONDS,
+						max_value: MAX_VOTE_SECONDS,
+					},
+					{
+						type: ApplicationCommandOptionType.Boolean,
+						name: OPTION.voteNames,
+						description: "Group lessons: the posted tally names who chose what",
+					},
+					{
 						type: ApplicationCommandOptionType.Boolean,
 						name: OPTION.reset,
 						description: "Back to the defaults (every channel, no limit, solo)",
@@ -171,6 +187,7 @@ export const lessonCommands: RESTPutAPIApplicationCommandsJSONBody = [
 				name: "usage",
 				...described("cmd.usage"),
 			},
+			...profileSubcommands,
 		],
 	},
 ];

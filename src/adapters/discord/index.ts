@@ -4,7 +4,7 @@
  * thread. Transport only: the tutor decides, the renderer draws.
  */
 
-import { Events } from "discord.js";
+import { Events, Status } from "discord.js";
 import { createLessonController } from "../lesson/controller.ts";
 import { originOf } from "../lesson/images.ts";
 import { DEFAULT_LESSON_RULES } from "../lesson/lesson-rules.ts";
@@ -35,6 +35,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 		logger,
 		...(options.state ? { state: options.state } : {}),
 		...(options.budgets ? { budgets: options.budgets } : {}),
+		...(options.learning ?? {}),
 		...(config.storeUrl ? { storeUrl: config.storeUrl } : {}),
 		...(config.guildDefaults ? { ruleDefaults: config.guildDefaults } : {}),
 		images: {
@@ -49,8 +50,14 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 	const ctx: ControlsContext = { controller, logger };
 	let stopped = false;
 
-	client.on(Events.InteractionCreate, createInteractionListener(ctx));
+	// Once stopping, new interactions and messages are left alone (not claimed): another process on the same
+	// token takes them, while this one finishes its running turns.
+	const onInteraction = createInteractionListener(ctx);
+	client.on(Events.InteractionCreate, (interaction) => {
+		if (!stopped) onInteraction(interaction);
+	});
 	client.on(Events.MessageCreate, (message) => {
+		if (stopped) return;
 		onMessage(ctx, message).catch((error: unknown) => logger.error({ err: error }, "discord: message handler failed"));
 	});
 
@@ -102,5 +109,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 			await client.destroy().catch((error: unknown) => logger.warn({ err: error }, "discord: disconnect failed"));
 		},
 		flush: (timeoutMs) => controller.flush(timeoutMs),
+		ready: () => !stopped && client.ws.status === Status.Ready,
+		sendReminders: async () => (await controller.profile?.sendReminders()) ?? 0,
 	};
 }

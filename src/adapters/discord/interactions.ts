@@ -5,6 +5,7 @@
  */
 
 import { type Interaction, MessageFlags } from "discord.js";
+import { DELIVERY_TTL_MS } from "../lesson/deliveries.ts";
 import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import { LESSON_COMMAND } from "./commands.ts";
 import { type ControlsContext, onButton, onModalSubmit, onSelect } from "./controls.ts";
@@ -36,11 +37,20 @@ async function notifyFailure(ctx: ControlsContext, interaction: Interaction): Pr
 	}
 }
 
+/**
+ * How long the duplicate check may hold an interaction's first response (Discord allows 3 s).
+ * Unlike Slack's, it comes before the response: two processes on one token both receive every
+ * interaction, and the one that answers must be the one that does the work.
+ */
+const CLAIM_WAIT_MS = 500;
+
 /** The INTERACTION_CREATE listener. */
 export function createInteractionListener(ctx: ControlsContext): (interaction: Interaction) => void {
 	return (interaction) => {
 		const started = Date.now();
-		route(ctx, interaction)
+		ctx.controller.deliveries
+			.claim(`discord:interaction:${interaction.id}`, DELIVERY_TTL_MS.interaction, CLAIM_WAIT_MS)
+			.then((first) => (first ? route(ctx, interaction) : undefined))
 			.catch(async (error: unknown) => {
 				ctx.logger.error(
 					{

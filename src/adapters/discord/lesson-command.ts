@@ -16,6 +16,7 @@ import { actorOf } from "./actor.ts";
 import { OPTION } from "./commands.ts";
 import { DISCORD_STYLE, helpText, interactionLocale, NOTICES } from "./notices.ts";
 import { threadName } from "./port.ts";
+import { isProfileSubcommand, profileCommand } from "./profile-command.ts";
 import { encodeDiscordThreadId } from "./thread-id.ts";
 import { participantOf } from "./who.ts";
 
@@ -86,6 +87,10 @@ function configChange(interaction: ChatInputCommandInteraction): LessonRulesChan
 	if (serverTokens !== null) change.serverTokensPerDay = Math.max(0, serverTokens);
 	const memberTokens = o.getInteger(OPTION.memberTokens);
 	if (memberTokens !== null) change.memberTokensPerDay = Math.max(0, memberTokens);
+	const voteSeconds = o.getInteger(OPTION.voteSeconds);
+	if (voteSeconds !== null) change.voteSeconds = voteSeconds;
+	const voteNames = o.getBoolean(OPTION.voteNames);
+	if (voteNames !== null) change.voteNames = voteNames;
 	const price = o.getString(OPTION.price);
 	if (price !== null) {
 		const parsed = parsePriceSetting(price, locale);
@@ -98,6 +103,7 @@ function configChange(interaction: ChatInputCommandInteraction): LessonRulesChan
 /** Handle a `/lesson` command (not yet acknowledged). */
 export async function lessonCommand(ctx: CommandContext, interaction: ChatInputCommandInteraction): Promise<void> {
 	const sub = interaction.options.getSubcommand(false);
+	if (isProfileSubcommand(sub)) return profileCommand(ctx, interaction, sub);
 	if (sub !== "start" && sub !== "end" && sub !== "status" && sub !== "config" && sub !== "usage") {
 		if (sub !== "help") ctx.logger.warn({ subcommand: sub }, "discord: unknown /lesson subcommand");
 		const content = helpText(interactionLocale(interaction) ?? DEFAULT_LOCALE);

@@ -7,6 +7,7 @@
 
 import type { Message } from "discord.js";
 import type { Logger } from "../../core/contracts/logger.ts";
+import { DELIVERY_TTL_MS } from "../lesson/deliveries.ts";
 import type { IncomingFile } from "../lesson/images.ts";
 import type { Actor } from "../lesson/port.ts";
 import type { ControlsContext } from "./controls.ts";
@@ -53,6 +54,8 @@ export async function onMessage(ctx: ControlsContext, message: Message): Promise
 	// Without the MessageContent intent, content is empty (attachments still come for messages that mention the bot).
 	const files = attachmentsOf(message);
 	if (message.content.trim() === "" && files.length === 0) return warnNoContent(ctx);
+	// Two processes on one token both receive every message: one of them delivers it.
+	if (!(await ctx.controller.deliveries.claim(`discord:message:${message.id}`, DELIVERY_TTL_MS.message))) return;
 	const threadId = encodeDiscordThreadId({ guildId: message.guildId, threadId: message.channelId });
 	const by = participantOf(message.author, message.member);
 	await ctx.controller.typed(

@@ -10,6 +10,7 @@ import type { PlanRenderer } from "../../render/index.ts";
 import type { ImageLimits } from "../lesson/images.ts";
 import type { BudgetRouter } from "../lesson/lesson-budget.ts";
 import type { LessonRules } from "../lesson/lesson-rules.ts";
+import type { LearnerServices } from "../lesson/profile-flows.ts";
 
 /** How the adapter reaches Discord. */
 export interface DiscordAdapterConfig {
@@ -45,6 +46,8 @@ export interface DiscordAdapterOptions {
 	state?: StateStore;
 	/** The tutor\'s budget hook router (the one passed to createTutor): token caps apply when given. */
 	budgets?: BudgetRouter;
+	/** Learner profiles and review (`/lesson review|progress|report|forget-me|remind`); off when omitted. */
+	learning?: LearnerServices;
 }
 
 /** A running (or stopped) Discord adapter. */
@@ -53,8 +56,12 @@ export interface DiscordAdapter {
 	start(): Promise<void>;
 	/** Unsubscribe from the tutor, finish queued posts (bounded), stop typing, disconnect. Never throws. */
 	stop(): Promise<void>;
+	/** Post today's review reminders now (the adapter also checks hourly); how many went out. Rejects when the store fails. */
+	sendReminders(): Promise<number>;
 	/** Resolves when every queued post has gone out (or `timeoutMs` passed: false). For tests and shutdown. */
 	flush(timeoutMs?: number): Promise<boolean>;
+	/** The gateway is connected and ready, and the adapter is not stopping. */
+	ready(): boolean;
 }
 
 /** Per-guild settings (the shared lesson rules), changed with `/lesson config`. */

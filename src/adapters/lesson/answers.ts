@@ -21,6 +21,7 @@ import {
 } from "./images.ts";
 import { type RefusedAction, refusalNotice } from "./notices.ts";
 import type { Actor, PlatformPort } from "./port.ts";
+import { voteAckText } from "./votes.ts";
 import { within } from "./within.ts";
 
 /** What the answer flows need. */
@@ -90,6 +91,8 @@ export function createAnswerFlows(deps: AnswerDeps) {
 	async function deliver(actor: Actor, threadId: string, event: LearnerEvent): Promise<HandleResult> {
 		const result = await tutor.handle(threadId, event);
 		await refused(actor, threadId, result, event.type === "end" ? "end" : "answer");
+		// Group lessons: a vote is acknowledged privately (the tally comes later, for everyone).
+		if (result.ok && result.vote) await actor.notify(voteAckText(result.vote, port.style));
 		return result;
 	}
 

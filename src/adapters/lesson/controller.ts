@@ -6,18 +6,21 @@
  * store, and turns tutor events into port calls (thread-output.ts).
  */
 
-import { DEFAULT_STORE_URL, openStateStore, type StateStore } from "../../agent/index.ts";
+import { DEFAULT_STORE_URL, type Learning, openStateStore, type StateStore } from "../../agent/index.ts";
 import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
 import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import { createMathRenderer, type MathRenderer, type PlanPicture, type PlanRenderer } from "../../render/index.ts";
 import { type AttachedFiles, createAnswerFlows, type LessonImages } from "./answers.ts";
+import { createDeliveryClaims, type DeliveryClaims } from "./deliveries.ts";
 import { type BudgetRouter, budgetVerdict, createLessonBudget, type LessonBudgetOptions } from "./lesson-budget.ts";
 import { applyLessonRulesChange, type LessonRules, type LessonRulesChange } from "./lesson-rules.ts";
 import { LessonState } from "./lesson-state.ts";
 import { refusalNotice } from "./notices.ts";
 import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
+import { attachProfile, createProfileFlows, type ProfileFlows } from "./profile-flows.ts";
+import type { Rephrase } from "./review.ts";
 import { createSerialQueues } from "./serial-queue.ts";
 import { type StartOutcome, type StartRequest, startLesson } from "./start.ts";
 import { createThreadOutput } from "./thread-output.ts";
@@ -38,11 +41,17 @@ export interface LessonControllerOptions {
 	storeUrl?: string;
 	/** Pictures sent with messages (default: none are read; a picture gets the no-vision notice). */
 	images?: LessonImages;
+	/** How long a thread waits for a plan picture before posting its outline instead (default 4 s). */
+	pictureWaitMs?: number;
 	/** Rules of a community that has none stored. */
 	ruleDefaults?: Partial<LessonRules>;
 	/** Where this platform's cost caps attach to the tutor's budget hook (default: no caps, nothing counted). */
 	budgets?: BudgetRouter;
 	now?: () => Date;
+	/** Learner profiles, review, progress, report, forget-me and reminders (profile-flows.ts); without it those commands say they are off. */
+	learning?: Learning;
+	/** Rewords review questions (the model); default: the original wording. */
+	rephrase?: Rephrase;
 }
 
 /** `/lesson usage`: a community's tokens today and this month, and its price table. */
@@ -62,6 +71,8 @@ export interface LessonStatus {
 
 /** The one lesson controller of a platform. */
 export interface LessonController {
+	/** Deliveries seen (retries, replays, the same interaction twice), in the shared state store. */
+	readonly deliveries: DeliveryClaims;
 	/** Subscribe to the tutor's events (idempotent). */
 	attach(): void;
 	/** Let running turns finish (bounded by `waitMs`, default 10 s), post what is queued, unsubscribe, close an owned store. Never throws. */
@@ -90,6 +101,8 @@ export interface LessonController {
 	openForm(actor: Actor, threadId: string, toolCallId: string): Promise<void>;
 	/** The answer form's typed answer. */
 	submitForm(actor: Actor, threadId: string, toolCallId: string, text: string): Promise<HandleResult>;
+	/** The learner-profile commands (undefined when the controller has no learning service). */
+	readonly profile: ProfileFlows | undefined;
 	/** A message typed in a lesson thread, with its attached files (pictures for the tutor). */
 	typed(threadId: string, by: Participant, text: string, attached?: AttachedFiles): Promise<HandleResult>;
 }
@@ -122,7 +135,16 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 		remember(threadId, locale);
 		return locale;
 	};
-	const output = createThreadOutput({ port, renderer, math, state, queues, logger, localeOf });
+	const output = createThreadOutput({
+		port,
+		renderer,
+		math,
+		state,
+		queues,
+		logger,
+		localeOf,
+		...(options.pictureWaitMs !== undefined ? { pictureWaitMs: options.pictureWaitMs } : {}),
+	});
 	const answers = createAnswerFlows({
 		tutor,
 		port,
@@ -134,6 +156,17 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 	const ledger = new UsageLedger(state.store);
 	const place = port.name === "slack" ? "workspace" : "server";
 	const caps: LessonBudgetOptions = { state, ledger, style: port.style, place, logger, now, localeOf };
+	const profile = options.learning
+		? createProfileFlows({
+				port,
+				learning: options.learning,
+				state: state.store,
+				logger,
+				controllerNow: now,
+				...(options.rephrase ? { rephrase: options.rephrase } : {}),
+			})
+		: undefined;
+	let detachProfile: (() => void) | undefined;
 	let unsubscribe: (() => void) | undefined;
 	let detachBudget: (() => void) | undefined;
 	let stopped = false;
@@ -146,9 +179,12 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 	};
 
 	return {
+		deliveries: createDeliveryClaims(state.store, logger, port.name),
 		attach() {
 			unsubscribe ??= tutor.subscribe(output.onEvent);
 			detachBudget ??= options.budgets?.attach(port.name, createLessonBudget(caps));
+			if (options.learning && profile)
+				detachProfile ??= attachProfile(tutor, options.learning, profile, port.name, logger);
 		},
 		async stop() {
 			if (stopped) return;
@@ -165,6 +201,7 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 			unsubscribe?.();
 			unsubscribe = undefined;
 			detachBudget?.();
+			detachProfile?.();
 			output.stopTyping();
 			await owned?.close();
 		},
@@ -172,6 +209,10 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 		async start(actor, place, request) {
 			const outcome = await startLesson({ tutor, port, state, logger, now }, actor, place, request);
 			if (outcome.ok) remember(outcome.threadId, outcome.intro.language ?? DEFAULT_LOCALE);
+			if (outcome.ok && options.learning)
+				await options.learning
+					.notePlace(outcome.threadId, outcome.intro.learner, `${place.community}:${place.channelId}`)
+					.catch((error: unknown) => logger.warn({ err: error }, `${port.name}: the learner profile was not updated`));
 			return outcome;
 		},
 		async end(actor, threadId) {
@@ -231,11 +272,21 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 			if (anyone || (await actor.isAdmin())) return (await state.latest(community, channelId)) ?? own;
 			return own;
 		},
-		choose: async (actor, threadId, toolCallId, index) =>
-			overBudget(actor, threadId, await answers.choose(actor, threadId, toolCallId, index)),
+		profile,
+		async choose(actor, threadId, toolCallId, index) {
+			const own = await profile?.choose(actor, threadId, toolCallId);
+			if (own) return own;
+			return overBudget(actor, threadId, await answers.choose(actor, threadId, toolCallId, index));
+		},
 		openForm: answers.openForm,
 		submitForm: async (actor, threadId, toolCallId, text) =>
 			overBudget(actor, threadId, await answers.submitForm(actor, threadId, toolCallId, text)),
-		typed: answers.typed,
+		async typed(threadId, by, text, attached) {
+			const reviewed = await profile?.review.typed(threadId, by, text).catch((error: unknown) => {
+				logger.error({ err: error, threadId }, `${port.name}: a review answer could not be graded`);
+				return { ok: false, code: "store-unavailable", message: t(DEFAULT_LOCALE, "refuse.storeDown") } as const;
+			});
+			return reviewed ?? answers.typed(threadId, by, text, attached);
+		},
 	};
 }

@@ -7,6 +7,10 @@
 
 import type { LessonMode } from "../../core/contracts/events.ts";
 import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
+import { clampVoteSeconds, DEFAULT_GROUP_SETTINGS } from "../../core/votes.ts";
+
+/** The bounds of `vote_seconds`, for the platforms' config forms. */
+export { MAX_VOTE_SECONDS, MIN_VOTE_SECONDS } from "../../core/votes.ts";
 
 /** Per-community lesson rules (a Discord server, a Slack workspace). */
 export interface LessonRules {
@@ -22,6 +26,10 @@ export interface LessonRules {
 	memberTokensPerDay: number;
 	/** Prices the admin set per model id, for `/lesson usage` estimates. */
 	prices: Record<string, ModelPrice>;
+	/** Group lessons: seconds a vote stays open after its first ballot (bounded; see core/votes.ts). */
+	voteSeconds: number;
+	/** Group lessons: the posted tally names who chose what (the teacher always sees names). */
+	voteNames: boolean;
 }
 
 /** A model's price in US dollars per million tokens (cached input billed as input: an upper estimate). */
@@ -38,6 +46,8 @@ export const DEFAULT_LESSON_RULES: Readonly<LessonRules> = Object.freeze({
 	serverTokensPerDay: 0,
 	memberTokensPerDay: 0,
 	prices: {},
+	voteSeconds: DEFAULT_GROUP_SETTINGS.voteSeconds,
+	voteNames: DEFAULT_GROUP_SETTINGS.showNames,
 });
 
 const MODES: readonly LessonMode[] = ["solo", "group"];
@@ -69,6 +79,8 @@ export function normalizeLessonRules(value: unknown, defaults: LessonRules = DEF
 		serverTokensPerDay: count(v.serverTokensPerDay, defaults.serverTokensPerDay),
 		memberTokensPerDay: count(v.memberTokensPerDay, defaults.memberTokensPerDay),
 		prices: normalizePrices(v.prices ?? defaults.prices),
+		voteSeconds: clampVoteSeconds(typeof v.voteSeconds === "number" ? v.voteSeconds : defaults.voteSeconds),
+		voteNames: typeof v.voteNames === "boolean" ? v.voteNames : defaults.voteNames,
 	};
 }
 
@@ -103,6 +115,8 @@ export interface LessonRulesChange {
 	memberTokensPerDay?: number;
 	/** Set a model's price, or (price undefined) remove it. */
 	price?: { model: string; price?: ModelPrice };
+	voteSeconds?: number;
+	voteNames?: boolean;
 	/** Start from the defaults before applying the rest. */
 	reset?: boolean;
 }
@@ -124,6 +138,8 @@ export function applyLessonRulesChange(
 	if (change.defaultMode !== undefined) next = { ...next, defaultMode: change.defaultMode };
 	if (change.serverTokensPerDay !== undefined) next = { ...next, serverTokensPerDay: change.serverTokensPerDay };
 	if (change.memberTokensPerDay !== undefined) next = { ...next, memberTokensPerDay: change.memberTokensPerDay };
+	if (change.voteSeconds !== undefined) next = { ...next, voteSeconds: clampVoteSeconds(change.voteSeconds) };
+	if (change.voteNames !== undefined) next = { ...next, voteNames: change.voteNames };
 	if (change.price) {
 		const { [change.price.model]: _old, ...prices } = next.prices;
 		next = { ...next, prices: change.price.price ? { ...prices, [change.price.model]: change.price.price } : prices };

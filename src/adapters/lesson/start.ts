@@ -97,6 +97,7 @@ export async function startLesson(
 			mode: intro.mode,
 			startedBy: actor.by,
 			language,
+			...(intro.mode === "group" ? { group: { voteSeconds: rules.voteSeconds, showNames: rules.voteNames } } : {}),
 		});
 	} catch (error) {
 		logger.error({ err: error, sessionId: threadId }, `${port.name}: the tutor could not start a lesson`);

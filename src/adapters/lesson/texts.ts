@@ -9,6 +9,7 @@ import { capsLines } from "./budget-texts.ts";
 import type { LessonStatus } from "./controller.ts";
 import type { LessonRules } from "./lesson-rules.ts";
 import { type NoticeStyle, pendingLabel, phaseLabel } from "./notices.ts";
+import { memberLines } from "./votes.ts";
 
 const bold = (style: NoticeStyle, text: string) => (style.bold ?? ((t: string) => `**${t}**`))(text);
 const oneLine = (text: string, max: number) => text.replace(/\s+/g, " ").trim().slice(0, max);
@@ -43,6 +44,7 @@ export function statusText(
 		lines.push(t(locale, "status.language", { language: LANGUAGE_NAMES[summary.language].native }));
 	const u = summary.usage;
 	lines.push(t(locale, "status.tokens", { input: u.inputTokens, cached: u.cachedInputTokens, output: u.outputTokens }));
+	lines.push(...memberLines(summary.members, style));
 	if (summary.assessment?.summary)
 		lines.push(t(locale, "status.assessment", { summary: esc(oneLine(summary.assessment.summary, 500)) }));
 	if (!summary.plan) lines.push(t(locale, "status.noMap"));
@@ -70,6 +72,7 @@ export function rulesText(
 		t(locale, "rules.channels", { channels }),
 		t(locale, "rules.limit", { limit }),
 		t(locale, "rules.defaultMode", { mode: rules.defaultMode }),
+		`• Group votes: open ${rules.voteSeconds} s after the first vote; the tally ${rules.voteNames ? "names" : "does not name"} voters`,
 		...capsLines(rules, place, locale),
 	].join("\n");
 }

@@ -3,6 +3,9 @@
  * the answered state as an edit of the question's card, the plan picture on
  * every `plan` event (the engine emits one only when the map or its current
  * node changed: it owns "which map was shown"), typing, and the lesson's end.
+ * A picture that takes longer than `pictureWaitMs` is posted as its text
+ * outline instead, so it never holds the next question back by more than that
+ * (its render finishes in the background and is cached for the next time).
  * Work is queued per session so a thread reads in the tutor's order; nothing
  * here calls back into the engine, and a failure is logged, never thrown.
  */
@@ -17,7 +20,13 @@ import {
 	type MathRenderer,
 	type PlanPicture,
 	type PlanRenderer,
+	planAltText,
+	planCaption,
+	planMermaidSource,
+	planOutline,
+	planPictureKey,
 	prepareCard,
+	tallyCard,
 } from "../../render/index.ts";
 import type { LessonState } from "./lesson-state.ts";
 import { closingLine } from "./notices.ts";
@@ -38,6 +47,26 @@ export interface ThreadOutputDeps {
 	logger: Logger;
 	/** The language of a lesson (its cards' and notices' words); default English. Must not throw. */
 	localeOf?: (threadId: string) => Promise<Locale>;
+	/** How long the thread waits for a plan picture before posting its outline instead (default 4 s). */
+	pictureWaitMs?: number;
+}
+
+/** Default bound of the wait for a plan picture. */
+export const PICTURE_WAIT_MS = 4_000;
+
+type PlanEvent = Extract<TutorEvent, { type: "plan" }>;
+
+/** The picture of a plan without its PNG (caption, outline, alt text): what is posted when drawing is too slow. */
+function outlineOnly(event: PlanEvent, why: string, locale: Locale): PlanPicture {
+	const { tree, statuses, mastery } = event;
+	const source = planMermaidSource(tree, statuses, mastery);
+	return {
+		key: planPictureKey(locale === DEFAULT_LOCALE ? source : `${source}\0${locale}`),
+		caption: planCaption(tree, statuses, mastery, locale),
+		outline: planOutline(tree, statuses, mastery, locale),
+		alt: planAltText(tree, statuses, mastery, undefined, locale),
+		error: why,
+	};
 }
 
 /** The tutor's event sink for one platform (returns at once, never throws), and a stop for its typing loops. */
@@ -54,6 +83,7 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 	const { port, renderer, math, state, queues, logger } = deps;
 	const localeOf = (threadId: string): Promise<Locale> =>
 		(deps.localeOf?.(threadId) ?? Promise.resolve(DEFAULT_LOCALE)).catch(() => DEFAULT_LOCALE);
+	const pictureWaitMs = Math.max(0, deps.pictureWaitMs ?? PICTURE_WAIT_MS);
 	const sequencer = createThreadSequencer();
 	const tag = port.name;
 	const typingLoops = port.startTyping
@@ -101,17 +131,33 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 			...answeredCard(event, await localeOf(threadId)),
 			...(posted?.lead !== undefined ? { lead: posted.lead } : {}),
 		});
-		if (posted && (await port.editCard(threadId, posted.messageIds, card))) return;
-		await port.postCard(threadId, card);
+		if (!posted || !(await port.editCard(threadId, posted.messageIds, card))) await port.postCard(threadId, card);
+		// Group lessons: the vote's tally, one message of its own under the closed question.
+		const tally = tallyCard(event);
+		if (tally) await port.postCard(threadId, await prepared(tally));
 	}
 
-	async function postPlan(threadId: string, event: Extract<TutorEvent, { type: "plan" }>): Promise<void> {
-		const picture: PlanPicture = await renderer.renderPlan(
-			event.tree,
-			event.statuses,
-			event.mastery,
-			await localeOf(threadId),
-		);
+	/** The picture, or undefined once `pictureWaitMs` passed (a rejection still rejects). */
+	async function pictureWithin(event: PlanEvent, locale: Locale): Promise<PlanPicture | undefined> {
+		const rendering = renderer.renderPlan(event.tree, event.statuses, event.mastery, locale);
+		let timer: NodeJS.Timeout | undefined;
+		const late = new Promise<undefined>((resolve) => {
+			timer = setTimeout(() => resolve(undefined), pictureWaitMs);
+		});
+		try {
+			const picture = await Promise.race([rendering, late]);
+			if (picture === undefined) rendering.catch(() => undefined); // it finishes (and is cached) on its own
+			return picture;
+		} finally {
+			clearTimeout(timer);
+		}
+	}
+
+	async function postPlan(threadId: string, event: PlanEvent): Promise<void> {
+		const locale = await localeOf(threadId);
+		const picture =
+			(await pictureWithin(event, locale)) ??
+			outlineOnly(event, `The plan picture took over ${pictureWaitMs} ms; its outline is posted instead.`, locale);
 		if (!picture.png && picture.error)
 			logger.warn(
 				{ sessionId: threadId, error: picture.error },

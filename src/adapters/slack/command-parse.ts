@@ -24,6 +24,13 @@ export type LessonCommand =
 	| { kind: "status" }
 	| { kind: "usage" }
 	| { kind: "help"; unknown?: string }
+	/** The learner-profile commands (profile-command.ts). */
+	| { kind: "review" }
+	| { kind: "progress" }
+	| { kind: "report" }
+	| { kind: "forget-me" }
+	| { kind: "remind"; on?: boolean }
+	| { kind: "retention"; days?: number; error?: string }
 	| { kind: "config"; change?: ConfigChange; error?: string };
 
 const USER = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
@@ -64,6 +71,19 @@ function parseConfig(args: string[], locale: Locale): LessonCommand {
 			const key = setting.toLowerCase().startsWith("server") ? "serverTokensPerDay" : "memberTokensPerDay";
 			return { kind: "config", change: { setting: "caps", change: { [key]: n } } };
 		}
+		case "vote_seconds":
+		case "vote-seconds": {
+			const n = Number(rest[0]);
+			if (!Number.isInteger(n) || n <= 0)
+				return { kind: "config", error: "Give the vote length in whole seconds, e.g. `vote_seconds 60`." };
+			return { kind: "config", change: { setting: "caps", change: { voteSeconds: n } } };
+		}
+		case "vote_names":
+		case "vote-names": {
+			const v = (rest[0] ?? "").toLowerCase();
+			if (v !== "on" && v !== "off") return { kind: "config", error: "Use `vote_names on` or `vote_names off`." };
+			return { kind: "config", change: { setting: "caps", change: { voteNames: v === "on" } } };
+		}
 		case "price": {
 			const price = parsePriceSetting(rest.join(" "), locale);
 			if ("error" in price) return { kind: "config", error: price.error };
@@ -94,6 +114,24 @@ export function parseLessonCommand(text: string, locale: Locale = DEFAULT_LOCALE
 			return { kind: "usage" };
 		case "config":
 			return parseConfig(args, locale);
+		case "review":
+		case "progress":
+		case "report":
+			return { kind: sub.toLowerCase() as "review" | "progress" | "report" };
+		case "forget-me":
+		case "forgetme":
+			return { kind: "forget-me" };
+		case "retention": {
+			if (args.length === 0) return { kind: "retention" };
+			const n = Number(args[0]);
+			return args.length === 1 && Number.isInteger(n) && n >= 1 && n <= 3650
+				? { kind: "retention", days: n }
+				: { kind: "retention", error: "Give the days to keep lessons as a whole number from 1 to 3650." };
+		}
+		case "remind": {
+			const v = args[0]?.toLowerCase();
+			return v === "on" || v === "off" ? { kind: "remind", on: v === "on" } : { kind: "remind" };
+		}
 		case "start": {
 			let mode: LessonMode | undefined;
 			let forUser: string | undefined;

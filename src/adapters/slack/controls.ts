@@ -13,6 +13,7 @@ import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { AnswerForm } from "../lesson/port.ts";
 import { afterPendingIo } from "../lesson/within.ts";
 import { type HandlerContext, notify, slackActor } from "./context.ts";
+import { firstDelivery } from "./deliveries.ts";
 import { END_ACTION_ID } from "./messages.ts";
 import { decodeSlackThreadId, encodeSlackThreadId } from "./thread-id.ts";
 
@@ -101,14 +102,16 @@ async function onControl(ctx: HandlerContext, body: BlockAction, action: BlockEl
 export function registerControls(app: App, ctx: HandlerContext): void {
 	const guarded = (what: string, work: () => Promise<void>) =>
 		work().catch((error: unknown) => ctx.logger.error({ err: error }, `slack: handling ${what} failed`));
-	app.action<BlockAction>(/^lh:(pick|select|open):/, async ({ ack, body, action }) => {
+	app.action<BlockAction>(/^lh:(pick|select|open):/, async ({ ack, body, action, context }) => {
 		await ack();
 		await afterPendingIo();
+		if (!(await firstDelivery(context))) return;
 		await guarded("a click", () => onControl(ctx, body, action));
 	});
-	app.action<BlockAction>(END_ACTION_ID, async ({ ack, body }) => {
+	app.action<BlockAction>(END_ACTION_ID, async ({ ack, body, context }) => {
 		await ack();
 		await afterPendingIo();
+		if (!(await firstDelivery(context))) return;
 		// The End button sits on the parent message: its ts is the lesson thread's ts.
 		const click = clickOf(body, true);
 		if (click?.threadId)
@@ -117,7 +120,7 @@ export function registerControls(app: App, ctx: HandlerContext): void {
 				async () => void (await ctx.controller.end(slackActor(ctx, click.by, click.target), click.threadId)),
 			);
 	});
-	app.view<ViewSubmitAction>(/^lh:modal:/, async ({ ack, body, view }) => {
+	app.view<ViewSubmitAction>(/^lh:modal:/, async ({ ack, body, view, context }) => {
 		const answer = typedAnswerOf(view);
 		if (answer && answer.text.trim() === "")
 			return void (await ack({
@@ -127,6 +130,7 @@ export function registerControls(app: App, ctx: HandlerContext): void {
 			}));
 		await ack();
 		await afterPendingIo();
+		if (!(await firstDelivery(context))) return;
 		await guarded("a modal submission", async () => {
 			const meta = decodeModalMetadata(view.private_metadata);
 			const address = meta ? decodeSlackThreadId(meta.sessionId) : undefined;

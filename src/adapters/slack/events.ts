@@ -3,12 +3,13 @@
  * may speak: the learner, or anyone in group mode), with the files shared with them
  * (subtype file_share: pictures for the tutor), and a mention with a topic starts a
  * lesson. Bot messages, edits, deletions and join notices are ignored; Slack's retries
- * and the app_mention/message pair of one mention are delivered once.
+ * (deliveries.ts) and the app_mention/message pair of one mention are delivered once, also
+ * across bot processes (the claim is in the shared store).
  */
 
 import type { App } from "@slack/bolt";
-import { LRUCache } from "lru-cache";
 import type { HandleResult, LessonMode, Participant } from "../../core/contracts/events.ts";
+import { DELIVERY_TTL_MS } from "../lesson/deliveries.ts";
 import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { IncomingFile } from "../lesson/images.ts";
 import { type HandlerContext, slackActor } from "./context.ts";
@@ -75,14 +76,10 @@ export function stripMentions(text: string): string {
 
 /** Register message and app_mention handlers. */
 export function registerEvents(app: App, ctx: HandlerContext): void {
-	const seen = new LRUCache<string, true>({ max: 10_000, ttl: 15 * 60 * 1000 });
 	// True the first time a message is seen; Slack may deliver one message as app_mention and message, and retry both.
-	const firstTime = (m: TypedMessage): boolean => {
-		const key = `${m.channelId}:${m.ts}`;
-		if (seen.has(key)) return false;
-		seen.set(key, true);
-		return true;
-	};
+	const keyOf = (m: TypedMessage): string => `slack:message:${m.channelId}:${m.ts}`;
+	const firstTime = (m: TypedMessage): Promise<boolean> =>
+		ctx.controller.deliveries.claim(keyOf(m), DELIVERY_TTL_MS.message);
 	const threadOf = (m: TypedMessage): string | undefined =>
 		m.threadTs && m.threadTs !== m.ts
 			? encodeSlackThreadId({ teamId: m.teamId, channelId: m.channelId, threadTs: m.threadTs })
@@ -104,11 +101,11 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 		try {
 			const m = typedMessage(body as unknown as Record<string, unknown>, event as unknown as Record<string, unknown>);
 			const threadId = m ? threadOf(m) : undefined;
-			if (!m || !threadId || !hasContent(m) || !firstTime(m)) return;
+			if (!m || !threadId || !hasContent(m) || !(await firstTime(m))) return;
 			const result = await deliver(m, threadId);
 			// Not a lesson's thread: leave the message unclaimed, so its app_mention twin (if it mentions us) can
 			// start a lesson there.
-			if (!result.ok && result.code === "unknown-session") seen.delete(`${m.channelId}:${m.ts}`);
+			if (!result.ok && result.code === "unknown-session") await ctx.controller.deliveries.release(keyOf(m));
 		} catch (error) {
 			ctx.logger.error({ err: error }, "slack: handling a message failed");
 		}
@@ -117,7 +114,7 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 	app.event("app_mention", async ({ body, event }) => {
 		try {
 			const m = typedMessage(body as unknown as Record<string, unknown>, event as unknown as Record<string, unknown>);
-			if (!m || !firstTime(m)) return;
+			if (!m || !(await firstTime(m))) return;
 			// In a lesson's thread a mention is a message to the tutor; anywhere else it starts a lesson.
 			const threadId = threadOf(m);
 			if (threadId && hasContent(m)) {

@@ -16,9 +16,11 @@ import { toBoltLogger } from "./bolt-logger.ts";
 import { clientOptionsFor } from "./config.ts";
 import type { HandlerContext } from "./context.ts";
 import { registerControls } from "./controls.ts";
+import { registerDeliveryGuard } from "./deliveries.ts";
 import { registerEvents, SLACK_FILE_ORIGIN } from "./events.ts";
 import { registerCommands } from "./lesson-command.ts";
 import { createSlackPort } from "./port.ts";
+import { registerProfileActions } from "./profile-command.ts";
 import type { SlackAdapter, SlackAdapterOptions } from "./types.ts";
 
 export { LESSON_COMMAND } from "./lesson-command.ts";
@@ -27,6 +29,7 @@ export type {
 	SlackAdapter,
 	SlackAdapterConfig,
 	SlackAdapterOptions,
+	SlackHttpRoute,
 	SlackRetryConfig,
 	WorkspaceConfig,
 } from "./types.ts";
@@ -50,6 +53,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 		: new HTTPReceiver({
 				signingSecret: config.signingSecret,
 				endpoints: "/slack/events",
+				...(options.httpRoutes?.length ? { customRoutes: options.httpRoutes } : {}),
 				logger: boltLogger,
 				logLevel: LogLevel.INFO,
 				// Ack-first: Bolt answers Slack as soon as a listener calls ack(); the work continues after.
@@ -71,6 +75,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 		logger,
 		...(options.state ? { state: options.state } : {}),
 		...(options.budgets ? { budgets: options.budgets } : {}),
+		...(options.learning ?? {}),
 		...(config.storeUrl ? { storeUrl: config.storeUrl } : {}),
 		...(config.workspaceDefaults ? { ruleDefaults: config.workspaceDefaults } : {}),
 		images: {
@@ -89,8 +94,10 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 		logger,
 		admins: createAdminCheck(app.client, config.adminUserIds, logger),
 	};
+	registerDeliveryGuard(app, ctx); // first: a retry or replay reaches no listener's work
 	registerCommands(app, ctx);
 	registerControls(app, ctx);
+	registerProfileActions(app, ctx);
 	registerEvents(app, ctx);
 	app.error(async (error) => {
 		logger.error({ err: error, code: (error as { code?: unknown }).code }, "slack: unhandled error in a listener");
@@ -156,9 +163,11 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 			// Turns already running still emit cards (a quiz nobody sees would strand its learner): bounded.
 			await controller.stop();
 		},
+		ready: () => started,
 		port() {
 			const address = server?.address();
 			return address && typeof address === "object" ? (address as AddressInfo).port : undefined;
 		},
+		sendReminders: async () => (await controller.profile?.sendReminders()) ?? 0,
 	};
 }

@@ -15,7 +15,9 @@ import { rulesText, statusText } from "../lesson/texts.ts";
 import { afterPendingIo } from "../lesson/within.ts";
 import { parseLessonCommand } from "./command-parse.ts";
 import { type HandlerContext, notify, slackActor, threadLink } from "./context.ts";
+import { firstDelivery } from "./deliveries.ts";
 import { clip, helpText, SLACK_STYLE } from "./messages.ts";
+import { isProfileCommand, profileCommand } from "./profile-command.ts";
 import { decodeSlackThreadId } from "./thread-id.ts";
 
 /** The slash command this adapter answers. */
@@ -25,6 +27,7 @@ async function runCommand(ctx: HandlerContext, command: SlashCommand, actor: Act
 	const mine = actor.locale ?? DEFAULT_LOCALE;
 	const parsed = parseLessonCommand(command.text ?? "", mine);
 	const { team_id: teamId, channel_id: channelId } = command;
+	if (isProfileCommand(parsed)) return profileCommand(ctx, command, actor, parsed);
 	switch (parsed.kind) {
 		case "help": {
 			const unknown = parsed.unknown ? `${t(mine, "slack.unknown", { word: parsed.unknown })}\n` : "";
@@ -103,9 +106,10 @@ async function runCommand(ctx: HandlerContext, command: SlashCommand, actor: Act
 
 /** Register `/lesson` on the app. */
 export function registerCommands(app: App, ctx: HandlerContext): void {
-	app.command(LESSON_COMMAND, async ({ ack, command, respond }) => {
+	app.command(LESSON_COMMAND, async ({ ack, command, respond, context }) => {
 		await ack();
 		await afterPendingIo();
+		if (!(await firstDelivery(context))) return; // a retry or replay: acknowledged, not run twice
 		const target = { channelId: command.channel_id, userId: command.user_id };
 		const reply = async (text: string) => {
 			try {

@@ -2,6 +2,7 @@
  * The Slack adapter's public shapes: its configuration, its dependencies and its handle.
  */
 
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { StateStore } from "../../agent/index.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
@@ -9,6 +10,7 @@ import type { PlanRenderer } from "../../render/index.ts";
 import type { ImageLimits } from "../lesson/images.ts";
 import type { BudgetRouter } from "../lesson/lesson-budget.ts";
 import type { LessonRules } from "../lesson/lesson-rules.ts";
+import type { LearnerServices } from "../lesson/profile-flows.ts";
 
 /** Retries of Web API calls (network errors, HTTP 5xx); 429s are waited out separately. */
 export interface SlackRetryConfig {
@@ -60,6 +62,17 @@ export interface SlackAdapterOptions {
 	state?: StateStore;
 	/** The tutor\'s budget hook router (the one passed to createTutor): token caps apply when given. */
 	budgets?: BudgetRouter;
+	/** Learner profiles and review (`/lesson review|progress|report|forget-me|remind`); off when omitted. */
+	learning?: LearnerServices;
+	/** More GET routes on the HTTP receiver's port (health checks); ignored in Socket Mode. */
+	httpRoutes?: SlackHttpRoute[];
+}
+
+/** A route served beside `/slack/events` (Bolt's custom routes). */
+export interface SlackHttpRoute {
+	path: string;
+	method: string;
+	handler(req: IncomingMessage, res: ServerResponse): void;
 }
 
 /** A running (or runnable) Slack adapter. */
@@ -68,6 +81,10 @@ export interface SlackAdapter {
 	start(): Promise<void>;
 	/** Stop receiving, wait (bounded) for queued posts, unsubscribe. Never rejects. */
 	stop(): Promise<void>;
+	/** Post today's review reminders now (the adapter also checks hourly); how many went out. Rejects when the store fails. */
+	sendReminders(): Promise<number>;
 	/** The HTTP port actually bound (undefined before start or in Socket Mode). */
 	port(): number | undefined;
+	/** Listening (HTTP) or connected (Socket Mode), and not stopping. */
+	ready(): boolean;
 }

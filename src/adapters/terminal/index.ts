@@ -17,4 +17,5 @@ export {
 export { PlanPictures } from "./plan-pictures.ts";
 export { type PlaygroundOptions, type PlaygroundResult, runPlayground } from "./playground.ts";
 export { createTerminalPort, decodeTerminalThreadId, encodeTerminalThreadId, type TerminalPort } from "./port.ts";
+export { runTerminalReview, type TerminalReviewOptions } from "./review.ts";
 export { Screen } from "./screen.ts";

@@ -15,7 +15,9 @@ import type { PendingQuestion, SessionSummary, Tutor } from "../../core/contract
 import { cardFromEvent, type PlanRenderer, type QuestionCard } from "../../render/index.ts";
 import { createLessonController, type LessonController } from "../lesson/controller.ts";
 import { DEFAULT_LOCALE, type Locale, t } from "../lesson/i18n.ts";
+import { MIN_VOTE_SECONDS } from "../lesson/lesson-rules.ts";
 import type { Actor } from "../lesson/port.ts";
+import type { LearnerServices } from "../lesson/profile-flows.ts";
 import { createStyler, type Styler } from "./format.ts";
 import type { Answer, AnswerSource } from "./input.ts";
 import { PlanPictures } from "./plan-pictures.ts";
@@ -51,6 +53,8 @@ export interface PlaygroundOptions {
 	/** Longest wait for the tutor between two learner actions (default 10 minutes). */
 	maxWaitMs?: number;
 	logger?: Logger;
+	/** Learner profiles: the lesson is recorded when it ends (and a later lesson's prober sees it). */
+	learning?: LearnerServices;
 }
 
 /** How a run ended. */
@@ -121,6 +125,11 @@ class PlaygroundRun {
 			port: this.port,
 			logger: this.logger,
 			state: createMemoryStateStore(),
+			// One person at a terminal: a group vote (docs/group-lessons.md) closes on its shortest timer.
+			ruleDefaults: { voteSeconds: MIN_VOTE_SECONDS },
+			// One learner at a terminal: the map is worth waiting for (chat threads wait 4 s, then post the outline).
+			pictureWaitMs: 60_000,
+			...(o.learning ?? {}),
 		});
 		this.actor = {
 			by: this.learner,

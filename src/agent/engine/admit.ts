@@ -5,18 +5,19 @@
  * valid answer. An admitted event becomes a job; nothing here calls the model.
  */
 
-import type { HandleResult, LearnerEvent, RefusalCode } from "../../core/contracts/events.ts";
+import type { HandleResult, LearnerEvent, RefusalCode, VoteAck } from "../../core/contracts/events.ts";
 import { learnerImagesProblem } from "../../core/learner-images.ts";
 import { displayAsk, displayQuiz } from "./display.ts";
 import { resolveAskAnswer, resolveQuizAnswer } from "./grading.ts";
 import type { Job, SessionState } from "./session-state.ts";
 import { findToolCall, pendingLearnerCalls, toolNameOf } from "./transcript.ts";
+import { isVote, voteJob } from "./votes.ts";
 
 /** Longest typed message we accept. */
 export const MAX_MESSAGE_CHARS = 4000;
 
 /** Admitted (with its job) or refused. */
-export type Admission = { ok: true; job: Job } | Extract<HandleResult, { ok: false }>;
+export type Admission = { ok: true; job: Job; ack?: VoteAck } | Extract<HandleResult, { ok: false }>;
 
 const refuse = (code: RefusalCode, message: string): Admission => ({ ok: false, code, message });
 
@@ -30,7 +31,7 @@ function wellFormed(event: LearnerEvent): boolean {
 }
 
 /** Decide an event against the session; the caller applies the claims (see claim()). */
-export function admit(state: SessionState, event: LearnerEvent): Admission {
+export function admit(state: SessionState, event: LearnerEvent, at = new Date().toISOString()): Admission {
 	const record = state.record;
 	if (!wellFormed(event)) return refuse("invalid-answer", "The event is malformed (no type or no `by.id`).");
 	if (record.ended || state.ending) return refuse("ended", "This lesson has ended.");
@@ -55,6 +56,7 @@ export function admit(state: SessionState, event: LearnerEvent): Admission {
 		if (text.length > MAX_MESSAGE_CHARS)
 			return refuse("invalid-answer", `The message is too long; keep it under ${MAX_MESSAGE_CHARS} characters.`);
 		const supersedes = pendingLearnerCalls(record.messages)
+			.filter((p) => !isVote(record, p.kind)) // talk during a vote keeps it open
 			.map((p) => p.toolCallId)
 			.filter((id) => !state.claims.has(id));
 		return { ok: true, job: { type: "message", text, by: event.by, supersedes, ...(images ? { images } : {}) } };
@@ -84,6 +86,10 @@ export function admit(state: SessionState, event: LearnerEvent): Admission {
 		verdict = ask ? resolveAskAnswer(ask, value, typed) : { ok: true, result: { answer: String(value).trim() } };
 	}
 	if (!verdict.ok) return refuse("invalid-answer", verdict.message);
+	if (isVote(record, kind)) {
+		const vote = voteJob(state, event.toolCallId, displayQuiz(found.part.input), verdict.result, event.by, at);
+		return { ok: true, ...vote };
+	}
 	return {
 		ok: true,
 		job: { type: "answer", toolCallId: event.toolCallId, kind, result: { ...verdict.result, by: event.by } },

@@ -10,6 +10,7 @@ import type { Logger } from "../../core/contracts/logger.ts";
 import type { SessionStore } from "../store/types.ts";
 import type { LessonAgent } from "./agents.ts";
 import type { EventHub } from "./event-hub.ts";
+import type { VoteTimers } from "./votes.ts";
 
 /** The engine's shared dependencies and settings. */
 export interface EngineContext {
@@ -40,6 +41,8 @@ export interface EngineContext {
 	/** Cost caps: consulted before a turn, told each step's usage (TutorOptions.budget). */
 	budget?: TurnBudget;
 	now: () => Date;
+	/** Group lessons: the timers that close votes (engine/votes.ts). */
+	voteTimers: VoteTimers;
 	newId: () => string;
 	/** Aborted when the tutor closes: running model requests and save retries stop. */
 	signal: AbortSignal;

@@ -15,6 +15,7 @@ import { NOT_SAVED_MESSAGE, restoreRecord, SAVE_DELAYED_MESSAGE, saveRetrying, s
 import type { Job, SessionState } from "./session-state.ts";
 import { pendingLearnerCalls } from "./transcript.ts";
 import { runTurn } from "./turn.ts";
+import { applyVote, armVoteTimers, closeVote } from "./votes.ts";
 
 /** The text of a message that is only pictures (a user message needs words for models that read text first). */
 const PICTURE_ONLY = "(sent a picture)";
@@ -56,7 +57,21 @@ function applyJob(
 			});
 			return { events, changed: true, turn: true };
 		}
+		case "vote":
+			return applyVote(ctx, state, job.toolCallId, job.ballot);
+		case "tally":
+			return closeVote(ctx, state, job.toolCallId, true);
 	}
+}
+
+/** Arm the timers of the session's open votes (group lessons): a vote that comes due queues its tally. */
+export function armVotes(ctx: EngineContext, state: SessionState): void {
+	armVoteTimers(ctx, state, (toolCallId) => {
+		if (ctx.signal.aborted) return;
+		state.claims.set(toolCallId, "answered"); // the vote is closing: later clicks are refused
+		state.queue.push({ type: "tally", toolCallId });
+		kick(ctx, state);
+	});
 }
 
 /**
@@ -110,6 +125,7 @@ async function deliver(ctx: EngineContext, state: SessionState, jobs: Job[]): Pr
 		DELIVERED,
 	);
 	for (const event of events) await ctx.hub.emit(event);
+	if (state.record.votes) armVotes(ctx, state);
 	if (ending) {
 		const ended = await endLesson(ctx, state, ending.reason, {
 			...(ending.by ? { by: ending.by } : {}),

@@ -6,6 +6,7 @@
 
 import type { AnswerResult, HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { LearnerImage } from "../../core/learner-images.ts";
+import type { Ballot } from "../../core/votes.ts";
 import type { EndReason, SessionRecord } from "../store/types.ts";
 
 /** What a job asks the pump to do. */
@@ -16,7 +17,11 @@ type JobWork =
 	| { type: "answer"; toolCallId: string; kind: "quiz" | "ask"; result: AnswerResult }
 	/** A typed message; `supersedes` are the questions pending when it was admitted. */
 	| { type: "message"; text: string; by: Participant; supersedes: string[]; images?: LearnerImage[] }
-	| { type: "end"; by: Participant; reason: EndReason };
+	| { type: "end"; by: Participant; reason: EndReason }
+	/** Group lessons: a member's vote on a quiz (engine/votes.ts). */
+	| { type: "vote"; toolCallId: string; ballot: Ballot }
+	/** Group lessons: a vote's timer ended: tally it. */
+	| { type: "tally"; toolCallId: string };
 
 /** Work for a session's pump, in arrival order. */
 export type Job = JobWork & {
@@ -72,5 +77,6 @@ export function isIdle(state: SessionState): boolean {
 
 /** True when the state can be dropped from memory: idle, nothing claimed, everything saved. */
 export function evictable(state: SessionState): boolean {
-	return isIdle(state) && state.claims.size === 0 && state.unsaved === 0;
+	// An open vote keeps its session (its timer holds this state object).
+	return isIdle(state) && state.claims.size === 0 && state.unsaved === 0 && state.record.votes === undefined;
 }

@@ -12,6 +12,7 @@ import type { LessonMessage } from "../store/types.ts";
 import { displayAsk, displayQuiz } from "./display.ts";
 import type { SessionState } from "./session-state.ts";
 import { findToolCall, latestPlanTree, pendingLearnerCalls, toolParts } from "./transcript.ts";
+import { memberResults } from "./votes.ts";
 
 /** Summarize a live session (claimed questions no longer count as pending). */
 export function summarize(state: SessionState): SessionSummary {
@@ -35,6 +36,7 @@ export function summarize(state: SessionState): SessionSummary {
 			.map((p) => withInput(p, findToolCall(r.messages, p.toolCallId)?.part.input)),
 		probeQuestions: countProbeQuestions(r.messages),
 		messageCount: r.messages.length,
+		...(r.mode === "group" ? { members: memberResults(r.messages) } : {}),
 		usage: { ...r.usage },
 	};
 }

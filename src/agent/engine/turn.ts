@@ -18,6 +18,7 @@ import { addMessageUsage } from "./record-edit.ts";
 import type { SessionState } from "./session-state.ts";
 import { settleStep } from "./settle-step.ts";
 import { pendingLearnerCalls, probeConcluded } from "./transcript.ts";
+import { holdQuestionsForRevote, openRevoteIfDue } from "./votes.ts";
 
 /** Content the learner or the transcript gains from (reasoning alone is not a reply). */
 const says = (c: StepContent): boolean => c.type === "tool-call" || (c.type === "text" && c.text.trim() !== "");
@@ -115,7 +116,12 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 			const settled = settleStep({
 				record,
 				agent,
-				content: outcome.content,
+				// Group lessons: a split vote's revote comes before any new question.
+				content: holdQuestionsForRevote(
+					record.messages,
+					(name) => agent.tools.get(name)?.learner === true,
+					outcome.content,
+				),
 				draftId,
 				freshMessage: () => ({
 					id: rt.newId(),
@@ -169,6 +175,8 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 		}
 		await rt.hub.emit({ type: "typing", sessionId, active: false });
 	}
+	if (!record.ended && !rt.signal.aborted && pendingLearnerCalls(record.messages).length === 0)
+		await openRevoteIfDue(rt, state);
 	if (recapped && !record.ended && pendingLearnerCalls(record.messages).length === 0)
 		await endLesson(rt, state, "completed", { withinMs: Number.POSITIVE_INFINITY });
 }

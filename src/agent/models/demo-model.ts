@@ -31,6 +31,7 @@ import {
 	PROBE_FAREWELL,
 	PROBE_STEPS,
 } from "./demo-lesson.ts";
+import { demoRecallLine } from "./demo-recall.ts";
 import { teachSteps } from "./demo-teach.ts";
 
 type Agent = "probe" | "teach";
@@ -109,7 +110,8 @@ export function planDemoReply(
 	const results = collectResults(call.prompt);
 	// Say once that typing does not work with the demo; later typed messages just move on.
 	const typed = lastUserText(call.prompt) && !saidCannotChat(call.prompt) ? `${DEMO_CANNOT_CHAT}\n\n` : "";
-	if (toolNames.has("probe_done")) return probeReply(calls, results, typed, findTopic(call.prompt));
+	if (toolNames.has("probe_done"))
+		return probeReply(calls, results, typed, findTopic(call.prompt), demoRecallLine(call.prompt));
 	if (toolNames.has("plan_init")) return teachReply(calls, results, typed);
 	// No lesson tools: someone is just talking to the model (a health check, a summary request).
 	return { text: "I'm the learnharness demo model: I only play the built-in binary search lesson." };
@@ -120,11 +122,13 @@ function probeReply(
 	results: Map<string, DemoAnswer>,
 	typed: string,
 	topic: string | undefined,
+	recall = "",
 ): DemoReply {
 	const mine = calls.filter((c) => c.agent === "probe");
 	const last = mine.at(-1);
 	const next = nextStep(mine, results);
-	if (next === 0) return withStep("probe", 0, `${demoGreeting(topic)}\n\n`, PROBE_STEPS[0]);
+	if (next === 0)
+		return withStep("probe", 0, `${recall ? `${recall}\n\n` : ""}${demoGreeting(topic)}\n\n`, PROBE_STEPS[0]);
 	const reaction = typed + reactionTo(PROBE_STEPS[next - 1], last ? results.get(last.toolCallId) : undefined);
 	if (next < PROBE_STEPS.length) return withStep("probe", next, reaction, PROBE_STEPS[next]);
 	if (next === PROBE_STEPS.length) {

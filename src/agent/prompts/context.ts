@@ -8,18 +8,22 @@
 import type { LessonMode, Participant } from "../../core/contracts/events.ts";
 import { DEFAULT_LOCALE, isLocale, LANGUAGE_NAMES, type Locale } from "../../core/i18n/index.ts";
 
-/** The first message of a lesson: what to teach, to whom, in which mode. */
-export function lessonStartNote(topic: string, learner: Participant, mode: LessonMode): string {
+/**
+ * The first message of a lesson: what to teach, to whom, in which mode, and (`prior`)
+ * what the learner's profile says they already know of related topics (agent/profile/prior-note.ts).
+ */
+export function lessonStartNote(topic: string, learner: Participant, mode: LessonMode, prior?: string): string {
 	const who = learner.name ? `${learner.name}` : "the learner";
 	const modeLine =
 		mode === "group"
-			? "Mode: group study. Several people may answer; their messages start with their name."
+			? "Mode: group study. Several people may answer; their messages start with their name. Each quiz is a vote: every member answers privately, and its result is the tally with each member's answer; a split check vote is re-opened for a revote after your discussion."
 			: `Mode: solo (one learner, ${who}).`;
 	return [
 		"[Lesson note from learnharness, not typed by the learner]",
 		`Topic: ${topic}`,
 		`Learner: ${who}`,
 		modeLine,
+		...(prior ? [prior] : []),
 		"Begin.",
 	].join("\n");
 }

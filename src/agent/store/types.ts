@@ -6,6 +6,7 @@
 import type { UIMessage } from "ai";
 import type { LessonMode, Participant } from "../../core/contracts/events.ts";
 import type { Locale } from "../../core/i18n/index.ts";
+import type { GroupSettings, OpenVote } from "../../core/votes.ts";
 
 /** Metadata on a transcript message; never sent to the model (prefix-stable). */
 export interface LessonMessageMetadata {
@@ -62,6 +63,10 @@ export interface SessionRecord {
 	unpublished?: string[];
 	/** Quiz calls whose typed answers wait for the grading model (run before the next turn; a restart re-runs them). */
 	grading?: string[];
+	/** Group lessons: the vote settings taken at start (defaults when absent). */
+	group?: GroupSettings;
+	/** Group lessons: open votes by quiz call id (ballots until the tally; the tally goes into the transcript). */
+	votes?: Record<string, OpenVote>;
 	/** How many times resume() re-ran this session's cut-off turn in a row (bounded, so a turn that kills the process cannot loop). */
 	reruns?: number;
 }

@@ -7,6 +7,7 @@
 import type { LearnerImage } from "../learner-images.ts";
 import type { PlanMastery } from "../mastery.ts";
 import type { AskToolInput, ExplainToolInput, QuizToolInput } from "../question-core.ts";
+import type { VoteOutcome } from "../votes.ts";
 import type { DerivedPlanStatuses, PlanTree } from "./plan.ts";
 import type { ProbeAssessment } from "./probe.ts";
 
@@ -42,6 +43,18 @@ export interface AnswerResult {
 	by: Participant;
 	/** Set when the learner moved on (typed a message, ended the lesson) instead of answering. */
 	skipped?: boolean;
+	/** Group lessons: the closed vote (per member answers, counts, split); `by` is then the group (the starter's id). */
+	vote?: VoteOutcome;
+}
+
+/** A group lesson's vote was recorded: what the member chose, for their private acknowledgement. */
+export interface VoteAck {
+	/** The chosen option's text (or the typed answer). */
+	answer: string;
+	/** The option's letter, when it was one of the options. */
+	letter?: string;
+	/** It replaced the member's earlier vote. */
+	changed: boolean;
 }
 
 /** What a learner (or an admin) does in a lesson thread. */
@@ -69,7 +82,7 @@ export type RefusalCode =
 	| "store-unavailable";
 
 /** handle()'s verdict, known before any model work: recorded (or queued) or refused. */
-export type HandleResult = { ok: true } | { ok: false; code: RefusalCode; message: string };
+export type HandleResult = { ok: true; vote?: VoteAck } | { ok: false; code: RefusalCode; message: string };
 
 /** What the tutor says. Every event names its session. */
 export type TutorEvent =

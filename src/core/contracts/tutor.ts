@@ -6,6 +6,7 @@
 import type { Locale } from "../i18n/index.ts";
 import type { PlanMastery } from "../mastery.ts";
 import type { AskToolInput, QuizToolInput } from "../question-core.ts";
+import type { GroupSettings, MemberResult } from "../votes.ts";
 import type { HandleResult, LearnerEvent, LessonMode, LessonPhase, Participant, TutorEvent } from "./events.ts";
 import type { DerivedPlanStatuses, PlanTree } from "./plan.ts";
 import type { ProbeAssessment } from "./probe.ts";
@@ -21,6 +22,8 @@ export interface StartLessonOptions {
 	startedBy?: Participant;
 	/** The lesson's language, fixed for its life (default English); the tutor is told to teach in it. */
 	language?: Locale;
+	/** Group lessons: vote settings (the server's `/lesson config`); defaults when absent. */
+	group?: Partial<GroupSettings>;
 }
 
 /** startLesson's verdict. */
@@ -60,6 +63,8 @@ export interface SessionSummary {
 	/** Questions (quiz, ask) the prober asked, so far or in all: "getting to know you · question n". */
 	probeQuestions: number;
 	messageCount: number;
+	/** Group lessons: each member's results in this lesson (answered, correct), derived from the transcript. */
+	members?: MemberResult[];
 	usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number };
 }
 

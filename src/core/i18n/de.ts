@@ -175,7 +175,8 @@ export const de: Record<MessageKey, string> = {
 	"discord.help.answer":
 		"• Antworte mit den Buttons oder dem Menü; **Antworten** öffnet ein Feld für getippte Antworten.",
 	"discord.help.type": "• Schreib im Thread, um zu fragen oder zu lenken; der Tutor liest mit.",
-	"discord.help.mode": "• `mode:solo` (nur der Lernende antwortet) oder `mode:group` (alle im Thread).",
+	"discord.help.mode":
+		"• `mode:solo` (nur der Lernende antwortet) oder `mode:group` (eine Lerngruppe: alle stimmen bei jedem Quiz ab).",
 	"discord.help.language":
 		"• `language:` wählt die Sprache der Lektion (Standard: deine Discord-Sprache, sonst Englisch).",
 	"discord.help.status":
@@ -201,14 +202,14 @@ export const de: Record<MessageKey, string> = {
 	"slack.mentionTopic": "Erwähne mich mit einem Thema, um eine Lektion zu starten, z. B. `@learnharness Brüche`.",
 	"slack.couldNotStart": "Konnte nicht starten: {why}",
 	"slack.help.start":
-		"*{command} start <Thema>*: startet eine Lektion (mit `--group` dürfen alle im Thread antworten, mit `--solo` nur du).",
+		"*{command} start <Thema>*: startet eine Lektion (mit `--group` für eine Lerngruppe, die bei jedem Quiz abstimmt, mit `--solo` nur für dich).",
 	"slack.help.for": "Admins: *{command} start <@Mitglied> <Thema>* startet eine für ein Mitglied.",
 	"slack.help.language":
 		"Mit `language:de` (oder `es`, `en`) wählst du die Sprache der Lektion; Standard: deine Slack-Sprache.",
 	"slack.help.end": "*{command} end*: beendet deine Lektion in diesem Kanal (oder der Button *Lektion beenden*).",
 	"slack.help.status": "*{command} status*: wo deine Lektion in diesem Kanal steht.",
 	"slack.help.config":
-		"*{command} config*: Workspace-Einstellungen (Admins): `channels #a #b` oder `channels all`, `limit <n pro Tag>`, `mode solo|group`.",
+		"*{command} config*: Workspace-Einstellungen (Admins): `channels #a #b` oder `channels all`, `limit <n pro Tag>`, `mode solo|group`, `vote_seconds <10-600>`, `vote_names on|off`.",
 	"slack.help.mention":
 		"Du kannst mich auch mit einem Thema erwähnen, um eine Lektion zu starten, und im Lektions-Thread antworten, um mit dem Tutor zu sprechen.",
 	"slack.unknownLanguage": "`{language}` habe ich nicht; Lektionen laufen auf {languages}.",
@@ -281,5 +282,5 @@ export const de: Record<MessageKey, string> = {
 	"config.mode": "Der Modus ist `solo` oder `group`.",
 	"config.tokens": "Gib Tokens pro Tag als ganze Zahl an (0 = unbegrenzt).",
 	"config.unknown":
-		"Unbekannte Einstellung `{setting}`: nutze channels, limit, mode, server_tokens_per_day, member_tokens_per_day oder price.",
+		"Unbekannte Einstellung `{setting}`: nutze channels, limit, mode, server_tokens_per_day, member_tokens_per_day, price, vote_seconds oder vote_names.",
 };

@@ -179,7 +179,8 @@ export const en = {
 		"`/lesson start topic:<anything>` opens a thread. The tutor first asks a few questions to find where you are, then draws a lesson map and teaches with short explanations and quizzes.",
 	"discord.help.answer": "• Answer with the buttons or the menu; **Answer** opens a box for typed answers.",
 	"discord.help.type": "• Type in the thread to ask or steer; the tutor reads it.",
-	"discord.help.mode": "• `mode:solo` (only the learner answers) or `mode:group` (anyone in the thread).",
+	"discord.help.mode":
+		"• `mode:solo` (only the learner answers) or `mode:group` (a study group: everyone votes on each quiz).",
 	"discord.help.language": "• `language:` picks the lesson's language (default: your Discord language, else English).",
 	"discord.help.status":
 		"• `/lesson status` shows the map and progress (only to you); `/lesson end` ends the lesson (the learner or an admin).",
@@ -204,14 +205,14 @@ export const en = {
 	"slack.mentionTopic": "Mention me with a topic to start a lesson, e.g. `@learnharness fractions`.",
 	"slack.couldNotStart": "Could not start: {why}",
 	"slack.help.start":
-		"*{command} start <topic>*: start a lesson (add `--group` so anyone in the thread may answer, `--solo` for you only).",
+		"*{command} start <topic>*: start a lesson (add `--group` for a study group that votes on each quiz, `--solo` for you only).",
 	"slack.help.for": "Admins: *{command} start <@member> <topic>* starts one for a member.",
 	"slack.help.language":
 		"Add `language:de` (or `es`, `en`) to pick the lesson's language; default: your Slack language.",
 	"slack.help.end": "*{command} end*: end your lesson in this channel (or use the lesson's *End lesson* button).",
 	"slack.help.status": "*{command} status*: where your lesson in this channel stands.",
 	"slack.help.config":
-		"*{command} config*: workspace settings (admins): `channels #a #b` or `channels all`, `limit <n per day>`, `mode solo|group`.",
+		"*{command} config*: workspace settings (admins): `channels #a #b` or `channels all`, `limit <n per day>`, `mode solo|group`, `vote_seconds <10-600>`, `vote_names on|off`.",
 	"slack.help.mention":
 		"You can also mention me with a topic to start a lesson, and reply in the lesson thread to talk to the tutor.",
 	"slack.unknownLanguage": "I don't have `{language}`; lessons run in {languages}.",
@@ -281,7 +282,7 @@ export const en = {
 	"config.mode": "The mode is `solo` or `group`.",
 	"config.tokens": "Give tokens per day as a whole number (0 = unlimited).",
 	"config.unknown":
-		"Unknown setting `{setting}`: use channels, limit, mode, server_tokens_per_day, member_tokens_per_day or price.",
+		"Unknown setting `{setting}`: use channels, limit, mode, server_tokens_per_day, member_tokens_per_day, price, vote_seconds or vote_names.",
 } as const;
 
 /** A message key. */

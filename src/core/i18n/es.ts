@@ -170,7 +170,8 @@ export const es: Record<MessageKey, string> = {
 	"discord.help.answer":
 		"• Responde con los botones o el menú; **Responder** abre un cuadro para escribir tu respuesta.",
 	"discord.help.type": "• Escribe en el hilo para preguntar u orientar; el tutor lo lee.",
-	"discord.help.mode": "• `mode:solo` (solo responde el alumno) o `mode:group` (cualquiera en el hilo).",
+	"discord.help.mode":
+		"• `mode:solo` (solo responde el alumno) o `mode:group` (un grupo de estudio: todos votan en cada pregunta).",
 	"discord.help.language":
 		"• `language:` elige el idioma de la lección (por defecto: tu idioma de Discord, si no, inglés).",
 	"discord.help.status":
@@ -196,14 +197,14 @@ export const es: Record<MessageKey, string> = {
 	"slack.mentionTopic": "Menciónanme con un tema para empezar una lección, p. ej. `@learnharness fracciones`.",
 	"slack.couldNotStart": "No se pudo empezar: {why}",
 	"slack.help.start":
-		"*{command} start <tema>*: empieza una lección (añade `--group` para que cualquiera en el hilo pueda responder, `--solo` solo para ti).",
+		"*{command} start <tema>*: empieza una lección (añade `--group` para un grupo de estudio que vota en cada pregunta, `--solo` solo para ti).",
 	"slack.help.for": "Administradores: *{command} start <@miembro> <tema>* empieza una para un miembro.",
 	"slack.help.language":
 		"Añade `language:es` (o `de`, `en`) para elegir el idioma de la lección; por defecto: tu idioma de Slack.",
 	"slack.help.end": "*{command} end*: termina tu lección en este canal (o usa el botón *Terminar lección*).",
 	"slack.help.status": "*{command} status*: cómo va tu lección en este canal.",
 	"slack.help.config":
-		"*{command} config*: ajustes del espacio de trabajo (administradores): `channels #a #b` o `channels all`, `limit <n al día>`, `mode solo|group`.",
+		"*{command} config*: ajustes del espacio de trabajo (administradores): `channels #a #b` o `channels all`, `limit <n al día>`, `mode solo|group`, `vote_seconds <10-600>`, `vote_names on|off`.",
 	"slack.help.mention":
 		"También puedes mencionarme con un tema para empezar una lección, y responder en el hilo de la lección para hablar con el tutor.",
 	"slack.unknownLanguage": "No tengo `{language}`; las lecciones se hacen en {languages}.",
@@ -276,5 +277,5 @@ export const es: Record<MessageKey, string> = {
 	"config.mode": "El modo es `solo` o `group`.",
 	"config.tokens": "Indica los tokens al día como número entero (0 = ilimitado).",
 	"config.unknown":
-		"Ajuste desconocido `{setting}`: usa channels, limit, mode, server_tokens_per_day, member_tokens_per_day o price.",
+		"Ajuste desconocido `{setting}`: usa channels, limit, mode, server_tokens_per_day, member_tokens_per_day, price, vote_seconds o vote_names.",
 };

@@ -73,8 +73,10 @@ export function answeredCard(event: AnsweredEvent, locale: Locale = DEFAULT_LOCA
 	const answer = str(result?.answer);
 	const by = result?.by ?? { id: "" };
 	const base = { kind: "answered" as const, locale, toolCallId: event.toolCallId, answer, by };
+	// A split group vote shows no verdict and reveals nothing: the same question is voted again after the discussion.
+	const revote = result?.vote?.revote === true;
 	const flags = {
-		...(typeof result?.correct === "boolean" ? { correct: result.correct } : {}),
+		...(typeof result?.correct === "boolean" && !revote ? { correct: result.correct } : {}),
 		...(result?.skipped === true ? { skipped: true } : {}),
 		...(event.checking === true ? { checking: true } : {}),
 		...(typeof result?.reason === "string" && result.reason.trim() !== "" && event.checking !== true
@@ -96,7 +98,7 @@ export function answeredCard(event: AnsweredEvent, locale: Locale = DEFAULT_LOCA
 			...(chosen >= 0 ? { chosenIndex: chosen } : {}),
 		};
 		// Judged "unsure" (no verdict yet: the teacher decides next) reveals nothing: the learner may still be right.
-		if (quiz?.type === "check" && result?.skipped !== true && typeof result?.correct === "boolean") {
+		if (quiz?.type === "check" && result?.skipped !== true && typeof result?.correct === "boolean" && !revote) {
 			const correctAnswer = str(quiz.correctAnswer);
 			const correctIndex = choices.findIndex((c) => c.text === correctAnswer);
 			card.reveal = {

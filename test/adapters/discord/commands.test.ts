@@ -28,7 +28,20 @@ describe("registering /lesson", () => {
 		expect(lessonCommands.flatMap((c) => commandProblems(c))).toEqual([]);
 		const command = lessonCommands[0] as { options?: Array<{ name: string }> };
 		const subs = (command.options ?? []).map((o) => o.name);
-		expect(subs).toEqual(["start", "end", "status", "help", "config", "usage"]);
+		expect(subs).toEqual([
+			"start",
+			"end",
+			"status",
+			"help",
+			"config",
+			"usage",
+			"review",
+			"progress",
+			"report",
+			"forget-me",
+			"remind",
+			"retention",
+		]);
 	});
 
 	it("registers to a guild when a guild id is set, reading the application id from /applications/@me", async () => {
@@ -75,6 +88,8 @@ describe("adapter pieces", () => {
 			serverTokensPerDay: 0,
 			memberTokensPerDay: 0,
 			prices: {},
+			voteSeconds: 60,
+			voteNames: false,
 		});
 	});
 

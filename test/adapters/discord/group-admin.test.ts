@@ -82,13 +82,16 @@ describe("who may act in Discord lessons", () => {
 		expect(fake.createdThreads()).toEqual([]);
 	});
 
-	it("runs a group lesson (the guild default) where another member's answer counts and says who", async () => {
+	it("runs a group lesson (the guild default) where members vote and the tally says who chose what", async () => {
 		const reply = await replyOf(run(fake.users.learner, fake.ids.general, "start", { topic: "equivalent fractions" }));
 		expect(reply).toMatch(/group lesson/);
 		const thread = threadOf("equivalent fractions")!;
 		const quiz = await waitForControl(fake, thread.id, "lh:pick:a1:");
+		// Each member's click is a private vote (test/adapters/discord/group-votes.test.ts has the full flow).
 		const click = fake.click({ user: fake.users.other, messageId: quiz.id, customId: "lh:pick:a1:0" });
 		await waitForAck(fake, click.token);
+		const mine = fake.click({ user: fake.users.learner, messageId: quiz.id, customId: "lh:pick:a1:0" });
+		await waitForAck(fake, mine.token);
 		const sessionId = `discord:${fake.guild.id}:${thread.id}`;
 		await fake.waitFor(() => fake.messages.get(quiz.id)?.editedAt, "the answered edit");
 		await stack.tutor.idle(sessionId);
@@ -97,10 +100,14 @@ describe("who may act in Discord lessons", () => {
 		expect(answered?.result).toMatchObject({
 			answer: "yes",
 			correct: true,
-			by: { id: fake.users.other.id, name: "carol" },
+			by: { id: fake.users.learner.id, name: "the group (2 votes)" },
+			vote: { members: [{ id: fake.users.other.id, name: "carol", answer: "yes", correct: true }, { answer: "yes" }] },
 		});
-		expect(fake.messages.get(quiz.id)?.content).toContain("carol");
-		expect(click.followupIds).toEqual([]); // no refusal notice for carol's click
+		expect(fake.messages.get(quiz.id)?.content).toContain("the group \\(2 votes\\)** answered **A. yes**");
+		// carol's only notice is her vote's acknowledgement (no refusal).
+		expect(click.followupIds.map((id) => fake.messages.get(id)?.content)).toEqual([
+			expect.stringMatching(/^Your vote: A \(yes\)/),
+		]);
 	});
 
 	it("enforces the daily limit for members but not for admins starting a lesson for a member", async () => {

@@ -14,7 +14,7 @@ import {
 } from "../../../src/adapters/lesson/lesson-rules.ts";
 
 /** The cost-cap fields at their defaults (no caps, no prices). */
-const NO_CAPS = { serverTokensPerDay: 0, memberTokensPerDay: 0, prices: {} };
+const NO_CAPS = { serverTokensPerDay: 0, memberTokensPerDay: 0, prices: {}, voteSeconds: 60, voteNames: false };
 
 describe("lesson rules", () => {
 	it("normalizes stored values field by field, falling back to the defaults", () => {
@@ -34,6 +34,19 @@ describe("lesson rules", () => {
 			...NO_CAPS,
 		});
 		expect(normalizeLessonRules({ lessonsPerDay: Number.POSITIVE_INFINITY }, defaults).lessonsPerDay).toBe(2);
+	});
+
+	it("keeps group vote settings bounded: vote_seconds clamped to 10-600, names off by default", () => {
+		expect(applyLessonRulesChange(DEFAULT_LESSON_RULES, { voteSeconds: 5 }).voteSeconds).toBe(10);
+		expect(applyLessonRulesChange(DEFAULT_LESSON_RULES, { voteSeconds: 99_999 }).voteSeconds).toBe(600);
+		expect(applyLessonRulesChange(DEFAULT_LESSON_RULES, { voteSeconds: 45, voteNames: true })).toMatchObject({
+			voteSeconds: 45,
+			voteNames: true,
+		});
+		expect(normalizeLessonRules({ voteSeconds: "long", voteNames: "yes" })).toMatchObject({
+			voteSeconds: 60,
+			voteNames: false,
+		});
 	});
 
 	it("allows every channel when none is listed, else only the listed ones", () => {

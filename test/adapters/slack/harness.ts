@@ -5,9 +5,15 @@
  */
 
 import type { BudgetRouter } from "../../../src/adapters/lesson/lesson-budget.ts";
-import { createSlackAdapter, type SlackAdapter, type SlackAdapterConfig } from "../../../src/adapters/slack/index.ts";
+import {
+	createSlackAdapter,
+	type SlackAdapter,
+	type SlackAdapterConfig,
+	type SlackAdapterOptions,
+	type SlackHttpRoute,
+} from "../../../src/adapters/slack/index.ts";
 import type { StateStore } from "../../../src/agent/index.ts";
-import { silentLogger } from "../../../src/core/contracts/logger.ts";
+import { type Logger, silentLogger } from "../../../src/core/contracts/logger.ts";
 import type { Tutor } from "../../../src/core/contracts/tutor.ts";
 import type { PlanRenderer } from "../../../src/render/index.ts";
 import type { FakeMessage, FakeSlack, SlackSender } from "../../../testkit/fakes/slack.ts";
@@ -22,12 +28,20 @@ export interface Running {
 /** Start the adapter over HTTP on a free loopback port. */
 export async function startAdapter(
 	fake: FakeSlack,
-	deps: { tutor: Tutor; renderer: PlanRenderer; state?: StateStore; budgets?: BudgetRouter },
+	deps: {
+		tutor: Tutor;
+		renderer: PlanRenderer;
+		state?: StateStore;
+		budgets?: BudgetRouter;
+		logger?: Logger;
+		httpRoutes?: SlackHttpRoute[];
+		learning?: SlackAdapterOptions["learning"];
+	},
 	config: Partial<SlackAdapterConfig> = {},
 ): Promise<Running> {
 	const adapter = createSlackAdapter({
 		...deps,
-		logger: silentLogger,
+		logger: deps.logger ?? silentLogger,
 		config: {
 			botToken: "xoxb-test",
 			signingSecret: fake.signingSecret,

@@ -1,0 +1,50 @@
+/**
+ * `npm run build`: the production start. Bundles src/cli.ts with esbuild into dist/
+ * (ES modules, Node 20, code splitting so the Discord and Slack adapters and their
+ * libraries still load only when configured), with every npm package left external
+ * (resolved from node_modules at run time: native modules and browser bundles stay
+ * where they are). Files the code reads next to itself (the prompts) are copied beside
+ * the bundle. bin/learnharness.js runs dist/ when it is newer than every source file,
+ * else the TypeScript sources through tsx.
+ */
+
+import { copyFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+// `--outdir <dir>` builds elsewhere (the build test); it must sit inside the repository, so node_modules resolves.
+const flag = process.argv.indexOf("--outdir");
+const out = flag > 0 && process.argv[flag + 1] ? resolve(process.argv[flag + 1] ?? "") : join(root, "dist");
+
+/** Files read at run time with `new URL("./<name>", import.meta.url)`: they must sit beside the chunk that reads them. */
+const ASSET_DIRS = ["src/agent/prompts"];
+
+const started = performance.now();
+rmSync(out, { recursive: true, force: true });
+const result = await build({
+	absWorkingDir: root,
+	entryPoints: { cli: "src/cli.ts" },
+	outdir: out,
+	bundle: true,
+	splitting: true,
+	format: "esm",
+	platform: "node",
+	target: "node20",
+	packages: "external",
+	sourcemap: true,
+	// Chunks read files relative to themselves: keep them in dist/ itself, next to the copied assets.
+	chunkNames: "chunk-[hash]",
+	logLevel: "warning",
+	metafile: true,
+});
+for (const dir of ASSET_DIRS)
+	for (const name of readdirSync(join(root, dir)))
+		if (!name.endsWith(".ts")) copyFileSync(join(root, dir, name), join(out, name));
+// Marks dist/ as built by this script (bin/learnharness.js compares its time with the sources').
+writeFileSync(join(out, "BUILT"), `${new Date().toISOString()}\n`);
+const files = Object.keys(result.metafile?.outputs ?? {}).filter((f) => f.endsWith(".js")).length;
+process.stdout.write(
+	`build: ${relative(root, out) || "."}/cli.js and ${files - 1} chunks in ${Math.round(performance.now() - started)} ms; npm start now runs them\n`,
+);

@@ -1,0 +1,256 @@
+/**
+ * The learner-profile commands, once for every platform: `/lesson review`
+ * (review.ts), `/lesson progress` (a PNG and a summary, private), `/lesson
+ * report` (admins: a CSV of numbers), `/lesson forget-me` (after a confirm
+ * button) and `/lesson remind on|off` (a nudge at most once a day with a
+ * one-tap "Review now"). Buttons reuse the question card's "pick" controls
+ * under reserved ids (PROFILE_BUTTONS), so every platform already renders and
+ * routes them.
+ */
+
+import { type Learning, learnerKeyOf, type ReportRow, type StateStore } from "../../agent/index.ts";
+import type { HandleResult, Participant } from "../../core/contracts/events.ts";
+import type { Logger } from "../../core/contracts/logger.ts";
+import type { Tutor } from "../../core/contracts/tutor.ts";
+import { type PlanPicture, type QuestionCard, renderProgressPng } from "../../render/index.ts";
+import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
+import { progressData, progressSummary } from "./progress.ts";
+import { reportCsv } from "./report.ts";
+import { createReviewFlow, type Rephrase, type ReviewFlow } from "./review.ts";
+
+/** Reserved ids of the profile buttons (never a model's tool call id: those carry no `lh-` prefix). */
+export const PROFILE_BUTTONS = { reviewNow: "lh-review-now", forgetMe: "lh-forget-me" } as const;
+
+/** How often the reminder check runs while the controller is attached. */
+export const REMINDER_CHECK_MS = 60 * 60_000;
+
+/** The learning service and the question rewording, as the adapters pass them to the controller. */
+export interface LearnerServices {
+	learning: Learning;
+	rephrase?: Rephrase;
+}
+
+/** What the profile flows need. */
+export interface ProfileFlowDeps {
+	port: PlatformPort;
+	learning: Learning;
+	/** The controller's state store (review threads, the controller's own per-lesson keys forget-me clears). */
+	state: StateStore;
+	logger: Logger;
+	/** The controller's clock (its daily lesson counts are keyed by its day; forget-me clears them). */
+	controllerNow: () => Date;
+	rephrase?: Rephrase;
+}
+
+/** A reminder's address: the thread it is posted in, and the place a "Review now" opens its review in. */
+interface ReminderPlace {
+	threadId: string;
+	community: string;
+	channelId: string;
+}
+
+/** The profile flows of one platform. */
+export interface ProfileFlows {
+	readonly review: ReviewFlow;
+	/** `/lesson progress`: the summary and picture (undefined when nothing could be read; the actor was told). */
+	progress(actor: Actor, community: string): Promise<{ text: string; picture?: PlanPicture } | undefined>;
+	/** `/lesson report` (admins): the CSV and its rows; undefined when refused (the actor was told). */
+	report(actor: Actor, community: string): Promise<{ csv: string; rows: ReportRow[] } | undefined>;
+	/** The confirm card of `/lesson forget-me` (its one button deletes). */
+	forgetCard(): QuestionCard;
+	/** Delete what is stored of the actor; the message that says what went. */
+	forget(actor: Actor, community: string): Promise<string>;
+	/** `/lesson remind on|off`: the reply. */
+	remind(actor: Actor, place: LessonPlace, on: boolean): Promise<string>;
+	/** `/lesson retention [days]` (admins): the reply (the current setting, or the new one). */
+	retention(actor: Actor, community: string, days: number | undefined): Promise<string | undefined>;
+	/** Post today's reminders (each learner at most once a day, across processes); how many went out. */
+	sendReminders(): Promise<number>;
+	/** A click on a profile button; undefined when `toolCallId` is not one. */
+	choose(actor: Actor, threadId: string, toolCallId: string): Promise<HandleResult | undefined>;
+}
+
+const isPlace = (v: unknown): v is ReminderPlace =>
+	typeof v === "object" &&
+	v !== null &&
+	typeof (v as ReminderPlace).threadId === "string" &&
+	typeof (v as ReminderPlace).community === "string" &&
+	typeof (v as ReminderPlace).channelId === "string";
+
+function parsePlace(where: string | undefined): ReminderPlace | undefined {
+	if (!where) return undefined;
+	try {
+		const v: unknown = JSON.parse(where);
+		return isPlace(v) ? v : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Create the profile flows of one platform. */
+export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
+	const { port, learning, state, logger } = deps;
+	// One clock for what is due and what is said about it: the learning service's.
+	const now = () => learning.now();
+	const keyOf = (community: string, by: Participant) => learnerKeyOf(`${port.name}:${community}`, by);
+	const review = createReviewFlow({
+		port,
+		learning,
+		state,
+		logger,
+		now,
+		...(deps.rephrase ? { rephrase: deps.rephrase } : {}),
+	});
+
+	const forget = async (actor: Actor, community: string): Promise<string> => {
+		const key = keyOf(community, actor.by);
+		const profile = await learning.profile(key);
+		const { sessions, reviewThreads } = await learning.forget(key);
+		// The controller's own keys that name the learner or their lessons (intros, reviews, places, daily counts).
+		for (const id of sessions) await state.delete(`intro:${id}`);
+		for (const id of reviewThreads) await state.delete(`review:${id}`);
+		for (const place of profile?.places ?? []) {
+			await state.delete(`latest:${place}:${actor.by.id}`);
+			const latest = await state.get(`latest:${place}`);
+			if (typeof latest === "string" && sessions.includes(latest)) await state.delete(`latest:${place}`);
+			const placeCommunity = place.split(":")[0] ?? community;
+			for (let d = 0; d < 2; d++) {
+				const day = new Date(deps.controllerNow().getTime() - d * 86_400_000).toISOString().slice(0, 10);
+				await state.delete(`count:${placeCommunity}:${actor.by.id}:${day}`);
+			}
+		}
+		logger.info({ lessons: sessions.length }, `${port.name}: a learner's data was deleted on request`);
+		return sessions.length === 0 && !profile
+			? "There was nothing stored about you."
+			: `Done: your profile, review items and ${sessions.length} ${sessions.length === 1 ? "lesson" : "lessons"} are deleted.`;
+	};
+
+	return {
+		review,
+		forget,
+
+		async progress(actor, community) {
+			const key = keyOf(community, actor.by);
+			const [profile, items] = await Promise.all([learning.profile(key), learning.items(key)]);
+			const data = progressData(profile, items, now());
+			const text = progressSummary(data, items, now());
+			if (!profile || profile.lessons.length === 0) return { text };
+			const png = await renderProgressPng(data).catch((error: unknown) => {
+				logger.warn({ err: error }, `${port.name}: the progress picture failed`);
+				return undefined;
+			});
+			const caption = `Progress: ${data.topics.length} ${data.topics.length === 1 ? "topic" : "topics"}`;
+			return {
+				text,
+				picture: { key: `progress:${key}`, caption, outline: text, alt: text.slice(0, 1000), ...(png ? { png } : {}) },
+			};
+		},
+
+		async report(actor, community) {
+			if (!(await actor.isAdmin())) {
+				await actor.notify(`Only admins${port.style.adminHint ?? ""} can see the report.`);
+				return undefined;
+			}
+			const rows = await learning.report(community);
+			return { csv: reportCsv(rows), rows };
+		},
+
+		forgetCard: () => ({
+			kind: "question",
+			toolCallId: PROFILE_BUTTONS.forgetMe,
+			source: "ask",
+			heading: "Forget me",
+			question:
+				"This deletes your learner profile, your review items and the transcripts of your lessons here. It cannot be undone.",
+			choices: [{ index: 0, letter: "A", text: "Delete everything about me" }],
+		}),
+
+		async remind(actor, place, on) {
+			const key = keyOf(place.community, actor.by);
+			const profile = await learning.profile(key);
+			const thread = profile?.sessionIds?.at(-1) ?? profile?.lessons.at(-1)?.sessionId;
+			if (on && !thread) return "Take a lesson first: reminders point at its thread.";
+			const where: ReminderPlace | undefined = thread
+				? { threadId: thread, community: place.community, channelId: place.channelId }
+				: undefined;
+			await learning.setReminders(key, on, where ? JSON.stringify(where) : undefined);
+			return on
+				? "Reminders are on: when reviews are due I post one nudge a day in your latest lesson's thread."
+				: "Reminders are off.";
+		},
+
+		async retention(actor, community, days) {
+			if (!(await actor.isAdmin())) {
+				await actor.notify(`Only admins${port.style.adminHint ?? ""} can change how long lessons are kept.`);
+				return undefined;
+			}
+			const kept =
+				days === undefined ? await learning.retention(community) : await learning.setRetention(community, days);
+			return `${days === undefined ? "Lessons here are kept" : "Saved: lessons here are now kept"} ${kept} days after they end (transcripts, profiles and review items); older ones are deleted within the hour.`;
+		},
+
+		async sendReminders() {
+			let sent = 0;
+			for (const due of await learning.claimReminders(`${port.name}:`)) {
+				const where = parsePlace(due.where);
+				if (!where?.threadId.startsWith(`${port.name}:`)) continue;
+				const learner = due.key.split(":").at(-1) ?? "";
+				const card: QuestionCard = {
+					kind: "question",
+					toolCallId: PROFILE_BUTTONS.reviewNow,
+					source: "ask",
+					heading: "Time to review",
+					question:
+						`${port.style.mention?.(learner) ?? ""} ${due.due} ${due.due === 1 ? "idea is" : "ideas are"} due for review: a few minutes now keeps them.`.trim(),
+					choices: [{ index: 0, letter: "A", text: "Review now" }],
+				};
+				if ((await port.postCard(where.threadId, card)).length > 0) sent++;
+			}
+			return sent;
+		},
+
+		async choose(actor, threadId, toolCallId) {
+			if (toolCallId === PROFILE_BUTTONS.forgetMe) {
+				const community = threadId.split(":")[1] ?? "";
+				await actor.notify(await forget(actor, community));
+				return { ok: true };
+			}
+			if (toolCallId !== PROFILE_BUTTONS.reviewNow) return undefined;
+			const community = threadId.split(":")[1] ?? "";
+			const key = keyOf(community, actor.by);
+			const where = parsePlace((await learning.profile(key))?.reminders?.where);
+			if (!where) {
+				await actor.notify("This nudge is for someone else; run /lesson review for your own reviews.");
+				return { ok: true };
+			}
+			const opened = await review.start(actor, { community: where.community, channelId: where.channelId });
+			if (opened) await actor.notify("Your review is ready in its thread.");
+			return { ok: true };
+		},
+	};
+}
+
+/**
+ * Keep profiles current for this platform's lessons (each lesson's facts are recorded when it
+ * ends) and check reminders every REMINDER_CHECK_MS. Returns the detach function.
+ */
+export function attachProfile(
+	tutor: Pick<Tutor, "subscribe">,
+	learning: Learning,
+	flows: ProfileFlows,
+	platform: string,
+	logger: Logger,
+): () => void {
+	const unsubscribe = learning.observe(tutor, `${platform}:`);
+	const timer = setInterval(() => {
+		flows
+			.sendReminders()
+			.catch((error: unknown) => logger.warn({ err: error }, `${platform}: sending reminders failed`));
+		learning.sweep().catch((error: unknown) => logger.warn({ err: error }, `${platform}: the retention sweep failed`));
+	}, REMINDER_CHECK_MS);
+	timer.unref();
+	return () => {
+		unsubscribe();
+		clearInterval(timer);
+	};
+}

@@ -1,0 +1,360 @@
+/**
+ * Lessons across lessons: the learner profile, review items scheduled by
+ * FSRS, the prober's note of what a learner already knows, the admin report's
+ * rows, reminders' due list and forget-me. Built on the public interfaces of
+ * the session store and the state store only; every read-modify-write of a
+ * learner is serialized per learner in this process. The clock is injected.
+ */
+
+import type { Participant } from "../../core/contracts/events.ts";
+import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
+import type { Tutor } from "../../core/contracts/tutor.ts";
+import type { StateStore } from "../store/state-store.ts";
+import type { SessionRecord, SessionStore } from "../store/types.ts";
+import { learnerKeyOf, lessonFacts } from "./lesson-facts.ts";
+import { priorKnowledge } from "./prior-note.ts";
+import { type LearnerProfile, ProfileStore, type ReviewItem } from "./profile-store.ts";
+import { createScheduler, type ReviewOutcome, type Scheduler } from "./schedule.ts";
+
+export type { LearnerProfile, ProfileLesson, ReviewItem } from "./profile-store.ts";
+
+/** Days a lesson's record (transcript, profile entry, review items) is kept when its server set no retention. */
+export const DEFAULT_RETENTION_DAYS = 365;
+/** Longest retention a server may set (ten years). */
+export const MAX_RETENTION_DAYS = 3650;
+
+/** Review threads a profile remembers (older ones' state has expired: it lives a day). */
+const REVIEW_THREADS_KEPT = 50;
+/** How long a reminder's once-a-day guard is kept. */
+const REMINDED_TTL_MS = 2 * 24 * 60 * 60 * 1000;
+
+/** Options of createLearning. */
+export interface LearningOptions {
+	/** Where profiles live (its own namespace on the sessions' backend). */
+	state: StateStore;
+	/** The sessions: read at a lesson's end, deleted by forget-me. */
+	sessions: Pick<SessionStore, "get" | "delete">;
+	now?: () => Date;
+	logger?: Logger;
+	scheduler?: Scheduler;
+}
+
+/** The due items of a learner and what comes after them. */
+export interface DueReview {
+	items: ReviewItem[];
+	/** Items due now in all (items holds at most `limit` of them). */
+	dueCount: number;
+	/** When the next not-yet-due item falls due (ISO), if any. */
+	nextDue?: string;
+	total: number;
+}
+
+/** One row of the admin report: a member's lesson, numbers only. */
+export interface ReportRow {
+	member: string;
+	sessionId: string;
+	topic: string;
+	startedAt: string;
+	endedAt: string;
+	questionsAnswered: number;
+	firstTryAccuracy: number;
+	nodesLearned: number;
+	reviewsDone: number;
+}
+
+/** The learning service. Every method may reject when a store fails (the caller tells the person). */
+export interface Learning {
+	/** The service's clock (review deadlines and "next review" lines read it too). */
+	now(): Date;
+	/** Build (or rebuild) the profile entry of an ended lesson and its review items; idempotent per lesson. */
+	recordLesson(record: SessionRecord): Promise<void>;
+	/** Record the place a lesson started in (what forget-me clears there). */
+	notePlace(sessionId: string, learner: Participant, place: string): Promise<void>;
+	/** Record a review thread opened for the learner (the last REVIEW_THREADS_KEPT are kept). */
+	noteReviewThread(key: string, learner: Participant, threadId: string): Promise<void>;
+	/** The profile of a learner key (see learnerKeyOf). */
+	profile(key: string): Promise<LearnerProfile | undefined>;
+	/** The prober's note on what this learner already knows of a related topic; undefined when nothing relates. */
+	priorNote(sessionId: string, learner: Participant, topic: string): Promise<string | undefined>;
+	/** Every review item of a learner. */
+	items(key: string): Promise<ReviewItem[]>;
+	/** Up to `limit` due items, most overdue first. */
+	due(key: string, limit?: number): Promise<DueReview>;
+	/** Feed one review's outcome to the scheduler; the item as rescheduled (undefined when it is gone). */
+	grade(key: string, itemId: string, outcome: ReviewOutcome): Promise<ReviewItem | undefined>;
+	/** A community's report rows (members with a lesson there), in member then start order. */
+	report(community: string): Promise<ReportRow[]>;
+	/** Turn reminders on or off; `where` is the adapter's address of the nudge. */
+	setReminders(key: string, on: boolean, where?: string): Promise<void>;
+	/** Learners (keys starting with `prefix`) with reminders on and something due, each claimed for today (setIfAbsent): a nudge is sent once. */
+	claimReminders(prefix?: string): Promise<Array<{ key: string; where?: string; due: number }>>;
+	/** Delete the learner's profile, review items and their lessons' transcripts; returns the deleted session ids and the review threads. */
+	forget(key: string): Promise<{ sessions: string[]; reviewThreads: string[] }>;
+	/** A community's retention in days (DEFAULT_RETENTION_DAYS when it set none). */
+	retention(community: string): Promise<number>;
+	/** Set a community's retention (1..MAX_RETENTION_DAYS days); the next sweep applies it. */
+	setRetention(community: string, days: number): Promise<number>;
+	/** Delete lessons older than their community's retention: transcripts, profile entries, review items. Returns how many went. */
+	sweep(): Promise<number>;
+	/** Record each lesson's facts when it ends (only sessions whose id starts with `prefix`); returns the unsubscribe function. */
+	observe(tutor: Pick<Tutor, "subscribe">, prefix?: string): () => void;
+}
+
+/** Serializes work per key inside this process. */
+function perKey(): <T>(key: string, work: () => Promise<T>) => Promise<T> {
+	const chains = new Map<string, Promise<unknown>>();
+	return (key, work) => {
+		const next = (chains.get(key) ?? Promise.resolve()).catch(() => undefined).then(work);
+		chains.set(key, next);
+		const drop = () => chains.get(key) === next && chains.delete(key);
+		next.then(drop, drop);
+		return next;
+	};
+}
+
+const newProfile = (key: string, learner: Participant): LearnerProfile => ({
+	format: 1,
+	key,
+	learner: { id: learner.id },
+	lessons: [],
+	reviewsDone: 0,
+});
+
+/** Create the learning service. */
+export function createLearning(options: LearningOptions): Learning {
+	const store = new ProfileStore(options.state);
+	const now = options.now ?? (() => new Date());
+	const logger = options.logger ?? silentLogger;
+	const scheduler = options.scheduler ?? createScheduler();
+	const serial = perKey();
+
+	const learning: Learning = {
+		now,
+		recordLesson(record) {
+			const key = learnerKeyOf(record.sessionId, record.learner);
+			return serial(key, async () => {
+				const facts = lessonFacts(record);
+				const profile = (await store.profile(key)) ?? newProfile(key, record.learner);
+				const { seeds, ...lesson } = facts;
+				const before = profile.lessons.find((l) => l.sessionId === record.sessionId);
+				profile.lessons = [
+					...profile.lessons.filter((l) => l.sessionId !== record.sessionId),
+					{ ...lesson, reviews: before?.reviews ?? 0, ...(before?.place ? { place: before.place } : {}) },
+				];
+				const items = await store.items(key);
+				const known = new Set(items.map((i) => i.id));
+				const at = record.ended ? new Date(record.ended.at) : now();
+				for (const seed of seeds) {
+					const id = `${record.sessionId}#${seed.nodeId}`;
+					if (known.has(id)) continue;
+					const { mastery, ...question } = seed;
+					items.push({
+						id,
+						sessionId: record.sessionId,
+						topic: record.topic,
+						...question,
+						card: scheduler.first(at, mastery === "learned" ? "good" : "again"),
+					});
+				}
+				await store.saveItems(key, items);
+				await store.saveProfile(profile);
+				if (facts.community !== "") {
+					await store.edit(`members:${facts.community}`, key, true);
+					await store.edit("communities", facts.community, true);
+				}
+			});
+		},
+
+		notePlace(sessionId, learner, place) {
+			const key = learnerKeyOf(sessionId, learner);
+			return serial(key, async () => {
+				const profile = (await store.profile(key)) ?? newProfile(key, learner);
+				if (profile.places?.includes(place) && profile.sessionIds?.includes(sessionId)) return;
+				if (!profile.places?.includes(place)) profile.places = [...(profile.places ?? []), place];
+				if (!profile.sessionIds?.includes(sessionId)) profile.sessionIds = [...(profile.sessionIds ?? []), sessionId];
+				await store.saveProfile(profile);
+			});
+		},
+
+		noteReviewThread(key, learner, threadId) {
+			return serial(key, async () => {
+				const profile = (await store.profile(key)) ?? newProfile(key, learner);
+				profile.reviewThreads = [...(profile.reviewThreads ?? []), threadId].slice(-REVIEW_THREADS_KEPT);
+				await store.saveProfile(profile);
+			});
+		},
+
+		profile: (key) => store.profile(key),
+		items: (key) => store.items(key),
+
+		async priorNote(sessionId, learner, topic) {
+			const profile = await store.profile(learnerKeyOf(sessionId, learner));
+			return profile ? priorKnowledge(profile, topic) : undefined;
+		},
+
+		async due(key, limit = 10) {
+			const items = await store.items(key);
+			const at = now().getTime();
+			// Due times parsed once (a comparator that parses would do it n log n times).
+			const due: Array<{ t: number; item: ReviewItem }> = [];
+			let next: number | undefined;
+			for (const item of items) {
+				const t = Date.parse(item.card.due);
+				if (t <= at) due.push({ t, item });
+				else if (next === undefined || t < next) next = t;
+			}
+			due.sort((a, b) => a.t - b.t);
+			return {
+				items: due.slice(0, Math.max(0, limit)).map((d) => d.item),
+				dueCount: due.length,
+				total: items.length,
+				...(next !== undefined ? { nextDue: new Date(next).toISOString() } : {}),
+			};
+		},
+
+		grade(key, itemId, outcome) {
+			return serial(key, async () => {
+				const items = await store.items(key);
+				const index = items.findIndex((i) => i.id === itemId);
+				const item = items[index];
+				if (!item) return undefined;
+				const next = { ...item, card: scheduler.review(item.card, now(), outcome) };
+				items[index] = next;
+				await store.saveItems(key, items);
+				const profile = await store.profile(key);
+				if (profile) {
+					profile.reviewsDone++;
+					const lesson = profile.lessons.find((l) => l.sessionId === item.sessionId);
+					if (lesson) lesson.reviews++;
+					await store.saveProfile(profile);
+				}
+				return next;
+			});
+		},
+
+		async report(community) {
+			const rows: ReportRow[] = [];
+			for (const key of await store.list(`members:${community}`)) {
+				const profile = await store.profile(key);
+				if (!profile) continue;
+				for (const l of profile.lessons) {
+					if (l.community !== community) continue;
+					rows.push({
+						member: profile.learner.id,
+						sessionId: l.sessionId,
+						topic: l.topic,
+						startedAt: l.startedAt,
+						endedAt: l.endedAt ?? "",
+						questionsAnswered: l.questionsAnswered,
+						firstTryAccuracy: l.questionsAnswered === 0 ? 0 : l.firstTryCorrect / l.questionsAnswered,
+						nodesLearned: l.nodes.filter((n) => n.mastery === "learned").length,
+						reviewsDone: l.reviews,
+					});
+				}
+			}
+			return rows;
+		},
+
+		setReminders(key, on, where) {
+			return serial(key, async () => {
+				const profile = await store.profile(key);
+				if (!profile) return;
+				profile.reminders = { on, ...(where ? { where } : {}) };
+				await store.saveProfile(profile);
+				await store.edit("reminders", key, on);
+			});
+		},
+
+		async claimReminders(prefix = "") {
+			const out: Array<{ key: string; where?: string; due: number }> = [];
+			const day = now().toISOString().slice(0, 10);
+			for (const key of await store.list("reminders")) {
+				if (!key.startsWith(prefix)) continue;
+				const profile = await store.profile(key);
+				if (!profile?.reminders?.on) continue;
+				const { dueCount } = await learning.due(key, 0);
+				if (dueCount === 0) continue;
+				// The once-guard: whoever stores it first (this process or another, after a restart or not) nudges.
+				if (!(await options.state.setIfAbsent(`reminded:${key}:${day}`, now().toISOString(), REMINDED_TTL_MS)))
+					continue;
+				out.push({ key, due: dueCount, ...(profile.reminders.where ? { where: profile.reminders.where } : {}) });
+			}
+			return out;
+		},
+
+		forget(key) {
+			return serial(key, async () => {
+				const profile = await store.profile(key);
+				const sessions = new Set([...(profile?.lessons.map((l) => l.sessionId) ?? []), ...(profile?.sessionIds ?? [])]);
+				for (const item of await store.items(key)) sessions.add(item.sessionId);
+				for (const id of sessions) await options.sessions.delete(id);
+				for (const community of new Set(profile?.lessons.map((l) => l.community) ?? []))
+					if (community !== "") await store.edit(`members:${community}`, key, false);
+				await store.edit("reminders", key, false);
+				for (let d = 0; d < 2; d++) {
+					const day = new Date(now().getTime() - d * 86_400_000).toISOString().slice(0, 10);
+					await options.state.delete(`reminded:${key}:${day}`);
+				}
+				await store.deleteOwn(key);
+				return { sessions: [...sessions], reviewThreads: profile?.reviewThreads ?? [] };
+			});
+		},
+
+		async retention(community) {
+			const v = await options.state.get(`retention:${community}`);
+			return typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= MAX_RETENTION_DAYS
+				? v
+				: DEFAULT_RETENTION_DAYS;
+		},
+
+		async setRetention(community, days) {
+			const d = Math.max(1, Math.min(MAX_RETENTION_DAYS, Math.floor(days)));
+			await options.state.set(`retention:${community}`, d);
+			return d;
+		},
+
+		async sweep() {
+			let removed = 0;
+			for (const community of await store.list("communities")) {
+				const cutoff = now().getTime() - (await learning.retention(community)) * 86_400_000;
+				for (const key of await store.list(`members:${community}`)) {
+					removed += await serial(key, async () => {
+						const profile = await store.profile(key);
+						if (!profile) return 0;
+						const old = profile.lessons.filter(
+							(l) => l.community === community && Date.parse(l.endedAt ?? l.startedAt) < cutoff,
+						);
+						if (old.length === 0) return 0;
+						const gone = new Set(old.map((l) => l.sessionId));
+						for (const id of gone) await options.sessions.delete(id);
+						profile.lessons = profile.lessons.filter((l) => !gone.has(l.sessionId));
+						if (profile.sessionIds) profile.sessionIds = profile.sessionIds.filter((id) => !gone.has(id));
+						await store.saveItems(
+							key,
+							(await store.items(key)).filter((i) => !gone.has(i.sessionId)),
+						);
+						await store.saveProfile(profile);
+						if (!profile.lessons.some((l) => l.community === community))
+							await store.edit(`members:${community}`, key, false);
+						return gone.size;
+					});
+				}
+			}
+			if (removed > 0) logger.info({ removed }, "lessons past their retention were deleted");
+			return removed;
+		},
+
+		observe(tutor, prefix = "") {
+			return tutor.subscribe(async (event) => {
+				if (event.type !== "ended" || !event.sessionId.startsWith(prefix)) return;
+				try {
+					const record = await options.sessions.get(event.sessionId);
+					if (record) await learning.recordLesson(record);
+				} catch (error) {
+					logger.warn({ err: error, sessionId: event.sessionId }, "the learner profile could not be updated");
+				}
+			});
+		},
+	};
+	return learning;
+}

@@ -1,0 +1,265 @@
+/**
+ * Lessons across lessons on the fake Discord: a lesson builds the learner's
+ * profile; a second lesson's prober gets what is known; `/lesson review` days
+ * later (an injected clock) asks the due item in a thread, grades the typed
+ * answer and reschedules it with FSRS (longer after a success, shorter after a
+ * miss); a reminder fires once across a restart and its "Review now" opens a
+ * review; `/lesson progress` posts a PNG; `/lesson report` posts a CSV whose
+ * figures equal the transcript's; forget-me leaves no key of the learner.
+ */
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import KeyvSqlite from "@keyv/sqlite";
+import { PNG } from "pngjs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDiscordAdapter, type DiscordAdapter } from "../../../src/adapters/discord/index.ts";
+import { openStateStore, type StateStore } from "../../../src/agent/index.ts";
+import { type FakeDiscord, startFakeDiscord } from "../../../testkit/fakes/discord.ts";
+import { scriptedModel } from "../../../testkit/model-stream.ts";
+import { stubRenderer } from "../../../testkit/stub-renderer.ts";
+import { fractionsLesson } from "../../fixtures/lesson-script.ts";
+import {
+	answerFractionsLesson,
+	type LearnerBackend,
+	openLearnerBackend,
+	testClock,
+} from "../../fixtures/profile-stack.ts";
+import { customIds, recordingLogger } from "./helpers.ts";
+
+const png = PNG.sync.write(new PNG({ width: 1, height: 1 }));
+const model = scriptedModel([
+	...fractionsLesson({ greeting: "Hi!", predictOptions: ["3", "6", "9"], closing: "Well done!" }),
+	{ text: "Welcome back!" },
+]);
+const clock = testClock();
+let fake: FakeDiscord;
+let dir: string;
+let backend: LearnerBackend;
+let state: StateStore;
+let adapter: DiscordAdapter;
+
+async function open(): Promise<void> {
+	backend = await openLearnerBackend(dir, model, clock);
+	state = openStateStore(`sqlite://${join(dir, "discord.sqlite")}`, "discord");
+	adapter = createDiscordAdapter({
+		tutor: backend.tutor,
+		renderer: stubRenderer(png),
+		logger: recordingLogger(),
+		state,
+		learning: { learning: backend.learning },
+		config: { token: fake.token, apiUrl: fake.apiUrl, guildId: fake.guild.id, readyTimeoutMs: 10_000 },
+	});
+	await adapter.start();
+}
+
+async function shut(): Promise<void> {
+	await adapter.stop();
+	await backend.close();
+	await state.close();
+}
+
+beforeAll(async () => {
+	fake = await startFakeDiscord();
+	dir = mkdtempSync(join(tmpdir(), "lh-profile-"));
+	await open();
+});
+afterAll(async () => {
+	await shut();
+	await fake.close();
+	rmSync(dir, { recursive: true, force: true });
+});
+
+/** The ephemeral reply of a slash command, once it says something. */
+function replyOf(it: { originalMessageId?: string }, what: string) {
+	return fake.waitFor(() => {
+		const m = it.originalMessageId ? fake.messages.get(it.originalMessageId) : undefined;
+		return m && (m.content !== "" || m.attachments.length > 0 || m.components.length > 0) ? m : undefined;
+	}, what);
+}
+
+/** Poll an async check until it gives a value (bounded). */
+async function until<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
+	for (let i = 0; i < 400; i++) {
+		const value = await check();
+		if (value !== undefined) return value;
+		await new Promise((done) => setTimeout(done, 25));
+	}
+	throw new Error(`timed out waiting for ${what}`);
+}
+
+const learnerKey = () => `discord:${fake.users.learner.id}`;
+
+describe("learner profile, review, progress, report and forget-me on Discord", () => {
+	let lessonId = "";
+
+	it("records a finished lesson in the learner's profile", async () => {
+		fake.slash({
+			user: fake.users.learner,
+			channelId: fake.ids.general,
+			subcommand: "start",
+			options: { topic: "adding fractions" },
+		});
+		const thread = await fake.waitFor(() => fake.createdThreads()[0], "the lesson thread");
+		lessonId = `discord:${fake.guild.id}:${thread.id}`;
+		const by = { id: fake.users.learner.id };
+		await answerFractionsLesson(backend.tutor, lessonId, by);
+		fake.slash({ user: fake.users.learner, channelId: thread.id, subcommand: "end" });
+		const profile = await until(async () => {
+			const p = await backend.learning.profile(learnerKey());
+			return p?.lessons.length ? p : undefined;
+		}, "the profile");
+		expect(profile.lessons[0]).toMatchObject({ sessionId: lessonId, topic: "adding fractions", questionsAnswered: 4 });
+		expect(profile.lessons[0]?.nodes.find((n) => n.id === "common-denominator")?.mastery).toBe("learned");
+		expect((await backend.learning.items(learnerKey())).map((i) => i.nodeId)).toEqual(["common-denominator"]);
+	});
+
+	it("gives a second lesson's prober what the learner already knows", async () => {
+		fake.slash({
+			user: fake.users.learner,
+			channelId: fake.ids.general,
+			subcommand: "start",
+			options: { topic: "subtracting fractions" },
+		});
+		const thread = await fake.waitFor(() => fake.createdThreads()[1], "the second lesson thread");
+		const id = `discord:${fake.guild.id}:${thread.id}`;
+		const record = await until(() => backend.sessions.get(id), "the second lesson");
+		const note = record.messages[0]?.parts[0];
+		expect(note?.type === "text" ? note.text : "").toContain("learned Common denominators");
+		await backend.tutor.idle(id);
+	});
+
+	it("says nothing is due yet, then reviews the due item days later and lengthens its interval", async () => {
+		const early = fake.slash({ user: fake.users.learner, channelId: fake.ids.general, subcommand: "review" });
+		expect((await replyOf(early, "the review reply")).content).toMatch(/^Nothing is due\. Next review: in \d+ days/);
+
+		clock.advanceDays(4);
+		const before = (await backend.learning.items(learnerKey()))[0]?.card;
+		const start = fake.slash({ user: fake.users.learner, channelId: fake.ids.general, subcommand: "review" });
+		const reply = await replyOf(start, "the review link");
+		const threadId = /<#(\d+)>/.exec(reply.content)?.[1] ?? "";
+		expect(threadId).not.toBe("");
+		const question = await fake.waitFor(
+			() => fake.channelMessages(threadId).find((m) => m.content.includes("Review 1 of 1")),
+			"the review question",
+		);
+		expect(question.content).toContain("Common denominator of 1/2 and 1/5?");
+		fake.say({ user: fake.users.learner, channelId: threadId, content: "it's ten" });
+		const closing = await fake.waitFor(
+			() => fake.channelMessages(threadId).find((m) => m.content.startsWith("Review done")),
+			"the closing line",
+		);
+		expect(closing.content).toMatch(/^Review done: 1 of 1 right\. Next review: in \d+ days/);
+		const after = (await backend.learning.items(learnerKey()))[0]?.card;
+		expect(after?.scheduledDays).toBeGreaterThan(before?.scheduledDays ?? Infinity);
+		expect(new Date(after?.due ?? 0).getTime()).toBeGreaterThan(clock.now().getTime());
+	});
+
+	it("shortens the interval after a miss", async () => {
+		const before = (await backend.learning.items(learnerKey()))[0]?.card;
+		clock.advanceDays((before?.scheduledDays ?? 0) + 1);
+		const start = fake.slash({ user: fake.users.learner, channelId: fake.ids.general, subcommand: "review" });
+		const threadId = /<#(\d+)>/.exec((await replyOf(start, "the review link")).content)?.[1] ?? "";
+		await fake.waitFor(() => fake.channelMessages(threadId).find((m) => m.content.includes("Review 1 of 1")), "q");
+		// Someone else's answer does not count.
+		fake.say({ user: fake.users.other, channelId: threadId, content: "10" });
+		fake.say({ user: fake.users.learner, channelId: threadId, content: "7" });
+		await fake.waitFor(
+			() => fake.channelMessages(threadId).find((m) => m.content.startsWith("Review done: 0 of 1")),
+			"the closing line",
+		);
+		expect(fake.channelMessages(threadId).some((m) => m.content.includes("the answer is **10**"))).toBe(true);
+		const after = (await backend.learning.items(learnerKey()))[0]?.card;
+		expect(after?.scheduledDays).toBeLessThan(before?.scheduledDays ?? 0);
+		expect((await backend.learning.profile(learnerKey()))?.reviewsDone).toBe(2);
+	});
+
+	it("sends a reminder once across a restart, and its Review now opens a review", async () => {
+		const on = fake.slash({
+			user: fake.users.learner,
+			channelId: fake.ids.general,
+			subcommand: "remind",
+			options: { on: true },
+		});
+		expect((await replyOf(on, "the remind reply")).content).toMatch(/^Reminders are on/);
+		clock.advanceDays(30);
+		expect(await adapter.sendReminders()).toBe(1);
+		await adapter.flush(10_000);
+		await shut();
+		await open(); // a restart: the once-a-day guard is in the store
+		expect(await adapter.sendReminders()).toBe(0);
+		// In the learner's latest lesson thread (the second lesson's).
+		const latest = fake.createdThreads()[1]?.id ?? "";
+		const nudges = fake.channelMessages(latest).filter((m) => m.content.includes("Time to review"));
+		expect(nudges).toHaveLength(1);
+		const threadsBefore = fake.createdThreads().length;
+		fake.click({ user: fake.users.learner, messageId: nudges[0]?.id ?? "", customId: customIds(nudges[0])[0] ?? "" });
+		await fake.waitFor(() => fake.createdThreads().length > threadsBefore || undefined, "the review thread");
+		const review = fake.createdThreads().at(-1);
+		await fake.waitFor(
+			() => fake.channelMessages(review?.id ?? "").find((m) => m.content.includes("Review 1 of 1")),
+			"the review question",
+		);
+	});
+
+	it("shows progress as a private PNG", async () => {
+		const it = fake.slash({ user: fake.users.learner, channelId: fake.ids.general, subcommand: "progress" });
+		const reply = await replyOf(it, "the progress reply");
+		expect(reply.visibleTo).toBe(fake.users.learner.id);
+		expect(reply.content).toContain("adding fractions: 1 learned");
+		expect(reply.attachments[0]?.filename).toBe("progress.png");
+		expect(reply.attachments[0]?.data.subarray(1, 4).toString()).toBe("PNG");
+	});
+
+	it("gives admins a CSV whose figures equal the transcript's, and refuses members", async () => {
+		const refused = fake.slash({ user: fake.users.learner, channelId: fake.ids.general, subcommand: "report" });
+		expect((await replyOf(refused, "the refusal")).content).toMatch(/^Only admins/);
+		const it = fake.slash({ user: fake.users.admin, channelId: fake.ids.general, subcommand: "report" });
+		const reply = await replyOf(it, "the report");
+		const csv = reply.attachments[0]?.data.toString("utf8") ?? "";
+		const [header, ...rows] = csv.trim().split("\r\n");
+		expect(header).toBe(
+			"member,lesson,topic,started,ended,questions_answered,first_try_accuracy,nodes_learned,reviews_done",
+		);
+		const row = rows.find((r) => r.includes(lessonId))?.split(",") ?? [];
+		// The same figures, counted here from the stored transcript.
+		const record = await backend.sessions.get(lessonId);
+		const outputs = (record?.messages ?? [])
+			.flatMap((m) => m.parts as Array<{ type: string; output?: Record<string, unknown> }>)
+			.filter((p) => p.type === "tool-quiz" && typeof p.output?.correct === "boolean")
+			.map((p) => p.output ?? {});
+		const firstTry = outputs.filter((o) => o.correct === true && !o.attempts && !o.hints && !o.revealed).length;
+		expect(row[0]).toBe(fake.users.learner.id);
+		expect(Number(row[5])).toBe(outputs.length);
+		expect(Number(row[6])).toBeCloseTo(firstTry / outputs.length, 3);
+		expect(Number(row[7])).toBe(1);
+		expect(Number(row[8])).toBe(2); // the two reviews answered (the reminder's review was not)
+	});
+
+	it("forgets the learner after the confirm button: no key of theirs is left in the store", async () => {
+		const it = fake.slash({ user: fake.users.learner, channelId: fake.ids.general, subcommand: "forget-me" });
+		const ask = await replyOf(it, "the confirm card");
+		const button = customIds(ask)[0] ?? "";
+		expect(button).toBe("lh:pick:lh-forget-me:0");
+		expect(await backend.learning.profile(learnerKey())).toBeDefined();
+		const click = fake.click({ user: fake.users.learner, messageId: ask.id, customId: button });
+		await fake.waitFor(
+			() => fake.ephemeralsFor(fake.users.learner).find((m) => m.content.startsWith("Done: your profile")),
+			"the confirmation",
+		);
+		expect(click.responseType).toBeDefined();
+		await shut();
+		const learner = fake.users.learner.id;
+		const leftovers: string[] = [];
+		for (const file of ["lh.sqlite", "discord.sqlite"]) {
+			const db = new KeyvSqlite({ uri: `sqlite://${join(dir, file)}` });
+			const all = (await db.query("SELECT key, value FROM keyv")) as Array<{ key: string; value: string }>;
+			expect(all.length).toBeGreaterThan(0);
+			for (const row of all) if (`${row.key} ${row.value}`.includes(learner)) leftovers.push(row.key);
+			await db.disconnect();
+		}
+		expect(leftovers).toEqual([]);
+		await open();
+	});
+});
