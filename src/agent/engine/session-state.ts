@@ -6,6 +6,7 @@
 
 import type { AnswerResult, HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { LearnerImage } from "../../core/learner-images.ts";
+import type { HelpKind } from "../../core/struggle.ts";
 import type { EndReason, SessionRecord } from "../store/types.ts";
 
 /** What a job asks the pump to do. */
@@ -16,6 +17,8 @@ type JobWork =
 	| { type: "answer"; toolCallId: string; kind: "quiz" | "ask"; result: AnswerResult }
 	/** A typed message; `supersedes` are the questions pending when it was admitted. */
 	| { type: "message"; text: string; by: Participant; supersedes: string[]; images?: LearnerImage[] }
+	/** A help control on an open quiz (see engine/struggle.ts). */
+	| { type: "help"; toolCallId: string; kind: HelpKind; by: Participant }
 	| { type: "end"; by: Participant; reason: EndReason };
 
 /** Work for a session's pump, in arrival order. */

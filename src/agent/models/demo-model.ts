@@ -18,6 +18,7 @@ import type {
 	LanguageModelV3ToolResultOutput,
 	LanguageModelV3Usage,
 } from "@ai-sdk/provider";
+import { demoHintReply } from "./demo-hints.ts";
 import {
 	DEMO_CANNOT_CHAT,
 	DEMO_FAREWELL,
@@ -94,6 +95,8 @@ export function createDemoModel(): LanguageModelV3 {
 
 /** Decides the next response from the prompt and the tools on offer (exported for tests). */
 export function planDemoReply(call: Pick<LanguageModelV3CallOptions, "prompt" | "tools">): DemoReply {
+	const hint = demoHintReply(call.prompt); // the hint side call: no tools, answered apart from the lesson
+	if (hint) return hint;
 	const toolNames = new Set((call.tools ?? []).map((t) => t.name));
 	const calls = collectCalls(call.prompt);
 	const results = collectResults(call.prompt);
