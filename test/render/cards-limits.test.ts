@@ -186,7 +186,7 @@ describe("cards within platform limits (property)", () => {
 			fc.property(quizInput, toolCallId, attempt, ({ type: _type, ...input }, id, a) => {
 				const quiz = { ...input, type: "check" as const };
 				const attempts = a.tried.map((answer) => ({ answer, correct: false as const }));
-				const event = {
+				const event: TutorEvent = {
 					type: "attempt",
 					sessionId: "s",
 					toolCallId: id,
@@ -195,7 +195,7 @@ describe("cards within platform limits (property)", () => {
 					by: { id: "U1" },
 					quiz,
 				};
-				const { discord, slack } = renderChecked(cardFromEvent(event satisfies TutorEvent)!);
+				const { discord, slack } = renderChecked(cardFromEvent(event)!);
 				const ids = [
 					...discord.flatMap((m) => m.components ?? []).flatMap((r) => r.components as Array<{ custom_id?: string }>),
 				].map((c) => decodeComponentId(c.custom_id));
