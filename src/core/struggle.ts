@@ -8,11 +8,9 @@
  * agent/engine/struggle.ts) and hands them to the model with the final result.
  */
 
-/** What a help control asks for: hint, try again, explain another way, show the answer, or "not sure" (an answer). */
-export type HelpKind = "hint" | "again" | "explain" | "show" | "not-sure";
+import { HELP_KINDS, type HelpKind } from "./contracts/help.ts";
 
-/** Every help kind; a component id carries its index here. */
-export const HELP_KINDS: readonly HelpKind[] = ["hint", "again", "explain", "show", "not-sure"];
+export { HELP_KINDS, type HelpKind };
 
 /** Wrong tries of a check quiz before its answer shows: the second miss reveals it. */
 export const MAX_CHECK_TRIES = 2;

@@ -13,8 +13,8 @@ import {
 	type ModalSubmitInteraction,
 	type StringSelectMenuInteraction,
 } from "discord.js";
+import { HELP_KINDS } from "../../core/contracts/help.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
-import { HELP_KINDS } from "../../core/struggle.ts";
 import { decodeComponentId, discordAnswerModal, encodeComponentId } from "../../render/index.ts";
 import type { LessonController } from "../lesson/controller.ts";
 import { actorOf } from "./actor.ts";

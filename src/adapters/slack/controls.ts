@@ -8,7 +8,7 @@
 
 import type { App, BlockAction, BlockElementAction, ViewOutput, ViewSubmitAction } from "@slack/bolt";
 import type { Participant } from "../../core/contracts/events.ts";
-import { HELP_KINDS } from "../../core/struggle.ts";
+import { HELP_KINDS } from "../../core/contracts/help.ts";
 import { decodeComponentId, slackAnswerModal } from "../../render/index.ts";
 import type { AnswerForm } from "../lesson/port.ts";
 import { afterPendingIo } from "../lesson/within.ts";

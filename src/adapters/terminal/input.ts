@@ -7,7 +7,7 @@
 import { createInterface, type Interface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { confirm, input as inputPrompt, Separator, select } from "@inquirer/prompts";
-import type { HelpKind } from "../../core/struggle.ts";
+import type { HelpKind } from "../../core/contracts/help.ts";
 import type { QuestionCard } from "../../render/index.ts";
 
 /** A playground command typed instead of an answer (help: only where a question is open). */
