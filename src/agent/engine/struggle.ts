@@ -40,7 +40,7 @@ export const EXPLAIN_AGAIN_TEXT = "Could you explain that another way? Then ask 
 /** The open quiz `toolCallId` (parsed for display), or undefined when it is not pending. */
 function openQuiz(state: SessionState, toolCallId: string) {
 	const found = findToolCall(state.record.messages, toolCallId);
-	if (!found || found.part.type !== "tool-quiz" || found.part.state !== "input-available") return undefined;
+	if (found?.part.type !== "tool-quiz" || found.part.state !== "input-available") return undefined;
 	return { quiz: displayQuiz(found.part.input) };
 }
 
@@ -82,7 +82,7 @@ function resolve(state: SessionState, toolCallId: string, result: AnswerResult):
  */
 export function applyAnswer(state: SessionState, toolCallId: string, result: AnswerResult): Applied {
 	const open = openQuiz(state, toolCallId);
-	if (!open || open.quiz?.type !== "check" || result.correct !== false) return resolve(state, toolCallId, result);
+	if (open?.quiz?.type !== "check" || result.correct !== false) return resolve(state, toolCallId, result);
 	const entry = entryOf(state, toolCallId) ?? { attempts: [], hints: [] };
 	const tries = entry.attempts.length + 1;
 	if (tries >= MAX_CHECK_TRIES) return resolve(state, toolCallId, { ...result, revealed: true, note: REVEALED_NOTE });

@@ -11,7 +11,7 @@ import { HINT_REQUEST_MARKER } from "../engine/hint-call.ts";
 /** The demo's hint for a hint request, or undefined when `prompt` is not one. */
 export function demoHintReply(prompt: LanguageModelV3Prompt): { text: string } | undefined {
 	const system = prompt.find((m) => m.role === "system");
-	if (!system || !system.content.startsWith(HINT_REQUEST_MARKER)) return undefined;
+	if (!system?.content.startsWith(HINT_REQUEST_MARKER)) return undefined;
 	const user = prompt.find((m) => m.role === "user");
 	const text = user?.content.map((p) => (p.type === "text" ? p.text : "")).join("\n") ?? "";
 	const tried = /^The learner tried: (.*)$/m.exec(text)?.[1];
