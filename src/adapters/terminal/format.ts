@@ -5,7 +5,15 @@
  */
 
 import { stripVTControlCharacters, styleText } from "node:util";
-import type { AnsweredCard, AssessmentCard, Card, ExplainCard, QuestionCard, TextCard } from "../../render/index.ts";
+import {
+	type AnsweredCard,
+	type AssessmentCard,
+	answerOutcome,
+	type Card,
+	type ExplainCard,
+	type QuestionCard,
+	type TextCard,
+} from "../../render/index.ts";
 
 type StyleName = Parameters<typeof styleText>[0];
 
@@ -69,9 +77,11 @@ function formatQuestion(card: QuestionCard, s: Styler, withChoices = true): stri
 	const lines = [s("magenta", s("bold", `? ${card.heading}`))];
 	if (card.framing) lines.push(s("dim", card.framing));
 	lines.push(formatMarkdown(card.question, s));
-	if (withChoices)
+	if (withChoices || card.struggle?.state === "missed")
 		for (const choice of card.choices)
 			lines.push(`  ${s("bold", `${choice.letter}.`)} ${formatMarkdown(choice.text, s)}`);
+	// A missed check: the typed commands stand in for its buttons (Try again, Hint, Show answer).
+	if (card.struggle?.state === "missed") lines.push(s("dim", "Type again (or your next answer), hint, or show."));
 	return lines.join("\n");
 }
 
@@ -97,11 +107,16 @@ function formatAnswered(card: AnsweredCard, s: Styler): string {
 	const chosen = card.chosenIndex !== undefined ? card.choices[card.chosenIndex] : undefined;
 	const answer = chosen ? `${chosen.letter}. ${chosen.text}` : card.answer;
 	const why = card.reason ? s("dim", ` (${card.reason})`) : "";
+	const { outcome, how } = answerOutcome(card);
 	if (card.checking) lines.push(s("dim", `→ ${answer}: checking…`));
-	else if (card.correct === true) lines.push(`${s("green", `✓ ${answer}: correct`)}${why}`);
-	else if (card.correct === false) lines.push(`${s("red", `✗ ${answer}: not quite`)}${why}`);
+	else if (outcome === "not-sure") lines.push(s("yellow", `🤷 not sure${how}`));
+	else if (outcome === "explain-again") lines.push(s("dim", "🔄 explain it another way"));
+	else if (outcome === "prediction") lines.push(s("cyan", `Your prediction: ${answer}`));
+	else if (outcome === "correct") lines.push(`${s("green", `✓ ${answer}: correct${how}`)}${why}`);
+	else if (outcome === "shown") lines.push(s("yellow", `👀 answer shown${how}`));
+	else if (outcome === "wrong") lines.push(`${s("red", `✗ ${answer}: not quite${how}`)}${why}`);
 	else lines.push(`${s("dim", `→ ${answer}`)}${why}`);
-	if (card.reveal && card.correct === false) {
+	if (card.reveal && card.correct !== true) {
 		const letter = card.reveal.correctIndex !== undefined ? `${card.choices[card.reveal.correctIndex]?.letter}. ` : "";
 		lines.push(`  The answer: ${s("bold", `${letter}${card.reveal.correctAnswer}`)}`);
 	}
