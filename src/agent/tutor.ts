@@ -288,8 +288,10 @@ export function createTutor(options: TutorOptions): Tutor {
 			claim(state, verdict.job);
 			// Idle session (the common case): resolve once the event is on disk (or refused by the store),
 			// before any model work. During a turn the event queues behind it; the verdict stays immediate.
+			// A hint waits on a model call: its verdict is immediate, like an event queued behind a turn.
+			const hint = verdict.job.type === "help" && verdict.job.kind === "hint";
 			const delivered =
-				state.pump === undefined
+				state.pump === undefined && !hint
 					? new Promise<HandleResult>((done) => (verdict.job.delivered = done))
 					: Promise.resolve<HandleResult>({ ok: true });
 			state.queue.push(verdict.job);

@@ -5,7 +5,8 @@
  *
  *   learned:  the node's most recent answered check was correct on the first
  *             try with no help (no attempts, hints, "not sure" or reveal);
- *   shaky:    that check was missed, skipped, or needed help;
+ *   shaky:    that check was missed, skipped, answered "not sure", or needed help
+ *             (a second try, a hint, the answer shown);
  *   not-yet:  no answered check on the node.
  *
  * A check the grader judged "unsure" (no `correct`) is not an answer yet: it
@@ -65,9 +66,12 @@ export function checkVerdict(output: unknown): Exclude<NodeMastery, "not-yet"> |
 	if (typeof output !== "object" || output === null) return undefined;
 	const o = output as Record<string, unknown>;
 	if (o.skipped === true) return "shaky";
+	// "Not sure" is an answer (does not know), whatever `correct` says or lacks: never a lucky guess.
+	if (o.notSure === true) return "shaky";
+	// Asked for another explanation instead of answering: not an answer; the re-asked question decides.
 	if (typeof o.correct !== "boolean") return undefined; // judged "unsure": not an answer until judged
 	if (!o.correct) return "shaky";
-	const help = helped(o.attempts) || helped(o.hints) || o.notSure === true || o.revealed === true;
+	const help = helped(o.attempts) || helped(o.hints) || o.hinted === true || o.revealed === true;
 	return help ? "shaky" : "learned";
 }
 

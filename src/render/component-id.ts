@@ -1,6 +1,6 @@
 /**
  * Component ids of buttons, selects, modals and text inputs:
- * `lh:<verb>:<toolCallId>[:<choice>]`. One format for Discord custom_id
+ * `lh:<verb>:<toolCallId>[:<choice>]` ("help" carries the index of a help kind, core/struggle.ts HELP_KINDS). One format for Discord custom_id
  * (max 100) and Slack action_id/callback_id (max 255): we keep to 100.
  * Verbs "pick" and "select" always carry a choice and the others never do,
  * so a tool call id that itself contains ":" still decodes unambiguously.
@@ -9,9 +9,9 @@
  */
 
 /** What a component does when used. */
-export type ComponentVerb = "pick" | "select" | "open" | "modal" | "text";
+export type ComponentVerb = "pick" | "select" | "help" | "open" | "modal" | "text";
 
-/** A decoded component id. `choice` is set exactly for "pick" (option index) and "select" (first index of its menu). */
+/** A decoded component id. `choice` is set exactly for "pick" (option index), "select" (first index of its menu) and "help" (help kind index). */
 export interface ComponentId {
 	verb: ComponentVerb;
 	toolCallId: string;
@@ -22,7 +22,7 @@ export interface ComponentId {
 export const COMPONENT_ID_MAX_CHARS = 100;
 
 const PREFIX = "lh";
-const WITH_CHOICE: ReadonlySet<string> = new Set(["pick", "select"]);
+const WITH_CHOICE: ReadonlySet<string> = new Set(["pick", "select", "help"]);
 const WITHOUT_CHOICE: ReadonlySet<string> = new Set(["open", "modal", "text"]);
 const MAX_CHOICE = 9999;
 // Printable, no whitespace: ids travel through JSON and platform UIs untouched.

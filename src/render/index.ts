@@ -17,9 +17,12 @@ export {
 export { discordAnswerModal } from "./cards/discord-modal.ts";
 export {
 	type AnsweredEvent,
+	type AttemptEvent,
 	answeredCard,
+	attemptCard,
 	cardFromEvent,
 } from "./cards/from-event.ts";
+export { type AnswerOutcome, answerOutcome } from "./cards/layout.ts";
 export { ANSWER_MAX_CHARS, DISCORD_LIMITS, SLACK_LIMITS } from "./cards/limits.ts";
 export type {
 	AnsweredCard,
@@ -31,7 +34,7 @@ export type {
 	QuestionCard,
 	TextCard,
 } from "./cards/model.ts";
-export { choiceLetter } from "./cards/model.ts";
+export { choiceLetter, HELP_LABELS } from "./cards/model.ts";
 export {
 	SLACK_CODE_FILE_CHARS,
 	type SlackFileShare,

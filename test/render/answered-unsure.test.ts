@@ -38,10 +38,18 @@ describe("an unsure check answer reveals nothing", () => {
 	it("has no Correct answer line on Discord or Slack until a verdict exists", () => {
 		const check = { type: "check" as const, question: "How many items do you check?", correctAnswer: "8" };
 		const undecided = renderChecked(answeredCard(unsure(check, "all of them, I guess")));
-		const wrong = renderChecked(
+		const missed = renderChecked(
 			answeredCard({ ...unsure(check, "7"), result: { answer: "7", correct: false, by: { id: "u1", name: "Ada" } } }),
 		);
+		// The answer shows after the second miss (revealed), never on a verdict alone.
+		const wrong = renderChecked(
+			answeredCard({
+				...unsure(check, "7"),
+				result: { answer: "7", correct: false, revealed: true, by: { id: "u1", name: "Ada" } },
+			}),
+		);
 		expect(JSON.stringify(undecided)).not.toMatch(/Correct answer/);
+		expect(JSON.stringify(missed)).not.toMatch(/Correct answer/);
 		expect(JSON.stringify(wrong.discord)).toMatch(/Correct answer/);
 		expect(JSON.stringify(wrong.slack)).toMatch(/Correct answer/);
 	});

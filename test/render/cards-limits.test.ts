@@ -158,6 +158,15 @@ describe("cards within platform limits (property)", () => {
 				if (!fits || n > 125) seen.degraded++;
 				if (fits && n > 0 && n <= 125) expect([...discordChoices(discord, id)].sort((a, b) => a - b)).toEqual(range(n));
 				if (fits && n > 0) expect([...slackChoices(slack, id)].sort((a, b) => a - b)).toEqual(range(n));
+				// Help controls (Hint, Explain another way, Not sure) ride on every quiz whose ids fit, unless
+				// five select rows (over 100 choices) take Discord's every row.
+				const help = (controls: Array<Record<string, unknown>>, key: "custom_id" | "action_id") =>
+					controls.map((c) => decodeComponentId(c[key])).filter((d) => d?.verb === "help");
+				const discordHelp = help(
+					discord.flatMap((m) => m.components ?? []).flatMap((r) => r.components as never),
+					"custom_id",
+				);
+				if (fits && n <= 100) expect(discordHelp.map((d) => d?.choice)).toEqual([0, 2, 4]);
 				if (fits && n === 0) {
 					expect(discordModalProblems(discordAnswerModal(id, input.question))).toEqual([]);
 					expect(slackModalProblems(slackAnswerModal(id, input.question, "{}"))).toEqual([]);
@@ -166,6 +175,38 @@ describe("cards within platform limits (property)", () => {
 			{ numRuns: 150 },
 		);
 		for (const count of Object.values(seen)) expect(count).toBeGreaterThan(3);
+	});
+
+	it("a missed check and its second try: every payload fits; help controls decode to the quiz", () => {
+		const attempt = fc.record({
+			tried: fc.array(fc.oneof(optionText, markdown(2)), { minLength: 1, maxLength: 2 }),
+			state: fc.constantFrom("missed" as const, "retry" as const),
+		});
+		fc.assert(
+			fc.property(quizInput, toolCallId, attempt, ({ type: _type, ...input }, id, a) => {
+				const quiz = { ...input, type: "check" as const };
+				const attempts = a.tried.map((answer) => ({ answer, correct: false as const }));
+				const event: TutorEvent = {
+					type: "attempt",
+					sessionId: "s",
+					toolCallId: id,
+					attempts,
+					state: a.state,
+					by: { id: "U1" },
+					quiz,
+				};
+				const { discord, slack } = renderChecked(cardFromEvent(event)!);
+				const ids = [
+					...discord.flatMap((m) => m.components ?? []).flatMap((r) => r.components as Array<{ custom_id?: string }>),
+				].map((c) => decodeComponentId(c.custom_id));
+				for (const d of ids) expect(d?.toolCallId).toBe(id);
+				const fits = `lh:select:${id}:9999`.length <= 100;
+				if (fits && a.state === "missed")
+					expect(ids.map((d) => `${d?.verb}:${d?.choice}`)).toEqual(["help:1", "help:0", "help:3"]);
+				expect(slack.length).toBeGreaterThan(0);
+			}),
+			{ numRuns: 60 },
+		);
 	});
 
 	it("asks: every payload fits and every option is answerable", () => {

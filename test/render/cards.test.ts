@@ -34,12 +34,19 @@ function render(event: TutorEvent) {
 	return { card, ...renderChecked(card) };
 }
 
+const isHelp = (c: Record<string, unknown>) => String(c.custom_id ?? c.action_id ?? "").startsWith("lh:help:");
+/** The answer controls of a message (help controls apart: see `helpControls`). */
 const buttons = (msg: ReturnType<typeof toDiscordMessages>[number]) =>
-	(msg.components ?? []).flatMap((r) => r.components) as unknown as Array<Record<string, unknown>>;
-const slackElements = (msgs: ReturnType<typeof toSlackMessages>) =>
+	((msg.components ?? []).flatMap((r) => r.components) as unknown as Array<Record<string, unknown>>).filter(
+		(c) => !isHelp(c),
+	);
+const helpControls = (msg: ReturnType<typeof toDiscordMessages>[number]) =>
+	((msg.components ?? []).flatMap((r) => r.components) as unknown as Array<Record<string, unknown>>).filter(isHelp);
+const allSlackElements = (msgs: ReturnType<typeof toSlackMessages>) =>
 	msgs.flatMap((m) => m.blocks).flatMap((b) => (b.type === "actions" ? b.elements : [])) as unknown as Array<
 		Record<string, unknown>
 	>;
+const slackElements = (msgs: ReturnType<typeof toSlackMessages>) => allSlackElements(msgs).filter((e) => !isHelp(e));
 
 describe("question cards", () => {
 	it("predict quiz with short options: framing, lettered buttons", () => {
@@ -93,6 +100,7 @@ describe("question cards", () => {
 			"lh:select:call_1:0",
 			"lh:select:call_1:25",
 			"lh:select:call_1:50",
+			"lh:help:call_1:0", // the help row under them
 		]);
 		expect(slackElements(many.slack)).toHaveLength(1); // Slack's select holds 100
 	});
@@ -140,7 +148,12 @@ describe("question cards", () => {
 	it("degrades clearly when choices cannot fit or ids are too long", () => {
 		const options = Array.from({ length: 130 }, (_, i) => `O${i}`);
 		const tooMany = render(quiz({ question: "Pick", options, correctAnswer: "O1" }));
-		expect(tooMany.discord.every((m) => m.components === undefined)).toBe(true);
+		expect(tooMany.discord.every((m) => buttons(m).length === 0)).toBe(true);
+		expect(helpControls(tooMany.discord.at(-1)!).map((b) => b.label)).toEqual([
+			"💡 Hint",
+			"🔄 Explain another way",
+			"🤷 Not sure",
+		]);
 		expect(tooMany.discord.map((m) => m.content).join("\n")).toMatch(/reply in the thread with the letter/);
 		const longId = render(
 			quiz({ question: "Pick", options: ["a", "b"], correctAnswer: "a" }, `call_${"x".repeat(120)}`),
@@ -169,14 +182,24 @@ describe("answered cards", () => {
 		...over,
 	});
 
-	it("check quiz answered wrong: danger on the choice, success on the answer, reveal, controls disabled", () => {
-		const { discord, slack } = render(answered({}));
+	it("check quiz answered wrong twice: danger on the choice, success on the answer, reveal, controls disabled", () => {
+		const { discord, slack } = render(
+			answered({
+				result: {
+					answer: "-cos(x)",
+					correct: false,
+					revealed: true,
+					attempts: [{ answer: "sin(x)", correct: false }],
+					by: { id: "u1", name: "Ada *Lovelace*" },
+				},
+			}),
+		);
 		expect(discord).toHaveLength(1);
 		const bs = buttons(discord[0]!);
 		expect(bs.every((b) => b.disabled === true)).toBe(true);
 		expect(bs.map((b) => b.style)).toEqual([ButtonStyle.Success, ButtonStyle.Danger, ButtonStyle.Secondary]);
 		expect(discord[0]!.content).toContain("Ada \\*Lovelace\\*");
-		expect(discord[0]!.content).toMatch(/not quite/);
+		expect(discord[0]!.content).toMatch(/not quite on the second try\./);
 		expect(discord[0]!.content).toContain("Correct answer: **A. cos\\(x\\)**");
 		expect(discord[0]!.content).toContain("The slope of sin at 0");
 		expect(slack).toHaveLength(1);
@@ -184,21 +207,40 @@ describe("answered cards", () => {
 		expect(JSON.stringify(slack)).toContain("The slope of sin at 0");
 	});
 
-	it("predict quiz answered right: success style, no reveal", () => {
-		const { discord } = render(
+	it("a wrong prediction is a guess: 'your prediction', then the answer; nothing red, no ✗", () => {
+		const { discord, slack } = render(
 			answered({
 				quiz: { ...checkQuiz, type: "predict" },
-				result: { answer: "cos(x)", correct: true, by: { id: "u1" } },
+				result: { answer: "-cos(x)", correct: false, by: { id: "u1", name: "Ada" } },
 			}),
 		);
 		expect(buttons(discord[0]!).map((b) => b.style)).toEqual([
 			ButtonStyle.Success,
-			ButtonStyle.Secondary,
+			ButtonStyle.Primary,
 			ButtonStyle.Secondary,
 		]);
-		expect(discord[0]!.content).toMatch(/correct\./);
-		expect(discord[0]!.content).not.toContain("Correct answer");
-		expect(discord[0]!.content).not.toContain("slope");
+		expect(discord[0]!.content).toContain("**Ada**'s prediction: **B. \\-cos\\(x\\)**.");
+		expect(discord[0]!.content).toContain("The answer: **A. cos\\(x\\)**");
+		expect(discord[0]!.content).not.toMatch(/❌|not quite|Correct answer/);
+		expect(JSON.stringify(slack)).not.toMatch(/:x:|not quite/);
+	});
+
+	it("a first wrong check shows no answer; Not sure and Explain another way say so and show none", () => {
+		const once = render(answered({})).discord[0]!.content;
+		expect(once).not.toContain("Correct answer");
+		const notSure = render(
+			answered({ result: { answer: "Not sure", correct: false, notSure: true, by: { id: "u1", name: "Ada" } } }),
+		);
+		expect(notSure.discord[0]!.content).toContain("🤷 **Ada** was not sure.");
+		expect(notSure.discord[0]!.content).not.toContain("Correct answer");
+		expect(JSON.stringify(notSure.slack)).toContain(":shrug: *Ada* was not sure.");
+		const again = render(answered({ result: { answer: "", explainAgain: true, by: { id: "u1", name: "Ada" } } }));
+		expect(again.discord[0]!.content).toContain("asked for another explanation");
+		const shown = render(
+			answered({ result: { answer: "", correct: false, revealed: true, hinted: true, by: { id: "u1", name: "Ada" } } }),
+		);
+		expect(shown.discord[0]!.content).toContain("👀 **Ada** asked to see the answer with a hint.");
+		expect(shown.discord[0]!.content).toContain("Correct answer: **A. cos\\(x\\)**");
 	});
 
 	it("free answer and ask answers show what was typed or chosen", () => {
@@ -268,7 +310,7 @@ describe("a lead-in above a card", () => {
 			toolCallId: "call_1",
 			kind: "quiz",
 			quiz: check,
-			result: { answer: "[2, 1]", correct: false, by: { id: "u1", name: "Ada" } },
+			result: { answer: "[2, 1]", correct: false, revealed: true, by: { id: "u1", name: "Ada" } },
 		};
 		const [short] = toDiscordMessages({ ...answeredCardOf(event), lead });
 		expect(short!.content).toMatch(/^Good\. Now let's \*check\* that it stuck\.\n\n\*\*Check\*\* · answered/);
@@ -312,7 +354,7 @@ describe("Slack's answered state (no disabled buttons there)", () => {
 
 	it("names who answered; a Slack user without a name is shown as a mention, not a raw id", () => {
 		const named = JSON.stringify(toSlackMessages(answeredCardOf(event())));
-		expect(named).toContain("*ada* answered *A. red*: not quite.");
+		expect(named).toContain("*ada*'s prediction: *A. red*.");
 		const skipped = toSlackMessages(
 			answeredCardOf(event({ result: { answer: "", skipped: true, by: { id: "U1" } } })),
 		)[0]!;

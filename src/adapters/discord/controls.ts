@@ -13,6 +13,7 @@ import {
 	type ModalSubmitInteraction,
 	type StringSelectMenuInteraction,
 } from "discord.js";
+import { HELP_KINDS } from "../../core/contracts/help.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { decodeComponentId, discordAnswerModal, encodeComponentId } from "../../render/index.ts";
 import type { LessonController } from "../lesson/controller.ts";
@@ -41,7 +42,7 @@ const ephemeral = (interaction: Interaction, key: (typeof NOTICES)[keyof typeof 
 	flags: MessageFlags.Ephemeral as const,
 });
 
-/** A button: "pick" answers, "open" shows the answer modal (as the first response). */
+/** A button: "pick" answers, "help" asks for help (Hint, Try again, …), "open" shows the answer modal (as the first response). */
 export async function onButton(ctx: ControlsContext, interaction: ButtonInteraction): Promise<void> {
 	const id = decodeComponentId(interaction.customId);
 	const threadId = threadOf(interaction);
@@ -53,6 +54,17 @@ export async function onButton(ctx: ControlsContext, interaction: ButtonInteract
 				interaction.showModal(discordAnswerModal(form.toolCallId, form.question, form.locale)),
 		};
 		return ctx.controller.openForm(actor, threadId, id.toolCallId);
+	}
+	if (id?.verb === "help") {
+		const kind = HELP_KINDS[id.choice ?? -1];
+		if (!kind) return void (await interaction.reply(ephemeral(interaction, NOTICES.unknownComponent)));
+		await interaction.deferUpdate();
+		return void (await ctx.controller.help(
+			actorOf(interaction, "followUp", ctx.logger),
+			threadId,
+			id.toolCallId,
+			kind,
+		));
 	}
 	if (id?.verb !== "pick" || id.choice === undefined)
 		return void (await interaction.reply(ephemeral(interaction, NOTICES.unknownComponent)));

@@ -11,6 +11,7 @@ import type { Logger } from "../../core/contracts/logger.ts";
 import type { SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
 import { DEFAULT_LOCALE, type Locale, t, tn } from "../../core/i18n/index.ts";
 import type { LearnerImage } from "../../core/learner-images.ts";
+import type { HelpKind } from "../../core/struggle.ts";
 import {
 	collectImages,
 	createPictureRate,
@@ -139,6 +140,11 @@ export function createAnswerFlows(deps: AnswerDeps) {
 		/** A choice on a quiz or ask with options (a button or a select): its 0-based index. */
 		choose(actor: Actor, threadId: string, toolCallId: string, index: number): Promise<HandleResult> {
 			return deliver(actor, threadId, { type: "answer", toolCallId, value: index, by: actor.by });
+		},
+
+		/** A help control on an open quiz (Hint, Try again, Explain another way, Show answer, Not sure). */
+		help(actor: Actor, threadId: string, toolCallId: string, kind: HelpKind): Promise<HandleResult> {
+			return deliver(actor, threadId, { type: "help", toolCallId, kind, by: actor.by });
 		},
 
 		/**

@@ -11,6 +11,7 @@ import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
 import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
+import type { HelpKind } from "../../core/struggle.ts";
 import { createMathRenderer, type MathRenderer, type PlanPicture, type PlanRenderer } from "../../render/index.ts";
 import { type AttachedFiles, createAnswerFlows, type LessonImages } from "./answers.ts";
 import { createDeliveryClaims, type DeliveryClaims } from "./deliveries.ts";
@@ -97,6 +98,8 @@ export interface LessonController {
 	lessonIn(community: string, channelId: string, actor: Actor, anyone?: boolean): Promise<string | undefined>;
 	/** A button or select choice (0-based). */
 	choose(actor: Actor, threadId: string, toolCallId: string, index: number): Promise<HandleResult>;
+	/** A help control on an open quiz: Hint, Try again, Explain another way, Show answer, or Not sure (see core/struggle.ts). */
+	help(actor: Actor, threadId: string, toolCallId: string, kind: HelpKind): Promise<HandleResult>;
 	/** The "Answer" click: a notice, or the answer form. */
 	openForm(actor: Actor, threadId: string, toolCallId: string): Promise<void>;
 	/** The answer form's typed answer. */
@@ -278,6 +281,8 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 			if (own) return own;
 			return overBudget(actor, threadId, await answers.choose(actor, threadId, toolCallId, index));
 		},
+		help: async (actor, threadId, toolCallId, kind) =>
+			overBudget(actor, threadId, await answers.help(actor, threadId, toolCallId, kind)),
 		openForm: answers.openForm,
 		submitForm: async (actor, threadId, toolCallId, text) =>
 			overBudget(actor, threadId, await answers.submitForm(actor, threadId, toolCallId, text)),

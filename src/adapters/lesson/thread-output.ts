@@ -122,18 +122,32 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 		await state.saveCard(threadId, event.toolCallId, { messageIds, ...(keepLead ? { lead } : {}) });
 	}
 
-	async function postAnswered(threadId: string, event: Extract<TutorEvent, { type: "answered" }>): Promise<void> {
+	/**
+	 * Show a question's new state in place of its posted card (answered; a missed check's "Not quite"; its
+	 * second try), keeping the lead; posted anew when the card is gone. A new post becomes the question's
+	 * card, so the next state edits it.
+	 */
+	async function postInPlace(
+		threadId: string,
+		event: Extract<TutorEvent, { type: "answered" | "attempt" }>,
+	): Promise<void> {
 		const posted = await state.card(threadId, event.toolCallId).catch((error: unknown) => {
-			logger.warn({ err: error, sessionId: threadId }, `${tag}: reading a posted card failed; posting its answer anew`);
+			logger.warn({ err: error, sessionId: threadId }, `${tag}: reading a posted card failed; posting it anew`);
 			return undefined;
 		});
-		const card = await prepared({
-			...answeredCard(event, await localeOf(threadId)),
-			...(posted?.lead !== undefined ? { lead: posted.lead } : {}),
-		});
-		if (!posted || !(await port.editCard(threadId, posted.messageIds, card))) await port.postCard(threadId, card);
+		const locale = await localeOf(threadId);
+		const shown = event.type === "answered" ? answeredCard(event, locale) : cardFromEvent(event, locale);
+		if (!shown) return;
+		const card = await prepared({ ...shown, ...(posted?.lead !== undefined ? { lead: posted.lead } : {}) });
+		if (!posted || !(await port.editCard(threadId, posted.messageIds, card))) {
+			const messageIds = await port.postCard(threadId, card);
+			if (event.type === "attempt" && messageIds.length > 0)
+				await state.saveCard(threadId, event.toolCallId, { messageIds }).catch((error: unknown) => {
+					logger.warn({ err: error, sessionId: threadId }, `${tag}: remembering a re-posted card failed`);
+				});
+		}
 		// Group lessons: the vote's tally, one message of its own under the closed question.
-		const tally = tallyCard(event);
+		const tally = event.type === "answered" ? tallyCard(event) : undefined;
 		if (tally) await port.postCard(threadId, await prepared(tally));
 	}
 
@@ -181,7 +195,8 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 			case "ask":
 				return postQuestion(threadId, event, lead);
 			case "answered":
-				return postAnswered(threadId, event);
+			case "attempt":
+				return postInPlace(threadId, event);
 			case "plan":
 				return postPlan(threadId, event);
 			case "ended":

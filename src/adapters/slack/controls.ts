@@ -8,6 +8,7 @@
 
 import type { App, BlockAction, BlockElementAction, ViewOutput, ViewSubmitAction } from "@slack/bolt";
 import type { Participant } from "../../core/contracts/events.ts";
+import { HELP_KINDS } from "../../core/contracts/help.ts";
 import { decodeComponentId, slackAnswerModal } from "../../render/index.ts";
 import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { AnswerForm } from "../lesson/port.ts";
@@ -91,6 +92,11 @@ async function onControl(ctx: HandlerContext, body: BlockAction, action: BlockEl
 		};
 		return ctx.controller.openForm({ ...actor, openForm }, threadId, id.toolCallId);
 	}
+	if (id.verb === "help") {
+		const kind = HELP_KINDS[id.choice ?? -1];
+		if (!kind) return notify(ctx, target, "That control could not be read; please try again.");
+		return void (await ctx.controller.help(actor, threadId, id.toolCallId, kind));
+	}
 	const index =
 		id.verb === "pick" ? id.choice : Number(action.type === "static_select" ? action.selected_option?.value : "");
 	if (!(id.verb === "pick" || id.verb === "select") || index === undefined || !Number.isInteger(index) || index < 0)
@@ -102,7 +108,7 @@ async function onControl(ctx: HandlerContext, body: BlockAction, action: BlockEl
 export function registerControls(app: App, ctx: HandlerContext): void {
 	const guarded = (what: string, work: () => Promise<void>) =>
 		work().catch((error: unknown) => ctx.logger.error({ err: error }, `slack: handling ${what} failed`));
-	app.action<BlockAction>(/^lh:(pick|select|open):/, async ({ ack, body, action, context }) => {
+	app.action<BlockAction>(/^lh:(pick|select|open|help):/, async ({ ack, body, action, context }) => {
 		await ack();
 		await afterPendingIo();
 		if (!(await firstDelivery(context))) return;

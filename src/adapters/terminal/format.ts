@@ -5,7 +5,15 @@
  */
 
 import { stripVTControlCharacters, styleText } from "node:util";
-import type { AnsweredCard, AssessmentCard, Card, ExplainCard, QuestionCard, TextCard } from "../../render/index.ts";
+import {
+	type AnsweredCard,
+	type AssessmentCard,
+	answerOutcome,
+	type Card,
+	type ExplainCard,
+	type QuestionCard,
+	type TextCard,
+} from "../../render/index.ts";
 import { DEFAULT_LOCALE, LOCALES, type Locale, t } from "../lesson/i18n.ts";
 
 /** The language of a card's own words. */
@@ -75,9 +83,11 @@ function formatQuestion(card: QuestionCard, s: Styler, withChoices = true): stri
 	const lines = [s("magenta", s("bold", `? ${card.heading}`))];
 	if (card.framing) lines.push(s("dim", card.framing));
 	lines.push(formatMarkdown(card.question, s));
-	if (withChoices)
+	if (withChoices || card.struggle?.state === "missed")
 		for (const choice of card.choices)
 			lines.push(`  ${s("bold", `${choice.letter}.`)} ${formatMarkdown(choice.text, s)}`);
+	// A missed check: the typed commands stand in for its buttons (Try again, Hint, Show answer).
+	if (card.struggle?.state === "missed") lines.push(s("dim", "Type again (or your next answer), hint, or show."));
 	return lines.join("\n");
 }
 
@@ -106,11 +116,16 @@ function formatAnswered(card: AnsweredCard, s: Styler): string {
 	const chosen = card.chosenIndex !== undefined ? card.choices[card.chosenIndex] : undefined;
 	const answer = chosen ? `${chosen.letter}. ${chosen.text}` : card.answer;
 	const why = card.reason ? s("dim", ` (${card.reason})`) : "";
+	const { outcome, how } = answerOutcome(card);
 	if (card.checking) lines.push(s("dim", `→ ${t(locale, "play.checking", { answer })}`));
-	else if (card.correct === true) lines.push(`${s("green", `✓ ${t(locale, "play.correct", { answer })}`)}${why}`);
-	else if (card.correct === false) lines.push(`${s("red", `✗ ${t(locale, "play.wrong", { answer })}`)}${why}`);
+	else if (outcome === "not-sure") lines.push(s("yellow", `🤷 not sure${how}`));
+	else if (outcome === "explain-again") lines.push(s("dim", "🔄 explain it another way"));
+	else if (outcome === "prediction") lines.push(s("cyan", `Your prediction: ${answer}`));
+	else if (outcome === "correct") lines.push(`${s("green", `✓ ${t(locale, "play.correct", { answer })}${how}`)}${why}`);
+	else if (outcome === "shown") lines.push(s("yellow", `👀 answer shown${how}`));
+	else if (outcome === "wrong") lines.push(`${s("red", `✗ ${t(locale, "play.wrong", { answer })}${how}`)}${why}`);
 	else lines.push(`${s("dim", `→ ${answer}`)}${why}`);
-	if (card.reveal && card.correct === false) {
+	if (card.reveal && card.correct !== true) {
 		const letter = card.reveal.correctIndex !== undefined ? `${card.choices[card.reveal.correctIndex]?.letter}. ` : "";
 		lines.push(`  ${t(locale, "play.theAnswer", { answer: s("bold", `${letter}${card.reveal.correctAnswer}`) })}`);
 	}

@@ -7,10 +7,46 @@
 import { createInterface, type Interface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { confirm, input as inputPrompt, Separator, select } from "@inquirer/prompts";
+import type { HelpKind } from "../../core/contracts/help.ts";
 import type { QuestionCard } from "../../render/index.ts";
 
-/** A playground command typed instead of an answer. */
-export type PlaygroundCommand = { command: "quit" } | { command: "end" };
+/** A playground command typed instead of an answer (help: only where a question is open). */
+export type PlaygroundCommand = { command: "quit" } | { command: "end" } | { command: "help"; kind: HelpKind };
+
+/** The typed help commands on an open quiz, as the playground's help line lists them. */
+export const HELP_COMMANDS_LINE =
+	"On a quiz: hint, again (try again), explain (another way), not sure, show (the answer).";
+
+const HELP_WORDS: Readonly<Record<string, HelpKind>> = {
+	hint: "hint",
+	"/hint": "hint",
+	again: "again",
+	"try again": "again",
+	"/again": "again",
+	explain: "explain",
+	"explain again": "explain",
+	"explain another way": "explain",
+	"/explain": "explain",
+	"not sure": "not-sure",
+	"i'm not sure": "not-sure",
+	"im not sure": "not-sure",
+	"/notsure": "not-sure",
+	show: "show",
+	"show answer": "show",
+	"show the answer": "show",
+	"/show": "show",
+};
+
+/** A help command typed on an open quiz (`hint`, `again`, `explain`, `not sure`, `show`); undefined for anything else. */
+export function parseHelpCommand(line: string): PlaygroundCommand | undefined {
+	const words = line
+		.trim()
+		.toLowerCase()
+		.replace(/[.!?]+$/, "")
+		.replace(/\s+/g, " ");
+	const kind = HELP_WORDS[words];
+	return kind ? { command: "help", kind } : undefined;
+}
 
 /** What a prompt gives back: an answer, a command, or `undefined` when input ended. */
 export type Answer<T> = T | PlaygroundCommand | undefined;
@@ -19,8 +55,11 @@ export type Answer<T> = T | PlaygroundCommand | undefined;
 export interface AnswerSource {
 	/** Picks one of the card's choices: its 0-based index. */
 	choose(card: QuestionCard): Promise<Answer<number>>;
-	/** Reads free text (never empty). `answer`: the tutor echoes it back (a graded card), so the prompt may vanish. */
-	text(message: string, options?: { answer?: boolean }): Promise<Answer<string>>;
+	/**
+	 * Reads free text (never empty). `answer`: the tutor echoes it back (a graded card), so the prompt may vanish;
+	 * `help`: an open quiz, so the help commands (hint, again, explain, not sure, show) are commands.
+	 */
+	text(message: string, options?: { answer?: boolean; help?: boolean }): Promise<Answer<string>>;
 	close(): void;
 }
 
@@ -83,15 +122,25 @@ export function createLineSource(input: Readable, output: Writable): AnswerSourc
 					echo(line.trim());
 					return index;
 				}
-				output.write(`(expected a letter ${letters}; got ${JSON.stringify(line.slice(0, 40))})\n`);
+				const help = parseHelpCommand(line);
+				if (help) {
+					echo(line.trim());
+					return help;
+				}
+				output.write(
+					`(expected a letter ${letters}, or hint, again, explain, not sure, show; got ${JSON.stringify(line.slice(0, 40))})\n`,
+				);
 			}
 		},
-		async text() {
+		async text(_message, options = {}) {
 			for (;;) {
 				const line = await nextLine();
 				if (line === undefined) return undefined;
-				const command = parseCommand(line);
-				if (command) return command;
+				const command = parseCommand(line) ?? (options.help === true ? parseHelpCommand(line) : undefined);
+				if (command) {
+					if (command.command === "help") echo(line.trim());
+					return command;
+				}
 				if (line.trim() !== "") {
 					echo(line.trim());
 					return line.trim();
@@ -108,6 +157,13 @@ export function createLineSource(input: Readable, output: Writable): AnswerSourc
 /** Values of the extra entries under a question's choices (choices are 0-based indexes). */
 const PAUSE = -1;
 const END = -2;
+/** Help entries under a quiz's choices: their values, and what they ask. */
+const HELP_ENTRIES: ReadonlyArray<{ value: number; kind: HelpKind; name: string }> = [
+	{ value: -3, kind: "hint", name: "hint       a hint from the tutor" },
+	{ value: -4, kind: "explain", name: "explain    explain it another way" },
+	{ value: -5, kind: "not-sure", name: "not sure   I don't know" },
+	{ value: -6, kind: "show", name: "show       show the answer" },
+];
 
 /**
  * Interactive prompts (stdin is a terminal): arrow keys, a letter or a number, then Enter;
@@ -141,13 +197,16 @@ export function createPromptSource(input: Readable, output: Writable): AnswerSou
 							message: "Your answer (arrow keys or a letter, then Enter)",
 							choices: [
 								...card.choices.map((c) => ({ value: c.index, name: `${c.letter}. ${oneLine(c.text)}` })),
+								...(card.source === "quiz"
+									? [new Separator(" "), ...HELP_ENTRIES.map((e) => ({ value: e.value, name: e.name }))]
+									: []),
 								new Separator(" "),
 								{ value: PAUSE, name: "/quit  pause here (resume later)" },
 								{ value: END, name: "/end   end the lesson" },
 							],
 							// No wrap-around: Up on the first choice must not land on "end the lesson".
 							loop: false,
-							pageSize: Math.min(card.choices.length + 3, 12),
+							pageSize: Math.min(card.choices.length + 8, 14),
 						},
 						{ ...context, clearPromptOnDone: true },
 					);
@@ -155,6 +214,8 @@ export function createPromptSource(input: Readable, output: Writable): AnswerSou
 					return cancelled(error);
 				}
 				if (value === PAUSE) return { command: "quit" };
+				const help = HELP_ENTRIES.find((e) => e.value === value);
+				if (help) return { command: "help", kind: help.kind };
 				if (value !== END) return value;
 				if (await confirmEnd()) return { command: "end" };
 			}
@@ -165,11 +226,13 @@ export function createPromptSource(input: Readable, output: Writable): AnswerSou
 					{
 						message,
 						required: true,
-						validate: (v) => v.trim() !== "" || "Type an answer (or /quit to pause, /end to end the lesson).",
+						validate: (v) =>
+							v.trim() !== "" ||
+							`Type an answer (or /quit to pause, /end to end the lesson).${options.help === true ? ` ${HELP_COMMANDS_LINE}` : ""}`,
 					},
 					{ ...context, clearPromptOnDone: options.answer === true },
 				);
-				return parseCommand(value) ?? value.trim();
+				return parseCommand(value) ?? (options.help === true ? parseHelpCommand(value) : undefined) ?? value.trim();
 			} catch (error) {
 				return cancelled(error);
 			}

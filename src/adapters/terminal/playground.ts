@@ -19,7 +19,7 @@ import { MIN_VOTE_SECONDS } from "../lesson/lesson-rules.ts";
 import type { Actor } from "../lesson/port.ts";
 import type { LearnerServices } from "../lesson/profile-flows.ts";
 import { createStyler, type Styler } from "./format.ts";
-import type { Answer, AnswerSource } from "./input.ts";
+import { type Answer, type AnswerSource, HELP_COMMANDS_LINE } from "./input.ts";
 import { PlanPictures } from "./plan-pictures.ts";
 import { createTerminalPort, decodeTerminalThreadId, planRecorder, type TerminalPort } from "./port.ts";
 import { Screen } from "./screen.ts";
@@ -284,11 +284,18 @@ class PlaygroundRun {
 		// A question this run has not shown (a resumed lesson's open one) is shown again first.
 		this.port.showQuestion(card);
 		const free = card.choices.length === 0;
+		const quiz = question.kind === "quiz";
 		const answer = await this.input<Answer<number | string>>(() =>
-			free ? this.o.source.text(t(this.locale, "play.yourAnswer"), { answer: true }) : this.o.source.choose(card),
+			free
+				? this.o.source.text(t(this.locale, "play.yourAnswer"), { answer: true, help: quiz })
+				: this.o.source.choose(card),
 		);
 		if (answer === "interrupted") return this.paused();
 		if (answer === undefined) return this.inputEnded();
+		if (typeof answer === "object" && answer.command === "help") {
+			if (!quiz) return void (await this.actor.notify("Hints and help are for quiz questions."));
+			return this.refused(await this.controller.help(this.actor, this.sessionId, question.toolCallId, answer.kind));
+		}
 		if (typeof answer === "object") return this.command(answer.command);
 		const verdict =
 			typeof answer === "number"
@@ -301,7 +308,7 @@ class PlaygroundRun {
 		const text = await this.input(() => this.o.source.text(t(this.locale, "play.you")));
 		if (text === "interrupted") return this.paused();
 		if (text === undefined) return this.inputEnded();
-		if (typeof text === "object") return this.command(text.command);
+		if (typeof text === "object") return text.command === "help" ? undefined : this.command(text.command);
 		const verdict = await this.controller.typed(this.sessionId, this.learner, text);
 		if (!verdict.ok) await this.actor.notify(verdict.message);
 		return this.refused(verdict);
@@ -340,7 +347,9 @@ class PlaygroundRun {
 
 	private printSessionLine(): void {
 		const how = t(this.locale, this.o.interactive ? "play.howTty" : "play.howPipe");
-		this.print(this.s("dim", t(this.locale, "play.session", { session: this.sessionId, how })));
+		this.print(
+			this.s("dim", `${t(this.locale, "play.session", { session: this.sessionId, how })} ${HELP_COMMANDS_LINE}`),
+		);
 	}
 
 	private print(text: string): void {

@@ -7,6 +7,7 @@
 
 import type { HandleResult, LearnerEvent, RefusalCode, VoteAck } from "../../core/contracts/events.ts";
 import { learnerImagesProblem } from "../../core/learner-images.ts";
+import { HELP_KINDS, helpResolves, MAX_HINTS } from "../../core/struggle.ts";
 import { displayAsk, displayQuiz } from "./display.ts";
 import { resolveAskAnswer, resolveQuizAnswer } from "./grading.ts";
 import type { Job, SessionState } from "./session-state.ts";
@@ -27,6 +28,11 @@ function wellFormed(event: LearnerEvent): boolean {
 	if (typeof e !== "object" || e === null) return false;
 	if (typeof e.by !== "object" || e.by === null || typeof e.by.id !== "string" || e.by.id === "") return false;
 	if (e.type === "answer" || e.type === "reply") return typeof (e as { toolCallId?: unknown }).toolCallId === "string";
+	if (e.type === "help")
+		return (
+			typeof (e as { toolCallId?: unknown }).toolCallId === "string" &&
+			(HELP_KINDS as readonly unknown[]).includes((e as { kind?: unknown }).kind)
+		);
 	return e.type === "message" || e.type === "end";
 }
 
@@ -74,6 +80,14 @@ export function admit(state: SessionState, event: LearnerEvent, at = new Date().
 			return refuse("already-answered", "That question has already been answered.");
 		return refuse("not-pending", "The lesson moved on from that question.");
 	}
+	if (event.type === "help") {
+		if (kind !== "quiz") return refuse("invalid-answer", "Hints and help are for quiz questions.");
+		const hints = record.struggle?.[event.toolCallId]?.hints.length ?? 0;
+		if (event.kind === "hint" && hints >= MAX_HINTS)
+			return refuse("invalid-answer", `That question had ${MAX_HINTS} hints already: try an answer, or Show answer.`);
+		const job = { type: "help" as const, toolCallId: event.toolCallId, kind: event.kind, by: event.by };
+		return { ok: true, job };
+	}
 	const value = event.type === "answer" ? event.value : event.text;
 	if (typeof value !== "string" && typeof value !== "number") return refuse("invalid-answer", "The answer is empty.");
 	const typed = event.type === "reply";
@@ -99,6 +113,7 @@ export function admit(state: SessionState, event: LearnerEvent, at = new Date().
 /** Record an admitted job's claims so later events see them at once. */
 export function claim(state: SessionState, job: Job): void {
 	if (job.type === "answer") state.claims.set(job.toolCallId, "answered");
+	else if (job.type === "help" && helpResolves(job.kind)) state.claims.set(job.toolCallId, "answered");
 	else if (job.type === "message") for (const id of job.supersedes) state.claims.set(id, "superseded");
 	else if (job.type === "end") {
 		state.ending = true;

@@ -32,8 +32,18 @@ export function recordAnswer(state: SessionState, toolCallId: string, result: An
 export function skipPending(state: SessionState, ids: readonly string[], by: Participant): TutorEvent[] {
 	const events: TutorEvent[] = [];
 	for (const id of ids) {
-		const event = recordAnswer(state, id, { answer: "", skipped: true, by });
+		// The tries and hints of an open quiz go with it, so the teacher still sees them.
+		const entry = state.record.struggle?.[id];
+		const gathered = {
+			...(entry && entry.attempts.length > 0 ? { attempts: [...entry.attempts] } : {}),
+			...(entry && entry.hints.length > 0 ? { hints: [...entry.hints], hinted: true } : {}),
+		};
+		const event = recordAnswer(state, id, { answer: "", skipped: true, by, ...gathered });
 		if (event) events.push(event);
+		if (state.record.struggle && id in state.record.struggle) {
+			const { [id]: _gone, ...rest } = state.record.struggle;
+			state.record.struggle = rest;
+		}
 	}
 	return events;
 }

@@ -9,10 +9,11 @@ import type { HandleResult, TutorEvent } from "../../core/contracts/events.ts";
 import { learnerMessageText } from "../prompts/context.ts";
 import type { EngineContext } from "./context.ts";
 import { gradePending, queueGrading } from "./grade-pending.ts";
-import { recordAnswer, skipPending } from "./learner-results.ts";
+import { skipPending } from "./learner-results.ts";
 import { endLesson } from "./lesson-end.ts";
 import { NOT_SAVED_MESSAGE, restoreRecord, SAVE_DELAYED_MESSAGE, saveRetrying, snapshotRecord } from "./persist.ts";
 import type { Job, SessionState } from "./session-state.ts";
+import { applyAnswer, applyHelp } from "./struggle.ts";
 import { pendingLearnerCalls } from "./transcript.ts";
 import { runTurn } from "./turn.ts";
 import { applyVote, armVoteTimers, closeVote } from "./votes.ts";
@@ -23,21 +24,24 @@ const DELIVERED: HandleResult = { ok: true };
 const NOT_SAVED: HandleResult = { ok: false, code: "store-unavailable", message: NOT_SAVED_MESSAGE };
 
 /** Apply one job to the record (no save); its events, whether it changed the record, whether a turn should run. */
-function applyJob(
+async function applyJob(
 	ctx: EngineContext,
 	state: SessionState,
 	job: Exclude<Job, { type: "end" }>,
-): { events: TutorEvent[]; changed: boolean; turn: boolean } {
+): Promise<{ events: TutorEvent[]; changed: boolean; turn: boolean }> {
 	const record = state.record;
 	switch (job.type) {
 		case "kick":
 			return { events: [], changed: false, turn: true };
 		case "answer": {
-			const event = recordAnswer(state, job.toolCallId, job.result);
+			// A first miss on a check quiz stays open (an attempt); everything else resolves the question.
+			const applied = applyAnswer(state, job.toolCallId, job.result);
 			// A typed answer the judge could not decide goes to the grader before the turn (same save).
-			if (event?.type === "answered") queueGrading(state, event);
-			return { events: event ? [event] : [], changed: event !== undefined, turn: event !== undefined };
+			for (const event of applied.events) if (event.type === "answered") queueGrading(state, event);
+			return applied;
 		}
+		case "help":
+			return applyHelp(ctx, state, job);
 		case "message": {
 			const events = skipPending(state, job.supersedes, job.by);
 			record.messages.push({
@@ -100,7 +104,7 @@ async function deliver(ctx: EngineContext, state: SessionState, jobs: Job[]): Pr
 			end = job;
 			break; // nothing is admitted after an end
 		}
-		const applied = applyJob(ctx, state, job);
+		const applied = await applyJob(ctx, state, job);
 		events.push(...applied.events);
 		if (applied.turn) turn = true;
 		if (applied.changed) changed = true;

@@ -6,6 +6,7 @@
 
 import type { AnswerResult, HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { LearnerImage } from "../../core/learner-images.ts";
+import type { HelpKind } from "../../core/struggle.ts";
 import type { Ballot } from "../../core/votes.ts";
 import type { EndReason, SessionRecord } from "../store/types.ts";
 
@@ -17,6 +18,8 @@ type JobWork =
 	| { type: "answer"; toolCallId: string; kind: "quiz" | "ask"; result: AnswerResult }
 	/** A typed message; `supersedes` are the questions pending when it was admitted. */
 	| { type: "message"; text: string; by: Participant; supersedes: string[]; images?: LearnerImage[] }
+	/** A help control on an open quiz (see engine/struggle.ts). */
+	| { type: "help"; toolCallId: string; kind: HelpKind; by: Participant }
 	| { type: "end"; by: Participant; reason: EndReason }
 	/** Group lessons: a member's vote on a quiz (engine/votes.ts). */
 	| { type: "vote"; toolCallId: string; ballot: Ballot }

@@ -20,6 +20,7 @@ import type {
 } from "@ai-sdk/provider";
 import { GRADE_OUTPUT_NAME } from "../engine/grader.ts";
 import { demoGrade } from "./demo-grader.ts";
+import { demoHintReply } from "./demo-hints.ts";
 import {
 	DEMO_CANNOT_CHAT,
 	DEMO_FAREWELL,
@@ -105,6 +106,8 @@ export function planDemoReply(
 	const format = call.responseFormat;
 	if (format?.type === "json" && format.name === GRADE_OUTPUT_NAME)
 		return { text: JSON.stringify(demoGrade(lastUserText(call.prompt, true) ?? "")) };
+	const hint = demoHintReply(call.prompt); // the hint side call: no tools, answered apart from the lesson
+	if (hint) return hint;
 	const toolNames = new Set((call.tools ?? []).map((t) => t.name));
 	const calls = collectCalls(call.prompt);
 	const results = collectResults(call.prompt);

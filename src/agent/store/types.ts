@@ -6,6 +6,7 @@
 import type { UIMessage } from "ai";
 import type { LessonMode, Participant } from "../../core/contracts/events.ts";
 import type { Locale } from "../../core/i18n/index.ts";
+import type { StruggleEntry } from "../../core/struggle.ts";
 import type { GroupSettings, OpenVote } from "../../core/votes.ts";
 
 /** Metadata on a transcript message; never sent to the model (prefix-stable). */
@@ -69,6 +70,11 @@ export interface SessionRecord {
 	votes?: Record<string, OpenVote>;
 	/** How many times resume() re-ran this session's cut-off turn in a row (bounded, so a turn that kills the process cannot loop). */
 	reruns?: number;
+	/**
+	 * Open quizzes' wrong tries and hints, by tool call id (not derived: the learner's own acts). Saved with
+	 * the record, so a restart between tries keeps them; moved into the tool result when the quiz resolves.
+	 */
+	struggle?: Record<string, StruggleEntry>;
 }
 
 /** Sessions on keyv. Implementations must not lose a record on a failed call: they throw. */

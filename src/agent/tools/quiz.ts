@@ -14,10 +14,19 @@ const JUDGING =
 	'`judged: "unsure"` and no `correct` was not decided: judge the learner\'s words yourself. ' +
 	"`notSure: true` means the learner said they do not know: treat it as not known, never as a guess.";
 
+const NOT_SURE =
+	'A result with `notSure: true` ("Not sure") means the learner does not know this: count it as not known, never as a guess. ';
+
+const STRUGGLE =
+	"A wrong `check` answer gets a second try before the answer is shown: the result lists the earlier `attempts`, the `hints` given (`hinted`), " +
+	"and `revealed: true` when the learner saw the answer; say why the tries went wrong. " +
+	"`explainAgain: true` (no `correct`): explain the idea another way, then ask again. ";
+
 const PROBER_DESCRIPTION =
 	"Pose one diagnostic question with a right answer, to locate the learner's edge on a strand. " +
 	"Give 2-5 `options` (one is `correctAnswer`, copied exactly; the others plausible misconceptions) or omit them for a short free answer. " +
 	"The learner answers; the tool result is their answer and whether it was correct. Wait for it before asking the next one. " +
+	NOT_SURE +
 	JUDGING;
 
 const TEACHER_DESCRIPTION =
@@ -25,6 +34,8 @@ const TEACHER_DESCRIPTION =
 	"Tag it with `nodeId`, the plan node it is about (that moves the learner's place on the map). " +
 	"Give 2-5 `options` (one is `correctAnswer`, copied exactly; distractors are real misconceptions) or omit them for a short free answer; " +
 	"put the reasoning in `explanation`. The learner answers; the tool result says what they chose and whether it was correct. " +
+	STRUGGLE +
+	NOT_SURE +
 	JUDGING;
 
 /** The quiz tool: the prober's plain diagnostic variant or the teacher's predict/check variant with nodeId. */

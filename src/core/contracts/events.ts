@@ -7,6 +7,7 @@
 import type { LearnerImage } from "../learner-images.ts";
 import type { PlanMastery } from "../mastery.ts";
 import type { AskToolInput, ExplainToolInput, QuizToolInput } from "../question-core.ts";
+import type { HelpKind, QuizAttempt } from "../struggle.ts";
 import type { VoteOutcome } from "../votes.ts";
 import type { DerivedPlanStatuses, PlanTree } from "./plan.ts";
 import type { ProbeAssessment } from "./probe.ts";
@@ -40,6 +41,17 @@ export interface AnswerResult {
 	reason?: string;
 	/** Quiz only: the learner said they do not know ("I don't know", Not sure): not known, never a guess; `correct` is false. */
 	notSure?: true;
+	/** Quiz only: the wrong tries before this result (a check gets a second try before its answer shows). */
+	attempts?: QuizAttempt[];
+	/** Quiz only: the hints given for this question, in order (`hinted` is set with them). */
+	hints?: string[];
+	hinted?: boolean;
+	/** Quiz only: the correct answer was shown (after the second miss, or the learner asked). */
+	revealed?: boolean;
+	/** Quiz only: the learner asked for another explanation instead of answering (no `correct`). */
+	explainAgain?: boolean;
+	/** Our note for the model on how to read this result (not sure, revealed, explain again). */
+	note?: string;
 	by: Participant;
 	/** Set when the learner moved on (typed a message, ended the lesson) instead of answering. */
 	skipped?: boolean;
@@ -65,6 +77,11 @@ export type LearnerEvent =
 	| { type: "reply"; toolCallId: string; text: string; by: Participant }
 	/** A message typed in the thread; `images`: pictures sent with it (checked by the adapter; text may then be empty). */
 	| { type: "message"; text: string; by: Participant; images?: LearnerImage[] }
+	/**
+	 * A help control on an open quiz: a hint, try again, explain another way, show the answer, or
+	 * "not sure" (an answer in its own right). See core/struggle.ts.
+	 */
+	| { type: "help"; toolCallId: string; kind: HelpKind; by: Participant }
 	/** End the lesson; `privileged` when the adapter verified an admin. */
 	| { type: "end"; by: Participant; privileged?: boolean };
 
@@ -132,6 +149,20 @@ export type TutorEvent =
 			 */
 			checking?: true;
 	  }
+	| {
+			type: "attempt";
+			sessionId: string;
+			toolCallId: string;
+			/** The wrong tries so far (the last one is the newest). */
+			attempts: QuizAttempt[];
+			/** missed: "Not quite" (Try again, Hint, Show answer); retry: the question again, to answer. */
+			state: "missed" | "retry";
+			by: Participant;
+			/** What was asked (undefined when the input no longer parses). */
+			quiz?: QuizToolInput;
+	  }
+	/** A hint for an open quiz (the teacher's, checked not to contain the answer), to post in the thread. */
+	| { type: "hint"; sessionId: string; toolCallId: string; text: string; by: Participant }
 	| { type: "typing"; sessionId: string; active: boolean }
 	| { type: "error"; sessionId: string; code: string; message: string; retryable: boolean }
 	| { type: "ended"; sessionId: string; reason: "completed" | "ended-by-user" | "ended-by-admin"; by?: Participant };

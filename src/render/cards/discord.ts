@@ -17,11 +17,19 @@ import {
 	ComponentType,
 } from "discord-api-types/v10";
 import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
+import { HELP_KINDS, type HelpKind } from "../../core/struggle.ts";
 import { longCodeToFiles } from "../code-files.ts";
 import { encodeComponentId } from "../component-id.ts";
 import { splitMessage } from "../split-message.ts";
 import { tablesToCode } from "../tables.ts";
-import { type ChoiceLayout, choiceLabel, degradedNote, explainHeading, layoutChoices } from "./layout.ts";
+import {
+	answerOutcome,
+	type ChoiceLayout,
+	choiceLabel,
+	degradedNote,
+	explainHeading,
+	layoutChoices,
+} from "./layout.ts";
 import { closeFences, DISCORD_LIMITS as D, fitLine, fitMarkdown, fitText } from "./limits.ts";
 import {
 	type AnsweredCard,
@@ -31,6 +39,7 @@ import {
 	type CardChoice,
 	displayName,
 	type ExplainCard,
+	HELP_LABELS,
 	type QuestionCard,
 	type TextCard,
 } from "./model.ts";
@@ -136,7 +145,33 @@ function row(components: APIComponentInMessageActionRow[]): DiscordActionRow {
 	return { type: ComponentType.ActionRow, components };
 }
 
+/** The help row of a question (Hint, Explain another way, Not sure; or Try again, Hint, Show answer), at most 5. */
+function helpRow(card: QuestionCard): DiscordActionRow[] {
+	const kinds = (card.help ?? []).slice(0, D.buttonsPerRow);
+	if (kinds.length === 0) return [];
+	const style = (kind: HelpKind) => (kind === "again" ? ButtonStyle.Primary : ButtonStyle.Secondary);
+	const buttons = kinds.map((kind) =>
+		button(
+			encodeComponentId({ verb: "help", toolCallId: card.toolCallId, choice: HELP_KINDS.indexOf(kind) }),
+			HELP_LABELS[kind],
+			style(kind),
+		),
+	);
+	return [row(buttons)];
+}
+
 function questionControls(card: QuestionCard, layout: ChoiceLayout): DiscordActionRow[] {
+	const c = layout.controls;
+	// Component ids that do not fit leave the card without any control (the degraded form says what to do).
+	if (c.type === "none" && c.reason === "ids") return [];
+	// A missed check offers help only (Try again, Hint, Show answer); the choices stay in the text.
+	if (card.struggle?.state === "missed") return helpRow(card);
+	const rows = choiceControls(card, layout);
+	// Five rows of selects (over 100 choices) leave no room: the choices win, help goes (typed replies still work).
+	return rows.length < D.rowsPerMessage ? [...rows, ...helpRow(card)] : rows;
+}
+
+function choiceControls(card: QuestionCard, layout: ChoiceLayout): DiscordActionRow[] {
 	const id = card.toolCallId;
 	const c = layout.controls;
 	if (c.type === "free")
@@ -201,11 +236,13 @@ function leadText(lead: string | undefined): string {
 }
 
 function questionMessages(card: QuestionCard): DiscordMessage[] {
+	const missed = card.struggle?.state === "missed";
 	const layout = layoutChoices(card.toolCallId, card.choices, CAPACITY, card.choicesPictured === true);
 	const head = `**${card.heading}**${card.framing !== undefined ? ` · ${card.framing}` : ""}`;
 	const parts = [leadText(card.lead), head, closeFences(card.question.trim())];
-	if (layout.inBody) parts.push(choiceList(card.choices));
-	if (layout.controls.type === "none")
+	if (layout.inBody || (missed && !card.choicesPictured && card.choices.length > 0))
+		parts.push(choiceList(card.choices));
+	if (layout.controls.type === "none" && !missed)
 		parts.push(`_${degradedNote(layout.controls.reason, card.choices.length > 0, loc(card))}_`);
 	return messages(parts.filter((p) => p !== "").join("\n\n"), questionControls(card, layout), card.attachments);
 }
@@ -218,8 +255,15 @@ function resultLine(card: AnsweredCard): string {
 	const what = chosen !== undefined ? `${chosen.letter}. ${chosen.text}` : card.answer;
 	const shown = `**${escapeDiscordMarkdown(fitLine(what, 120))}**`;
 	if (card.checking === true) return `⏳ ${t(locale, "card.answeredChecking", { who, what: shown })}`;
-	if (card.correct === true) return `✅ ${t(locale, "card.answeredCorrect", { who, what: shown })}${reasonNote(card)}`;
-	if (card.correct === false) return `❌ ${t(locale, "card.answeredWrong", { who, what: shown })}${reasonNote(card)}`;
+	const { outcome, how } = answerOutcome(card);
+	if (outcome === "not-sure") return `🤷 ${who} was not sure${how}.`;
+	if (outcome === "explain-again") return `🔄 ${who} asked for another explanation.`;
+	if (outcome === "prediction") return `🔮 ${who}'s prediction: ${shown}.`;
+	if (outcome === "correct")
+		return `✅ ${t(locale, "card.answeredCorrect", { who, what: shown }).replace(/\.$/, "")}${how}.${reasonNote(card)}`;
+	if (outcome === "shown") return `👀 ${who} asked to see the answer${how}.`;
+	if (outcome === "wrong")
+		return `❌ ${t(locale, "card.answeredWrong", { who, what: shown }).replace(/\.$/, "")}${how}.${reasonNote(card)}`;
 	return `💬 ${t(locale, "card.answeredPlain", { who, what: shown })}${reasonNote(card)}`;
 }
 
@@ -232,6 +276,8 @@ function answeredControls(card: AnsweredCard, layout: ChoiceLayout): DiscordActi
 	const id = card.toolCallId;
 	const c = layout.controls;
 	const style = (index: number): APIButtonComponentWithCustomId["style"] => {
+		// A prediction is a guess: its choice is never red.
+		if (index === card.chosenIndex && card.quizType === "predict") return ButtonStyle.Primary;
 		if (index === card.chosenIndex)
 			return card.correct === true
 				? ButtonStyle.Success
@@ -273,7 +319,8 @@ function answeredMessage(card: AnsweredCard): DiscordMessage {
 	if (card.reveal !== undefined && card.correct !== true) {
 		const correct = card.reveal.correctIndex !== undefined ? card.choices[card.reveal.correctIndex] : undefined;
 		const text = correct !== undefined ? `${correct.letter}. ${correct.text}` : card.reveal.correctAnswer;
-		parts.push(t(loc(card), "card.correctAnswer", { answer: `**${escapeDiscordMarkdown(fitLine(text, 150))}**` }));
+		const answer = `**${escapeDiscordMarkdown(fitLine(text, 150))}**`;
+		parts.push(t(loc(card), card.quizType === "predict" ? "play.theAnswer" : "card.correctAnswer", { answer }));
 	}
 	if (card.reveal?.explanation !== undefined) parts.push(fitMarkdown(card.reveal.explanation.trim(), 500));
 	const rest = parts.join("\n\n");

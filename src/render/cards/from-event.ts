@@ -7,6 +7,7 @@
 import type { TutorEvent } from "../../core/contracts/events.ts";
 import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import type { AskToolInput, QuizToolInput } from "../../core/question-core.ts";
+import type { HelpKind } from "../../core/struggle.ts";
 import {
 	type AnsweredCard,
 	type Card,
@@ -18,6 +19,13 @@ import {
 
 /** The "answered" member of TutorEvent. */
 export type AnsweredEvent = Extract<TutorEvent, { type: "answered" }>;
+
+/** The "attempt" member of TutorEvent (a missed check, or its second try). */
+export type AttemptEvent = Extract<TutorEvent, { type: "attempt" }>;
+
+/** The help controls of an open quiz, and of a missed check. */
+const QUIZ_HELP: HelpKind[] = ["hint", "explain", "not-sure"];
+const MISSED_HELP: HelpKind[] = ["again", "hint", "show"];
 
 const str = (value: unknown): string => (typeof value === "string" ? value : "");
 
@@ -50,7 +58,36 @@ function quizCard(toolCallId: string, quiz: QuizToolInput, locale: Locale): Ques
 		framing: choices.length === 0 ? `${framing} ${t(locale, "card.typeAnswer")}` : framing,
 		question: str(quiz.question),
 		choices,
+		help: QUIZ_HELP,
 	};
+}
+
+/** The card of a missed check ("Not quite": Try again, Hint, Show answer) or of its second try. */
+export function attemptCard(event: AttemptEvent, locale: Locale = DEFAULT_LOCALE): QuestionCard {
+	const tried = (Array.isArray(event.attempts) ? event.attempts : []).map((a) => str(a?.answer));
+	const base = event.quiz
+		? quizCard(event.toolCallId, event.quiz, locale)
+		: { ...quizCard(event.toolCallId, { question: "", correctAnswer: "" } as QuizToolInput, locale), choices: [] };
+	const last = tried.at(-1) ?? "";
+	if (event.state === "retry")
+		return {
+			...base,
+			framing: last !== "" ? `Second try: you answered ${fitQuote(last)} before.` : "Try again.",
+			struggle: { state: "retry", tried },
+		};
+	return {
+		...base,
+		heading: "Not quite",
+		framing: `You answered ${fitQuote(last)}: not quite. Try again, ask for a hint, or see the answer.`,
+		help: MISSED_HELP,
+		struggle: { state: "missed", tried },
+	};
+}
+
+/** A learner's answer quoted in a framing line (one line, bounded). */
+function fitQuote(text: string): string {
+	const line = text.replace(/\s+/g, " ").trim();
+	return `“${line.length > 80 ? `${line.slice(0, 79)}…` : line}”`;
 }
 
 function askCard(toolCallId: string, ask: AskToolInput, locale: Locale): QuestionCard {
@@ -97,8 +134,24 @@ export function answeredCard(event: AnsweredEvent, locale: Locale = DEFAULT_LOCA
 			...(quiz !== undefined ? { question: str(quiz.question) } : {}),
 			...(chosen >= 0 ? { chosenIndex: chosen } : {}),
 		};
-		// Judged "unsure" (no verdict yet: the teacher decides next) reveals nothing: the learner may still be right.
-		if (quiz?.type === "check" && result?.skipped !== true && typeof result?.correct === "boolean" && !revote) {
+		const help = {
+			...(quiz?.type === "check" || quiz?.type === "predict" ? { quizType: quiz.type } : {}),
+			...(Array.isArray(result?.attempts) && result.attempts.length > 0 ? { tries: result.attempts.length } : {}),
+			...(result?.hinted === true ? { hinted: true } : {}),
+			...(result?.notSure === true ? { notSure: true } : {}),
+			...(result?.explainAgain === true ? { explainAgain: true } : {}),
+		};
+		Object.assign(card, help);
+		// A check shows its answer only when it was found (with the why), after the second miss or on request;
+		// a prediction always (a guess, then the answer). Judged "unsure", "not sure", "explain again" and a
+		// vote that goes to a revote reveal nothing: the teacher takes it from there.
+		const shows =
+			result?.skipped !== true &&
+			result?.notSure !== true &&
+			!revote &&
+			((quiz?.type === "check" && (result?.correct === true || result?.revealed === true)) ||
+				(quiz?.type === "predict" && typeof result?.correct === "boolean"));
+		if (shows && quiz) {
 			const correctAnswer = str(quiz.correctAnswer);
 			const correctIndex = choices.findIndex((c) => c.text === correctAnswer);
 			card.reveal = {
@@ -167,6 +220,12 @@ export function cardFromEvent(event: TutorEvent, locale: Locale = DEFAULT_LOCALE
 		}
 		case "answered":
 			return answeredCard(event, locale);
+		case "attempt":
+			return attemptCard(event, locale);
+		case "hint": {
+			const text = str(event.text).trim();
+			return text === "" ? undefined : { kind: "text", locale, tone: "plain", text: `💡 **Hint:** ${text}` };
+		}
 		case "error": {
 			const message = errorText(event, locale);
 			// The engine's messages often say how to retry already (in English; ours are translated): say it once.

@@ -9,7 +9,7 @@
 import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import { componentIdsFit } from "../component-id.ts";
 import { fitLine } from "./limits.ts";
-import type { CardChoice } from "./model.ts";
+import type { AnsweredCard, CardChoice } from "./model.ts";
 
 /** The controls of a question. */
 export type ChoiceControls =
@@ -78,4 +78,30 @@ export function explainHeading(
 	if (title === undefined) return label;
 	if (label === undefined || title.toLowerCase().startsWith(label.toLowerCase())) return title;
 	return `${label}: ${title}`;
+}
+
+/** How an answered card reads, shared by the platforms (each adds its own emoji and markup). */
+export type AnswerOutcome =
+	| "skipped"
+	| "not-sure"
+	| "explain-again"
+	| "prediction"
+	| "correct"
+	| "shown"
+	| "wrong"
+	| "plain";
+
+/** The outcome of an answered card, and how it was reached (" on the second try, with a hint"). */
+export function answerOutcome(card: AnsweredCard): { outcome: AnswerOutcome; how: string } {
+	const tries = card.tries ?? 0;
+	const nth = tries === 0 ? "" : tries === 1 ? " on the second try" : ` after ${tries + 1} tries`;
+	const how = `${nth}${card.hinted === true ? `${nth === "" ? "" : ","} with a hint` : ""}`;
+	if (card.skipped === true) return { outcome: "skipped", how };
+	if (card.notSure === true) return { outcome: "not-sure", how };
+	if (card.explainAgain === true) return { outcome: "explain-again", how };
+	if (card.quizType === "predict") return { outcome: "prediction", how };
+	if (card.correct === true) return { outcome: "correct", how };
+	if (card.correct === false && card.answer === "" && card.chosenIndex === undefined) return { outcome: "shown", how };
+	if (card.correct === false) return { outcome: "wrong", how };
+	return { outcome: "plain", how };
 }

@@ -14,6 +14,17 @@ interface CardBase {
 	locale?: Locale;
 }
 
+import type { HelpKind } from "../../core/struggle.ts";
+
+/** The label of each help control (the same on every platform; the terminal types the command instead). */
+export const HELP_LABELS: Readonly<Record<HelpKind, string>> = {
+	hint: "💡 Hint",
+	again: "🔁 Try again",
+	explain: "🔄 Explain another way",
+	show: "👀 Show answer",
+	"not-sure": "🤷 Not sure",
+};
+
 /** One answer choice, lettered A, B, C... (AA, AB... past Z). */
 export interface CardChoice {
 	/** 0-based index into the tool input's options (what a click sends back). */
@@ -57,6 +68,13 @@ export interface QuestionCard extends CardBase {
 	choicesPictured?: boolean;
 	/** Pictures of its formulas (and of its choices), in order. */
 	attachments?: CardAttachment[];
+	/** Help controls under the question, in order (quizzes: Hint, Explain another way, Not sure). */
+	help?: HelpKind[];
+	/**
+	 * A check missed once: "missed" shows "Not quite" with its help controls only (Try again, Hint, Show
+	 * answer), the choices as text; "retry" shows the choices again for the second try.
+	 */
+	struggle?: { state: "missed" | "retry"; tried: string[] };
 }
 
 /** An explanation: markdown, possibly longer than one message. */
@@ -105,7 +123,14 @@ export interface AnsweredCard extends CardBase {
 	checking?: boolean;
 	/** The grader's one-line reason for its verdict. */
 	reason?: string;
-	/** Revealed for check quizzes: the correct answer and why. */
+	/** Quiz only: "check" or "predict" (a prediction is a guess, never shown as wrong). */
+	quizType?: "check" | "predict";
+	/** Wrong tries before this answer; hints used; the learner said "Not sure"; asked to explain again. */
+	tries?: number;
+	hinted?: boolean;
+	notSure?: boolean;
+	explainAgain?: boolean;
+	/** Revealed: the correct answer and why (check quizzes: after two misses, on request, or when right; predictions always). */
 	reveal?: { correctAnswer: string; correctIndex?: number; explanation?: string };
 	/** The lead the open question showed, kept so answering does not remove it (markdown). */
 	lead?: string;

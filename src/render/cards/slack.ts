@@ -9,12 +9,20 @@
 
 import type { ActionsBlock, Button, KnownBlock, PlainTextOption, SectionBlock, StaticSelect } from "@slack/types";
 import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
+import { HELP_KINDS } from "../../core/struggle.ts";
 import { longCodeToFiles } from "../code-files.ts";
 import { encodeComponentId } from "../component-id.ts";
 import { escapeMrkdwn, markdownToMrkdwn as toMrkdwn } from "../markdown.ts";
 import { splitMessage } from "../split-message.ts";
 import { tablesToCode } from "../tables.ts";
-import { type ChoiceLayout, choiceLabel, degradedNote, explainHeading, layoutChoices } from "./layout.ts";
+import {
+	answerOutcome,
+	type ChoiceLayout,
+	choiceLabel,
+	degradedNote,
+	explainHeading,
+	layoutChoices,
+} from "./layout.ts";
 import { fitLine, fitMarkdown, SLACK_LIMITS as S } from "./limits.ts";
 import type {
 	AnsweredCard,
@@ -26,7 +34,7 @@ import type {
 	QuestionCard,
 	TextCard,
 } from "./model.ts";
-import { displayName } from "./model.ts";
+import { displayName, HELP_LABELS } from "./model.ts";
 
 /** The language of a card's own words. */
 const loc = (card: { locale?: Locale }): Locale => card.locale ?? DEFAULT_LOCALE;
@@ -149,7 +157,30 @@ function choiceOption(choice: CardChoice, layout: ChoiceLayout): PlainTextOption
 	};
 }
 
+/** The help controls of a question as their own actions block (at most 5 buttons). */
+function helpBlock(card: QuestionCard): ActionsBlock[] {
+	const kinds = (card.help ?? []).slice(0, 5);
+	if (kinds.length === 0) return [];
+	const elements: Button[] = kinds.map((kind) => ({
+		type: "button",
+		action_id: encodeComponentId({ verb: "help", toolCallId: card.toolCallId, choice: HELP_KINDS.indexOf(kind) }),
+		text: plain(HELP_LABELS[kind], S.buttonTextChars),
+		value: kind,
+		...(kind === "again" ? { style: "primary" as const } : {}),
+	}));
+	return [{ type: "actions", elements }];
+}
+
 function questionControls(card: QuestionCard, layout: ChoiceLayout): ActionsBlock[] {
+	const c = layout.controls;
+	// Component ids that do not fit leave the card without any control (the degraded form says what to do).
+	if (c.type === "none" && c.reason === "ids") return [];
+	// A missed check offers help only (Try again, Hint, Show answer); the choices stay in the text.
+	if (card.struggle?.state === "missed") return helpBlock(card);
+	return [...choiceControls(card, layout), ...helpBlock(card)];
+}
+
+function choiceControls(card: QuestionCard, layout: ChoiceLayout): ActionsBlock[] {
 	const id = card.toolCallId;
 	const c = layout.controls;
 	let elements: Array<Button | StaticSelect> = [];
@@ -204,8 +235,10 @@ function questionMessages(card: QuestionCard): SlackMessage[] {
 		section(head),
 		...sections(markdownToMrkdwn(card.question)),
 	];
-	if (layout.inBody) blocks.push(...sections(choiceList(card.choices)));
-	if (layout.controls.type === "none")
+	const missed = card.struggle?.state === "missed";
+	if (layout.inBody || (missed && !card.choicesPictured && card.choices.length > 0))
+		blocks.push(...sections(choiceList(card.choices)));
+	if (layout.controls.type === "none" && !missed)
 		blocks.push(section(`_${escapeMrkdwn(degradedNote(layout.controls.reason, card.choices.length > 0, loc(card)))}_`));
 	return messages(`${card.heading}: ${card.question}`, blocks, questionControls(card, layout), card.attachments);
 }
@@ -237,9 +270,15 @@ function resultLine(card: AnsweredCard): string {
 	const why = card.reason !== undefined ? ` _${escapeMrkdwn(fitLine(card.reason, 200))}_` : "";
 	if (card.checking === true)
 		return `:hourglass_flowing_sand: ${t(locale, "card.answeredChecking", { who: who_, what })}`;
-	if (card.correct === true)
-		return `:white_check_mark: ${t(locale, "card.answeredCorrect", { who: who_, what })}${why}`;
-	if (card.correct === false) return `:x: ${t(locale, "card.answeredWrong", { who: who_, what })}${why}`;
+	const { outcome, how } = answerOutcome(card);
+	if (outcome === "not-sure") return `:shrug: ${who_} was not sure${how}.`;
+	if (outcome === "explain-again") return `:arrows_counterclockwise: ${who_} asked for another explanation.`;
+	if (outcome === "prediction") return `:crystal_ball: ${who_}'s prediction: ${what}.`;
+	if (outcome === "correct")
+		return `:white_check_mark: ${t(locale, "card.answeredCorrect", { who: who_, what }).replace(/\.$/, "")}${how}.${why}`;
+	if (outcome === "shown") return `:eyes: ${who_} asked to see the answer${how}.`;
+	if (outcome === "wrong")
+		return `:x: ${t(locale, "card.answeredWrong", { who: who_, what }).replace(/\.$/, "")}${how}.${why}`;
 	return `:speech_balloon: ${t(locale, "card.answeredPlain", { who: who_, what })}${why}`;
 }
 
@@ -255,7 +294,10 @@ function answeredMessage(card: AnsweredCard): SlackMessage {
 	if (card.reveal !== undefined && card.correct !== true) {
 		const correct = card.reveal.correctIndex !== undefined ? card.choices[card.reveal.correctIndex] : undefined;
 		const text = correct !== undefined ? `${correct.letter}. ${correct.text}` : card.reveal.correctAnswer;
-		blocks.push(section(t(loc(card), "card.correctAnswer", { answer: `*${escapeMrkdwn(fitLine(text, 500))}*` })));
+		const answer = `*${escapeMrkdwn(fitLine(text, 500))}*`;
+		blocks.push(
+			section(t(loc(card), card.quizType === "predict" ? "play.theAnswer" : "card.correctAnswer", { answer })),
+		);
 	}
 	const explanation = card.reveal?.explanation !== undefined ? markdownToMrkdwn(card.reveal.explanation) : "";
 	if (explanation !== "") blocks.push(section(fitMarkdown(explanation, S.sectionTextChars)));

@@ -76,7 +76,14 @@ describe("a whole Discord lesson", () => {
 		expect(posted).toHaveLength(2);
 		expect(quiz.content).toMatch(/^Hi! A few quick questions first\.\n\n\*\*Quiz\*\* · /);
 		expect(quiz.content).toContain("What is 1/2 + 1/4?");
-		expect(customIds(quiz)).toEqual(["lh:pick:p1:0", "lh:pick:p1:1", "lh:pick:p1:2"]);
+		expect(customIds(quiz)).toEqual([
+			"lh:pick:p1:0",
+			"lh:pick:p1:1",
+			"lh:pick:p1:2",
+			"lh:help:p1:0",
+			"lh:help:p1:2",
+			"lh:help:p1:4",
+		]);
 		expect(fake.calls.some((c) => c.path === `/channels/${threadId}/typing`)).toBe(true);
 	});
 

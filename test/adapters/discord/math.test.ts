@@ -53,7 +53,7 @@ describe("math cards on the Discord fake", { timeout: 30_000 }, () => {
 			components: Array<{ components: Array<{ label: string }> }>;
 		};
 		const labels = body.components.flatMap((r) => r.components.map((c) => c.label));
-		expect(labels).toEqual(["A", "B", "C"]);
+		expect(labels).toEqual(["A", "B", "C", "💡 Hint", "🔄 Explain another way", "🤷 Not sure"]);
 		const choices = body.attachments.find((a) => a.filename.startsWith("choices"));
 		expect(choices?.description).toBe(String.raw`A. $3x^2$ B. $\frac{x^4}{4}$ C. $3x$`);
 		// The question's own formula is a picture too.

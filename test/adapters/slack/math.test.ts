@@ -55,7 +55,14 @@ describe("math cards on the Slack fake", { timeout: 30_000 }, () => {
 		await port.postCard(threadId, await prepared(mathQuiz));
 		const blocks = lastPost().blocks;
 		const buttons = blocks.filter((b) => b.type === "actions").flatMap((b) => b.elements ?? []);
-		expect(buttons.map((b) => b.text?.text)).toEqual(["A", "B", "C"]);
+		expect(buttons.map((b) => b.text?.text)).toEqual([
+			"A",
+			"B",
+			"C",
+			"💡 Hint",
+			"🔄 Explain another way",
+			"🤷 Not sure",
+		]);
 		const alts = blocks.filter((b) => b.type === "image").map((b) => b.alt_text);
 		expect(alts).toContain(String.raw`A. $3x^2$ B. $\frac{x^4}{4}$ C. $3x$`);
 	});

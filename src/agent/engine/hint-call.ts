@@ -1,0 +1,67 @@
+/**
+ * The hint side call: one bounded request to the teacher's model for a hint
+ * on an open quiz, told not to give the answer away. It is not a turn: no
+ * tools, nothing added to the transcript but the hint our code keeps (and
+ * checks: core/struggle.ts safeHint). Never throws: a failed or empty call
+ * gives the generic hint.
+ */
+
+import { streamText } from "ai";
+import type { QuizToolInput } from "../../core/question-core.ts";
+import { GENERIC_HINT, MAX_HINT_CHARS, type QuizAttempt, safeHint } from "../../core/struggle.ts";
+import type { EngineContext } from "./context.ts";
+
+/** The first line of the hint call's system prompt (the demo model recognises a hint request by it). */
+export const HINT_REQUEST_MARKER = "[learnharness hint request]";
+
+/** Longest the hint call may take. */
+export const HINT_TIMEOUT_MS = 30_000;
+
+const HINT_SYSTEM = [
+	HINT_REQUEST_MARKER,
+	"You are a patient tutor. Give ONE short hint (one or two sentences) for the question below.",
+	"Do NOT give the answer, do not name or quote the correct option, and do not rule out all but one option.",
+	"Point the learner at the idea they need, or at the step where their tries went wrong, so they can find it themselves.",
+].join("\n");
+
+/** The user message of the hint call: the question, its options, the learner's tries and the hints given. */
+export function hintPrompt(quiz: QuizToolInput, attempts: readonly QuizAttempt[], hints: readonly string[]): string {
+	const lines = [`Question: ${quiz.question}`];
+	if (quiz.options && quiz.options.length > 0)
+		lines.push("Options:", ...quiz.options.map((o, i) => `${String.fromCharCode(65 + (i % 26))}. ${o}`));
+	lines.push(`Correct answer (never say it): ${quiz.correctAnswer}`);
+	if (attempts.length > 0) lines.push(`The learner tried: ${attempts.map((a) => a.answer).join("; ")}`);
+	if (hints.length > 0) lines.push(`Hints given already (give a new one): ${hints.join(" | ")}`);
+	return lines.join("\n");
+}
+
+/** Ask the teacher's model for a hint; the checked hint (GENERIC_HINT on failure) and its tokens. */
+export async function askForHint(
+	ctx: EngineContext,
+	quiz: QuizToolInput,
+	attempts: readonly QuizAttempt[],
+	hints: readonly string[],
+	sessionId: string,
+): Promise<{ text: string; inputTokens: number; outputTokens: number }> {
+	try {
+		const result = streamText({
+			model: ctx.models.teacher,
+			system: HINT_SYSTEM,
+			prompt: hintPrompt(quiz, attempts, hints),
+			maxOutputTokens: 200,
+			maxRetries: Math.min(ctx.maxRetries, 1),
+			abortSignal: AbortSignal.any([ctx.signal, AbortSignal.timeout(HINT_TIMEOUT_MS)]),
+			onError: () => undefined, // the awaited text below rejects too: handled there
+		});
+		const text = (await result.text).slice(0, MAX_HINT_CHARS * 2);
+		const usage = await Promise.resolve(result.usage).catch(() => undefined);
+		return {
+			text: safeHint(text, quiz.correctAnswer),
+			inputTokens: usage?.inputTokens ?? 0,
+			outputTokens: usage?.outputTokens ?? 0,
+		};
+	} catch (error) {
+		ctx.logger.warn({ err: error, sessionId }, "the hint request failed; a generic hint is shown");
+		return { text: GENERIC_HINT, inputTokens: 0, outputTokens: 0 };
+	}
+}

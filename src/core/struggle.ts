@@ -1,0 +1,79 @@
+/**
+ * Struggle before the answer (pure): what the learner can ask of an open
+ * quiz (a hint, another explanation, to see the answer, to try again, or
+ * "not sure"), how many wrong tries a check gets before its answer shows,
+ * and the words our code puts in a result so the model reads it rightly
+ * ("not sure" is "does not know", never a guess). The engine keeps the tries
+ * and hints of an open question in the session record (see
+ * agent/engine/struggle.ts) and hands them to the model with the final result.
+ */
+
+import { HELP_KINDS, type HelpKind } from "./contracts/help.ts";
+
+export { HELP_KINDS, type HelpKind };
+
+/** Wrong tries of a check quiz before its answer shows: the second miss reveals it. */
+export const MAX_CHECK_TRIES = 2;
+
+/** Hints one question may get (each is a model call; more would be the answer in pieces). */
+export const MAX_HINTS = 3;
+
+/** Longest hint kept (a chat line, not an explanation). */
+export const MAX_HINT_CHARS = 600;
+
+/** One wrong try at a check quiz, as the teacher sees it in the final result. */
+export interface QuizAttempt {
+	answer: string;
+	correct: false;
+}
+
+/** What an open question gathered before it was resolved (kept in the session record, durable). */
+export interface StruggleEntry {
+	attempts: QuizAttempt[];
+	hints: string[];
+}
+
+/** The note on a "not sure" result, for the model: it is not knowledge and not a guess. */
+export const NOT_SURE_NOTE =
+	'The learner chose "Not sure": they do not know this. Treat it as not known (never as a guess or a near miss).';
+
+/** The note on a revealed result. */
+export const REVEALED_NOTE = "The correct answer was shown to the learner: they did not find it themselves.";
+
+/** The note on an "explain another way" result: the question was not answered; re-explain, then ask again. */
+export const EXPLAIN_AGAIN_NOTE =
+	"The learner asked for another explanation instead of answering: explain the idea another way, then ask again.";
+
+/** The hint shown when the model's hint would give the answer away (or no hint came). */
+export const GENERIC_HINT =
+	"Go back to the idea this question is about and test each option against it: which one must be true, not just likely?";
+
+/** Whether a help kind resolves the question (closing the tool call) rather than leaving it open. */
+export function helpResolves(kind: HelpKind): boolean {
+	return kind === "show" || kind === "not-sure" || kind === "explain";
+}
+
+/** Parse a help kind from anything (a platform payload, a typed command); undefined when it is none. */
+export function parseHelpKind(value: unknown): HelpKind | undefined {
+	return typeof value === "string" && (HELP_KINDS as readonly string[]).includes(value)
+		? (value as HelpKind)
+		: undefined;
+}
+
+const fold = (s: string): string => s.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
+
+/**
+ * A hint safe to show: trimmed and bounded, or GENERIC_HINT when it is empty or contains the correct
+ * answer's text verbatim (case and spacing aside). Short answers (one or two characters, like "8")
+ * are matched as whole words only, so a hint may still say "a" or "1". Linear in its inputs.
+ */
+export function safeHint(hint: string, correctAnswer: string): string {
+	const text = hint.trim().slice(0, MAX_HINT_CHARS).trim();
+	if (text === "") return GENERIC_HINT;
+	const answer = fold(correctAnswer);
+	if (answer === "") return text;
+	const body = fold(text);
+	if (answer.length > 2) return body.includes(answer) ? GENERIC_HINT : text;
+	const words = body.split(/[^\p{L}\p{N}]+/u);
+	return words.includes(answer) ? GENERIC_HINT : text;
+}
