@@ -283,4 +283,22 @@ export const de: Record<MessageKey, string> = {
 	"config.tokens": "Gib Tokens pro Tag als ganze Zahl an (0 = unbegrenzt).",
 	"config.unknown":
 		"Unbekannte Einstellung `{setting}`: nutze channels, limit, mode, server_tokens_per_day, member_tokens_per_day, price, vote_seconds oder vote_names.",
+	"help.hint": "💡 Hinweis",
+	"help.again": "🔁 Noch einmal",
+	"help.explain": "🔄 Anders erklären",
+	"help.show": "👀 Antwort zeigen",
+	"help.notSure": "🤷 Weiß nicht",
+	"how.secondTry": " im zweiten Versuch",
+	"how.tries": " nach {count} Versuchen",
+	"how.hint": " mit einem Hinweis",
+	"card.notSure": "{who} war sich nicht sicher{how}.",
+	"card.explainAgain": "{who} hat um eine andere Erklärung gebeten.",
+	"card.prediction": "Vorhersage von {who}: {what}.",
+	"card.shown": "{who} wollte die Antwort sehen{how}.",
+	"card.secondTry": "Zweiter Versuch: vorher hast du {answer} geantwortet.",
+	"card.tryAgain": "Versuch es noch einmal.",
+	"card.notQuite": "Nicht ganz",
+	"card.missed":
+		"Du hast {answer} geantwortet: nicht ganz. Versuch es noch einmal, frag nach einem Hinweis oder sieh dir die Antwort an.",
+	"card.hint": "Hinweis",
 };

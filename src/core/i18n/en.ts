@@ -283,6 +283,23 @@ export const en = {
 	"config.tokens": "Give tokens per day as a whole number (0 = unlimited).",
 	"config.unknown":
 		"Unknown setting `{setting}`: use channels, limit, mode, server_tokens_per_day, member_tokens_per_day, price, vote_seconds or vote_names.",
+	"help.hint": "💡 Hint",
+	"help.again": "🔁 Try again",
+	"help.explain": "🔄 Explain another way",
+	"help.show": "👀 Show answer",
+	"help.notSure": "🤷 Not sure",
+	"how.secondTry": " on the second try",
+	"how.tries": " after {count} tries",
+	"how.hint": " with a hint",
+	"card.notSure": "{who} was not sure{how}.",
+	"card.explainAgain": "{who} asked for another explanation.",
+	"card.prediction": "{who}'s prediction: {what}.",
+	"card.shown": "{who} asked to see the answer{how}.",
+	"card.secondTry": "Second try: you answered {answer} before.",
+	"card.tryAgain": "Try again.",
+	"card.notQuite": "Not quite",
+	"card.missed": "You answered {answer}: not quite. Try again, ask for a hint, or see the answer.",
+	"card.hint": "Hint",
 } as const;
 
 /** A message key. */

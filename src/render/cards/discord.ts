@@ -39,7 +39,7 @@ import {
 	type CardChoice,
 	displayName,
 	type ExplainCard,
-	HELP_LABELS,
+	helpLabel,
 	type QuestionCard,
 	type TextCard,
 } from "./model.ts";
@@ -153,7 +153,7 @@ function helpRow(card: QuestionCard): DiscordActionRow[] {
 	const buttons = kinds.map((kind) =>
 		button(
 			encodeComponentId({ verb: "help", toolCallId: card.toolCallId, choice: HELP_KINDS.indexOf(kind) }),
-			HELP_LABELS[kind],
+			helpLabel(kind, loc(card)),
 			style(kind),
 		),
 	);
@@ -256,12 +256,12 @@ function resultLine(card: AnsweredCard): string {
 	const shown = `**${escapeDiscordMarkdown(fitLine(what, 120))}**`;
 	if (card.checking === true) return `⏳ ${t(locale, "card.answeredChecking", { who, what: shown })}`;
 	const { outcome, how } = answerOutcome(card);
-	if (outcome === "not-sure") return `🤷 ${who} was not sure${how}.`;
-	if (outcome === "explain-again") return `🔄 ${who} asked for another explanation.`;
-	if (outcome === "prediction") return `🔮 ${who}'s prediction: ${shown}.`;
+	if (outcome === "not-sure") return `🤷 ${t(locale, "card.notSure", { who, how })}`;
+	if (outcome === "explain-again") return `🔄 ${t(locale, "card.explainAgain", { who })}`;
+	if (outcome === "prediction") return `🔮 ${t(locale, "card.prediction", { who, what: shown })}`;
 	if (outcome === "correct")
 		return `✅ ${t(locale, "card.answeredCorrect", { who, what: shown }).replace(/\.$/, "")}${how}.${reasonNote(card)}`;
-	if (outcome === "shown") return `👀 ${who} asked to see the answer${how}.`;
+	if (outcome === "shown") return `👀 ${t(locale, "card.shown", { who, how })}`;
 	if (outcome === "wrong")
 		return `❌ ${t(locale, "card.answeredWrong", { who, what: shown }).replace(/\.$/, "")}${how}.${reasonNote(card)}`;
 	return `💬 ${t(locale, "card.answeredPlain", { who, what: shown })}${reasonNote(card)}`;

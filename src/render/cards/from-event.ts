@@ -72,13 +72,13 @@ export function attemptCard(event: AttemptEvent, locale: Locale = DEFAULT_LOCALE
 	if (event.state === "retry")
 		return {
 			...base,
-			framing: last !== "" ? `Second try: you answered ${fitQuote(last)} before.` : "Try again.",
+			framing: last !== "" ? t(locale, "card.secondTry", { answer: fitQuote(last) }) : t(locale, "card.tryAgain"),
 			struggle: { state: "retry", tried },
 		};
 	return {
 		...base,
-		heading: "Not quite",
-		framing: `You answered ${fitQuote(last)}: not quite. Try again, ask for a hint, or see the answer.`,
+		heading: t(locale, "card.notQuite"),
+		framing: t(locale, "card.missed", { answer: fitQuote(last) }),
 		help: MISSED_HELP,
 		struggle: { state: "missed", tried },
 	};
@@ -224,7 +224,9 @@ export function cardFromEvent(event: TutorEvent, locale: Locale = DEFAULT_LOCALE
 			return attemptCard(event, locale);
 		case "hint": {
 			const text = str(event.text).trim();
-			return text === "" ? undefined : { kind: "text", locale, tone: "plain", text: `💡 **Hint:** ${text}` };
+			return text === ""
+				? undefined
+				: { kind: "text", locale, tone: "plain", text: `💡 **${t(locale, "card.hint")}:** ${text}` };
 		}
 		case "error": {
 			const message = errorText(event, locale);

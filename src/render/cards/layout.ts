@@ -93,9 +93,11 @@ export type AnswerOutcome =
 
 /** The outcome of an answered card, and how it was reached (" on the second try, with a hint"). */
 export function answerOutcome(card: AnsweredCard): { outcome: AnswerOutcome; how: string } {
+	const locale = card.locale ?? DEFAULT_LOCALE;
 	const tries = card.tries ?? 0;
-	const nth = tries === 0 ? "" : tries === 1 ? " on the second try" : ` after ${tries + 1} tries`;
-	const how = `${nth}${card.hinted === true ? `${nth === "" ? "" : ","} with a hint` : ""}`;
+	const nth =
+		tries === 0 ? "" : tries === 1 ? t(locale, "how.secondTry") : t(locale, "how.tries", { count: tries + 1 });
+	const how = `${nth}${card.hinted === true ? `${nth === "" ? "" : ","}${t(locale, "how.hint")}` : ""}`;
 	if (card.skipped === true) return { outcome: "skipped", how };
 	if (card.notSure === true) return { outcome: "not-sure", how };
 	if (card.explainAgain === true) return { outcome: "explain-again", how };

@@ -25,6 +25,12 @@ export const HELP_LABELS: Readonly<Record<HelpKind, string>> = {
 	"not-sure": "🤷 Not sure",
 };
 
+/** The label of a help control in `locale`. */
+export function helpLabel(kind: HelpKind, locale: Locale = "en"): string {
+	const key = kind === "not-sure" ? "help.notSure" : (`help.${kind}` as const);
+	return t(locale, key);
+}
+
 /** One answer choice, lettered A, B, C... (AA, AB... past Z). */
 export interface CardChoice {
 	/** 0-based index into the tool input's options (what a click sends back). */

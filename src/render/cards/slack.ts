@@ -34,7 +34,7 @@ import type {
 	QuestionCard,
 	TextCard,
 } from "./model.ts";
-import { displayName, HELP_LABELS } from "./model.ts";
+import { displayName, helpLabel } from "./model.ts";
 
 /** The language of a card's own words. */
 const loc = (card: { locale?: Locale }): Locale => card.locale ?? DEFAULT_LOCALE;
@@ -164,7 +164,7 @@ function helpBlock(card: QuestionCard): ActionsBlock[] {
 	const elements: Button[] = kinds.map((kind) => ({
 		type: "button",
 		action_id: encodeComponentId({ verb: "help", toolCallId: card.toolCallId, choice: HELP_KINDS.indexOf(kind) }),
-		text: plain(HELP_LABELS[kind], S.buttonTextChars),
+		text: plain(helpLabel(kind, loc(card)), S.buttonTextChars),
 		value: kind,
 		...(kind === "again" ? { style: "primary" as const } : {}),
 	}));
@@ -271,12 +271,12 @@ function resultLine(card: AnsweredCard): string {
 	if (card.checking === true)
 		return `:hourglass_flowing_sand: ${t(locale, "card.answeredChecking", { who: who_, what })}`;
 	const { outcome, how } = answerOutcome(card);
-	if (outcome === "not-sure") return `:shrug: ${who_} was not sure${how}.`;
-	if (outcome === "explain-again") return `:arrows_counterclockwise: ${who_} asked for another explanation.`;
-	if (outcome === "prediction") return `:crystal_ball: ${who_}'s prediction: ${what}.`;
+	if (outcome === "not-sure") return `:shrug: ${t(locale, "card.notSure", { who: who_, how })}`;
+	if (outcome === "explain-again") return `:arrows_counterclockwise: ${t(locale, "card.explainAgain", { who: who_ })}`;
+	if (outcome === "prediction") return `:crystal_ball: ${t(locale, "card.prediction", { who: who_, what })}`;
 	if (outcome === "correct")
 		return `:white_check_mark: ${t(locale, "card.answeredCorrect", { who: who_, what }).replace(/\.$/, "")}${how}.${why}`;
-	if (outcome === "shown") return `:eyes: ${who_} asked to see the answer${how}.`;
+	if (outcome === "shown") return `:eyes: ${t(locale, "card.shown", { who: who_, how })}`;
 	if (outcome === "wrong")
 		return `:x: ${t(locale, "card.answeredWrong", { who: who_, what }).replace(/\.$/, "")}${how}.${why}`;
 	return `:speech_balloon: ${t(locale, "card.answeredPlain", { who: who_, what })}${why}`;
