@@ -16,6 +16,29 @@ export class StoreError extends Error {
 	}
 }
 
+/** Why a save was refused although the store works: a newer version is stored, or a later lease was granted. */
+export type StoreConflictCode = "store-conflict" | "store-fenced";
+
+/**
+ * A save refused because the writer's copy is stale: another writer saved first (`store-conflict`)
+ * or took the session's lease meanwhile (`store-fenced`). Nothing was written; retrying the same
+ * copy cannot succeed: read the record again.
+ */
+export class StoreConflictError extends Error {
+	readonly code: StoreConflictCode;
+	constructor(code: StoreConflictCode, message: string) {
+		super(message);
+		this.name = "StoreConflictError";
+		this.code = code;
+	}
+}
+
+/** True for a StoreConflictError (a stale copy, not a failing store). */
+export function isStoreConflict(error: unknown): error is StoreConflictError {
+	const code = (error as { code?: unknown } | null)?.code;
+	return error instanceof StoreConflictError || code === "store-conflict" || code === "store-fenced";
+}
+
 /** True for a StoreError (or anything carrying its codes). */
 export function isStoreError(error: unknown): error is StoreError {
 	const code = (error as { code?: unknown } | null)?.code;
@@ -34,7 +57,7 @@ export async function withDeadline<T>(what: string, ms: number, work: () => Prom
 	try {
 		return await Promise.race([
 			work().catch((error: unknown) => {
-				throw isStoreError(error)
+				throw isStoreError(error) || isStoreConflict(error)
 					? error
 					: new StoreError("store-unavailable", `${what} failed: ${reason(error)}`, { cause: error });
 			}),
