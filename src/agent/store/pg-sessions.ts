@@ -109,10 +109,10 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 		release: () =>
 			op("releasing a lease", () =>
 				// The row stays (its fence keeps growing); only its holder and expiry go.
-				pool.query(
-					`UPDATE ${t.leases} SET token = '', expires_at = '-infinity' WHERE session_id = $1 AND token = $2`,
-					[sessionId, token],
-				),
+				pool.query(`UPDATE ${t.leases} SET token = '', expires_at = '-infinity' WHERE session_id = $1 AND token = $2`, [
+					sessionId,
+					token,
+				]),
 			).then(
 				() => undefined,
 				(error: unknown) => options.logger?.debug({ err: error, sessionId }, "releasing a lease failed"),

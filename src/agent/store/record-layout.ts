@@ -32,7 +32,9 @@ export function assembleRecord(meta: unknown, messages: unknown[], version: numb
 export function legacyRecord(stored: unknown): SessionRecord | undefined {
 	const wrapped = typeof stored === "string" ? safeParse(stored) : stored;
 	const value =
-		typeof wrapped === "object" && wrapped !== null && "value" in wrapped ? (wrapped as { value: unknown }).value : wrapped;
+		typeof wrapped === "object" && wrapped !== null && "value" in wrapped
+			? (wrapped as { value: unknown }).value
+			: wrapped;
 	if (typeof value !== "object" || value === null) return undefined;
 	const record = value as SessionRecord;
 	if (record.format !== 1 || !Array.isArray(record.messages) || typeof record.sessionId !== "string") return undefined;
@@ -44,7 +46,9 @@ export function legacyRecord(stored: unknown): SessionRecord | undefined {
 export function legacyIds(stored: unknown): string[] {
 	const wrapped = typeof stored === "string" ? safeParse(stored) : stored;
 	const value =
-		typeof wrapped === "object" && wrapped !== null && "value" in wrapped ? (wrapped as { value: unknown }).value : wrapped;
+		typeof wrapped === "object" && wrapped !== null && "value" in wrapped
+			? (wrapped as { value: unknown }).value
+			: wrapped;
 	return Array.isArray(value) ? value.filter((x): x is string => typeof x === "string") : [];
 }
 

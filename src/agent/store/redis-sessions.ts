@@ -12,7 +12,7 @@ import type { Logger } from "../../core/contracts/logger.ts";
 import { StoreConflictError, withDeadline } from "./errors.ts";
 import { createRedisClient } from "./keyv.ts";
 import { assembleRecord, legacyIds, legacyRecord, messageTracker, metaJson } from "./record-layout.ts";
-import type { SessionLease, SessionRecord, SessionStore } from "./types.ts";
+import type { SessionLease, SessionStore } from "./types.ts";
 
 /** Check the version and the fence, write the changed messages and the metadata, keep the sets. */
 const SAVE = `

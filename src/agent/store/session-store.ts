@@ -127,7 +127,10 @@ export function sessionStoreOnKeyv(raw: Keyv, options: { opTimeoutMs?: number } 
 			const isOpen = record.ended === undefined;
 			await perSession(id, async () => {
 				if (saveOptions.fence !== undefined && saveOptions.fence < (fences.get(id) ?? 0))
-					throw new StoreConflictError("store-fenced", `session ${id}: the lease was granted again after this writer's`);
+					throw new StoreConflictError(
+						"store-fenced",
+						`session ${id}: the lease was granted again after this writer's`,
+					);
 				const stored = versions.has(id) ? versions.get(id) : (await readRecord(id))?.version;
 				const expected = record.version ?? 0;
 				if ((stored ?? 0) !== expected)

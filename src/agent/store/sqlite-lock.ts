@@ -63,9 +63,13 @@ export function lockSqliteFile(path: string): () => void {
 		} catch (error) {
 			const code = (error as NodeJS.ErrnoException).code;
 			if (code !== "EEXIST")
-				throw new StoreError("store-unavailable", `Cannot create the lock file ${lockPath} (${code ?? String(error)})`, {
-					cause: error,
-				});
+				throw new StoreError(
+					"store-unavailable",
+					`Cannot create the lock file ${lockPath} (${code ?? String(error)})`,
+					{
+						cause: error,
+					},
+				);
 			const owner = ownerOf(lockPath);
 			if (owner !== undefined && owner !== process.pid && alive(owner))
 				throw new StoreError(
