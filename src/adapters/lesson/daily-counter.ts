@@ -13,7 +13,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The outcome of take(): counted, or refused at `count` lessons today. */
 export interface DailyTake {
 	ok: boolean;
-	/** Lessons today after the take (ok) or at the refusal. */
+	/** Lessons today after the take (ok), or the limit reached (refused). */
 	count: number;
 }
 
@@ -34,7 +34,7 @@ export class DailyLessonCounter {
 		if (limit > 0 && count > limit) {
 			// Over: the add is undone. A racing take may briefly read one too many, and is refused as it should be.
 			await this.store.increment(key, -1, 2 * DAY_MS);
-			return { ok: false, count: count - 1 };
+			return { ok: false, count: limit };
 		}
 		return { ok: true, count };
 	}
