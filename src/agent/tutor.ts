@@ -61,6 +61,10 @@ export interface TutorOptions {
 	 * the store is back.
 	 */
 	saveRetryMs?: number;
+	/** On a shared store: a session lease's time to live, renewed every third of it while turns run (default 30 s). */
+	leaseTtlMs?: number;
+	/** On a shared store: how long a session's events wait for another process's lease before they are refused (default 60 s). */
+	leaseWaitMs?: number;
 	/** Cost caps: a turn runs only when `beforeTurn` allows it; each model step's usage goes to `spent` (default: no caps). */
 	budget?: TurnBudget;
 }
@@ -98,6 +102,8 @@ export function createTutor(options: TutorOptions): Tutor {
 		totalTimeoutMs: options.totalTimeoutMs ?? 180_000,
 		telemetry: options.telemetry ?? false,
 		...(options.budget ? { budget: options.budget } : {}),
+		...(options.leaseTtlMs !== undefined ? { leaseTtlMs: options.leaseTtlMs } : {}),
+		...(options.leaseWaitMs !== undefined ? { leaseWaitMs: options.leaseWaitMs } : {}),
 		now: options.now ?? (() => new Date()),
 		newId: () => randomUUID(),
 		signal: abort.signal,

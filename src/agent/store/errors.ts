@@ -3,8 +3,11 @@
  * "the store did not save this" from a bug, and say so to the learner.
  */
 
-/** Why a store operation failed: unreachable or refused (`unavailable`), or too slow (`timeout`). */
-export type StoreErrorCode = "store-unavailable" | "store-timeout";
+/**
+ * Why a store operation failed: unreachable or refused (`unavailable`), too slow (`timeout`),
+ * or a SQLite file another process holds (`locked`).
+ */
+export type StoreErrorCode = "store-unavailable" | "store-timeout" | "store-locked";
 
 /** A store operation that did not happen. What it was to save is not on disk. */
 export class StoreError extends Error {
@@ -42,7 +45,9 @@ export function isStoreConflict(error: unknown): error is StoreConflictError {
 /** True for a StoreError (or anything carrying its codes). */
 export function isStoreError(error: unknown): error is StoreError {
 	const code = (error as { code?: unknown } | null)?.code;
-	return error instanceof StoreError || code === "store-unavailable" || code === "store-timeout";
+	return (
+		error instanceof StoreError || code === "store-unavailable" || code === "store-timeout" || code === "store-locked"
+	);
 }
 
 /** Run a store operation with a deadline: a hung connection becomes a StoreError instead of a wait forever. */

@@ -14,14 +14,14 @@ import { createRedisClient } from "./keyv.ts";
 import { assembleRecord, legacyIds, legacyRecord, messageTracker, metaJson } from "./record-layout.ts";
 import type { SessionLease, SessionStore } from "./types.ts";
 
-/** Check the version and the fence, write the changed messages and the metadata, keep the sets. */
+/** Check the fence and the version, write the changed messages and the metadata, keep the sets. */
 const SAVE = `
-local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
-if v ~= tonumber(ARGV[1]) then return {-1, v} end
 if ARGV[2] ~= '' then
   local f = tonumber(redis.call('GET', KEYS[3]) or '0')
   if tonumber(ARGV[2]) < f then return {-2, f} end
 end
+local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+if v ~= tonumber(ARGV[1]) then return {-1, v} end
 local n = redis.call('LLEN', KEYS[2])
 local len = tonumber(ARGV[4])
 for i = 7, #ARGV, 2 do

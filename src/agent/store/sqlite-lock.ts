@@ -73,7 +73,7 @@ export function lockSqliteFile(path: string): () => void {
 			const owner = ownerOf(lockPath);
 			if (owner !== undefined && owner !== process.pid && alive(owner))
 				throw new StoreError(
-					"store-unavailable",
+					"store-locked",
 					`The SQLite store ${path} is already used by another learnharness process (pid ${owner}). ` +
 						"A SQLite store serves one process: stop the other one, or use a Redis or PostgreSQL store " +
 						`(LEARNHARNESS_STORE_URL) to run several. If no such process runs, delete ${lockPath}`,
