@@ -61,9 +61,9 @@ export interface TutorOptions {
 	 * the store is back.
 	 */
 	saveRetryMs?: number;
-	/** On a shared store: a session lease's time to live, renewed every third of it while turns run (default 30 s). */
+	/** On a shared store: a session lease's time to live, renewed every third of it while turns run (default 10 s). */
 	leaseTtlMs?: number;
-	/** On a shared store: how long a session's events wait for another process's lease before they are refused (default 60 s). */
+	/** On a shared store: how long a session's events wait for another process's lease before they are refused (default 20 s). */
 	leaseWaitMs?: number;
 	/** Cost caps: a turn runs only when `beforeTurn` allows it; each model step's usage goes to `spent` (default: no caps). */
 	budget?: TurnBudget;

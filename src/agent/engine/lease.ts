@@ -14,7 +14,7 @@ import { restoreRecord } from "./persist.ts";
 import { isIdle, type SessionState } from "./session-state.ts";
 
 /** A lease's time to live; renewed every third of it while the pump runs. */
-export const LEASE_TTL_MS = 30_000;
+export const LEASE_TTL_MS = 10_000;
 /** Longest a pump waits for another process to give the session's lease back. */
 export const LEASE_WAIT_MS = 2 * LEASE_TTL_MS;
 

@@ -7,7 +7,7 @@
  * the version (compare-and-set) and the fence, then writes, atomically.
  */
 
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { StoreConflictError, withDeadline } from "./errors.ts";
 import { createRedisClient } from "./keyv.ts";
@@ -50,6 +50,10 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 `;
 
+/** A script's SHA-1 (what EVALSHA names it by). */
+const shaOf = (script: string): string => createHash("sha1").update(script).digest("hex");
+const SHAS = new Map([SAVE, ACQUIRE, RENEW, RELEASE].map((script) => [script, shaOf(script)]));
+
 /** Options of the Redis session store. */
 export interface RedisSessionStoreOptions {
 	/** Key prefix (default `learnharness:sessions`, the keyv namespace the old layout used). */
@@ -81,6 +85,19 @@ export function createRedisSessionStore(url: string, options: RedisSessionStoreO
 	};
 	const op = <T>(what: string, work: (c: typeof client) => Promise<T>): Promise<T> =>
 		withDeadline(what, ms, async () => work(await ready()));
+	/** Run a script by its SHA (the script's text is not resent with every save), loading it once when the server lacks it. */
+	const script = async (
+		c: typeof client,
+		text: string,
+		options: { keys: string[]; arguments: string[] },
+	): Promise<unknown> => {
+		try {
+			return await c.evalSha(SHAS.get(text) ?? shaOf(text), options);
+		} catch (error) {
+			if (!String((error as Error)?.message).startsWith("NOSCRIPT")) throw error;
+			return c.eval(text, options);
+		}
+	};
 	const keys = (id: string) => ({
 		hash: `${ns}:s:${id}`,
 		list: `${ns}:m:${id}`,
@@ -118,11 +135,11 @@ export function createRedisSessionStore(url: string, options: RedisSessionStoreO
 			fence,
 			renew: () =>
 				op("renewing a lease", async (c) => {
-					const ok = await c.eval(RENEW, { keys: [k.lease], arguments: [token, String(ttlMs)] });
+					const ok = await script(c, RENEW, { keys: [k.lease], arguments: [token, String(ttlMs)] });
 					return ok === 1;
 				}),
 			release: () =>
-				op("releasing a lease", (c) => c.eval(RELEASE, { keys: [k.lease], arguments: [token] })).then(
+				op("releasing a lease", (c) => script(c, RELEASE, { keys: [k.lease], arguments: [token] })).then(
 					() => undefined,
 					(error: unknown) => options.logger?.debug({ err: error, sessionId }, "releasing a lease failed"),
 				),
@@ -167,7 +184,7 @@ export function createRedisSessionStore(url: string, options: RedisSessionStoreO
 				...writes.flatMap(([i, json]) => [String(i), json]),
 			];
 			const reply = (await op(`writing session ${id}`, (c) =>
-				c.eval(SAVE, { keys: [k.hash, k.list, k.fence, ids, open, k.legacy], arguments: args }),
+				script(c, SAVE, { keys: [k.hash, k.list, k.fence, ids, open, k.legacy], arguments: args }),
 			)) as [number, number];
 			const [version, current] = reply;
 			if (version === -1) {
@@ -196,7 +213,7 @@ export function createRedisSessionStore(url: string, options: RedisSessionStoreO
 			const token = randomUUID();
 			const fence = Number(
 				await op("taking a lease", (c) =>
-					c.eval(ACQUIRE, { keys: [k.lease, k.fence], arguments: [token, String(Math.max(1, Math.round(ttlMs)))] }),
+					script(c, ACQUIRE, { keys: [k.lease, k.fence], arguments: [token, String(Math.max(1, Math.round(ttlMs)))] }),
 				),
 			);
 			return fence > 0 ? lease(sessionId, token, fence, ttlMs) : undefined;

@@ -65,38 +65,41 @@ describe.each(backends)("sessions shared by several processes on %s", (name, up,
 	const open = (): Promise<SessionStore> => createSessionStore(url(), undefined, { namespace, tablePrefix: namespace });
 	const newId = () => `terminal:${name.slice(0, 2)}-${++n}`;
 
-	it.skipIf(!up)("two processes taking messages in turns and at once: every message is in the transcript once", async () => {
-		const [s1, s2, reader] = await Promise.all([open(), open(), open()]);
-		const { model } = textModel();
-		const tutors = [s1, s2].map((store) => createTutor({ model, store, maxRetries: 0, leaseTtlMs: 2_000 }));
-		const [t1, t2] = tutors as [ReturnType<typeof createTutor>, ReturnType<typeof createTutor>];
-		try {
-			const sessionId = newId();
-			expect(await t1.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" })).toEqual({ ok: true });
-			// The same thread started on the other process too: one lesson.
-			expect(await t2.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" })).toMatchObject({
-				code: "exists",
-			});
-			await t1.idle(sessionId);
-			const sent: string[] = [];
-			for (let round = 0; round < 5; round++) {
-				const texts = [`a${round}`, `b${round}`];
-				sent.push(...texts);
-				const results = await Promise.all([
-					t1.handle(sessionId, { type: "message", text: texts[0] ?? "", by: learner }),
-					t2.handle(sessionId, { type: "message", text: texts[1] ?? "", by: learner }),
-				]);
-				expect(results).toEqual([{ ok: true }, { ok: true }]);
-				await Promise.all([t1.idle(sessionId), t2.idle(sessionId)]);
+	it.skipIf(!up)(
+		"two processes taking messages in turns and at once: every message is in the transcript once",
+		async () => {
+			const [s1, s2, reader] = await Promise.all([open(), open(), open()]);
+			const { model } = textModel();
+			const tutors = [s1, s2].map((store) => createTutor({ model, store, maxRetries: 0, leaseTtlMs: 2_000 }));
+			const [t1, t2] = tutors as [ReturnType<typeof createTutor>, ReturnType<typeof createTutor>];
+			try {
+				const sessionId = newId();
+				expect(await t1.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" })).toEqual({ ok: true });
+				// The same thread started on the other process too: one lesson.
+				expect(await t2.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" })).toMatchObject({
+					code: "exists",
+				});
+				await t1.idle(sessionId);
+				const sent: string[] = [];
+				for (let round = 0; round < 5; round++) {
+					const texts = [`a${round}`, `b${round}`];
+					sent.push(...texts);
+					const results = await Promise.all([
+						t1.handle(sessionId, { type: "message", text: texts[0] ?? "", by: learner }),
+						t2.handle(sessionId, { type: "message", text: texts[1] ?? "", by: learner }),
+					]);
+					expect(results).toEqual([{ ok: true }, { ok: true }]);
+					await Promise.all([t1.idle(sessionId), t2.idle(sessionId)]);
+				}
+				const stored = await reader.get(sessionId);
+				expect(learnerTexts(stored).sort()).toEqual(sent.sort());
+				// Each process sees the other's messages when it next works on the session.
+				expect((await t2.getSession(sessionId))?.messageCount).toBe(stored?.messages.length);
+			} finally {
+				await Promise.all([t1.close(), t2.close(), reader.close()]);
 			}
-			const stored = await reader.get(sessionId);
-			expect(learnerTexts(stored).sort()).toEqual(sent.sort());
-			// Each process sees the other's messages when it next works on the session.
-			expect((await t2.getSession(sessionId))?.messageCount).toBe(stored?.messages.length);
-		} finally {
-			await Promise.all([t1.close(), t2.close(), reader.close()]);
-		}
-	});
+		},
+	);
 
 	it.skipIf(!up)("a long model call keeps its lease: another process cannot take it meanwhile", async () => {
 		const [s1, s2] = await Promise.all([open(), open()]);
@@ -179,7 +182,12 @@ describe.each(backends)("sessions shared by several processes on %s", (name, up,
 			createdAt: "2026-01-01T00:00:00.000Z",
 			updatedAt: "2026-01-01T00:00:00.000Z",
 			messages: [
-				{ id: "m1", role: "user", metadata: { kind: "context", note: "start" }, parts: [{ type: "text", text: "start" }] },
+				{
+					id: "m1",
+					role: "user",
+					metadata: { kind: "context", note: "start" },
+					parts: [{ type: "text", text: "start" }],
+				},
 				{ id: "m2", role: "assistant", parts: [{ type: "text", text: "What do you know?" }] },
 			],
 			usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
