@@ -61,6 +61,37 @@ else
 	say "chromium and the emoji font are installed"
 fi
 
+# The shared-store tests (and a local multi-process setup) use Redis and PostgreSQL on 127.0.0.1.
+# Where they are installed but not running (a fresh CI machine after a reboot), start them; where
+# they are not installed, those tests skip. Best effort: a failure here never fails the setup.
+start_services() {
+	if command -v redis-server >/dev/null 2>&1 && command -v redis-cli >/dev/null 2>&1; then
+		if redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
+			say "redis is running on 127.0.0.1:6379"
+		else
+			local rdir=/var/lib/redis
+			[ -d "$rdir" ] && [ -w "$rdir" ] || rdir="${TMPDIR:-/tmp}"
+			say "starting redis-server on 127.0.0.1:6379"
+			redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no --dir "$rdir" >/dev/null 2>&1 ||
+				say "warning: redis-server did not start; the Redis tests will skip" >&2
+		fi
+	fi
+	if command -v pg_isready >/dev/null 2>&1 && command -v pg_ctlcluster >/dev/null 2>&1; then
+		if pg_isready -q -h 127.0.0.1 -p 5432; then
+			say "postgresql is running on 127.0.0.1:5432"
+		elif [ "$(id -u)" = "0" ] && [ -d /etc/postgresql ]; then
+			local version
+			version=$(ls /etc/postgresql | head -n 1)
+			say "starting postgresql $version"
+			pg_ctlcluster --skip-systemctl-redirect "$version" main start >/dev/null 2>&1 ||
+				say "warning: postgresql did not start; the PostgreSQL tests will skip" >&2
+		else
+			say "postgresql is installed but not running; start it as root to run its tests" >&2
+		fi
+	fi
+}
+start_services
+
 # puppeteer is aliased to puppeteer-core (see package.json): nothing downloads a browser.
 export PUPPETEER_SKIP_DOWNLOAD=1
 stamp=node_modules/.lh-lock

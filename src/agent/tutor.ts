@@ -19,6 +19,7 @@ import { admit, claim } from "./engine/admit.ts";
 import { createAgents } from "./engine/agents.ts";
 import type { EngineContext } from "./engine/context.ts";
 import { createEventHub } from "./engine/event-hub.ts";
+import { refreshIdle } from "./engine/lease.ts";
 import { asLanguageModelV3 } from "./engine/model-step.ts";
 import { NOT_SAVED_MESSAGE, save, saveRetrying } from "./engine/persist.ts";
 import { armVotes, kick } from "./engine/pump.ts";
@@ -29,6 +30,7 @@ import { summarize } from "./engine/summary.ts";
 import { pendingLearnerCalls } from "./engine/transcript.ts";
 import { createVoteTimers, type TimerFunctions } from "./engine/votes.ts";
 import { lessonStartNote } from "./prompts/context.ts";
+import { isStoreConflict } from "./store/errors.ts";
 import type { SessionRecord, SessionStore } from "./store/types.ts";
 
 /** Options of createTutor. */
@@ -71,6 +73,10 @@ export interface TutorOptions {
 	 * Bounded to RECALL_MS; a failure or a late answer starts the lesson without it. Must not throw.
 	 */
 	recall?: (sessionId: string, learner: StartLessonOptions["learner"], topic: string) => Promise<string | undefined>;
+	/** On a shared store: a session lease's time to live, renewed every third of it while turns run (default 10 s). */
+	leaseTtlMs?: number;
+	/** On a shared store: how long a session's events wait for another process's lease before they are refused (default 20 s). */
+	leaseWaitMs?: number;
 	/** Cost caps: a turn runs only when `beforeTurn` allows it; each model step's usage goes to `spent` (default: no caps). */
 	budget?: TurnBudget;
 }
@@ -111,6 +117,8 @@ export function createTutor(options: TutorOptions): Tutor {
 		totalTimeoutMs: options.totalTimeoutMs ?? 180_000,
 		telemetry: options.telemetry ?? false,
 		...(options.budget ? { budget: options.budget } : {}),
+		...(options.leaseTtlMs !== undefined ? { leaseTtlMs: options.leaseTtlMs } : {}),
+		...(options.leaseWaitMs !== undefined ? { leaseWaitMs: options.leaseWaitMs } : {}),
 		now: options.now ?? (() => new Date()),
 		voteTimers: createVoteTimers(options.timers),
 		newId: () => randomUUID(),
@@ -182,11 +190,16 @@ export function createTutor(options: TutorOptions): Tutor {
 				const raced = states.get(sessionId);
 				if (raced) return raced;
 				if (!record) {
-					absent.set(sessionId, true);
+					// On a shared store another process may start it any moment: no negative cache there.
+					if (!rt.store.shared) absent.set(sessionId, true);
 					return undefined;
 				}
 				const state = newSessionState(record);
-				if (repairRecord(record).changed) await save(rt, state);
+				// A repair another process saved first is theirs (the stored record is newer): re-read on first use.
+				if (repairRecord(record).changed)
+					await save(rt, state).catch((error: unknown) => {
+						if (!isStoreConflict(error)) throw error;
+					});
 				states.set(sessionId, state);
 				armVotes(rt, state); // a vote open before a restart closes on its saved deadline
 				evictIdle(state);
@@ -252,8 +265,11 @@ export function createTutor(options: TutorOptions): Tutor {
 			evictIdle(state);
 			try {
 				await saveRetrying(rt, state, rt.saveRetryMs);
-			} catch {
+			} catch (error) {
 				states.delete(opts.sessionId);
+				// Another process stored a lesson for this thread first (compare-and-set from "absent").
+				if (isStoreConflict(error))
+					return { ok: false, code: "exists", message: "A lesson already runs in this thread." };
 				return {
 					ok: false,
 					code: "store-unavailable",
@@ -279,6 +295,18 @@ export function createTutor(options: TutorOptions): Tutor {
 				};
 			}
 			if (!state) return { ok: false, code: "unknown-session", message: "No lesson runs in this thread." };
+			// Another process may have saved this session since it was read here: admit against the stored record.
+			if (rt.store.shared)
+				try {
+					await refreshIdle(rt, state);
+				} catch (error) {
+					logger.error({ err: error, sessionId }, "re-reading the session failed");
+					return {
+						ok: false,
+						code: "store-unavailable",
+						message: "The lesson could not be loaded; try again in a moment.",
+					};
+				}
 			// The store is failing and a turn runs: queued, this event would wait in memory only. Refuse it.
 			if (!rt.storeHealthy && state.pump !== undefined)
 				return { ok: false, code: "store-unavailable", message: NOT_SAVED_MESSAGE };
@@ -302,6 +330,7 @@ export function createTutor(options: TutorOptions): Tutor {
 
 		async getSession(sessionId) {
 			const state = await load(sessionId);
+			if (state && rt.store.shared) await refreshIdle(rt, state);
 			return state ? summarize(state) : undefined;
 		},
 
@@ -347,7 +376,15 @@ export function createTutor(options: TutorOptions): Tutor {
 				if (rerun) record.turnOpen = true;
 				const state = newSessionState(record);
 				states.set(sessionId, state);
-				if (repair.changed) await save(rt, state);
+				if (repair.changed)
+					try {
+						await save(rt, state);
+					} catch (error) {
+						// Another process (sharing the store) repaired or ran it first: it is theirs to resume.
+						if (!isStoreConflict(error)) throw error;
+						states.delete(sessionId);
+						continue;
+					}
 				if (rerun) reruns.add(state);
 				if (regrade) regrades.add(state);
 				if (replay.length > 0) replays.set(state, replay);

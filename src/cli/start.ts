@@ -64,7 +64,11 @@ export async function startCommand(io: CliIo): Promise<StartOutcome> {
 		runtime = await createServices(config, logger, registry);
 	} catch (error) {
 		await registry.close();
-		const fix = isStoreError(error) ? " Check LEARNHARNESS_STORE_URL, and that the store's server is running." : "";
+		// A SQLite file held by another process says what to do itself.
+		const fix =
+			isStoreError(error) && error.code !== "store-locked"
+				? " Check LEARNHARNESS_STORE_URL, and that the store's server is running."
+				: "";
 		return startFailed(io, config, [`${sentence(messageOf(error))}${fix}`], [error]);
 	}
 	const started = await Promise.all([

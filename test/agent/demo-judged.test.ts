@@ -22,7 +22,14 @@ async function play(
 	const seen = new Set<string>();
 	for (let i = 0; i < 40 && !events.some((e) => e.type === "ended"); i++) {
 		await tutor.idle(sessionId);
-		const open = events.find((e): e is Question => (e.type === "quiz" || e.type === "ask") && !seen.has(e.toolCallId));
+		// A missed check stays open ("Not quite"): the learner answers it once more, the same way.
+		const missed = events.findLast(
+			(e): e is Extract<TutorEvent, { type: "attempt" }> => e.type === "attempt" && !seen.has(`again:${e.toolCallId}`),
+		);
+		const retry = missed && events.find((e): e is Question => e.type === "quiz" && e.toolCallId === missed.toolCallId);
+		if (missed) seen.add(`again:${missed.toolCallId}`);
+		const open =
+			retry ?? events.find((e): e is Question => (e.type === "quiz" || e.type === "ask") && !seen.has(e.toolCallId));
 		if (!open) break;
 		seen.add(open.toolCallId);
 		const picked = open.type === "quiz" ? pick(open) : undefined;

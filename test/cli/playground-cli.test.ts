@@ -51,8 +51,9 @@ describe("learnharness playground (child process, demo model, scripted stdin)", 
 		});
 		expect(run.code).toBe(0);
 		expect(run.stdout).toMatch(/no picture: /);
-		expect(run.stdout).toMatch(/▶ Sorted input {2}← now\n {2}○ Check the middle/); // the whole map, where the learner starts
-		expect(run.stdout).toMatch(/Now: Sorted input · 0 of 4 visited/); // then where the learner is
+		// These answers show the basics: the map skips them. The whole map, where the learner starts.
+		expect(run.stdout).toMatch(/▶ Check the middle {2}← now\n {2}○ Shrink the range\n {2}○ Count the steps/);
+		expect(run.stdout).toMatch(/Now: Check the middle · 0 of 3 visited/); // then where the learner is
 		expect(run.stdout).toMatch(/Lesson complete/);
 		expect(existsSync(join(cwd, "data/plans"))).toBe(false);
 	});

@@ -5,10 +5,12 @@
  * seconds, and never prints pino JSON or a stack trace to the terminal. `doctor` reports a
  * refused connection at once instead of waiting out its time limit.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { createSessionStore } from "../../src/agent/store/session-store.ts";
 import { checkModel, checkStore } from "../../src/cli/doctor-checks.ts";
 import { loadConfig } from "../../src/config.ts";
 import { freePort } from "../fixtures/redis-server.ts";
@@ -46,6 +48,44 @@ describe("learnharness start that cannot start", () => {
 		expect(run.stderr).toMatch(/Details are in data\/learnharness\.log; `.*doctor` checks the whole setup\./);
 		const log = readFileSync(join(cwd, "data", "learnharness.log"), "utf8");
 		expect(log).toMatch(/"stack":"StoreError/); // the details live in the log file
+	});
+
+	it("a SQLite store another process holds: refused at start, naming the process and the way out", async () => {
+		const cwd = mkdtempSync(join(dir, "locked-"));
+		mkdirSync(join(cwd, "data"));
+		// Another process (a stand-in that only sleeps) holds the store's lock file.
+		const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
+		try {
+			writeFileSync(join(cwd, "data", "lh.sqlite.lock"), `${other.pid}\n`);
+			const port = await freePort();
+			const run = await runCli(["start"], {
+				cwd,
+				env: {
+					LEARNHARNESS_STORE_URL: "sqlite://./data/lh.sqlite",
+					DISCORD_TOKEN: "abc.def.ghi",
+					DISCORD_API_URL: `http://127.0.0.1:${port}/api`,
+				},
+				timeoutMs: 60_000,
+			});
+			expect(run.code).toBe(1);
+			readable(run.stderr);
+			expect(run.stderr).toMatch(
+				new RegExp(
+					`^learnharness could not start: The SQLite store \\./data/lh\\.sqlite is already used by another learnharness process \\(pid ${other.pid}\\)\\. A SQLite store serves one process`,
+					"m",
+				),
+			);
+			expect(run.stderr).not.toMatch(/Check LEARNHARNESS_STORE_URL, and that the store's server is running/);
+		} finally {
+			other.kill();
+		}
+		// Once that process is gone its lock is stale: the next start takes it over.
+		for (let i = 0; i < 100 && other.exitCode === null && other.signalCode === null; i++)
+			await new Promise((done) => setTimeout(done, 20));
+		const store = await createSessionStore(`sqlite://${join(cwd, "data", "lh.sqlite")}`);
+		expect(readFileSync(join(cwd, "data", "lh.sqlite.lock"), "utf8").trim()).toBe(String(process.pid));
+		await store.close();
+		expect(existsSync(join(cwd, "data", "lh.sqlite.lock"))).toBe(false);
 	});
 
 	it("an unreachable Redis fails in seconds, naming the refused address", async () => {

@@ -38,6 +38,10 @@ export interface EngineContext {
 	saveRetryMs: number;
 	/** The store's health as the last save saw it: false after a failed save, true after a good one. */
 	storeHealthy: boolean;
+	/** Lease time to live on a shared store (default LEASE_TTL_MS, 10 s); renewed every third of it. */
+	leaseTtlMs?: number;
+	/** Longest a pump waits for another process's lease on the session (default LEASE_WAIT_MS). */
+	leaseWaitMs?: number;
 	/** Cost caps: consulted before a turn, told each step's usage (TutorOptions.budget). */
 	budget?: TurnBudget;
 	now: () => Date;

@@ -6,6 +6,7 @@
  * refuse (an answer whose sender waits for the verdict).
  */
 
+import { isStoreConflict } from "../store/errors.ts";
 import type { SessionRecord } from "../store/types.ts";
 import type { EngineContext } from "./context.ts";
 import type { SessionState } from "./session-state.ts";
@@ -29,15 +30,18 @@ export function save(ctx: EngineContext, state: SessionState): Promise<void> {
 	const run = state.saving.then(() => {
 		state.queuedSave = undefined;
 		state.dirty = false;
-		return ctx.store.set(state.record);
+		// A save under the session's lease carries its fence: refused once another process took the lease.
+		return ctx.store.set(state.record, state.fence === undefined ? {} : { fence: state.fence });
 	});
 	state.queuedSave = run;
 	state.saving = run.then(
 		() => {
 			ctx.storeHealthy = true;
 		},
-		() => {
-			ctx.storeHealthy = false;
+		(error: unknown) => {
+			// A stale copy (another process saved, or holds the lease now) is not a failing store.
+			if (isStoreConflict(error)) state.stale = true;
+			else ctx.storeHealthy = false;
 		},
 	);
 	void state.saving.finally(() => {
@@ -80,6 +84,8 @@ export async function saveRetrying(
 			if (attempt > 0) ctx.logger.info({ sessionId: state.record.sessionId, attempt }, "the store is back; saved");
 			return;
 		} catch (error) {
+			// Retrying the same stale copy cannot succeed: the caller re-reads (never writes over a newer save).
+			if (isStoreConflict(error)) throw error;
 			if (attempt === 0) {
 				ctx.logger.warn({ err: error, sessionId: state.record.sessionId }, "saving the session failed; retrying");
 				await onFirstFailure?.(error);

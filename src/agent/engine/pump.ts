@@ -10,6 +10,7 @@ import { learnerMessageText } from "../prompts/context.ts";
 import type { EngineContext } from "./context.ts";
 import { gradePending, queueGrading } from "./grade-pending.ts";
 import { skipPending } from "./learner-results.ts";
+import { LeaseBusyError, refresh, underLease } from "./lease.ts";
 import { endLesson } from "./lesson-end.ts";
 import { NOT_SAVED_MESSAGE, restoreRecord, SAVE_DELAYED_MESSAGE, saveRetrying, snapshotRecord } from "./persist.ts";
 import type { Job, SessionState } from "./session-state.ts";
@@ -21,7 +22,13 @@ import { applyVote, armVoteTimers, closeVote } from "./votes.ts";
 /** The text of a message that is only pictures (a user message needs words for models that read text first). */
 const PICTURE_ONLY = "(sent a picture)";
 const DELIVERED: HandleResult = { ok: true };
-const NOT_SAVED: HandleResult = { ok: false, code: "store-unavailable", message: NOT_SAVED_MESSAGE };
+const NOT_SAVED = { ok: false, code: "store-unavailable", message: NOT_SAVED_MESSAGE } as const;
+const BUSY = {
+	ok: false,
+	code: "store-unavailable",
+	message:
+		"This lesson is busy in another instance of the bot, so your answer was not recorded. Try again in a moment.",
+} as const;
 
 /** Apply one job to the record (no save); its events, whether it changed the record, whether a turn should run. */
 async function applyJob(
@@ -93,6 +100,49 @@ const retryWindow = (ctx: EngineContext, jobs: Job[]): number =>
  */
 async function deliver(ctx: EngineContext, state: SessionState, jobs: Job[]): Promise<boolean> {
 	const record = state.record;
+	let batch = await applyBatch(ctx, state, jobs);
+	// A lost race (another process saved this session first) is retried from a fresh read, never written over.
+	for (let attempt = 0; ; attempt++) {
+		if (!batch.changed && !batch.turn) break;
+		try {
+			await saveRetrying(ctx, state, retryWindow(ctx, jobs), async () => {
+				if (retryWindow(ctx, jobs) === Number.POSITIVE_INFINITY) await storeNotice(ctx, state, SAVE_DELAYED_MESSAGE);
+			});
+			break;
+		} catch (error) {
+			restoreRecord(record, batch.before);
+			const again =
+				attempt < 2 &&
+				(error as { code?: unknown }).code === "store-conflict" &&
+				(await refresh(ctx, state).catch(() => false));
+			if (!again) {
+				await refuseBatch(ctx, state, jobs);
+				return false;
+			}
+			batch = await applyBatch(ctx, state, jobs);
+		}
+	}
+	const { events, end: ending, turn } = batch;
+	settleDelivered(
+		jobs.filter((j) => j !== ending),
+		DELIVERED,
+	);
+	for (const event of events) await ctx.hub.emit(event);
+	if (state.record.votes) armVotes(ctx, state);
+	if (ending) {
+		const ended = await endLesson(ctx, state, ending.reason, {
+			...(ending.by ? { by: ending.by } : {}),
+			withinMs: retryWindow(ctx, [ending]),
+			saved: () => settleDelivered([ending], DELIVERED),
+		});
+		if (!ended) await refuseBatch(ctx, state, [ending]);
+	}
+	return turn;
+}
+
+/** Apply a batch of jobs to the record (no save), remembering the record as it was before. */
+async function applyBatch(ctx: EngineContext, state: SessionState, jobs: Job[]) {
+	const record = state.record;
 	const before = snapshotRecord(record);
 	const events: TutorEvent[] = [];
 	let turn = false;
@@ -112,40 +162,19 @@ async function deliver(ctx: EngineContext, state: SessionState, jobs: Job[]): Pr
 	turn = turn && !end && !ctx.signal.aborted && pendingLearnerCalls(record.messages).length === 0;
 	// The turn about to run is marked in the same write (one save per delivery, not two).
 	if (turn) record.turnOpen = true;
-	if (changed || turn) {
-		try {
-			await saveRetrying(ctx, state, retryWindow(ctx, jobs), async () => {
-				if (retryWindow(ctx, jobs) === Number.POSITIVE_INFINITY) await storeNotice(ctx, state, SAVE_DELAYED_MESSAGE);
-			});
-		} catch {
-			restoreRecord(record, before);
-			await refuseBatch(ctx, state, jobs);
-			return false;
-		}
-	}
-	const ending = end;
-	settleDelivered(
-		jobs.filter((j) => j !== ending),
-		DELIVERED,
-	);
-	for (const event of events) await ctx.hub.emit(event);
-	if (state.record.votes) armVotes(ctx, state);
-	if (ending) {
-		const ended = await endLesson(ctx, state, ending.reason, {
-			...(ending.by ? { by: ending.by } : {}),
-			withinMs: retryWindow(ctx, [ending]),
-			saved: () => settleDelivered([ending], DELIVERED),
-		});
-		if (!ended) await refuseBatch(ctx, state, [ending]);
-	}
-	return turn;
+	return { before, events, turn, changed, end };
 }
 
 /** Tell the jobs' waiters the store refused them; jobs nobody waits for get a notice in the thread. */
-async function refuseBatch(ctx: EngineContext, state: SessionState, jobs: Job[]): Promise<void> {
+async function refuseBatch(
+	ctx: EngineContext,
+	state: SessionState,
+	jobs: Job[],
+	outcome: Extract<HandleResult, { ok: false }> = NOT_SAVED,
+): Promise<void> {
 	const unheard = jobs.some((j) => j.delivered === undefined && j.type !== "kick");
-	settleDelivered(jobs, NOT_SAVED);
-	if (unheard) await storeNotice(ctx, state, NOT_SAVED_MESSAGE);
+	settleDelivered(jobs, outcome);
+	if (unheard) await storeNotice(ctx, state, outcome.message);
 }
 
 /** An `error` event about the store (not saved, or saved late). */
@@ -168,11 +197,26 @@ function settleDelivered(jobs: Job[], outcome: HandleResult): void {
 }
 
 async function pump(ctx: EngineContext, state: SessionState): Promise<void> {
+	// A single-process store needs no lease: the pump itself serializes the session's turns.
+	if (!ctx.store.shared) return drain(ctx, state);
+	try {
+		await underLease(ctx, state, () => drain(ctx, state));
+	} catch (error) {
+		// The lease could not be taken (another process keeps the session, or the store failed): what waits is refused.
+		const jobs = state.queue.splice(0);
+		ctx.logger.warn({ err: error, sessionId: state.record.sessionId }, "the session's lease could not be taken");
+		await refuseBatch(ctx, state, jobs, error instanceof LeaseBusyError ? BUSY : NOT_SAVED);
+	}
+}
+
+async function drain(ctx: EngineContext, state: SessionState): Promise<void> {
 	const sessionId = state.record.sessionId;
 	while (state.queue.length > 0) {
 		const jobs = state.queue.splice(0);
 		let turn = false;
 		try {
+			// A save was refused as stale meanwhile: what follows is applied to the stored record.
+			if (state.stale) await refresh(ctx, state);
 			turn = await deliver(ctx, state, jobs);
 		} catch (error) {
 			ctx.logger.error({ err: error, sessionId }, "delivering learner events failed");

@@ -56,6 +56,10 @@ export interface SessionState {
 	dirty: boolean;
 	/** Saves queued or running: a state with unsaved changes is never evicted (a reload would read stale data). */
 	unsaved: number;
+	/** The fencing number of the session's lease while this process holds it (shared stores); saves carry it. */
+	fence?: number;
+	/** The store refused a save as stale, or the lease was lost: re-read before anything else is recorded. */
+	stale: boolean;
 }
 
 /** A fresh in-memory state for a record. */
@@ -70,6 +74,7 @@ export function newSessionState(record: SessionRecord): SessionState {
 		queuedSave: undefined,
 		dirty: false,
 		unsaved: 0,
+		stale: false,
 	};
 }
 

@@ -3,8 +3,11 @@
  * "the store did not save this" from a bug, and say so to the learner.
  */
 
-/** Why a store operation failed: unreachable or refused (`unavailable`), or too slow (`timeout`). */
-export type StoreErrorCode = "store-unavailable" | "store-timeout";
+/**
+ * Why a store operation failed: unreachable or refused (`unavailable`), too slow (`timeout`),
+ * or a SQLite file another process holds (`locked`).
+ */
+export type StoreErrorCode = "store-unavailable" | "store-timeout" | "store-locked";
 
 /** A store operation that did not happen. What it was to save is not on disk. */
 export class StoreError extends Error {
@@ -16,10 +19,35 @@ export class StoreError extends Error {
 	}
 }
 
+/** Why a save was refused although the store works: a newer version is stored, or a later lease was granted. */
+export type StoreConflictCode = "store-conflict" | "store-fenced";
+
+/**
+ * A save refused because the writer's copy is stale: another writer saved first (`store-conflict`)
+ * or took the session's lease meanwhile (`store-fenced`). Nothing was written; retrying the same
+ * copy cannot succeed: read the record again.
+ */
+export class StoreConflictError extends Error {
+	readonly code: StoreConflictCode;
+	constructor(code: StoreConflictCode, message: string) {
+		super(message);
+		this.name = "StoreConflictError";
+		this.code = code;
+	}
+}
+
+/** True for a StoreConflictError (a stale copy, not a failing store). */
+export function isStoreConflict(error: unknown): error is StoreConflictError {
+	const code = (error as { code?: unknown } | null)?.code;
+	return error instanceof StoreConflictError || code === "store-conflict" || code === "store-fenced";
+}
+
 /** True for a StoreError (or anything carrying its codes). */
 export function isStoreError(error: unknown): error is StoreError {
 	const code = (error as { code?: unknown } | null)?.code;
-	return error instanceof StoreError || code === "store-unavailable" || code === "store-timeout";
+	return (
+		error instanceof StoreError || code === "store-unavailable" || code === "store-timeout" || code === "store-locked"
+	);
 }
 
 /** Run a store operation with a deadline: a hung connection becomes a StoreError instead of a wait forever. */
@@ -34,7 +62,7 @@ export async function withDeadline<T>(what: string, ms: number, work: () => Prom
 	try {
 		return await Promise.race([
 			work().catch((error: unknown) => {
-				throw isStoreError(error)
+				throw isStoreError(error) || isStoreConflict(error)
 					? error
 					: new StoreError("store-unavailable", `${what} failed: ${reason(error)}`, { cause: error });
 			}),

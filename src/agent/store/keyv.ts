@@ -145,6 +145,19 @@ export function openKeyv(url: string, namespace: string, logger?: Logger): Keyv 
  * resumes when Redis is back.
  */
 function redisStore(url: string, onError: (error: unknown) => void): KeyvRedis<unknown> {
+	return new KeyvRedis(createRedisClient(url, onError) as never, {
+		throwOnErrors: true,
+		throwOnConnectError: true,
+		connectionTimeout: REDIS_CONNECT_TIMEOUT_MS,
+	});
+}
+
+/**
+ * A node-redis client (not connected yet) with failure made visible: commands issued while
+ * disconnected fail at once, a first connection attempt is bounded and fails at once, and a
+ * lost connection is retried with capped backoff. `onError` hears every connection error.
+ */
+export function createRedisClient(url: string, onError: (error: unknown) => void) {
 	// Until the first connection succeeds, a failed attempt (refused, unknown host, wrong password or db)
 	// fails at once: a start or `doctor` says so in milliseconds, and the next operation tries again.
 	// Once connected, a lost connection is retried with capped backoff.
@@ -163,9 +176,5 @@ function redisStore(url: string, onError: (error: unknown) => void): KeyvRedis<u
 	});
 	// node-redis reports every failed reconnect as an 'error' event; unhandled, it would crash the process.
 	client.on("error", onError);
-	return new KeyvRedis(client as never, {
-		throwOnErrors: true,
-		throwOnConnectError: true,
-		connectionTimeout: REDIS_CONNECT_TIMEOUT_MS,
-	});
+	return client;
 }

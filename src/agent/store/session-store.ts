@@ -1,16 +1,23 @@
 /**
- * The session store on keyv: one key per session plus an index key listing
- * the ids (keyv has no portable key listing). Index updates are serialized
- * in-process; one process owns a store (keyv has no compare-and-set).
- * Every operation either happens or rejects with a StoreError, within a
- * deadline: a failed write is never reported as saved.
+ * The session store for one process (SQLite, memory) on keyv: one key per session plus an
+ * index key listing the ids (keyv has no portable key listing). Index updates, version checks
+ * and leases are kept in this process: one process owns such a store (a SQLite file is
+ * locked by the process that opens it; see sqlite-lock.ts). createSessionStore picks the
+ * shared stores (redis-sessions.ts, pg-sessions.ts) for Redis and PostgreSQL URLs.
+ * Every operation either happens or rejects with a StoreError, within a deadline: a failed
+ * write is never reported as saved.
  */
 
+import { createHash, randomUUID } from "node:crypto";
+import { dirname, resolve } from "node:path";
 import type Keyv from "keyv";
 import type { Logger } from "../../core/contracts/logger.ts";
-import { reason, StoreError, withDeadline } from "./errors.ts";
-import { DEFAULT_STORE_URL, lastDriverError, openKeyv, redactUrl } from "./keyv.ts";
-import type { SessionRecord, SessionStore } from "./types.ts";
+import { reason, StoreConflictError, StoreError, withDeadline } from "./errors.ts";
+import { DEFAULT_STORE_URL, lastDriverError, makeFolder, openKeyv, redactUrl, sqlitePathOf } from "./keyv.ts";
+import { createPgSessionStore } from "./pg-sessions.ts";
+import { createRedisSessionStore } from "./redis-sessions.ts";
+import { lockSqliteFile } from "./sqlite-lock.ts";
+import type { SessionLease, SessionRecord, SessionStore } from "./types.ts";
 
 /** Longest a single store operation may take before it counts as failed (default of sessionStoreOnKeyv). */
 export const STORE_OP_TIMEOUT_MS = 10_000;
@@ -72,12 +79,31 @@ export function sessionStoreOnKeyv(raw: Keyv, options: { opTimeoutMs?: number } 
 		index = new Set(strings(await keyv.get(INDEX_KEY)));
 		return index;
 	};
+	/** The version each session is stored at, as this process (the store's only writer) last read or wrote it. */
+	const versions = new Map<string, number>();
 	const readRecord = async (sessionId: string): Promise<SessionRecord | undefined> => {
 		const value: unknown = await keyv.get(recordKey(sessionId));
 		if (typeof value !== "object" || value === null) return undefined;
 		const record = value as SessionRecord;
-		return record.format === 1 && Array.isArray(record.messages) ? record : undefined;
+		if (record.format !== 1 || !Array.isArray(record.messages)) return undefined;
+		// Records saved before versions existed read as version 0.
+		record.version = typeof record.version === "number" ? record.version : 0;
+		versions.set(sessionId, record.version);
+		return record;
 	};
+	/** Per-session chains: a version check and its write happen together. */
+	const recordChains = new Map<string, Promise<unknown>>();
+	const perSession = <T>(id: string, work: () => Promise<T>): Promise<T> => {
+		const next = (recordChains.get(id) ?? Promise.resolve()).catch(() => undefined).then(work);
+		recordChains.set(id, next);
+		const forget = () => {
+			if (recordChains.get(id) === next) recordChains.delete(id);
+		};
+		next.then(forget, forget);
+		return next;
+	};
+	const leases = new Map<string, { token: string; expires: number }>();
+	const fences = new Map<string, number>();
 	let open: Set<string> | undefined;
 	/** The open-session index; a store written before it existed gets it built once from the records. */
 	const loadOpen = async (): Promise<Set<string>> => {
@@ -94,11 +120,29 @@ export function sessionStoreOnKeyv(raw: Keyv, options: { opTimeoutMs?: number } 
 	};
 
 	return {
+		shared: false,
 		get: readRecord,
-		async set(record) {
+		async set(record, saveOptions = {}) {
 			const id = record.sessionId;
 			const isOpen = record.ended === undefined;
-			await keyv.set(recordKey(id), record);
+			await perSession(id, async () => {
+				if (saveOptions.fence !== undefined && saveOptions.fence < (fences.get(id) ?? 0))
+					throw new StoreConflictError(
+						"store-fenced",
+						`session ${id}: the lease was granted again after this writer's`,
+					);
+				const stored = versions.has(id) ? versions.get(id) : (await readRecord(id))?.version;
+				const expected = record.version ?? 0;
+				if ((stored ?? 0) !== expected)
+					throw new StoreConflictError(
+						"store-conflict",
+						`session ${id} was saved by another writer (stored version ${stored}, this copy ${expected})`,
+					);
+				const next = expected + 1;
+				await keyv.set(recordKey(id), { ...record, version: next });
+				record.version = next;
+				versions.set(id, next);
+			});
 			await serial(async () => {
 				const ids = await loadIndex();
 				if (!ids.has(id)) {
@@ -112,8 +156,36 @@ export function sessionStoreOnKeyv(raw: Keyv, options: { opTimeoutMs?: number } 
 				await keyv.set(OPEN_KEY, [...opened]);
 			});
 		},
+		async version(sessionId) {
+			if (versions.has(sessionId)) return versions.get(sessionId);
+			return (await readRecord(sessionId))?.version;
+		},
+		async acquire(sessionId, ttlMs): Promise<SessionLease | undefined> {
+			const held = leases.get(sessionId);
+			if (held && held.expires > Date.now()) return undefined;
+			const token = randomUUID();
+			const fence = (fences.get(sessionId) ?? 0) + 1;
+			fences.set(sessionId, fence);
+			leases.set(sessionId, { token, expires: Date.now() + ttlMs });
+			const mine = () => leases.get(sessionId)?.token === token;
+			return {
+				sessionId,
+				fence,
+				async renew() {
+					if (!mine()) return false;
+					leases.set(sessionId, { token, expires: Date.now() + ttlMs });
+					return true;
+				},
+				async release() {
+					if (mine()) leases.delete(sessionId);
+				},
+			};
+		},
 		async delete(sessionId) {
-			const deleted = await keyv.delete(recordKey(sessionId));
+			const deleted = await perSession(sessionId, async () => {
+				versions.delete(sessionId);
+				return keyv.delete(recordKey(sessionId));
+			});
 			await serial(async () => {
 				const ids = await loadIndex();
 				if (ids.delete(sessionId)) await keyv.set(INDEX_KEY, [...ids]);
@@ -159,19 +231,79 @@ function boundedKeyv(keyv: Keyv, ms: number): BoundedKeyv {
 	};
 }
 
+/** PostgreSQL table prefix of a namespace: `learnharness` for the default, else its letters and digits plus a hash. */
+function tablePrefixOf(namespace: string): string {
+	if (namespace === "learnharness:sessions") return "learnharness";
+	const hash = createHash("sha256").update(namespace).digest("hex").slice(0, 8);
+	return `${namespace.replace(/[^a-z0-9]+/gi, "_").slice(0, 24)}_${hash}`.toLowerCase().replace(/^[^a-z_]/, "_");
+}
+
 /**
  * The session store on the backend the URL names (default: the SQLite file
- * `./data/learnharness.sqlite`). Checks once that the store reads and writes, within
- * a few seconds, so a bad URL, an unreachable server or a file that is not a database
- * fails the start with a StoreError naming the store and the cause.
+ * `./data/learnharness.sqlite`): Redis and PostgreSQL get the shared stores (leases, versioned
+ * saves, a key or row per message), SQLite and memory the single-process one (a SQLite file is
+ * locked to this process). Checks once that the store reads and writes, within a few seconds,
+ * so a bad URL, an unreachable server, a file that is not a database or a SQLite file another
+ * process holds fails the start with a StoreError naming the store and the cause.
  */
 export async function createSessionStore(
 	url: string = DEFAULT_STORE_URL,
 	logger?: Logger,
-	options: { namespace?: string; opTimeoutMs?: number; checkTimeoutMs?: number } = {},
+	options: { namespace?: string; opTimeoutMs?: number; checkTimeoutMs?: number; tablePrefix?: string } = {},
 ): Promise<SessionStore> {
-	const keyv = openKeyv(url, options.namespace ?? "learnharness:sessions", logger);
-	const store = sessionStoreOnKeyv(keyv, options);
+	const namespace = options.namespace ?? "learnharness:sessions";
+	if (url.startsWith("redis://") || url.startsWith("rediss://") || url.startsWith("postgres")) {
+		let lastError: unknown;
+		const onError = (error: unknown) => {
+			lastError = error;
+		};
+		const shared = url.startsWith("postgres")
+			? createPgSessionStore(url, {
+					...options,
+					namespace,
+					tablePrefix: options.tablePrefix ?? tablePrefixOf(namespace),
+					...(logger ? { logger } : {}),
+					onError,
+				})
+			: createRedisSessionStore(url, { ...options, namespace, ...(logger ? { logger } : {}), onError });
+		try {
+			await withDeadline("the start-up check", options.checkTimeoutMs ?? STORE_CHECK_TIMEOUT_MS, async () => {
+				await shared.listOpen();
+				// A read alone passes on a read-only or half-broken store: take and give back a lease (a write).
+				await (await shared.acquire("health", 1_000))?.release();
+			});
+		} catch (error) {
+			await Promise.race([shared.close().catch(() => undefined), new Promise((done) => setTimeout(done, 1_000))]);
+			throw new StoreError(
+				"store-unavailable",
+				`The store at ${redactUrl(url)} cannot be used: ${reason(lastError ?? (error as { cause?: unknown }).cause ?? error)}`,
+				{ cause: error },
+			);
+		}
+		return shared;
+	}
+	// Lock before opening: a second process is refused before it touches the file.
+	const sqlitePath = url.startsWith("sqlite://") ? sqlitePathOf(url) : undefined;
+	if (sqlitePath !== undefined && sqlitePath !== ":memory:") makeFolder(dirname(resolve(sqlitePath)));
+	const unlock = sqlitePath === undefined ? () => {} : lockSqliteFile(sqlitePath);
+	let keyv: Keyv;
+	try {
+		keyv = openKeyv(url, namespace, logger);
+	} catch (error) {
+		unlock();
+		throw error;
+	}
+	const inner = sessionStoreOnKeyv(keyv, options);
+	const store: SessionStore = {
+		...inner,
+		async close() {
+			try {
+				await inner.close();
+			} finally {
+				unlock();
+			}
+		},
+	};
 	try {
 		await withDeadline("the start-up check", options.checkTimeoutMs ?? STORE_CHECK_TIMEOUT_MS, async () => {
 			await store.list();
@@ -179,6 +311,7 @@ export async function createSessionStore(
 			await keyv.set("health", new Date().toISOString());
 		});
 	} catch (error) {
+		unlock();
 		const cause = lastDriverError(keyv) ?? error;
 		// Stop the driver's reconnect loop, or the process would keep running after the failure.
 		await Promise.race([keyv.disconnect().catch(() => undefined), new Promise((done) => setTimeout(done, 1_000))]);

@@ -9,6 +9,7 @@
 import type Keyv from "keyv";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { openKeyv } from "./keyv.ts";
+import { atomicOps } from "./state-atomic.ts";
 
 /** Key-value state with TTL. Every method may reject when the backend fails (a store error is an error). */
 export interface StateStore {
@@ -17,10 +18,16 @@ export interface StateStore {
 	/** Store `value` (plain JSON) under `key`, expiring after `ttlMs` when given. */
 	set(key: string, value: unknown, ttlMs?: number): Promise<void>;
 	/**
-	 * Store `value` only when `key` holds nothing; true when it was stored. Atomic within this
-	 * process only (see stateStoreOnKeyv); the leases issue makes it atomic across processes.
+	 * Store `value` only when `key` holds nothing (or only an expired value); true when it was
+	 * stored. Atomic across processes sharing the store (Redis `SET NX`, PostgreSQL and SQLite one
+	 * `INSERT ... ON CONFLICT` statement).
 	 */
 	setIfAbsent(key: string, value: unknown, ttlMs?: number): Promise<boolean>;
+	/**
+	 * Add `by` to the number under `key` (absent, expired or not a number counts as 0) and return
+	 * the sum; atomic across processes sharing the store. `ttlMs` sets the expiry from now.
+	 */
+	increment(key: string, by: number, ttlMs?: number): Promise<number>;
 	/** Remove `key`; true when something was removed. */
 	delete(key: string): Promise<boolean>;
 	/** Release the connection (a no-op in memory). Never rejects. */
@@ -42,24 +49,35 @@ function keyedChains(): <T>(key: string, work: () => Promise<T>) => Promise<T> {
 }
 
 /**
- * A state store over one keyv namespace. Keyv has no atomic set-if-absent: it is a get then
- * a set, serialized per key inside this process, so two callers here cannot both win. Two
- * processes on one Redis or PostgreSQL can; the next issue (leases in the shared store:
- * `SET NX PX`, `INSERT ... ON CONFLICT`) makes it atomic across processes.
+ * A state store over one keyv namespace. setIfAbsent and increment are single atomic operations
+ * on the backend (state-atomic.ts): a Lua script on Redis, one `INSERT ... ON CONFLICT` statement
+ * on PostgreSQL and SQLite; a memory keyv serializes them per key in this process.
  */
 export function stateStoreOnKeyv(keyv: Keyv): StateStore {
 	const serial = keyedChains();
+	const atomic = atomicOps(keyv);
 	return {
 		get: (key) => keyv.get(key),
 		async set(key, value, ttlMs) {
 			await keyv.set(key, value, ttlMs);
 		},
 		setIfAbsent: (key, value, ttlMs) =>
-			serial(key, async () => {
-				if ((await keyv.get(key)) !== undefined) return false;
-				await keyv.set(key, value, ttlMs);
-				return true;
-			}),
+			atomic
+				? atomic.setIfAbsent(key, value, ttlMs)
+				: serial(key, async () => {
+						if ((await keyv.get(key)) !== undefined) return false;
+						await keyv.set(key, value, ttlMs);
+						return true;
+					}),
+		increment: (key, by, ttlMs) =>
+			atomic
+				? atomic.increment(key, by, ttlMs)
+				: serial(key, async () => {
+						const now: unknown = await keyv.get(key);
+						const sum = (typeof now === "number" && Number.isFinite(now) ? now : 0) + by;
+						await keyv.set(key, sum, ttlMs);
+						return sum;
+					}),
 		delete: (key) => keyv.delete(key),
 		async close() {
 			await keyv.disconnect().catch(() => undefined);
@@ -96,6 +114,12 @@ export function createMemoryStateStore(now: () => number = Date.now): StateStore
 			if (read(key) !== undefined) return false;
 			write(key, value, ttlMs);
 			return true;
+		},
+		async increment(key, by, ttlMs) {
+			const now = read(key);
+			const sum = (typeof now === "number" && Number.isFinite(now) ? now : 0) + by;
+			write(key, sum, ttlMs);
+			return sum;
 		},
 		delete: async (key) => read(key) !== undefined && map.delete(key),
 		async close() {},

@@ -75,12 +75,51 @@ export interface SessionRecord {
 	 * the record, so a restart between tries keeps them; moved into the tool result when the quiz resolves.
 	 */
 	struggle?: Record<string, StruggleEntry>;
+	/**
+	 * The stored version this copy was read at or last saved as (set by the store; absent on a record
+	 * never stored). A save compares it with the stored one and refuses a copy that is not the latest.
+	 */
+	version?: number;
 }
 
-/** Sessions on keyv. Implementations must not lose a record on a failed call: they throw. */
+/** A session's lease: while held (and renewed), this process alone runs the session's turns. */
+export interface SessionLease {
+	readonly sessionId: string;
+	/** Grows with every grant of this session's lease: saves carry it, and one below the latest is refused. */
+	readonly fence: number;
+	/** Extend the lease by its TTL; false when it was lost (expired and taken, or released). */
+	renew(): Promise<boolean>;
+	/** Give the lease back (only if still ours). Never rejects. */
+	release(): Promise<void>;
+}
+
+/** Options of a save. */
+export interface SaveOptions {
+	/** The fencing number of the lease the writer holds: refused when a later lease was granted meanwhile. */
+	fence?: number;
+}
+
+/**
+ * The session store, one interface for every backend. Implementations must not lose a record on
+ * a failed call: they throw (StoreError when the store failed, StoreConflictError when the copy
+ * was stale or the writer fenced off).
+ */
 export interface SessionStore {
+	/** True when several processes may share this store (Redis, PostgreSQL): leases and version checks matter. */
+	readonly shared: boolean;
+	/** The record at its latest version (`version` set), or undefined. Old stored formats are migrated on read. */
 	get(sessionId: string): Promise<SessionRecord | undefined>;
-	set(record: SessionRecord): Promise<void>;
+	/**
+	 * Compare-and-set: stores the record when its `version` is the stored one (absent: only when no record
+	 * exists), then sets `record.version` to the new version. A lost race rejects with a StoreConflictError
+	 * (code `store-conflict`) and writes nothing; a stale `fence` rejects with code `store-fenced`.
+	 * Writes only what changed since this store read or saved the record (appended or replaced messages).
+	 */
+	set(record: SessionRecord, options?: SaveOptions): Promise<void>;
+	/** The stored version of a session (cheap; no transcript read), or undefined when none is stored. */
+	version(sessionId: string): Promise<number | undefined>;
+	/** Take the session's lease for `ttlMs` unless another holder has it; undefined when it is taken. */
+	acquire(sessionId: string, ttlMs: number): Promise<SessionLease | undefined>;
 	delete(sessionId: string): Promise<boolean>;
 	/** Every stored session id (keyv cannot list portably, so the store keeps an index key). */
 	list(): Promise<string[]>;

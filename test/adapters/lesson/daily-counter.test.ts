@@ -51,15 +51,15 @@ describe("DailyLessonCounter", () => {
 	it("keeps counting after a store failure (the failure reaches that caller only)", async () => {
 		const keyv = createMemoryStateStore();
 		const counter = new DailyLessonCounter(keyv);
-		const realSet = keyv.set.bind(keyv);
+		const realIncrement = keyv.increment.bind(keyv);
 		let fail = true;
-		keyv.set = (async (...args: Parameters<typeof keyv.set>) => {
+		keyv.increment = (async (...args: Parameters<typeof keyv.increment>) => {
 			if (fail) {
 				fail = false;
 				throw new Error("disk full");
 			}
-			return realSet(...args);
-		}) as typeof keyv.set;
+			return realIncrement(...args);
+		}) as typeof keyv.increment;
 		await expect(counter.take("g", "u", 0, day)).rejects.toThrow(/disk full/);
 		expect(await counter.take("g", "u", 0, day)).toEqual({ ok: true, count: 1 });
 	});

@@ -1,0 +1,112 @@
+/**
+ * Session leases in the engine. On a shared store (Redis, PostgreSQL) a session's pump runs
+ * only while this process holds the session's lease: taken when the pump starts (waiting,
+ * bounded, while another process holds it), renewed while turns run (a long model call keeps
+ * it), released when the pump stops. Every save under the lease carries its fencing number,
+ * so a process that lost the lease (paused, partitioned) is refused by the store. Taking the
+ * lease re-reads the record when its stored version moved: no copy in memory is trusted
+ * across lease boundaries. On a single-process store (SQLite, memory) all of this is skipped.
+ */
+
+import type { SessionLease } from "../store/types.ts";
+import type { EngineContext } from "./context.ts";
+import { restoreRecord } from "./persist.ts";
+import { isIdle, type SessionState } from "./session-state.ts";
+
+/** A lease's time to live; renewed every third of it while the pump runs. */
+export const LEASE_TTL_MS = 10_000;
+/** Longest a pump waits for another process to give the session's lease back. */
+export const LEASE_WAIT_MS = 2 * LEASE_TTL_MS;
+
+/** The session's lease could not be taken in time: another process runs this session. */
+export class LeaseBusyError extends Error {
+	readonly code = "lease-busy";
+}
+
+/**
+ * Bring the in-memory record up to the stored version (in place) when it moved: another
+ * process saved the session. `when` guards the swap (it must still be safe once the read is
+ * back). Returns whether the record was replaced.
+ */
+export async function refresh(
+	ctx: EngineContext,
+	state: SessionState,
+	when: () => boolean = () => true,
+): Promise<boolean> {
+	if (!ctx.store.shared) return false;
+	const id = state.record.sessionId;
+	const stored = await ctx.store.version(id);
+	if (stored === undefined || (stored === state.record.version && !state.stale)) return false;
+	const fresh = await ctx.store.get(id);
+	if (!fresh || !when()) return false;
+	restoreRecord(state.record, fresh);
+	state.stale = false;
+	state.dirty = false;
+	ctx.logger.debug({ sessionId: id, version: fresh.version }, "session re-read: another process saved it");
+	return true;
+}
+
+/** Refresh a session nobody works on in this process (before an event is admitted against it). */
+export function refreshIdle(ctx: EngineContext, state: SessionState): Promise<boolean> {
+	const idle = () => isIdle(state) && state.unsaved === 0 && state.claims.size === 0;
+	return idle() ? refresh(ctx, state, idle) : Promise.resolve(false);
+}
+
+/** Wait `ms` or until the signal aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+	return new Promise((done) => {
+		const timer = setTimeout(finish, ms);
+		function finish() {
+			clearTimeout(timer);
+			signal.removeEventListener("abort", finish);
+			done();
+		}
+		signal.addEventListener("abort", finish, { once: true });
+	});
+}
+
+/**
+ * Run `work` under the session's lease (directly on a single-process store). Throws
+ * LeaseBusyError when another process keeps the lease past `LEASE_WAIT_MS` (or the tutor closes).
+ */
+export async function underLease<T>(ctx: EngineContext, state: SessionState, work: () => Promise<T>): Promise<T> {
+	if (!ctx.store.shared) return work();
+	const sessionId = state.record.sessionId;
+	const ttl = ctx.leaseTtlMs ?? LEASE_TTL_MS;
+	const deadline = Date.now() + (ctx.leaseWaitMs ?? LEASE_WAIT_MS);
+	let lease: SessionLease | undefined;
+	for (let attempt = 0; attempt < 10_000; attempt++) {
+		lease = await ctx.store.acquire(sessionId, ttl);
+		if (lease || ctx.signal.aborted || Date.now() >= deadline) break;
+		await pause(Math.min(50 * 2 ** attempt, 1_000), ctx.signal);
+	}
+	if (!lease) throw new LeaseBusyError(`session ${sessionId} is held by another process`);
+	const held = lease;
+	state.fence = held.fence;
+	let renewing: Promise<unknown> = Promise.resolve();
+	const timer = setInterval(
+		() => {
+			renewing = held.renew().then(
+				(ok) => {
+					if (!ok) {
+						state.stale = true;
+						ctx.logger.warn({ sessionId }, "the session's lease was lost (expired and taken); its saves are refused");
+					}
+				},
+				(error: unknown) => ctx.logger.warn({ err: error, sessionId }, "renewing the session's lease failed"),
+			);
+		},
+		Math.max(10, Math.floor(ttl / 3)),
+	);
+	try {
+		await refresh(ctx, state);
+		return await work();
+	} finally {
+		clearInterval(timer);
+		await renewing;
+		// Saves queued under this lease land before it is given back.
+		await state.saving;
+		state.fence = undefined;
+		await held.release();
+	}
+}

@@ -1,0 +1,263 @@
+/**
+ * The session store on PostgreSQL, for several processes sharing one database: a row per
+ * session (version, metadata, open or not: the index is the table), a row per message (a turn
+ * inserts one or two rows, it does not rewrite the transcript), and a lease row per session
+ * taken with `INSERT ... ON CONFLICT ... WHERE expires_at < now()`, whose fencing number grows
+ * with every grant. A save is one transaction: compare-and-set on the version, fence check,
+ * then the changed messages.
+ */
+
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import type { Logger } from "../../core/contracts/logger.ts";
+import { StoreConflictError, withDeadline } from "./errors.ts";
+import { assembleRecord, legacyIds, legacyRecord, messageTracker, metaJson } from "./record-layout.ts";
+import type { SessionLease, SessionStore } from "./types.ts";
+
+/** Options of the PostgreSQL session store. */
+export interface PgSessionStoreOptions {
+	/** Table name prefix (letters, digits, underscores; default `learnharness`): tables `<prefix>_sessions`, `_messages`, `_leases`. */
+	tablePrefix?: string;
+	/** The keyv namespace of the old layout, read when a session has no row yet (default `learnharness:sessions`). */
+	namespace?: string;
+	/** Longest one operation may take (default 10 s). */
+	opTimeoutMs?: number;
+	logger?: Logger;
+	/** Hears pool errors (a dropped idle connection). */
+	onError?: (error: unknown) => void;
+}
+
+/** The session store on the PostgreSQL database `url` names. Creates its tables on first use. */
+export function createPgSessionStore(url: string, options: PgSessionStoreOptions = {}): SessionStore {
+	const prefix = options.tablePrefix ?? "learnharness";
+	if (!/^[a-z_][a-z0-9_]{0,40}$/i.test(prefix)) throw new Error(`bad table prefix ${JSON.stringify(prefix)}`);
+	const ns = options.namespace ?? "learnharness:sessions";
+	const ms = options.opTimeoutMs ?? 10_000;
+	const t = { sessions: `${prefix}_sessions`, messages: `${prefix}_messages`, leases: `${prefix}_leases` };
+	const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: Math.min(ms, 5_000) });
+	// An idle client's error (the server restarted) is emitted on the pool; unhandled it would crash.
+	pool.on("error", (error) => {
+		options.onError?.(error);
+		options.logger?.debug({ err: error }, "postgres session store error");
+	});
+	let schema: Promise<void> | undefined;
+	const ensureSchema = (): Promise<void> => {
+		schema ??= (async () => {
+			const ddl = `
+				CREATE TABLE IF NOT EXISTS ${t.sessions} (id TEXT PRIMARY KEY, version BIGINT NOT NULL, meta TEXT NOT NULL, open BOOLEAN NOT NULL);
+				CREATE INDEX IF NOT EXISTS ${t.sessions}_open ON ${t.sessions} (open) WHERE open;
+				CREATE TABLE IF NOT EXISTS ${t.messages} (session_id TEXT NOT NULL, idx INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (session_id, idx));
+				CREATE TABLE IF NOT EXISTS ${t.leases} (session_id TEXT PRIMARY KEY, token TEXT NOT NULL, fence BIGINT NOT NULL, expires_at TIMESTAMPTZ NOT NULL);`;
+			for (let attempt = 0; ; attempt++) {
+				try {
+					await pool.query(ddl);
+					return;
+				} catch (error) {
+					// Two processes creating the tables at once: one loses with a unique violation; the tables exist now.
+					if ((error as { code?: string }).code !== "23505" || attempt > 2) throw error;
+				}
+			}
+		})().catch((error: unknown) => {
+			schema = undefined;
+			throw error;
+		});
+		return schema;
+	};
+	const op = <T>(what: string, work: () => Promise<T>): Promise<T> =>
+		withDeadline(what, ms, async () => {
+			await ensureSchema();
+			return work();
+		});
+	/** A value of the old keyv table, or undefined (also when that table does not exist). */
+	const legacy = async (key: string): Promise<string | undefined> => {
+		try {
+			const { rows } = await pool.query<{ value: string }>("SELECT value FROM keyv WHERE key = $1", [`${ns}:${key}`]);
+			return rows[0]?.value;
+		} catch (error) {
+			if ((error as { code?: string }).code === "42P01") return undefined; // no keyv table: nothing old
+			throw error;
+		}
+	};
+	const tracker = messageTracker();
+	let migrated = false;
+	/** Sessions of the old layout that have no row yet: listed (and loaded through the migration on read). */
+	const legacyOnly = async (openOnly: boolean): Promise<string[]> => {
+		if (migrated) return [];
+		const all = legacyIds(await legacy("index"));
+		const opened = openOnly ? await legacy("open") : undefined;
+		const wanted = opened === undefined ? all : legacyIds(opened);
+		if (wanted.length === 0) {
+			migrated = all.length === 0;
+			return [];
+		}
+		const { rows } = await pool.query<{ id: string }>(`SELECT id FROM ${t.sessions} WHERE id = ANY($1)`, [wanted]);
+		const have = new Set(rows.map((r) => r.id));
+		return wanted.filter((id) => !have.has(id));
+	};
+
+	const lease = (sessionId: string, token: string, fence: number, ttlMs: number): SessionLease => ({
+		sessionId,
+		fence,
+		renew: () =>
+			op("renewing a lease", async () => {
+				const { rowCount } = await pool.query(
+					`UPDATE ${t.leases} SET expires_at = now() + $3 * interval '1 millisecond' WHERE session_id = $1 AND token = $2`,
+					[sessionId, token, ttlMs],
+				);
+				return rowCount === 1;
+			}),
+		release: () =>
+			op("releasing a lease", () =>
+				// The row stays (its fence keeps growing); only its holder and expiry go.
+				pool.query(`UPDATE ${t.leases} SET token = '', expires_at = '-infinity' WHERE session_id = $1 AND token = $2`, [
+					sessionId,
+					token,
+				]),
+			).then(
+				() => undefined,
+				(error: unknown) => options.logger?.debug({ err: error, sessionId }, "releasing a lease failed"),
+			),
+	});
+
+	return {
+		shared: true,
+		get: (sessionId) =>
+			op(`reading session ${sessionId}`, async () => {
+				// One snapshot for the row and its messages.
+				const client = await pool.connect();
+				try {
+					await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+					const head = await client.query<{ version: string; meta: string }>(
+						`SELECT version, meta FROM ${t.sessions} WHERE id = $1`,
+						[sessionId],
+					);
+					const row = head.rows[0];
+					if (!row) {
+						await client.query("COMMIT");
+						tracker.forget(sessionId);
+						return legacyRecord(await legacy(`session:${sessionId}`));
+					}
+					const body = await client.query<{ body: string }>(
+						`SELECT body FROM ${t.messages} WHERE session_id = $1 ORDER BY idx`,
+						[sessionId],
+					);
+					await client.query("COMMIT");
+					const version = Number(row.version);
+					const record = assembleRecord(
+						JSON.parse(row.meta),
+						body.rows.map((r) => JSON.parse(r.body)),
+						version,
+					);
+					if (record) tracker.remember(record, version);
+					return record;
+				} catch (error) {
+					await client.query("ROLLBACK").catch(() => undefined);
+					throw error;
+				} finally {
+					client.release();
+				}
+			}),
+		async set(record, saveOptions = {}) {
+			const id = record.sessionId;
+			const { writes, length } = tracker.changes(record);
+			const expected = record.version ?? 0;
+			const version = await op(`writing session ${id}`, async () => {
+				const client = await pool.connect();
+				try {
+					await client.query("BEGIN");
+					if (saveOptions.fence !== undefined) {
+						// FOR SHARE: a lease grant waits for this save, and this save sees any grant before it.
+						const { rows } = await client.query<{ fence: string }>(
+							`SELECT fence FROM ${t.leases} WHERE session_id = $1 FOR SHARE`,
+							[id],
+						);
+						const current = Number(rows[0]?.fence ?? 0);
+						if (saveOptions.fence < current)
+							throw new StoreConflictError(
+								"store-fenced",
+								`session ${id}: the lease was granted again (fence ${current}) after this writer's (${saveOptions.fence})`,
+							);
+					}
+					const meta = metaJson(record);
+					const open = record.ended === undefined;
+					const { rows } =
+						expected === 0
+							? await client.query<{ version: string }>(
+									`INSERT INTO ${t.sessions} (id, version, meta, open) VALUES ($1, 1, $2, $3) ON CONFLICT (id) DO NOTHING RETURNING version`,
+									[id, meta, open],
+								)
+							: await client.query<{ version: string }>(
+									`UPDATE ${t.sessions} SET version = version + 1, meta = $2, open = $3 WHERE id = $1 AND version = $4 RETURNING version`,
+									[id, meta, open, expected],
+								);
+					if (rows.length === 0) {
+						tracker.forget(id);
+						throw new StoreConflictError(
+							"store-conflict",
+							`session ${id} was saved by another writer (this copy is version ${expected})`,
+						);
+					}
+					if (writes.length > 0)
+						await client.query(
+							`INSERT INTO ${t.messages} (session_id, idx, body) SELECT $1, * FROM unnest($2::int[], $3::text[])
+							 ON CONFLICT (session_id, idx) DO UPDATE SET body = excluded.body`,
+							[id, writes.map(([i]) => i), writes.map(([, json]) => json)],
+						);
+					await client.query(`DELETE FROM ${t.messages} WHERE session_id = $1 AND idx >= $2`, [id, length]);
+					await client.query("COMMIT");
+					return Number(rows[0]?.version);
+				} catch (error) {
+					await client.query("ROLLBACK").catch(() => undefined);
+					throw error;
+				} finally {
+					client.release();
+				}
+			});
+			record.version = version;
+			tracker.remember(record, version);
+		},
+		version: (sessionId) =>
+			op(`reading the version of ${sessionId}`, async () => {
+				const { rows } = await pool.query<{ version: string }>(`SELECT version FROM ${t.sessions} WHERE id = $1`, [
+					sessionId,
+				]);
+				if (rows[0]) return Number(rows[0].version);
+				return (await legacy(`session:${sessionId}`)) === undefined ? undefined : 0;
+			}),
+		async acquire(sessionId, ttlMs) {
+			const token = randomUUID();
+			const { rows } = await op("taking a lease", () =>
+				pool.query<{ fence: string }>(
+					`INSERT INTO ${t.leases} AS l (session_id, token, fence, expires_at)
+					 VALUES ($1, $2, 1, now() + $3 * interval '1 millisecond')
+					 ON CONFLICT (session_id) DO UPDATE SET token = excluded.token, fence = l.fence + 1, expires_at = excluded.expires_at
+					 WHERE l.expires_at < now()
+					 RETURNING fence`,
+					[sessionId, token, Math.max(1, Math.round(ttlMs))],
+				),
+			);
+			const fence = Number(rows[0]?.fence ?? 0);
+			return fence > 0 ? lease(sessionId, token, fence, ttlMs) : undefined;
+		},
+		delete: (sessionId) =>
+			op(`deleting session ${sessionId}`, async () => {
+				tracker.forget(sessionId);
+				await pool.query(`DELETE FROM ${t.messages} WHERE session_id = $1`, [sessionId]);
+				const { rowCount } = await pool.query(`DELETE FROM ${t.sessions} WHERE id = $1`, [sessionId]);
+				return (rowCount ?? 0) > 0;
+			}),
+		list: () =>
+			op("listing sessions", async () => {
+				const { rows } = await pool.query<{ id: string }>(`SELECT id FROM ${t.sessions}`);
+				return [...rows.map((r) => r.id), ...(await legacyOnly(false))];
+			}),
+		listOpen: () =>
+			op("listing open sessions", async () => {
+				const { rows } = await pool.query<{ id: string }>(`SELECT id FROM ${t.sessions} WHERE open`);
+				return [...rows.map((r) => r.id), ...(await legacyOnly(true))];
+			}),
+		async close() {
+			await pool.end().catch(() => undefined);
+		},
+	};
+}

@@ -1,0 +1,247 @@
+/**
+ * The session store on Redis, for several processes sharing one store: a hash per session
+ * (version and metadata), a list per session (one entry per message: a turn appends, it does
+ * not rewrite the transcript), the index and the open sessions as sets, and leases
+ * (`SET NX PX` with a random token; renew and release in one Lua script each, only when the
+ * token matches) with a fencing number per grant. Every save is one Lua script: it checks
+ * the version (compare-and-set) and the fence, then writes, atomically.
+ */
+
+import { createHash, randomUUID } from "node:crypto";
+import type { Logger } from "../../core/contracts/logger.ts";
+import { StoreConflictError, withDeadline } from "./errors.ts";
+import { createRedisClient } from "./keyv.ts";
+import { assembleRecord, legacyIds, legacyRecord, messageTracker, metaJson } from "./record-layout.ts";
+import type { SessionLease, SessionStore } from "./types.ts";
+
+/** Check the fence and the version, write the changed messages and the metadata, keep the sets. */
+const SAVE = `
+if ARGV[2] ~= '' then
+  local f = tonumber(redis.call('GET', KEYS[3]) or '0')
+  if tonumber(ARGV[2]) < f then return {-2, f} end
+end
+local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+if v ~= tonumber(ARGV[1]) then return {-1, v} end
+local n = redis.call('LLEN', KEYS[2])
+local len = tonumber(ARGV[4])
+for i = 7, #ARGV, 2 do
+  local idx = tonumber(ARGV[i])
+  if idx < n then redis.call('LSET', KEYS[2], idx, ARGV[i + 1])
+  else redis.call('RPUSH', KEYS[2], ARGV[i + 1]); n = n + 1 end
+end
+if len == 0 then redis.call('DEL', KEYS[2]) elseif n > len then redis.call('LTRIM', KEYS[2], 0, len - 1) end
+redis.call('HSET', KEYS[1], 'v', v + 1, 'meta', ARGV[3])
+redis.call('SADD', KEYS[4], ARGV[6])
+if ARGV[5] == '1' then redis.call('SADD', KEYS[5], ARGV[6]) else redis.call('SREM', KEYS[5], ARGV[6]) end
+redis.call('DEL', KEYS[6])
+return {v + 1, 0}
+`;
+/** Take the lease when free; the new fencing number, or 0 when someone holds it. */
+const ACQUIRE = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return redis.call('INCR', KEYS[2]) end
+return 0
+`;
+const RENEW = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+`;
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+/** A script's SHA-1 (what EVALSHA names it by). */
+const shaOf = (script: string): string => createHash("sha1").update(script).digest("hex");
+const SHAS = new Map([SAVE, ACQUIRE, RENEW, RELEASE].map((script) => [script, shaOf(script)]));
+
+/** Options of the Redis session store. */
+export interface RedisSessionStoreOptions {
+	/** Key prefix (default `learnharness:sessions`, the keyv namespace the old layout used). */
+	namespace?: string;
+	/** Longest one operation may take (default 10 s). */
+	opTimeoutMs?: number;
+	logger?: Logger;
+	/** Hears connection errors (the start-up check reports the last one). */
+	onError?: (error: unknown) => void;
+}
+
+/** The session store on the Redis server `url` names. Connects on first use. */
+export function createRedisSessionStore(url: string, options: RedisSessionStoreOptions = {}): SessionStore {
+	const ns = options.namespace ?? "learnharness:sessions";
+	const ms = options.opTimeoutMs ?? 10_000;
+	const client = createRedisClient(url, (error) => {
+		options.onError?.(error);
+		options.logger?.debug({ err: error }, "redis session store error");
+	});
+	let connecting: Promise<unknown> | undefined;
+	const ready = async () => {
+		if (client.isReady) return client;
+		connecting ??= client.connect().catch((error: unknown) => {
+			connecting = undefined;
+			throw error;
+		});
+		await connecting;
+		return client;
+	};
+	const op = <T>(what: string, work: (c: typeof client) => Promise<T>): Promise<T> =>
+		withDeadline(what, ms, async () => work(await ready()));
+	/** Run a script by its SHA (the script's text is not resent with every save), loading it once when the server lacks it. */
+	const script = async (
+		c: typeof client,
+		text: string,
+		options: { keys: string[]; arguments: string[] },
+	): Promise<unknown> => {
+		try {
+			return await c.evalSha(SHAS.get(text) ?? shaOf(text), options);
+		} catch (error) {
+			if (!String((error as Error)?.message).startsWith("NOSCRIPT")) throw error;
+			return c.eval(text, options);
+		}
+	};
+	const keys = (id: string) => ({
+		hash: `${ns}:s:${id}`,
+		list: `${ns}:m:${id}`,
+		fence: `${ns}:f:${id}`,
+		lease: `${ns}:l:${id}`,
+		// The old layout (keyv over @keyv/redis prefixes the namespace twice).
+		legacy: `${ns}::${ns}:session:${id}`,
+	});
+	const ids = `${ns}:ids`;
+	const open = `${ns}:open`;
+	const legacyIndex = `${ns}::${ns}:index`;
+	const legacyOpen = `${ns}::${ns}:open`;
+	const tracker = messageTracker();
+	let migrated = false;
+
+	/** Move the old layout's index values into the sets, once (idempotent when processes race). */
+	const migrateIndex = async (c: typeof client) => {
+		if (migrated) return;
+		const [index, opened] = await Promise.all([c.get(legacyIndex), c.get(legacyOpen)]);
+		const all = legacyIds(index);
+		if (all.length > 0) {
+			await c.sAdd(ids, all);
+			// Without the old open list every old session is a candidate; resume() skips ended ones.
+			const openIds = opened === null ? all : legacyIds(opened);
+			if (openIds.length > 0) await c.sAdd(open, openIds);
+		}
+		if (index !== null || opened !== null) await c.del([legacyIndex, legacyOpen]);
+		migrated = true;
+	};
+
+	const lease = (sessionId: string, token: string, fence: number, ttlMs: number): SessionLease => {
+		const k = keys(sessionId);
+		return {
+			sessionId,
+			fence,
+			renew: () =>
+				op("renewing a lease", async (c) => {
+					const ok = await script(c, RENEW, { keys: [k.lease], arguments: [token, String(ttlMs)] });
+					return ok === 1;
+				}),
+			release: () =>
+				op("releasing a lease", (c) => script(c, RELEASE, { keys: [k.lease], arguments: [token] })).then(
+					() => undefined,
+					(error: unknown) => options.logger?.debug({ err: error, sessionId }, "releasing a lease failed"),
+				),
+		};
+	};
+
+	return {
+		shared: true,
+		get: (sessionId) =>
+			op(`reading session ${sessionId}`, async (c) => {
+				const k = keys(sessionId);
+				const [hash, list] = (await c.multi().hGetAll(k.hash).lRange(k.list, 0, -1).exec()) as unknown as [
+					Record<string, string>,
+					string[],
+				];
+				if (hash?.v === undefined) {
+					const old = legacyRecord(await c.get(k.legacy));
+					tracker.forget(sessionId);
+					return old;
+				}
+				const version = Number(hash.v);
+				const record = assembleRecord(
+					JSON.parse(hash.meta ?? "null"),
+					list.map((m) => JSON.parse(m)),
+					version,
+				);
+				if (record) tracker.remember(record, version);
+				return record;
+			}),
+		async set(record, saveOptions = {}) {
+			const id = record.sessionId;
+			const k = keys(id);
+			const { writes, length } = tracker.changes(record);
+			const expected = record.version ?? 0;
+			const args = [
+				String(expected),
+				saveOptions.fence === undefined ? "" : String(saveOptions.fence),
+				metaJson(record),
+				String(length),
+				record.ended === undefined ? "1" : "0",
+				id,
+				...writes.flatMap(([i, json]) => [String(i), json]),
+			];
+			const reply = (await op(`writing session ${id}`, (c) =>
+				script(c, SAVE, { keys: [k.hash, k.list, k.fence, ids, open, k.legacy], arguments: args }),
+			)) as [number, number];
+			const [version, current] = reply;
+			if (version === -1) {
+				tracker.forget(id);
+				throw new StoreConflictError(
+					"store-conflict",
+					`session ${id} was saved by another writer (stored version ${current}, this copy ${expected})`,
+				);
+			}
+			if (version === -2)
+				throw new StoreConflictError(
+					"store-fenced",
+					`session ${id}: the lease was granted again (fence ${current}) after this writer's (${saveOptions.fence})`,
+				);
+			record.version = version;
+			tracker.remember(record, version);
+		},
+		version: (sessionId) =>
+			op(`reading the version of ${sessionId}`, async (c) => {
+				const v = await c.hGet(keys(sessionId).hash, "v");
+				if (v !== null && v !== undefined) return Number(v);
+				return (await c.exists(keys(sessionId).legacy)) ? 0 : undefined;
+			}),
+		async acquire(sessionId, ttlMs) {
+			const k = keys(sessionId);
+			const token = randomUUID();
+			const fence = Number(
+				await op("taking a lease", (c) =>
+					script(c, ACQUIRE, { keys: [k.lease, k.fence], arguments: [token, String(Math.max(1, Math.round(ttlMs)))] }),
+				),
+			);
+			return fence > 0 ? lease(sessionId, token, fence, ttlMs) : undefined;
+		},
+		delete: (sessionId) =>
+			op(`deleting session ${sessionId}`, async (c) => {
+				const k = keys(sessionId);
+				tracker.forget(sessionId);
+				const [removed] = (await c
+					.multi()
+					.del([k.hash, k.list, k.legacy])
+					.sRem(ids, sessionId)
+					.sRem(open, sessionId)
+					.exec()) as unknown as [number];
+				return removed > 0;
+			}),
+		list: () =>
+			op("listing sessions", async (c) => {
+				await migrateIndex(c);
+				return c.sMembers(ids);
+			}),
+		listOpen: () =>
+			op("listing open sessions", async (c) => {
+				await migrateIndex(c);
+				return c.sMembers(open);
+			}),
+		async close() {
+			if (client.isOpen) await client.quit().catch(() => client.destroy());
+		},
+	};
+}

@@ -1,0 +1,150 @@
+/**
+ * Atomic set-if-absent and increment under a keyv namespace, straight on the backend's own
+ * client, in keyv's value format (`{"value": v, "expires": ms}` under keyv's key), so keyv's
+ * get() reads what they write: a Lua script on Redis, one `INSERT ... ON CONFLICT` statement
+ * on PostgreSQL and on SQLite. Several processes sharing the store cannot both win a
+ * setIfAbsent, nor lose each other's increments.
+ */
+
+import KeyvPostgres from "@keyv/postgres";
+import KeyvRedis from "@keyv/redis";
+import KeyvSqlite from "@keyv/sqlite";
+import type Keyv from "keyv";
+import { REDIS_CONNECT_TIMEOUT_MS } from "./keyv.ts";
+
+/** The two atomic operations of the state store. */
+export interface AtomicOps {
+	setIfAbsent(key: string, value: unknown, ttlMs?: number): Promise<boolean>;
+	increment(key: string, by: number, ttlMs?: number): Promise<number>;
+}
+
+/** Absent, or expired (keyv leaves an expired value in place until it is read). */
+const REDIS_SET_IF_ABSENT = `
+local old = redis.call('GET', KEYS[1])
+if old then
+  local ok, data = pcall(cjson.decode, old)
+  if not ok or type(data) ~= 'table' or type(data.expires) ~= 'number' or data.expires > tonumber(ARGV[3]) then return 0 end
+end
+if ARGV[2] == '' then redis.call('SET', KEYS[1], ARGV[1]) else redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
+return 1
+`;
+/** Integers only (counters, token sums): cjson would print large floats in exponent form. */
+const REDIS_INCREMENT = `
+local n = 0
+local old = redis.call('GET', KEYS[1])
+if old then
+  local ok, data = pcall(cjson.decode, old)
+  if ok and type(data) == 'table' and type(data.value) == 'number'
+    and (type(data.expires) ~= 'number' or data.expires > tonumber(ARGV[3])) then n = data.value end
+end
+n = n + tonumber(ARGV[1])
+local text = string.format('%d', n)
+if ARGV[2] == '' then redis.call('SET', KEYS[1], '{"value":' .. text .. '}')
+else redis.call('SET', KEYS[1], '{"value":' .. text .. ',"expires":' .. ARGV[4] .. '}', 'PX', ARGV[2]) end
+return text
+`;
+
+/** keyv's stored text of a value. */
+const wrapped = (value: unknown, ttlMs: number | undefined, now: number): string =>
+	JSON.stringify(ttlMs !== undefined && ttlMs > 0 ? { value, expires: now + ttlMs } : { value });
+
+/** The atomic operations on the keyv's backend, or undefined for a backend without them (memory: serialize in-process). */
+export function atomicOps(keyv: Keyv): AtomicOps | undefined {
+	const store: unknown = keyv.store;
+	const ns = keyv.namespace ?? "";
+	// keyv prefixes `namespace:`, and the adapter its own `namespace` + separator (Redis only).
+	const keyvKey = (key: string) => (ns === "" ? key : `${ns}:${key}`);
+	if (store instanceof KeyvRedis) {
+		const redisKey = (key: string) => (ns === "" ? key : `${ns}::${keyvKey(key)}`);
+		// getClient() returns once a connection is under way; commands need it ready (no offline queue).
+		const ready = async () => {
+			const client = await store.getClient();
+			// Ours is always a plain client (keyv.ts creates it), never a cluster.
+			const isReady = () => (client as unknown as { isReady: boolean }).isReady;
+			if (isReady()) return client;
+			await new Promise<void>((done, fail) => {
+				const timer = setTimeout(() => fail(new Error("the Redis connection is not ready")), REDIS_CONNECT_TIMEOUT_MS);
+				client.once("ready", () => {
+					clearTimeout(timer);
+					done();
+				});
+				if (isReady()) {
+					clearTimeout(timer);
+					done();
+				}
+			});
+			return client;
+		};
+		const ttl = (ttlMs?: number) => (ttlMs !== undefined && ttlMs > 0 ? String(Math.round(ttlMs)) : "");
+		return {
+			async setIfAbsent(key, value, ttlMs) {
+				const client = await ready();
+				const now = Date.now();
+				const reply = await client.eval(REDIS_SET_IF_ABSENT, {
+					keys: [redisKey(key)],
+					arguments: [wrapped(value, ttlMs, now), ttl(ttlMs), String(now)],
+				});
+				return reply === 1;
+			},
+			async increment(key, by, ttlMs) {
+				const client = await ready();
+				const now = Date.now();
+				const reply = await client.eval(REDIS_INCREMENT, {
+					keys: [redisKey(key)],
+					arguments: [String(Math.round(by)), ttl(ttlMs), String(now), String(now + (ttlMs ?? 0))],
+				});
+				return Number(reply);
+			},
+		};
+	}
+	if (store instanceof KeyvPostgres || store instanceof KeyvSqlite) {
+		const pgStyle = store instanceof KeyvPostgres;
+		const opts = (store as unknown as { opts: { table: string; schema?: string } }).opts;
+		const table = pgStyle ? `${opts.schema ?? "public"}.${opts.table}` : opts.table;
+		// Postgres: $n placeholders and a jsonb cast; SQLite: ?n placeholders and json_extract.
+		const p = (n: number) => (pgStyle ? `$${n}` : `?${n}`);
+		const expires = (col: string) =>
+			pgStyle ? `(${col}::jsonb->>'expires')::bigint` : `json_extract(${col}, '$.expires')`;
+		const num = (col: string) =>
+			pgStyle
+				? `CASE WHEN jsonb_typeof(${col}::jsonb->'value') = 'number' THEN (${col}::jsonb->>'value')::bigint ELSE 0 END`
+				: `CASE WHEN json_type(${col}, '$.value') IN ('integer', 'real') THEN json_extract(${col}, '$.value') ELSE 0 END`;
+		const live = (col: string) =>
+			`(${expires(col)} IS NULL OR ${expires(col)} > ${pgStyle ? `${p(3)}::bigint` : p(3)})`;
+		const query = (sql: string, values: unknown[]): Promise<unknown[]> =>
+			pgStyle
+				? (store as KeyvPostgres).query(sql, values)
+				: (store as unknown as { query: (sql: string, ...v: unknown[]) => Promise<unknown[]> }).query(sql, ...values);
+		return {
+			async setIfAbsent(key, value, ttlMs) {
+				const now = Date.now();
+				const rows = await query(
+					`INSERT INTO ${table} (key, value) VALUES (${p(1)}, ${p(2)})
+					 ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE NOT ${live(`${table}.value`)}
+					 RETURNING key`,
+					[keyvKey(key), wrapped(value, ttlMs, now), now],
+				);
+				return rows.length === 1;
+			},
+			async increment(key, by, ttlMs) {
+				const now = Date.now();
+				const exp = ttlMs !== undefined && ttlMs > 0 ? now + ttlMs : undefined;
+				const make = (sum: string) =>
+					pgStyle
+						? `json_build_object('value', ${sum}${exp === undefined ? "" : `, 'expires', ${p(4)}::bigint`})::text`
+						: `json_object('value', ${sum}${exp === undefined ? "" : `, 'expires', ${p(4)}`})`;
+				const rows = (await query(
+					`INSERT INTO ${table} (key, value) VALUES (${p(1)}, ${make(pgStyle ? `${p(2)}::bigint` : p(2))})
+					 ON CONFLICT (key) DO UPDATE SET value = ${make(
+							`(CASE WHEN ${live(`${table}.value`)} THEN ${num(`${table}.value`)} ELSE 0 END) + ${pgStyle ? `${p(2)}::bigint` : p(2)}`,
+						)}
+					 RETURNING value`,
+					exp === undefined ? [keyvKey(key), Math.round(by), now] : [keyvKey(key), Math.round(by), now, exp],
+				)) as Array<{ value: string }>;
+				const stored = JSON.parse(rows[0]?.value ?? "{}") as { value?: unknown };
+				return typeof stored.value === "number" ? stored.value : Number(stored.value);
+			},
+		};
+	}
+	return undefined;
+}

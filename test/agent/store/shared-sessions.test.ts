@@ -1,0 +1,224 @@
+/**
+ * Several processes on one shared store, stood for by several tutors in this process, each
+ * with its own store connection (nothing shared in memory): on a private redis-server (the
+ * fixture) and on the machine's PostgreSQL (its own tables per run, dropped at the end).
+ * Racing saves lose no message, a long model call keeps its lease, an expired lease is taken
+ * over and the old holder's saves refused, and a record of the old layout still loads.
+ */
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { MockLanguageModelV3 } from "ai/test";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openKeyv } from "../../../src/agent/store/keyv.ts";
+import { createSessionStore } from "../../../src/agent/store/session-store.ts";
+import type { SessionRecord, SessionStore } from "../../../src/agent/store/types.ts";
+import { createTutor } from "../../../src/agent/tutor.ts";
+import type { TutorEvent } from "../../../src/core/contracts/events.ts";
+import { replyStream } from "../../../testkit/model-stream.ts";
+import { freePort, listening, redisServerInstalled, testRedis } from "../../fixtures/redis-server.ts";
+import { dropPgTables, POSTGRES_URL, runPrefix } from "../../fixtures/shared-stores.ts";
+import { learner } from "../helpers.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "lh-shared-"));
+const redis = testRedis(await freePort(), dir);
+const postgresUp = await listening(5432);
+const prefix = runPrefix("shared");
+
+beforeAll(async () => {
+	if (redisServerInstalled) await redis.start();
+});
+afterAll(async () => {
+	if (redisServerInstalled) await redis.stop();
+	if (postgresUp) await dropPgTables(prefix);
+	rmSync(dir, { recursive: true, force: true });
+});
+
+/** A model that answers every request with a short text, after `hold()` lets it (when set). */
+function textModel(hold?: () => Promise<void> | undefined) {
+	let calls = 0;
+	const model = new MockLanguageModelV3({
+		doStream: async () => {
+			calls++;
+			await hold?.();
+			return { stream: replyStream({ text: "Go on." }) };
+		},
+	});
+	return { model, calls: () => calls };
+}
+
+const learnerTexts = (record: SessionRecord | undefined): string[] =>
+	(record?.messages ?? [])
+		.filter((m) => m.metadata?.kind === "learner")
+		.flatMap((m) => m.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])));
+
+const backends: Array<[string, boolean, () => string]> = [
+	["Redis (a private redis-server)", redisServerInstalled, () => redis.url],
+	["PostgreSQL (127.0.0.1:5432)", postgresUp, () => POSTGRES_URL],
+];
+
+describe.each(backends)("sessions shared by several processes on %s", (name, up, url) => {
+	let n = 0;
+	/** A store of its own (a process's connection); every store of one backend shares the namespace. */
+	const namespace = `${prefix}_${name.slice(0, 2).toLowerCase()}`;
+	const open = (): Promise<SessionStore> => createSessionStore(url(), undefined, { namespace, tablePrefix: namespace });
+	const newId = () => `terminal:${name.slice(0, 2)}-${++n}`;
+
+	it.skipIf(!up)(
+		"two processes taking messages in turns and at once: every message is in the transcript once",
+		async () => {
+			const [s1, s2, reader] = await Promise.all([open(), open(), open()]);
+			const { model } = textModel();
+			const tutors = [s1, s2].map((store) => createTutor({ model, store, maxRetries: 0, leaseTtlMs: 2_000 }));
+			const [t1, t2] = tutors as [ReturnType<typeof createTutor>, ReturnType<typeof createTutor>];
+			try {
+				const sessionId = newId();
+				expect(await t1.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" })).toEqual({ ok: true });
+				// The same thread started on the other process too: one lesson.
+				expect(await t2.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" })).toMatchObject({
+					code: "exists",
+				});
+				await t1.idle(sessionId);
+				const sent: string[] = [];
+				for (let round = 0; round < 5; round++) {
+					const texts = [`a${round}`, `b${round}`];
+					sent.push(...texts);
+					const results = await Promise.all([
+						t1.handle(sessionId, { type: "message", text: texts[0] ?? "", by: learner }),
+						t2.handle(sessionId, { type: "message", text: texts[1] ?? "", by: learner }),
+					]);
+					expect(results).toEqual([{ ok: true }, { ok: true }]);
+					await Promise.all([t1.idle(sessionId), t2.idle(sessionId)]);
+				}
+				const stored = await reader.get(sessionId);
+				expect(learnerTexts(stored).sort()).toEqual(sent.sort());
+				// Each process sees the other's messages when it next works on the session.
+				expect((await t2.getSession(sessionId))?.messageCount).toBe(stored?.messages.length);
+			} finally {
+				await Promise.all([t1.close(), t2.close(), reader.close()]);
+			}
+		},
+	);
+
+	it.skipIf(!up)("a long model call keeps its lease: another process cannot take it meanwhile", async () => {
+		const [s1, s2] = await Promise.all([open(), open()]);
+		let release!: () => void;
+		const gate = new Promise<void>((done) => {
+			release = done;
+		});
+		let holding = false;
+		const { model } = textModel(() => (holding ? gate : undefined));
+		const tutor = createTutor({ model, store: s1, maxRetries: 0, leaseTtlMs: 300 });
+		const events: TutorEvent[] = [];
+		tutor.subscribe((e) => void events.push(e));
+		try {
+			const sessionId = newId();
+			await tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+			await tutor.idle(sessionId);
+			holding = true;
+			expect(await tutor.handle(sessionId, { type: "message", text: "slow", by: learner })).toEqual({ ok: true });
+			// Three times the lease's TTL: without renewal it would have expired twice over.
+			for (let i = 0; i < 4; i++) {
+				await new Promise((done) => setTimeout(done, 250));
+				expect(await s2.acquire(sessionId, 300)).toBeUndefined();
+			}
+			release();
+			await tutor.idle(sessionId);
+			expect(events.filter((e) => e.type === "error")).toEqual([]);
+			const stored = await s2.get(sessionId);
+			expect(learnerTexts(stored)).toEqual(["slow"]);
+			expect(stored?.turnOpen).toBe(false);
+			// Given back at the end of the turn.
+			const after = await s2.acquire(sessionId, 1_000);
+			expect(after).toBeDefined();
+			await after?.release();
+		} finally {
+			release();
+			await Promise.all([tutor.close(), s2.close()]);
+		}
+	});
+
+	it.skipIf(!up)("an expired lease is taken over; the paused holder's saves are refused", async () => {
+		const [paused, s2, reader] = await Promise.all([open(), open(), open()]);
+		const { model } = textModel();
+		const tutor = createTutor({ model, store: s2, maxRetries: 0, leaseTtlMs: 2_000, leaseWaitMs: 10_000 });
+		try {
+			const sessionId = newId();
+			await tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+			await tutor.idle(sessionId);
+			// A process takes the lease and stops (SIGSTOP, a long GC pause): it never renews.
+			const stale = await paused.acquire(sessionId, 200);
+			const staleCopy = await paused.get(sessionId);
+			expect(stale).toBeDefined();
+			// The other process's event waits for the lease to expire, then runs.
+			expect(await tutor.handle(sessionId, { type: "message", text: "after the pause", by: learner })).toEqual({
+				ok: true,
+			});
+			await tutor.idle(sessionId);
+			expect(learnerTexts(await reader.get(sessionId))).toEqual(["after the pause"]);
+			// The paused process wakes up and writes its old copy: refused, by fence and by version.
+			if (!staleCopy || !stale) throw new Error("no copy");
+			staleCopy.messages.push({ id: "late", role: "user", parts: [{ type: "text", text: "late" }] });
+			await expect(paused.set(staleCopy, { fence: stale.fence })).rejects.toMatchObject({ code: "store-fenced" });
+			await expect(paused.set(staleCopy)).rejects.toMatchObject({ code: "store-conflict" });
+			expect(await stale.renew()).toBe(false);
+			expect(learnerTexts(await reader.get(sessionId))).toEqual(["after the pause"]);
+		} finally {
+			await Promise.all([tutor.close(), paused.close(), reader.close()]);
+		}
+	});
+
+	it.skipIf(!up)("a record of the old layout (one keyv value) loads, lists, and is saved in the new one", async () => {
+		const ns = `${namespace}_old`;
+		const sessionId = newId();
+		const old: SessionRecord = {
+			format: 1,
+			sessionId,
+			topic: "fractions",
+			learner,
+			mode: "solo",
+			startedBy: learner,
+			createdAt: "2026-01-01T00:00:00.000Z",
+			updatedAt: "2026-01-01T00:00:00.000Z",
+			messages: [
+				{
+					id: "m1",
+					role: "user",
+					metadata: { kind: "context", note: "start" },
+					parts: [{ type: "text", text: "start" }],
+				},
+				{ id: "m2", role: "assistant", parts: [{ type: "text", text: "What do you know?" }] },
+			],
+			usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+			extra: {},
+		};
+		const keyv = openKeyv(url(), ns);
+		await keyv.set(`session:${sessionId}`, old);
+		await keyv.set("index", [sessionId]);
+		await keyv.set("open", [sessionId]);
+		await keyv.disconnect();
+		const store = await createSessionStore(url(), undefined, { namespace: ns, tablePrefix: ns });
+		const { model } = textModel();
+		const tutor = createTutor({ model, store, maxRetries: 0 });
+		try {
+			expect(await store.list()).toEqual([sessionId]);
+			expect(await store.listOpen()).toEqual([sessionId]);
+			const loaded = await store.get(sessionId);
+			expect(loaded?.messages).toEqual(old.messages);
+			expect(loaded?.version).toBe(0);
+			expect(await tutor.handle(sessionId, { type: "message", text: "a half", by: learner })).toEqual({ ok: true });
+			await tutor.idle(sessionId);
+			const saved = await store.get(sessionId);
+			expect(saved?.version).toBeGreaterThan(0);
+			expect(saved?.messages.slice(0, 2)).toEqual(old.messages);
+			expect(learnerTexts(saved)).toEqual(["a half"]);
+			expect(await store.list()).toEqual([sessionId]);
+		} finally {
+			await tutor.close();
+			const cleanup = openKeyv(url(), ns);
+			await cleanup.clear();
+			await cleanup.disconnect();
+		}
+	});
+});

@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { DailyLessonCounter } from "../../../src/adapters/lesson/daily-counter.ts";
+import { openStateStore, type StateStore } from "../../../src/agent/store/state-store.ts";
+import { listening } from "../../fixtures/redis-server.ts";
+import { dropRedisKeys, POSTGRES_URL, REDIS_URL, runPrefix } from "../../fixtures/shared-stores.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "lh-atomic-"));
+const ns = runPrefix("state");
+const redisUp = await listening(6379);
+const postgresUp = await listening(5432);
+
+afterAll(async () => {
+	rmSync(dir, { recursive: true, force: true });
+	if (redisUp) await dropRedisKeys(ns);
+	if (postgresUp) {
+		const client = new pg.Client({ connectionString: POSTGRES_URL });
+		await client.connect();
+		await client.query("DELETE FROM keyv WHERE key LIKE $1", [`${ns}%`]);
+		await client.end();
+	}
+});
+
+// Two state stores on one backend stand for two processes: each has its own connection.
+const backends: Array<[string, boolean, () => string]> = [
+	["SQLite", true, () => `sqlite://${join(dir, "s.sqlite")}`],
+	["Redis (127.0.0.1:6379)", redisUp, () => REDIS_URL],
+	["PostgreSQL (127.0.0.1:5432)", postgresUp, () => POSTGRES_URL],
+];
+
+describe.each(backends)("atomic state operations on %s", (name, up, url) => {
+	const open = (): [StateStore, StateStore] => [openStateStore(url(), ns), openStateStore(url(), ns)];
+	const key = (k: string) => `${name.slice(0, 2)}:${k}`;
+
+	it.skipIf(!up)("setIfAbsent: one winner among 40 callers on two connections", async () => {
+		const [a, b] = open();
+		try {
+			const wins = await Promise.all(
+				Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).setIfAbsent(key("once"), i, 60_000)),
+			);
+			expect(wins.filter(Boolean)).toHaveLength(1);
+			expect(await b.get(key("once"))).toBe(wins.indexOf(true));
+		} finally {
+			await a.close();
+			await b.close();
+		}
+	});
+
+	it.skipIf(!up)("setIfAbsent takes over an expired value", async () => {
+		const [a, b] = open();
+		try {
+			expect(await a.setIfAbsent(key("exp"), "first", 50)).toBe(true);
+			for (let i = 0; i < 100 && (await b.get(key("exp"))) !== undefined; i++)
+				await new Promise((r) => setTimeout(r, 20));
+			expect(await b.setIfAbsent(key("exp"), "second", 60_000)).toBe(true);
+			expect(await a.get(key("exp"))).toBe("second");
+		} finally {
+			await a.close();
+			await b.close();
+		}
+	});
+
+	it.skipIf(!up)("increment: 100 concurrent adds on two connections sum to 100, readable by get()", async () => {
+		const [a, b] = open();
+		try {
+			await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? a : b).increment(key("n"), 1, 60_000)));
+			expect(await a.get(key("n"))).toBe(100);
+			expect(await b.increment(key("n"), -30)).toBe(70);
+		} finally {
+			await a.close();
+			await b.close();
+		}
+	});
+
+	it.skipIf(!up)("the daily lesson limit holds across processes: 20 starts at once, limit 5", async () => {
+		const [a, b] = open();
+		try {
+			const counters = [new DailyLessonCounter(a), new DailyLessonCounter(b)];
+			const takes = await Promise.all(
+				Array.from({ length: 20 }, (_, i) => counters[i % 2]?.take(key("guild"), "u1", 5) ?? { ok: false, count: 0 }),
+			);
+			expect(takes.filter((t) => t.ok)).toHaveLength(5);
+			expect(await counters[0]?.today(key("guild"), "u1")).toBe(5);
+			await counters[1]?.giveBack(key("guild"), "u1");
+			expect(await counters[0]?.today(key("guild"), "u1")).toBe(4);
+		} finally {
+			await a.close();
+			await b.close();
+		}
+	});
+});
