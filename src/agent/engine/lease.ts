@@ -10,7 +10,7 @@
 
 import type { SessionLease } from "../store/types.ts";
 import type { EngineContext } from "./context.ts";
-import { restoreRecord } from "./persist.ts";
+import { pause, restoreRecord } from "./persist.ts";
 import { isIdle, type SessionState } from "./session-state.ts";
 
 /** A lease's time to live; renewed every third of it while the pump runs. */
@@ -50,19 +50,6 @@ export async function refresh(
 export function refreshIdle(ctx: EngineContext, state: SessionState): Promise<boolean> {
 	const idle = () => isIdle(state) && state.unsaved === 0 && state.claims.size === 0;
 	return idle() ? refresh(ctx, state, idle) : Promise.resolve(false);
-}
-
-/** Wait `ms` or until the signal aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-	return new Promise((done) => {
-		const timer = setTimeout(finish, ms);
-		function finish() {
-			clearTimeout(timer);
-			signal.removeEventListener("abort", finish);
-			done();
-		}
-		signal.addEventListener("abort", finish, { once: true });
-	});
 }
 
 /**

@@ -54,7 +54,7 @@ export function save(ctx: EngineContext, state: SessionState): Promise<void> {
 const backoff = (attempt: number): number => Math.min(250 * 2 ** attempt, 5_000);
 
 /** Wait `ms`, or less when the signal aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
 	return new Promise((done) => {
 		const timer = setTimeout(finish, ms);
 		function finish() {
