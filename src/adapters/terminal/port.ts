@@ -1,8 +1,9 @@
 /**
  * The terminal's platform port: one lesson on one screen. Cards are printed
  * (a question under its progress line), the answered state is printed again
- * (a terminal cannot edit), the plan is its outline the first time and its
- * caption line after a move, with the PNG written under data/plans. Thread
+ * (a terminal cannot edit), the plan is its outline the first time (and when a
+ * node turns shaky) and its caption line after a move, with the PNG written
+ * under data/plans. Thread
  * ids read `terminal:<id>`.
  */
 
