@@ -166,8 +166,8 @@ async function onDiscord(): Promise<Run> {
 		await fake.waitFor(() => stack.events.some((e) => e.type === "ended"), "the end", 15_000);
 		await settle();
 		expect(fake.problems()).toEqual([]);
-		const thread_ = fake.channelMessages(thread.id).map((m) => m.content);
-		return { seen, maps, thread: thread_.join("\n"), transcript: await transcriptOf(stack.storeUrl, sessionId) };
+		const posts = fake.channelMessages(thread.id).map((m) => m.content);
+		return { seen, maps, thread: posts.join("\n"), transcript: await transcriptOf(stack.storeUrl, sessionId) };
 	} finally {
 		await stack.close();
 		await fake.close();
