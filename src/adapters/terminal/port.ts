@@ -1,8 +1,9 @@
 /**
  * The terminal's platform port: one lesson on one screen. Cards are printed
  * (a question under its progress line), the answered state is printed again
- * (a terminal cannot edit), the plan is its outline the first time and its
- * caption line after a move, with the PNG written under data/plans. Thread
+ * (a terminal cannot edit), the plan is its outline the first time (and when a
+ * node turns shaky) and its caption line after a move, with the PNG written
+ * under data/plans. Thread
  * ids read `terminal:<id>`.
  */
 
@@ -80,6 +81,8 @@ export function planRecorder(renderer: PlanRenderer | undefined) {
 export function createTerminalPort(o: TerminalPortOptions): TerminalPort {
 	const print = (text: string) => o.screen.print(text);
 	let shownVersion: number | undefined;
+	/** The shaky nodes of the map shown last (ids, one a line). */
+	let shownShaky = "";
 	const failures = new Set<string>();
 	let current: PlanState | undefined;
 
@@ -96,9 +99,14 @@ export function createTerminalPort(o: TerminalPortOptions): TerminalPort {
 
 	const printPlan = (plan: PlanState, picture: PlanPicture | undefined) => {
 		current = plan;
-		// A new map is shown whole; moving on in it shows where you are now.
-		const compact = shownVersion === plan.tree.version;
+		// A new map is shown whole, and so is one where a node turned shaky (the caption cannot show which);
+		// otherwise moving on in it shows where you are now.
+		const shaky = Object.keys(plan.mastery ?? {})
+			.filter((id) => plan.mastery?.[id] === "shaky")
+			.join("\n");
+		const compact = shownVersion === plan.tree.version && shaky === shownShaky;
 		shownVersion = plan.tree.version;
+		shownShaky = shaky;
 		let text = compact
 			? planCaption(plan.tree, plan.statuses, plan.mastery, port.locale)
 			: formatPlanOutline(planOutline(plan.tree, plan.statuses, plan.mastery, port.locale), o.s);
