@@ -4,12 +4,16 @@
  * one Discord token both receive an interaction) must not get the work done twice. Each
  * delivery has a key (an event id, a trigger id, an interaction or message id); the first
  * `claim` of a key wins, later ones within its TTL lose and are acknowledged without work.
- * The claim is the store's setIfAbsent (atomic across processes on Redis and PostgreSQL).
+ * A claim is first checked in this process (no I/O: a duplicate within one process is known at
+ * once, and a click's acknowledgement never waits on a write); on a store that other processes
+ * share (Redis, PostgreSQL) it is then the store's setIfAbsent, atomic across processes. SQLite is
+ * locked to one process, so there the process's memory is the whole truth and nothing is written.
  *
  * Fail-open: when the store errs or does not answer in time, the delivery counts as first.
  * A store outage must not drop every click; at worst a duplicate runs, as it did before.
  */
 
+import { LRUCache } from "lru-cache";
 import type { StateStore } from "../../agent/index.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { within } from "./within.ts";
@@ -37,15 +41,37 @@ export interface DeliveryClaims {
 	release(key: string): Promise<void>;
 }
 
-/** Claims kept in `store` under `seen:<key>`. */
+/** Most deliveries one process remembers per store (each also expires with its TTL). */
+const LOCAL_CLAIMS_MAX = 100_000;
+
+/** The deliveries claimed in this process, per store (controllers on one store share them). */
+const localClaims = new WeakMap<StateStore, LRUCache<string, true>>();
+
+function claimedHere(store: StateStore): LRUCache<string, true> {
+	let seen = localClaims.get(store);
+	if (!seen) {
+		seen = new LRUCache<string, true>({ max: LOCAL_CLAIMS_MAX, ttlAutopurge: false });
+		localClaims.set(store, seen);
+	}
+	return seen;
+}
+
+/** Claims kept in this process, and on a shared store under `seen:<key>`. */
 export function createDeliveryClaims(
 	store: StateStore,
 	logger: Logger,
 	tag: string,
 	waitMs: number = DELIVERY_CLAIM_WAIT_MS,
 ): DeliveryClaims {
+	const here = claimedHere(store);
 	return {
 		async claim(key, ttlMs, wait = waitMs) {
+			if (here.has(key)) {
+				logger.info({ key }, `${tag}: dropped a duplicate delivery`);
+				return false;
+			}
+			here.set(key, true, { ttl: ttlMs });
+			if (store.shared !== true) return true;
 			const first = await within(store.setIfAbsent(`seen:${key}`, 1, ttlMs), wait);
 			if (first === undefined) {
 				logger.warn({ key }, `${tag}: the store did not confirm a delivery in time; handling it`);
@@ -55,7 +81,8 @@ export function createDeliveryClaims(
 			return first;
 		},
 		async release(key) {
-			await within(store.delete(`seen:${key}`), waitMs);
+			here.delete(key);
+			if (store.shared === true) await within(store.delete(`seen:${key}`), waitMs);
 		},
 	};
 }

@@ -48,6 +48,11 @@ return text
 const wrapped = (value: unknown, ttlMs: number | undefined, now: number): string =>
 	JSON.stringify(ttlMs !== undefined && ttlMs > 0 ? { value, expires: now + ttlMs } : { value });
 
+/** True for a backend several processes share (Redis, PostgreSQL); SQLite and memory belong to one process. */
+export function isSharedBackend(keyv: Keyv): boolean {
+	return keyv.store instanceof KeyvRedis || keyv.store instanceof KeyvPostgres;
+}
+
 /** The atomic operations on the keyv's backend, or undefined for a backend without them (memory: serialize in-process). */
 export function atomicOps(keyv: Keyv): AtomicOps | undefined {
 	const store: unknown = keyv.store;

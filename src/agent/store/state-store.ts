@@ -9,7 +9,7 @@
 import type Keyv from "keyv";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { openKeyv } from "./keyv.ts";
-import { atomicOps } from "./state-atomic.ts";
+import { atomicOps, isSharedBackend } from "./state-atomic.ts";
 
 /** Key-value state with TTL. Every method may reject when the backend fails (a store error is an error). */
 export interface StateStore {
@@ -32,6 +32,11 @@ export interface StateStore {
 	delete(key: string): Promise<boolean>;
 	/** Release the connection (a no-op in memory). Never rejects. */
 	close(): Promise<void>;
+	/**
+	 * True when other processes may share this store (Redis, PostgreSQL). SQLite (locked to one
+	 * process) and memory stores leave it unset: what one process remembers is then the whole truth.
+	 */
+	readonly shared?: boolean;
 }
 
 /** Serializes work per key inside this process (a chain of promises per key, dropped once idle). */
@@ -57,6 +62,7 @@ export function stateStoreOnKeyv(keyv: Keyv): StateStore {
 	const serial = keyedChains();
 	const atomic = atomicOps(keyv);
 	return {
+		...(isSharedBackend(keyv) ? { shared: true } : {}),
 		get: (key) => keyv.get(key),
 		async set(key, value, ttlMs) {
 			await keyv.set(key, value, ttlMs);
