@@ -12,7 +12,9 @@ import { type Learning, learnerKeyOf, type ReportRow, type StateStore } from "..
 import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import { type PlanPicture, type QuestionCard, renderProgressPng } from "../../render/index.ts";
+import { adminHintIn } from "./notices.ts";
 import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
 import { progressData, progressSummary } from "./progress.ts";
 import { reportCsv } from "./report.ts";
@@ -148,7 +150,7 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 
 		async report(actor, community) {
 			if (!(await actor.isAdmin())) {
-				await actor.notify(`Only admins${port.style.adminHint ?? ""} can see the report.`);
+				await actor.notify(`Only admins${adminHintIn(port.style, DEFAULT_LOCALE)} can see the report.`);
 				return undefined;
 			}
 			const rows = await learning.report(community);
@@ -181,7 +183,9 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 
 		async retention(actor, community, days) {
 			if (!(await actor.isAdmin())) {
-				await actor.notify(`Only admins${port.style.adminHint ?? ""} can change how long lessons are kept.`);
+				await actor.notify(
+					`Only admins${adminHintIn(port.style, DEFAULT_LOCALE)} can change how long lessons are kept.`,
+				);
 				return undefined;
 			}
 			const kept =

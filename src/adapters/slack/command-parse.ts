@@ -74,14 +74,13 @@ function parseConfig(args: string[], locale: Locale): LessonCommand {
 		case "vote_seconds":
 		case "vote-seconds": {
 			const n = Number(rest[0]);
-			if (!Number.isInteger(n) || n <= 0)
-				return { kind: "config", error: "Give the vote length in whole seconds, e.g. `vote_seconds 60`." };
+			if (!Number.isInteger(n) || n <= 0) return { kind: "config", error: t(locale, "config.voteSeconds") };
 			return { kind: "config", change: { setting: "caps", change: { voteSeconds: n } } };
 		}
 		case "vote_names":
 		case "vote-names": {
 			const v = (rest[0] ?? "").toLowerCase();
-			if (v !== "on" && v !== "off") return { kind: "config", error: "Use `vote_names on` or `vote_names off`." };
+			if (v !== "on" && v !== "off") return { kind: "config", error: t(locale, "config.voteNames") };
 			return { kind: "config", change: { setting: "caps", change: { voteNames: v === "on" } } };
 		}
 		case "price": {

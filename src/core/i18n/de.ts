@@ -301,4 +301,40 @@ export const de: Record<MessageKey, string> = {
 	"card.missed":
 		"Du hast {answer} geantwortet: nicht ganz. Versuch es noch einmal, frag nach einem Hinweis oder sieh dir die Antwort an.",
 	"card.hint": "Hinweis",
+	"rules.votesNamed":
+		"• Gruppenabstimmungen: offen {seconds} s nach der ersten Stimme; das Ergebnis nennt die Abstimmenden",
+	"rules.votesAnonymous":
+		"• Gruppenabstimmungen: offen {seconds} s nach der ersten Stimme; das Ergebnis nennt keine Namen",
+	"config.voteSeconds": "Gib die Abstimmungsdauer in ganzen Sekunden an, z. B. `vote_seconds 60`.",
+	"config.voteNames": "Nutze `vote_names on` oder `vote_names off`.",
+	"cmd.config.allowChannel": "Lektionen in diesem Kanal erlauben (sobald einer erlaubt ist, nur diese)",
+	"cmd.config.disallowChannel": "Einen Kanal aus der Liste der erlaubten entfernen",
+	"cmd.config.lessonsPerDay": "Lektionen, die ein Mitglied pro Tag starten darf (0 = kein Limit; Admins ausgenommen)",
+	"cmd.config.defaultMode": "Modus von Lektionen, die ohne die Option mode gestartet werden",
+	"cmd.config.serverTokens": "Tokens, die der ganze Server pro UTC-Tag nutzen darf (0 = unbegrenzt)",
+	"cmd.config.memberTokens": "Tokens, die jedes Mitglied pro UTC-Tag nutzen darf (0 = unbegrenzt)",
+	"cmd.config.price": "$ pro Million Tokens eines Modells: model=input,output (model= entfernt ihn)",
+	"cmd.config.voteSeconds":
+		"Gruppenlektionen: Sekunden, die eine Abstimmung nach der ersten Stimme offen bleibt ({min}-{max})",
+	"cmd.config.voteNames": "Gruppenlektionen: das Ergebnis nennt, wer was gewählt hat",
+	"cmd.config.reset": "Zurück zu den Standardwerten (jeder Kanal, kein Limit, solo)",
+	"discord.adminHint": " (Server verwalten)",
+	"vote.ack":
+		"Deine Stimme: {choice}. Das Ergebnis kommt, wenn alle abgestimmt haben (oder die Zeit um ist); bis dahin kannst du deine Stimme ändern.",
+	"vote.ackChanged":
+		"Stimme geändert: {choice}. Das Ergebnis kommt, wenn alle abgestimmt haben (oder die Zeit um ist); bis dahin kannst du deine Stimme ändern.",
+	"vote.members": "Mitglieder (diese Lektion):",
+	"vote.memberLine": "• {member}: {answered} beantwortet, {correct} richtig",
+	"vote.moreMembers": "• …und {count} weitere",
+	"play.notSure": "🤷 nicht sicher{how}",
+	"play.explainAgain": "🔄 anders erklären",
+	"play.prediction": "Deine Vorhersage: {answer}",
+	"play.shown": "👀 Antwort angezeigt{how}",
+	"play.missedHelp": "Tippe erneut (oder deine nächste Antwort), hint (Hinweis) oder show (Antwort zeigen).",
+	"play.helpCommands":
+		"Bei einem Quiz: hint (Hinweis), again (noch einmal), explain (anders erklären), not sure (nicht sicher), show (Antwort zeigen).",
+	"play.expected": "(erwartet: ein Buchstabe {letters} oder hint, again, explain, not sure, show; erhalten: {got})",
+	"play.endNow": "Die Lektion jetzt beenden?",
+	"play.pickPrompt": "Deine Antwort (Pfeiltasten oder ein Buchstabe, dann Enter)",
+	"play.typePrompt": "Tippe eine Antwort (oder /quit zum Pausieren, /end zum Beenden der Lektion).",
 };

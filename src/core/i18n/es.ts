@@ -295,4 +295,41 @@ export const es: Record<MessageKey, string> = {
 	"card.notQuite": "No del todo",
 	"card.missed": "Respondiste {answer}: no del todo. Inténtalo de nuevo, pide una pista o mira la respuesta.",
 	"card.hint": "Pista",
+	"rules.votesNamed":
+		"• Votaciones en grupo: abiertas {seconds} s tras el primer voto; el recuento nombra a quien votó",
+	"rules.votesAnonymous":
+		"• Votaciones en grupo: abiertas {seconds} s tras el primer voto; el recuento no nombra a nadie",
+	"config.voteSeconds": "Indica la duración de la votación en segundos enteros, p. ej. `vote_seconds 60`.",
+	"config.voteNames": "Usa `vote_names on` o `vote_names off`.",
+	"cmd.config.allowChannel": "Permitir lecciones en este canal (en cuanto se permite alguno, solo esos)",
+	"cmd.config.disallowChannel": "Quitar un canal de la lista de permitidos",
+	"cmd.config.lessonsPerDay":
+		"Lecciones que un miembro puede empezar al día (0 = sin límite; los admins están exentos)",
+	"cmd.config.defaultMode": "Modo de las lecciones empezadas sin la opción mode",
+	"cmd.config.serverTokens": "Tokens que todo el servidor puede usar por día UTC (0 = ilimitado)",
+	"cmd.config.memberTokens": "Tokens que cada miembro puede usar por día UTC (0 = ilimitado)",
+	"cmd.config.price": "$ por millón de tokens de un modelo: model=input,output (model= lo quita)",
+	"cmd.config.voteSeconds":
+		"Lecciones en grupo: segundos que una votación sigue abierta tras el primer voto ({min}-{max})",
+	"cmd.config.voteNames": "Lecciones en grupo: el recuento publicado nombra quién eligió qué",
+	"cmd.config.reset": "Volver a los valores por defecto (todos los canales, sin límite, solo)",
+	"discord.adminHint": " (Gestionar servidor)",
+	"vote.ack":
+		"Tu voto: {choice}. El recuento llega cuando todos hayan votado (o se acabe el tiempo); hasta entonces puedes cambiar tu voto.",
+	"vote.ackChanged":
+		"Voto cambiado: {choice}. El recuento llega cuando todos hayan votado (o se acabe el tiempo); hasta entonces puedes cambiar tu voto.",
+	"vote.members": "Miembros (esta lección):",
+	"vote.memberLine": "• {member}: {answered} respondidas, {correct} correctas",
+	"vote.moreMembers": "• …y {count} más",
+	"play.notSure": "🤷 no estoy seguro{how}",
+	"play.explainAgain": "🔄 explícalo de otra manera",
+	"play.prediction": "Tu predicción: {answer}",
+	"play.shown": "👀 respuesta mostrada{how}",
+	"play.missedHelp": "Escribe de nuevo (o tu siguiente respuesta), hint (pista) o show (ver la respuesta).",
+	"play.helpCommands":
+		"En un quiz: hint (pista), again (otra vez), explain (de otra manera), not sure (no estoy seguro), show (ver la respuesta).",
+	"play.expected": "(se esperaba una letra {letters}, o hint, again, explain, not sure, show; llegó {got})",
+	"play.endNow": "¿Terminar la lección ahora?",
+	"play.pickPrompt": "Tu respuesta (flechas o una letra, luego Enter)",
+	"play.typePrompt": "Escribe una respuesta (o /quit para pausar, /end para terminar la lección).",
 };
