@@ -337,4 +337,53 @@ export const de: Record<MessageKey, string> = {
 	"play.endNow": "Die Lektion jetzt beenden?",
 	"play.pickPrompt": "Deine Antwort (Pfeiltasten oder ein Buchstabe, dann Enter)",
 	"play.typePrompt": "Tippe eine Antwort (oder /quit zum Pausieren, /end zum Beenden der Lektion).",
+	"engine.tries": ", {count} Versuche",
+	"engine.again": "Schick eine Nachricht, um es noch einmal zu versuchen.",
+	"engine.doctor":
+		"Wenn das öfter passiert, bitte die Person, die den Tutor betreibt, `learnharness doctor` auszuführen.",
+	"engine.timeoutIdle": "Das KI-Modell des Tutors hat nicht geantwortet (nichts seit {time}{tries}). {again} {doctor}",
+	"engine.timeoutSlow":
+		"Das KI-Modell des Tutors hat zu langsam geantwortet (keine vollständige Antwort innerhalb von {time}{tries}). {again} {doctor}",
+	"engine.restarting": "Der Tutor startet neu; schick gleich eine Nachricht, um weiterzumachen.",
+	"engine.server": "dem Modellserver",
+	"engine.serverHost": "dem Modellserver {host}",
+	"engine.rateLimited":
+		"Das KI-Modell des Tutors ist gerade ausgelastet (Ratenlimit, HTTP 429{tries}). Warte eine Minute und schick dann eine Nachricht, um es noch einmal zu versuchen.",
+	"engine.auth":
+		"Das KI-Modell des Tutors hat unseren API-Schlüssel abgelehnt (HTTP {status} von {server}). Ein Admin muss OPENAI_API_KEY prüfen (`learnharness doctor` testet ihn).",
+	"engine.unreachable":
+		"Der Tutor konnte sein KI-Modell nicht erreichen (keine Verbindung zu {server}{tries}). {again} {doctor}",
+	"engine.unavailable":
+		"Das KI-Modell des Tutors antwortet nicht (HTTP {status} von {server}{tries}). {again} {doctor}",
+	"engine.failed": "Das KI-Modell des Tutors ist fehlgeschlagen ({detail}). {again}",
+	"engine.internal": "Bei uns ist etwas schiefgelaufen. Schick eine Nachricht, um weiterzumachen.",
+	"engine.busy":
+		"Diese Lektion ist gerade in einer anderen Instanz des Bots beschäftigt, daher wurde deine Antwort nicht gespeichert. Versuch es gleich noch einmal.",
+	"engine.notSaved":
+		"Die Lektion konnte gerade nicht gespeichert werden, daher wurde deine Antwort nicht erfasst. Versuch es gleich noch einmal.",
+	"engine.saveDelayed":
+		"Der Lektionsspeicher antwortet nicht. Deine Lektion bleibt erhalten und geht von selbst weiter, sobald er wieder da ist.",
+	"engine.malformed": "Das Ereignis ist fehlerhaft (kein Typ oder keine `by.id`).",
+	"engine.endNotAllowed": "Nur die lernende Person (oder ein Admin) kann diese Lektion beenden.",
+	"engine.soloOnly": "Das ist die Lektion von {name}: nur diese Person kann hier antworten oder schreiben.",
+	"engine.messageEmpty": "Die Nachricht ist leer.",
+	"engine.messageTooLong": "Die Nachricht ist zu lang; bleib unter {max} Zeichen.",
+	"engine.notInLesson": "Diese Frage gehört nicht zu dieser Lektion.",
+	"engine.alreadyAnswered": "Diese Frage wurde schon beantwortet.",
+	"engine.movedOn": "Die Lektion ist über diese Frage hinaus.",
+	"engine.helpQuizOnly": "Hinweise und Hilfe gibt es nur für Quizfragen.",
+	"engine.maxHints": "Diese Frage hatte schon {max} Hinweise: versuch eine Antwort oder lass dir die Antwort zeigen.",
+	"engine.answerEmpty": "Die Antwort ist leer.",
+	"engine.answerTooLong": "Die Antwort ist zu lang; bleib unter {max} Zeichen.",
+	"engine.pickOneOf": "Wähle eine der {count} Optionen ({first}-{last}).",
+	"engine.pickOne": "Wähle eine der {count} Optionen.",
+	"engine.closingStart": "Der Tutor startet neu; starte die Lektion gleich noch einmal.",
+	"engine.noTopic": "Nenne ein Thema, das du lernen möchtest.",
+	"engine.topicTooLong": "Das Thema muss unter {max} Zeichen bleiben.",
+	"engine.exists": "In diesem Thread läuft schon eine Lektion.",
+	"engine.startNotSaved":
+		"Die Lektion konnte nicht gespeichert werden und hat daher nicht begonnen. Versuch es gleich noch einmal.",
+	"engine.restartingTry": "Der Tutor startet neu; versuch es gleich noch einmal.",
+	"engine.notLoaded": "Die Lektion konnte nicht geladen werden; versuch es gleich noch einmal.",
+	"engine.noLesson": "In diesem Thread läuft keine Lektion.",
 };
