@@ -8,7 +8,7 @@
 
 import { describe, expect, it } from "vitest";
 import { assessmentInput, planMermaid, probeQuiz } from "../../fixtures/lesson-script.ts";
-import { customIds, scriptedModel, useStack, waitForAck, waitForControl } from "./helpers.ts";
+import { scriptedModel, useStack, waitForAck, waitForControl } from "./helpers.ts";
 
 const check = {
 	name: "quiz",
