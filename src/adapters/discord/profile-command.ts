@@ -15,6 +15,7 @@ import {
 } from "discord.js";
 import { DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS } from "../../agent/index.ts";
 import { toDiscordMessages } from "../../render/index.ts";
+import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { LessonPlace } from "../lesson/port.ts";
 import { actorOf } from "./actor.ts";
 import type { ControlsContext } from "./controls.ts";
@@ -103,7 +104,8 @@ export async function profileCommand(
 	const guildId = interaction.guildId;
 	if (!guildId) return actor.notify(NOTICES.notInGuild);
 	const flows = ctx.controller.profile;
-	if (!flows) return actor.notify("Learner profiles are not enabled on this bot.");
+	const locale = actor.locale ?? DEFAULT_LOCALE;
+	if (!flows) return actor.notify(t(locale, "profile.disabled"));
 	const send = async (body: Parameters<ChatInputCommandInteraction["editReply"]>[0]) => {
 		try {
 			await interaction.editReply(body);
@@ -116,7 +118,7 @@ export async function profileCommand(
 			const place = placeOf(interaction, guildId);
 			if (!place) return actor.notify(NOTICES.badChannel);
 			const threadId = await flows.review.start(actor, place);
-			if (threadId) await actor.notify(`Your review is ready: <#${threadId.split(":")[2]}>`);
+			if (threadId) await actor.notify(t(locale, "profile.reviewReadyAt", { thread: `<#${threadId.split(":")[2]}>` }));
 			return;
 		}
 		case "progress": {
@@ -139,7 +141,7 @@ export async function profileCommand(
 			});
 		}
 		case "forget-me": {
-			const [message] = toDiscordMessages(flows.forgetCard());
+			const [message] = toDiscordMessages(flows.forgetCard(locale));
 			if (!message) return;
 			return send({
 				content: message.content,
