@@ -15,8 +15,9 @@ import {
 	Routes,
 } from "discord.js";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
-import { LANGUAGE_NAMES, LOCALES, type Locale, type MessageKey, type MessageParams, t } from "../lesson/i18n.ts";
+import { LANGUAGE_NAMES, LOCALES, t } from "../lesson/i18n.ts";
 import { MAX_VOTE_SECONDS, MIN_VOTE_SECONDS } from "../lesson/lesson-rules.ts";
+import { described, discordLocalizations } from "./localized.ts";
 import { profileSubcommands } from "./profile-command.ts";
 import type { DiscordAdapterConfig } from "./types.ts";
 
@@ -44,25 +45,7 @@ export const OPTION = {
 /** Longest topic accepted (the thread name is cut to Discord's 100 characters). */
 export const TOPIC_MAX_CHARS = 200;
 
-/** Discord's locale codes for each of our languages other than English (Spanish has two). */
-const DISCORD_LOCALES: Readonly<Record<Exclude<Locale, "en">, readonly string[]>> = {
-	de: ["de"],
-	es: ["es-ES", "es-419"],
-};
-
-/** `description_localizations` (or name) for a catalogue key: every supported language Discord knows. */
-export function discordLocalizations(key: MessageKey, params?: MessageParams): Record<string, string> {
-	const out: Record<string, string> = {};
-	for (const [locale, codes] of Object.entries(DISCORD_LOCALES) as Array<[Locale, readonly string[]]>)
-		for (const code of codes) out[code] = t(locale, key, params).slice(0, 100);
-	return out;
-}
-
-/** A description and its localizations. */
-const described = (key: MessageKey, params?: MessageParams) => ({
-	description: t("en", key, params).slice(0, 100),
-	description_localizations: discordLocalizations(key, params),
-});
+export { discordLocalizations } from "./localized.ts";
 
 const modeChoices = [
 	{ name: t("en", "cmd.mode.solo"), name_localizations: discordLocalizations("cmd.mode.solo"), value: "solo" },

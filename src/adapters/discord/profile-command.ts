@@ -19,6 +19,7 @@ import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { LessonPlace } from "../lesson/port.ts";
 import { actorOf } from "./actor.ts";
 import type { ControlsContext } from "./controls.ts";
+import { described } from "./localized.ts";
 import { NOTICES } from "./notices.ts";
 import { describeRestError } from "./rest-messages.ts";
 
@@ -37,32 +38,32 @@ export const profileSubcommands: APIApplicationCommandSubcommandOption[] = [
 	{
 		type: ApplicationCommandOptionType.Subcommand,
 		name: "review",
-		description: "A short review of the ideas due from your lessons, in a thread",
+		...described("cmd.review"),
 	},
 	{
 		type: ApplicationCommandOptionType.Subcommand,
 		name: "progress",
-		description: "Your progress per topic as a picture (only you see it)",
+		...described("cmd.progress"),
 	},
 	{
 		type: ApplicationCommandOptionType.Subcommand,
 		name: "report",
-		description: "Admins: a CSV of every member's lessons here (numbers only)",
+		...described("cmd.report"),
 	},
 	{
 		type: ApplicationCommandOptionType.Subcommand,
 		name: "forget-me",
-		description: "Delete your learner profile, review items and lesson transcripts",
+		...described("cmd.forgetMe"),
 	},
 	{
 		type: ApplicationCommandOptionType.Subcommand,
 		name: "remind",
-		description: "A nudge (at most once a day) when reviews are due",
+		...described("cmd.remind"),
 		options: [
 			{
 				type: ApplicationCommandOptionType.Boolean,
 				name: "on",
-				description: "true: remind me; false: stop",
+				...described("cmd.remind.on"),
 				required: true,
 			},
 		],
@@ -70,12 +71,12 @@ export const profileSubcommands: APIApplicationCommandSubcommandOption[] = [
 	{
 		type: ApplicationCommandOptionType.Subcommand,
 		name: "retention",
-		description: `Admins: days lessons are kept after they end (default ${DEFAULT_RETENTION_DAYS})`,
+		...described("cmd.retention", { days: DEFAULT_RETENTION_DAYS }),
 		options: [
 			{
 				type: ApplicationCommandOptionType.Integer,
 				name: "days",
-				description: "Keep lessons this many days (leave out to see the setting)",
+				...described("cmd.retention.days"),
 				min_value: 1,
 				max_value: MAX_RETENTION_DAYS,
 			},

@@ -135,14 +135,15 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 		async progress(actor, community) {
 			const key = keyOf(community, actor.by);
 			const [profile, items] = await Promise.all([learning.profile(key), learning.items(key)]);
-			const data = progressData(profile, items, now());
-			const text = progressSummary(data, items, now());
+			const locale = actor.locale ?? DEFAULT_LOCALE;
+			const data = { ...progressData(profile, items, now()), locale };
+			const text = progressSummary(data, items, now(), locale);
 			if (!profile || profile.lessons.length === 0) return { text };
 			const png = await renderProgressPng(data).catch((error: unknown) => {
 				logger.warn({ err: error }, `${port.name}: the progress picture failed`);
 				return undefined;
 			});
-			const caption = tn(actor.locale ?? DEFAULT_LOCALE, "profile.caption", data.topics.length);
+			const caption = tn(locale, "profile.caption", data.topics.length);
 			return {
 				text,
 				picture: { key: `progress:${key}`, caption, outline: text, alt: text.slice(0, 1000), ...(png ? { png } : {}) },
