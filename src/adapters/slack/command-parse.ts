@@ -125,7 +125,7 @@ export function parseLessonCommand(text: string, locale: Locale = DEFAULT_LOCALE
 			const n = Number(args[0]);
 			return args.length === 1 && Number.isInteger(n) && n >= 1 && n <= 3650
 				? { kind: "retention", days: n }
-				: { kind: "retention", error: "Give the days to keep lessons as a whole number from 1 to 3650." };
+				: { kind: "retention", error: t(locale, "config.retention") };
 		}
 		case "remind": {
 			const v = args[0]?.toLowerCase();

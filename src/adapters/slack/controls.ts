@@ -101,7 +101,7 @@ async function onControl(ctx: HandlerContext, body: BlockAction, action: BlockEl
 	}
 	if (id.verb === "help") {
 		const kind = HELP_KINDS[id.choice ?? -1];
-		if (!kind) return notify(ctx, target, "That control could not be read; please try again.");
+		if (!kind) return notify(ctx, target, t(DEFAULT_LOCALE, "slack.badControl"));
 		return void (await ctx.controller.help(actor, threadId, id.toolCallId, kind));
 	}
 	const index =

@@ -295,7 +295,7 @@ class PlaygroundRun {
 		if (answer === "interrupted") return this.paused();
 		if (answer === undefined) return this.inputEnded();
 		if (typeof answer === "object" && answer.command === "help") {
-			if (!quiz) return void (await this.actor.notify("Hints and help are for quiz questions."));
+			if (!quiz) return void (await this.actor.notify(t(this.locale, "engine.helpQuizOnly")));
 			return this.refused(await this.controller.help(this.actor, this.sessionId, question.toolCallId, answer.kind));
 		}
 		if (typeof answer === "object") return this.command(answer.command);

@@ -461,4 +461,6 @@ export const de: Record<MessageKey, string> = {
 	"cmd.remind.on": "true: erinnere mich; false: aufhören",
 	"cmd.retention": "Admins: Tage, die Lektionen nach ihrem Ende aufbewahrt werden (Standard {days})",
 	"cmd.retention.days": "Lektionen so viele Tage aufbewahren (weglassen, um die Einstellung zu sehen)",
+	"config.retention": "Gib die Tage, die Lektionen aufbewahrt werden, als ganze Zahl von 1 bis 3650 an.",
+	"slack.badControl": "Dieses Bedienelement konnte nicht gelesen werden; bitte versuch es noch einmal.",
 };

@@ -447,6 +447,8 @@ export const en = {
 	"cmd.remind.on": "true: remind me; false: stop",
 	"cmd.retention": "Admins: days lessons are kept after they end (default {days})",
 	"cmd.retention.days": "Keep lessons this many days (leave out to see the setting)",
+	"config.retention": "Give the days to keep lessons as a whole number from 1 to 3650.",
+	"slack.badControl": "That control could not be read; please try again.",
 } as const;
 
 /** A message key. */

@@ -449,4 +449,6 @@ export const es: Record<MessageKey, string> = {
 	"cmd.remind.on": "true: recuérdame; false: parar",
 	"cmd.retention": "Admins: días que se guardan las lecciones tras terminar (por defecto {days})",
 	"cmd.retention.days": "Guardar las lecciones tantos días (omítelo para ver el ajuste)",
+	"config.retention": "Indica los días que se guardan las lecciones como un número entero de 1 a 3650.",
+	"slack.badControl": "No se pudo leer ese control; inténtalo de nuevo.",
 };
