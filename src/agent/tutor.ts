@@ -13,7 +13,7 @@ import type { TurnBudget } from "../core/contracts/budget.ts";
 import type { HandleResult, LearnerEvent } from "../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../core/contracts/logger.ts";
 import type { StartLessonOptions, StartLessonResult, Tutor } from "../core/contracts/tutor.ts";
-import { DEFAULT_LOCALE, isLocale } from "../core/i18n/index.ts";
+import { DEFAULT_LOCALE, isLocale, t } from "../core/i18n/index.ts";
 import { normalizeGroupSettings } from "../core/votes.ts";
 import { admit, claim } from "./engine/admit.ts";
 import { createAgents } from "./engine/agents.ts";
@@ -21,7 +21,7 @@ import type { EngineContext } from "./engine/context.ts";
 import { createEventHub } from "./engine/event-hub.ts";
 import { refreshIdle } from "./engine/lease.ts";
 import { asLanguageModelV3 } from "./engine/model-step.ts";
-import { NOT_SAVED_MESSAGE, save, saveRetrying } from "./engine/persist.ts";
+import { notSavedMessage, save, saveRetrying } from "./engine/persist.ts";
 import { armVotes, kick } from "./engine/pump.ts";
 import { type QuestionEvent, replayEvents } from "./engine/question-events.ts";
 import { repairRecord } from "./engine/repair.ts";
@@ -222,18 +222,23 @@ export function createTutor(options: TutorOptions): Tutor {
 
 	return {
 		async startLesson(opts: StartLessonOptions): Promise<StartLessonResult> {
-			if (closed)
-				return { ok: false, code: "closing", message: "The tutor is restarting; start the lesson again in a moment." };
+			// Refusals in the lesson's language (what the starter reads).
+			const lang = isLocale(opts.language) ? opts.language : DEFAULT_LOCALE;
+			if (closed) return { ok: false, code: "closing", message: t(lang, "engine.closingStart") };
 			const topic = typeof opts.topic === "string" ? opts.topic.trim().replace(/\s+/g, " ") : "";
-			if (topic === "") return { ok: false, code: "invalid-topic", message: "Name a topic to learn." };
+			if (topic === "") return { ok: false, code: "invalid-topic", message: t(lang, "engine.noTopic") };
 			if (topic.length > MAX_TOPIC_CHARS)
-				return { ok: false, code: "invalid-topic", message: `Keep the topic under ${MAX_TOPIC_CHARS} characters.` };
+				return {
+					ok: false,
+					code: "invalid-topic",
+					message: t(lang, "engine.topicTooLong", { max: String(MAX_TOPIC_CHARS) }),
+				};
 			// Before the existence check: no await may come between that check and claiming the thread.
 			const prior = await recallWithin(options.recall, opts, topic, logger);
 			absent.delete(opts.sessionId); // a start always asks the store
 			// states.has: another startLesson for this thread got there while the store was read.
 			if ((await load(opts.sessionId)) || states.has(opts.sessionId))
-				return { ok: false, code: "exists", message: "A lesson already runs in this thread." };
+				return { ok: false, code: "exists", message: t(lang, "engine.exists") };
 			const at = rt.now().toISOString();
 			const record: SessionRecord = {
 				format: 1,
@@ -268,13 +273,8 @@ export function createTutor(options: TutorOptions): Tutor {
 			} catch (error) {
 				states.delete(opts.sessionId);
 				// Another process stored a lesson for this thread first (compare-and-set from "absent").
-				if (isStoreConflict(error))
-					return { ok: false, code: "exists", message: "A lesson already runs in this thread." };
-				return {
-					ok: false,
-					code: "store-unavailable",
-					message: "The lesson could not be saved, so it did not start. Try again in a moment.",
-				};
+				if (isStoreConflict(error)) return { ok: false, code: "exists", message: t(lang, "engine.exists") };
+				return { ok: false, code: "store-unavailable", message: t(lang, "engine.startNotSaved") };
 			}
 			state.queue.push({ type: "kick" });
 			kick(rt, state);
@@ -282,34 +282,28 @@ export function createTutor(options: TutorOptions): Tutor {
 		},
 
 		async handle(sessionId: string, event: LearnerEvent): Promise<HandleResult> {
-			if (closed) return { ok: false, code: "closing", message: "The tutor is restarting; try again in a moment." };
+			// Before the lesson is read its language is unknown: English (the adapters say these in the reader's language).
+			if (closed) return { ok: false, code: "closing", message: t(DEFAULT_LOCALE, "engine.restartingTry") };
 			let state: SessionState | undefined;
 			try {
 				state = await load(sessionId);
 			} catch (error) {
 				logger.error({ err: error, sessionId }, "loading the session failed");
-				return {
-					ok: false,
-					code: "store-unavailable",
-					message: "The lesson could not be loaded; try again in a moment.",
-				};
+				return { ok: false, code: "store-unavailable", message: t(DEFAULT_LOCALE, "engine.notLoaded") };
 			}
-			if (!state) return { ok: false, code: "unknown-session", message: "No lesson runs in this thread." };
+			if (!state) return { ok: false, code: "unknown-session", message: t(DEFAULT_LOCALE, "engine.noLesson") };
+			const lang = state.record.language ?? DEFAULT_LOCALE;
 			// Another process may have saved this session since it was read here: admit against the stored record.
 			if (rt.store.shared)
 				try {
 					await refreshIdle(rt, state);
 				} catch (error) {
 					logger.error({ err: error, sessionId }, "re-reading the session failed");
-					return {
-						ok: false,
-						code: "store-unavailable",
-						message: "The lesson could not be loaded; try again in a moment.",
-					};
+					return { ok: false, code: "store-unavailable", message: t(lang, "engine.notLoaded") };
 				}
 			// The store is failing and a turn runs: queued, this event would wait in memory only. Refuse it.
 			if (!rt.storeHealthy && state.pump !== undefined)
-				return { ok: false, code: "store-unavailable", message: NOT_SAVED_MESSAGE };
+				return { ok: false, code: "store-unavailable", message: notSavedMessage(lang) };
 			// From here on everything is synchronous: two events cannot both claim one question.
 			const verdict = admit(state, event, rt.now().toISOString());
 			if (!verdict.ok) return verdict;

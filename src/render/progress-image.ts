@@ -6,6 +6,8 @@
  * at most MAX_TOPICS topics and TIMELINE_DAYS days are drawn.
  */
 
+import { DEFAULT_LOCALE, type Locale, type MessageKey, type MessageParams, t } from "../core/i18n/index.ts";
+
 /** One topic's counts. */
 export interface ProgressTopic {
 	topic: string;
@@ -22,6 +24,8 @@ export interface ProgressData {
 	days: Record<string, { lessons: number; reviews: number }>;
 	/** The last day of the timeline (UTC). */
 	today: Date;
+	/** The reader's language for the picture's words (default English). */
+	locale?: Locale;
 }
 
 /** Topics drawn (the most recent first); the rest are counted in a line. */
@@ -40,6 +44,8 @@ const clip = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0
 /** The SVG source of the picture (exported for tests and for a text-only fallback's alt). */
 export function progressSvg(data: ProgressData): string {
 	const topics = data.topics.slice(0, MAX_TOPICS);
+	const locale = data.locale ?? DEFAULT_LOCALE;
+	const word = (key: MessageKey, params?: MessageParams) => xml(t(locale, key, params));
 	const barX = 220;
 	const barW = 300;
 	const top = 48;
@@ -48,10 +54,10 @@ export function progressSvg(data: ProgressData): string {
 	const out: string[] = [
 		`<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="DejaVu Sans, sans-serif">`,
 		`<rect width="100%" height="100%" fill="#fffdf8"/>`,
-		`<text x="16" y="28" font-size="18" font-weight="bold" fill="${COLORS.text}">Your progress</text>`,
+		`<text x="16" y="28" font-size="18" font-weight="bold" fill="${COLORS.text}">${word("progress.title")}</text>`,
 	];
 	if (topics.length === 0)
-		out.push(`<text x="16" y="${top + 20}" font-size="14" fill="${COLORS.text}">No lessons yet.</text>`);
+		out.push(`<text x="16" y="${top + 20}" font-size="14" fill="${COLORS.text}">${word("progress.noLessons")}</text>`);
 	topics.forEach((t, i) => {
 		const y = top + i * ROW;
 		const total = Math.max(1, t.learned + t.shaky + t.notYet);
@@ -67,21 +73,21 @@ export function progressSvg(data: ProgressData): string {
 				out.push(`<rect x="${x.toFixed(1)}" y="${y + 4}" width="${w.toFixed(1)}" height="18" fill="${COLORS[key]}"/>`);
 			x += w;
 		}
-		const label = `${t.learned}/${t.learned + t.shaky + t.notYet}${t.due > 0 ? ` · ${t.due} due` : ""}`;
+		const label = `${t.learned}/${t.learned + t.shaky + t.notYet}${t.due > 0 ? ` · ${word("progress.due", { count: t.due })}` : ""}`;
 		out.push(
-			`<text x="${barX + barW + 10}" y="${y + 17}" font-size="12" fill="${t.due > 0 ? COLORS.due : COLORS.text}">${xml(label)}</text>`,
+			`<text x="${barX + barW + 10}" y="${y + 17}" font-size="12" fill="${t.due > 0 ? COLORS.due : COLORS.text}">${label}</text>`,
 		);
 	});
 	if (data.topics.length > MAX_TOPICS)
 		out.push(
-			`<text x="16" y="${timelineY - 14}" font-size="11" fill="${COLORS.text}">and ${data.topics.length - MAX_TOPICS} more topics</text>`,
+			`<text x="16" y="${timelineY - 14}" font-size="11" fill="${COLORS.text}">${word("progress.moreTopics", { count: data.topics.length - MAX_TOPICS })}</text>`,
 		);
 	// Legend and timeline.
 	out.push(
-		`<text x="16" y="${timelineY + 4}" font-size="11" fill="${COLORS.learned}">■ learned</text>`,
-		`<text x="96" y="${timelineY + 4}" font-size="11" fill="${COLORS.shaky}">■ shaky</text>`,
-		`<text x="166" y="${timelineY + 4}" font-size="11" fill="#90a4ae">■ not yet</text>`,
-		`<text x="16" y="${timelineY + 30}" font-size="12" fill="${COLORS.text}">Last ${TIMELINE_DAYS} days</text>`,
+		`<text x="16" y="${timelineY + 4}" font-size="11" fill="${COLORS.learned}">■ ${word("plan.kind.learned")}</text>`,
+		`<text x="96" y="${timelineY + 4}" font-size="11" fill="${COLORS.shaky}">■ ${word("plan.kind.shaky")}</text>`,
+		`<text x="166" y="${timelineY + 4}" font-size="11" fill="#90a4ae">■ ${word("plan.kind.upcoming")}</text>`,
+		`<text x="16" y="${timelineY + 30}" font-size="12" fill="${COLORS.text}">${word("progress.lastDays", { count: TIMELINE_DAYS })}</text>`,
 	);
 	const cell = 16;
 	for (let d = 0; d < TIMELINE_DAYS; d++) {

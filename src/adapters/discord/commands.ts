@@ -15,8 +15,9 @@ import {
 	Routes,
 } from "discord.js";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
-import { LANGUAGE_NAMES, LOCALES, type Locale, type MessageKey, t } from "../lesson/i18n.ts";
+import { LANGUAGE_NAMES, LOCALES, t } from "../lesson/i18n.ts";
 import { MAX_VOTE_SECONDS, MIN_VOTE_SECONDS } from "../lesson/lesson-rules.ts";
+import { described, discordLocalizations } from "./localized.ts";
 import { profileSubcommands } from "./profile-command.ts";
 import type { DiscordAdapterConfig } from "./types.ts";
 
@@ -44,25 +45,7 @@ export const OPTION = {
 /** Longest topic accepted (the thread name is cut to Discord's 100 characters). */
 export const TOPIC_MAX_CHARS = 200;
 
-/** Discord's locale codes for each of our languages other than English (Spanish has two). */
-const DISCORD_LOCALES: Readonly<Record<Exclude<Locale, "en">, readonly string[]>> = {
-	de: ["de"],
-	es: ["es-ES", "es-419"],
-};
-
-/** `description_localizations` (or name) for a catalogue key: every supported language Discord knows. */
-export function discordLocalizations(key: MessageKey): Record<string, string> {
-	const out: Record<string, string> = {};
-	for (const [locale, codes] of Object.entries(DISCORD_LOCALES) as Array<[Locale, readonly string[]]>)
-		for (const code of codes) out[code] = t(locale, key).slice(0, 100);
-	return out;
-}
-
-/** A description and its localizations. */
-const described = (key: MessageKey) => ({
-	description: t("en", key),
-	description_localizations: discordLocalizations(key),
-});
+export { discordLocalizations } from "./localized.ts";
 
 const modeChoices = [
 	{ name: t("en", "cmd.mode.solo"), name_localizations: discordLocalizations("cmd.mode.solo"), value: "solo" },
@@ -123,62 +106,62 @@ export const lessonCommands: RESTPutAPIApplicationCommandsJSONBody = [
 					{
 						type: ApplicationCommandOptionType.Channel,
 						name: OPTION.allowChannel,
-						description: "Allow lessons in this channel (once any is allowed, only those)",
+						...described("cmd.config.allowChannel"),
 						channel_types: [ChannelType.GuildText, ChannelType.GuildAnnouncement],
 					},
 					{
 						type: ApplicationCommandOptionType.Channel,
 						name: OPTION.disallowChannel,
-						description: "Remove a channel from the allowed list",
+						...described("cmd.config.disallowChannel"),
 						channel_types: [ChannelType.GuildText, ChannelType.GuildAnnouncement],
 					},
 					{
 						type: ApplicationCommandOptionType.Integer,
 						name: OPTION.lessonsPerDay,
-						description: "Lessons a member may start per day (0 = no limit; admins are exempt)",
+						...described("cmd.config.lessonsPerDay"),
 						min_value: 0,
 						max_value: 100,
 					},
 					{
 						type: ApplicationCommandOptionType.String,
 						name: OPTION.defaultMode,
-						description: "Mode of lessons started without the mode option",
+						...described("cmd.config.defaultMode"),
 						choices: modeChoices,
 					},
 					{
 						type: ApplicationCommandOptionType.Integer,
 						name: OPTION.serverTokens,
-						description: "Tokens the whole server may use per UTC day (0 = unlimited)",
+						...described("cmd.config.serverTokens"),
 						min_value: 0,
 					},
 					{
 						type: ApplicationCommandOptionType.Integer,
 						name: OPTION.memberTokens,
-						description: "Tokens each member's turns may use per UTC day (0 = unlimited)",
+						...described("cmd.config.memberTokens"),
 						min_value: 0,
 					},
 					{
 						type: ApplicationCommandOptionType.String,
 						name: OPTION.price,
-						description: "A model's $ per million tokens: model=input,output (model= removes it)",
+						...described("cmd.config.price"),
 						max_length: 100,
 					},
 					{
 						type: ApplicationCommandOptionType.Integer,
 						name: OPTION.voteSeconds,
-						description: `Group lessons: seconds a vote stays open after the first vote (${MIN_VOTE_SECONDS}-${MAX_VOTE_SECONDS})`,
+						...described("cmd.config.voteSeconds", { min: MIN_VOTE_SECONDS, max: MAX_VOTE_SECONDS }),
 						min_value: MIN_VOTE_SECONDS,
 						max_value: MAX_VOTE_SECONDS,
 					},
 					{
 						type: ApplicationCommandOptionType.Boolean,
 						name: OPTION.voteNames,
-						description: "Group lessons: the posted tally names who chose what",
+						...described("cmd.config.voteNames"),
 					},
 					{
 						type: ApplicationCommandOptionType.Boolean,
 						name: OPTION.reset,
-						description: "Back to the defaults (every channel, no limit, solo)",
+						...described("cmd.config.reset"),
 					},
 				],
 			},

@@ -15,9 +15,11 @@ import {
 } from "discord.js";
 import { DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS } from "../../agent/index.ts";
 import { toDiscordMessages } from "../../render/index.ts";
+import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { LessonPlace } from "../lesson/port.ts";
 import { actorOf } from "./actor.ts";
 import type { ControlsContext } from "./controls.ts";
+import { described } from "./localized.ts";
 import { NOTICES } from "./notices.ts";
 import { describeRestError } from "./rest-messages.ts";
 
@@ -36,32 +38,32 @@ export const profileSubcommands: APIApplicationCommandSubcommandOption[] = [
 	{
 		type: ApplicationCommandOptionType.Subcommand,
 		name: "review",
-		description: "A short review of the ideas due from your lessons, in a thread",
+		...described("cmd.review"),
 	},
 	{
 		type: ApplicationCommandOptionType.Subcommand,
 		name: "progress",
-		description: "Your progress per topic as a picture (only you see it)",
+		...described("cmd.progress"),
 	},
 	{
 		type: ApplicationCommandOptionType.Subcommand,
 		name: "report",
-		description: "Admins: a CSV of every member's lessons here (numbers only)",
+		...described("cmd.report"),
 	},
 	{
 		type: ApplicationCommandOptionType.Subcommand,
 		name: "forget-me",
-		description: "Delete your learner profile, review items and lesson transcripts",
+		...described("cmd.forgetMe"),
 	},
 	{
 		type: ApplicationCommandOptionType.Subcommand,
 		name: "remind",
-		description: "A nudge (at most once a day) when reviews are due",
+		...described("cmd.remind"),
 		options: [
 			{
 				type: ApplicationCommandOptionType.Boolean,
 				name: "on",
-				description: "true: remind me; false: stop",
+				...described("cmd.remind.on"),
 				required: true,
 			},
 		],
@@ -69,12 +71,12 @@ export const profileSubcommands: APIApplicationCommandSubcommandOption[] = [
 	{
 		type: ApplicationCommandOptionType.Subcommand,
 		name: "retention",
-		description: `Admins: days lessons are kept after they end (default ${DEFAULT_RETENTION_DAYS})`,
+		...described("cmd.retention", { days: DEFAULT_RETENTION_DAYS }),
 		options: [
 			{
 				type: ApplicationCommandOptionType.Integer,
 				name: "days",
-				description: "Keep lessons this many days (leave out to see the setting)",
+				...described("cmd.retention.days"),
 				min_value: 1,
 				max_value: MAX_RETENTION_DAYS,
 			},
@@ -103,7 +105,8 @@ export async function profileCommand(
 	const guildId = interaction.guildId;
 	if (!guildId) return actor.notify(NOTICES.notInGuild);
 	const flows = ctx.controller.profile;
-	if (!flows) return actor.notify("Learner profiles are not enabled on this bot.");
+	const locale = actor.locale ?? DEFAULT_LOCALE;
+	if (!flows) return actor.notify(t(locale, "profile.disabled"));
 	const send = async (body: Parameters<ChatInputCommandInteraction["editReply"]>[0]) => {
 		try {
 			await interaction.editReply(body);
@@ -116,7 +119,7 @@ export async function profileCommand(
 			const place = placeOf(interaction, guildId);
 			if (!place) return actor.notify(NOTICES.badChannel);
 			const threadId = await flows.review.start(actor, place);
-			if (threadId) await actor.notify(`Your review is ready: <#${threadId.split(":")[2]}>`);
+			if (threadId) await actor.notify(t(locale, "profile.reviewReadyAt", { thread: `<#${threadId.split(":")[2]}>` }));
 			return;
 		}
 		case "progress": {
@@ -139,7 +142,7 @@ export async function profileCommand(
 			});
 		}
 		case "forget-me": {
-			const [message] = toDiscordMessages(flows.forgetCard());
+			const [message] = toDiscordMessages(flows.forgetCard(locale));
 			if (!message) return;
 			return send({
 				content: message.content,

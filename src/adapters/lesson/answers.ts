@@ -93,7 +93,8 @@ export function createAnswerFlows(deps: AnswerDeps) {
 		const result = await tutor.handle(threadId, event);
 		await refused(actor, threadId, result, event.type === "end" ? "end" : "answer");
 		// Group lessons: a vote is acknowledged privately (the tally comes later, for everyone).
-		if (result.ok && result.vote) await actor.notify(voteAckText(result.vote, port.style));
+		if (result.ok && result.vote)
+			await actor.notify(voteAckText(result.vote, port.style, await localeFor(actor, threadId)));
 		return result;
 	}
 

@@ -18,7 +18,7 @@ import { createDeliveryClaims, type DeliveryClaims } from "./deliveries.ts";
 import { type BudgetRouter, budgetVerdict, createLessonBudget, type LessonBudgetOptions } from "./lesson-budget.ts";
 import { applyLessonRulesChange, type LessonRules, type LessonRulesChange } from "./lesson-rules.ts";
 import { LessonState } from "./lesson-state.ts";
-import { refusalNotice } from "./notices.ts";
+import { adminHintIn, refusalNotice } from "./notices.ts";
 import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
 import { attachProfile, createProfileFlows, type ProfileFlows } from "./profile-flows.ts";
 import type { Rephrase } from "./review.ts";
@@ -243,8 +243,9 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 		},
 		async config(actor, community, change) {
 			if (!(await actor.isAdmin())) {
-				const adminHint = port.style.adminHint ?? "";
-				await actor.notify(t(actor.locale ?? DEFAULT_LOCALE, "refuse.adminsOnlyConfig", { adminHint }));
+				const locale = actor.locale ?? DEFAULT_LOCALE;
+				const adminHint = adminHintIn(port.style, locale);
+				await actor.notify(t(locale, "refuse.adminsOnlyConfig", { adminHint }));
 				return undefined;
 			}
 			const current = await state.rules(community);
@@ -256,8 +257,9 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 		},
 		async usage(actor, community) {
 			if (!(await actor.isAdmin())) {
-				const adminHint = port.style.adminHint ?? "";
-				await actor.notify(t(actor.locale ?? DEFAULT_LOCALE, "refuse.adminsOnlyUsage", { adminHint }));
+				const locale = actor.locale ?? DEFAULT_LOCALE;
+				const adminHint = adminHintIn(port.style, locale);
+				await actor.notify(t(locale, "refuse.adminsOnlyUsage", { adminHint }));
 				return undefined;
 			}
 			const at = now();

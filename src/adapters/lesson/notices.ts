@@ -18,8 +18,8 @@ export interface Refusal {
 export interface NoticeStyle {
 	/** How to start a lesson, e.g. "`/lesson start`". */
 	startHint: string;
-	/** Who counts as an admin, e.g. " (Manage Server)"; appended to "an admin". */
-	adminHint?: string;
+	/** Who counts as an admin, e.g. " (Manage Server)" in the reader's language; appended to "an admin". */
+	adminHint?: string | ((locale: Locale) => string);
 	/** Escape text that came from elsewhere (the tutor's message) for the platform's markup. */
 	escape?: (text: string) => string;
 	/** A user mention, e.g. `<@123>` (default that form). */
@@ -32,6 +32,12 @@ export interface NoticeStyle {
 	time?: (epochMs: number) => string;
 	/** false when a private notice cannot carry a picture (the outline goes in its text instead). */
 	noticePictures?: boolean;
+}
+
+/** The platform's admin hint in `locale` ("" when it has none). */
+export function adminHintIn(style: NoticeStyle, locale: Locale): string {
+	const hint = style.adminHint;
+	return typeof hint === "function" ? hint(locale) : (hint ?? "");
 }
 
 /** What the refused person tried. */
@@ -55,7 +61,7 @@ export function refusalNotice(
 			if (options.action === "end")
 				return t(locale, "refuse.endNotAllowed", {
 					learner: options.learner ?? t(locale, "refuse.theLearner"),
-					adminHint: style.adminHint ?? "",
+					adminHint: adminHintIn(style, locale),
 				});
 			return options.learner
 				? t(locale, "refuse.soloOf", { learner: options.learner, start })

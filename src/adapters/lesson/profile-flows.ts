@@ -12,7 +12,9 @@ import { type Learning, learnerKeyOf, type ReportRow, type StateStore } from "..
 import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
+import { DEFAULT_LOCALE, type Locale, t, tn } from "../../core/i18n/index.ts";
 import { type PlanPicture, type QuestionCard, renderProgressPng } from "../../render/index.ts";
+import { adminHintIn } from "./notices.ts";
 import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
 import { progressData, progressSummary } from "./progress.ts";
 import { reportCsv } from "./report.ts";
@@ -57,7 +59,7 @@ export interface ProfileFlows {
 	/** `/lesson report` (admins): the CSV and its rows; undefined when refused (the actor was told). */
 	report(actor: Actor, community: string): Promise<{ csv: string; rows: ReportRow[] } | undefined>;
 	/** The confirm card of `/lesson forget-me` (its one button deletes). */
-	forgetCard(): QuestionCard;
+	forgetCard(locale?: Locale): QuestionCard;
 	/** Delete what is stored of the actor; the message that says what went. */
 	forget(actor: Actor, community: string): Promise<string>;
 	/** `/lesson remind on|off`: the reply. */
@@ -103,6 +105,7 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 	});
 
 	const forget = async (actor: Actor, community: string): Promise<string> => {
+		const locale = actor.locale ?? DEFAULT_LOCALE;
 		const key = keyOf(community, actor.by);
 		const profile = await learning.profile(key);
 		const { sessions, reviewThreads } = await learning.forget(key);
@@ -121,8 +124,8 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 		}
 		logger.info({ lessons: sessions.length }, `${port.name}: a learner's data was deleted on request`);
 		return sessions.length === 0 && !profile
-			? "There was nothing stored about you."
-			: `Done: your profile, review items and ${sessions.length} ${sessions.length === 1 ? "lesson" : "lessons"} are deleted.`;
+			? t(locale, "profile.nothingStored")
+			: t(locale, "profile.deleted", { lessons: tn(locale, "count.lessons", sessions.length) });
 	};
 
 	return {
@@ -132,14 +135,15 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 		async progress(actor, community) {
 			const key = keyOf(community, actor.by);
 			const [profile, items] = await Promise.all([learning.profile(key), learning.items(key)]);
-			const data = progressData(profile, items, now());
-			const text = progressSummary(data, items, now());
+			const locale = actor.locale ?? DEFAULT_LOCALE;
+			const data = { ...progressData(profile, items, now()), locale };
+			const text = progressSummary(data, items, now(), locale);
 			if (!profile || profile.lessons.length === 0) return { text };
 			const png = await renderProgressPng(data).catch((error: unknown) => {
 				logger.warn({ err: error }, `${port.name}: the progress picture failed`);
 				return undefined;
 			});
-			const caption = `Progress: ${data.topics.length} ${data.topics.length === 1 ? "topic" : "topics"}`;
+			const caption = tn(locale, "profile.caption", data.topics.length);
 			return {
 				text,
 				picture: { key: `progress:${key}`, caption, outline: text, alt: text.slice(0, 1000), ...(png ? { png } : {}) },
@@ -148,45 +152,46 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 
 		async report(actor, community) {
 			if (!(await actor.isAdmin())) {
-				await actor.notify(`Only admins${port.style.adminHint ?? ""} can see the report.`);
+				const locale = actor.locale ?? DEFAULT_LOCALE;
+				await actor.notify(t(locale, "profile.reportAdminsOnly", { adminHint: adminHintIn(port.style, locale) }));
 				return undefined;
 			}
 			const rows = await learning.report(community);
 			return { csv: reportCsv(rows), rows };
 		},
 
-		forgetCard: () => ({
+		forgetCard: (locale = DEFAULT_LOCALE) => ({
 			kind: "question",
 			toolCallId: PROFILE_BUTTONS.forgetMe,
 			source: "ask",
-			heading: "Forget me",
-			question:
-				"This deletes your learner profile, your review items and the transcripts of your lessons here. It cannot be undone.",
-			choices: [{ index: 0, letter: "A", text: "Delete everything about me" }],
+			locale,
+			heading: t(locale, "profile.forgetHeading"),
+			question: t(locale, "profile.forgetQuestion"),
+			choices: [{ index: 0, letter: "A", text: t(locale, "profile.forgetButton") }],
 		}),
 
 		async remind(actor, place, on) {
 			const key = keyOf(place.community, actor.by);
 			const profile = await learning.profile(key);
 			const thread = profile?.sessionIds?.at(-1) ?? profile?.lessons.at(-1)?.sessionId;
-			if (on && !thread) return "Take a lesson first: reminders point at its thread.";
+			const locale = actor.locale ?? DEFAULT_LOCALE;
+			if (on && !thread) return t(locale, "profile.remindFirst");
 			const where: ReminderPlace | undefined = thread
 				? { threadId: thread, community: place.community, channelId: place.channelId }
 				: undefined;
 			await learning.setReminders(key, on, where ? JSON.stringify(where) : undefined);
-			return on
-				? "Reminders are on: when reviews are due I post one nudge a day in your latest lesson's thread."
-				: "Reminders are off.";
+			return t(locale, on ? "profile.remindOn" : "profile.remindOff");
 		},
 
 		async retention(actor, community, days) {
+			const locale = actor.locale ?? DEFAULT_LOCALE;
 			if (!(await actor.isAdmin())) {
-				await actor.notify(`Only admins${port.style.adminHint ?? ""} can change how long lessons are kept.`);
+				await actor.notify(t(locale, "profile.retentionAdminsOnly", { adminHint: adminHintIn(port.style, locale) }));
 				return undefined;
 			}
 			const kept =
 				days === undefined ? await learning.retention(community) : await learning.setRetention(community, days);
-			return `${days === undefined ? "Lessons here are kept" : "Saved: lessons here are now kept"} ${kept} days after they end (transcripts, profiles and review items); older ones are deleted within the hour.`;
+			return t(locale, days === undefined ? "profile.retentionKept" : "profile.retentionSaved", { days: kept });
 		},
 
 		async sendReminders() {
@@ -220,11 +225,11 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 			const key = keyOf(community, actor.by);
 			const where = parsePlace((await learning.profile(key))?.reminders?.where);
 			if (!where) {
-				await actor.notify("This nudge is for someone else; run /lesson review for your own reviews.");
+				await actor.notify(t(actor.locale ?? DEFAULT_LOCALE, "profile.nudgeNotYours"));
 				return { ok: true };
 			}
 			const opened = await review.start(actor, { community: where.community, channelId: where.channelId });
-			if (opened) await actor.notify("Your review is ready in its thread.");
+			if (opened) await actor.notify(t(actor.locale ?? DEFAULT_LOCALE, "profile.reviewReady"));
 			return { ok: true };
 		},
 	};

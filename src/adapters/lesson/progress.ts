@@ -6,6 +6,7 @@
  */
 
 import type { LearnerProfile, ReviewItem } from "../../agent/index.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import type { ProgressData, ProgressTopic } from "../../render/index.ts";
 import { whenText } from "./review.ts";
 
@@ -49,19 +50,31 @@ export function progressData(
 }
 
 /** The text beside the picture (and instead of it when it cannot be drawn). */
-export function progressSummary(data: ProgressData, items: readonly ReviewItem[], now: Date): string {
-	if (data.topics.length === 0) return "No lessons yet: start one with /lesson start, and your progress shows here.";
-	const lines = data.topics
-		.slice(0, 10)
-		.map(
-			(t) =>
-				`• ${t.topic}: ${t.learned} learned, ${t.shaky} shaky, ${t.notYet} not yet${t.due > 0 ? `, ${t.due} due for review` : ""}`,
-		);
+export function progressSummary(
+	data: ProgressData,
+	items: readonly ReviewItem[],
+	now: Date,
+	locale: Locale = DEFAULT_LOCALE,
+): string {
+	if (data.topics.length === 0) return t(locale, "progress.none");
+	const lines = data.topics.slice(0, 10).map((topic) =>
+		t(locale, "progress.topic", {
+			topic: topic.topic,
+			learned: topic.learned,
+			shaky: topic.shaky,
+			notYet: topic.notYet,
+			due: topic.due > 0 ? t(locale, "progress.topicDue", { count: topic.due }) : "",
+		}),
+	);
 	const due = items.filter((i) => Date.parse(i.card.due) <= now.getTime()).length;
 	const future = items
 		.map((i) => i.card.due)
 		.filter((d) => Date.parse(d) > now.getTime())
 		.sort()[0];
-	lines.push(due > 0 ? `${due} due now: /lesson review.` : `Next review: ${whenText(future, now)}.`);
+	lines.push(
+		due > 0
+			? t(locale, "progress.dueNow", { count: due })
+			: t(locale, "review.next", { when: whenText(future, now, locale) }),
+	);
 	return lines.join("\n");
 }

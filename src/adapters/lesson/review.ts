@@ -15,6 +15,7 @@ import { learnerKeyOf } from "../../agent/index.ts";
 import { judgeAnswer } from "../../core/answer-match.ts";
 import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
+import { DEFAULT_LOCALE, isLocale, type Locale, t, tn } from "../../core/i18n/index.ts";
 import { choiceLetter } from "../../render/index.ts";
 import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
 import { within } from "./within.ts";
@@ -47,6 +48,8 @@ interface ReviewState {
 	right: number;
 	deadline: number;
 	done?: boolean;
+	/** The learner's language when the review started (its words stay in it). */
+	locale?: Locale;
 }
 
 /** Rewords a review question (the model); undefined or a throw keeps the original. */
@@ -77,21 +80,24 @@ const isReviewState = (v: unknown): v is ReviewState =>
 	Array.isArray((v as ReviewState).items) &&
 	typeof (v as ReviewState).index === "number";
 
-/** "in 3 days (Mar 4)", "today", from now to `iso`. */
-export function whenText(iso: string | undefined, now: Date): string {
-	if (!iso) return "nothing scheduled";
+/** "in 3 days (2026-03-04)", "now", from now to `iso`, in `locale`. */
+export function whenText(iso: string | undefined, now: Date, locale: Locale = DEFAULT_LOCALE): string {
+	if (!iso) return t(locale, "review.whenNone");
 	const days = Math.ceil((Date.parse(iso) - now.getTime()) / 86_400_000);
 	const date = iso.slice(0, 10);
-	return days <= 0 ? "now" : days === 1 ? `tomorrow (${date})` : `in ${days} days (${date})`;
+	if (days <= 0) return t(locale, "review.whenNow");
+	return days === 1 ? t(locale, "review.whenTomorrow", { date }) : t(locale, "review.whenDays", { count: days, date });
 }
 
 /** The question's text, options lettered. */
-function questionText(item: AskedItem, n: number, of: number): string {
-	const lines = [`**Review ${n} of ${of}** · ${item.topic} › ${item.label}`, item.question];
+function questionText(item: AskedItem, n: number, of: number, locale: Locale): string {
+	const lines = [t(locale, "review.heading", { n, of, topic: item.topic, label: item.label }), item.question];
 	for (const [i, o] of (item.options ?? []).entries()) lines.push(`${choiceLetter(i)}. ${o}`);
-	lines.push(item.options ? "_Type the letter or the answer._" : "_Type your answer._");
+	lines.push(t(locale, item.options ? "review.typeLetter" : "review.typeAnswer"));
 	return lines.join("\n");
 }
+
+const localeOf = (s: ReviewState): Locale => (isLocale(s.locale) ? s.locale : DEFAULT_LOCALE);
 
 /** The given answer, a lone letter read as that option. */
 function answerOf(item: AskedItem, text: string): string {
@@ -125,29 +131,31 @@ export function createReviewFlow(deps: ReviewDeps): ReviewFlow {
 	const closing = async (threadId: string, s: ReviewState): Promise<void> => {
 		const next = await learning.due(s.key, 0).catch(() => undefined);
 		const asked = s.index;
+		const locale = localeOf(s);
 		const dueLine =
 			next && next.dueCount > 0
-				? `${next.dueCount} more ${next.dueCount === 1 ? "is" : "are"} due now.`
-				: `Next review: ${whenText(next?.nextDue, deps.now())}.`;
-		await post(threadId, `Review done: ${s.right} of ${asked} right. ${dueLine}`);
+				? tn(locale, "review.moreDue", next.dueCount)
+				: t(locale, "review.next", { when: whenText(next?.nextDue, deps.now(), locale) });
+		await post(threadId, t(locale, "review.done", { right: s.right, asked, due: dueLine }));
 	};
 
 	return {
 		async start(actor, place) {
 			const key = learnerKeyOf(`${port.name}:${place.community}`, actor.by);
 			const due = await learning.due(key, REVIEW_MAX_ITEMS);
+			const locale = actor.locale ?? DEFAULT_LOCALE;
 			if (due.items.length === 0) {
 				const message =
 					due.total === 0
-						? "Nothing to review yet: finish a lesson and its checked ideas come back here."
-						: `Nothing is due. Next review: ${whenText(due.nextDue, deps.now())}.`;
+						? t(locale, "review.nothingYet")
+						: t(locale, "review.nothingDue", { when: whenText(due.nextDue, deps.now(), locale) });
 				await actor.notify(message);
 				return undefined;
 			}
 			const opened = await port.openThread(
 				{ community: place.community, channelId: place.channelId },
 				{
-					topic: `Review · ${due.items.length} ${due.items.length === 1 ? "question" : "questions"}`,
+					topic: tn(locale, "review.topic", due.items.length),
 					learner: actor.by,
 					startedBy: actor.by,
 					mode: "solo",
@@ -169,11 +177,12 @@ export function createReviewFlow(deps: ReviewDeps): ReviewFlow {
 				index: 0,
 				right: 0,
 				deadline: deps.now().getTime() + REVIEW_MAX_MS,
+				...(locale !== DEFAULT_LOCALE ? { locale } : {}),
 			};
 			await learning.noteReviewThread(key, actor.by, opened.threadId);
 			await state.set(`review:${opened.threadId}`, s, STATE_TTL_MS);
 			const first = items[0] as AskedItem;
-			await post(opened.threadId, questionText(first, 1, items.length));
+			await post(opened.threadId, questionText(first, 1, items.length, locale));
 			return opened.threadId;
 		},
 
@@ -182,16 +191,15 @@ export function createReviewFlow(deps: ReviewDeps): ReviewFlow {
 			if (!isReviewState(stored)) return undefined;
 			return serial(threadId, async (): Promise<HandleResult> => {
 				const s = (await state.get(`review:${threadId}`)) as ReviewState; // checked above; re-read in order
-				if (!isReviewState(s) || s.done)
-					return { ok: false, code: "ended", message: "This review is over; run /lesson review for the next." };
-				if (by.id !== s.learnerId)
-					return { ok: false, code: "not-allowed", message: "This review belongs to someone else." };
+				const locale = isReviewState(s) ? localeOf(s) : DEFAULT_LOCALE;
+				if (!isReviewState(s) || s.done) return { ok: false, code: "ended", message: t(locale, "review.overNext") };
+				if (by.id !== s.learnerId) return { ok: false, code: "not-allowed", message: t(locale, "review.notYours") };
 				const item = s.items[s.index];
-				if (!item) return { ok: false, code: "ended", message: "This review is over." };
+				if (!item) return { ok: false, code: "ended", message: t(locale, "review.over") };
 				if (deps.now().getTime() > s.deadline) {
 					s.done = true;
 					await state.set(`review:${threadId}`, s, STATE_TTL_MS);
-					await post(threadId, "Time is up for this review (it stays short on purpose).");
+					await post(threadId, t(locale, "review.timeUp"));
 					await closing(threadId, s);
 					return { ok: true };
 				}
@@ -204,11 +212,11 @@ export function createReviewFlow(deps: ReviewDeps): ReviewFlow {
 				await state.set(`review:${threadId}`, s, STATE_TTL_MS);
 				const feedback =
 					outcome === "good"
-						? `✅ Right: ${item.correctAnswer}. It comes back later than last time.`
-						: `Not quite${verdict === "unsure" ? " (I could not read that as the answer)" : ""}: the answer is **${item.correctAnswer}**. It comes back sooner.`;
+						? t(locale, "review.right", { answer: item.correctAnswer })
+						: t(locale, verdict === "unsure" ? "review.unread" : "review.wrong", { answer: item.correctAnswer });
 				await post(threadId, feedback);
 				const next = s.items[s.index];
-				if (next) await post(threadId, questionText(next, s.index + 1, s.items.length));
+				if (next) await post(threadId, questionText(next, s.index + 1, s.items.length, locale));
 				else await closing(threadId, s);
 				logger.debug({ threadId, outcome }, `${port.name}: review answer graded`);
 				return { ok: true };

@@ -13,7 +13,7 @@ import type { StartLessonResult, Tutor } from "../../core/contracts/tutor.ts";
 import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import { channelAllowed } from "./lesson-rules.ts";
 import type { LessonState } from "./lesson-state.ts";
-import { channelNotAllowedNotice, dailyLimitNotice } from "./notices.ts";
+import { adminHintIn, channelNotAllowedNotice, dailyLimitNotice } from "./notices.ts";
 import type { Actor, LessonIntro, LessonPlace, PlatformPort } from "./port.ts";
 
 /** What the person asked for. */
@@ -47,7 +47,7 @@ export async function startLesson(
 	request: StartRequest,
 ): Promise<StartOutcome> {
 	const { tutor, port, state, logger } = deps;
-	const { startHint, adminHint = "" } = port.style;
+	const { startHint } = port.style;
 	// The explicit choice, else the starter's platform language, else English; fixed for the lesson's life.
 	const language: Locale = request.language ?? actor.locale ?? DEFAULT_LOCALE;
 	const notice = actor.locale ?? language;
@@ -59,7 +59,8 @@ export async function startLesson(
 	if (topic === "") return refuse(t(notice, "start.noTopic", { start: startHint }));
 	const learner = request.learner ?? actor.by;
 	const admin = await actor.isAdmin();
-	if (learner.id !== actor.by.id && !admin) return refuse(t(notice, "start.adminsOnlyFor", { adminHint }));
+	if (learner.id !== actor.by.id && !admin)
+		return refuse(t(notice, "start.adminsOnlyFor", { adminHint: adminHintIn(port.style, notice) }));
 	const rules = await state.rules(place.community);
 	if (!channelAllowed(rules, place.channelId)) {
 		const channel = port.style.channel ?? ((id: string) => `<#${id}>`);

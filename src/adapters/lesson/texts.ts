@@ -44,7 +44,7 @@ export function statusText(
 		lines.push(t(locale, "status.language", { language: LANGUAGE_NAMES[summary.language].native }));
 	const u = summary.usage;
 	lines.push(t(locale, "status.tokens", { input: u.inputTokens, cached: u.cachedInputTokens, output: u.outputTokens }));
-	lines.push(...memberLines(summary.members, style));
+	lines.push(...memberLines(summary.members, style, locale));
 	if (summary.assessment?.summary)
 		lines.push(t(locale, "status.assessment", { summary: esc(oneLine(summary.assessment.summary, 500)) }));
 	if (!summary.plan) lines.push(t(locale, "status.noMap"));
@@ -72,7 +72,7 @@ export function rulesText(
 		t(locale, "rules.channels", { channels }),
 		t(locale, "rules.limit", { limit }),
 		t(locale, "rules.defaultMode", { mode: rules.defaultMode }),
-		`• Group votes: open ${rules.voteSeconds} s after the first vote; the tally ${rules.voteNames ? "names" : "does not name"} voters`,
+		t(locale, rules.voteNames ? "rules.votesNamed" : "rules.votesAnonymous", { seconds: rules.voteSeconds }),
 		...capsLines(rules, place, locale),
 	].join("\n");
 }

@@ -5,6 +5,7 @@
  */
 
 import type { VoteAck } from "../../core/contracts/events.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import type { MemberResult } from "../../core/votes.ts";
 import type { NoticeStyle } from "./notices.ts";
 
@@ -17,20 +18,26 @@ const oneLine = (text: string, max: number) => {
 };
 
 /** The private acknowledgement of a vote: what was chosen, and that it may change until the tally. */
-export function voteAckText(vote: VoteAck, style: NoticeStyle): string {
-	const esc = style.escape ?? ((t: string) => t);
+export function voteAckText(vote: VoteAck, style: NoticeStyle, locale: Locale = DEFAULT_LOCALE): string {
+	const esc = style.escape ?? ((text: string) => text);
 	const choice = vote.letter ? `${vote.letter} (${esc(oneLine(vote.answer, 80))})` : esc(oneLine(vote.answer, 120));
-	const head = vote.changed ? `Vote changed: ${choice}` : `Your vote: ${choice}`;
-	return `${head}. The tally comes when everyone has voted (or the time is up); you can change your vote until then.`;
+	return t(locale, vote.changed ? "vote.ackChanged" : "vote.ack", { choice });
 }
 
 /** `/lesson status` in a group lesson: each member's results (answered, right) in this lesson. */
-export function memberLines(members: readonly MemberResult[] | undefined, style: NoticeStyle): string[] {
+export function memberLines(
+	members: readonly MemberResult[] | undefined,
+	style: NoticeStyle,
+	locale: Locale = DEFAULT_LOCALE,
+): string[] {
 	if (!members || members.length === 0) return [];
 	const mention = style.mention ?? ((id: string) => `<@${id}>`);
 	const shown = members
 		.slice(0, STATUS_MAX_MEMBERS)
-		.map((m) => `• ${mention(m.by.id)}: ${m.answered} answered, ${m.correct} right`);
-	const more = members.length > STATUS_MAX_MEMBERS ? [`• …and ${members.length - STATUS_MAX_MEMBERS} more`] : [];
-	return ["Members (this lesson):", ...shown, ...more];
+		.map((m) => t(locale, "vote.memberLine", { member: mention(m.by.id), answered: m.answered, correct: m.correct }));
+	const more =
+		members.length > STATUS_MAX_MEMBERS
+			? [t(locale, "vote.moreMembers", { count: members.length - STATUS_MAX_MEMBERS })]
+			: [];
+	return [t(locale, "vote.members"), ...shown, ...more];
 }

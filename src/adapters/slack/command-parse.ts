@@ -74,14 +74,13 @@ function parseConfig(args: string[], locale: Locale): LessonCommand {
 		case "vote_seconds":
 		case "vote-seconds": {
 			const n = Number(rest[0]);
-			if (!Number.isInteger(n) || n <= 0)
-				return { kind: "config", error: "Give the vote length in whole seconds, e.g. `vote_seconds 60`." };
+			if (!Number.isInteger(n) || n <= 0) return { kind: "config", error: t(locale, "config.voteSeconds") };
 			return { kind: "config", change: { setting: "caps", change: { voteSeconds: n } } };
 		}
 		case "vote_names":
 		case "vote-names": {
 			const v = (rest[0] ?? "").toLowerCase();
-			if (v !== "on" && v !== "off") return { kind: "config", error: "Use `vote_names on` or `vote_names off`." };
+			if (v !== "on" && v !== "off") return { kind: "config", error: t(locale, "config.voteNames") };
 			return { kind: "config", change: { setting: "caps", change: { voteNames: v === "on" } } };
 		}
 		case "price": {
@@ -126,7 +125,7 @@ export function parseLessonCommand(text: string, locale: Locale = DEFAULT_LOCALE
 			const n = Number(args[0]);
 			return args.length === 1 && Number.isInteger(n) && n >= 1 && n <= 3650
 				? { kind: "retention", days: n }
-				: { kind: "retention", error: "Give the days to keep lessons as a whole number from 1 to 3650." };
+				: { kind: "retention", error: t(locale, "config.retention") };
 		}
 		case "remind": {
 			const v = args[0]?.toLowerCase();

@@ -10,7 +10,7 @@ import type { App, BlockAction, BlockElementAction, ViewOutput, ViewSubmitAction
 import type { Participant } from "../../core/contracts/events.ts";
 import { HELP_KINDS } from "../../core/contracts/help.ts";
 import { decodeComponentId, slackAnswerModal } from "../../render/index.ts";
-import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
+import { DEFAULT_LOCALE, type Locale, resolveLocale, t } from "../lesson/i18n.ts";
 import type { AnswerForm } from "../lesson/port.ts";
 import { afterPendingIo } from "../lesson/within.ts";
 import { type HandlerContext, notify, slackActor } from "./context.ts";
@@ -19,19 +19,22 @@ import { END_ACTION_ID } from "./messages.ts";
 import { decodeSlackThreadId, encodeSlackThreadId } from "./thread-id.ts";
 
 /** Encode the modal's private_metadata: which lesson and question it answers. */
-export function encodeModalMetadata(meta: { sessionId: string; toolCallId: string }): string {
-	return JSON.stringify({ s: meta.sessionId, t: meta.toolCallId });
+export function encodeModalMetadata(meta: { sessionId: string; toolCallId: string; locale?: Locale }): string {
+	return JSON.stringify({ s: meta.sessionId, t: meta.toolCallId, ...(meta.locale ? { l: meta.locale } : {}) });
 }
 
 /** Decode the modal's private_metadata; undefined for anything else. */
-export function decodeModalMetadata(raw: unknown): { sessionId: string; toolCallId: string } | undefined {
+export function decodeModalMetadata(
+	raw: unknown,
+): { sessionId: string; toolCallId: string; locale?: Locale } | undefined {
 	if (typeof raw !== "string") return undefined;
 	try {
 		const v: unknown = JSON.parse(raw);
 		if (typeof v !== "object" || v === null) return undefined;
-		const { s, t } = v as { s?: unknown; t?: unknown };
+		const { s, t, l } = v as { s?: unknown; t?: unknown; l?: unknown };
 		if (typeof s !== "string" || typeof t !== "string" || !decodeSlackThreadId(s)) return undefined;
-		return { sessionId: s, toolCallId: t };
+		const locale = resolveLocale(l);
+		return { sessionId: s, toolCallId: t, ...(locale ? { locale } : {}) };
 	} catch {
 		return undefined;
 	}
@@ -79,7 +82,11 @@ async function onControl(ctx: HandlerContext, body: BlockAction, action: BlockEl
 	const actor = slackActor(ctx, click.by, target);
 	if (id.verb === "open") {
 		const openForm = async (form: AnswerForm) => {
-			const metadata = encodeModalMetadata({ sessionId: threadId, toolCallId: form.toolCallId });
+			const metadata = encodeModalMetadata({
+				sessionId: threadId,
+				toolCallId: form.toolCallId,
+				...(form.locale ? { locale: form.locale } : {}),
+			});
 			try {
 				await ctx.client.views.open({
 					trigger_id: body.trigger_id,
@@ -94,7 +101,7 @@ async function onControl(ctx: HandlerContext, body: BlockAction, action: BlockEl
 	}
 	if (id.verb === "help") {
 		const kind = HELP_KINDS[id.choice ?? -1];
-		if (!kind) return notify(ctx, target, "That control could not be read; please try again.");
+		if (!kind) return notify(ctx, target, t(DEFAULT_LOCALE, "slack.badControl"));
 		return void (await ctx.controller.help(actor, threadId, id.toolCallId, kind));
 	}
 	const index =
@@ -131,8 +138,10 @@ export function registerControls(app: App, ctx: HandlerContext): void {
 		if (answer && answer.text.trim() === "")
 			return void (await ack({
 				response_action: "errors",
-				// Slack wants this ack within 3 s: no lookup of the lesson's language (English).
-				errors: { [answer.blockId]: t(DEFAULT_LOCALE, "form.empty") },
+				// Slack wants this ack within 3 s: the lesson's language rides in the modal's metadata (no lookup).
+				errors: {
+					[answer.blockId]: t(decodeModalMetadata(view.private_metadata)?.locale ?? DEFAULT_LOCALE, "form.empty"),
+				},
 			}));
 		await ack();
 		await afterPendingIo();

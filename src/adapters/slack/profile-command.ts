@@ -8,6 +8,7 @@
 
 import type { App, BlockAction, SlashCommand } from "@slack/bolt";
 import type { Participant } from "../../core/contracts/events.ts";
+import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { Actor } from "../lesson/port.ts";
 import { afterPendingIo } from "../lesson/within.ts";
 import type { LessonCommand } from "./command-parse.ts";
@@ -61,7 +62,8 @@ export async function profileCommand(
 	parsed: ProfileCommand,
 ): Promise<void> {
 	const flows = ctx.controller.profile;
-	if (!flows) return actor.notify("Learner profiles are not enabled on this bot.");
+	const locale = actor.locale ?? DEFAULT_LOCALE;
+	if (!flows) return actor.notify(t(locale, "profile.disabled"));
 	const { team_id: teamId, channel_id: channelId } = command;
 	switch (parsed.kind) {
 		case "review": {
@@ -70,7 +72,9 @@ export async function profileCommand(
 			const ts = decodeSlackThreadId(threadId)?.threadTs ?? "";
 			const link = await threadLink(ctx, channelId, ts);
 			return actor.notify(
-				link ? `Your review is ready: <${link}|open its thread>.` : "Your review is ready in its thread.",
+				link
+					? t(locale, "profile.reviewReadyLink", { link: `<${link}|${t(locale, "profile.openThread")}>` })
+					: t(locale, "profile.reviewReady"),
 			);
 		}
 		case "progress": {
@@ -82,11 +86,11 @@ export async function profileCommand(
 				(await sendPrivateFile(
 					ctx,
 					actor.by.id,
-					{ data: png, filename: "progress.png", title: shown.picture?.caption ?? "Progress" },
+					{ data: png, filename: "progress.png", title: shown.picture?.caption ?? t(locale, "profile.progressTitle") },
 					shown.text,
 				))
 			)
-				return actor.notify("Your progress picture is in your direct messages with me.");
+				return actor.notify(t(locale, "profile.progressInDm"));
 			return actor.notify(clip(shown.text, 3000));
 		}
 		case "report": {
@@ -95,15 +99,17 @@ export async function profileCommand(
 			const sent = await sendPrivateFile(
 				ctx,
 				actor.by.id,
-				{ data: Buffer.from(report.csv, "utf8"), filename: `lessons-${teamId}.csv`, title: "Lessons report" },
+				{
+					data: Buffer.from(report.csv, "utf8"),
+					filename: `lessons-${teamId}.csv`,
+					title: t(locale, "profile.reportTitle"),
+				},
 				`${report.rows.length} ${report.rows.length === 1 ? "lesson" : "lessons"} in the report.`,
 			);
-			return actor.notify(
-				sent ? "The report (CSV) is in your direct messages with me." : "The report could not be sent; try again.",
-			);
+			return actor.notify(t(locale, sent ? "profile.reportInDm" : "profile.reportNotSent"));
 		}
 		case "forget-me": {
-			const card = flows.forgetCard();
+			const card = flows.forgetCard(locale);
 			try {
 				await ctx.client.chat.postEphemeral({
 					channel: channelId,
@@ -118,7 +124,7 @@ export async function profileCommand(
 									type: "button",
 									style: "danger",
 									action_id: FORGET_ACTION_ID,
-									text: { type: "plain_text", text: card.choices[0]?.text ?? "Delete" },
+									text: { type: "plain_text", text: card.choices[0]?.text ?? t(locale, "profile.forgetButton") },
 									value: teamId,
 								},
 							],
@@ -127,7 +133,7 @@ export async function profileCommand(
 				});
 			} catch (error) {
 				ctx.logger.warn({ err: error }, "slack: the forget-me confirmation could not be shown");
-				await actor.notify("The confirmation could not be shown; try again.");
+				await actor.notify(t(locale, "profile.confirmNotShown"));
 			}
 			return;
 		}
@@ -138,7 +144,7 @@ export async function profileCommand(
 			return;
 		}
 		case "remind": {
-			if (parsed.on === undefined) return actor.notify("Say `/lesson remind on` or `/lesson remind off`.");
+			if (parsed.on === undefined) return actor.notify(t(locale, "profile.remindUsage"));
 			return actor.notify(await flows.remind(actor, { community: teamId, channelId }, parsed.on));
 		}
 	}
@@ -160,9 +166,7 @@ export function registerProfileActions(app: App, ctx: HandlerContext): void {
 			await actor.notify(await flows.forget(actor, teamId));
 		} catch (error) {
 			ctx.logger.error({ err: error }, "slack: forget-me failed");
-			await actor.notify(
-				"Your data could not be deleted right now (the store is not answering). Try again in a moment.",
-			);
+			await actor.notify(t(actor.locale ?? DEFAULT_LOCALE, "profile.forgetFailed"));
 		}
 	});
 }

@@ -87,7 +87,7 @@ function formatQuestion(card: QuestionCard, s: Styler, withChoices = true): stri
 		for (const choice of card.choices)
 			lines.push(`  ${s("bold", `${choice.letter}.`)} ${formatMarkdown(choice.text, s)}`);
 	// A missed check: the typed commands stand in for its buttons (Try again, Hint, Show answer).
-	if (card.struggle?.state === "missed") lines.push(s("dim", "Type again (or your next answer), hint, or show."));
+	if (card.struggle?.state === "missed") lines.push(s("dim", t(loc(card), "play.missedHelp")));
 	return lines.join("\n");
 }
 
@@ -118,11 +118,11 @@ function formatAnswered(card: AnsweredCard, s: Styler): string {
 	const why = card.reason ? s("dim", ` (${card.reason})`) : "";
 	const { outcome, how } = answerOutcome(card);
 	if (card.checking) lines.push(s("dim", `→ ${t(locale, "play.checking", { answer })}`));
-	else if (outcome === "not-sure") lines.push(s("yellow", `🤷 not sure${how}`));
-	else if (outcome === "explain-again") lines.push(s("dim", "🔄 explain it another way"));
-	else if (outcome === "prediction") lines.push(s("cyan", `Your prediction: ${answer}`));
+	else if (outcome === "not-sure") lines.push(s("yellow", t(locale, "play.notSure", { how })));
+	else if (outcome === "explain-again") lines.push(s("dim", t(locale, "play.explainAgain")));
+	else if (outcome === "prediction") lines.push(s("cyan", t(locale, "play.prediction", { answer })));
 	else if (outcome === "correct") lines.push(`${s("green", `✓ ${t(locale, "play.correct", { answer })}${how}`)}${why}`);
-	else if (outcome === "shown") lines.push(s("yellow", `👀 answer shown${how}`));
+	else if (outcome === "shown") lines.push(s("yellow", t(locale, "play.shown", { how })));
 	else if (outcome === "wrong") lines.push(`${s("red", `✗ ${t(locale, "play.wrong", { answer })}${how}`)}${why}`);
 	else lines.push(`${s("dim", `→ ${answer}`)}${why}`);
 	if (card.reveal && card.correct !== true) {

@@ -9,13 +9,15 @@ import type { Readable, Writable } from "node:stream";
 import { confirm, input as inputPrompt, Separator, select } from "@inquirer/prompts";
 import type { HelpKind } from "../../core/contracts/help.ts";
 import type { QuestionCard } from "../../render/index.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../lesson/i18n.ts";
 
 /** A playground command typed instead of an answer (help: only where a question is open). */
 export type PlaygroundCommand = { command: "quit" } | { command: "end" } | { command: "help"; kind: HelpKind };
 
-/** The typed help commands on an open quiz, as the playground's help line lists them. */
-export const HELP_COMMANDS_LINE =
-	"On a quiz: hint, again (try again), explain (another way), not sure, show (the answer).";
+/** The typed help commands on an open quiz, as the playground's help line lists them (the commands stay English words). */
+export function helpCommandsLine(locale: Locale = DEFAULT_LOCALE): string {
+	return t(locale, "play.helpCommands");
+}
 
 const HELP_WORDS: Readonly<Record<string, HelpKind>> = {
 	hint: "hint",
@@ -59,7 +61,7 @@ export interface AnswerSource {
 	 * Reads free text (never empty). `answer`: the tutor echoes it back (a graded card), so the prompt may vanish;
 	 * `help`: an open quiz, so the help commands (hint, again, explain, not sure, show) are commands.
 	 */
-	text(message: string, options?: { answer?: boolean; help?: boolean }): Promise<Answer<string>>;
+	text(message: string, options?: { answer?: boolean; help?: boolean; locale?: Locale }): Promise<Answer<string>>;
 	close(): void;
 }
 
@@ -127,9 +129,8 @@ export function createLineSource(input: Readable, output: Writable): AnswerSourc
 					echo(line.trim());
 					return help;
 				}
-				output.write(
-					`(expected a letter ${letters}, or hint, again, explain, not sure, show; got ${JSON.stringify(line.slice(0, 40))})\n`,
-				);
+				const got = JSON.stringify(line.slice(0, 40));
+				output.write(`${t(card.locale ?? DEFAULT_LOCALE, "play.expected", { letters, got })}\n`);
 			}
 		},
 		async text(_message, options = {}) {
@@ -180,21 +181,23 @@ export function createPromptSource(input: Readable, output: Writable): AnswerSou
 			return { command: "quit" };
 		return undefined;
 	};
-	const confirmEnd = async (): Promise<boolean> => {
+	const confirmEnd = async (locale: Locale): Promise<boolean> => {
 		try {
-			return await confirm({ message: "End the lesson now?", default: false }, { ...context, clearPromptOnDone: true });
+			const message = t(locale, "play.endNow");
+			return await confirm({ message, default: false }, { ...context, clearPromptOnDone: true });
 		} catch {
 			return false;
 		}
 	};
 	return {
 		async choose(card) {
+			const locale = card.locale ?? DEFAULT_LOCALE;
 			for (;;) {
 				let value: number;
 				try {
 					value = await select<number>(
 						{
-							message: "Your answer (arrow keys or a letter, then Enter)",
+							message: t(locale, "play.pickPrompt"),
 							choices: [
 								...card.choices.map((c) => ({ value: c.index, name: `${c.letter}. ${oneLine(c.text)}` })),
 								...(card.source === "quiz"
@@ -217,10 +220,11 @@ export function createPromptSource(input: Readable, output: Writable): AnswerSou
 				const help = HELP_ENTRIES.find((e) => e.value === value);
 				if (help) return { command: "help", kind: help.kind };
 				if (value !== END) return value;
-				if (await confirmEnd()) return { command: "end" };
+				if (await confirmEnd(locale)) return { command: "end" };
 			}
 		},
 		async text(message, options = {}) {
+			const locale = options.locale ?? DEFAULT_LOCALE;
 			try {
 				const value = await inputPrompt(
 					{
@@ -228,7 +232,7 @@ export function createPromptSource(input: Readable, output: Writable): AnswerSou
 						required: true,
 						validate: (v) =>
 							v.trim() !== "" ||
-							`Type an answer (or /quit to pause, /end to end the lesson).${options.help === true ? ` ${HELP_COMMANDS_LINE}` : ""}`,
+							`${t(locale, "play.typePrompt")}${options.help === true ? ` ${helpCommandsLine(locale)}` : ""}`,
 					},
 					{ ...context, clearPromptOnDone: options.answer === true },
 				);

@@ -19,7 +19,7 @@ import { MIN_VOTE_SECONDS } from "../lesson/lesson-rules.ts";
 import type { Actor } from "../lesson/port.ts";
 import type { LearnerServices } from "../lesson/profile-flows.ts";
 import { createStyler, type Styler } from "./format.ts";
-import { type Answer, type AnswerSource, HELP_COMMANDS_LINE } from "./input.ts";
+import { type Answer, type AnswerSource, helpCommandsLine } from "./input.ts";
 import { PlanPictures } from "./plan-pictures.ts";
 import { createTerminalPort, decodeTerminalThreadId, planRecorder, type TerminalPort } from "./port.ts";
 import { Screen } from "./screen.ts";
@@ -183,7 +183,9 @@ class PlaygroundRun {
 		let topic = this.o.topic?.trim();
 		if (!topic) {
 			if (!this.o.interactive) this.print(t(this.locale, "play.topicScripted"));
-			const answer = await this.input<Answer<number | string>>(() => this.o.source.text(t(this.locale, "play.topic")));
+			const answer = await this.input<Answer<number | string>>(() =>
+				this.o.source.text(t(this.locale, "play.topic"), { locale: this.locale }),
+			);
 			if (answer === "interrupted" || (typeof answer === "object" && answer.command === "quit"))
 				return this.result("paused", 0);
 			if (typeof answer !== "string") {
@@ -287,13 +289,13 @@ class PlaygroundRun {
 		const quiz = question.kind === "quiz";
 		const answer = await this.input<Answer<number | string>>(() =>
 			free
-				? this.o.source.text(t(this.locale, "play.yourAnswer"), { answer: true, help: quiz })
+				? this.o.source.text(t(this.locale, "play.yourAnswer"), { answer: true, help: quiz, locale: this.locale })
 				: this.o.source.choose(card),
 		);
 		if (answer === "interrupted") return this.paused();
 		if (answer === undefined) return this.inputEnded();
 		if (typeof answer === "object" && answer.command === "help") {
-			if (!quiz) return void (await this.actor.notify("Hints and help are for quiz questions."));
+			if (!quiz) return void (await this.actor.notify(t(this.locale, "engine.helpQuizOnly")));
 			return this.refused(await this.controller.help(this.actor, this.sessionId, question.toolCallId, answer.kind));
 		}
 		if (typeof answer === "object") return this.command(answer.command);
@@ -305,7 +307,7 @@ class PlaygroundRun {
 	}
 
 	private async message(): Promise<PlaygroundResult | undefined> {
-		const text = await this.input(() => this.o.source.text(t(this.locale, "play.you")));
+		const text = await this.input(() => this.o.source.text(t(this.locale, "play.you"), { locale: this.locale }));
 		if (text === "interrupted") return this.paused();
 		if (text === undefined) return this.inputEnded();
 		if (typeof text === "object") return text.command === "help" ? undefined : this.command(text.command);
@@ -348,7 +350,10 @@ class PlaygroundRun {
 	private printSessionLine(): void {
 		const how = t(this.locale, this.o.interactive ? "play.howTty" : "play.howPipe");
 		this.print(
-			this.s("dim", `${t(this.locale, "play.session", { session: this.sessionId, how })} ${HELP_COMMANDS_LINE}`),
+			this.s(
+				"dim",
+				`${t(this.locale, "play.session", { session: this.sessionId, how })} ${helpCommandsLine(this.locale)}`,
+			),
 		);
 	}
 

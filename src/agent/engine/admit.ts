@@ -6,6 +6,7 @@
  */
 
 import type { HandleResult, LearnerEvent, RefusalCode, VoteAck } from "../../core/contracts/events.ts";
+import { DEFAULT_LOCALE, t } from "../../core/i18n/index.ts";
 import { learnerImagesProblem } from "../../core/learner-images.ts";
 import { HELP_KINDS, helpResolves, MAX_HINTS } from "../../core/struggle.ts";
 import { displayAsk, displayQuiz } from "./display.ts";
@@ -39,28 +40,28 @@ function wellFormed(event: LearnerEvent): boolean {
 /** Decide an event against the session; the caller applies the claims (see claim()). */
 export function admit(state: SessionState, event: LearnerEvent, at = new Date().toISOString()): Admission {
 	const record = state.record;
-	if (!wellFormed(event)) return refuse("invalid-answer", "The event is malformed (no type or no `by.id`).");
-	if (record.ended || state.ending) return refuse("ended", "This lesson has ended.");
+	const locale = record.language ?? DEFAULT_LOCALE;
+	if (!wellFormed(event)) return refuse("invalid-answer", t(locale, "engine.malformed"));
+	if (record.ended || state.ending) return refuse("ended", t(locale, "status.ended"));
 	const isLearner = event.by.id === record.learner.id;
 	if (event.type === "end") {
 		const isStarter = event.by.id === record.startedBy.id;
-		if (!isLearner && !isStarter && !event.privileged)
-			return refuse("not-allowed", "Only the learner (or an admin) can end this lesson.");
+		if (!isLearner && !isStarter && !event.privileged) return refuse("not-allowed", t(locale, "engine.endNotAllowed"));
 		const reason = event.privileged && !isLearner ? "ended-by-admin" : "ended-by-user";
 		return { ok: true, job: { type: "end", by: event.by, reason } };
 	}
 	if (record.mode === "solo" && !isLearner) {
-		const name = record.learner.name ?? "the learner";
-		return refuse("not-allowed", `This is ${name}'s lesson: only they can answer or write here.`);
+		const name = record.learner.name ?? t(locale, "refuse.theLearner");
+		return refuse("not-allowed", t(locale, "engine.soloOnly", { name }));
 	}
 	if (event.type === "message") {
 		const text = typeof event.text === "string" ? event.text.trim() : "";
 		const imageProblem = learnerImagesProblem(event.images);
 		if (imageProblem) return refuse("invalid-answer", imageProblem);
 		const images = event.images && event.images.length > 0 ? event.images : undefined;
-		if (text === "" && !images) return refuse("invalid-answer", "The message is empty.");
+		if (text === "" && !images) return refuse("invalid-answer", t(locale, "engine.messageEmpty"));
 		if (text.length > MAX_MESSAGE_CHARS)
-			return refuse("invalid-answer", `The message is too long; keep it under ${MAX_MESSAGE_CHARS} characters.`);
+			return refuse("invalid-answer", t(locale, "engine.messageTooLong", { max: String(MAX_MESSAGE_CHARS) }));
 		const supersedes = pendingLearnerCalls(record.messages)
 			.filter((p) => !isVote(record, p.kind)) // talk during a vote keeps it open
 			.map((p) => p.toolCallId)
@@ -69,35 +70,39 @@ export function admit(state: SessionState, event: LearnerEvent, at = new Date().
 	}
 	const found = findToolCall(record.messages, event.toolCallId);
 	const kind = found ? toolNameOf(found.part.type) : undefined;
-	if (!found || (kind !== "quiz" && kind !== "ask"))
-		return refuse("not-pending", "That question is not part of this lesson.");
+	if (!found || (kind !== "quiz" && kind !== "ask")) return refuse("not-pending", t(locale, "engine.notInLesson"));
 	const claim = state.claims.get(event.toolCallId);
-	if (claim === "answered") return refuse("already-answered", "That question has already been answered.");
-	if (claim === "superseded") return refuse("not-pending", "The lesson moved on from that question.");
+	if (claim === "answered") return refuse("already-answered", t(locale, "engine.alreadyAnswered"));
+	if (claim === "superseded") return refuse("not-pending", t(locale, "engine.movedOn"));
 	if (found.part.state !== "input-available") {
 		const output = found.part.output as { skipped?: unknown } | undefined;
 		if (found.part.state === "output-available" && output?.skipped !== true)
-			return refuse("already-answered", "That question has already been answered.");
-		return refuse("not-pending", "The lesson moved on from that question.");
+			return refuse("already-answered", t(locale, "engine.alreadyAnswered"));
+		return refuse("not-pending", t(locale, "engine.movedOn"));
 	}
 	if (event.type === "help") {
-		if (kind !== "quiz") return refuse("invalid-answer", "Hints and help are for quiz questions.");
+		if (kind !== "quiz") return refuse("invalid-answer", t(locale, "engine.helpQuizOnly"));
 		const hints = record.struggle?.[event.toolCallId]?.hints.length ?? 0;
 		if (event.kind === "hint" && hints >= MAX_HINTS)
-			return refuse("invalid-answer", `That question had ${MAX_HINTS} hints already: try an answer, or Show answer.`);
+			return refuse("invalid-answer", t(locale, "engine.maxHints", { max: MAX_HINTS }));
 		const job = { type: "help" as const, toolCallId: event.toolCallId, kind: event.kind, by: event.by };
 		return { ok: true, job };
 	}
 	const value = event.type === "answer" ? event.value : event.text;
-	if (typeof value !== "string" && typeof value !== "number") return refuse("invalid-answer", "The answer is empty.");
+	if (typeof value !== "string" && typeof value !== "number")
+		return refuse("invalid-answer", t(locale, "engine.answerEmpty"));
 	const typed = event.type === "reply";
 	let verdict: ReturnType<typeof resolveQuizAnswer>;
 	if (kind === "quiz") {
 		const quiz = displayQuiz(found.part.input);
-		verdict = quiz ? resolveQuizAnswer(quiz, value, typed) : { ok: true, result: { answer: String(value).trim() } };
+		verdict = quiz
+			? resolveQuizAnswer(quiz, value, typed, locale)
+			: { ok: true, result: { answer: String(value).trim() } };
 	} else {
 		const ask = displayAsk(found.part.input);
-		verdict = ask ? resolveAskAnswer(ask, value, typed) : { ok: true, result: { answer: String(value).trim() } };
+		verdict = ask
+			? resolveAskAnswer(ask, value, typed, locale)
+			: { ok: true, result: { answer: String(value).trim() } };
 	}
 	if (!verdict.ok) return refuse("invalid-answer", verdict.message);
 	if (isVote(record, kind)) {

@@ -13,7 +13,7 @@ import { reportUsage, turnPayer } from "./budget.ts";
 import type { EngineContext } from "./context.ts";
 import { displayQuiz } from "./display.ts";
 import { gradeAnswer, gradeRequest } from "./grader.ts";
-import { SAVE_DELAYED_MESSAGE, saveRetrying } from "./persist.ts";
+import { saveDelayedMessage, saveRetrying } from "./persist.ts";
 import { answeredPart, replaceToolPart } from "./record-edit.ts";
 import type { SessionState } from "./session-state.ts";
 import { findToolCall, toolNameOf } from "./transcript.ts";
@@ -91,7 +91,7 @@ export async function gradePending(rt: EngineContext, state: SessionState): Prom
 					type: "error",
 					sessionId,
 					code: "store-unavailable",
-					message: SAVE_DELAYED_MESSAGE,
+					message: saveDelayedMessage(record.language),
 					retryable: true,
 				}),
 			);

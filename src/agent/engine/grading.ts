@@ -11,6 +11,7 @@
 import { judgeAnswer, saysDontKnow } from "../../core/answer-match.ts";
 import { pickTypedOption } from "../../core/answer-options.ts";
 import type { AnswerResult } from "../../core/contracts/events.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import type { AskToolInput, QuizToolInput } from "../../core/question-core.ts";
 
 /** Longest typed answer we record (a chat message, not an essay). */
@@ -49,11 +50,11 @@ function optionIndex(options: readonly string[], value: string | number): number
 	return undefined;
 }
 
-function freeText(value: string | number): AnswerVerdict | string {
+function freeText(value: string | number, locale: Locale): AnswerVerdict | string {
 	const text = String(value).trim();
-	if (text === "") return { ok: false, message: "The answer is empty." };
+	if (text === "") return { ok: false, message: t(locale, "engine.answerEmpty") };
 	if (text.length > MAX_ANSWER_CHARS)
-		return { ok: false, message: `The answer is too long; keep it under ${MAX_ANSWER_CHARS} characters.` };
+		return { ok: false, message: t(locale, "engine.answerTooLong", { max: String(MAX_ANSWER_CHARS) }) };
 	return text;
 }
 
@@ -61,19 +62,28 @@ function freeText(value: string | number): AnswerVerdict | string {
 const NOT_SURE = (answer: string): Omit<AnswerResult, "by"> => ({ answer, correct: false, notSure: true });
 
 /** Grade a quiz answer: a choice (text or 0-based index) or a typed reply, judged (never string-matched). */
-export function resolveQuizAnswer(quiz: QuizToolInput, value: string | number, typed: boolean): AnswerVerdict {
+export function resolveQuizAnswer(
+	quiz: QuizToolInput,
+	value: string | number,
+	typed: boolean,
+	locale: Locale = DEFAULT_LOCALE,
+): AnswerVerdict {
 	if (quiz.options !== undefined) {
-		if (typed) return typedOption(quiz, quiz.options, value);
+		if (typed) return typedOption(quiz, quiz.options, value, locale);
 		const i = optionIndex(quiz.options, value);
 		const option = i === undefined ? undefined : quiz.options[i];
 		if (option === undefined)
 			return {
 				ok: false,
-				message: `Pick one of the ${quiz.options.length} options (A-${LETTERS[quiz.options.length - 1]}).`,
+				message: t(locale, "engine.pickOneOf", {
+					count: quiz.options.length,
+					first: "A",
+					last: LETTERS[quiz.options.length - 1] ?? "",
+				}),
 			};
 		return { ok: true, result: { answer: option, correct: option === quiz.correctAnswer } };
 	}
-	const text = freeText(value);
+	const text = freeText(value, locale);
 	if (typeof text !== "string") return text;
 	if (saysDontKnow(text)) return { ok: true, result: NOT_SURE(text) };
 	const judged = judgeAnswer(text, quiz.correctAnswer, quiz.acceptedAnswers ?? []);
@@ -82,8 +92,13 @@ export function resolveQuizAnswer(quiz: QuizToolInput, value: string | number, t
 }
 
 /** A typed reply to a quiz with options: the option it names, else the words, for the model to judge. */
-function typedOption(quiz: QuizToolInput, options: readonly string[], value: string | number): AnswerVerdict {
-	const text = freeText(value);
+function typedOption(
+	quiz: QuizToolInput,
+	options: readonly string[],
+	value: string | number,
+	locale: Locale,
+): AnswerVerdict {
+	const text = freeText(value, locale);
 	if (typeof text !== "string") return text;
 	const exact = options.indexOf(text);
 	if (exact < 0 && saysDontKnow(text)) return { ok: true, result: NOT_SURE(text) };
@@ -94,7 +109,12 @@ function typedOption(quiz: QuizToolInput, options: readonly string[], value: str
 }
 
 /** Resolve an ask answer: an option (value, label or 0-based index) or free text. */
-export function resolveAskAnswer(ask: AskToolInput, value: string | number, typed: boolean): AnswerVerdict {
+export function resolveAskAnswer(
+	ask: AskToolInput,
+	value: string | number,
+	typed: boolean,
+	locale: Locale = DEFAULT_LOCALE,
+): AnswerVerdict {
 	const options = ask.options ?? [];
 	if (options.length > 0) {
 		let i = optionIndex(
@@ -109,9 +129,9 @@ export function resolveAskAnswer(ask: AskToolInput, value: string | number, type
 		const option = i === undefined ? undefined : options[i];
 		if (option) return { ok: true, result: { answer: option.value, label: option.label } };
 		// A typed reply to an ask with options is still an answer (asks have no right answer).
-		if (!typed) return { ok: false, message: `Pick one of the ${options.length} options.` };
+		if (!typed) return { ok: false, message: t(locale, "engine.pickOne", { count: options.length }) };
 	}
-	const text = freeText(value);
+	const text = freeText(value, locale);
 	if (typeof text !== "string") return text;
 	return { ok: true, result: { answer: text } };
 }

@@ -9,6 +9,7 @@
  */
 
 import { APICallError } from "ai";
+import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 
 /** A duration as a learner reads it: "800 ms", "45 s", "3 min". */
 export const duration = (ms: number): string =>
@@ -76,49 +77,36 @@ export function hostOf(url: string | undefined): string | undefined {
 	return new URL(url).host || undefined;
 }
 
-/** What an operator should run when the model cannot be reached. */
-const DOCTOR = "If it keeps happening, ask whoever runs the tutor to run `learnharness doctor`.";
-
 /** An error code and a message a learner can act on (and an operator can trace), from whatever the provider threw. */
-export function describeModelError(last: unknown, attempts: number): { code: string; message: string } {
-	const tries = attempts > 1 ? `, ${attempts} attempts` : "";
-	const again = "Send a message to try again.";
-	if (last instanceof ModelTimeoutError)
-		return {
-			code: "model-timeout",
-			message:
-				last.kind === "idle"
-					? `The tutor's AI model did not answer (nothing for ${duration(last.timeoutMs)}${tries}). ${again} ${DOCTOR}`
-					: `The tutor's AI model answered too slowly (no full reply within ${duration(last.timeoutMs)}${tries}). ${again} ${DOCTOR}`,
-		};
-	if (last instanceof ClosedError)
-		return { code: "closed", message: "The tutor is restarting; send a message in a moment to continue." };
+export function describeModelError(
+	last: unknown,
+	attempts: number,
+	locale: Locale = DEFAULT_LOCALE,
+): { code: string; message: string } {
+	const tries = attempts > 1 ? t(locale, "engine.tries", { count: attempts }) : "";
+	const again = t(locale, "engine.again");
+	const doctor = t(locale, "engine.doctor");
+	if (last instanceof ModelTimeoutError) {
+		const key = last.kind === "idle" ? "engine.timeoutIdle" : "engine.timeoutSlow";
+		return { code: "model-timeout", message: t(locale, key, { time: duration(last.timeoutMs), tries, again, doctor }) };
+	}
+	if (last instanceof ClosedError) return { code: "closed", message: t(locale, "engine.restarting") };
 	if (APICallError.isInstance(last)) {
 		const status = last.statusCode;
 		const host = hostOf(last.url);
-		const server = host ? `the model server ${host}` : "the model server";
-		if (status === 429)
-			return {
-				code: "rate-limited",
-				message: `The tutor's AI model is busy right now (rate limit, HTTP 429${tries}). Wait a minute, then ${again.toLowerCase()}`,
-			};
+		const server = host ? t(locale, "engine.serverHost", { host }) : t(locale, "engine.server");
+		if (status === 429) return { code: "rate-limited", message: t(locale, "engine.rateLimited", { tries }) };
 		if (status === 401 || status === 403)
-			return {
-				code: "model-auth",
-				message: `The tutor's AI model refused our API key (HTTP ${status} from ${server}). An admin needs to check OPENAI_API_KEY (\`learnharness doctor\` tests it).`,
-			};
+			return { code: "model-auth", message: t(locale, "engine.auth", { status: String(status), server }) };
 		if (status === undefined)
-			return {
-				code: "model-unreachable",
-				message: `The tutor could not reach its AI model (no connection to ${server}${tries}). ${again} ${DOCTOR}`,
-			};
+			return { code: "model-unreachable", message: t(locale, "engine.unreachable", { server, tries, again, doctor }) };
 		return {
 			code: "model-unavailable",
-			message: `The tutor's AI model is not answering (HTTP ${status} from ${server}${tries}). ${again} ${DOCTOR}`,
+			message: t(locale, "engine.unavailable", { status: String(status), server, tries, again, doctor }),
 		};
 	}
 	const text = last instanceof Error ? last.message : typeof last === "string" ? last : safeJson(last);
-	return { code: "model-error", message: `The tutor's AI model failed (${text.slice(0, 200)}). ${again}` };
+	return { code: "model-error", message: t(locale, "engine.failed", { detail: text.slice(0, 200), again }) };
 }
 
 function safeJson(value: unknown): string {

@@ -20,6 +20,7 @@ import type {
 	LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
 import type { LanguageModel, ModelMessage } from "ai";
+import type { Locale } from "../../core/i18n/index.ts";
 import type { LessonAgent } from "./agents.ts";
 import { toFunctionTools, toLanguageModelPrompt } from "./model-prompt.ts";
 import { ClosedError, describeModelError, ModelTimeoutError, retryable, retryDelay, sleep } from "./model-retry.ts";
@@ -47,6 +48,8 @@ export type StepOutcome =
 
 /** What a step needs. */
 export interface ModelStepRequest {
+	/** The lesson's language: a failure's message is written in it (default English). */
+	locale?: Locale;
 	model: LanguageModelV3;
 	agent: LessonAgent;
 	messages: ModelMessage[];
@@ -230,7 +233,7 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
 		// Building the request failed (a prompt the provider cannot take): no attempt was made.
 		failure = error;
 	}
-	const described = describeModelError(failure, Math.max(1, attempts));
+	const described = describeModelError(failure, Math.max(1, attempts), request.locale);
 	span?.end({ ok: false, attempts, ...described });
 	return { ok: false, ...described };
 }

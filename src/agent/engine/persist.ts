@@ -6,17 +6,16 @@
  * refuse (an answer whose sender waits for the verdict).
  */
 
+import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import { isStoreConflict } from "../store/errors.ts";
 import type { SessionRecord } from "../store/types.ts";
 import type { EngineContext } from "./context.ts";
 import type { SessionState } from "./session-state.ts";
 
 /** The notice a learner sees when the store refused their event (nothing was recorded). */
-export const NOT_SAVED_MESSAGE =
-	"The lesson could not be saved just now, so your answer was not recorded. Try again in a moment.";
+export const notSavedMessage = (locale: Locale = DEFAULT_LOCALE): string => t(locale, "engine.notSaved");
 /** The notice while a turn's work waits for the store (it is kept in memory and saved when the store is back). */
-export const SAVE_DELAYED_MESSAGE =
-	"The lesson store is not answering. Your lesson is kept and continues by itself as soon as it is back.";
+export const saveDelayedMessage = (locale: Locale = DEFAULT_LOCALE): string => t(locale, "engine.saveDelayed");
 
 /**
  * Queue a save of the record. Saves of a session run one at a time, in order,

@@ -6,13 +6,15 @@
  */
 
 import type { HandleResult, TutorEvent } from "../../core/contracts/events.ts";
+import { DEFAULT_LOCALE, t } from "../../core/i18n/index.ts";
+
 import { learnerMessageText } from "../prompts/context.ts";
 import type { EngineContext } from "./context.ts";
 import { gradePending, queueGrading } from "./grade-pending.ts";
 import { skipPending } from "./learner-results.ts";
 import { LeaseBusyError, refresh, underLease } from "./lease.ts";
 import { endLesson } from "./lesson-end.ts";
-import { NOT_SAVED_MESSAGE, restoreRecord, SAVE_DELAYED_MESSAGE, saveRetrying, snapshotRecord } from "./persist.ts";
+import { notSavedMessage, restoreRecord, saveDelayedMessage, saveRetrying, snapshotRecord } from "./persist.ts";
 import type { Job, SessionState } from "./session-state.ts";
 import { applyAnswer, applyHelp } from "./struggle.ts";
 import { pendingLearnerCalls } from "./transcript.ts";
@@ -22,13 +24,15 @@ import { applyVote, armVoteTimers, closeVote } from "./votes.ts";
 /** The text of a message that is only pictures (a user message needs words for models that read text first). */
 const PICTURE_ONLY = "(sent a picture)";
 const DELIVERED: HandleResult = { ok: true };
-const NOT_SAVED = { ok: false, code: "store-unavailable", message: NOT_SAVED_MESSAGE } as const;
-const BUSY = {
-	ok: false,
-	code: "store-unavailable",
-	message:
-		"This lesson is busy in another instance of the bot, so your answer was not recorded. Try again in a moment.",
-} as const;
+/** The store refused a batch: not saved (or busy in another instance), in the lesson's language. */
+const notSaved = (state: SessionState) =>
+	({ ok: false, code: "store-unavailable", message: notSavedMessage(state.record.language) }) as const;
+const busy = (state: SessionState) =>
+	({
+		ok: false,
+		code: "store-unavailable",
+		message: t(state.record.language ?? DEFAULT_LOCALE, "engine.busy"),
+	}) as const;
 
 /** Apply one job to the record (no save); its events, whether it changed the record, whether a turn should run. */
 async function applyJob(
@@ -106,7 +110,8 @@ async function deliver(ctx: EngineContext, state: SessionState, jobs: Job[]): Pr
 		if (!batch.changed && !batch.turn) break;
 		try {
 			await saveRetrying(ctx, state, retryWindow(ctx, jobs), async () => {
-				if (retryWindow(ctx, jobs) === Number.POSITIVE_INFINITY) await storeNotice(ctx, state, SAVE_DELAYED_MESSAGE);
+				if (retryWindow(ctx, jobs) === Number.POSITIVE_INFINITY)
+					await storeNotice(ctx, state, saveDelayedMessage(record.language));
 			});
 			break;
 		} catch (error) {
@@ -170,7 +175,7 @@ async function refuseBatch(
 	ctx: EngineContext,
 	state: SessionState,
 	jobs: Job[],
-	outcome: Extract<HandleResult, { ok: false }> = NOT_SAVED,
+	outcome: Extract<HandleResult, { ok: false }> = notSaved(state),
 ): Promise<void> {
 	const unheard = jobs.some((j) => j.delivered === undefined && j.type !== "kick");
 	settleDelivered(jobs, outcome);
@@ -205,7 +210,7 @@ async function pump(ctx: EngineContext, state: SessionState): Promise<void> {
 		// The lease could not be taken (another process keeps the session, or the store failed): what waits is refused.
 		const jobs = state.queue.splice(0);
 		ctx.logger.warn({ err: error, sessionId: state.record.sessionId }, "the session's lease could not be taken");
-		await refuseBatch(ctx, state, jobs, error instanceof LeaseBusyError ? BUSY : NOT_SAVED);
+		await refuseBatch(ctx, state, jobs, error instanceof LeaseBusyError ? busy(state) : notSaved(state));
 	}
 }
 
@@ -221,7 +226,7 @@ async function drain(ctx: EngineContext, state: SessionState): Promise<void> {
 		} catch (error) {
 			ctx.logger.error({ err: error, sessionId }, "delivering learner events failed");
 		} finally {
-			settleDelivered(jobs, NOT_SAVED);
+			settleDelivered(jobs, notSaved(state));
 		}
 		// Pending gradings first (also after a restart: resume re-runs the open turn), so the turn sees verdicts.
 		// They run even when no turn follows (another question is still open): the card should not wait on it.
@@ -241,7 +246,7 @@ async function drain(ctx: EngineContext, state: SessionState): Promise<void> {
 				type: "error",
 				sessionId,
 				code: "internal-error",
-				message: "Something went wrong on our side. Send a message to continue.",
+				message: t(state.record.language ?? DEFAULT_LOCALE, "engine.internal"),
 				retryable: true,
 			});
 		}

@@ -5,6 +5,7 @@
  * with no further question, the lesson ends ("completed").
  */
 
+import { DEFAULT_LOCALE, t } from "../../core/i18n/index.ts";
 import type { SessionRecord } from "../store/types.ts";
 import { agentFor } from "./agents.ts";
 import { budgetRefusal, reportUsage, turnPayer } from "./budget.ts";
@@ -13,7 +14,7 @@ import { endLesson } from "./lesson-end.ts";
 import { toModelMessages } from "./model-messages.ts";
 import type { StepContent, StepUsage } from "./model-step.ts";
 import { runModelStep } from "./model-step.ts";
-import { SAVE_DELAYED_MESSAGE, save, saveRetrying } from "./persist.ts";
+import { save, saveDelayedMessage, saveRetrying } from "./persist.ts";
 import { addMessageUsage } from "./record-edit.ts";
 import type { SessionState } from "./session-state.ts";
 import { settleStep } from "./settle-step.ts";
@@ -74,7 +75,7 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 						type: "error",
 						sessionId,
 						code: "step-limit",
-						message: `The tutor went ${steps} steps without asking you anything and stopped there. Send a message to continue.`,
+						message: t(record.language ?? DEFAULT_LOCALE, "tutor.stepLimit", { steps }),
 						retryable: true,
 					});
 				break;
@@ -87,6 +88,7 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 				maxRetries: rt.maxRetries,
 				retryDelayMs: rt.retryDelayMs,
 				timeoutMs: rt.requestTimeoutMs,
+				...(record.language ? { locale: record.language } : {}),
 				totalTimeoutMs: rt.totalTimeoutMs,
 				telemetry: rt.telemetry,
 				abortSignal: rt.signal,
@@ -107,7 +109,7 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 					type: "error",
 					sessionId,
 					code: "empty-reply",
-					message: "The tutor's AI model sent an empty reply. Send a message to try again.",
+					message: t(record.language ?? DEFAULT_LOCALE, "tutor.emptyReply"),
 					retryable: true,
 				});
 				break;
@@ -147,7 +149,7 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 						type: "error",
 						sessionId,
 						code: "store-unavailable",
-						message: SAVE_DELAYED_MESSAGE,
+						message: saveDelayedMessage(record.language),
 						retryable: true,
 					}),
 				);

@@ -29,7 +29,7 @@ import type { EngineContext } from "./context.ts";
 import { displayQuiz } from "./display.ts";
 import { recordAnswer } from "./learner-results.ts";
 import type { StepContent } from "./model-step.ts";
-import { SAVE_DELAYED_MESSAGE, saveRetrying } from "./persist.ts";
+import { saveDelayedMessage, saveRetrying } from "./persist.ts";
 import { questionEvent } from "./question-events.ts";
 import { appendAssistantParts } from "./record-edit.ts";
 import type { SessionState } from "./session-state.ts";
@@ -273,7 +273,7 @@ export async function openRevoteIfDue(ctx: EngineContext, state: SessionState): 
 			type: "error",
 			sessionId: record.sessionId,
 			code: "store-unavailable",
-			message: SAVE_DELAYED_MESSAGE,
+			message: saveDelayedMessage(record.language),
 			retryable: true,
 		}),
 	);
