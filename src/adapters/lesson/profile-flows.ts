@@ -13,6 +13,7 @@ import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
 import { type PlanPicture, type QuestionCard, renderProgressPng } from "../../render/index.ts";
+import { DEFAULT_LOCALE, t } from "./i18n.ts";
 import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
 import { progressData, progressSummary } from "./progress.ts";
 import { reportCsv } from "./report.ts";
@@ -174,6 +175,7 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 				? { threadId: thread, community: place.community, channelId: place.channelId }
 				: undefined;
 			await learning.setReminders(key, on, where ? JSON.stringify(where) : undefined);
+			if (on && port.postDirect) return t(actor.locale ?? DEFAULT_LOCALE, "profile.remindOnDirect");
 			return on
 				? "Reminders are on: when reviews are due I post one nudge a day in your latest lesson's thread."
 				: "Reminders are off.";
@@ -195,16 +197,21 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 				const where = parsePlace(due.where);
 				if (!where?.threadId.startsWith(`${port.name}:`)) continue;
 				const learner = due.key.split(":").at(-1) ?? "";
+				const direct = port.postDirect;
 				const card: QuestionCard = {
 					kind: "question",
 					toolCallId: PROFILE_BUTTONS.reviewNow,
 					source: "ask",
 					heading: "Time to review",
 					question:
-						`${port.style.mention?.(learner) ?? ""} ${due.due} ${due.due === 1 ? "idea is" : "ideas are"} due for review: a few minutes now keeps them.`.trim(),
+						`${direct ? "" : (port.style.mention?.(learner) ?? "")} ${due.due} ${due.due === 1 ? "idea is" : "ideas are"} due for review: a few minutes now keeps them.`.trim(),
 					choices: [{ index: 0, letter: "A", text: "Review now" }],
 				};
-				if ((await port.postCard(where.threadId, card)).length > 0) sent++;
+				// Slack: the learner's DM (the issue's "Slack DM"); elsewhere the latest lesson's thread.
+				const posted = direct
+					? await direct(where.community, learner, card)
+					: (await port.postCard(where.threadId, card)).length > 0;
+				if (posted) sent++;
 			}
 			return sent;
 		},

@@ -301,4 +301,7 @@ export const de: Record<MessageKey, string> = {
 	"card.missed":
 		"Du hast {answer} geantwortet: nicht ganz. Versuch es noch einmal, frag nach einem Hinweis oder sieh dir die Antwort an.",
 	"card.hint": "Hinweis",
+	// Learner profiles.
+	"profile.remindOnDirect":
+		"Erinnerungen sind an: Wenn Wiederholungen fällig sind, schicke ich dir höchstens eine Direktnachricht am Tag.",
 };

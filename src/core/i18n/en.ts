@@ -300,6 +300,8 @@ export const en = {
 	"card.notQuite": "Not quite",
 	"card.missed": "You answered {answer}: not quite. Try again, ask for a hint, or see the answer.",
 	"card.hint": "Hint",
+	// Learner profiles.
+	"profile.remindOnDirect": "Reminders are on: when reviews are due I send you one direct message a day.",
 } as const;
 
 /** A message key. */

@@ -295,4 +295,7 @@ export const es: Record<MessageKey, string> = {
 	"card.notQuite": "No del todo",
 	"card.missed": "Respondiste {answer}: no del todo. Inténtalo de nuevo, pide una pista o mira la respuesta.",
 	"card.hint": "Pista",
+	// Learner profiles.
+	"profile.remindOnDirect":
+		"Los recordatorios están activados: cuando haya repasos pendientes te envío un mensaje directo al día como mucho.",
 };

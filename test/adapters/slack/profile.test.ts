@@ -113,9 +113,9 @@ describe("learner profile, review, progress, report and forget-me on Slack", { t
 		expect(after?.scheduledDays).toBeGreaterThan(before?.scheduledDays ?? Infinity);
 	});
 
-	it("sends a reminder once across a restart", async () => {
+	it("sends a reminder once across a restart, as a DM whose Review now opens a review", async () => {
 		await running.sender.command("/lesson", "remind on", LEARNER);
-		await replyMatching(/^Reminders are on/);
+		await replyMatching(/^Reminders are on: when reviews are due I send you one direct message a day/);
 		clock.advanceDays(60);
 		expect(await running.adapter.sendReminders()).toBe(1);
 		await shut();
@@ -123,7 +123,24 @@ describe("learner profile, review, progress, report and forget-me on Slack", { t
 		expect(await running.adapter.sendReminders()).toBe(0);
 		const nudges = [...fake.messages.values()].filter((m) => JSON.stringify(m.blocks).includes("Time to review"));
 		expect(nudges).toHaveLength(1);
-		expect(JSON.stringify(nudges[0]?.blocks)).toContain("lh:pick:lh-review-now:0");
+		const nudge = nudges[0];
+		expect(nudge?.channel).toBe("DU1");
+		expect(nudge?.threadTs).toBeUndefined();
+		expect(JSON.stringify(nudge?.blocks)).toContain("lh:pick:lh-review-now:0");
+
+		// The one tap, from the DM (after the restart): a review thread opens in the lesson's channel.
+		const parentsBefore = [...fake.messages.values()].filter((m) => m.channel === "C1" && !m.threadTs).length;
+		await running.sender.action({ ...LEARNER, channel: "DU1" }, nudge?.ts ?? "", {
+			action_id: "lh:pick:lh-review-now:0",
+		});
+		await fake.waitFor(
+			() => fake.callsTo("chat.postEphemeral").find((c) => String(c.params.text).startsWith("Your review is ready")),
+			"the review from the DM",
+		);
+		const review = [...fake.messages.values()].filter((m) => m.channel === "C1" && !m.threadTs);
+		expect(review.length).toBe(parentsBefore + 1);
+		const reviewTs = review.at(-1)?.ts ?? "";
+		await fake.waitFor(() => inThread(reviewTs).find((m) => m.text?.includes("Review 1 of")), "the question");
 	});
 
 	it("sends progress as a PNG in the learner's DM", async () => {
@@ -160,7 +177,10 @@ describe("learner profile, review, progress, report and forget-me on Slack", { t
 	it("forgets the learner after the confirm button: no key of theirs is left", async () => {
 		await running.sender.command("/lesson", "forget-me", LEARNER);
 		const ask = await fake.waitFor(
-			() => fake.callsTo("chat.postEphemeral").find((c) => JSON.stringify(c.params.blocks).includes("lh-forget-me")),
+			() =>
+				fake
+					.callsTo("chat.postEphemeral")
+					.find((c) => String(JSON.stringify(c.params.blocks)).includes("lh-forget-me")),
 			"the confirm",
 		);
 		expect(ask.params.user).toBe("U1");
