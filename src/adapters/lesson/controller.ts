@@ -166,6 +166,7 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 				state: state.store,
 				logger,
 				controllerNow: now,
+				ledger,
 				...(options.rephrase ? { rephrase: options.rephrase } : {}),
 			})
 		: undefined;

@@ -18,6 +18,7 @@ import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
 import { progressData, progressSummary } from "./progress.ts";
 import { reportCsv } from "./report.ts";
 import { createReviewFlow, type Rephrase, type ReviewFlow } from "./review.ts";
+import type { UsageLedger } from "./usage-ledger.ts";
 
 /** Reserved ids of the profile buttons (never a model's tool call id: those carry no `lh-` prefix). */
 export const PROFILE_BUTTONS = { reviewNow: "lh-review-now", forgetMe: "lh-forget-me" } as const;
@@ -40,6 +41,8 @@ export interface ProfileFlowDeps {
 	logger: Logger;
 	/** The controller's clock (its daily lesson counts are keyed by its day; forget-me clears them). */
 	controllerNow: () => Date;
+	/** The token ledger: forget-me moves the learner's tokens into its anonymous bucket. */
+	ledger?: UsageLedger;
 	rephrase?: Rephrase;
 }
 
@@ -110,7 +113,7 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 		// The controller's own keys that name the learner or their lessons (intros, reviews, places, daily counts).
 		for (const id of sessions) await state.delete(`intro:${id}`);
 		for (const id of reviewThreads) await state.delete(`review:${id}`);
-		for (const place of profile?.places ?? []) {
+		for (const place of new Set([...(profile?.places ?? []), `${community}:`])) {
 			await state.delete(`latest:${place}:${actor.by.id}`);
 			const latest = await state.get(`latest:${place}`);
 			if (typeof latest === "string" && sessions.includes(latest)) await state.delete(`latest:${place}`);
@@ -120,6 +123,9 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 				await state.delete(`count:${placeCommunity}:${actor.by.id}:${day}`);
 			}
 		}
+		// Token usage: the totals stay (budgets, /lesson usage), the learner's id and name go.
+		for (const c of new Set([community, ...(profile?.places ?? []).map((p) => p.split(":")[0] ?? community)]))
+			await deps.ledger?.anonymise(c, actor.by.id, deps.controllerNow());
 		logger.info({ lessons: sessions.length }, `${port.name}: a learner's data was deleted on request`);
 		return sessions.length === 0 && !profile
 			? "There was nothing stored about you."

@@ -13,6 +13,8 @@ import { join } from "node:path";
 import KeyvSqlite from "@keyv/sqlite";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createBudgetRouter } from "../../../src/adapters/lesson/lesson-budget.ts";
+import { ANONYMOUS_MEMBER, periodTokens, UsageLedger } from "../../../src/adapters/lesson/usage-ledger.ts";
 import { openStateStore, type StateStore } from "../../../src/agent/index.ts";
 import { type FakeSlack, startFakeSlack } from "../../../testkit/fakes/slack.ts";
 import { scriptedModel } from "../../../testkit/model-stream.ts";
@@ -31,6 +33,7 @@ const ADMIN = { user: "U9", name: "root", channel: "C1" };
 const png = PNG.sync.write(new PNG({ width: 1, height: 1 }));
 const model = scriptedModel(fractionsLesson({ greeting: "Hi!", predictOptions: ["3", "6", "9"], closing: "Done!" }));
 const clock = testClock();
+const budgets = createBudgetRouter();
 
 describe("learner profile, review, progress, report and forget-me on Slack", { timeout: 60_000 }, () => {
 	let fake: FakeSlack;
@@ -39,14 +42,15 @@ describe("learner profile, review, progress, report and forget-me on Slack", { t
 	let state: StateStore;
 	let running: Running;
 	let lessonId = "";
+	let replied = 0;
 	const key = () => `slack:${fake.teamId}:U1`;
 
 	const open = async () => {
-		backend = await openLearnerBackend(dir, model, clock);
+		backend = await openLearnerBackend(dir, model, clock, budgets.budget);
 		state = openStateStore(`sqlite://${join(dir, "slack.sqlite")}`, "slack");
 		running = await startAdapter(
 			fake,
-			{ tutor: backend.tutor, renderer: stubRenderer(png), state, learning: { learning: backend.learning } },
+			{ tutor: backend.tutor, renderer: stubRenderer(png), state, budgets, learning: { learning: backend.learning } },
 			{ adminUserIds: ["U9"] },
 		);
 	};
@@ -69,6 +73,11 @@ describe("learner profile, review, progress, report and forget-me on Slack", { t
 			],
 		});
 		await open();
+		// Token budgets on: every turn is charged to the learner in the usage ledger (forget-me must anonymise it).
+		await running.sender.command("/lesson", "config member_tokens_per_day 1000000", ADMIN);
+		await running.sender.command("/lesson", "config server_tokens_per_day 10000000", ADMIN);
+		await fake.waitFor(() => (replies().filter((t) => /^Saved/.test(t)).length === 2 ? true : undefined), "saved");
+		replied = replies().length;
 	});
 	afterAll(async () => {
 		await shut();
@@ -82,7 +91,7 @@ describe("learner profile, review, progress, report and forget-me on Slack", { t
 		lessonId = `slack:${fake.teamId}:C1:${parentTs}`;
 		await answerFractionsLesson(backend.tutor, lessonId, { id: "U1", name: "ada" });
 		await running.sender.command("/lesson", "end", LEARNER);
-		await fake.waitFor(() => replies().length > 1 || undefined, "the end reply");
+		await fake.waitFor(() => replies().length > replied + 1 || undefined, "the end reply");
 		for (let i = 0; i < 400 && !(await backend.learning.profile(key()))?.lessons.length; i++)
 			await new Promise((done) => setTimeout(done, 25));
 		expect((await backend.learning.items(key())).map((i) => i.nodeId)).toEqual(["common-denominator"]);
@@ -184,18 +193,25 @@ describe("learner profile, review, progress, report and forget-me on Slack", { t
 			"the confirm",
 		);
 		expect(ask.params.user).toBe("U1");
+		const usageBefore = periodTokens(await new UsageLedger(state).month(fake.teamId));
+		expect(usageBefore).toBeGreaterThan(0);
+		expect(Object.keys(await new UsageLedger(state).month(fake.teamId))).toContain("U1");
 		await running.sender.action(LEARNER, running.sender.nextTs(), { action_id: "lh-forget-me-confirm" });
 		await fake.waitFor(
 			() => fake.callsTo("chat.postEphemeral").find((c) => String(c.params.text).startsWith("Done: your profile")),
 			"the confirmation",
 		);
+		// The community's token totals stay, under the anonymous bucket.
+		const usageAfter = await new UsageLedger(state).month(fake.teamId);
+		expect(periodTokens(usageAfter)).toBe(usageBefore);
+		expect(Object.keys(usageAfter)).toEqual([ANONYMOUS_MEMBER]);
 		await shut();
 		const leftovers: string[] = [];
 		for (const file of ["lh.sqlite", "slack.sqlite"]) {
 			const db = new KeyvSqlite({ uri: `sqlite://${join(dir, file)}` });
 			const rows = (await db.query("SELECT key, value FROM keyv")) as Array<{ key: string; value: string }>;
 			expect(rows.length).toBeGreaterThan(0);
-			for (const r of rows) if (/\bU1\b/.test(`${r.key} ${r.value}`)) leftovers.push(r.key);
+			for (const r of rows) if (/\bU1\b|\bada\b/.test(`${r.key} ${r.value}`)) leftovers.push(r.key);
 			await db.disconnect();
 		}
 		expect(leftovers).toEqual([]);
