@@ -15,6 +15,8 @@ import KeyvSqlite from "@keyv/sqlite";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDiscordAdapter, type DiscordAdapter } from "../../../src/adapters/discord/index.ts";
+import { createBudgetRouter } from "../../../src/adapters/lesson/lesson-budget.ts";
+import { ANONYMOUS_MEMBER, periodTokens, UsageLedger } from "../../../src/adapters/lesson/usage-ledger.ts";
 import { openStateStore, type StateStore } from "../../../src/agent/index.ts";
 import { type FakeDiscord, startFakeDiscord } from "../../../testkit/fakes/discord.ts";
 import { scriptedModel } from "../../../testkit/model-stream.ts";
@@ -34,6 +36,7 @@ const model = scriptedModel([
 	{ text: "Welcome back!" },
 ]);
 const clock = testClock();
+const budgets = createBudgetRouter();
 let fake: FakeDiscord;
 let dir: string;
 let backend: LearnerBackend;
@@ -41,7 +44,7 @@ let state: StateStore;
 let adapter: DiscordAdapter;
 
 async function open(): Promise<void> {
-	backend = await openLearnerBackend(dir, model, clock);
+	backend = await openLearnerBackend(dir, model, clock, budgets.budget);
 	state = openStateStore(`sqlite://${join(dir, "discord.sqlite")}`, "discord");
 	adapter = createDiscordAdapter({
 		tutor: backend.tutor,
@@ -49,7 +52,15 @@ async function open(): Promise<void> {
 		logger: recordingLogger(),
 		state,
 		learning: { learning: backend.learning },
-		config: { token: fake.token, apiUrl: fake.apiUrl, guildId: fake.guild.id, readyTimeoutMs: 10_000 },
+		budgets,
+		config: {
+			token: fake.token,
+			apiUrl: fake.apiUrl,
+			guildId: fake.guild.id,
+			readyTimeoutMs: 10_000,
+			// Token budgets on: every turn is charged to the learner in the usage ledger (forget-me must anonymise it).
+			guildDefaults: { memberTokensPerDay: 1_000_000, serverTokensPerDay: 10_000_000 },
+		},
 	});
 	await adapter.start();
 }
@@ -243,20 +254,29 @@ describe("learner profile, review, progress, report and forget-me on Discord", (
 		const button = customIds(ask)[0] ?? "";
 		expect(button).toBe("lh:pick:lh-forget-me:0");
 		expect(await backend.learning.profile(learnerKey())).toBeDefined();
+		const learner = fake.users.learner.id;
+		const usageBefore = await new UsageLedger(state).month(fake.guild.id);
+		expect(Object.keys(usageBefore)).toContain(learner);
 		const click = fake.click({ user: fake.users.learner, messageId: ask.id, customId: button });
 		await fake.waitFor(
 			() => fake.ephemeralsFor(fake.users.learner).find((m) => m.content.startsWith("Done: your profile")),
 			"the confirmation",
 		);
 		expect(click.responseType).toBeDefined();
+		// The server's token totals stay, under the anonymous bucket.
+		const usageAfter = await new UsageLedger(state).month(fake.guild.id);
+		expect(periodTokens(usageAfter)).toBe(periodTokens(usageBefore));
+		expect(Object.keys(usageAfter)).toEqual([ANONYMOUS_MEMBER]);
 		await shut();
-		const learner = fake.users.learner.id;
+		const name = fake.users.learner.username;
 		const leftovers: string[] = [];
 		for (const file of ["lh.sqlite", "discord.sqlite"]) {
 			const db = new KeyvSqlite({ uri: `sqlite://${join(dir, file)}` });
 			const all = (await db.query("SELECT key, value FROM keyv")) as Array<{ key: string; value: string }>;
 			expect(all.length).toBeGreaterThan(0);
-			for (const row of all) if (`${row.key} ${row.value}`.includes(learner)) leftovers.push(row.key);
+			for (const row of all)
+				if (`${row.key} ${row.value}`.includes(learner) || new RegExp(`\\b${name}\\b`).test(row.value))
+					leftovers.push(row.key);
 			await db.disconnect();
 		}
 		expect(leftovers).toEqual([]);
