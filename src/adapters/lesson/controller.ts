@@ -167,6 +167,7 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 				logger,
 				controllerNow: now,
 				ledger,
+				tutor,
 				...(options.rephrase ? { rephrase: options.rephrase } : {}),
 			})
 		: undefined;

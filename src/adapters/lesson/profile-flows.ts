@@ -41,6 +41,8 @@ export interface ProfileFlowDeps {
 	logger: Logger;
 	/** The controller's clock (its daily lesson counts are keyed by its day; forget-me clears them). */
 	controllerNow: () => Date;
+	/** The tutor: forget-me anonymises the learner in group lessons others started. */
+	tutor?: Pick<Tutor, "forgetParticipant">;
 	/** The token ledger: forget-me moves the learner's tokens into its anonymous bucket. */
 	ledger?: UsageLedger;
 	rephrase?: Rephrase;
@@ -123,6 +125,8 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 				await state.delete(`count:${placeCommunity}:${actor.by.id}:${day}`);
 			}
 		}
+		// Group lessons someone else started: the lesson stays, the learner's id and name leave it.
+		await deps.tutor?.forgetParticipant?.(actor.by);
 		// Token usage: the totals stay (budgets, /lesson usage), the learner's id and name go.
 		for (const c of new Set([community, ...(profile?.places ?? []).map((p) => p.split(":")[0] ?? community)]))
 			await deps.ledger?.anonymise(c, actor.by.id, deps.controllerNow());
