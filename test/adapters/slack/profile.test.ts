@@ -11,6 +11,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import KeyvSqlite from "@keyv/sqlite";
+import { MockLanguageModelV3 } from "ai/test";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBudgetRouter } from "../../../src/adapters/lesson/lesson-budget.ts";
@@ -19,7 +20,7 @@ import { openStateStore, type StateStore } from "../../../src/agent/index.ts";
 import { type FakeSlack, startFakeSlack } from "../../../testkit/fakes/slack.ts";
 import { scriptedModel } from "../../../testkit/model-stream.ts";
 import { stubRenderer } from "../../../testkit/stub-renderer.ts";
-import { fractionsLesson } from "../../fixtures/lesson-script.ts";
+import { assessmentInput, fractionsLesson, planMermaid } from "../../fixtures/lesson-script.ts";
 import {
 	answerFractionsLesson,
 	type LearnerBackend,
@@ -31,7 +32,22 @@ import { type Running, startAdapter } from "./harness.ts";
 const LEARNER = { user: "U1", name: "ada", channel: "C1" };
 const ADMIN = { user: "U9", name: "root", channel: "C1" };
 const png = PNG.sync.write(new PNG({ width: 1, height: 1 }));
-const model = scriptedModel(fractionsLesson({ greeting: "Hi!", predictOptions: ["3", "6", "9"], closing: "Done!" }));
+const groupCheck = {
+	type: "check",
+	nodeId: "common-denominator",
+	question: "Which fraction equals 2/4?",
+	options: ["1/2", "2/8", "4/2"],
+	correctAnswer: "1/2",
+};
+// The lessons' script; the group lesson's own script replaces it (the first lesson ends before its script does).
+let script = scriptedModel(fractionsLesson({ greeting: "Hi!", predictOptions: ["3", "6", "9"], closing: "Done!" }));
+const model = new MockLanguageModelV3({ doStream: (options) => script.doStream(options) });
+const groupScript = () =>
+	scriptedModel([
+		{ calls: [{ name: "probe_done", input: assessmentInput, id: "gpd" }] },
+		{ calls: [{ name: "plan_init", input: { mermaid: planMermaid }, id: "gplan" }] },
+		{ text: "Vote, everyone.", calls: [{ name: "quiz", input: groupCheck, id: "g1" }] },
+	]);
 const clock = testClock();
 const budgets = createBudgetRouter();
 
@@ -193,6 +209,23 @@ describe("learner profile, review, progress, report and forget-me on Slack", { t
 			"the confirm",
 		);
 		expect(ask.params.user).toBe("U1");
+		// A group lesson the admin started, where the learner said hello and voted (the vote is still open).
+		const groupId = `slack:${fake.teamId}:C1:1700000000.000900`;
+		const ada = { id: "U1", name: "ada" };
+		script = groupScript();
+		await backend.tutor.startLesson({
+			sessionId: groupId,
+			topic: "fractions",
+			learner: { id: "U9", name: "root" },
+			mode: "group",
+		});
+		await backend.tutor.idle(groupId);
+		await backend.tutor.handle(groupId, { type: "message", text: "hi, ada here", by: ada });
+		expect(await backend.tutor.handle(groupId, { type: "answer", toolCallId: "g1", value: 0, by: ada })).toMatchObject({
+			vote: { letter: "A" },
+		});
+		await backend.tutor.idle(groupId);
+		expect(JSON.stringify(await backend.sessions.get(groupId))).toContain("U1");
 		const usageBefore = periodTokens(await new UsageLedger(state).month(fake.teamId));
 		expect(usageBefore).toBeGreaterThan(0);
 		expect(Object.keys(await new UsageLedger(state).month(fake.teamId))).toContain("U1");
@@ -201,10 +234,15 @@ describe("learner profile, review, progress, report and forget-me on Slack", { t
 			() => fake.callsTo("chat.postEphemeral").find((c) => String(c.params.text).startsWith("Done: your profile")),
 			"the confirmation",
 		);
+		// The group lesson stays (the admin's), without the learner.
+		const group = JSON.stringify(await backend.sessions.get(groupId));
+		expect(group).toContain("U9");
+		expect(group).not.toMatch(/\bU1\b|\bada\b/);
 		// The community's token totals stay, under the anonymous bucket.
 		const usageAfter = await new UsageLedger(state).month(fake.teamId);
 		expect(periodTokens(usageAfter)).toBe(usageBefore);
-		expect(Object.keys(usageAfter)).toEqual([ANONYMOUS_MEMBER]);
+		expect(Object.keys(usageAfter)).toContain(ANONYMOUS_MEMBER);
+		expect(Object.keys(usageAfter)).not.toContain("U1");
 		await shut();
 		const leftovers: string[] = [];
 		for (const file of ["lh.sqlite", "slack.sqlite"]) {
