@@ -17,6 +17,7 @@ import { DEFAULT_LOCALE, isLocale, t } from "../core/i18n/index.ts";
 import { normalizeGroupSettings } from "../core/votes.ts";
 import { admit, claim } from "./engine/admit.ts";
 import { createAgents } from "./engine/agents.ts";
+import { anonymiseParticipant } from "./engine/anonymise.ts";
 import type { EngineContext } from "./engine/context.ts";
 import { createEventHub } from "./engine/event-hub.ts";
 import { refreshIdle } from "./engine/lease.ts";
@@ -345,6 +346,21 @@ export function createTutor(options: TutorOptions): Tutor {
 				if (busy.length === 0) break;
 				await Promise.all(busy.map(waitIdle));
 			}
+		},
+
+		async forgetParticipant(who) {
+			let changed = 0;
+			for (const sessionId of await rt.store.list()) {
+				const state = await load(sessionId);
+				if (!state || state.record.learner.id === who.id) continue;
+				if (rt.store.shared) await refreshIdle(rt, state);
+				// Between turns only: no await between the idle check and the edit.
+				for (let i = 0; i < 100 && !isIdle(state); i++) await waitIdle(state);
+				if (!isIdle(state) || !anonymiseParticipant(state.record, who)) continue;
+				await save(rt, state);
+				changed++;
+			}
+			return changed;
 		},
 
 		async resume() {

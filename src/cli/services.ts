@@ -71,7 +71,12 @@ export async function createServices(
 	const profiles = openStateStore(config.storeUrl, "learnharness:profiles", logger);
 	// Registered before the tutor, so it closes after it (a lesson ending while the tutor closes still updates its profile).
 	registry.add({ name: "learner profiles", close: () => profiles.close() });
-	const learning = createLearning({ state: profiles, sessions: store, logger });
+	const learning = createLearning({
+		state: profiles,
+		sessions: store,
+		logger,
+		...(config.retentionDays !== undefined ? { defaultRetentionDays: config.retentionDays } : {}),
+	});
 	// Below the shutdown registry's per-item limit, so the tutor still closes its store after aborting turns.
 	const tutor = createTutor({
 		model,

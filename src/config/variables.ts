@@ -165,6 +165,18 @@ export const VARIABLES: readonly VariableSpec[] = [
 		fix: "Use a whole number from 1 to 8, e.g. LEARNHARNESS_RENDER_PAGES=2.",
 	},
 	{
+		name: "LEARNHARNESS_RETENTION_DAYS",
+		default: "365",
+		description:
+			"Days a lesson (transcript, profile entry, review items) is kept after it ends, where a server or workspace set none with `/lesson retention` (1 to 3650).",
+		schema: z.coerce
+			.number({ error: "is not a number" })
+			.int({ error: "is not a whole number" })
+			.min(1, { error: "is below 1" })
+			.max(3650, { error: "is above 3650" }),
+		fix: "Use a whole number of days from 1 to 3650, e.g. LEARNHARNESS_RETENTION_DAYS=365.",
+	},
+	{
 		name: "PUPPETEER_EXECUTABLE_PATH",
 		default: "(unset)",
 		description: "Puppeteer's own variable for the browser binary; used when LEARNHARNESS_CHROMIUM_PATH is unset.",

@@ -190,6 +190,16 @@ describe("loadConfig and .env", () => {
 	});
 });
 
+describe("LEARNHARNESS_RETENTION_DAYS", () => {
+	it("sets the default retention, and names the fix when it is out of range", () => {
+		expect(loadConfig({ env: { LEARNHARNESS_RETENTION_DAYS: "90" }, dotenvPath: false }).config.retentionDays).toBe(90);
+		expect(loadConfig({ env: {}, dotenvPath: false }).config.retentionDays).toBeUndefined();
+		expect(() => loadConfig({ env: { LEARNHARNESS_RETENTION_DAYS: "0" }, dotenvPath: false })).toThrow(
+			/LEARNHARNESS_RETENTION_DAYS[\s\S]*from 1 to 3650/,
+		);
+	});
+});
+
 describe("configTable", () => {
 	it("lists every variable the brief names, with a default and a description", () => {
 		const names = configTable().map((e) => e.name);

@@ -166,6 +166,8 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 				state: state.store,
 				logger,
 				controllerNow: now,
+				ledger,
+				tutor,
 				...(options.rephrase ? { rephrase: options.rephrase } : {}),
 			})
 		: undefined;

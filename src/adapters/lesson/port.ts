@@ -92,6 +92,8 @@ export interface PlatformPort<Address = unknown> {
 	startTyping?(threadId: string): Promise<void>;
 	/** Show or hide a working status at once (a terminal line; chat platforms use startTyping). Must not throw. */
 	typing?(threadId: string, active: boolean): void;
+	/** Post `card` to `userId`'s direct messages with the bot (reminders); false when it could not. Must not throw. */
+	postDirect?(community: string, userId: string, card: Card): Promise<boolean>;
 	/** Open the lesson's thread at `place` (or use its existing one) with the intro as its first message. Must not throw. */
 	openThread(place: LessonPlace, intro: LessonIntro): Promise<OpenedThread>;
 	/** Undo openThread when the tutor would not start the lesson (`why`: its message). Must not throw. */

@@ -19,6 +19,7 @@ import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
 import { progressData, progressSummary } from "./progress.ts";
 import { reportCsv } from "./report.ts";
 import { createReviewFlow, type Rephrase, type ReviewFlow } from "./review.ts";
+import type { UsageLedger } from "./usage-ledger.ts";
 
 /** Reserved ids of the profile buttons (never a model's tool call id: those carry no `lh-` prefix). */
 export const PROFILE_BUTTONS = { reviewNow: "lh-review-now", forgetMe: "lh-forget-me" } as const;
@@ -41,6 +42,10 @@ export interface ProfileFlowDeps {
 	logger: Logger;
 	/** The controller's clock (its daily lesson counts are keyed by its day; forget-me clears them). */
 	controllerNow: () => Date;
+	/** The tutor: forget-me anonymises the learner in group lessons others started. */
+	tutor?: Pick<Tutor, "forgetParticipant">;
+	/** The token ledger: forget-me moves the learner's tokens into its anonymous bucket. */
+	ledger?: UsageLedger;
 	rephrase?: Rephrase;
 }
 
@@ -112,7 +117,7 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 		// The controller's own keys that name the learner or their lessons (intros, reviews, places, daily counts).
 		for (const id of sessions) await state.delete(`intro:${id}`);
 		for (const id of reviewThreads) await state.delete(`review:${id}`);
-		for (const place of profile?.places ?? []) {
+		for (const place of new Set([...(profile?.places ?? []), `${community}:`])) {
 			await state.delete(`latest:${place}:${actor.by.id}`);
 			const latest = await state.get(`latest:${place}`);
 			if (typeof latest === "string" && sessions.includes(latest)) await state.delete(`latest:${place}`);
@@ -122,6 +127,11 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 				await state.delete(`count:${placeCommunity}:${actor.by.id}:${day}`);
 			}
 		}
+		// Group lessons someone else started: the lesson stays, the learner's id and name leave it.
+		await deps.tutor?.forgetParticipant?.(actor.by);
+		// Token usage: the totals stay (budgets, /lesson usage), the learner's id and name go.
+		for (const c of new Set([community, ...(profile?.places ?? []).map((p) => p.split(":")[0] ?? community)]))
+			await deps.ledger?.anonymise(c, actor.by.id, deps.controllerNow());
 		logger.info({ lessons: sessions.length }, `${port.name}: a learner's data was deleted on request`);
 		return sessions.length === 0 && !profile
 			? t(locale, "profile.nothingStored")
@@ -180,6 +190,7 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 				? { threadId: thread, community: place.community, channelId: place.channelId }
 				: undefined;
 			await learning.setReminders(key, on, where ? JSON.stringify(where) : undefined);
+			if (on && port.postDirect) return t(locale, "profile.remindOnDirect");
 			return t(locale, on ? "profile.remindOn" : "profile.remindOff");
 		},
 
@@ -200,16 +211,21 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 				const where = parsePlace(due.where);
 				if (!where?.threadId.startsWith(`${port.name}:`)) continue;
 				const learner = due.key.split(":").at(-1) ?? "";
+				const direct = port.postDirect;
 				const card: QuestionCard = {
 					kind: "question",
 					toolCallId: PROFILE_BUTTONS.reviewNow,
 					source: "ask",
 					heading: "Time to review",
 					question:
-						`${port.style.mention?.(learner) ?? ""} ${due.due} ${due.due === 1 ? "idea is" : "ideas are"} due for review: a few minutes now keeps them.`.trim(),
+						`${direct ? "" : (port.style.mention?.(learner) ?? "")} ${due.due} ${due.due === 1 ? "idea is" : "ideas are"} due for review: a few minutes now keeps them.`.trim(),
 					choices: [{ index: 0, letter: "A", text: "Review now" }],
 				};
-				if ((await port.postCard(where.threadId, card)).length > 0) sent++;
+				// Slack: the learner's DM (the issue's "Slack DM"); elsewhere the latest lesson's thread.
+				const posted = direct
+					? await direct(where.community, learner, card)
+					: (await port.postCard(where.threadId, card)).length > 0;
+				if (posted) sent++;
 			}
 			return sent;
 		},

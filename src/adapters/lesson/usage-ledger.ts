@@ -6,12 +6,19 @@
  * read-add-write runs serialized per key inside this process; several
  * processes sharing a store can lose a concurrent add (an atomic increment is
  * the scale-out issue's).
+ *
+ * Forget-me (`anonymise`) moves a member's tokens into the ANONYMOUS_MEMBER
+ * bucket of every record that can still exist (today and yesterday, this month
+ * and last): the community's totals stay right, no id or name of theirs stays.
  */
 
 import type { StateStore } from "../../agent/index.ts";
 import type { TurnUsage } from "../../core/contracts/budget.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The member id forgotten members' tokens are kept under (no name). */
+export const ANONYMOUS_MEMBER = "anonymous";
 const DAY_TTL_MS = 2 * DAY_MS;
 const MONTH_TTL_MS = 40 * DAY_MS;
 
@@ -93,6 +100,38 @@ export class UsageLedger {
 		const key = `usage:${community}:${periodsOf(now).month}`;
 		await this.chains.get(key)?.catch(() => undefined);
 		return periodOf(await this.store.get(key));
+	}
+
+	/**
+	 * Forget-me: move `memberId`'s tokens in the community's day and month records into
+	 * ANONYMOUS_MEMBER (totals kept, name dropped). Rejects when the store fails.
+	 */
+	async anonymise(community: string, memberId: string, now: Date = new Date()): Promise<void> {
+		if (memberId === ANONYMOUS_MEMBER) return;
+		const days = new Set([0, 1].map((d) => periodsOf(new Date(now.getTime() - d * DAY_MS)).day));
+		const months = new Set([0, 40].map((d) => periodsOf(new Date(now.getTime() - d * DAY_MS)).month));
+		const keys = [
+			...[...days].map((p) => [`usage:${community}:${p}`, DAY_TTL_MS] as const),
+			...[...months].map((p) => [`usage:${community}:${p}`, MONTH_TTL_MS] as const),
+		];
+		for (const [key, ttlMs] of keys)
+			await this.serialize(key, async () => {
+				const period = periodOf(await this.store.get(key));
+				const member = period[memberId];
+				if (!member) return;
+				const bucket = period[ANONYMOUS_MEMBER] ?? { models: {} };
+				for (const [model, t] of Object.entries(member.models)) {
+					const before = bucket.models[model] ?? { input: 0, output: 0, cached: 0 };
+					bucket.models[model] = {
+						input: before.input + t.input,
+						output: before.output + t.output,
+						cached: before.cached + t.cached,
+					};
+				}
+				delete period[memberId];
+				period[ANONYMOUS_MEMBER] = { models: bucket.models };
+				await this.store.set(key, period, ttlMs);
+			});
 	}
 
 	private add(key: string, usage: TurnUsage, ttlMs: number): Promise<void> {

@@ -58,9 +58,9 @@ function clickOf(body: BlockAction, parent: boolean) {
 	const teamId = body.team?.id ?? body.user.team_id;
 	const channelId = (body.container.channel_id as string | undefined) ?? body.channel?.id;
 	const messageTs = (body.container.message_ts as string | undefined) ?? body.message?.ts;
-	const threadTs = parent
-		? messageTs
-		: ((body.message?.thread_ts as string | undefined) ?? (body.container.thread_ts as string | undefined));
+	// A top-level message in a DM (a reminder's "Review now") is its own "thread": no lesson runs there.
+	const inThread = (body.message?.thread_ts as string | undefined) ?? (body.container.thread_ts as string | undefined);
+	const threadTs = parent ? messageTs : (inThread ?? (channelId?.startsWith("D") ? messageTs : undefined));
 	if (!teamId || !channelId) return undefined;
 	const name = body.user.username ?? body.user.name;
 	const by: Participant = name ? { id: body.user.id, name } : { id: body.user.id };

@@ -139,6 +139,22 @@ export function createSlackPort(client: webApi.WebClient, logger: Logger): Platf
 			await postAll(threadId, next.slice(0, next.length - pairs));
 			return true;
 		},
+		async postDirect(_community, userId, card: Card) {
+			// A DM has no lesson thread: its messages are top-level there (a click on them reads as a DM click).
+			try {
+				const channel = (await client.conversations.open({ users: userId })).channel?.id;
+				if (!channel) return false;
+				let posted = 0;
+				for (const m of toSlackMessages(card)) {
+					const res = await client.chat.postMessage({ channel, text: m.text, blocks: m.blocks as KnownBlock[] });
+					if (res.ts) posted++;
+				}
+				return posted > 0;
+			} catch (error) {
+				logger.warn({ err: error }, "slack: a direct message could not be sent");
+				return false;
+			}
+		},
 		async postPicture(threadId, picture: PlanPicture) {
 			if (picture.png) {
 				try {

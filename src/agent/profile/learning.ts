@@ -37,6 +37,8 @@ export interface LearningOptions {
 	now?: () => Date;
 	logger?: Logger;
 	scheduler?: Scheduler;
+	/** Days lessons are kept where a community set no retention (LEARNHARNESS_RETENTION_DAYS; default DEFAULT_RETENTION_DAYS). */
+	defaultRetentionDays?: number;
 }
 
 /** The due items of a learner and what comes after them. */
@@ -90,7 +92,7 @@ export interface Learning {
 	claimReminders(prefix?: string): Promise<Array<{ key: string; where?: string; due: number }>>;
 	/** Delete the learner's profile, review items and their lessons' transcripts; returns the deleted session ids and the review threads. */
 	forget(key: string): Promise<{ sessions: string[]; reviewThreads: string[] }>;
-	/** A community's retention in days (DEFAULT_RETENTION_DAYS when it set none). */
+	/** A community's retention in days (the default retention when it set none). */
 	retention(community: string): Promise<number>;
 	/** Set a community's retention (1..MAX_RETENTION_DAYS days); the next sweep applies it. */
 	setRetention(community: string, days: number): Promise<number>;
@@ -122,6 +124,11 @@ const newProfile = (key: string, learner: Participant): LearnerProfile => ({
 
 /** Create the learning service. */
 export function createLearning(options: LearningOptions): Learning {
+	const wanted = options.defaultRetentionDays;
+	const defaultRetention =
+		wanted !== undefined && Number.isInteger(wanted) && wanted >= 1 && wanted <= MAX_RETENTION_DAYS
+			? wanted
+			: DEFAULT_RETENTION_DAYS;
 	const store = new ProfileStore(options.state);
 	const now = options.now ?? (() => new Date());
 	const logger = options.logger ?? silentLogger;
@@ -302,9 +309,7 @@ export function createLearning(options: LearningOptions): Learning {
 
 		async retention(community) {
 			const v = await options.state.get(`retention:${community}`);
-			return typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= MAX_RETENTION_DAYS
-				? v
-				: DEFAULT_RETENTION_DAYS;
+			return typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= MAX_RETENTION_DAYS ? v : defaultRetention;
 		},
 
 		async setRetention(community, days) {

@@ -81,6 +81,12 @@ export interface Tutor {
 	getSession(sessionId: string): Promise<SessionSummary | undefined>;
 	/** Subscribe to events; returns an unsubscribe function. */
 	subscribe(sink: TutorEventSink): () => void;
+	/**
+	 * Forget-me in lessons others started (group lessons): `who`'s id and name leave every stored session
+	 * whose learner they are not (messages, answers, open ballots), replaced by an anonymous participant;
+	 * resolves with how many sessions changed. Optional: a tutor without it keeps those lessons as they are.
+	 */
+	forgetParticipant?(who: Participant): Promise<number>;
 	/** Resolves when the session (or every session) has no turn running or queued. */
 	idle(sessionId?: string): Promise<void>;
 	/** Repair sessions cut off by a crash or restart (dangling calls get an "interrupted" result) and re-run a

@@ -463,4 +463,6 @@ export const de: Record<MessageKey, string> = {
 	"cmd.retention.days": "Lektionen so viele Tage aufbewahren (weglassen, um die Einstellung zu sehen)",
 	"config.retention": "Gib die Tage, die Lektionen aufbewahrt werden, als ganze Zahl von 1 bis 3650 an.",
 	"slack.badControl": "Dieses Bedienelement konnte nicht gelesen werden; bitte versuch es noch einmal.",
+	"profile.remindOnDirect":
+		"Erinnerungen sind an: Wenn Wiederholungen fällig sind, schicke ich dir höchstens eine Direktnachricht am Tag.",
 };

@@ -449,6 +449,7 @@ export const en = {
 	"cmd.retention.days": "Keep lessons this many days (leave out to see the setting)",
 	"config.retention": "Give the days to keep lessons as a whole number from 1 to 3650.",
 	"slack.badControl": "That control could not be read; please try again.",
+	"profile.remindOnDirect": "Reminders are on: when reviews are due I send you one direct message a day.",
 } as const;
 
 /** A message key. */

@@ -451,4 +451,6 @@ export const es: Record<MessageKey, string> = {
 	"cmd.retention.days": "Guardar las lecciones tantos días (omítelo para ver el ajuste)",
 	"config.retention": "Indica los días que se guardan las lecciones como un número entero de 1 a 3650.",
 	"slack.badControl": "No se pudo leer ese control; inténtalo de nuevo.",
+	"profile.remindOnDirect":
+		"Los recordatorios están activados: cuando haya repasos pendientes te envío un mensaje directo al día como mucho.",
 };

@@ -12,14 +12,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import KeyvSqlite from "@keyv/sqlite";
+import { MockLanguageModelV3 } from "ai/test";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDiscordAdapter, type DiscordAdapter } from "../../../src/adapters/discord/index.ts";
+import { createBudgetRouter } from "../../../src/adapters/lesson/lesson-budget.ts";
+import { ANONYMOUS_MEMBER, periodTokens, UsageLedger } from "../../../src/adapters/lesson/usage-ledger.ts";
 import { openStateStore, type StateStore } from "../../../src/agent/index.ts";
 import { type FakeDiscord, startFakeDiscord } from "../../../testkit/fakes/discord.ts";
 import { scriptedModel } from "../../../testkit/model-stream.ts";
 import { stubRenderer } from "../../../testkit/stub-renderer.ts";
-import { fractionsLesson } from "../../fixtures/lesson-script.ts";
+import { assessmentInput, fractionsLesson, planMermaid } from "../../fixtures/lesson-script.ts";
 import {
 	answerFractionsLesson,
 	type LearnerBackend,
@@ -29,11 +32,35 @@ import {
 import { customIds, recordingLogger } from "./helpers.ts";
 
 const png = PNG.sync.write(new PNG({ width: 1, height: 1 }));
-const model = scriptedModel([
+// The lessons' script; the group lesson's own script replaces it (the first lesson ends before its script does).
+let script = scriptedModel([
 	...fractionsLesson({ greeting: "Hi!", predictOptions: ["3", "6", "9"], closing: "Well done!" }),
 	{ text: "Welcome back!" },
 ]);
+const model = new MockLanguageModelV3({ doStream: (options) => script.doStream(options) });
+const groupScript = () =>
+	scriptedModel([
+		{ calls: [{ name: "probe_done", input: assessmentInput, id: "gpd" }] },
+		{ calls: [{ name: "plan_init", input: { mermaid: planMermaid }, id: "gplan" }] },
+		{
+			text: "Vote, everyone.",
+			calls: [
+				{
+					name: "quiz",
+					input: {
+						type: "check",
+						nodeId: "common-denominator",
+						question: "Which fraction equals 2/4?",
+						options: ["1/2", "2/8", "4/2"],
+						correctAnswer: "1/2",
+					},
+					id: "g1",
+				},
+			],
+		},
+	]);
 const clock = testClock();
+const budgets = createBudgetRouter();
 let fake: FakeDiscord;
 let dir: string;
 let backend: LearnerBackend;
@@ -41,7 +68,7 @@ let state: StateStore;
 let adapter: DiscordAdapter;
 
 async function open(): Promise<void> {
-	backend = await openLearnerBackend(dir, model, clock);
+	backend = await openLearnerBackend(dir, model, clock, budgets.budget);
 	state = openStateStore(`sqlite://${join(dir, "discord.sqlite")}`, "discord");
 	adapter = createDiscordAdapter({
 		tutor: backend.tutor,
@@ -49,7 +76,15 @@ async function open(): Promise<void> {
 		logger: recordingLogger(),
 		state,
 		learning: { learning: backend.learning },
-		config: { token: fake.token, apiUrl: fake.apiUrl, guildId: fake.guild.id, readyTimeoutMs: 10_000 },
+		budgets,
+		config: {
+			token: fake.token,
+			apiUrl: fake.apiUrl,
+			guildId: fake.guild.id,
+			readyTimeoutMs: 10_000,
+			// Token budgets on: every turn is charged to the learner in the usage ledger (forget-me must anonymise it).
+			guildDefaults: { memberTokensPerDay: 1_000_000, serverTokensPerDay: 10_000_000 },
+		},
 	});
 	await adapter.start();
 }
@@ -243,20 +278,52 @@ describe("learner profile, review, progress, report and forget-me on Discord", (
 		const button = customIds(ask)[0] ?? "";
 		expect(button).toBe("lh:pick:lh-forget-me:0");
 		expect(await backend.learning.profile(learnerKey())).toBeDefined();
+		const learner = fake.users.learner.id;
+		const name = fake.users.learner.username;
+		// A group lesson the admin started, where the learner said hello and voted (the vote is still open).
+		const groupId = `discord:${fake.guild.id}:1234567890123456789`;
+		const by = { id: learner, name };
+		script = groupScript();
+		await backend.tutor.startLesson({
+			sessionId: groupId,
+			topic: "fractions",
+			learner: { id: fake.users.admin.id, name: fake.users.admin.username },
+			mode: "group",
+		});
+		await backend.tutor.idle(groupId);
+		await backend.tutor.handle(groupId, { type: "message", text: `hi, ${name} here`, by });
+		expect(await backend.tutor.handle(groupId, { type: "answer", toolCallId: "g1", value: 0, by })).toMatchObject({
+			vote: { letter: "A" },
+		});
+		await backend.tutor.idle(groupId);
+		expect(JSON.stringify(await backend.sessions.get(groupId))).toContain(learner);
+		const usageBefore = await new UsageLedger(state).month(fake.guild.id);
+		expect(Object.keys(usageBefore)).toContain(learner);
 		const click = fake.click({ user: fake.users.learner, messageId: ask.id, customId: button });
 		await fake.waitFor(
 			() => fake.ephemeralsFor(fake.users.learner).find((m) => m.content.startsWith("Done: your profile")),
 			"the confirmation",
 		);
 		expect(click.responseType).toBeDefined();
+		// The group lesson stays (the admin's), without the learner.
+		const group = JSON.stringify(await backend.sessions.get(groupId));
+		expect(group).toContain(fake.users.admin.id);
+		expect(group).not.toContain(learner);
+		expect(group).not.toMatch(new RegExp(`\\b${name}\\b`));
+		// The server's token totals stay, under the anonymous bucket.
+		const usageAfter = await new UsageLedger(state).month(fake.guild.id);
+		expect(periodTokens(usageAfter)).toBe(periodTokens(usageBefore));
+		expect(Object.keys(usageAfter)).toContain(ANONYMOUS_MEMBER);
+		expect(Object.keys(usageAfter)).not.toContain(learner);
 		await shut();
-		const learner = fake.users.learner.id;
 		const leftovers: string[] = [];
 		for (const file of ["lh.sqlite", "discord.sqlite"]) {
 			const db = new KeyvSqlite({ uri: `sqlite://${join(dir, file)}` });
 			const all = (await db.query("SELECT key, value FROM keyv")) as Array<{ key: string; value: string }>;
 			expect(all.length).toBeGreaterThan(0);
-			for (const row of all) if (`${row.key} ${row.value}`.includes(learner)) leftovers.push(row.key);
+			for (const row of all)
+				if (`${row.key} ${row.value}`.includes(learner) || new RegExp(`\\b${name}\\b`).test(row.value))
+					leftovers.push(row.key);
 			await db.disconnect();
 		}
 		expect(leftovers).toEqual([]);

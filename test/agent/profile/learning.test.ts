@@ -169,4 +169,16 @@ describe("retention", () => {
 		expect(await learning.items("discord:u1")).toEqual([]);
 		expect(await learning.report("g1")).toEqual([]);
 	});
+
+	it("takes its default from defaultRetentionDays (LEARNHARNESS_RETENTION_DAYS); a server's own setting wins", async () => {
+		const learning = createLearning({
+			state: createMemoryStateStore(),
+			sessions: sessionStoreOnKeyv(new Keyv()),
+			defaultRetentionDays: 30,
+		});
+		expect(await learning.retention("g1")).toBe(30);
+		await learning.setRetention("g1", 7);
+		expect(await learning.retention("g1")).toBe(7);
+		expect(await learning.retention("g2")).toBe(30);
+	});
 });
