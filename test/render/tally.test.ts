@@ -63,6 +63,16 @@ describe("tally card", () => {
 		expect(agreed.text).toContain("🗳️ **Revote closed** · 2 votes");
 		expect(agreed.text).toContain("A. 1/2: ██████████ 2 ✓");
 		expect(agreed.text).toContain("a: A · b: A");
+		// In the lesson's language: German and Spanish words, the same counts.
+		const german = tallyCard(
+			event([ballot("a", "2/8", false), ballot("b", "1/2", true), ballot("c", "1/2", true)]),
+			"de",
+		)!;
+		expect(german.text).toContain("🗳️ **Abstimmung beendet** · 3 Stimmen");
+		expect(german.text).toContain("Die Gruppe ist geteilter Meinung");
+		expect(tallyCard(event([ballot("a", "1/2", true)], { round: 2 }), "es")!.text).toContain(
+			"Segunda votación cerrada** · 1 voto",
+		);
 		expect(tallyCard({ ...event([]), result: { answer: "x", by: { id: "u" } } })).toBeUndefined();
 		// The closed question's card gives nothing away before the revote either; after it, the verdict and the reveal.
 		const splitEvent = event([ballot("a", "2/8", false), ballot("b", "1/2", true), ballot("c", "1/2", true)]);

@@ -147,7 +147,7 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 				});
 		}
 		// Group lessons: the vote's tally, one message of its own under the closed question.
-		const tally = event.type === "answered" ? tallyCard(event) : undefined;
+		const tally = event.type === "answered" ? tallyCard(event, locale) : undefined;
 		if (tally) await port.postCard(threadId, await prepared(tally));
 	}
 

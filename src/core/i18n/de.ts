@@ -465,4 +465,11 @@ export const de: Record<MessageKey, string> = {
 	"slack.badControl": "Dieses Bedienelement konnte nicht gelesen werden; bitte versuch es noch einmal.",
 	"profile.remindOnDirect":
 		"Erinnerungen sind an: Wenn Wiederholungen fällig sind, schicke ich dir höchstens eine Direktnachricht am Tag.",
+	"tally.voteClosed": "Abstimmung beendet",
+	"tally.revoteClosed": "Zweite Abstimmung beendet",
+	"tally.votes.one": "{count} Stimme",
+	"tally.votes.other": "{count} Stimmen",
+	"tally.timeUp": " (Zeit abgelaufen)",
+	"tally.more": "…und {count} weitere",
+	"tally.split": "Die Gruppe ist geteilter Meinung: Der Tutor bespricht es, dann stimmt ihr noch einmal ab.",
 };

@@ -450,6 +450,13 @@ export const en = {
 	"config.retention": "Give the days to keep lessons as a whole number from 1 to 3650.",
 	"slack.badControl": "That control could not be read; please try again.",
 	"profile.remindOnDirect": "Reminders are on: when reviews are due I send you one direct message a day.",
+	"tally.voteClosed": "Vote closed",
+	"tally.revoteClosed": "Revote closed",
+	"tally.votes.one": "{count} vote",
+	"tally.votes.other": "{count} votes",
+	"tally.timeUp": " (time's up)",
+	"tally.more": "…and {count} more",
+	"tally.split": "The group is split: the tutor talks it through, then you vote again.",
 } as const;
 
 /** A message key. */

@@ -453,4 +453,11 @@ export const es: Record<MessageKey, string> = {
 	"slack.badControl": "No se pudo leer ese control; inténtalo de nuevo.",
 	"profile.remindOnDirect":
 		"Los recordatorios están activados: cuando haya repasos pendientes te envío un mensaje directo al día como mucho.",
+	"tally.voteClosed": "Votación cerrada",
+	"tally.revoteClosed": "Segunda votación cerrada",
+	"tally.votes.one": "{count} voto",
+	"tally.votes.other": "{count} votos",
+	"tally.timeUp": " (se acabó el tiempo)",
+	"tally.more": "…y {count} más",
+	"tally.split": "El grupo está dividido: el tutor lo comenta y luego votáis de nuevo.",
 };

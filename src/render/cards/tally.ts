@@ -7,6 +7,7 @@
  * and one Slack section (3000).
  */
 
+import { DEFAULT_LOCALE, type Locale, t, tn } from "../../core/i18n/index.ts";
 import type { VoteOutcome } from "../../core/votes.ts";
 import type { AnsweredEvent } from "./from-event.ts";
 import { choiceLetter, type TextCard } from "./model.ts";
@@ -28,7 +29,13 @@ const clip = (text: string, max: number): string => {
 const norm = (text: string): string => text.trim().toLowerCase();
 
 /** The lines of counts: every option of a quiz with options (zeros too), else the typed answers, most chosen first. */
-function countLines(vote: VoteOutcome, options: readonly string[], correctAnswer: string, reveal: boolean): string[] {
+function countLines(
+	vote: VoteOutcome,
+	options: readonly string[],
+	correctAnswer: string,
+	reveal: boolean,
+	locale: Locale,
+): string[] {
 	const count = (answer: string) => vote.counts.find((c) => norm(c.answer) === norm(answer))?.count ?? 0;
 	const bar = (n: number) => "█".repeat(vote.voters === 0 ? 0 : Math.round((n / vote.voters) * BAR)) || "·";
 	const mark = (right: boolean) => (reveal && right ? " ✓" : "");
@@ -41,12 +48,12 @@ function countLines(vote: VoteOutcome, options: readonly string[], correctAnswer
 				}))
 			: vote.counts.map((c) => ({ label: clip(c.answer, OPTION_CHARS), n: c.count, right: c.correct === true }));
 	const shown = rows.slice(0, MAX_LINES).map((r) => `${r.label}: ${bar(r.n)} ${r.n}${mark(r.right)}`);
-	if (rows.length > MAX_LINES) shown.push(`…and ${rows.length - MAX_LINES} more`);
+	if (rows.length > MAX_LINES) shown.push(t(locale, "tally.more", { count: rows.length - MAX_LINES }));
 	return shown;
 }
 
 /** The names line (`Ada: B · Bob: A`), cut to a bound. */
-function namesLine(vote: VoteOutcome, options: readonly string[]): string {
+function namesLine(vote: VoteOutcome, options: readonly string[], locale: Locale): string {
 	const parts = vote.members.map((m) => {
 		const i = options.indexOf(m.answer);
 		return `${clip(m.name ?? m.id, 40)}: ${i >= 0 ? choiceLetter(i) : clip(m.answer, 30)}`;
@@ -54,26 +61,27 @@ function namesLine(vote: VoteOutcome, options: readonly string[]): string {
 	let line = "";
 	for (let i = 0; i < parts.length; i++) {
 		const next = line === "" ? (parts[i] as string) : `${line} · ${parts[i]}`;
-		if (next.length > NAMES_CHARS) return `${line} · and ${parts.length - i} more`;
+		if (next.length > NAMES_CHARS) return `${line} · ${t(locale, "tally.more", { count: parts.length - i })}`;
 		line = next;
 	}
 	return line;
 }
 
 /** The tally card of a closed group vote; undefined when the answer was not a vote. */
-export function tallyCard(event: AnsweredEvent): TextCard | undefined {
+export function tallyCard(event: AnsweredEvent, locale: Locale = DEFAULT_LOCALE): TextCard | undefined {
 	const vote = event.result?.vote;
 	if (event.kind !== "quiz" || !vote || !Array.isArray(vote.counts) || !Array.isArray(vote.members)) return undefined;
 	const quiz = event.quiz;
 	const options = Array.isArray(quiz?.options) ? quiz.options.filter((o): o is string => typeof o === "string") : [];
 	const reveal = quiz?.type === "check" && !vote.revote;
-	const votes = `${vote.voters} ${vote.voters === 1 ? "vote" : "votes"}`;
-	const head = `🗳️ **${vote.round === 2 ? "Revote closed" : "Vote closed"}** · ${votes}${vote.timedOut ? " (time's up)" : ""}`;
+	const votes = tn(locale, "tally.votes", vote.voters);
+	const closed = t(locale, vote.round === 2 ? "tally.revoteClosed" : "tally.voteClosed");
+	const head = `🗳️ **${closed}** · ${votes}${vote.timedOut ? t(locale, "tally.timeUp") : ""}`;
 	const lines = [
 		head,
-		...countLines(vote, options, typeof quiz?.correctAnswer === "string" ? quiz.correctAnswer : "", reveal),
+		...countLines(vote, options, typeof quiz?.correctAnswer === "string" ? quiz.correctAnswer : "", reveal, locale),
 	];
-	if (vote.namesShown === true && vote.members.length > 0) lines.push(namesLine(vote, options));
-	if (vote.revote) lines.push("The group is split: the tutor talks it through, then you vote again.");
+	if (vote.namesShown === true && vote.members.length > 0) lines.push(namesLine(vote, options, locale));
+	if (vote.revote) lines.push(t(locale, "tally.split"));
 	return { kind: "text", tone: "plain", text: lines.join("\n") };
 }
