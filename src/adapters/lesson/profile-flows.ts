@@ -12,7 +12,7 @@ import { type Learning, learnerKeyOf, type ReportRow, type StateStore } from "..
 import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
-import { DEFAULT_LOCALE, type Locale, t, tn } from "../../core/i18n/index.ts";
+import { DEFAULT_LOCALE, isLocale, type Locale, t, tn } from "../../core/i18n/index.ts";
 import { type PlanPicture, type QuestionCard, renderProgressPng } from "../../render/index.ts";
 import { adminHintIn } from "./notices.ts";
 import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
@@ -54,6 +54,8 @@ interface ReminderPlace {
 	threadId: string;
 	community: string;
 	channelId: string;
+	/** The language of the member who turned reminders on (the nudge speaks it); English when absent. */
+	locale?: Locale;
 }
 
 /** The profile flows of one platform. */
@@ -187,7 +189,7 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 			const locale = actor.locale ?? DEFAULT_LOCALE;
 			if (on && !thread) return t(locale, "profile.remindFirst");
 			const where: ReminderPlace | undefined = thread
-				? { threadId: thread, community: place.community, channelId: place.channelId }
+				? { threadId: thread, community: place.community, channelId: place.channelId, locale }
 				: undefined;
 			await learning.setReminders(key, on, where ? JSON.stringify(where) : undefined);
 			if (on && port.postDirect) return t(locale, "profile.remindOnDirect");
@@ -212,14 +214,15 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 				if (!where?.threadId.startsWith(`${port.name}:`)) continue;
 				const learner = due.key.split(":").at(-1) ?? "";
 				const direct = port.postDirect;
+				const locale = isLocale(where.locale) ? where.locale : DEFAULT_LOCALE;
 				const card: QuestionCard = {
 					kind: "question",
 					toolCallId: PROFILE_BUTTONS.reviewNow,
 					source: "ask",
-					heading: "Time to review",
+					heading: t(locale, "reminder.heading"),
 					question:
-						`${direct ? "" : (port.style.mention?.(learner) ?? "")} ${due.due} ${due.due === 1 ? "idea is" : "ideas are"} due for review: a few minutes now keeps them.`.trim(),
-					choices: [{ index: 0, letter: "A", text: "Review now" }],
+						`${direct ? "" : (port.style.mention?.(learner) ?? "")} ${tn(locale, "reminder.due", due.due)}`.trim(),
+					choices: [{ index: 0, letter: "A", text: t(locale, "reminder.button") }],
 				};
 				// Slack: the learner's DM (the issue's "Slack DM"); elsewhere the latest lesson's thread.
 				const posted = direct

@@ -472,4 +472,8 @@ export const de: Record<MessageKey, string> = {
 	"tally.timeUp": " (Zeit abgelaufen)",
 	"tally.more": "…und {count} weitere",
 	"tally.split": "Die Gruppe ist geteilter Meinung: Der Tutor bespricht es, dann stimmt ihr noch einmal ab.",
+	"reminder.heading": "Zeit zum Wiederholen",
+	"reminder.due.one": "{count} Idee ist zur Wiederholung fällig: ein paar Minuten jetzt halten sie frisch.",
+	"reminder.due.other": "{count} Ideen sind zur Wiederholung fällig: ein paar Minuten jetzt halten sie frisch.",
+	"reminder.button": "Jetzt wiederholen",
 };

@@ -457,6 +457,10 @@ export const en = {
 	"tally.timeUp": " (time's up)",
 	"tally.more": "…and {count} more",
 	"tally.split": "The group is split: the tutor talks it through, then you vote again.",
+	"reminder.heading": "Time to review",
+	"reminder.due.one": "{count} idea is due for review: a few minutes now keeps it.",
+	"reminder.due.other": "{count} ideas are due for review: a few minutes now keeps them.",
+	"reminder.button": "Review now",
 } as const;
 
 /** A message key. */

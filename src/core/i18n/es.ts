@@ -460,4 +460,8 @@ export const es: Record<MessageKey, string> = {
 	"tally.timeUp": " (se acabó el tiempo)",
 	"tally.more": "…y {count} más",
 	"tally.split": "El grupo está dividido: el tutor lo comenta y luego votáis de nuevo.",
+	"reminder.heading": "Hora de repasar",
+	"reminder.due.one": "{count} idea toca repasarla: unos minutos ahora la mantienen.",
+	"reminder.due.other": "{count} ideas tocan repasarlas: unos minutos ahora las mantienen.",
+	"reminder.button": "Repasar ahora",
 };
