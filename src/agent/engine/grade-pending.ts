@@ -13,7 +13,7 @@ import { reportUsage, turnPayer } from "./budget.ts";
 import type { EngineContext } from "./context.ts";
 import { displayQuiz } from "./display.ts";
 import { gradeAnswer, gradeRequest } from "./grader.ts";
-import { saveDelayedMessage, saveRetrying } from "./persist.ts";
+import { saveUntilStored } from "./persist.ts";
 import { answeredPart, replaceToolPart } from "./record-edit.ts";
 import type { SessionState } from "./session-state.ts";
 import { findToolCall, toolNameOf } from "./transcript.ts";
@@ -86,15 +86,7 @@ export async function gradePending(rt: EngineContext, state: SessionState): Prom
 		record.grading = (record.grading ?? []).filter((id) => id !== toolCallId);
 		if (record.grading.length === 0) delete record.grading;
 		try {
-			await saveRetrying(rt, state, Number.POSITIVE_INFINITY, () =>
-				rt.hub.emit({
-					type: "error",
-					sessionId,
-					code: "store-unavailable",
-					message: saveDelayedMessage(record.language),
-					retryable: true,
-				}),
-			);
+			await saveUntilStored(rt, state);
 		} catch (error) {
 			rt.logger.warn({ err: error, sessionId }, "the tutor closed before a grading could be saved");
 			return;

@@ -52,6 +52,23 @@ export function save(ctx: EngineContext, state: SessionState): Promise<void> {
 /** How long to wait before the attempt after `attempt` (0-based): 250 ms doubling, capped at 5 s. */
 const backoff = (attempt: number): number => Math.min(250 * 2 ** attempt, 5_000);
 
+/**
+ * Save until the store takes it (or the tutor closes: then it rejects), telling the thread once,
+ * after the first failure, that the lesson waits for its store. For work already accepted.
+ */
+export function saveUntilStored(ctx: EngineContext, state: SessionState): Promise<void> {
+	const record = state.record;
+	return saveRetrying(ctx, state, Number.POSITIVE_INFINITY, () =>
+		ctx.hub.emit({
+			type: "error",
+			sessionId: record.sessionId,
+			code: "store-unavailable",
+			message: saveDelayedMessage(record.language),
+			retryable: true,
+		}),
+	);
+}
+
 /** Wait `ms`, or less when the signal aborts. */
 export function pause(ms: number, signal: AbortSignal): Promise<void> {
 	return new Promise((done) => {

@@ -14,7 +14,7 @@ import { endLesson } from "./lesson-end.ts";
 import { toModelMessages } from "./model-messages.ts";
 import type { StepContent, StepUsage } from "./model-step.ts";
 import { runModelStep } from "./model-step.ts";
-import { save, saveDelayedMessage, saveRetrying } from "./persist.ts";
+import { save, saveUntilStored } from "./persist.ts";
 import { addMessageUsage } from "./record-edit.ts";
 import type { SessionState } from "./session-state.ts";
 import { settleStep } from "./settle-step.ts";
@@ -144,15 +144,7 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 			// Persist, then publish: a posted quiz must survive a crash to stay answerable. A store that
 			// fails is retried until it is back (the learner is told once); nothing is posted meanwhile.
 			try {
-				await saveRetrying(rt, state, Number.POSITIVE_INFINITY, () =>
-					rt.hub.emit({
-						type: "error",
-						sessionId,
-						code: "store-unavailable",
-						message: saveDelayedMessage(record.language),
-						retryable: true,
-					}),
-				);
+				await saveUntilStored(rt, state);
 			} catch (error) {
 				// Only a closing tutor stops the retries: the step stays unsaved and the turn open on disk (resume re-runs it).
 				rt.logger.warn({ err: error, sessionId }, "the tutor closed before the step could be saved");

@@ -29,7 +29,7 @@ import type { EngineContext } from "./context.ts";
 import { displayQuiz } from "./display.ts";
 import { recordAnswer } from "./learner-results.ts";
 import type { StepContent } from "./model-step.ts";
-import { saveDelayedMessage, saveRetrying } from "./persist.ts";
+import { saveUntilStored } from "./persist.ts";
 import { questionEvent } from "./question-events.ts";
 import { appendAssistantParts } from "./record-edit.ts";
 import type { SessionState } from "./session-state.ts";
@@ -268,15 +268,7 @@ export async function openRevoteIfDue(ctx: EngineContext, state: SessionState): 
 		}),
 	);
 	record.unpublished = [toolCallId];
-	await saveRetrying(ctx, state, Number.POSITIVE_INFINITY, () =>
-		ctx.hub.emit({
-			type: "error",
-			sessionId: record.sessionId,
-			code: "store-unavailable",
-			message: saveDelayedMessage(record.language),
-			retryable: true,
-		}),
-	);
+	await saveUntilStored(ctx, state);
 	await ctx.hub.emit(event);
 	delete record.unpublished;
 	state.dirty = true;
