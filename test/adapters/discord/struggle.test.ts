@@ -8,27 +8,16 @@
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
-import { assessmentInput, planMermaid, probeQuiz } from "../../fixtures/lesson-script.ts";
+import { assessmentInput, checkQuiz, planMermaid, probeQuiz } from "../../fixtures/lesson-script.ts";
 import { customIds, scriptedModel, useStack, waitForAck, waitForControl } from "./helpers.ts";
 
-const check = (id: string) => ({
-	name: "quiz",
-	id,
-	input: {
-		type: "check",
-		nodeId: "unlike",
-		question: `(${id}) What is 1/2 + 1/4?`,
-		options: ["2/6", "3/4", "1/6"],
-		correctAnswer: "3/4",
-	},
-});
 const model = scriptedModel([
 	{ calls: [{ name: "quiz", input: probeQuiz, id: "p1" }] },
 	{ calls: [{ name: "probe_done", input: assessmentInput, id: "pd" }] },
 	{ calls: [{ name: "plan_init", input: { mermaid: planMermaid }, id: "plan" }] },
-	{ text: "Now check it.", calls: [check("c1")] },
+	{ text: "Now check it.", calls: [checkQuiz("c1")] },
 	{ text: "Make the denominators match first." }, // the hint side call
-	{ text: "Right.", calls: [check("c2")] },
+	{ text: "Right.", calls: [checkQuiz("c2")] },
 	{ text: "Let's go over it together." },
 ]);
 const png = PNG.sync.write(new PNG({ width: 4, height: 4 }));

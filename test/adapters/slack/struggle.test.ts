@@ -16,21 +16,10 @@ import type { Tutor } from "../../../src/core/contracts/tutor.ts";
 import { type FakeSlack, startFakeSlack } from "../../../testkit/fakes/slack.ts";
 import { scriptedModel } from "../../../testkit/model-stream.ts";
 import { stubRenderer } from "../../../testkit/stub-renderer.ts";
-import { assessmentInput, planMermaid, probeQuiz } from "../../fixtures/lesson-script.ts";
+import { assessmentInput, checkQuiz, planMermaid, probeQuiz } from "../../fixtures/lesson-script.ts";
 import { controlsOf, findControl, type Running, startAdapter, textOf } from "./harness.ts";
 
 const LEARNER = { user: "U1", name: "ada", channel: "C1" };
-const check = (id: string) => ({
-	name: "quiz",
-	id,
-	input: {
-		type: "check",
-		nodeId: "unlike",
-		question: `(${id}) What is 1/2 + 1/4?`,
-		options: ["2/6", "3/4", "1/6"],
-		correctAnswer: "3/4",
-	},
-});
 
 describe("struggle before the answer on Slack", { timeout: 60_000 }, () => {
 	let fake: FakeSlack;
@@ -46,9 +35,9 @@ describe("struggle before the answer on Slack", { timeout: 60_000 }, () => {
 			{ calls: [{ name: "quiz", input: probeQuiz, id: "p1" }] },
 			{ calls: [{ name: "probe_done", input: assessmentInput, id: "pd" }] },
 			{ calls: [{ name: "plan_init", input: { mermaid: planMermaid }, id: "plan" }] },
-			{ text: "Now check it.", calls: [check("c1")] },
+			{ text: "Now check it.", calls: [checkQuiz("c1")] },
 			{ text: "Make the denominators match first." }, // the hint side call
-			{ text: "Right.", calls: [check("c2")] },
+			{ text: "Right.", calls: [checkQuiz("c2")] },
 			{ text: "Let's go over it together." },
 		]);
 		const store = await createSessionStore(`sqlite://${join(dir, "lessons.sqlite")}`);

@@ -10,19 +10,7 @@ import { runPlayground } from "../../../src/adapters/terminal/playground.ts";
 import { createSessionStore, createTutor } from "../../../src/agent/index.ts";
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
 import { scriptedModel } from "../../../testkit/model-stream.ts";
-import { assessmentInput, planMermaid, probeQuiz } from "../../fixtures/lesson-script.ts";
-
-const check = (id: string) => ({
-	name: "quiz",
-	id,
-	input: {
-		type: "check",
-		nodeId: "unlike",
-		question: `(${id}) What is 1/2 + 1/4?`,
-		options: ["2/6", "3/4", "1/6"],
-		correctAnswer: "3/4",
-	},
-});
+import { assessmentInput, checkQuiz, planMermaid, probeQuiz } from "../../fixtures/lesson-script.ts";
 
 describe("struggle in the playground", () => {
 	it("parses the help commands and nothing else", () => {
@@ -39,9 +27,9 @@ describe("struggle in the playground", () => {
 			{ calls: [{ name: "quiz", input: probeQuiz, id: "p1" }] },
 			{ calls: [{ name: "probe_done", input: assessmentInput, id: "pd" }] },
 			{ calls: [{ name: "plan_init", input: { mermaid: planMermaid }, id: "plan" }] },
-			{ text: "Now check it.", calls: [check("c1")] },
+			{ text: "Now check it.", calls: [checkQuiz("c1")] },
 			{ text: "Make the denominators match first." }, // the hint side call
-			{ text: "Right.", calls: [check("c2")] },
+			{ text: "Right.", calls: [checkQuiz("c2")] },
 			{ text: "Let's go over it together." },
 		]);
 		const tutor = createTutor({ model, store: await createSessionStore("memory://"), maxRetries: 0 });
