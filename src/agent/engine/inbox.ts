@@ -98,12 +98,12 @@ export async function pullInbox(ctx: EngineContext, state: SessionState): Promis
 	return entries.length;
 }
 
-/** After a save that covered them: drop the applied entries (best effort; `record.inbox` already says they ran). */
-export function dropApplied(ctx: EngineContext, state: SessionState): void {
+/** Drop the entries the saved record says were applied (best effort: `record.inbox` already says they ran). */
+export async function dropApplied(ctx: EngineContext, state: SessionState): Promise<void> {
 	const inbox = inboxOf(ctx);
 	const upTo = state.record.inbox;
-	if (!inbox || upTo === undefined) return;
-	inbox
+	if (!inbox || upTo === undefined || state.stale) return;
+	await inbox
 		.drop(state.record.sessionId, upTo)
 		.catch((error: unknown) =>
 			ctx.logger.debug({ err: error, sessionId: state.record.sessionId }, "dropping applied inbox entries failed"),

@@ -145,7 +145,6 @@ async function deliver(ctx: EngineContext, state: SessionState, jobs: Job[]): Pr
 		}
 	}
 	const { events, end: ending, turn } = batch;
-	dropApplied(ctx, state);
 	settleDelivered(
 		jobs.filter((j) => j !== ending),
 		DELIVERED,
@@ -238,6 +237,8 @@ async function pump(ctx: EngineContext, state: SessionState): Promise<void> {
 			await underLease(ctx, state, lease, async () => {
 				await recoverUnderLease(ctx, state);
 				await drain(ctx, state);
+				// Applied entries go before the lease does (a crashed holder may have left some applied, not dropped).
+				await dropApplied(ctx, state);
 			});
 			const waiting = await inboxOf(ctx)?.count(sessionId, inboxSeen(state) + 1);
 			if (!waiting) return;
