@@ -226,6 +226,51 @@ describe.each(backends)("events reach the lease holder on %s", (name, up, url) =
 			await Promise.all([tutor.close(), dead.close(), reader.close()]);
 		}
 	});
+	it.skipIf(!up)("forget-me waits for a turn running in another process, then rewrites under the lease", async () => {
+		const [s1, s2, reader] = await Promise.all([open(), open(), open()]);
+		let release!: () => void;
+		const gate = new Promise<void>((done) => {
+			release = done;
+		});
+		let holding = false;
+		const { model } = countingModel(() => (holding ? gate : undefined));
+		const t1 = createTutor({ model, store: s1, maxRetries: 0 });
+		const t2 = createTutor({ model, store: s2, maxRetries: 0 });
+		const bob = { id: "bob", name: "Bob" };
+		try {
+			const sessionId = newId();
+			await t1.startLesson({ sessionId, topic: "fractions", learner, mode: "group" });
+			await t1.idle(sessionId);
+			await t1.handle(sessionId, { type: "message", text: "Bob here", by: bob });
+			await t1.idle(sessionId);
+			holding = true;
+			await t1.handle(sessionId, { type: "message", text: "slow one", by: learner });
+			expect(
+				await eventually(
+					async () => learnerTexts(await reader.get(sessionId)).some((t) => t.includes("slow one")),
+					5_000,
+				),
+			).toBe(true);
+			let forgot: number | undefined;
+			const forgetting = t2.forgetParticipant(bob).then((n) => {
+				forgot = n;
+			});
+			await new Promise((done) => setTimeout(done, 300));
+			expect(forgot).toBeUndefined(); // the turn holds the lease
+			release();
+			await forgetting;
+			await t1.idle(sessionId);
+			expect(forgot).toBe(1);
+			const stored = await reader.get(sessionId);
+			expect(JSON.stringify(stored?.messages)).not.toContain("Bob");
+			// The running turn was not lost to the rewrite: its reply is there, after the learner's message.
+			expect(turns(stored).slice(-2)).toEqual(["user", "assistant"]);
+			expect(stored?.turnOpen).toBe(false);
+		} finally {
+			release();
+			await Promise.all([t1.close(), t2.close(), reader.close()]);
+		}
+	});
 });
 
 describe("inbox entries are parsed, not cast", () => {
