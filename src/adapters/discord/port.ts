@@ -18,6 +18,7 @@ import {
 	type Client,
 	type RawFile,
 	REST,
+	RESTEvents,
 	Routes,
 	ThreadAutoArchiveDuration,
 } from "discord.js";
@@ -76,6 +77,10 @@ export function createDiscordPort(
 	// Interaction webhooks get a REST of their own (no token: auth is the interaction token in the URL), so
 	// discord.js's local count of the global limit (50 a second) is left to the routes Discord counts.
 	const hooks = new REST({ ...client.options.rest });
+	// Its rate limits, retries and 5xx reach the client's REST listeners (client.ts logs them).
+	hooks.on(RESTEvents.RateLimited, (info) => client.rest.emit(RESTEvents.RateLimited, info));
+	hooks.on(RESTEvents.InvalidRequestWarning, (info) => client.rest.emit(RESTEvents.InvalidRequestWarning, info));
+	hooks.on(RESTEvents.Response, (request, response) => client.rest.emit(RESTEvents.Response, request, response));
 	const channelOf = (threadId: string) => decodeDiscordThreadId(threadId)?.threadId ?? "";
 
 	/** Post through the newest click of the thread while its token is good, else in the channel. */
