@@ -128,14 +128,32 @@ describe("REST calls per lesson turn on Discord", () => {
 		await turn("click t1 (explain, check quiz)", () => click("lh:pick:t1:1"), next("lh:open:t2", t1.id));
 		const t2 = await waitForControl(fake, threadId, "lh:open:t2");
 		await turn("modal t2 (next node, predict quiz)", () => answer("t2", "10"), next("lh:open:t3", t2.id));
-		const t3 = await waitForControl(fake, threadId, "lh:open:t3");
-		await turn("modal t3 (recall ask)", () => answer("t3", "5/6"), next("lh:open:recall", t3.id));
 
 		for (const t of turns.slice(1)) {
 			expect(t.global, t.name).toEqual([]);
 			expect(t.interaction.length, t.name).toBeGreaterThan(0);
 		}
 		expect(fake.problems()).toEqual([]);
+	});
+
+	it("posts in the channel once a click's token no longer works (expired: Unknown Webhook)", async () => {
+		const t3 = await waitForControl(fake, threadId, "lh:open:t3");
+		fake.injectFault({
+			method: "POST",
+			path: /^\/webhooks\/\d+\/[^/]+$/,
+			status: 404,
+			body: { code: 10015, message: "Unknown Webhook" },
+		});
+		const late = await turn(
+			"modal t3, its follow-up refused (recall ask)",
+			() => answer("t3", "5/6"),
+			async () => {
+				await waitForControl(fake, threadId, "lh:open:recall");
+				await fake.waitFor(() => /answered/.test(fake.messages.get(t3.id)?.content ?? ""), "the answered t3");
+			},
+		);
+		expect(late.global).toEqual(["POST /channels/:id/messages"]);
+		expect(late.interaction.filter((r) => r === "POST /webhooks/:id/:token")).toHaveLength(1);
 	});
 
 	it("posts a typed message's turn through the channel (no interaction to answer through)", async () => {
@@ -152,6 +170,7 @@ describe("REST calls per lesson turn on Discord", () => {
 	});
 
 	it("shows every card of the lesson in the thread, in order, and no typing call in these fast turns", () => {
+		expect(turns.map((t) => t.global.length)).toEqual([3, 0, 0, 0, 1, 4]);
 		const shown = fake.channelMessages(threadId);
 		const order = ["p1", "t1", "e1", "t2", "t3", "recall"].map((id) =>
 			shown.findIndex((m) =>
