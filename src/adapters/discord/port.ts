@@ -39,6 +39,7 @@ import {
 import { type DiscordThread, decodeDiscordThreadId, encodeDiscordThreadId } from "./thread-id.ts";
 
 const CONTENT_MAX = 2000;
+const THREAD_NAME_MAX = 100;
 
 /** "Typing…" shows only once a turn has posted nothing for this long (a fast turn sends no typing call). */
 export const TYPING_DELAY_MS = 1_500;
@@ -52,7 +53,6 @@ export type InteractionReplies = ClickReplies<InteractionWebhook>;
 /** A registry of interaction replies, for createDiscordPort and the control handlers. */
 export const createInteractionReplies = (): InteractionReplies =>
 	createClickReplies<InteractionWebhook>(INTERACTION_REPLY_MS);
-const THREAD_NAME_MAX = 100;
 
 /** A thread name from a topic: one line, at most 100 characters, never empty. */
 export function threadName(topic: string): string {
