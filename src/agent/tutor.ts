@@ -335,8 +335,8 @@ export function createTutor(options: TutorOptions): Tutor {
 			return state ? summarize(state) : undefined;
 		},
 
-		subscribe(sink) {
-			const unsubscribe = rt.hub.subscribe(sink);
+		subscribe(sink, subscribeOptions) {
+			const unsubscribe = rt.hub.subscribe(sink, subscribeOptions?.settled);
 			startReruns();
 			return unsubscribe;
 		},

@@ -186,7 +186,7 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 	return {
 		deliveries: createDeliveryClaims(state.store, logger, port.name),
 		attach() {
-			unsubscribe ??= tutor.subscribe(output.onEvent);
+			unsubscribe ??= tutor.subscribe(output.onEvent, { settled: (sessionId) => queues.settled(sessionId) });
 			detachBudget ??= options.budgets?.attach(port.name, createLessonBudget(caps));
 			if (options.learning && profile)
 				detachProfile ??= attachProfile(tutor, options.learning, profile, port.name, logger);

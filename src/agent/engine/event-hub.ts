@@ -9,7 +9,9 @@ import type { TutorEventSink } from "../../core/contracts/tutor.ts";
 
 /** Subscribers and ordered delivery. */
 export interface EventHub {
-	subscribe(sink: TutorEventSink): () => void;
+	subscribe(sink: TutorEventSink, settled?: (sessionId: string) => Promise<void>): () => void;
+	/** Resolves once every sink's posts for the session are out (see Tutor.subscribe), or after `withinMs`. */
+	settled(sessionId: string, withinMs: number): Promise<void>;
 	/** How many sinks listen. */
 	size(): number;
 	/** Deliver to every sink in turn; never rejects. */
@@ -19,14 +21,34 @@ export interface EventHub {
 /** A new hub; sink failures go to the logger. */
 export function createEventHub(logger: Logger): EventHub {
 	const sinks = new Set<TutorEventSink>();
+	const settlers = new Set<(sessionId: string) => Promise<void>>();
 	return {
-		subscribe(sink) {
+		subscribe(sink, settled) {
 			// Wrap so the same function may subscribe twice and unsubscribe independently.
 			const entry: TutorEventSink = (event) => sink(event);
+			const settler = settled ? (sessionId: string) => settled(sessionId) : undefined;
 			sinks.add(entry);
+			if (settler) settlers.add(settler);
 			return () => {
 				sinks.delete(entry);
+				if (settler) settlers.delete(settler);
 			};
+		},
+		async settled(sessionId, withinMs) {
+			if (settlers.size === 0) return;
+			let timer: NodeJS.Timeout | undefined;
+			const late = new Promise<void>((done) => {
+				timer = setTimeout(done, withinMs);
+			});
+			const all = Promise.all(
+				[...settlers].map((settle) =>
+					settle(sessionId).catch((error: unknown) =>
+						logger.warn({ err: error, sessionId }, "waiting for a sink's posts failed"),
+					),
+				),
+			);
+			await Promise.race([all, late]);
+			clearTimeout(timer);
 		},
 		size: () => sinks.size,
 		async emit(event) {

@@ -15,6 +15,8 @@ import { isIdle, type SessionState } from "./session-state.ts";
 
 /** A lease's time to live; renewed every third of it while the pump runs. */
 export const LEASE_TTL_MS = 10_000;
+/** Longest a lease is kept after the work for the adapters' posts to go out (a plan picture may take 10 s). */
+export const POSTED_WAIT_MS = 15_000;
 /** Longest a pump waits for another process to apply (or give up the lease over) the events this process queued. */
 export const LEASE_WAIT_MS = 2 * LEASE_TTL_MS;
 
@@ -110,6 +112,9 @@ export async function underLease<T>(
 		await refresh(ctx, state);
 		return await work();
 	} finally {
+		// The lease is kept (and renewed) until the platforms have the questions this process took on: a
+		// process that dies while posting leaves them unpublished on disk, for the one that takes over.
+		if (!state.stale) await ctx.hub.settled(sessionId, POSTED_WAIT_MS);
 		clearInterval(timer);
 		await renewing;
 		// Saves queued under this lease land before it is given back, and so do marks no save carried yet
