@@ -83,16 +83,23 @@ export async function runShardManager(
 	const logger = createProcessLogger(config.logLevel, { kind: "stderr", pretty: io.stderr.isTTY === true }).child({
 		role: "shard manager",
 	});
-	const { recommendedShardCount, registerDiscordCommands, startShards } = await import("../adapters/discord/index.ts");
-	let total: number;
+	// Only what the manager needs (not the lesson adapter): it runs no lessons.
+	const { gatewayShardInfo, startShards } = await import("../adapters/discord/sharding.ts");
+	const { registerDiscordCommands } = await import("../adapters/discord/commands.ts");
+	// The count (for auto) and how many shards may identify at once; a given count starts without the answer.
+	let gateway: { shards: number; maxConcurrency: number };
 	try {
-		total = setting === "auto" ? await recommendedShardCount(discord.token, discord.apiUrl) : setting;
+		gateway = await gatewayShardInfo(discord.token, discord.apiUrl);
 	} catch (error) {
-		return refuse(
-			`could not ask Discord for the shard count (${messageOf(error)}). Check DISCORD_TOKEN and DISCORD_API_URL, or give a number (--shards 2).`,
-			1,
-		);
+		if (setting === "auto")
+			return refuse(
+				`could not ask Discord for the shard count (${messageOf(error)}). Check DISCORD_TOKEN and DISCORD_API_URL, or give a number (--shards 2).`,
+				1,
+			);
+		logger.warn({ err: error }, "discord: GET /gateway/bot failed; shards start one after another");
+		gateway = { shards: setting, maxConcurrency: 1 };
 	}
+	const total = setting === "auto" ? gateway.shards : setting;
 	// Once here, not once per shard: every child starts with registering turned off.
 	try {
 		await registerDiscordCommands(discord, logger);
@@ -126,6 +133,7 @@ export async function runShardManager(
 			args: ["start", SHARD_PROCESS_FLAG],
 			token: discord.token,
 			totalShards: total,
+			maxConcurrency: gateway.maxConcurrency,
 			logger,
 			onGiveUp: () => giveUp?.(),
 		});

@@ -18,13 +18,6 @@ import type { DiscordAdapter, DiscordAdapterOptions } from "./types.ts";
 
 export { DISCORD_INTENTS } from "./client.ts";
 export { LESSON_COMMAND, lessonCommands, type RegisteredCommands, registerDiscordCommands } from "./commands.ts";
-export {
-	type RunningShards,
-	recommendedShardCount,
-	type ShardManagerOptions,
-	type ShardState,
-	startShards,
-} from "./sharding.ts";
 export { type DiscordThread, decodeDiscordThreadId, encodeDiscordThreadId } from "./thread-id.ts";
 export type { DiscordAdapter, DiscordAdapterConfig, DiscordAdapterOptions, GuildConfig } from "./types.ts";
 

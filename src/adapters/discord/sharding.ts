@@ -13,13 +13,20 @@ import { REST, type Shard, ShardingManager } from "discord.js";
 import { type APIGatewayBotInfo, Routes } from "discord-api-types/v10";
 import type { Logger } from "../../core/contracts/logger.ts";
 
-/** Discord's recommended shard count (`GET /gateway/bot`), through `apiUrl` when set. */
-export async function recommendedShardCount(token: string, apiUrl?: string): Promise<number> {
+/** What `GET /gateway/bot` says about sharding: the recommended count, and how many shards may identify at once. */
+export interface GatewayShardInfo {
+	shards: number;
+	maxConcurrency: number;
+}
+
+/** Discord's recommended shard count and identify concurrency (`GET /gateway/bot`), through `apiUrl` when set. */
+export async function gatewayShardInfo(token: string, apiUrl?: string): Promise<GatewayShardInfo> {
 	const rest = new REST(apiUrl ? { api: apiUrl } : {}).setToken(token);
 	try {
 		const info = (await rest.get(Routes.gatewayBot())) as APIGatewayBotInfo;
 		if (!Number.isInteger(info.shards) || info.shards < 1) throw new Error(`Discord recommended ${info.shards} shards`);
-		return info.shards;
+		const concurrency = info.session_start_limit?.max_concurrency;
+		return { shards: info.shards, maxConcurrency: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : 1 };
 	} finally {
 		rest.clearHashSweeper();
 		rest.clearHandlerSweeper();
@@ -35,8 +42,12 @@ export interface ShardManagerOptions {
 	token: string;
 	totalShards: number;
 	logger: Logger;
-	/** Between two shards' starts (Discord allows one IDENTIFY per 5 s per bucket); default 5,500 ms. */
-	spawnDelayMs?: number;
+	/**
+	 * How many shards may identify at once (`max_concurrency` of /gateway/bot; default 1). When every
+	 * shard fits, all start together; else one after another, each ready and 5.5 s apart (Discord allows
+	 * one IDENTIFY per 5 s per bucket), as discord.js's ShardingManager does.
+	 */
+	maxConcurrency?: number;
 	/** How long a child may take to be ready (its gateway connected); default 60 s. */
 	readyTimeoutMs?: number;
 	/** A shard that dies this many times within `restartWindowMs` is not respawned again (default 5 in 60 s). */
@@ -83,8 +94,16 @@ export async function startShards(options: ShardManagerOptions): Promise<Running
 	const windowMs = options.restartWindowMs ?? 60_000;
 	const deaths = new Map<number, number[]>();
 	let stopping = false;
+	/** Each shard's first readiness; rejected when its first child dies before. */
+	const firstReady: Array<Promise<void>> = [];
 
 	manager.on("shardCreate", (shard: Shard) => {
+		const ready = new Promise<void>((resolve, reject) => {
+			shard.once("ready", () => resolve());
+			shard.once("death", () => reject(new Error(`shard ${shard.id}'s process exited before it was ready`)));
+		});
+		ready.catch(() => {}); // awaited below only in the parallel start
+		firstReady.push(ready);
 		shard.on("spawn", (child) => logger.info({ shard: shard.id, pid: (child as ChildProcess).pid }, "shard started"));
 		shard.on("ready", () => logger.info({ shard: shard.id }, "shard ready"));
 		shard.on("error", (error: unknown) => logger.error({ err: error, shard: shard.id }, "shard error"));
@@ -135,12 +154,23 @@ export async function startShards(options: ShardManagerOptions): Promise<Running
 		);
 	};
 
+	const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
 	try {
-		await manager.spawn({
-			amount: options.totalShards,
-			delay: options.spawnDelayMs ?? 5_500,
-			timeout: options.readyTimeoutMs ?? 60_000,
-		});
+		if ((options.maxConcurrency ?? 1) >= options.totalShards) {
+			// Every shard in a bucket of its own: fork them all now, then wait (bounded) until all are ready.
+			await manager.spawn({ amount: options.totalShards, delay: 0, timeout: -1 });
+			let timer: NodeJS.Timeout | undefined;
+			const late = new Promise<never>((_, reject) => {
+				timer = setTimeout(() => reject(new Error(`shards not ready within ${readyTimeoutMs} ms`)), readyTimeoutMs);
+			});
+			try {
+				await Promise.race([Promise.all(firstReady), late]);
+			} finally {
+				clearTimeout(timer);
+			}
+		} else {
+			await manager.spawn({ amount: options.totalShards, delay: 5_500, timeout: readyTimeoutMs });
+		}
 	} catch (error) {
 		await stop(5_000);
 		throw error;

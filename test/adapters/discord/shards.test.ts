@@ -30,7 +30,7 @@ beforeAll(async () => {
 	if (!redisServerInstalled) return;
 	redis = testRedis(await freePort(), dir);
 	await redis.start();
-	fake = await startFakeDiscord({ shards: 2 });
+	fake = await startFakeDiscord({ shards: 2, maxConcurrency: 2 });
 	const first = shardOfGuild(fake.guild.id, 2);
 	const second = fake.addGuild({ name: "Second Server", shard: [1 - first, 2] });
 	channelOnShard[first] = fake.ids.general;
