@@ -48,6 +48,12 @@ export function shardIdsOfThisProcess(env: Record<string, string | undefined> = 
 	return [];
 }
 
+/** A shard child's configuration: Slack (one HTTP port) in shard 0 only, and no health port (the manager's). */
+export function shardChildConfig(config: Config, shardIds: readonly number[]): Config {
+	const { slack, healthPort: _managers, ...rest } = config;
+	return { ...rest, ...(slack && shardIds.includes(0) ? { slack } : {}) };
+}
+
 /** Stores several processes can share (SQLite allows one process; memory:// is one process's memory). */
 export function storeIsShared(url: string): boolean {
 	return /^(redis|rediss|postgres|postgresql):\/\//i.test(url);

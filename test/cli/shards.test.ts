@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { shardIdsOfThisProcess, storeIsShared } from "../../src/cli/shards.ts";
+import { shardChildConfig, shardIdsOfThisProcess, storeIsShared } from "../../src/cli/shards.ts";
 import { parseConfig } from "../../src/config.ts";
 import { runCli } from "./run-cli.ts";
 
@@ -71,5 +71,22 @@ describe("DISCORD_SHARDS and the shard helpers", () => {
 		expect(shardIdsOfThisProcess({ SHARDS: "1" })).toEqual([1]);
 		expect(shardIdsOfThisProcess({ SHARDS: "[0,2]" })).toEqual([0, 2]);
 		expect(shardIdsOfThisProcess({})).toEqual([]);
+	});
+
+	it("gives Slack to shard 0's process only, and the health port to none of them", () => {
+		const parsed = parseConfig({
+			DISCORD_TOKEN: "abc.def.ghi",
+			SLACK_BOT_TOKEN: "xoxb-1",
+			SLACK_SIGNING_SECRET: "s",
+			LEARNHARNESS_HEALTH_PORT: "8080",
+			LEARNHARNESS_MODEL: "demo",
+		});
+		if (!parsed.ok) throw new Error("config");
+		const zero = shardChildConfig(parsed.config, [0]);
+		const one = shardChildConfig(parsed.config, [1]);
+		expect(zero.slack?.botToken).toBe("xoxb-1");
+		expect(one.slack).toBeUndefined();
+		expect([zero.healthPort, one.healthPort]).toEqual([undefined, undefined]);
+		expect(one.discord?.token).toBe("abc.def.ghi");
 	});
 });

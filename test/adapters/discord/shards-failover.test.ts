@@ -2,9 +2,9 @@
  * `learnharness start --shards 2` when shard processes fail, on one private redis-server
  * against the fake Discord: a lesson in a guild on each shard; shard 0's process is killed
  * (`kill -9`) as soon as it showed an answer as taken (the turn that follows runs; the
- * ShardingManager respawns the process), and later shard 1's process is paused (`SIGSTOP`) at
- * the same point, past its 10 s lease, then resumed. The other process takes each cut-off session over from the
- * shared store. Both lessons end with one recap, every accepted answer is in the final
+ * ShardingManager respawns the process), and later shard 1's process is paused (`SIGSTOP`) as
+ * soon as it acknowledged a click, past its 10 s lease, then resumed. The other process takes each cut-off session over from the
+ * shared store. Both lessons end with one recap, every answer shown as taken is in the final
  * transcripts, no quiz is posted twice and no turn runs twice.
  */
 
@@ -43,11 +43,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const output = () => cli?.output() ?? "";
 
 /** Resolves when `check` holds (polled every 200 ms), rejects after `timeoutMs`. */
-async function until(check: () => boolean, what: string, timeoutMs: number): Promise<void> {
+async function until(check: () => boolean, what: string, timeoutMs: number, everyMs = 200): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (!check()) {
 		if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms\n${output().slice(-3000)}`);
-		await sleep(200);
+		await sleep(everyMs);
 	}
 }
 
@@ -142,7 +142,9 @@ describe.skipIf(!redisServerInstalled)("sharded learnharness with a shard killed
 			afterUse: async (step, interaction) => {
 				if (step < 3 || paused) return;
 				paused = (async () => {
-					await until(() => answerShown(interaction), "the answered card before the pause", 30_000);
+					// As soon as the click is acknowledged: its turn is starting (the answer is taken, or refused
+					// with a notice when the session moved on meanwhile: then it was never shown as taken).
+					await until(() => interaction.ackedAt !== undefined, "the acknowledgement before the pause", 30_000, 10);
 					process.kill(pausedPid, "SIGSTOP");
 					await sleep(PAUSE_MS);
 					process.kill(pausedPid, "SIGCONT");
@@ -166,7 +168,11 @@ describe.skipIf(!redisServerInstalled)("sharded learnharness with a shard killed
 				const sessionId = ids.find((id) => id.endsWith(`:${lesson.threadId}`));
 				const record = sessionId ? await store.get(sessionId) : undefined;
 				expect(record, `lesson ${i}'s session`).toBeDefined();
-				checkTranscript(record as SessionRecord, lesson.used, i);
+				checkTranscript(
+					record as SessionRecord,
+					lesson.used.filter((u) => answerShown(u.interaction)),
+					i,
+				);
 			}
 		} finally {
 			await store.close();
