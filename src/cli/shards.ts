@@ -227,10 +227,13 @@ export function serveShardChild(health: Health, logger: Logger): void {
 			if (process.connected) process.send?.({ lh: "readyz", nonce, status } satisfies ReadyReply);
 		});
 	});
-	process.once("disconnect", () => {
+	const orphaned = () => {
 		logger.warn({}, "the shard manager is gone; stopping this shard");
 		process.kill(process.pid, "SIGTERM");
-	});
+	};
+	// Gone while this shard was starting: the disconnect event has passed already.
+	if (!process.connected) orphaned();
+	else process.once("disconnect", orphaned);
 }
 
 function messageOf(error: unknown): string {
