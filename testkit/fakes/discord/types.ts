@@ -67,4 +67,8 @@ export interface FakeDiscordOptions {
 	heartbeatIntervalMs?: number;
 	/** Discord refuses a first interaction response after 3 s; so does the fake. */
 	ackDeadlineMs?: number;
+	/** The shard count `GET /gateway/bot` recommends (default 1). */
+	shards?: number;
+	/** `session_start_limit.max_concurrency` of `GET /gateway/bot`: shards that may identify at once (default 1). */
+	maxConcurrency?: number;
 }
