@@ -110,8 +110,10 @@ export async function underLease<T>(
 	);
 	try {
 		await refresh(ctx, state);
+		state.live = true;
 		return await work();
 	} finally {
+		state.live = false;
 		// The lease is kept (and renewed) until the platforms have the questions this process took on: a
 		// process that dies while posting leaves them unpublished on disk, for the one that takes over.
 		if (!state.stale) await ctx.hub.settled(sessionId, POSTED_WAIT_MS);

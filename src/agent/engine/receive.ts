@@ -23,9 +23,11 @@ export async function receiveShared(
 	const sessionId = state.record.sessionId;
 	const lang = state.record.language ?? DEFAULT_LOCALE;
 	try {
-		// Not under this process's lease: the stored session may be newer. Under it, the copy here is the latest.
-		const notHeld = () => state.fence === undefined;
-		if (notHeld()) await refresh(ctx, state, notHeld);
+		// Unless this process holds the lease and has re-read the record under it, the stored session may be
+		// newer. (A lease just taken is not enough: its re-read may still be on its way.) A re-read that comes
+		// back once the copy here is live is dropped: the live copy is the latest.
+		const notLive = () => !state.live || state.stale;
+		if (notLive()) await refresh(ctx, state, notLive);
 	} catch (error) {
 		ctx.logger.error({ err: error, sessionId }, "re-reading the session failed");
 		return { ok: false, code: "store-unavailable", message: t(lang, "engine.notLoaded") };

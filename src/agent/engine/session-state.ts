@@ -60,6 +60,11 @@ export interface SessionState {
 	fence?: number;
 	/** The store refused a save as stale, or the lease was lost: re-read before anything else is recorded. */
 	stale: boolean;
+	/**
+	 * Shared stores: this process holds the session's lease and has re-read the record under it, so the copy
+	 * here is the live one (false again when the lease is given back or lost).
+	 */
+	live?: boolean;
 	/** Shared stores: the highest inbox sequence number this process appended (it waits, bounded, until that one is applied). */
 	pushed?: number;
 	/** Shared stores: the highest inbox sequence number taken into `queue` (applied once a save carries it in `record.inbox`). */
