@@ -1,0 +1,129 @@
+/**
+ * The set-up the multi-process Slack tests share: a store of their own (a private redis-server
+ * or a private PostgreSQL database), the fake Slack with one learner per lesson, N
+ * `learnharness start` processes on that store behind the fake's random load balancer, and
+ * the final transcripts read back from the store.
+ */
+
+import { createSessionStore, type SessionRecord } from "../../src/agent/index.ts";
+import { type BalancedSender, type FakeSlack, startFakeSlack } from "../../testkit/fakes/slack.ts";
+import { type BotCluster, startBotCluster } from "../fixtures/bot-cluster.ts";
+import { type PrivateStore, privatePostgres, privateRedis } from "../fixtures/private-stores.ts";
+import { type ConcurrentLesson, driveConcurrentLesson } from "../fixtures/slack/drive-concurrent.ts";
+import { lessonProblems, sessionIdOf } from "./lesson-checks.ts";
+
+export type StoreKind = "redis" | "postgres";
+
+/** A running cluster and its fake Slack. */
+export interface SlackCluster {
+	store: PrivateStore;
+	fake: FakeSlack;
+	bots: BotCluster;
+	balancer: BalancedSender;
+	close(): Promise<void>;
+}
+
+/** The learners: U1…Un, each in a channel of their own (C1…Cn). */
+export function learners(n: number): Array<{ user: string; name: string; channel: string }> {
+	return Array.from({ length: n }, (_, i) => ({ user: `U${i + 1}`, name: `learner${i + 1}`, channel: `C${i + 1}` }));
+}
+
+/**
+ * Start the store, the fake and `processes` bots (the demo model unless `env` names another,
+ * no Chromium: plan pictures fall back to their outline, which keeps three processes light).
+ */
+export async function startSlackCluster(options: {
+	store: StoreKind;
+	processes: number;
+	learners: number;
+	env?: Record<string, string>;
+	envOf?: (index: number) => Record<string, string>;
+}): Promise<SlackCluster> {
+	const store = options.store === "redis" ? await privateRedis() : await privatePostgres("mproc");
+	let fake: FakeSlack | undefined;
+	try {
+		fake = await startFakeSlack({ users: learners(options.learners).map((l) => ({ id: l.user, name: l.name })) });
+		const bots = await startBotCluster({
+			count: options.processes,
+			env: {
+				SLACK_BOT_TOKEN: "xoxb-test",
+				SLACK_SIGNING_SECRET: fake.signingSecret,
+				SLACK_API_URL: fake.apiUrl,
+				LEARNHARNESS_STORE_URL: store.url,
+				LEARNHARNESS_MODEL: "demo",
+				LEARNHARNESS_CHROMIUM_PATH: "/nonexistent/chromium",
+				...options.env,
+			},
+			...(options.envOf ? { envOf: options.envOf } : {}),
+			startTimeoutMs: 75_000,
+		});
+		const started = fake;
+		return {
+			store,
+			fake,
+			bots,
+			balancer: fake.balancer(bots.eventsUrls),
+			async close() {
+				await bots.stop(10_000);
+				await started.close();
+				await store.drop();
+			},
+		};
+	} catch (error) {
+		await fake?.close();
+		await store.drop();
+		throw error;
+	}
+}
+
+/** Every learner runs a lesson, all at once; resolves when each ended or passed `timeoutMs`. */
+export function runLessons(cluster: SlackCluster, count: number, timeoutMs: number): Promise<ConcurrentLesson[]> {
+	return Promise.all(
+		learners(count).map((actor) =>
+			driveConcurrentLesson(cluster.fake, cluster.balancer, { actor, topic: "binary search", timeoutMs }),
+		),
+	);
+}
+
+/** The final transcripts, read from the shared store (a fresh connection: what any process would read). */
+export async function finalRecords(
+	cluster: SlackCluster,
+	lessons: ConcurrentLesson[],
+): Promise<Array<SessionRecord | undefined>> {
+	const sessions = await createSessionStore(cluster.store.url);
+	try {
+		return await Promise.all(
+			lessons.map((l) => (l.threadTs ? sessions.get(sessionIdOf(cluster.fake, l)) : Promise.resolve(undefined))),
+		);
+	} finally {
+		await sessions.close();
+	}
+}
+
+/** Every problem of every lesson, plus sessions the store holds beyond the lessons driven. */
+export async function clusterProblems(cluster: SlackCluster, lessons: ConcurrentLesson[]): Promise<string[]> {
+	const records = await finalRecords(cluster, lessons);
+	const problems = lessons.flatMap((lesson, i) => lessonProblems(cluster.fake, lesson, records[i]));
+	const sessions = await createSessionStore(cluster.store.url);
+	try {
+		const stored = (await sessions.list()).filter((id) => id.startsWith("slack:"));
+		if (stored.length !== lessons.length)
+			problems.push(`${stored.length} lesson sessions stored for ${lessons.length} lessons started`);
+	} finally {
+		await sessions.close();
+	}
+	return problems;
+}
+
+/** A short account of how the deliveries went (for failure messages and the log). */
+export function deliverySummary(cluster: SlackCluster): string {
+	const counts = new Map<string, number>();
+	for (const a of cluster.balancer.attempts) {
+		const key = `${cluster.bots.eventsUrls.indexOf(a.url)}:${a.outcome}`;
+		counts.set(key, (counts.get(key) ?? 0) + 1);
+	}
+	return [...counts]
+		.sort()
+		.map(([k, n]) => `${k}=${n}`)
+		.join(" ");
+}
