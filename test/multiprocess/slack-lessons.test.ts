@@ -3,10 +3,13 @@
  * Slack sends each delivery to one of them at random): 20 lessons at once run to their end, on
  * a private Redis and again on a private PostgreSQL database. Every acknowledged answer is in the
  * final transcripts, no card or tutor message is posted twice, no step is stored twice, and every
- * lesson completes with its recap.
+ * lesson completes with its recap. Then a signed `/lesson start` replayed three times, once to
+ * each process, starts one lesson (test/adapters/slack/duplicates.test.ts checks the same with
+ * two adapters in one process on a memory store; here the claim goes through the shared store).
  */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSessionStore } from "../../src/agent/index.ts";
 import { redisServerInstalled } from "../fixtures/private-stores.ts";
 import {
 	clusterProblems,
@@ -18,6 +21,7 @@ import {
 } from "./slack-cluster.ts";
 
 const LESSONS = 20;
+const FORM = "application/x-www-form-urlencoded";
 
 describe.each<StoreKind>(["redis", "postgres"])("three processes on one %s store", (store) => {
 	let cluster: SlackCluster | undefined;
@@ -48,6 +52,37 @@ describe.each<StoreKind>(["redis", "postgres"])("three processes on one %s store
 			for (const url of cluster.bots.eventsUrls)
 				expect(cluster.balancer.attempts.some((a) => a.url === url)).toBe(true);
 			console.info(`${store}: ${LESSONS} lessons on 3 processes in ${seconds} s; ${deliverySummary(cluster)}`);
+		},
+	);
+
+	it.skipIf(store === "redis" && !redisServerInstalled)(
+		"starts one lesson when a signed /lesson start is replayed to each of the three processes",
+		{ timeout: 30_000 },
+		async () => {
+			if (!cluster) throw new Error("the cluster starts in beforeAll");
+			const { fake, bots } = cluster;
+			const actor = { user: "U1", name: "learner1", channel: "C99" };
+			const sender = fake.sender(bots.eventsUrls[0] ?? "");
+			const body = sender.commandBody("/lesson", "start binary search", actor);
+			const stamp = Math.floor(Date.now() / 1000);
+			const statuses: number[] = [];
+			for (const [i, url] of bots.eventsUrls.entries()) {
+				const to = fake.sender(url);
+				const headers: Record<string, string> = i === 0 ? {} : { "x-slack-retry-num": String(i) };
+				statuses.push((await to.raw(body, FORM, { timestampSec: stamp, headers })).status);
+			}
+			expect(statuses).toEqual([200, 200, 200]);
+			const parents = () => [...fake.messages.values()].filter((m) => m.channel === actor.channel && !m.threadTs);
+			await fake.waitFor(() => parents().length > 0, "the lesson's parent message", 20_000);
+			// Give a second lesson every chance to show up before counting.
+			await new Promise((r) => setTimeout(r, 3_000));
+			expect(parents()).toHaveLength(1);
+			const sessions = await createSessionStore(cluster.store.url);
+			try {
+				expect((await sessions.list()).filter((id) => id.includes(`:${actor.channel}:`))).toHaveLength(1);
+			} finally {
+				await sessions.close();
+			}
 		},
 	);
 });
