@@ -127,3 +127,13 @@ export function deliverySummary(cluster: SlackCluster): string {
 		.map(([k, n]) => `${k}=${n}`)
 		.join(" ");
 }
+
+/** The notices the bot gave learners privately (ephemeral), by channel, counted by text: refusals show here. */
+export function noticeSummary(cluster: SlackCluster): string {
+	const counts = new Map<string, number>();
+	for (const c of cluster.fake.callsTo("chat.postEphemeral")) {
+		const key = `${String(c.params.channel)}: ${String(c.params.text).slice(0, 60)}`;
+		counts.set(key, (counts.get(key) ?? 0) + 1);
+	}
+	return [...counts].map(([k, n]) => `${k} (${n}x)`).join("\n");
+}

@@ -23,6 +23,8 @@ export interface DeliveryAttempt {
 	url: string;
 	/** 0 for the first try; Slack's X-Slack-Retry-Num for the others. */
 	attempt: number;
+	/** What was delivered, in short (`command /lesson C1`, `block_actions lh:pick:… C1`, `event message C1`). */
+	what: string;
 	outcome: DeliveryOutcome;
 	/** When the attempt started and how long it took (ms). */
 	at: number;
@@ -37,6 +39,29 @@ export interface BalancerOptions {
 	maxAttempts?: number;
 	/** A random number in [0, 1) (a seeded one makes the spread repeatable). */
 	random?: () => number;
+}
+
+/** A short description of a delivery's body (for test failure messages). */
+export function describeDelivery(body: string): string {
+	try {
+		if (body.startsWith("{")) {
+			const event = (JSON.parse(body) as { event?: { type?: string; channel?: string } }).event;
+			return `event ${event?.type} ${event?.channel}`;
+		}
+		const form = new URLSearchParams(body);
+		const payload = form.get("payload");
+		if (!payload) return `command ${form.get("command")} ${form.get("channel_id")}`;
+		const p = JSON.parse(payload) as {
+			type?: string;
+			actions?: Array<{ action_id?: string }>;
+			channel?: { id?: string };
+			view?: { private_metadata?: string };
+		};
+		const target = p.actions?.[0]?.action_id ?? p.view?.private_metadata?.slice(0, 80) ?? "";
+		return `${p.type} ${target} ${p.channel?.id ?? ""}`.trim();
+	} catch {
+		return "unreadable";
+	}
 }
 
 function outcomeOf(error: unknown): DeliveryOutcome {
@@ -77,6 +102,7 @@ export class BalancedSender extends SlackSender {
 	/** POST `body` to a random bot URL; on no answer, to another, with Slack's retry headers. */
 	override async raw(body: string, contentType: string, options: SendOptions = {}): Promise<BoltResponse> {
 		const tried = new Set<string>();
+		const what = describeDelivery(body);
 		let last: DeliveryOutcome = "error";
 		for (let attempt = 0; attempt < this.maxAttempts; attempt++) {
 			const url = this.pick(tried);
@@ -100,7 +126,7 @@ export class BalancedSender extends SlackSender {
 				});
 				const text = await res.text();
 				last = res.status;
-				this.attempts.push({ url, attempt, outcome: res.status, at, ms: Date.now() - at });
+				this.attempts.push({ url, attempt, what, outcome: res.status, at, ms: Date.now() - at });
 				if (res.status >= 500) continue;
 				const out: BoltResponse = { status: res.status, text };
 				if (text.startsWith("{")) {
@@ -113,7 +139,7 @@ export class BalancedSender extends SlackSender {
 				return out;
 			} catch (error) {
 				last = outcomeOf(error);
-				this.attempts.push({ url, attempt, outcome: last, at, ms: Date.now() - at });
+				this.attempts.push({ url, attempt, what, outcome: last, at, ms: Date.now() - at });
 			}
 		}
 		throw new Error(`slack balancer: no bot answered after ${this.maxAttempts} attempts (last: ${last})`);
