@@ -5,6 +5,9 @@
  * the final transcripts read back from the store.
  */
 
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createSessionStore, type SessionRecord } from "../../src/agent/index.ts";
 import { type BalancedSender, type FakeSlack, startFakeSlack } from "../../testkit/fakes/slack.ts";
 import { type BotCluster, startBotCluster } from "../fixtures/bot-cluster.ts";
@@ -136,4 +139,27 @@ export function noticeSummary(cluster: SlackCluster): string {
 		counts.set(key, (counts.get(key) ?? 0) + 1);
 	}
 	return [...counts].map(([k, n]) => `${k} (${n}x)`).join("\n");
+}
+
+/** With problems: write the deliveries, the posts and each process's log to a temporary file; its path. */
+export function dumpOnFailure(
+	cluster: SlackCluster,
+	label: string,
+	lessons: ConcurrentLesson[],
+	problems: string[],
+): string {
+	if (problems.length === 0) return "";
+	const file = join(tmpdir(), `lh-${label}-${process.pid}-${Date.now().toString(36)}.json`);
+	writeFileSync(
+		file,
+		JSON.stringify({
+			label,
+			problems,
+			lessons,
+			attempts: cluster.balancer.attempts,
+			calls: cluster.fake.calls,
+			log: cluster.bots.output(),
+		}),
+	);
+	return `details in ${file}`;
 }

@@ -9,15 +9,13 @@
  * step is stored twice, and every lesson completes with its recap.
  */
 
-import { writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DemoOpenAI, startDemoOpenAI } from "../fixtures/demo-openai.ts";
 import { redisServerInstalled } from "../fixtures/private-stores.ts";
 import {
 	clusterProblems,
 	deliverySummary,
+	dumpOnFailure,
 	noticeSummary,
 	runLessons,
 	type SlackCluster,
@@ -85,20 +83,8 @@ describe.each<StoreKind>(["redis", "postgres"])("three processes on one %s store
 			const seconds = ((Date.now() - started) / 1000).toFixed(1);
 			const problems = await clusterProblems(cluster, lessons);
 			const timeline = `killed process 0 at ${killedAt} ms, paused process 1 at ${pausedAt} ms for ${PAUSE_MS} ms; ended after ${seconds} s`;
-			// On failure, everything needed to follow one lesson: the deliveries, the posts, each process's log.
-			const dump = join(tmpdir(), `lh-failover-${store}-${process.pid}.json`);
-			if (problems.length > 0)
-				writeFileSync(
-					dump,
-					JSON.stringify({
-						timeline,
-						lessons,
-						attempts: cluster.balancer.attempts,
-						calls: cluster.fake.calls,
-						log: cluster.bots.output(),
-					}),
-				);
-			const context = `details in ${dump}; ${timeline}; deliveries (process:outcome=count) ${deliverySummary(cluster)}\nnotices to learners:\n${noticeSummary(cluster)}\nwarnings:\n${cluster.bots.problems().slice(0, 30).join("\n")}`;
+			const dump = dumpOnFailure(cluster, `failover-${store}`, lessons, problems);
+			const context = `${dump}; ${timeline}; deliveries (process:outcome=count) ${deliverySummary(cluster)}\nnotices to learners:\n${noticeSummary(cluster)}\nwarnings:\n${cluster.bots.problems().slice(0, 30).join("\n")}`;
 			expect(problems, context).toEqual([]);
 			// The failures were seen: deliveries refused by the dead process and unanswered by the paused one.
 			expect(cluster.balancer.attempts.some((a) => a.outcome === "refused")).toBe(true);

@@ -14,6 +14,8 @@ import { redisServerInstalled } from "../fixtures/private-stores.ts";
 import {
 	clusterProblems,
 	deliverySummary,
+	dumpOnFailure,
+	noticeSummary,
 	runLessons,
 	type SlackCluster,
 	type StoreKind,
@@ -42,7 +44,8 @@ describe.each<StoreKind>(["redis", "postgres"])("three processes on one %s store
 			const lessons = await runLessons(cluster, LESSONS, 90_000);
 			const seconds = ((Date.now() - started) / 1000).toFixed(1);
 			const problems = await clusterProblems(cluster, lessons);
-			const context = `${seconds} s; deliveries (process:outcome=count) ${deliverySummary(cluster)}\n${cluster.bots.problems().slice(0, 20).join("\n")}`;
+			const dump = dumpOnFailure(cluster, `lessons-${store}`, lessons, problems);
+			const context = `${dump}; ${seconds} s; deliveries (process:outcome=count) ${deliverySummary(cluster)}\nnotices to learners:\n${noticeSummary(cluster)}\nwarnings:\n${cluster.bots.problems().slice(0, 20).join("\n")}`;
 			expect(problems, context).toEqual([]);
 			expect(
 				lessons.map((l) => l.answers.length).every((n) => n >= 10),
