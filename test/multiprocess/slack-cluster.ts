@@ -8,7 +8,7 @@
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createSessionStore, type SessionRecord } from "../../src/agent/index.ts";
+import { createSessionStore, type SessionRecord, type SessionStore } from "../../src/agent/index.ts";
 import { type BalancedSender, type FakeSlack, startFakeSlack } from "../../testkit/fakes/slack.ts";
 import { type BotCluster, startBotCluster } from "../fixtures/bot-cluster.ts";
 import { type PrivateStore, privatePostgres, privateRedis } from "../fixtures/private-stores.ts";
@@ -88,34 +88,47 @@ export function runLessons(cluster: SlackCluster, count: number, timeoutMs: numb
 	);
 }
 
-/** The final transcripts, read from the shared store (a fresh connection: what any process would read). */
-export async function finalRecords(
-	cluster: SlackCluster,
-	lessons: ConcurrentLesson[],
-): Promise<Array<SessionRecord | undefined>> {
-	const sessions = await createSessionStore(cluster.store.url);
+/**
+ * A session store on the cluster's store, for reading. Retried (3 tries): on PostgreSQL the
+ * store's start-up DDL (ALTER TABLE … ADD COLUMN IF NOT EXISTS) can deadlock with the running
+ * processes' transactions ("deadlock detected"), a product problem this test does not check.
+ */
+async function openForReading(cluster: SlackCluster): Promise<SessionStore> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await createSessionStore(cluster.store.url);
+		} catch (error) {
+			if (attempt >= 3) throw error;
+			console.warn(`opening the store for reading failed (try ${attempt}): ${(error as Error).message}`);
+			await new Promise((r) => setTimeout(r, 1_000));
+		}
+	}
+}
+
+/** Every problem of every lesson (from the final transcripts, read from the shared store with a fresh connection), plus sessions beyond the lessons driven. */
+export async function clusterProblems(cluster: SlackCluster, lessons: ConcurrentLesson[]): Promise<string[]> {
+	const sessions = await openForReading(cluster);
 	try {
-		return await Promise.all(
-			lessons.map((l) => (l.threadTs ? sessions.get(sessionIdOf(cluster.fake, l)) : Promise.resolve(undefined))),
-		);
+		const records: Array<SessionRecord | undefined> = [];
+		for (const l of lessons) records.push(l.threadTs ? await sessions.get(sessionIdOf(cluster.fake, l)) : undefined);
+		const problems = lessons.flatMap((lesson, i) => lessonProblems(cluster.fake, lesson, records[i]));
+		const stored = (await sessions.list()).filter((id) => id.startsWith("slack:"));
+		if (stored.length !== lessons.length)
+			problems.push(`${stored.length} lesson sessions stored for ${lessons.length} lessons started`);
+		return problems;
 	} finally {
 		await sessions.close();
 	}
 }
 
-/** Every problem of every lesson, plus sessions the store holds beyond the lessons driven. */
-export async function clusterProblems(cluster: SlackCluster, lessons: ConcurrentLesson[]): Promise<string[]> {
-	const records = await finalRecords(cluster, lessons);
-	const problems = lessons.flatMap((lesson, i) => lessonProblems(cluster.fake, lesson, records[i]));
-	const sessions = await createSessionStore(cluster.store.url);
+/** The stored sessions of one channel (ids). */
+export async function sessionsIn(cluster: SlackCluster, channel: string): Promise<string[]> {
+	const sessions = await openForReading(cluster);
 	try {
-		const stored = (await sessions.list()).filter((id) => id.startsWith("slack:"));
-		if (stored.length !== lessons.length)
-			problems.push(`${stored.length} lesson sessions stored for ${lessons.length} lessons started`);
+		return (await sessions.list()).filter((id) => id.includes(`:${channel}:`));
 	} finally {
 		await sessions.close();
 	}
-	return problems;
 }
 
 /** A short account of how the deliveries went (for failure messages and the log). */

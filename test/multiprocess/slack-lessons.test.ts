@@ -9,7 +9,6 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSessionStore } from "../../src/agent/index.ts";
 import { redisServerInstalled } from "../fixtures/private-stores.ts";
 import {
 	clusterProblems,
@@ -19,6 +18,7 @@ import {
 	runLessons,
 	type SlackCluster,
 	type StoreKind,
+	sessionsIn,
 	startSlackCluster,
 } from "./slack-cluster.ts";
 
@@ -80,12 +80,7 @@ describe.each<StoreKind>(["redis", "postgres"])("three processes on one %s store
 			// Give a second lesson every chance to show up before counting.
 			await new Promise((r) => setTimeout(r, 3_000));
 			expect(parents()).toHaveLength(1);
-			const sessions = await createSessionStore(cluster.store.url);
-			try {
-				expect((await sessions.list()).filter((id) => id.includes(`:${actor.channel}:`))).toHaveLength(1);
-			} finally {
-				await sessions.close();
-			}
+			expect(await sessionsIn(cluster, actor.channel)).toHaveLength(1);
 		},
 	);
 });
