@@ -10,6 +10,7 @@ import { DEFAULT_LOCALE, t } from "../../core/i18n/index.ts";
 
 import { learnerMessageText } from "../prompts/context.ts";
 import { isStoreConflict } from "../store/errors.ts";
+import type { SessionLease } from "../store/types.ts";
 import type { EngineContext } from "./context.ts";
 import { gradePending, queueGrading } from "./grade-pending.ts";
 import { dropApplied, inboxOf, inboxSeen, pullInbox, pushInbox, rewindInbox } from "./inbox.ts";
@@ -224,7 +225,7 @@ function settleDelivered(jobs: Job[], outcome: HandleResult): void {
 	}
 }
 
-async function pump(ctx: EngineContext, state: SessionState): Promise<void> {
+async function pump(ctx: EngineContext, state: SessionState, held?: SessionLease): Promise<void> {
 	// A single-process store needs no lease: the pump itself serializes the session's turns.
 	if (!inboxOf(ctx)) return drain(ctx, state);
 	const sessionId = state.record.sessionId;
@@ -232,7 +233,7 @@ async function pump(ctx: EngineContext, state: SessionState): Promise<void> {
 	// while this process held the lease (its sender could not take it) is run here, not stranded.
 	for (let round = 0; round < 100 && !ctx.signal.aborted; round++) {
 		try {
-			const lease = await takeLease(ctx, state);
+			const lease = round === 0 && held ? held : await takeLease(ctx, state);
 			if (!lease) return; // another process holds it and applies the inbox
 			await underLease(ctx, state, lease, async () => {
 				await recoverUnderLease(ctx, state);
@@ -298,10 +299,13 @@ async function drain(ctx: EngineContext, state: SessionState): Promise<void> {
 	}
 }
 
-/** Start the session's pump unless it is running (it drains the queue, then stops). */
-export function kick(ctx: EngineContext, state: SessionState): void {
-	if (state.pump) return;
-	state.pump = pump(ctx, state).finally(() => {
+/** Start the session's pump unless it is running; `held`: a lease of the session already taken (its first round uses it). */
+export function kick(ctx: EngineContext, state: SessionState, held?: SessionLease): void {
+	if (state.pump) {
+		void held?.release();
+		return;
+	}
+	state.pump = pump(ctx, state, held).finally(() => {
 		state.pump = undefined;
 		// Shared stores keep no job outside the lease: what was left is in the inbox for the next holder.
 		if (state.queue.length > 0 && !ctx.signal.aborted && !inboxOf(ctx)) kick(ctx, state);

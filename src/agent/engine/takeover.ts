@@ -41,17 +41,22 @@ export function createTakeovers(ctx: EngineContext, deps: TakeoverDeps, everyMs 
 	let sweeping = false;
 
 	const take = async (sessionId: string): Promise<void> => {
-		const state = await deps.load(sessionId);
-		if (state) {
-			// Running here already (its pump takes the inbox and recovers under the lease).
-			if (!state.pump) kick(ctx, state);
-			return;
-		}
-		// No such session any more (deleted, forgotten): clear what is left of it so it is not due forever.
-		const inbox = inboxOf(ctx);
+		// The lease first (cheap): a session another process holds is theirs, and is not even read here.
 		const lease = await ctx.store.acquire(sessionId, ctx.leaseTtlMs ?? LEASE_TTL_MS);
-		if (!inbox || !lease) return;
-		await inbox.drop(sessionId, Number.MAX_SAFE_INTEGER).catch(() => undefined);
+		if (!lease) return;
+		let state: SessionState | undefined;
+		try {
+			state = await deps.load(sessionId);
+		} catch (error) {
+			await lease.release(true);
+			throw error;
+		}
+		// Its pump repairs what the last holder left (recover.ts) and applies the inbox under this lease.
+		if (state) return kick(ctx, state, lease);
+		// No such session any more (deleted, forgotten): clear what is left of it so it is not due forever.
+		await inboxOf(ctx)
+			?.drop(sessionId, Number.MAX_SAFE_INTEGER)
+			.catch(() => undefined);
 		await lease.release(false);
 	};
 
