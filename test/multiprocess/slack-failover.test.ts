@@ -60,14 +60,14 @@ describe.each<StoreKind>(["redis", "postgres"])("three processes on one %s store
 
 	it.skipIf(store === "redis" && !redisServerInstalled)(
 		`runs ${LESSONS} lessons to their end through a kill -9 and a SIGSTOP mid-turn`,
-		{ timeout: 150_000 },
+		{ timeout: 130_000 },
 		async () => {
 			if (!cluster || !model) throw new Error("the cluster starts in beforeAll");
 			const slow = model;
 			const [killed, paused] = cluster.bots.processes;
 			if (!killed || !paused) throw new Error("three processes");
 			const started = Date.now();
-			const running = runLessons(cluster, LESSONS, 110_000);
+			const running = runLessons(cluster, LESSONS, 90_000);
 			// Mid-turn: the process has a model call open when the signal comes.
 			await new Promise((r) => setTimeout(r, 4_000));
 			expect(await until(() => slow.inFlight(0) > 0, 20_000), "process 0 never called the model").toBe(true);
