@@ -11,11 +11,17 @@ import { join } from "node:path";
 import { createSessionStore, type SessionRecord, type SessionStore } from "../../src/agent/index.ts";
 import { type BalancedSender, type FakeSlack, startFakeSlack } from "../../testkit/fakes/slack.ts";
 import { type BotCluster, startBotCluster } from "../fixtures/bot-cluster.ts";
-import { type PrivateStore, privatePostgres, privateRedis } from "../fixtures/private-stores.ts";
+import { type PrivateStore, privatePostgres, privateRedis, redisServerInstalled } from "../fixtures/private-stores.ts";
+import { listening } from "../fixtures/redis-server.ts";
 import { type ConcurrentLesson, driveConcurrentLesson } from "../fixtures/slack/drive-concurrent.ts";
 import { lessonProblems, sessionIdOf } from "./lesson-checks.ts";
 
 export type StoreKind = "redis" | "postgres";
+
+/** Whether the tests can run on a store here: redis-server installed, PostgreSQL listening on 127.0.0.1:5432. */
+export async function storeAvailable(kind: StoreKind): Promise<boolean> {
+	return kind === "redis" ? redisServerInstalled : await listening(5432);
+}
 
 /** A running cluster and its fake Slack. */
 export interface SlackCluster {

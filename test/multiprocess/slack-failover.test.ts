@@ -11,7 +11,6 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DemoOpenAI, startDemoOpenAI } from "../fixtures/demo-openai.ts";
-import { redisServerInstalled } from "../fixtures/private-stores.ts";
 import {
 	clusterProblems,
 	deliverySummary,
@@ -21,6 +20,7 @@ import {
 	type SlackCluster,
 	type StoreKind,
 	startSlackCluster,
+	storeAvailable,
 } from "./slack-cluster.ts";
 
 const LESSONS = 20;
@@ -37,11 +37,13 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
 	return true;
 }
 
+const available = { redis: await storeAvailable("redis"), postgres: await storeAvailable("postgres") };
+
 describe.each<StoreKind>(["redis", "postgres"])("three processes on one %s store, one killed, one paused", (store) => {
 	let cluster: SlackCluster | undefined;
 	let model: DemoOpenAI | undefined;
 	beforeAll(async () => {
-		if (store === "redis" && !redisServerInstalled) return;
+		if (!available[store]) return;
 		model = await startDemoOpenAI({ delayMs: 800 });
 		const urls = model;
 		cluster = await startSlackCluster({
@@ -58,7 +60,8 @@ describe.each<StoreKind>(["redis", "postgres"])("three processes on one %s store
 		await model?.close();
 	}, 30_000);
 
-	it.skipIf(store === "redis" && !redisServerInstalled)(
+	// Skipped where the store is not installed here (redis-server) or not running (PostgreSQL).
+	it.skipIf(!available[store])(
 		`runs ${LESSONS} lessons to their end through a kill -9 and a SIGSTOP mid-turn`,
 		{ timeout: 130_000 },
 		async () => {

@@ -9,7 +9,6 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redisServerInstalled } from "../fixtures/private-stores.ts";
 import {
 	clusterProblems,
 	deliverySummary,
@@ -20,45 +19,45 @@ import {
 	type StoreKind,
 	sessionsIn,
 	startSlackCluster,
+	storeAvailable,
 } from "./slack-cluster.ts";
 
 const LESSONS = 20;
 const FORM = "application/x-www-form-urlencoded";
 
+const available = { redis: await storeAvailable("redis"), postgres: await storeAvailable("postgres") };
+
 describe.each<StoreKind>(["redis", "postgres"])("three processes on one %s store", (store) => {
 	let cluster: SlackCluster | undefined;
 	beforeAll(async () => {
-		if (store === "redis" && !redisServerInstalled) return;
+		if (!available[store]) return;
 		cluster = await startSlackCluster({ store, processes: 3, learners: LESSONS });
 	}, 90_000);
 	afterAll(async () => {
 		await cluster?.close();
 	}, 30_000);
 
-	it.skipIf(store === "redis" && !redisServerInstalled)(
-		`runs ${LESSONS} lessons at once to their end`,
-		{ timeout: 120_000 },
-		async () => {
-			if (!cluster) throw new Error("the cluster starts in beforeAll");
-			const started = Date.now();
-			const lessons = await runLessons(cluster, LESSONS, 90_000);
-			const seconds = ((Date.now() - started) / 1000).toFixed(1);
-			const problems = await clusterProblems(cluster, lessons);
-			const dump = dumpOnFailure(cluster, `lessons-${store}`, lessons, problems);
-			const context = `${dump}; ${seconds} s; deliveries (process:outcome=count) ${deliverySummary(cluster)}\nnotices to learners:\n${noticeSummary(cluster)}\nwarnings:\n${cluster.bots.problems().slice(0, 20).join("\n")}`;
-			expect(problems, context).toEqual([]);
-			expect(
-				lessons.map((l) => l.answers.length).every((n) => n >= 10),
-				context,
-			).toBe(true);
-			// The balancer spread the lessons over all three processes.
-			for (const url of cluster.bots.eventsUrls)
-				expect(cluster.balancer.attempts.some((a) => a.url === url)).toBe(true);
-			console.info(`${store}: ${LESSONS} lessons on 3 processes in ${seconds} s; ${deliverySummary(cluster)}`);
-		},
-	);
+	// Skipped where the store is not installed here (redis-server) or not running (PostgreSQL).
+	it.skipIf(!available[store])(`runs ${LESSONS} lessons at once to their end`, { timeout: 120_000 }, async () => {
+		if (!cluster) throw new Error("the cluster starts in beforeAll");
+		const started = Date.now();
+		const lessons = await runLessons(cluster, LESSONS, 90_000);
+		const seconds = ((Date.now() - started) / 1000).toFixed(1);
+		const problems = await clusterProblems(cluster, lessons);
+		const dump = dumpOnFailure(cluster, `lessons-${store}`, lessons, problems);
+		const context = `${dump}; ${seconds} s; deliveries (process:outcome=count) ${deliverySummary(cluster)}\nnotices to learners:\n${noticeSummary(cluster)}\nwarnings:\n${cluster.bots.problems().slice(0, 20).join("\n")}`;
+		expect(problems, context).toEqual([]);
+		expect(
+			lessons.map((l) => l.answers.length).every((n) => n >= 10),
+			context,
+		).toBe(true);
+		// The balancer spread the lessons over all three processes.
+		for (const url of cluster.bots.eventsUrls) expect(cluster.balancer.attempts.some((a) => a.url === url)).toBe(true);
+		console.info(`${store}: ${LESSONS} lessons on 3 processes in ${seconds} s; ${deliverySummary(cluster)}`);
+	});
 
-	it.skipIf(store === "redis" && !redisServerInstalled)(
+	// Skipped where the store is not installed here (redis-server) or not running (PostgreSQL).
+	it.skipIf(!available[store])(
 		"starts one lesson when a signed /lesson start is replayed to each of the three processes",
 		{ timeout: 30_000 },
 		async () => {
