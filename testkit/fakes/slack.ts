@@ -17,8 +17,10 @@ import {
 	SlackSender,
 	signSlackRequest,
 } from "../fixtures/slack/requests.ts";
+import { BalancedSender, type BalancerOptions } from "./slack/balancer.ts";
 
 export { blockProblems, callProblems, SLACK_LIMITS } from "../fixtures/slack/limits.ts";
+export { BalancedSender, type BalancerOptions, type DeliveryAttempt } from "./slack/balancer.ts";
 export { type Actor, type BoltResponse, type SendOptions, SlackSender, signSlackRequest };
 
 /** One Web API call (or response_url post) the fake received. */
@@ -26,6 +28,9 @@ export interface RecordedCall {
 	method: string;
 	params: Record<string, unknown>;
 	token?: string;
+	/** The fake's answer: ok, or the error it gave (set once answered). */
+	ok?: boolean;
+	error?: string;
 	/** A response_url post with replace_original: the message it replaced. */
 	replaced?: { channel: string; ts: string };
 }
@@ -121,6 +126,8 @@ export interface FakeSlack {
 	waitFor<T>(check: () => T | undefined | null | false, what?: string, timeoutMs?: number): Promise<T>;
 	/** A sender bound to Bolt's endpoint URL. */
 	sender(eventsUrl: string): SlackSender;
+	/** A sender that spreads deliveries over several bot processes at random and retries a lost one elsewhere. */
+	balancer(eventsUrls: readonly string[], options?: BalancerOptions): BalancedSender;
 	/** Socket Mode: resolves on the next client connection (after hello was sent). */
 	socketConnected(timeoutMs?: number): Promise<void>;
 	/** Socket Mode: send an envelope, resolve with the client's ack (bounded). */
@@ -378,6 +385,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 		const impl = methods[method];
 		if (!impl) return send(res, 200, { ok: false, error: "unknown_method" });
 		const result = impl(params);
+		call.ok = result.ok !== false;
+		if (typeof result.error === "string") call.error = result.error;
 		send(res, 200, { ok: true, ...result });
 	};
 
@@ -464,6 +473,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 		addUser: (user) => users.set(user.id, user),
 		waitFor,
 		sender: (eventsUrl) => new SlackSender(eventsUrl, fake, triggers),
+		balancer: (eventsUrls, balancerOptions) => new BalancedSender(eventsUrls, fake, triggers, balancerOptions),
 		socketConnected: (timeoutMs = 10_000) =>
 			withTimeout(new Promise<void>((resolve) => connectWaiters.push(resolve)), timeoutMs, "a socket connection"),
 		socketSend: (type, payload, timeoutMs = 10_000) => {
