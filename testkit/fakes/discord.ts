@@ -5,6 +5,8 @@
  * their bytes), every body is checked against Discord's limits, and tests
  * drive users through helpers: slash commands, clicks, selects, modal submits
  * and typed messages. Point discord.js at it with `rest: { api: fake.apiUrl }`.
+ * One guild by default; addGuild() adds more (on a chosen shard), and
+ * `shards` sets the count `/gateway/bot` recommends (see discord/gateway.ts).
  */
 
 import { EventEmitter } from "node:events";
@@ -35,7 +37,7 @@ import {
 	snowflake,
 } from "../fixtures/discord/payloads.ts";
 
-import { FakeGateway } from "./discord/gateway.ts";
+import { FakeGateway, shardOfGuild } from "./discord/gateway.ts";
 import { handleHttp } from "./discord/http.ts";
 import { err, type Route, restRoutes } from "./discord/rest-routes.ts";
 import type { FakeDiscordOptions, FakeFault, FakeFile, FakeInteraction, RecordedCall } from "./discord/types.ts";
@@ -50,6 +52,10 @@ export class FakeDiscord {
 	readonly applicationId = snowflake();
 	readonly bot: FakeUser = { id: this.applicationId, username: "learnharness", bot: true };
 	readonly guild = { id: snowflake(), name: "Study Group", ownerId: "" };
+	/** Every guild the bot is in: `guild` first, then those addGuild() added. */
+	readonly guilds: Array<{ id: string; name: string; ownerId: string }> = [this.guild];
+	/** The shard count `GET /gateway/bot` recommends. */
+	shards: number;
 	readonly users: { admin: FakeUser; learner: FakeUser; other: FakeUser } = {
 		admin: { id: snowflake(), username: "alice" },
 		learner: { id: snowflake(), username: "bob" },
@@ -73,6 +79,10 @@ export class FakeDiscord {
 	get gateway() {
 		return this.gw.stats;
 	}
+	/** The `[id, count]` of every IDENTIFY so far, in order. */
+	get identifiedShards(): ReadonlyArray<[number, number]> {
+		return this.gw.identifiedShards;
+	}
 	apiUrl = "";
 	gatewayUrl = "";
 	/** http://127.0.0.1:<port> (attachment URLs hang off it). */
@@ -93,6 +103,7 @@ export class FakeDiscord {
 		this.token = options.token ?? "fake-bot-token";
 		this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? 41_250;
 		this.ackDeadlineMs = options.ackDeadlineMs ?? 3_000;
+		this.shards = options.shards ?? 1;
 		this.events.setMaxListeners(100);
 		this.guild.ownerId = this.users.admin.id;
 		const adminRole = snowflake();
@@ -154,6 +165,34 @@ export class FakeDiscord {
 	addChannel(channel: FakeChannel): FakeChannel {
 		this.channels.set(channel.id, channel);
 		return channel;
+	}
+
+	/**
+	 * Add a guild (same members, its own @everyone role) with a text channel `general`; with `shard`
+	 * (`[id, count]`), its id is chosen so that Discord's formula puts it on that shard.
+	 */
+	addGuild(options: { name?: string; shard?: [number, number] } = {}): { id: string; general: string } {
+		let id = snowflake();
+		const shard = options.shard;
+		// Ids one millisecond apart move through the shards in turn: at most `count` tries.
+		for (let back = 1; shard && shardOfGuild(id, shard[1]) !== shard[0] && back <= shard[1] * 2; back++)
+			id = snowflake(Date.now() - back);
+		if (shard && shardOfGuild(id, shard[1]) !== shard[0]) throw new Error(`no guild id for shard ${shard.join("/")}`);
+		const guild = { id, name: options.name ?? `Guild ${this.guilds.length + 1}`, ownerId: this.users.admin.id };
+		this.guilds.push(guild);
+		const general = snowflake();
+		this.addChannel({ id: general, type: 0, name: "general", guildId: id });
+		return { id, general };
+	}
+
+	/** The roles of a guild: the default guild's, with that guild's own @everyone (its id is the guild's). */
+	rolesOf(guildId: string): FakeRole[] {
+		return this.roles.map((r, i) => (i === 0 ? { ...r, id: guildId } : r));
+	}
+
+	/** The guild a channel is in (the default guild for an unknown channel). */
+	guildOfChannel(channelId: string): string {
+		return this.channels.get(channelId)?.guildId ?? this.guild.id;
 	}
 
 	/** The member record of a user. */
@@ -238,9 +277,8 @@ export class FakeDiscord {
 		command?: string;
 	}): FakeInteraction {
 		const name = options.command ?? "lesson";
-		const def = [...this.commands.global, ...(this.commands.guild.get(this.guild.id) ?? [])].find(
-			(c) => c.name === name,
-		);
+		const guildId = this.guildOfChannel(options.channelId);
+		const def = [...this.commands.global, ...(this.commands.guild.get(guildId) ?? [])].find((c) => c.name === name);
 		if (!def) throw new Error(`command /${name} is not registered`);
 		let optionDefs = (def.options ?? []) as Array<Record<string, unknown>>;
 		if (options.subcommand !== undefined) {
@@ -365,15 +403,16 @@ export class FakeDiscord {
 		if (!channel) throw new Error(`unknown channel ${it.channelId}`);
 		const member = this.member(it.user);
 		const botMember = this.member(this.bot);
+		const roles = this.rolesOf(it.guildId);
 		return {
 			id: it.id,
 			token: it.token,
 			applicationId: this.applicationId,
-			guildId: this.guild.id,
+			guildId: it.guildId,
 			channel,
 			member,
-			permissions: memberPermissions(member, this.roles, this.guild.id),
-			appPermissions: memberPermissions(botMember, this.roles, this.guild.id),
+			permissions: memberPermissions(member, roles, it.guildId),
+			appPermissions: memberPermissions(botMember, roles, it.guildId),
 			...(it.user.locale !== undefined ? { locale: it.user.locale } : {}),
 		};
 	}
@@ -385,7 +424,7 @@ export class FakeDiscord {
 			kind,
 			user,
 			channelId,
-			guildId: this.guild.id,
+			guildId: this.guildOfChannel(channelId),
 			createdAt: Date.now(),
 			...(messageId ? { messageId } : {}),
 			followupIds: [],
@@ -492,9 +531,11 @@ export class FakeDiscord {
 		return [201, channelObject(thread)];
 	}
 
-	/** The guild as GUILD_CREATE carries it (internal). */
-	guildCreate() {
-		return guildCreateObject(this.guild, [...this.channels.values()], this.roles, this.members);
+	/** A guild (the default one unless named) as GUILD_CREATE carries it (internal). */
+	guildCreate(guildId: string = this.guild.id) {
+		const guild = this.guilds.find((g) => g.id === guildId) ?? this.guild;
+		const channels = [...this.channels.values()].filter((c) => c.guildId === guild.id);
+		return guildCreateObject(guild, channels, this.rolesOf(guild.id), this.members);
 	}
 }
 

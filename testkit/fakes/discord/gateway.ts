@@ -2,7 +2,10 @@
  * The fake Discord's gateway (the `ws` package): HELLO, IDENTIFY -> READY and
  * GUILD_CREATE, heartbeat ACKs, RESUME with replay of missed dispatches, and
  * dispatches filtered by intents (no MESSAGE_CREATE without GuildMessages; no
- * content without MessageContent, as Discord does).
+ * content without MessageContent, as Discord does). Sharding as Discord does it:
+ * IDENTIFY may carry `shard: [id, count]`; a session then gets READY and
+ * GUILD_CREATE for the guilds of its shard only (`(guild_id >> 22) % count`), and
+ * each dispatch goes to the session of its guild's shard (no guild: shard 0).
  */
 
 import type { WebSocket } from "ws";
@@ -12,15 +15,30 @@ import { snowflake, userObject } from "../../fixtures/discord/payloads.ts";
 const MESSAGE_CONTENT_INTENT = 1 << 15;
 const GUILD_MESSAGES_INTENT = 1 << 9;
 
+/** The shard a guild's events go to, as Discord computes it. */
+export function shardOfGuild(guildId: string, shardCount: number): number {
+	return Number((BigInt(guildId) >> 22n) % BigInt(shardCount));
+}
+
+/** The guild a dispatch belongs to (`guild_id`, or the guild itself for GUILD_*), if any. */
+function guildOf(t: string, d: unknown): string | undefined {
+	if (typeof d !== "object" || d === null) return undefined;
+	const o = d as { guild_id?: unknown; id?: unknown };
+	if (typeof o.guild_id === "string") return o.guild_id;
+	if (t.startsWith("GUILD_") && typeof o.id === "string") return o.id;
+	return undefined;
+}
+
 /** What the gateway needs from the fake. */
 export interface GatewayHost {
 	token: string;
 	bot: FakeUser;
 	applicationId: string;
-	guild: { id: string };
+	/** Every guild the bot is in. */
+	guilds: ReadonlyArray<{ id: string }>;
 	gatewayUrl: string;
 	heartbeatIntervalMs: number;
-	guildCreate(): unknown;
+	guildCreate(guildId: string): unknown;
 	changed(): void;
 }
 
@@ -28,6 +46,8 @@ interface GatewaySession {
 	id: string;
 	seq: number;
 	intents: number;
+	/** `[shard id, shard count]` from IDENTIFY (`[0, 1]` without one). */
+	shard: [number, number];
 	socket: WebSocket | null;
 	log: Array<{ s: number; payload: string }>;
 }
@@ -35,13 +55,26 @@ interface GatewaySession {
 /** Gateway sessions and their sockets. */
 export class FakeGateway {
 	readonly stats = { connections: 0, identifies: 0, resumes: 0, heartbeats: 0 };
+	/** The shard pair of every IDENTIFY, in order. */
+	readonly identifiedShards: Array<[number, number]> = [];
 	private readonly sessions = new Map<string, GatewaySession>();
 
 	constructor(private readonly host: GatewayHost) {}
 
-	/** Send a dispatch to every identified session (logged for replay when its socket is down). */
+	/** Send a dispatch to the identified sessions of its guild's shard (logged for replay when a socket is down). */
 	dispatch(t: string, d: unknown): void {
-		for (const session of this.sessions.values()) this.send(session, t, d);
+		const guildId = guildOf(t, d);
+		for (const session of this.sessions.values()) {
+			const [id, count] = session.shard;
+			if ((guildId === undefined ? 0 : shardOfGuild(guildId, count)) === id) this.send(session, t, d);
+		}
+	}
+
+	/** Shard pairs of the sessions whose socket is open now. */
+	connectedShards(): Array<[number, number]> {
+		return [...this.sessions.values()]
+			.filter((s) => s.socket !== null && s.socket.readyState === s.socket.OPEN)
+			.map((s) => s.shard);
 	}
 
 	/** Close every socket with `code` (4000: clients resume). */
@@ -71,16 +104,27 @@ export class FakeGateway {
 				send({ op: 11, d: null, s: null, t: null });
 			} else if (packet.op === 2) {
 				if (d.token !== this.host.token) return ws.close(4004, "Authentication failed");
+				const shard = shardPair(d.shard);
+				if (!shard) return ws.close(4010, "Invalid shard");
 				this.stats.identifies++;
-				session = { id: `session-${snowflake()}`, seq: 0, intents: Number(d.intents ?? 0), socket: ws, log: [] };
+				this.identifiedShards.push(shard);
+				session = {
+					id: `session-${snowflake()}`,
+					seq: 0,
+					intents: Number(d.intents ?? 0),
+					shard,
+					socket: ws,
+					log: [],
+				};
 				this.sessions.set(session.id, session);
+				const guilds = this.host.guilds.filter((g) => shardOfGuild(g.id, shard[1]) === shard[0]);
 				this.send(session, "READY", {
 					v: 10,
 					user: userObject(this.host.bot),
-					guilds: [{ id: this.host.guild.id, unavailable: true }],
+					guilds: guilds.map((g) => ({ id: g.id, unavailable: true })),
 					session_id: session.id,
 					resume_gateway_url: this.host.gatewayUrl,
-					shard: [0, 1],
+					shard,
 					application: { id: this.host.applicationId, flags: 0 },
 					private_channels: [],
 					presences: [],
@@ -89,7 +133,7 @@ export class FakeGateway {
 					guild_join_requests: [],
 					geo_ordered_rtc_regions: [],
 				});
-				this.send(session, "GUILD_CREATE", this.host.guildCreate());
+				for (const g of guilds) this.send(session, "GUILD_CREATE", this.host.guildCreate(g.id));
 			} else if (packet.op === 6) {
 				const known = this.sessions.get(String(d.session_id));
 				if (!known || d.token !== this.host.token) return send({ op: 9, d: false, s: null, t: null });
@@ -125,4 +169,14 @@ export class FakeGateway {
 		const socket = session.socket;
 		if (socket && socket.readyState === socket.OPEN) socket.send(payload);
 	}
+}
+
+/** IDENTIFY's `shard` as Discord checks it: absent is `[0, 1]`; a bad pair is undefined (close 4010). */
+function shardPair(value: unknown): [number, number] | undefined {
+	if (value === undefined || value === null) return [0, 1];
+	if (!Array.isArray(value) || value.length !== 2) return undefined;
+	const [id, count] = value as unknown[];
+	if (!Number.isInteger(id) || !Number.isInteger(count)) return undefined;
+	const [i, c] = [id as number, count as number];
+	return c >= 1 && i >= 0 && i < c ? [i, c] : undefined;
 }

@@ -37,9 +37,10 @@ export function restRoutes(fake: FakeDiscord): Route[] {
 	const route = (method: string, pattern: string, handler: Route[2]) => {
 		routes.push([method, new RegExp(`^${pattern.replace(/:[a-z]+/g, "([^/]+)")}$`), handler]);
 	};
+	const known = (guildId: string | undefined) => fake.guilds.some((g) => g.id === guildId);
 	const gw = () => ({
 		url: fake.gatewayUrl,
-		shards: 1,
+		shards: fake.shards,
 		session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: 1 },
 	});
 	const app = () => ({
@@ -86,7 +87,7 @@ export function restRoutes(fake: FakeDiscord): Route[] {
 	route("GET", "/applications/:app/guilds/:guild/commands", ({ params }) => [200, commands(params[1])]);
 	route("PUT", "/applications/:app/guilds/:guild/commands", ({ params, body, call }) => {
 		call.problems = Array.isArray(body) ? body.flatMap((c) => commandProblems(c)) : [];
-		if (params[1] !== fake.guild.id) return err(404, 10004, "Unknown Guild");
+		if (!known(params[1])) return err(404, 10004, "Unknown Guild");
 		return putCommands(params, body, params[1]);
 	});
 	for (const path of ["/applications/:app/commands", "/applications/:app/guilds/:guild/commands"]) {
@@ -98,15 +99,17 @@ export function restRoutes(fake: FakeDiscord): Route[] {
 		});
 	}
 	route("GET", "/guilds/:guild", ({ params }) => {
-		if (params[0] !== fake.guild.id) return err(404, 10004, "Unknown Guild");
-		const { channels: _c, threads: _t, members: _m, ...rest } = fake.guildCreate();
+		if (!known(params[0])) return err(404, 10004, "Unknown Guild");
+		const { channels: _c, threads: _t, members: _m, ...rest } = fake.guildCreate(params[0]);
 		return [200, rest];
 	});
-	route("GET", "/guilds/:guild/channels", () => [
+	route("GET", "/guilds/:guild/channels", ({ params }) => [
 		200,
-		[...fake.channels.values()].filter((c) => c.type !== 11 && c.type !== 12).map(channelObject),
+		[...fake.channels.values()]
+			.filter((c) => c.guildId === params[0] && c.type !== 11 && c.type !== 12)
+			.map(channelObject),
 	]);
-	route("GET", "/guilds/:guild/roles", () => [200, fake.guildCreate().roles]);
+	route("GET", "/guilds/:guild/roles", ({ params }) => [200, fake.guildCreate(params[0]).roles]);
 	route("GET", "/guilds/:guild/members/:user", ({ params }) => {
 		const m = fake.members.find((x) => x.user.id === params[1]);
 		return m ? [200, memberObject(m)] : err(404, 10007, "Unknown Member");

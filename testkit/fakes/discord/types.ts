@@ -67,4 +67,6 @@ export interface FakeDiscordOptions {
 	heartbeatIntervalMs?: number;
 	/** Discord refuses a first interaction response after 3 s; so does the fake. */
 	ackDeadlineMs?: number;
+	/** The shard count `GET /gateway/bot` recommends (default 1). */
+	shards?: number;
 }
