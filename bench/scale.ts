@@ -29,7 +29,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { LEASE_TTL_MS } from "../src/agent/engine/lease.ts";
 import { freePort, redisServerInstalled, testRedis } from "../test/fixtures/redis-server.ts";
 import { shardOfGuild } from "../testkit/fakes/discord/gateway.ts";
-import { startFakeDiscord } from "../testkit/fakes/discord.ts";
+import { type FakeDiscord, startFakeDiscord } from "../testkit/fakes/discord.ts";
 import { type Cluster, shardMode, startCluster } from "./scale/cluster.ts";
 import { type BenchGuild, Learners, type WindowStats } from "./scale/drive.ts";
 import { startSlowModel } from "./scale/model.ts";
@@ -77,7 +77,7 @@ interface Run {
 }
 const runs: Run[] = [];
 let store: { before: Record<string, number>; after: Record<string, number>; handoverS: number } | undefined;
-let killHandover: { firstS: number; allS: number; inFlight: number; mode: string } | undefined;
+let killHandover: { firstS: number; allS: number; inFlight: number; reidentifyS: number } | undefined;
 let cluster: Cluster | undefined;
 
 const dir = mkdtempSync(join(tmpdir(), "lh-bench-scale-"));
@@ -135,6 +135,8 @@ function report(partial: boolean): void {
 			bytes_per_turn_before: store?.before ?? null,
 			handover_s: round(killHandover?.firstS ?? Number.NaN, 2),
 			handover_all_s: round(killHandover?.allS ?? Number.NaN, 2),
+			handover_in_flight: killHandover?.inFlight ?? null,
+			handover_reidentify_s: round(killHandover?.reidentifyS ?? Number.NaN, 2),
 			handover_store_s: round(store?.handoverS ?? Number.NaN, 2),
 			lease_ttl_s: LEASE_TTL_MS / 1000,
 			shard_mode: cluster?.mode ?? shardMode(),
@@ -151,7 +153,7 @@ const watchdog = setTimeout(() => {
 }, TIMEOUT_S * 1000);
 
 /** The guilds of a run: GUILDS_PER_SHARD on each of 4 shards; under `count` shards, guild on 4-shard s is on s % count. */
-function guildsFor(fake: Awaited<ReturnType<typeof startFakeDiscord>>, count: number): BenchGuild[] {
+function guildsFor(fake: FakeDiscord, count: number): BenchGuild[] {
 	const out: BenchGuild[] = [];
 	for (let s = 0; s < SHARD_BASE; s++)
 		for (let g = 0; g < GUILDS_PER_SHARD; g++) {
@@ -234,7 +236,8 @@ async function run(processes: number, modelUrl: string): Promise<void> {
 		console.log(
 			`${processes} process(es): ack p50 ${round(stats.ackP50Ms)} ms, p99 ${round(stats.ackP99Ms)} ms; ${round(stats.turnsPerS, 2)} turns/s; ${round(stats.restGlobal / stats.turns, 2)} global REST calls/turn`,
 		);
-		if (processes === KILL_AT && processes > 1 && deadline - Date.now() > 75_000) await killOne(l, cluster);
+		if (processes === KILL_AT && processes > 1 && deadline - Date.now() > 75_000)
+			await killOne(l, cluster, fake, processes);
 	} finally {
 		learners?.stop();
 		await cluster.stop();
@@ -242,20 +245,29 @@ async function run(processes: number, modelUrl: string): Promise<void> {
 	}
 }
 
-/** kill -9 shard 1's process mid-turn; seconds until its first and last turn in flight finish. */
-async function killOne(l: Learners, c: Cluster): Promise<void> {
+/**
+ * kill -9 shard 1's process mid-turn. The hand-over: from the kill until the first of the turns
+ * it had in flight is finished by its replacement (a card after the shard's next IDENTIFY: what
+ * arrives before it is the dead process's last request, still on the wire); also until all are.
+ */
+async function killOne(l: Learners, c: Cluster, fake: FakeDiscord, processes: number): Promise<void> {
 	const shard = 1;
 	const inFlight = new Set(l.inFlight(shard));
+	const identifies = () => fake.identifiedShards.filter(([i, n]) => i === shard && n === processes).length;
+	const before = identifies();
 	const killedAt = Date.now();
 	const mark = l.cardTimes.length;
 	c.kill(shard);
 	console.log(
 		`killed shard ${shard} (SIGKILL) with ${inFlight.size} turns in flight; waiting for them to finish elsewhere`,
 	);
+	let replacedAt = Number.NaN;
 	const done = new Map<string, number>();
 	await until(() => {
+		if (Number.isNaN(replacedAt) && identifies() > before) replacedAt = Date.now();
+		if (Number.isNaN(replacedAt)) return false;
 		for (const card of l.cardTimes.slice(mark))
-			if (inFlight.has(card.thread) && !done.has(card.thread)) done.set(card.thread, card.at);
+			if (card.at >= replacedAt && inFlight.has(card.thread) && !done.has(card.thread)) done.set(card.thread, card.at);
 		return done.size >= inFlight.size;
 	}, 60_000);
 	const times = [...done.values()].map((at) => (at - killedAt) / 1000).sort((a, b) => a - b);
@@ -263,10 +275,10 @@ async function killOne(l: Learners, c: Cluster): Promise<void> {
 		firstS: times[0] ?? Number.NaN,
 		allS: done.size === inFlight.size ? (times.at(-1) ?? Number.NaN) : Number.NaN,
 		inFlight: inFlight.size,
-		mode: c.mode,
+		reidentifyS: (replacedAt - killedAt) / 1000,
 	};
 	console.log(
-		`hand-over after kill -9: first turn done ${round(killHandover.firstS, 2)} s, ${done.size}/${inFlight.size} done, last ${round(killHandover.allS, 2)} s`,
+		`hand-over after kill -9: shard re-identified after ${round(killHandover.reidentifyS, 2)} s; first turn re-run done ${round(killHandover.firstS, 2)} s; ${done.size}/${inFlight.size} done, the last after ${round(killHandover.allS, 2)} s`,
 	);
 }
 

@@ -101,8 +101,9 @@ export function startCluster(processes: number, env: Record<string, string>, dir
 		mode,
 		shardPids() {
 			const map = new Map<number, number>();
-			if (processes === 1 || mode === "env") children.forEach((c, i) => c.child.pid && map.set(i, c.child.pid));
-			else for (const pid of botPids()) map.set(shardOfPid(pid) ?? -1, pid);
+			if (processes === 1 || mode === "env") {
+				for (const [i, c] of children.entries()) if (c.child.pid) map.set(i, c.child.pid);
+			} else for (const pid of botPids()) map.set(shardOfPid(pid) ?? -1, pid);
 			return map;
 		},
 		output: (chars = 4000) =>
