@@ -75,6 +75,8 @@ export class Learners {
 	/** When each quiz card appeared, per thread (for the hand-over measure). */
 	readonly cardTimes: Array<{ thread: string; at: number }> = [];
 	reclicks = 0;
+	/** While paused, new cards wait unclicked (the lessons are being started). */
+	private paused = false;
 	private seen = 0;
 	private readonly timer: NodeJS.Timeout;
 	private readonly pending = new Set<NodeJS.Timeout>();
@@ -106,6 +108,17 @@ export class Learners {
 			if (wait > 0) await new Promise((r) => setTimeout(r, wait));
 		}
 		return i;
+	}
+
+	/** Stop clicking new cards until resume(). */
+	pause(): void {
+		this.paused = true;
+	}
+
+	/** Click every card left waiting (each after a think time), and new ones again. */
+	resume(): void {
+		this.paused = false;
+		for (const lesson of this.lessons.values()) if (lesson.card && lesson.clickedAt === undefined) this.later(lesson);
 	}
 
 	/** Lessons with at least one quiz card. */
@@ -192,10 +205,15 @@ export class Learners {
 		lesson.clickedAt = undefined;
 		lesson.cards++;
 		this.cardTimes.push({ thread: lesson.thread, at });
-		const l = lesson;
+		if (!this.paused) this.later(lesson);
+	}
+
+	/** Click the lesson's card after a think time (unless a newer card came or it was clicked). */
+	private later(lesson: Lesson): void {
+		const id = lesson.card?.messageId;
 		const timer = setTimeout(() => {
 			this.pending.delete(timer);
-			if (l.card?.messageId === m.id && l.clickedAt === undefined) this.click(l);
+			if (!this.paused && lesson.card?.messageId === id && lesson.clickedAt === undefined) this.click(lesson);
 		}, Math.random() * this.opts.thinkMs);
 		this.pending.add(timer);
 	}
