@@ -52,7 +52,7 @@ export interface Config {
 	/** A port of its own for /healthz and /readyz (LEARNHARNESS_HEALTH_PORT). */
 	healthPort?: number;
 	/** Set when DISCORD_TOKEN is. */
-	discord?: { token: string; apiUrl?: string; guildId?: string };
+	discord?: { token: string; apiUrl?: string; guildId?: string; shards?: number | "auto" };
 	/** Set when SLACK_BOT_TOKEN is. */
 	slack?: {
 		botToken: string;
@@ -138,7 +138,7 @@ export function parseConfig(env: Env): ConfigResult {
 	problems.push(...models.problems);
 
 	const discordToken = str("DISCORD_TOKEN");
-	for (const name of ["DISCORD_API_URL", "DISCORD_GUILD_ID"])
+	for (const name of ["DISCORD_API_URL", "DISCORD_GUILD_ID", "DISCORD_SHARDS"])
 		if (!discordToken && v[name] !== undefined)
 			warnings.push({
 				variable: name,
@@ -214,6 +214,8 @@ export function parseConfig(env: Env): ConfigResult {
 		const guildId = str("DISCORD_GUILD_ID");
 		if (apiUrl) config.discord.apiUrl = apiUrl;
 		if (guildId) config.discord.guildId = guildId;
+		const shards = v.DISCORD_SHARDS;
+		if (shards === "auto" || typeof shards === "number") config.discord.shards = shards;
 	}
 	if (botToken && signingSecret) {
 		const admins = str("SLACK_ADMIN_USER_IDS");

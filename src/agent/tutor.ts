@@ -20,14 +20,18 @@ import { createAgents } from "./engine/agents.ts";
 import { anonymiseParticipant } from "./engine/anonymise.ts";
 import type { EngineContext } from "./engine/context.ts";
 import { createEventHub } from "./engine/event-hub.ts";
+import { inboxOf, pushInbox } from "./engine/inbox.ts";
 import { refreshIdle } from "./engine/lease.ts";
 import { asLanguageModelV3 } from "./engine/model-step.ts";
 import { notSavedMessage, save, saveRetrying } from "./engine/persist.ts";
 import { armVotes, kick } from "./engine/pump.ts";
 import { type QuestionEvent, replayEvents } from "./engine/question-events.ts";
+import { receiveShared } from "./engine/receive.ts";
+import { MAX_RERUNS } from "./engine/recover.ts";
 import { repairRecord } from "./engine/repair.ts";
 import { evictable, isIdle, newSessionState, type SessionState } from "./engine/session-state.ts";
 import { summarize } from "./engine/summary.ts";
+import { createTakeovers } from "./engine/takeover.ts";
 import { pendingLearnerCalls } from "./engine/transcript.ts";
 import { createVoteTimers, type TimerFunctions } from "./engine/votes.ts";
 import { lessonStartNote } from "./prompts/context.ts";
@@ -86,8 +90,6 @@ export interface TutorOptions {
 export const MAX_TOPIC_CHARS = 300;
 /** Longest the profile lookup of a new lesson may take. */
 const RECALL_MS = 2_000;
-/** Re-runs of one cut-off turn in a row on restart, before it waits for the learner instead. */
-const MAX_RERUNS = 2;
 
 /** The tutor engine (see core/contracts/tutor.ts for the contract). */
 export function createTutor(options: TutorOptions): Tutor {
@@ -150,8 +152,11 @@ export function createTutor(options: TutorOptions): Tutor {
 		}
 	};
 
+	const takeovers = createTakeovers(rt, { load: (sessionId) => load(sessionId) });
+
 	const startReruns = () => {
 		if (closed || rt.hub.size() === 0) return;
+		takeovers.start();
 		for (const [state, events] of replays) {
 			replays.delete(state);
 			void (async () => {
@@ -196,8 +201,8 @@ export function createTutor(options: TutorOptions): Tutor {
 					return undefined;
 				}
 				const state = newSessionState(record);
-				// A repair another process saved first is theirs (the stored record is newer): re-read on first use.
-				if (repairRecord(record).changed)
+				// Shared stores repair under the lease only (recover.ts): a turn open on disk may be running elsewhere.
+				if (!inboxOf(rt) && repairRecord(record).changed)
 					await save(rt, state).catch((error: unknown) => {
 						if (!isStoreConflict(error)) throw error;
 					});
@@ -277,7 +282,15 @@ export function createTutor(options: TutorOptions): Tutor {
 				if (isStoreConflict(error)) return { ok: false, code: "exists", message: t(lang, "engine.exists") };
 				return { ok: false, code: "store-unavailable", message: t(lang, "engine.startNotSaved") };
 			}
-			state.queue.push({ type: "kick" });
+			if (inboxOf(rt))
+				try {
+					// Shared stores: through the inbox, like every job (the holder runs it; here, as no one else knows the lesson yet).
+					await pushInbox(rt, state, { kind: "kick" });
+				} catch (error) {
+					logger.warn({ err: error, sessionId: opts.sessionId }, "queueing the first turn failed; it runs here");
+					state.queue.push({ type: "kick" });
+				}
+			else state.queue.push({ type: "kick" });
 			kick(rt, state);
 			return { ok: true };
 		},
@@ -293,18 +306,11 @@ export function createTutor(options: TutorOptions): Tutor {
 				return { ok: false, code: "store-unavailable", message: t(DEFAULT_LOCALE, "engine.notLoaded") };
 			}
 			if (!state) return { ok: false, code: "unknown-session", message: t(DEFAULT_LOCALE, "engine.noLesson") };
-			const lang = state.record.language ?? DEFAULT_LOCALE;
-			// Another process may have saved this session since it was read here: admit against the stored record.
-			if (rt.store.shared)
-				try {
-					await refreshIdle(rt, state);
-				} catch (error) {
-					logger.error({ err: error, sessionId }, "re-reading the session failed");
-					return { ok: false, code: "store-unavailable", message: t(lang, "engine.notLoaded") };
-				}
+			// Shared stores: into the session's inbox, for whichever process holds its lease.
+			if (inboxOf(rt)) return receiveShared(rt, state, event);
 			// The store is failing and a turn runs: queued, this event would wait in memory only. Refuse it.
 			if (!rt.storeHealthy && state.pump !== undefined)
-				return { ok: false, code: "store-unavailable", message: notSavedMessage(lang) };
+				return { ok: false, code: "store-unavailable", message: notSavedMessage(state.record.language) };
 			// From here on everything is synchronous: two events cannot both claim one question.
 			const verdict = admit(state, event, rt.now().toISOString());
 			if (!verdict.ok) return verdict;
@@ -364,6 +370,13 @@ export function createTutor(options: TutorOptions): Tutor {
 		},
 
 		async resume() {
+			// Shared stores: every open session is offered to the watcher, which takes the ones whose lease is
+			// free and recovers them under it (recover.ts); the ones another process holds are theirs.
+			if (inboxOf(rt)) {
+				takeovers.schedule(await rt.store.listOpen());
+				startReruns();
+				return 0;
+			}
 			let repaired = 0;
 			for (const sessionId of await rt.store.listOpen()) {
 				if (states.has(sessionId) || loading.has(sessionId)) continue;
@@ -408,6 +421,7 @@ export function createTutor(options: TutorOptions): Tutor {
 		async close() {
 			if (closed) return;
 			closed = true;
+			takeovers.stop();
 			rt.voteTimers.clearAll();
 			const all = Promise.all([...states.values()].map(waitIdle));
 			const bounded = async (ms: number) => {

@@ -31,12 +31,21 @@ export interface Health {
 	add(check: ReadinessCheck): void;
 	/** From now on /readyz answers 503 "draining". */
 	drain(): void;
+	/** Run every check now (what /readyz answers, without HTTP). */
+	status(): Promise<ReadinessStatus>;
 	/** The two routes, for a server that already listens (Slack's). */
 	routes(): HealthRoute[];
 	/** Listen on a port of its own; resolves with the bound port. */
 	listen(port: number, host?: string): Promise<number>;
 	/** Close the own server (if any). Never rejects. */
 	close(): Promise<void>;
+}
+
+/** What /readyz reports. */
+export interface ReadinessStatus {
+	ok: boolean;
+	status: "ready" | "not ready" | "draining";
+	checks: Record<string, string>;
 }
 
 /** How long one readiness check may take before it counts as failed. */
@@ -67,14 +76,20 @@ export function createHealth(logger: Logger, checks: ReadinessCheck[] = []): Hea
 		}
 	}
 
-	async function ready(res: ServerResponse): Promise<void> {
-		if (draining) return send(res, 503, { status: "draining" });
+	async function status(): Promise<ReadinessStatus> {
+		if (draining) return { ok: false, status: "draining", checks: {} };
 		const results = await Promise.all(checks.map(async (c) => [c.name, await run(c)] as const));
 		const ok = results.every(([, r]) => r.ok);
-		const body = {
+		return {
+			ok,
 			status: ok ? "ready" : "not ready",
 			checks: Object.fromEntries(results.map(([name, r]) => [name, r.detail])),
 		};
+	}
+
+	async function ready(res: ServerResponse): Promise<void> {
+		const { ok, ...body } = await status();
+		if (body.status === "draining") return send(res, 503, { status: "draining" });
 		if (!ok) logger.debug(body, "readiness check failed");
 		send(res, ok ? 200 : 503, body);
 	}
@@ -89,6 +104,7 @@ export function createHealth(logger: Logger, checks: ReadinessCheck[] = []): Hea
 		drain() {
 			draining = true;
 		},
+		status,
 		routes: () => [
 			{ path: "/healthz", method: "GET", handler: healthz },
 			{ path: "/readyz", method: "GET", handler: readyz },

@@ -13,6 +13,7 @@ import { type CliIo, processIo } from "./io.ts";
 import { playgroundCommand } from "./playground-command.ts";
 import { registerCommandsCommand } from "./register-commands.ts";
 import { reviewCommand } from "./review-command.ts";
+import { parseShardsOption, SHARD_PROCESS_FLAG, type ShardSetting } from "./shards.ts";
 import { startCommand } from "./start.ts";
 
 /** What running the CLI leads to: exit with a code, or keep running (servers). */
@@ -48,8 +49,18 @@ export function createProgram(io: CliIo, settle: (outcome: CliOutcome) => void):
 		.description(
 			"Run every chat adapter whose credentials are set (DISCORD_TOKEN, SLACK_BOT_TOKEN); with none set, the terminal playground.",
 		)
-		.action(async () => {
-			const outcome = await startCommand(io);
+		.addOption(
+			new Option(
+				"--shards <count>",
+				"run Discord as shard processes under discord.js's ShardingManager: auto (Discord's count) or a number; needs a Redis or PostgreSQL store (as DISCORD_SHARDS)",
+			).argParser(parseShardsOption),
+		)
+		.addOption(new Option(SHARD_PROCESS_FLAG, "run one shard (the shard manager starts its children so)").hideHelp())
+		.action(async (opts: { shards?: ShardSetting; shardProcess?: boolean }) => {
+			const outcome = await startCommand(io, {
+				...(opts.shards !== undefined ? { shards: opts.shards } : {}),
+				...(opts.shardProcess === true ? { shardProcess: true } : {}),
+			});
 			settle(outcome.running ? { running: true } : { exit: outcome.exitCode });
 		});
 	program

@@ -2,6 +2,11 @@
  * `learnharness start`: every adapter whose credentials are set, or the
  * playground when none is. Adapters are imported lazily, so a broken or
  * missing adapter never stops the playground (or the other adapter).
+ * With `--shards` (or DISCORD_SHARDS) this process becomes the shard manager
+ * instead (src/cli/shards.ts), and each shard child runs this function with
+ * `shardProcess`: Discord for its shard (from SHARDS/SHARD_COUNT), Slack only
+ * in shard 0, no command registration (the manager did it once), and no
+ * health port (the manager serves it for all).
  */
 
 import { isStoreError, openStateStore } from "../agent/index.ts";
@@ -13,6 +18,7 @@ import { createProcessLogger } from "./logger.ts";
 import { PLAYGROUND_LOG, playgroundCommand } from "./playground-command.ts";
 import { installProcessHandlers, ShutdownRegistry } from "./process.ts";
 import { createServices, describeModel, type Services } from "./services.ts";
+import { runShardManager, type ShardSetting, serveShardChild, shardIdsOfThisProcess } from "./shards.ts";
 
 /** A started adapter, as start sees it. */
 interface RunningAdapter {
@@ -24,10 +30,28 @@ interface RunningAdapter {
 /** The result of start: an exit code now, or `running` (the process stays up until a signal). */
 export type StartOutcome = { running: true } | { running: false; exitCode: number };
 
-/** Starts the configured adapters (or the playground). */
-export async function startCommand(io: CliIo): Promise<StartOutcome> {
-	const config = loadConfigOrReport(io);
-	if (!config) return { running: false, exitCode: EXIT_CONFIG };
+/** Options of `start`. */
+export interface StartOptions {
+	/** `--shards`: run the shard manager (overrides DISCORD_SHARDS). */
+	shards?: ShardSetting;
+	/** Set by the shard manager on its children: run the shard in SHARDS/SHARD_COUNT. */
+	shardProcess?: boolean;
+}
+
+/** Starts the configured adapters (or the playground), or the Discord shard manager. */
+export async function startCommand(io: CliIo, options: StartOptions = {}): Promise<StartOutcome> {
+	const loaded = loadConfigOrReport(io);
+	if (!loaded) return { running: false, exitCode: EXIT_CONFIG };
+	const shards = options.shards ?? loaded.discord?.shards;
+	if (!options.shardProcess && shards !== undefined) return await runShardManager(loaded, shards, io);
+	const shardIds = options.shardProcess ? shardIdsOfThisProcess() : [];
+	// A shard child: Slack (one HTTP port) runs in shard 0 only; the health port is the manager's.
+	const config: Config =
+		options.shardProcess === true
+			? (({ slack, healthPort: _port, ...rest }) => ({ ...rest, ...(shardIds.includes(0) && slack ? { slack } : {}) }))(
+					loaded,
+				)
+			: loaded;
 	if (!config.discord && !config.slack) {
 		io.stdout.write(
 			// Short lines: this prints before the playground knows the terminal's width.
@@ -40,7 +64,8 @@ export async function startCommand(io: CliIo): Promise<StartOutcome> {
 		);
 		return { running: false, exitCode: await playgroundCommand({}, io) };
 	}
-	const logger = createProcessLogger(config.logLevel, { kind: "stderr", pretty: io.stderr.isTTY === true });
+	const processLogger = createProcessLogger(config.logLevel, { kind: "stderr", pretty: io.stderr.isTTY === true });
+	const logger = options.shardProcess ? processLogger.child({ shard: shardIds.join(",") }) : processLogger;
 	const registry = new ShutdownRegistry(logger);
 	// Registered first, so it closes last: /readyz says "draining" while the adapters finish their turns.
 	const health = createHealth(logger);
@@ -49,7 +74,7 @@ export async function startCommand(io: CliIo): Promise<StartOutcome> {
 		logger,
 		registry,
 		(code) => {
-			logger.flush();
+			processLogger.flush();
 			process.exit(code);
 		},
 		{
@@ -72,7 +97,13 @@ export async function startCommand(io: CliIo): Promise<StartOutcome> {
 		return startFailed(io, config, [`${sentence(messageOf(error))}${fix}`], [error]);
 	}
 	const started = await Promise.all([
-		config.discord ? startAdapter("discord", () => startDiscord(config, runtime, logger, registry), logger) : undefined,
+		config.discord
+			? startAdapter(
+					"discord",
+					() => startDiscord(config, runtime, logger, registry, options.shardProcess !== true),
+					logger,
+				)
+			: undefined,
 		config.slack
 			? startAdapter("slack", () => startSlack(config, runtime, logger, registry, health), logger)
 			: undefined,
@@ -89,6 +120,7 @@ export async function startCommand(io: CliIo): Promise<StartOutcome> {
 	// Chromium starts now, not on the first lesson's map (readiness waits for it).
 	void runtime.renderer.warm?.();
 	await serveHealth(config, runtime, health, running, logger, registry);
+	if (options.shardProcess) serveShardChild(health, logger);
 	// One line once everything is up (a start that fails prints only its sentences).
 	logger.info(
 		{ adapters: running.length, model: describeModel(config), store: redactUrl(config.storeUrl) },
@@ -191,6 +223,7 @@ async function startDiscord(
 	runtime: Services,
 	logger: Logger,
 	registry: ShutdownRegistry,
+	registerCommands: boolean,
 ): Promise<RunningAdapter> {
 	const discord = config.discord;
 	if (!discord) throw new Error("Discord is not configured");
@@ -198,7 +231,7 @@ async function startDiscord(
 	const adapter = createDiscordAdapter({
 		tutor: runtime.tutor,
 		renderer: runtime.renderer,
-		config: { ...discord, vision: config.model.vision },
+		config: { ...discord, vision: config.model.vision, ...(registerCommands ? {} : { registerCommands: false }) },
 		logger: logger.child({ adapter: "discord" }),
 		state: adapterState(config, "discord", logger, registry),
 		budgets: runtime.budgets,

@@ -72,6 +72,15 @@ const port = z.coerce
 	.min(0, { error: "is negative" })
 	.max(65_535, { error: "is above 65535" });
 const snowflake = text.regex(/^\d{5,25}$/, { error: "is not a Discord id (digits only)" });
+/** DISCORD_SHARDS and `start --shards`: `auto` or a shard count. */
+export const shardSetting = z.union([
+	z.literal("auto"),
+	z.coerce
+		.number({ error: "is not auto or a number" })
+		.int({ error: "is not a whole number" })
+		.min(1, { error: "is below 1" })
+		.max(4096, { error: "is above 4096" }),
+]);
 const idList = text.regex(/^[A-Za-z0-9_]+(\s*,\s*[A-Za-z0-9_]+)*$/, {
 	error: "is not a comma-separated list of user ids",
 });
@@ -204,6 +213,14 @@ export const VARIABLES: readonly VariableSpec[] = [
 		description: "Register slash commands in this server only (instant; global commands take up to an hour).",
 		schema: snowflake,
 		fix: "Copy the server id (Developer Mode → right-click the server → Copy Server ID).",
+	},
+	{
+		name: "DISCORD_SHARDS",
+		default: "(unset: one process)",
+		description:
+			"`auto` (Discord's recommended count) or a number: run Discord as that many shard processes under discord.js's ShardingManager (as `start --shards`). Needs a shared store (Redis or PostgreSQL).",
+		schema: shardSetting,
+		fix: "Use auto or a whole number from 1 to 4096, e.g. DISCORD_SHARDS=auto.",
 	},
 	{
 		name: "SLACK_BOT_TOKEN",

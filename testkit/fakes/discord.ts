@@ -56,6 +56,8 @@ export class FakeDiscord {
 	readonly guilds: Array<{ id: string; name: string; ownerId: string }> = [this.guild];
 	/** The shard count `GET /gateway/bot` recommends. */
 	shards: number;
+	/** How many shards may identify at once (`session_start_limit.max_concurrency`). */
+	maxConcurrency: number;
 	readonly users: { admin: FakeUser; learner: FakeUser; other: FakeUser } = {
 		admin: { id: snowflake(), username: "alice" },
 		learner: { id: snowflake(), username: "bob" },
@@ -104,6 +106,7 @@ export class FakeDiscord {
 		this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? 41_250;
 		this.ackDeadlineMs = options.ackDeadlineMs ?? 3_000;
 		this.shards = options.shards ?? 1;
+		this.maxConcurrency = options.maxConcurrency ?? 1;
 		this.events.setMaxListeners(100);
 		this.guild.ownerId = this.users.admin.id;
 		const adminRole = snowflake();

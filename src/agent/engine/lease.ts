@@ -10,18 +10,13 @@
 
 import type { SessionLease } from "../store/types.ts";
 import type { EngineContext } from "./context.ts";
-import { pause, restoreRecord } from "./persist.ts";
+import { pause, restoreRecord, save } from "./persist.ts";
 import { isIdle, type SessionState } from "./session-state.ts";
 
 /** A lease's time to live; renewed every third of it while the pump runs. */
 export const LEASE_TTL_MS = 10_000;
-/** Longest a pump waits for another process to give the session's lease back. */
+/** Longest a pump waits for another process to apply (or give up the lease over) the events this process queued. */
 export const LEASE_WAIT_MS = 2 * LEASE_TTL_MS;
-
-/** The session's lease could not be taken in time: another process runs this session. */
-export class LeaseBusyError extends Error {
-	readonly code = "lease-busy";
-}
 
 /**
  * Bring the in-memory record up to the stored version (in place) when it moved: another
@@ -52,23 +47,49 @@ export function refreshIdle(ctx: EngineContext, state: SessionState): Promise<bo
 	return idle() ? refresh(ctx, state, idle) : Promise.resolve(false);
 }
 
+/** True while an entry this process appended to the session's inbox is still there (not applied and dropped). */
+async function oursPending(ctx: EngineContext, state: SessionState): Promise<boolean> {
+	const inbox = ctx.store.inbox;
+	if (!inbox || state.pushed === undefined) return false;
+	return (await inbox.count(state.record.sessionId, state.pushed)) > 0;
+}
+
 /**
- * Run `work` under the session's lease (directly on a single-process store). Throws
- * LeaseBusyError when another process keeps the lease past `LEASE_WAIT_MS` (or the tutor closes).
+ * Take the session's lease. When another process holds it, that holder applies what the inbox
+ * holds before it lets go; this process waits (polling, capped at 1 s between tries, at most
+ * `LEASE_WAIT_MS`) only while entries it appended are still there, and takes the lease when the
+ * holder died or paused past it. Undefined: someone else has it (or the tutor closes).
  */
-export async function underLease<T>(ctx: EngineContext, state: SessionState, work: () => Promise<T>): Promise<T> {
-	if (!ctx.store.shared) return work();
+export async function takeLease(ctx: EngineContext, state: SessionState): Promise<SessionLease | undefined> {
 	const sessionId = state.record.sessionId;
 	const ttl = ctx.leaseTtlMs ?? LEASE_TTL_MS;
 	const deadline = Date.now() + (ctx.leaseWaitMs ?? LEASE_WAIT_MS);
-	let lease: SessionLease | undefined;
-	for (let attempt = 0; attempt < 10_000; attempt++) {
-		lease = await ctx.store.acquire(sessionId, ttl);
-		if (lease || ctx.signal.aborted || Date.now() >= deadline) break;
+	for (let attempt = 0; attempt < 10_000 && !ctx.signal.aborted; attempt++) {
+		const lease = await ctx.store.acquire(sessionId, ttl);
+		if (lease) return lease;
+		if (Date.now() >= deadline || !(await oursPending(ctx, state))) return undefined;
 		await pause(Math.min(50 * 2 ** attempt, 1_000), ctx.signal);
 	}
-	if (!lease) throw new LeaseBusyError(`session ${sessionId} is held by another process`);
-	const held = lease;
+	return undefined;
+}
+
+/** Whether the session leaves work behind when its lease is given back (a cut-off turn, a pending grading). */
+const workLeft = (state: SessionState): boolean =>
+	!state.record.ended && (state.record.turnOpen === true || (state.record.grading?.length ?? 0) > 0);
+
+/**
+ * Run `work` under `lease` (taken by takeLease): the fence goes on every save, the lease is renewed
+ * every third of its TTL while the work runs, and it is given back at the end (marked as leaving work
+ * when the turn was cut off, so another process takes the session at once).
+ */
+export async function underLease<T>(
+	ctx: EngineContext,
+	state: SessionState,
+	held: SessionLease,
+	work: () => Promise<T>,
+): Promise<T> {
+	const sessionId = state.record.sessionId;
+	const ttl = ctx.leaseTtlMs ?? LEASE_TTL_MS;
 	state.fence = held.fence;
 	let renewing: Promise<unknown> = Promise.resolve();
 	const timer = setInterval(
@@ -91,9 +112,14 @@ export async function underLease<T>(ctx: EngineContext, state: SessionState, wor
 	} finally {
 		clearInterval(timer);
 		await renewing;
-		// Saves queued under this lease land before it is given back.
+		// Saves queued under this lease land before it is given back, and so do marks no save carried yet
+		// (questions posted): the next holder must not take them for questions never posted.
+		if (state.dirty && !state.stale)
+			await save(ctx, state).catch((error: unknown) =>
+				ctx.logger.warn({ err: error, sessionId }, "saving the session before giving its lease back failed"),
+			);
 		await state.saving;
 		state.fence = undefined;
-		await held.release();
+		await held.release(workLeft(state));
 	}
 }

@@ -9,12 +9,16 @@ import type { HandleResult, TutorEvent } from "../../core/contracts/events.ts";
 import { DEFAULT_LOCALE, t } from "../../core/i18n/index.ts";
 
 import { learnerMessageText } from "../prompts/context.ts";
+import { isStoreConflict } from "../store/errors.ts";
+import type { SessionLease } from "../store/types.ts";
 import type { EngineContext } from "./context.ts";
 import { gradePending, queueGrading } from "./grade-pending.ts";
+import { dropApplied, inboxOf, inboxSeen, pullInbox, pushInbox, rewindInbox } from "./inbox.ts";
 import { skipPending } from "./learner-results.ts";
-import { LeaseBusyError, refresh, underLease } from "./lease.ts";
+import { refresh, takeLease, underLease } from "./lease.ts";
 import { endLesson } from "./lesson-end.ts";
 import { notSavedMessage, restoreRecord, saveDelayedMessage, saveRetrying, snapshotRecord } from "./persist.ts";
+import { recoverUnderLease } from "./recover.ts";
 import type { Job, SessionState } from "./session-state.ts";
 import { applyAnswer, applyHelp } from "./struggle.ts";
 import { pendingLearnerCalls } from "./transcript.ts";
@@ -27,12 +31,6 @@ const DELIVERED: HandleResult = { ok: true };
 /** The store refused a batch: not saved (or busy in another instance), in the lesson's language. */
 const notSaved = (state: SessionState) =>
 	({ ok: false, code: "store-unavailable", message: notSavedMessage(state.record.language) }) as const;
-const busy = (state: SessionState) =>
-	({
-		ok: false,
-		code: "store-unavailable",
-		message: t(state.record.language ?? DEFAULT_LOCALE, "engine.busy"),
-	}) as const;
 
 /** Apply one job to the record (no save); its events, whether it changed the record, whether a turn should run. */
 async function applyJob(
@@ -83,6 +81,15 @@ async function applyJob(
 export function armVotes(ctx: EngineContext, state: SessionState): void {
 	armVoteTimers(ctx, state, (toolCallId) => {
 		if (ctx.signal.aborted) return;
+		if (inboxOf(ctx)) {
+			// Shared stores: the tally goes to the lease holder (a closed vote ignores a second one).
+			pushInbox(ctx, state, { kind: "tally", toolCallId }).then(
+				() => kick(ctx, state),
+				(error: unknown) =>
+					ctx.logger.warn({ err: error, sessionId: state.record.sessionId }, "queueing a vote's tally failed"),
+			);
+			return;
+		}
 		state.claims.set(toolCallId, "answered"); // the vote is closing: later clicks are refused
 		state.queue.push({ type: "tally", toolCallId });
 		kick(ctx, state);
@@ -116,6 +123,17 @@ async function deliver(ctx: EngineContext, state: SessionState, jobs: Job[]): Pr
 			break;
 		} catch (error) {
 			restoreRecord(record, batch.before);
+			if (inboxOf(ctx) && isStoreConflict(error)) {
+				// Shared store: another process holds the session now (this lease was lost). It applies these
+				// events from the inbox; nothing is refused and nothing is said here.
+				ctx.logger.warn(
+					{ err: error, sessionId: record.sessionId },
+					"the lease was lost; the new holder applies the events",
+				);
+				rewindInbox(state);
+				state.stale = true;
+				return false;
+			}
 			const again =
 				attempt < 2 &&
 				(error as { code?: unknown }).code === "store-conflict" &&
@@ -164,6 +182,12 @@ async function applyBatch(ctx: EngineContext, state: SessionState, jobs: Job[]) 
 		if (applied.turn) turn = true;
 		if (applied.changed) changed = true;
 	}
+	// Inbox entries taken into this batch (shared stores) are marked applied in the same save.
+	const seen = inboxSeen(state);
+	if (seen > (record.inbox ?? 0)) {
+		record.inbox = seen;
+		changed = true;
+	}
 	turn = turn && !end && !ctx.signal.aborted && pendingLearnerCalls(record.messages).length === 0;
 	// The turn about to run is marked in the same write (one save per delivery, not two).
 	if (turn) record.turnOpen = true;
@@ -201,22 +225,39 @@ function settleDelivered(jobs: Job[], outcome: HandleResult): void {
 	}
 }
 
-async function pump(ctx: EngineContext, state: SessionState): Promise<void> {
+async function pump(ctx: EngineContext, state: SessionState, held?: SessionLease): Promise<void> {
 	// A single-process store needs no lease: the pump itself serializes the session's turns.
-	if (!ctx.store.shared) return drain(ctx, state);
-	try {
-		await underLease(ctx, state, () => drain(ctx, state));
-	} catch (error) {
-		// The lease could not be taken (another process keeps the session, or the store failed): what waits is refused.
-		const jobs = state.queue.splice(0);
-		ctx.logger.warn({ err: error, sessionId: state.record.sessionId }, "the session's lease could not be taken");
-		await refuseBatch(ctx, state, jobs, error instanceof LeaseBusyError ? busy(state) : notSaved(state));
+	if (!inboxOf(ctx)) return drain(ctx, state);
+	const sessionId = state.record.sessionId;
+	// Each round takes the lease, applies the inbox, gives it back, and looks again: an entry appended
+	// while this process held the lease (its sender could not take it) is run here, not stranded.
+	for (let round = 0; round < 100 && !ctx.signal.aborted; round++) {
+		try {
+			const lease = round === 0 && held ? held : await takeLease(ctx, state);
+			if (!lease) return; // another process holds it and applies the inbox
+			await underLease(ctx, state, lease, async () => {
+				await recoverUnderLease(ctx, state);
+				await drain(ctx, state);
+				// Applied entries go before the lease does (a crashed holder may have left some applied, not dropped).
+				await dropApplied(ctx, state);
+			});
+			const waiting = await inboxOf(ctx)?.count(sessionId, inboxSeen(state) + 1);
+			if (!waiting) return;
+		} catch (error) {
+			// The store failed: the entries stay in the inbox; the session is due for whoever can take it.
+			ctx.logger.warn({ err: error, sessionId }, "running the session's inbox failed");
+			rewindInbox(state);
+			return;
+		}
 	}
 }
 
 async function drain(ctx: EngineContext, state: SessionState): Promise<void> {
 	const sessionId = state.record.sessionId;
-	while (state.queue.length > 0) {
+	for (let round = 0; round < 100_000; round++) {
+		// Shared stores: what other processes (and this one) appended to the inbox, in order.
+		if (inboxOf(ctx) && !ctx.signal.aborted && !state.stale) await pullInbox(ctx, state);
+		if (state.queue.length === 0 || (state.stale && inboxOf(ctx))) break;
 		const jobs = state.queue.splice(0);
 		let turn = false;
 		try {
@@ -241,6 +282,11 @@ async function drain(ctx: EngineContext, state: SessionState): Promise<void> {
 		try {
 			await runTurn(ctx, state);
 		} catch (error) {
+			if (isStoreConflict(error)) {
+				// The lease was lost mid-turn (paused, partitioned): the new holder runs the turn again.
+				ctx.logger.warn({ err: error, sessionId }, "the turn's save was refused: another process holds the session");
+				break;
+			}
 			ctx.logger.error({ err: error, sessionId }, "turn failed");
 			await ctx.hub.emit({
 				type: "error",
@@ -253,11 +299,15 @@ async function drain(ctx: EngineContext, state: SessionState): Promise<void> {
 	}
 }
 
-/** Start the session's pump unless it is running (it drains the queue, then stops). */
-export function kick(ctx: EngineContext, state: SessionState): void {
-	if (state.pump) return;
-	state.pump = pump(ctx, state).finally(() => {
+/** Start the session's pump unless it is running; `held`: a lease of the session already taken (its first round uses it). */
+export function kick(ctx: EngineContext, state: SessionState, held?: SessionLease): void {
+	if (state.pump) {
+		void held?.release();
+		return;
+	}
+	state.pump = pump(ctx, state, held).finally(() => {
 		state.pump = undefined;
-		if (state.queue.length > 0 && !ctx.signal.aborted) kick(ctx, state);
+		// Shared stores keep no job outside the lease: what was left is in the inbox for the next holder.
+		if (state.queue.length > 0 && !ctx.signal.aborted && !inboxOf(ctx)) kick(ctx, state);
 	});
 }

@@ -60,6 +60,10 @@ export interface SessionState {
 	fence?: number;
 	/** The store refused a save as stale, or the lease was lost: re-read before anything else is recorded. */
 	stale: boolean;
+	/** Shared stores: the highest inbox sequence number this process appended (it waits, bounded, until that one is applied). */
+	pushed?: number;
+	/** Shared stores: the highest inbox sequence number taken into `queue` (applied once a save carries it in `record.inbox`). */
+	inboxSeen?: number;
 }
 
 /** A fresh in-memory state for a record. */

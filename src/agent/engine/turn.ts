@@ -6,6 +6,7 @@
  */
 
 import { DEFAULT_LOCALE, t } from "../../core/i18n/index.ts";
+import { isStoreConflict } from "../store/errors.ts";
 import type { SessionRecord } from "../store/types.ts";
 import { agentFor } from "./agents.ts";
 import { budgetRefusal, reportUsage, turnPayer } from "./budget.ts";
@@ -146,8 +147,12 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 			try {
 				await saveUntilStored(rt, state);
 			} catch (error) {
-				// Only a closing tutor stops the retries: the step stays unsaved and the turn open on disk (resume re-runs it).
-				rt.logger.warn({ err: error, sessionId }, "the tutor closed before the step could be saved");
+				// A closing tutor stops the retries: the step stays unsaved and the turn open on disk (resume re-runs it).
+				// A refused copy (shared stores: the lease was lost, another process holds the session) is dropped
+				// unposted: the new holder runs the turn again.
+				if (isStoreConflict(error))
+					rt.logger.warn({ err: error, sessionId }, "the step's save was refused: another process holds the session");
+				else rt.logger.warn({ err: error, sessionId }, "the tutor closed before the step could be saved");
 				break;
 			}
 			for (const event of settled.events) await rt.hub.emit(event);
@@ -160,7 +165,7 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 		}
 	} finally {
 		// A turn stopped by close() stays open on disk: the next start re-runs it (tutor.resume()).
-		if (record.turnOpen && !rt.signal.aborted) {
+		if (record.turnOpen && !rt.signal.aborted && !state.stale) {
 			closeTurn(record);
 			// Best effort: a turnOpen left on disk only makes a restart re-run the turn (bounded).
 			save(rt, state).catch((error: unknown) =>
@@ -169,6 +174,8 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 		}
 		await rt.hub.emit({ type: "typing", sessionId, active: false });
 	}
+	// A lost lease: this copy is not the session any more (the new holder goes on from the stored one).
+	if (state.stale) return;
 	if (!record.ended && !rt.signal.aborted && pendingLearnerCalls(record.messages).length === 0)
 		await openRevoteIfDue(rt, state);
 	if (recapped && !record.ended && pendingLearnerCalls(record.messages).length === 0)

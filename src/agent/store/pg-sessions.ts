@@ -4,7 +4,9 @@
  * inserts one or two rows, it does not rewrite the transcript), and a lease row per session
  * taken with `INSERT ... ON CONFLICT ... WHERE expires_at < now()`, whose fencing number grows
  * with every grant. A save is one transaction: compare-and-set on the version, fence check,
- * then the changed messages.
+ * then the changed messages. Each session has an inbox (a row per event, numbered per session
+ * through a counter row) any process appends to; the lease row's `work` flag with an expired
+ * lease makes the session due for another taker.
  */
 
 import { randomUUID } from "node:crypto";
@@ -12,7 +14,7 @@ import pg from "pg";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { StoreConflictError, withDeadline } from "./errors.ts";
 import { assembleRecord, legacyIds, legacyRecord, messageTracker, metaJson } from "./record-layout.ts";
-import type { SessionLease, SessionStore } from "./types.ts";
+import type { SessionInbox, SessionLease, SessionStore } from "./types.ts";
 
 /** Options of the PostgreSQL session store. */
 export interface PgSessionStoreOptions {
@@ -33,7 +35,13 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 	if (!/^[a-z_][a-z0-9_]{0,40}$/i.test(prefix)) throw new Error(`bad table prefix ${JSON.stringify(prefix)}`);
 	const ns = options.namespace ?? "learnharness:sessions";
 	const ms = options.opTimeoutMs ?? 10_000;
-	const t = { sessions: `${prefix}_sessions`, messages: `${prefix}_messages`, leases: `${prefix}_leases` };
+	const t = {
+		sessions: `${prefix}_sessions`,
+		messages: `${prefix}_messages`,
+		leases: `${prefix}_leases`,
+		inbox: `${prefix}_inbox`,
+		inboxSeq: `${prefix}_inbox_seq`,
+	};
 	const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: Math.min(ms, 5_000) });
 	// An idle client's error (the server restarted) is emitted on the pool; unhandled it would crash.
 	pool.on("error", (error) => {
@@ -47,7 +55,11 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 				CREATE TABLE IF NOT EXISTS ${t.sessions} (id TEXT PRIMARY KEY, version BIGINT NOT NULL, meta TEXT NOT NULL, open BOOLEAN NOT NULL);
 				CREATE INDEX IF NOT EXISTS ${t.sessions}_open ON ${t.sessions} (open) WHERE open;
 				CREATE TABLE IF NOT EXISTS ${t.messages} (session_id TEXT NOT NULL, idx INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (session_id, idx));
-				CREATE TABLE IF NOT EXISTS ${t.leases} (session_id TEXT PRIMARY KEY, token TEXT NOT NULL, fence BIGINT NOT NULL, expires_at TIMESTAMPTZ NOT NULL);`;
+				CREATE TABLE IF NOT EXISTS ${t.leases} (session_id TEXT PRIMARY KEY, token TEXT NOT NULL, fence BIGINT NOT NULL, expires_at TIMESTAMPTZ NOT NULL);
+				ALTER TABLE ${t.leases} ADD COLUMN IF NOT EXISTS work BOOLEAN NOT NULL DEFAULT false;
+				CREATE INDEX IF NOT EXISTS ${t.leases}_work ON ${t.leases} (expires_at) WHERE work;
+				CREATE TABLE IF NOT EXISTS ${t.inbox} (session_id TEXT NOT NULL, seq BIGINT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (session_id, seq));
+				CREATE TABLE IF NOT EXISTS ${t.inboxSeq} (session_id TEXT PRIMARY KEY, seq BIGINT NOT NULL);`;
 			for (let attempt = 0; ; attempt++) {
 				try {
 					await pool.query(ddl);
@@ -106,21 +118,71 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 				);
 				return rowCount === 1;
 			}),
-		release: () =>
+		release: (left = false) =>
 			op("releasing a lease", () =>
-				// The row stays (its fence keeps growing); only its holder and expiry go.
-				pool.query(`UPDATE ${t.leases} SET token = '', expires_at = '-infinity' WHERE session_id = $1 AND token = $2`, [
-					sessionId,
-					token,
-				]),
+				// The row stays (its fence keeps growing); only its holder and expiry go. Work left, or entries in
+				// the inbox: the session is due for another taker at once.
+				pool.query(
+					`UPDATE ${t.leases} SET token = '', expires_at = '-infinity',
+					 work = $3 OR EXISTS (SELECT 1 FROM ${t.inbox} WHERE session_id = $1)
+					 WHERE session_id = $1 AND token = $2`,
+					[sessionId, token, left],
+				),
 			).then(
 				() => undefined,
 				(error: unknown) => options.logger?.debug({ err: error, sessionId }, "releasing a lease failed"),
 			),
 	});
 
+	const inbox: SessionInbox = {
+		push: (sessionId, body) =>
+			op(`queueing an event of ${sessionId}`, async () => {
+				// One statement: the counter row's lock orders concurrent appends, so sequence order is commit order.
+				const { rows } = await pool.query<{ seq: string }>(
+					`WITH s AS (
+					   INSERT INTO ${t.inboxSeq} AS q (session_id, seq) VALUES ($1, 1)
+					   ON CONFLICT (session_id) DO UPDATE SET seq = q.seq + 1 RETURNING seq),
+					 i AS (INSERT INTO ${t.inbox} (session_id, seq, body) SELECT $1, seq, $2 FROM s RETURNING seq),
+					 w AS (INSERT INTO ${t.leases} AS l (session_id, token, fence, expires_at, work)
+					   VALUES ($1, '', 0, '-infinity', true) ON CONFLICT (session_id) DO UPDATE SET work = true)
+					 SELECT seq FROM i`,
+					[sessionId, body],
+				);
+				return Number(rows[0]?.seq);
+			}),
+		read: (sessionId, after, limit) =>
+			op(`reading the inbox of ${sessionId}`, async () => {
+				const { rows } = await pool.query<{ seq: string; body: string }>(
+					`SELECT seq, body FROM ${t.inbox} WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+					[sessionId, after, limit],
+				);
+				return rows.map((r) => ({ seq: Number(r.seq), body: r.body }));
+			}),
+		count: (sessionId, from) =>
+			op(`counting the inbox of ${sessionId}`, async () => {
+				const { rows } = await pool.query<{ n: string }>(
+					`SELECT count(*) AS n FROM ${t.inbox} WHERE session_id = $1 AND seq >= $2`,
+					[sessionId, from],
+				);
+				return Number(rows[0]?.n ?? 0);
+			}),
+		drop: (sessionId, upTo) =>
+			op(`dropping applied events of ${sessionId}`, async () => {
+				await pool.query(`DELETE FROM ${t.inbox} WHERE session_id = $1 AND seq <= $2`, [sessionId, upTo]);
+			}),
+		due: (limit) =>
+			op("listing sessions due", async () => {
+				const { rows } = await pool.query<{ session_id: string }>(
+					`SELECT session_id FROM ${t.leases} WHERE work AND expires_at < now() LIMIT $1`,
+					[limit],
+				);
+				return rows.map((r) => r.session_id);
+			}),
+	};
+
 	return {
 		shared: true,
+		inbox,
 		get: (sessionId) =>
 			op(`reading session ${sessionId}`, async () => {
 				// One snapshot for the row and its messages.
@@ -228,9 +290,9 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 			const token = randomUUID();
 			const { rows } = await op("taking a lease", () =>
 				pool.query<{ fence: string }>(
-					`INSERT INTO ${t.leases} AS l (session_id, token, fence, expires_at)
-					 VALUES ($1, $2, 1, now() + $3 * interval '1 millisecond')
-					 ON CONFLICT (session_id) DO UPDATE SET token = excluded.token, fence = l.fence + 1, expires_at = excluded.expires_at
+					`INSERT INTO ${t.leases} AS l (session_id, token, fence, expires_at, work)
+					 VALUES ($1, $2, 1, now() + $3 * interval '1 millisecond', true)
+					 ON CONFLICT (session_id) DO UPDATE SET token = excluded.token, fence = l.fence + 1, expires_at = excluded.expires_at, work = true
 					 WHERE l.expires_at < now()
 					 RETURNING fence`,
 					[sessionId, token, Math.max(1, Math.round(ttlMs))],
@@ -243,6 +305,8 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 			op(`deleting session ${sessionId}`, async () => {
 				tracker.forget(sessionId);
 				await pool.query(`DELETE FROM ${t.messages} WHERE session_id = $1`, [sessionId]);
+				await pool.query(`DELETE FROM ${t.inbox} WHERE session_id = $1`, [sessionId]);
+				await pool.query(`UPDATE ${t.leases} SET work = false WHERE session_id = $1`, [sessionId]);
 				const { rowCount } = await pool.query(`DELETE FROM ${t.sessions} WHERE id = $1`, [sessionId]);
 				return (rowCount ?? 0) > 0;
 			}),

@@ -4,7 +4,9 @@
  * not rewrite the transcript), the index and the open sessions as sets, and leases
  * (`SET NX PX` with a random token; renew and release in one Lua script each, only when the
  * token matches) with a fencing number per grant. Every save is one Lua script: it checks
- * the version (compare-and-set) and the fence, then writes, atomically.
+ * the version (compare-and-set) and the fence, then writes, atomically. Each session has an
+ * inbox (a sorted set by sequence number) any process appends events to, and a `work` sorted
+ * set says when a session is due for another taker (its holder's lease ran out with work left).
  */
 
 import { createHash, randomUUID } from "node:crypto";
@@ -12,7 +14,7 @@ import type { Logger } from "../../core/contracts/logger.ts";
 import { StoreConflictError, withDeadline } from "./errors.ts";
 import { createRedisClient } from "./keyv.ts";
 import { assembleRecord, legacyIds, legacyRecord, messageTracker, metaJson } from "./record-layout.ts";
-import type { SessionLease, SessionStore } from "./types.ts";
+import type { SessionInbox, SessionLease, SessionStore } from "./types.ts";
 
 /** Check the fence and the version, write the changed messages and the metadata, keep the sets. */
 const SAVE = `
@@ -36,23 +38,58 @@ if ARGV[5] == '1' then redis.call('SADD', KEYS[5], ARGV[6]) else redis.call('SRE
 redis.call('DEL', KEYS[6])
 return {v + 1, 0}
 `;
-/** Take the lease when free; the new fencing number, or 0 when someone holds it. */
+/** Milliseconds by the server's clock (one clock for every process): `now` in the scripts below. */
+const NOW = `local t = redis.call('TIME'); local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+/**
+ * Take the lease when free; the new fencing number, or 0 when someone holds it. The session is marked
+ * as worked on until the lease's expiry (`work` sorted set, score = when it is due for another taker).
+ */
 const ACQUIRE = `
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return redis.call('INCR', KEYS[2]) end
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  ${NOW}
+  redis.call('ZADD', KEYS[3], now + tonumber(ARGV[2]), ARGV[3])
+  return redis.call('INCR', KEYS[2])
+end
 return 0
 `;
 const RENEW = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  ${NOW}
+  redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[3])
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
 return 0
 `;
+/** Give the lease back; the session stays due (now) when work is left or its inbox holds entries. */
 const RELEASE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  if ARGV[2] == '1' or redis.call('ZCARD', KEYS[2]) > 0 then
+    ${NOW}
+    redis.call('ZADD', KEYS[3], now, ARGV[3])
+  else
+    redis.call('ZREM', KEYS[3], ARGV[3])
+  end
+  return 1
+end
 return 0
+`;
+/** Append an inbox entry (member "seq:body"); due now unless a holder marked it for later. */
+const PUSH = `
+local seq = redis.call('INCR', KEYS[2])
+redis.call('ZADD', KEYS[1], seq, seq .. ':' .. ARGV[1])
+${NOW}
+redis.call('ZADD', KEYS[3], 'NX', now, ARGV[2])
+return seq
+`;
+const DUE = `
+${NOW}
+return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))
 `;
 
 /** A script's SHA-1 (what EVALSHA names it by). */
 const shaOf = (script: string): string => createHash("sha1").update(script).digest("hex");
-const SHAS = new Map([SAVE, ACQUIRE, RENEW, RELEASE].map((script) => [script, shaOf(script)]));
+const SHAS = new Map([SAVE, ACQUIRE, RENEW, RELEASE, PUSH, DUE].map((script) => [script, shaOf(script)]));
 
 /** Options of the Redis session store. */
 export interface RedisSessionStoreOptions {
@@ -103,10 +140,14 @@ export function createRedisSessionStore(url: string, options: RedisSessionStoreO
 		list: `${ns}:m:${id}`,
 		fence: `${ns}:f:${id}`,
 		lease: `${ns}:l:${id}`,
+		inbox: `${ns}:q:${id}`,
+		inboxSeq: `${ns}:qs:${id}`,
 		// The old layout (keyv over @keyv/redis prefixes the namespace twice).
 		legacy: `${ns}::${ns}:session:${id}`,
 	});
 	const ids = `${ns}:ids`;
+	/** Sessions worked on or waiting: score = when another process may take them (lease expiry, or now). */
+	const work = `${ns}:work`;
 	const open = `${ns}:open`;
 	const legacyIndex = `${ns}::${ns}:index`;
 	const legacyOpen = `${ns}::${ns}:open`;
@@ -135,19 +176,52 @@ export function createRedisSessionStore(url: string, options: RedisSessionStoreO
 			fence,
 			renew: () =>
 				op("renewing a lease", async (c) => {
-					const ok = await script(c, RENEW, { keys: [k.lease], arguments: [token, String(ttlMs)] });
+					const ok = await script(c, RENEW, { keys: [k.lease, work], arguments: [token, String(ttlMs), sessionId] });
 					return ok === 1;
 				}),
-			release: () =>
-				op("releasing a lease", (c) => script(c, RELEASE, { keys: [k.lease], arguments: [token] })).then(
+			release: (left = false) =>
+				op("releasing a lease", (c) =>
+					script(c, RELEASE, { keys: [k.lease, k.inbox, work], arguments: [token, left ? "1" : "0", sessionId] }),
+				).then(
 					() => undefined,
 					(error: unknown) => options.logger?.debug({ err: error, sessionId }, "releasing a lease failed"),
 				),
 		};
 	};
 
+	const inbox: SessionInbox = {
+		push: (sessionId, body) =>
+			op(`queueing an event of ${sessionId}`, async (c) => {
+				const k = keys(sessionId);
+				return Number(await script(c, PUSH, { keys: [k.inbox, k.inboxSeq, work], arguments: [body, sessionId] }));
+			}),
+		read: (sessionId, after, limit) =>
+			op(`reading the inbox of ${sessionId}`, async (c) => {
+				const members = await c.zRangeByScore(keys(sessionId).inbox, `(${after}`, "+inf", {
+					LIMIT: { offset: 0, count: limit },
+				});
+				return members.flatMap((member) => {
+					const colon = member.indexOf(":");
+					const seq = Number(member.slice(0, colon));
+					return colon > 0 && Number.isSafeInteger(seq) ? [{ seq, body: member.slice(colon + 1) }] : [];
+				});
+			}),
+		count: (sessionId, from) =>
+			op(`counting the inbox of ${sessionId}`, (c) => c.zCount(keys(sessionId).inbox, from, "+inf")),
+		drop: (sessionId, upTo) =>
+			op(`dropping applied events of ${sessionId}`, async (c) => {
+				await c.zRemRangeByScore(keys(sessionId).inbox, "-inf", upTo);
+			}),
+		due: (limit) =>
+			op("listing sessions due", async (c) => {
+				const due = await script(c, DUE, { keys: [work], arguments: [String(limit)] });
+				return Array.isArray(due) ? due.filter((id): id is string => typeof id === "string") : [];
+			}),
+	};
+
 	return {
 		shared: true,
+		inbox,
 		get: (sessionId) =>
 			op(`reading session ${sessionId}`, async (c) => {
 				const k = keys(sessionId);
@@ -213,7 +287,10 @@ export function createRedisSessionStore(url: string, options: RedisSessionStoreO
 			const token = randomUUID();
 			const fence = Number(
 				await op("taking a lease", (c) =>
-					script(c, ACQUIRE, { keys: [k.lease, k.fence], arguments: [token, String(Math.max(1, Math.round(ttlMs)))] }),
+					script(c, ACQUIRE, {
+						keys: [k.lease, k.fence, work],
+						arguments: [token, String(Math.max(1, Math.round(ttlMs))), sessionId],
+					}),
 				),
 			);
 			return fence > 0 ? lease(sessionId, token, fence, ttlMs) : undefined;
@@ -224,7 +301,8 @@ export function createRedisSessionStore(url: string, options: RedisSessionStoreO
 				tracker.forget(sessionId);
 				const [removed] = (await c
 					.multi()
-					.del([k.hash, k.list, k.legacy])
+					.del([k.hash, k.list, k.legacy, k.inbox, k.inboxSeq])
+					.zRem(work, sessionId)
 					.sRem(ids, sessionId)
 					.sRem(open, sessionId)
 					.exec()) as unknown as [number];

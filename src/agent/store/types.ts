@@ -76,6 +76,11 @@ export interface SessionRecord {
 	 */
 	struggle?: Record<string, StruggleEntry>;
 	/**
+	 * Shared stores: the sequence number of the last inbox entry applied to this record (saved in the same
+	 * write as its effect, so an entry is applied once even when its holder dies before dropping it).
+	 */
+	inbox?: number;
+	/**
 	 * The stored version this copy was read at or last saved as (set by the store; absent on a record
 	 * never stored). A save compares it with the stored one and refuses a copy that is not the latest.
 	 */
@@ -89,8 +94,36 @@ export interface SessionLease {
 	readonly fence: number;
 	/** Extend the lease by its TTL; false when it was lost (expired and taken, or released). */
 	renew(): Promise<boolean>;
-	/** Give the lease back (only if still ours). Never rejects. */
-	release(): Promise<void>;
+	/**
+	 * Give the lease back (only if still ours). Never rejects. `work`: the session still has something to do
+	 * (a cut-off turn, a grading): it is due for another process at once. Without it, the session is due
+	 * again only when its inbox holds entries.
+	 */
+	release(work?: boolean): Promise<void>;
+}
+
+/** An entry of a session's inbox: its sequence number (grows per session) and its JSON body. */
+export interface InboxEntry {
+	seq: number;
+	body: string;
+}
+
+/**
+ * A session's inbox on a shared store: any process appends the learner events it receives (and
+ * acknowledges them at once); the lease holder applies them in order. A session with entries, or
+ * whose holder left work behind (a cut-off turn), and no live lease is "due": any process may take it.
+ */
+export interface SessionInbox {
+	/** Append an entry; its sequence number. The session is due unless a live lease holds it. */
+	push(sessionId: string, body: string): Promise<number>;
+	/** Entries with a sequence number above `after`, in order, at most `limit`. */
+	read(sessionId: string, after: number, limit: number): Promise<InboxEntry[]>;
+	/** How many entries with a sequence number of at least `from` are still there (not applied and dropped). */
+	count(sessionId: string, from: number): Promise<number>;
+	/** Drop the entries up to `upTo` (applied: their effect is saved). */
+	drop(sessionId: string, upTo: number): Promise<void>;
+	/** Sessions due for a taker (work left, no live lease), at most `limit`. */
+	due(limit: number): Promise<string[]>;
 }
 
 /** Options of a save. */
@@ -121,6 +154,8 @@ export interface SessionStore {
 	/** Take the session's lease for `ttlMs` unless another holder has it; undefined when it is taken. */
 	acquire(sessionId: string, ttlMs: number): Promise<SessionLease | undefined>;
 	delete(sessionId: string): Promise<boolean>;
+	/** Shared stores: the sessions' inboxes (events received by any process, applied by the lease holder). */
+	readonly inbox?: SessionInbox;
 	/** Every stored session id (keyv cannot list portably, so the store keeps an index key). */
 	list(): Promise<string[]>;
 	/** The ids of sessions not ended (an index kept next to the other): what a restart has to look at. */

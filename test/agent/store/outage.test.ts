@@ -105,6 +105,10 @@ describe.skipIf(!redisServerInstalled)("Redis stopped mid-lesson (skipped: no re
 				verdict = await tutor.handle(sessionId, click);
 			}
 			expect(verdict).toEqual({ ok: true });
+			// Accepted means queued in the session's inbox; the lease holder (here) records it, then the turn starts.
+			for (let i = 0; i < 300 && !events.some((e) => e.type === "answered"); i++)
+				await new Promise((done) => setTimeout(done, 10));
+			expect(events.filter((e) => e.type === "answered")).toHaveLength(1);
 
 			// The answer's turn waits on the model; Redis dies before the step is saved.
 			await redis.stop();

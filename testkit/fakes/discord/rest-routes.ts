@@ -41,7 +41,7 @@ export function restRoutes(fake: FakeDiscord): Route[] {
 	const gw = () => ({
 		url: fake.gatewayUrl,
 		shards: fake.shards,
-		session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: 1 },
+		session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: fake.maxConcurrency },
 	});
 	const app = () => ({
 		id: fake.applicationId,

@@ -69,4 +69,6 @@ export interface FakeDiscordOptions {
 	ackDeadlineMs?: number;
 	/** The shard count `GET /gateway/bot` recommends (default 1). */
 	shards?: number;
+	/** `session_start_limit.max_concurrency` of `GET /gateway/bot`: shards that may identify at once (default 1). */
+	maxConcurrency?: number;
 }

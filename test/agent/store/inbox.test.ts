@@ -1,0 +1,241 @@
+/**
+ * Events reach the lease holder (shared stores): several processes stood for by several tutors
+ * in this process, each with its own store connection, on a private redis-server and on the
+ * machine's PostgreSQL. An event at a process without the lease is answered at once and applied
+ * by the holder after its turn; a holder that died mid-turn or after acknowledging an event
+ * leaves the session due, and a live process re-runs the turn / applies the event; an entry a
+ * dead holder applied but did not drop is not applied twice.
+ */
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { MockLanguageModelV3 } from "ai/test";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseInboxBody } from "../../../src/agent/engine/inbox.ts";
+import { createSessionStore } from "../../../src/agent/store/session-store.ts";
+import type { SessionRecord, SessionStore } from "../../../src/agent/store/types.ts";
+import { createTutor } from "../../../src/agent/tutor.ts";
+import type { TutorEvent } from "../../../src/core/contracts/events.ts";
+import { replyStream } from "../../../testkit/model-stream.ts";
+import { freePort, listening, redisServerInstalled, testRedis } from "../../fixtures/redis-server.ts";
+import { dropPgTables, POSTGRES_URL, runPrefix } from "../../fixtures/shared-stores.ts";
+import { learner } from "../helpers.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "lh-inbox-"));
+const redis = testRedis(await freePort(), dir);
+const postgresUp = await listening(5432);
+const prefix = runPrefix("inbox");
+
+beforeAll(async () => {
+	if (redisServerInstalled) await redis.start();
+});
+afterAll(async () => {
+	if (redisServerInstalled) await redis.stop();
+	if (postgresUp) await dropPgTables(prefix);
+	rmSync(dir, { recursive: true, force: true });
+});
+
+/** A model that answers every request with "Reply N.", after `hold()` lets it (when set). */
+function countingModel(hold?: () => Promise<void> | undefined) {
+	let calls = 0;
+	const model = new MockLanguageModelV3({
+		doStream: async () => {
+			calls++;
+			const n = calls;
+			await hold?.();
+			return { stream: replyStream({ text: `Reply ${n}.` }) };
+		},
+	});
+	return { model, calls: () => calls };
+}
+
+const learnerTexts = (record: SessionRecord | undefined): string[] =>
+	(record?.messages ?? [])
+		.filter((m) => m.metadata?.kind === "learner")
+		.flatMap((m) => m.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])));
+
+/** The roles of the transcript after the start note, e.g. ["assistant", "user", "assistant"]. */
+const turns = (record: SessionRecord | undefined): string[] => (record?.messages ?? []).slice(1).map((m) => m.role);
+
+/** Poll `check` every 50 ms until it is true or `ms` passed; returns its last value. */
+async function eventually(check: () => Promise<boolean>, ms: number): Promise<boolean> {
+	const end = Date.now() + ms;
+	for (let i = 0; i < 1_000; i++) {
+		if (await check()) return true;
+		if (Date.now() > end) return false;
+		await new Promise((done) => setTimeout(done, 50));
+	}
+	return false;
+}
+
+const backends: Array<[string, boolean, () => string]> = [
+	["Redis (a private redis-server)", redisServerInstalled, () => redis.url],
+	["PostgreSQL (127.0.0.1:5432)", postgresUp, () => POSTGRES_URL],
+];
+
+describe.each(backends)("events reach the lease holder on %s", (name, up, url) => {
+	let n = 0;
+	const namespace = `${prefix}_${name.slice(0, 2).toLowerCase()}`;
+	const open = (): Promise<SessionStore> => createSessionStore(url(), undefined, { namespace, tablePrefix: namespace });
+	const newId = () => `terminal:${name.slice(0, 2)}-${++n}`;
+
+	it.skipIf(!up)(
+		"an event at a process without the lease is answered at once, then applied by the holder after its turn",
+		async () => {
+			const [s1, s2, reader] = await Promise.all([open(), open(), open()]);
+			let release!: () => void;
+			const gate = new Promise<void>((done) => {
+				release = done;
+			});
+			let holding = false;
+			const { model } = countingModel(() => (holding ? gate : undefined));
+			const t1 = createTutor({ model, store: s1, maxRetries: 0 });
+			const t2 = createTutor({ model, store: s2, maxRetries: 0 });
+			const events: TutorEvent[] = [];
+			t1.subscribe((e) => void events.push(e));
+			t2.subscribe((e) => void events.push(e));
+			try {
+				const sessionId = newId();
+				await t1.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+				await t1.idle(sessionId);
+				holding = true;
+				expect(await t1.handle(sessionId, { type: "message", text: "first", by: learner })).toEqual({ ok: true });
+				// t1 holds the lease through a model call that does not end until the gate opens: t2 answers anyway.
+				expect(await eventually(async () => learnerTexts(await reader.get(sessionId)).includes("first"), 5_000)).toBe(
+					true,
+				);
+				expect(await t2.handle(sessionId, { type: "message", text: "second", by: learner })).toEqual({ ok: true });
+				expect(learnerTexts(await reader.get(sessionId))).toEqual(["first"]);
+				release();
+				await Promise.all([t1.idle(sessionId), t2.idle(sessionId)]);
+				const stored = await reader.get(sessionId);
+				expect(learnerTexts(stored)).toEqual(["first", "second"]);
+				// One turn per message, in order; no refusal anywhere.
+				expect(turns(stored)).toEqual(["assistant", "user", "assistant", "user", "assistant"]);
+				expect(events.filter((e) => e.type === "error")).toEqual([]);
+				expect(stored?.inbox).toBeGreaterThanOrEqual(3); // the kick and two messages
+				expect(await s1.inbox?.count(sessionId, 0)).toBe(0); // applied entries are dropped
+			} finally {
+				release();
+				await Promise.all([t1.close(), t2.close(), reader.close()]);
+			}
+		},
+	);
+
+	it.skipIf(!up)("a holder that dies mid-turn: a live process re-runs the turn once the lease expires", async () => {
+		const [s1, dead, reader] = await Promise.all([open(), open(), open()]);
+		const { model, calls } = countingModel();
+		const tutor = createTutor({ model, store: s1, maxRetries: 0, leaseTtlMs: 600 });
+		const events: TutorEvent[] = [];
+		tutor.subscribe((e) => void events.push(e));
+		try {
+			const sessionId = newId();
+			await tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+			await tutor.idle(sessionId);
+			const before = calls();
+			// Another process takes the lease, records a learner message with its turn open, and dies (kill -9).
+			const lease = await dead.acquire(sessionId, 600);
+			const copy = await dead.get(sessionId);
+			if (!lease || !copy) throw new Error("no lease");
+			copy.messages.push({
+				id: "m-dead",
+				role: "user",
+				metadata: { kind: "learner", by: learner },
+				parts: [{ type: "text", text: "before the crash" }],
+			});
+			copy.turnOpen = true;
+			await dead.set(copy, { fence: lease.fence });
+			// The watcher (every 2 s) finds it due after the lease's 600 ms and re-runs the turn.
+			const rerun = await eventually(async () => (await reader.get(sessionId))?.turnOpen === false, 10_000);
+			expect(rerun).toBe(true);
+			await tutor.idle(sessionId);
+			const stored = await reader.get(sessionId);
+			expect(turns(stored)).toEqual(["assistant", "user", "assistant"]);
+			expect(calls()).toBe(before + 1);
+			// The re-run turn's reply is posted by the taker.
+			expect(events.some((e) => e.type === "text" && e.text === `Reply ${before + 1}.`)).toBe(true);
+			expect(events.filter((e) => e.type === "error")).toEqual([]);
+			// The dead holder's lease is gone for good: its fence is refused.
+			await expect(dead.set(copy, { fence: lease.fence })).rejects.toMatchObject({ code: "store-fenced" });
+		} finally {
+			await Promise.all([tutor.close(), dead.close(), reader.close()]);
+		}
+	});
+
+	it.skipIf(!up)("an event acknowledged by a process that died before applying it is applied by another", async () => {
+		const [s1, dead, reader] = await Promise.all([open(), open(), open()]);
+		const { model } = countingModel();
+		const tutor = createTutor({ model, store: s1, maxRetries: 0, leaseTtlMs: 600 });
+		tutor.subscribe(() => undefined);
+		try {
+			const sessionId = newId();
+			await tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+			await tutor.idle(sessionId);
+			// What a process does in handle() before it dies: the entry is in the inbox, nobody holds the lease.
+			const body = {
+				kind: "event",
+				event: { type: "message", text: "orphan", by: learner },
+				at: "2026-12-01T00:00:00Z",
+			};
+			await dead.inbox?.push(sessionId, JSON.stringify(body));
+			expect(await eventually(async () => learnerTexts(await reader.get(sessionId)).includes("orphan"), 10_000)).toBe(
+				true,
+			);
+			await tutor.idle(sessionId);
+			expect(await eventually(async () => (await reader.get(sessionId))?.turnOpen === false, 5_000)).toBe(true);
+			expect(turns(await reader.get(sessionId))).toEqual(["assistant", "user", "assistant"]);
+		} finally {
+			await Promise.all([tutor.close(), dead.close(), reader.close()]);
+		}
+	});
+
+	it.skipIf(!up)("an entry its dead holder applied but did not drop is not applied again", async () => {
+		const [s1, dead, reader] = await Promise.all([open(), open(), open()]);
+		const { model, calls } = countingModel();
+		const tutor = createTutor({ model, store: s1, maxRetries: 0, leaseTtlMs: 600 });
+		tutor.subscribe(() => undefined);
+		try {
+			const sessionId = newId();
+			await tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+			await tutor.idle(sessionId);
+			const before = calls();
+			const inbox = dead.inbox;
+			const lease = await dead.acquire(sessionId, 600);
+			if (!inbox || !lease) throw new Error("no inbox");
+			const body = { kind: "event", event: { type: "message", text: "once", by: learner }, at: "2026-12-01T00:00:00Z" };
+			const seq = await inbox.push(sessionId, JSON.stringify(body));
+			// The holder applies it and saves (its turn answered), then dies before dropping the entry.
+			const [entry] = await inbox.read(sessionId, 0, 10);
+			expect(entry?.seq).toBe(seq);
+			expect(parseInboxBody(entry?.body ?? "")).toMatchObject({ kind: "event" });
+			const copy = await dead.get(sessionId);
+			if (!copy) throw new Error("no copy");
+			copy.messages.push(
+				{ id: "u", role: "user", metadata: { kind: "learner", by: learner }, parts: [{ type: "text", text: "once" }] },
+				{ id: "a", role: "assistant", parts: [{ type: "text", text: "Answered before the crash." }] },
+			);
+			copy.inbox = seq;
+			await dead.set(copy, { fence: lease.fence });
+			// Due after the lease expires (the inbox holds an entry): the taker skips it and drops it.
+			expect(await eventually(async () => (await inbox.count(sessionId, 0)) === 0, 10_000)).toBe(true);
+			await tutor.idle(sessionId);
+			expect(learnerTexts(await reader.get(sessionId))).toEqual(["once"]);
+			expect(calls()).toBe(before);
+		} finally {
+			await Promise.all([tutor.close(), dead.close(), reader.close()]);
+		}
+	});
+});
+
+describe("inbox entries are parsed, not cast", () => {
+	it("reads events, kicks and tallies; refuses anything else", () => {
+		expect(parseInboxBody('{"kind":"kick"}')).toEqual({ kind: "kick" });
+		expect(parseInboxBody('{"kind":"tally","toolCallId":"q1"}')).toEqual({ kind: "tally", toolCallId: "q1" });
+		expect(parseInboxBody('{"kind":"event","event":{"type":"end","by":{"id":"u"}},"at":"t"}')).toMatchObject({
+			kind: "event",
+		});
+		for (const bad of ["", "null", "[]", '{"kind":"tally"}', '{"kind":"event","event":1,"at":"t"}', '{"kind":"x"}'])
+			expect(parseInboxBody(bad)).toBeUndefined();
+	});
+});
