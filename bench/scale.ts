@@ -154,6 +154,12 @@ function report(partial: boolean): void {
 	);
 }
 
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+	process.once(signal, () => {
+		console.error(`bench:scale: ${signal}; stopping`);
+		void Promise.race([Promise.all([cluster?.stop(), redis.stop()]), sleep(12_000)]).finally(() => process.exit(130));
+	});
+
 const watchdog = setTimeout(() => {
 	console.error(`bench:scale: still running after ${TIMEOUT_S} s; stopping with what it has`);
 	report(true);
@@ -183,7 +189,8 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
 
 async function run(processes: number, modelUrl: string): Promise<void> {
 	redisCli("flushall");
-	const fake = await startFakeDiscord({ shards: processes });
+	// Shards may identify together (a large bot's max_concurrency): the runs start in seconds, not 5 s a shard.
+	const fake = await startFakeDiscord({ shards: processes, maxConcurrency: processes });
 	const guilds = guildsFor(fake, processes);
 	const mode = shardMode();
 	cluster = startCluster(

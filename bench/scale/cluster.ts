@@ -131,8 +131,16 @@ export function startCluster(processes: number, env: Record<string, string>, dir
 			return sum;
 		},
 		async stop() {
+			// A manager stops its shards on SIGTERM; any still running after the grace are killed by pid.
+			const bots = botPids();
 			await Promise.all(children.map((c) => c.stop("SIGTERM", 10_000)));
 			for (const c of dead) c.kill();
+			for (const pid of bots)
+				try {
+					process.kill(pid, "SIGKILL");
+				} catch {
+					// already gone
+				}
 		},
 	};
 }
