@@ -112,7 +112,7 @@ function report(partial: boolean): void {
 		["Redis bytes in/turn", (r) => String(round(r.redisBytesPerTurn, 0))],
 		["bot CPU s per s", (r) => String(round(r.botCpuPerS, 2))],
 		["bench loop delay p99 ms", (r) => String(round(r.benchLoopP99Ms))],
-		["re-clicks (stalled turns)", (r) => String(r.reclicks)],
+		["re-clicks (click not acked)", (r) => String(r.reclicks)],
 	];
 	if (runs.length > 0) {
 		console.log(`\nprocesses                     ${runs.map((r) => String(r.processes).padStart(12)).join("")}`);
@@ -219,9 +219,9 @@ async function run(processes: number, modelUrl: string): Promise<void> {
 			throw new Error(`the bot processes did not connect (${shardsUp()}/${processes} shards):\n${cluster.output()}`);
 		await sleep(1000);
 		console.log(
-			`\n${processes} process(es) (${mode}) up after ${((Date.now() - started) / 1000).toFixed(0)} s; starting ${LESSONS} lessons`,
+			`\n${processes} process(es) (${processes > 1 ? mode : "single"}) up after ${((Date.now() - started) / 1000).toFixed(0)} s; starting ${LESSONS} lessons`,
 		);
-		learners = new Learners(fake, guilds, { thinkMs: THINK_MS, stallMs: 20_000 });
+		learners = new Learners(fake, guilds, { thinkMs: THINK_MS, stallMs: 5_000 });
 		const t0 = Date.now();
 		const l = learners;
 		// Lessons start with clicks held back (each start costs the bot REST calls under its global limit),

@@ -1,7 +1,7 @@
 /**
  * The learners of `bench:scale`, on the fake Discord: start lessons by `/lesson start` in
  * guilds spread over the shards, click the first choice of every quiz card after a think
- * time, click again a card whose turn stalled (a lost click, a killed process), and count
+ * time, click again a card whose click was never acknowledged ("this interaction failed"), and count
  * from the fake's side: each click's ack latency (the fake sending the interaction to the
  * bot's first callback), turns completed (new quiz cards) and REST calls per route.
  */
@@ -25,8 +25,9 @@ interface Lesson {
 	guild: BenchGuild;
 	/** The latest quiz card and its pick control. */
 	card?: { messageId: string; pick: string; at: number };
-	/** When its latest card was clicked (undefined: not yet). */
+	/** When its latest card was clicked (undefined: not yet), and that click. */
 	clickedAt?: number;
+	click?: FakeInteraction;
 	cards: number;
 }
 
@@ -179,8 +180,14 @@ export class Learners {
 		for (const m of all.slice(this.seen)) this.onMessage(m);
 		this.seen = all.length;
 		const now = Date.now();
+		// A learner clicks again only when Discord said the interaction failed (no ack): a slow turn is waited for.
 		for (const lesson of this.lessons.values())
-			if (lesson.card && lesson.clickedAt !== undefined && now - lesson.clickedAt > this.opts.stallMs) {
+			if (
+				lesson.card &&
+				lesson.clickedAt !== undefined &&
+				lesson.click?.ackedAt === undefined &&
+				now - lesson.clickedAt > this.opts.stallMs
+			) {
 				this.reclicks++;
 				this.click(lesson);
 			}
@@ -203,6 +210,7 @@ export class Learners {
 		const at = Date.now();
 		lesson.card = { messageId: m.id, pick, at };
 		lesson.clickedAt = undefined;
+		lesson.click = undefined;
 		lesson.cards++;
 		this.cardTimes.push({ thread: lesson.thread, at });
 		if (!this.paused) this.later(lesson);
@@ -228,6 +236,7 @@ export class Learners {
 			customId: card.pick,
 			force: true,
 		});
+		lesson.click = it;
 		this.clicks.push({ it, at: lesson.clickedAt });
 	}
 }
