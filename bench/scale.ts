@@ -227,8 +227,12 @@ async function run(processes: number, modelUrl: string): Promise<void> {
 		// Lessons start with clicks held back (each start costs the bot REST calls under its global limit),
 		// then every learner clicks: the window sees all of them live at once.
 		l.pause();
-		const startBy = Math.min(deadline, t0 + START_BOUND_S * 1000);
-		const sent = await l.start(LESSONS, Math.min(START_RATE * processes, 60), startBy);
+		// Warm-up: a lesson per guild first, so every shard process has loaded what a lesson needs
+		// (a cold process on a loaded machine can miss Discord's 3 s ack for its first interactions).
+		const warm = await l.start(Math.min(guilds.length, LESSONS), 2 * processes, deadline);
+		await until(() => l.live() >= warm * 0.9, 60_000);
+		const startBy = Math.min(deadline, Date.now() + START_BOUND_S * 1000);
+		const sent = warm + (await l.start(LESSONS - warm, Math.min(START_RATE * processes, 60), startBy));
 		await until(() => l.live() >= sent * 0.98, Math.max(5_000, startBy - Date.now()));
 		console.log(
 			`${l.live()} of ${sent} lessons have a quiz card after ${((Date.now() - t0) / 1000).toFixed(0)} s; learners click from now; measuring ${WINDOW_S} s`,
@@ -258,6 +262,16 @@ async function run(processes: number, modelUrl: string): Promise<void> {
 			startsUnacked: l.starts.filter((it) => it.ackedAt === undefined).length,
 			startSeconds: (from - t0) / 1000,
 		});
+		const refused = l.starts.filter((it) => it.ackedAt === undefined);
+		if (refused.length > 0) {
+			const byShard: Record<string, number> = {};
+			for (const it of refused) {
+				const shard = guilds.find((g) => g.id === it.guildId)?.shard ?? -1;
+				byShard[shard] = (byShard[shard] ?? 0) + 1;
+			}
+			console.log(`starts never acked, by shard: ${JSON.stringify(byShard)}; the bots' last output:`);
+			console.log(cluster.output(3000));
+		}
 		console.log(
 			`${processes} process(es): ack p50 ${round(stats.ackP50Ms)} ms, p99 ${round(stats.ackP99Ms)} ms; ${round(stats.turnsPerS, 2)} turns/s; ${round(stats.restGlobal / stats.turns, 2)} global REST calls/turn`,
 		);
