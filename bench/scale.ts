@@ -17,7 +17,7 @@
  *
  * The machine decides what fits: BENCH_LESSONS (default 1,000), BENCH_PROCESSES (1,2,4),
  * BENCH_WINDOW_S (30), BENCH_START_RATE (lessons started per second, 50), BENCH_MODEL_MS
- * ("1000-2000"), BENCH_THINK_MS (1,500), BENCH_TIMEOUT_S (600: a watchdog ends everything and
+ * ("1000-2000"), BENCH_THINK_MS (1,500), BENCH_TIMEOUT_S (900: a watchdog ends everything and
  * prints what it has). Loopback only. The last line is one JSON object.
  */
 
@@ -56,7 +56,7 @@ const START_RATE = num("BENCH_START_RATE", 11);
 const START_BOUND_S = num("BENCH_START_BOUND_S", 90);
 const [MODEL_MIN, MODEL_MAX] = (process.env.BENCH_MODEL_MS ?? "1000-2000").split("-").map(Number) as [number, number];
 const THINK_MS = num("BENCH_THINK_MS", 1500);
-const TIMEOUT_S = num("BENCH_TIMEOUT_S", 600);
+const TIMEOUT_S = num("BENCH_TIMEOUT_S", 900);
 const KILL_AT = num("BENCH_KILL_AT", 2);
 /** Guilds per shard of the largest run (each run's shard count divides 4: ids spread evenly). */
 const GUILDS_PER_SHARD = 3;
