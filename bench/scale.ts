@@ -11,14 +11,17 @@
  *    BENCH_LESSONS lessons by `/lesson start` and click every quiz as it arrives (after a think
  *    time); then, over a fixed window: ack p50/p99 of the clicks, turns per second, REST calls per
  *    turn (those counting against the global limit, by route), bytes Redis received per turn.
- * 3. In the run with 2 processes (BENCH_KILL_AT), one shard is killed with SIGKILL mid-turn: the
- *    hand-over time is from the kill until the first of its turns in flight finishes elsewhere
- *    (respawned shard, lease taken over, turn re-run).
+ * 3. In the run with 2 processes (BENCH_KILL_AT), shard 1's process is killed with SIGKILL
+ *    mid-turn: the hand-over time is from the kill until the first of its turns in flight is
+ *    finished by its replacement (the manager respawns it; the lease expires; the turn re-runs).
  *
- * The machine decides what fits: BENCH_LESSONS (default 1,000), BENCH_PROCESSES (1,2,4),
- * BENCH_WINDOW_S (30), BENCH_START_RATE (lessons started per second, 50), BENCH_MODEL_MS
- * ("1000-2000"), BENCH_THINK_MS (1,500), BENCH_TIMEOUT_S (900: a watchdog ends everything and
- * prints what it has). Loopback only. The last line is one JSON object.
+ * Lessons start with clicks held back (a warm-up lesson per guild, then BENCH_START_RATE a second
+ * per process, 11 by default, for at most BENCH_START_BOUND_S, 90); then every learner clicks and
+ * the window (BENCH_WINDOW_S, 30) begins. Lessons that did not start in time do not count (the
+ * JSON's `lessons` says how many were live). Other knobs: BENCH_LESSONS (1,000), BENCH_PROCESSES
+ * (1,2,4), BENCH_MODEL_MS ("1000-2000"), BENCH_THINK_MS (1,500), BENCH_SHARD_MODE (manager|env),
+ * BENCH_TIMEOUT_S (900: a watchdog ends everything and prints what it has). Loopback only. The
+ * last line is one JSON object.
  */
 
 import { execFileSync } from "node:child_process";
