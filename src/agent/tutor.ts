@@ -21,7 +21,7 @@ import { anonymiseParticipant } from "./engine/anonymise.ts";
 import type { EngineContext } from "./engine/context.ts";
 import { createEventHub } from "./engine/event-hub.ts";
 import { inboxOf, pushInbox } from "./engine/inbox.ts";
-import { refreshIdle } from "./engine/lease.ts";
+import { LEASE_WAIT_MS, refreshIdle, withLease } from "./engine/lease.ts";
 import { asLanguageModelV3 } from "./engine/model-step.ts";
 import { notSavedMessage, save, saveRetrying } from "./engine/persist.ts";
 import { armVotes, kick } from "./engine/pump.ts";
@@ -359,7 +359,16 @@ export function createTutor(options: TutorOptions): Tutor {
 			for (const sessionId of await rt.store.list()) {
 				const state = await load(sessionId);
 				if (!state || state.record.learner.id === who.id) continue;
-				if (rt.store.shared) await refreshIdle(rt, state);
+				if (inboxOf(rt)) {
+					// Shared stores: under the session's lease (a lesson running elsewhere finishes its turn first).
+					const rewrote = await withLease(rt, state, LEASE_WAIT_MS, async () => {
+						if (!anonymiseParticipant(state.record, who)) return false;
+						await save(rt, state);
+						return true;
+					});
+					if (rewrote) changed++;
+					continue;
+				}
 				// Between turns only: no await between the idle check and the edit.
 				for (let i = 0; i < 100 && !isIdle(state); i++) await waitIdle(state);
 				if (!isIdle(state) || !anonymiseParticipant(state.record, who)) continue;

@@ -48,6 +48,12 @@ export function shardIdsOfThisProcess(env: Record<string, string | undefined> = 
 	return [];
 }
 
+/** A shard child's configuration: Slack (one HTTP port) in shard 0 only, and no health port (the manager's). */
+export function shardChildConfig(config: Config, shardIds: readonly number[]): Config {
+	const { slack, healthPort: _managers, ...rest } = config;
+	return { ...rest, ...(slack && shardIds.includes(0) ? { slack } : {}) };
+}
+
 /** Stores several processes can share (SQLite allows one process; memory:// is one process's memory). */
 export function storeIsShared(url: string): boolean {
 	return /^(redis|rediss|postgres|postgresql):\/\//i.test(url);
@@ -221,10 +227,13 @@ export function serveShardChild(health: Health, logger: Logger): void {
 			if (process.connected) process.send?.({ lh: "readyz", nonce, status } satisfies ReadyReply);
 		});
 	});
-	process.once("disconnect", () => {
+	const orphaned = () => {
 		logger.warn({}, "the shard manager is gone; stopping this shard");
 		process.kill(process.pid, "SIGTERM");
-	});
+	};
+	// Gone while this shard was starting: the disconnect event has passed already.
+	if (!process.connected) orphaned();
+	else process.once("disconnect", orphaned);
 }
 
 function messageOf(error: unknown): string {

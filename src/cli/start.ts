@@ -18,7 +18,13 @@ import { createProcessLogger } from "./logger.ts";
 import { PLAYGROUND_LOG, playgroundCommand } from "./playground-command.ts";
 import { installProcessHandlers, ShutdownRegistry } from "./process.ts";
 import { createServices, describeModel, type Services } from "./services.ts";
-import { runShardManager, type ShardSetting, serveShardChild, shardIdsOfThisProcess } from "./shards.ts";
+import {
+	runShardManager,
+	type ShardSetting,
+	serveShardChild,
+	shardChildConfig,
+	shardIdsOfThisProcess,
+} from "./shards.ts";
 
 /** A started adapter, as start sees it. */
 interface RunningAdapter {
@@ -45,13 +51,7 @@ export async function startCommand(io: CliIo, options: StartOptions = {}): Promi
 	const shards = options.shards ?? loaded.discord?.shards;
 	if (!options.shardProcess && shards !== undefined) return await runShardManager(loaded, shards, io);
 	const shardIds = options.shardProcess ? shardIdsOfThisProcess() : [];
-	// A shard child: Slack (one HTTP port) runs in shard 0 only; the health port is the manager's.
-	const config: Config =
-		options.shardProcess === true
-			? (({ slack, healthPort: _port, ...rest }) => ({ ...rest, ...(shardIds.includes(0) && slack ? { slack } : {}) }))(
-					loaded,
-				)
-			: loaded;
+	const config = options.shardProcess ? shardChildConfig(loaded, shardIds) : loaded;
 	if (!config.discord && !config.slack) {
 		io.stdout.write(
 			// Short lines: this prints before the playground knows the terminal's width.

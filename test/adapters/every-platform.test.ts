@@ -192,7 +192,9 @@ async function onSlack(): Promise<Run> {
 				});
 			else {
 				const { m, el } = await control(step.answer);
-				const updates = fake.callsTo("chat.update").length;
+				// A clicked card is replaced through the click's response_url (chat.update when that fails).
+				const cardUpdates = () => fake.calls.filter((c) => c.method === "chat.update" || c.replaced).length;
+				const updates = cardUpdates();
 				const id = el.action_id ?? "";
 				if (el.type === "static_select")
 					await running.sender.action(learner, m.ts, { action_id: id, type: "static_select", selected: "0" });
@@ -205,7 +207,7 @@ async function onSlack(): Promise<Run> {
 						[text]: { [text]: { type: "plain_text_input", value: DEFAULT_ANSWER } },
 					});
 				} else await running.sender.action(learner, m.ts, { action_id: id });
-				await fake.waitFor(() => fake.callsTo("chat.update").length > updates, `the answered ${step.answer}`, 15_000);
+				await fake.waitFor(() => cardUpdates() > updates, `the answered ${step.answer}`, 15_000);
 			}
 		}
 		await fake.waitFor(

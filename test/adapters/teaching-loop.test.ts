@@ -186,7 +186,10 @@ async function onSlack(): Promise<Run> {
 		const sessionId = `slack:${fake.teamId}:C1:${parent.ts}`;
 		const inThread = () => [...fake.messages.values()].filter((m) => m.threadTs === parent.ts);
 		const latest = (ts: string) => {
-			const updates = fake.callsTo("chat.update").filter((c) => c.params.ts === ts);
+			// A clicked card is replaced through the click's response_url; others with chat.update.
+			const updates = fake.calls.filter(
+				(c) => (c.method === "chat.update" && c.params.ts === ts) || c.replaced?.ts === ts,
+			);
 			const m = fake.messages.get(ts);
 			return updates.length > 0 ? textOf(updates.at(-1)?.params ?? {}) : m ? textOf(m) : "";
 		};
@@ -208,7 +211,8 @@ async function onSlack(): Promise<Run> {
 				return id;
 			};
 			const posts = fake.callsTo("chat.postMessage").length;
-			const updates = fake.callsTo("chat.update").length;
+			const cardUpdates = () => fake.calls.filter((c) => c.method === "chat.update" || c.replaced).length;
+			const updates = cardUpdates();
 			if ("pick" in act)
 				await running.sender.action(who, card.ts, { action_id: find(new RegExp(`^lh:pick:.*:${act.pick}$`)) });
 			else if ("help" in act)
@@ -226,7 +230,7 @@ async function onSlack(): Promise<Run> {
 				});
 			}
 			await fake.waitFor(
-				() => fake.callsTo("chat.update").length > updates || fake.callsTo("chat.postMessage").length > posts,
+				() => cardUpdates() > updates || fake.callsTo("chat.postMessage").length > posts,
 				`the answer to "${q}"`,
 				15_000,
 			);

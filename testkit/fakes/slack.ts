@@ -26,6 +26,8 @@ export interface RecordedCall {
 	method: string;
 	params: Record<string, unknown>;
 	token?: string;
+	/** A response_url post with replace_original: the message it replaced. */
+	replaced?: { channel: string; ts: string };
 }
 
 /** A message the bot posted, as the fake keeps it (chat.update edits it in place). */
@@ -182,6 +184,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 	for (const u of options.users ?? []) users.set(u.id, u);
 	const overrides = new Map<string, (params: Record<string, unknown>) => FakeReply>();
 	const triggers = new Map<string, number>();
+	const respondUses = new Map<string, number>();
 	const views = new Map<string, Record<string, unknown>>();
 	let seq = 0;
 	const nextTs = (): string => `1700000000.${String(++seq).padStart(6, "0")}`;
@@ -332,7 +335,26 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 			return void res.end(`OK - ${up.bytes.length}`);
 		}
 		if (url.pathname.startsWith("/respond/")) {
-			calls.push({ method: "response_url", params: await parseParams(req, raw) });
+			const params = await parseParams(req, raw);
+			const call: RecordedCall = { method: "response_url", params };
+			calls.push(call);
+			// Slack: a response_url works 5 times within 30 minutes; a message action's replaces that message.
+			const uses = (respondUses.get(url.pathname) ?? 0) + 1;
+			respondUses.set(url.pathname, uses);
+			if (uses > 5) return send(res, 404, { ok: false, error: "used_url" });
+			if (params.replace_original === true || params.replace_original === "true") {
+				const msg = messages.get(url.searchParams.get("ts") ?? "");
+				if (!msg || msg.channel !== url.searchParams.get("channel"))
+					return send(res, 404, { ok: false, error: "message_not_found" });
+				const problems = callProblems({
+					method: "chat.update",
+					params: { ...params, channel: msg.channel, ts: msg.ts },
+				});
+				if (problems.length) return send(res, 400, { ok: false, error: "invalid_blocks", errors: problems });
+				msg.text = params.text as string;
+				msg.blocks = params.blocks as unknown[];
+				call.replaced = { channel: msg.channel, ts: msg.ts };
+			}
 			return send(res, 200, { ok: true });
 		}
 		const method = url.pathname.replace(/^\/api\//, "");

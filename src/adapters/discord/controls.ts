@@ -13,6 +13,7 @@ import {
 	type ModalSubmitInteraction,
 	type StringSelectMenuInteraction,
 } from "discord.js";
+import type { HandleResult } from "../../core/contracts/events.ts";
 import { HELP_KINDS } from "../../core/contracts/help.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { decodeComponentId, discordAnswerModal, encodeComponentId } from "../../render/index.ts";
@@ -21,12 +22,15 @@ import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { AnswerForm } from "../lesson/port.ts";
 import { actorOf } from "./actor.ts";
 import { interactionLocale, NOTICES } from "./notices.ts";
+import type { InteractionReplies } from "./port.ts";
 import { encodeDiscordThreadId } from "./thread-id.ts";
 
 /** What the control handlers need. */
 export interface ControlsContext {
 	controller: LessonController;
 	logger: Logger;
+	/** Clicks whose interactions carry the turn they start (the port's); without it turns post in the channel. */
+	replies?: InteractionReplies;
 }
 
 type Interaction = MessageComponentInteraction | ModalSubmitInteraction;
@@ -34,6 +38,25 @@ type Interaction = MessageComponentInteraction | ModalSubmitInteraction;
 function threadOf(interaction: Interaction): string | undefined {
 	if (!interaction.guildId || !interaction.channelId) return undefined;
 	return encodeDiscordThreadId({ guildId: interaction.guildId, threadId: interaction.channelId });
+}
+
+/**
+ * Run a deferred-update click: while it runs, the thread's output goes through this interaction (the card as
+ * `@original`, the rest as follow-ups: see port.ts); a refused click is not used.
+ */
+async function asClick(
+	ctx: ControlsContext,
+	interaction: MessageComponentInteraction | ModalSubmitInteraction,
+	threadId: string,
+	run: () => Promise<HandleResult>,
+): Promise<HandleResult> {
+	const messageId = interaction.message?.id;
+	const click = messageId
+		? ctx.replies?.note(threadId, messageId, { applicationId: interaction.applicationId, token: interaction.token })
+		: undefined;
+	const result = await run();
+	if (click && !result.ok) ctx.replies?.forget(threadId, click);
+	return result;
 }
 
 /** An adapter notice in the clicker's own language, as an ephemeral reply. */
@@ -59,17 +82,17 @@ export async function onButton(ctx: ControlsContext, interaction: ButtonInteract
 		const kind = HELP_KINDS[id.choice ?? -1];
 		if (!kind) return void (await interaction.reply(ephemeral(interaction, NOTICES.unknownComponent)));
 		await interaction.deferUpdate();
-		return void (await ctx.controller.help(
-			actorOf(interaction, "followUp", ctx.logger),
-			threadId,
-			id.toolCallId,
-			kind,
+		const actor = actorOf(interaction, "followUp", ctx.logger);
+		return void (await asClick(ctx, interaction, threadId, () =>
+			ctx.controller.help(actor, threadId, id.toolCallId, kind),
 		));
 	}
 	if (id?.verb !== "pick" || id.choice === undefined)
 		return void (await interaction.reply(ephemeral(interaction, NOTICES.unknownComponent)));
 	await interaction.deferUpdate();
-	await ctx.controller.choose(actorOf(interaction, "followUp", ctx.logger), threadId, id.toolCallId, id.choice);
+	const actor = actorOf(interaction, "followUp", ctx.logger);
+	const choice = id.choice;
+	await asClick(ctx, interaction, threadId, () => ctx.controller.choose(actor, threadId, id.toolCallId, choice));
 }
 
 /** A string select: its value is the chosen option's 0-based index. */
@@ -81,7 +104,8 @@ export async function onSelect(ctx: ControlsContext, interaction: StringSelectMe
 	const raw = interaction.values[0] ?? "";
 	if (!/^\d{1,4}$/.test(raw)) return void (await interaction.reply(ephemeral(interaction, NOTICES.invalidChoice)));
 	await interaction.deferUpdate();
-	await ctx.controller.choose(actorOf(interaction, "followUp", ctx.logger), threadId, id.toolCallId, Number(raw));
+	const actor = actorOf(interaction, "followUp", ctx.logger);
+	await asClick(ctx, interaction, threadId, () => ctx.controller.choose(actor, threadId, id.toolCallId, Number(raw)));
 }
 
 /** The typed answer of a modal: its text input (by id), else the first text input it has. */
@@ -106,11 +130,10 @@ export async function onModalSubmit(ctx: ControlsContext, interaction: ModalSubm
 	if (fromMessage) await interaction.deferUpdate();
 	else await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	const actor = actorOf(interaction, fromMessage ? "followUp" : "editReply", ctx.logger);
-	const result = await ctx.controller.submitForm(
-		actor,
-		threadId,
-		id.toolCallId,
-		typedAnswer(interaction, id.toolCallId),
-	);
+	const submit = () =>
+		ctx.controller.submitForm(actor, threadId, id.toolCallId, typedAnswer(interaction, id.toolCallId));
+	// Not from a card: its deferred reply is ephemeral, and a first follow-up would replace it, so the thread's
+	// output goes through the channel.
+	const result = fromMessage ? await asClick(ctx, interaction, threadId, submit) : await submit();
 	if (result.ok && !fromMessage) await actor.notify(t(actor.locale ?? DEFAULT_LOCALE, "start.recorded"));
 }

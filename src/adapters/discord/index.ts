@@ -13,7 +13,7 @@ import { registerDiscordCommands } from "./commands.ts";
 import type { ControlsContext } from "./controls.ts";
 import { createInteractionListener } from "./interactions.ts";
 import { DISCORD_FILE_ORIGINS, onMessage } from "./messages.ts";
-import { createDiscordPort } from "./port.ts";
+import { createDiscordPort, createInteractionReplies } from "./port.ts";
 import type { DiscordAdapter, DiscordAdapterOptions } from "./types.ts";
 
 export { DISCORD_INTENTS } from "./client.ts";
@@ -28,10 +28,11 @@ export const DEFAULT_GUILD_CONFIG = DEFAULT_LESSON_RULES;
 export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAdapter {
 	const { tutor, renderer, config, logger } = options;
 	const client = createDiscordClient(config, logger);
+	const replies = createInteractionReplies(); // clicks whose interactions carry their turn's output
 	const controller = createLessonController({
 		tutor,
 		renderer,
-		port: createDiscordPort(client, logger),
+		port: createDiscordPort(client, logger, replies),
 		logger,
 		...(options.state ? { state: options.state } : {}),
 		...(options.budgets ? { budgets: options.budgets } : {}),
@@ -47,7 +48,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 			},
 		},
 	});
-	const ctx: ControlsContext = { controller, logger };
+	const ctx: ControlsContext = { controller, logger, replies };
 	let stopped = false;
 
 	// Once stopping, new interactions and messages are left alone (not claimed): another process on the same

@@ -58,6 +58,8 @@ export async function onMessage(ctx: ControlsContext, message: Message): Promise
 	if (!(await ctx.controller.deliveries.claim(`discord:message:${message.id}`, DELIVERY_TTL_MS.message))) return;
 	const threadId = encodeDiscordThreadId({ guildId: message.guildId, threadId: message.channelId });
 	const by = participantOf(message.author, message.member);
+	// A turn a typed message starts has no interaction to answer through: its output posts in the channel.
+	ctx.replies?.clear(threadId);
 	await ctx.controller.typed(
 		threadId,
 		by,

@@ -4,18 +4,55 @@
  * picture as a PNG attachment (the outline as text when there is none),
  * typing, and a lesson's thread: a new public (or announcement) thread named
  * after the topic, or the thread the command ran in, opened with the intro.
+ *
+ * A turn started by a click goes out through that click's interaction (see
+ * lesson/click-replies.ts): the clicked card is edited as `@original`, what
+ * follows is posted as follow-ups. Interaction routes do not count against
+ * the bot's global limit of 50 requests a second; channel routes do, and are
+ * the fallback (an expired or failed token, a turn started by a typed message).
  */
 
-import { type APIThreadChannel, ChannelType, type Client, Routes, ThreadAutoArchiveDuration } from "discord.js";
+import {
+	type APIThreadChannel,
+	ChannelType,
+	type Client,
+	type RawFile,
+	REST,
+	RESTEvents,
+	Routes,
+	ThreadAutoArchiveDuration,
+} from "discord.js";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { type Card, type PlanPicture, splitMessage, toDiscordMessages } from "../../render/index.ts";
+import { type ClickReplies, createClickReplies } from "../lesson/click-replies.ts";
 import type { PlatformPort } from "../lesson/port.ts";
 import { DISCORD_STYLE, introText } from "./notices.ts";
-import { describeRestError, editMessage, postMessage } from "./rest-messages.ts";
+import {
+	describeRestError,
+	editMessage,
+	editOriginal,
+	type InteractionWebhook,
+	type MessageBody,
+	postFollowUp,
+	postMessage,
+} from "./rest-messages.ts";
 import { type DiscordThread, decodeDiscordThreadId, encodeDiscordThreadId } from "./thread-id.ts";
 
 const CONTENT_MAX = 2000;
 const THREAD_NAME_MAX = 100;
+
+/** "Typing…" shows only once a turn has posted nothing for this long (a fast turn sends no typing call). */
+export const TYPING_DELAY_MS = 1_500;
+
+/** How long a click's interaction token is used (Discord keeps it 15 minutes; a margin for a slow turn). */
+export const INTERACTION_REPLY_MS = 14 * 60_000;
+
+/** The clicks of each thread whose interactions carry the turn's output (one registry per adapter). */
+export type InteractionReplies = ClickReplies<InteractionWebhook>;
+
+/** A registry of interaction replies, for createDiscordPort and the control handlers. */
+export const createInteractionReplies = (): InteractionReplies =>
+	createClickReplies<InteractionWebhook>(INTERACTION_REPLY_MS);
 
 /** A thread name from a topic: one line, at most 100 characters, never empty. */
 export function threadName(topic: string): string {
@@ -27,19 +64,44 @@ export function threadName(topic: string): string {
 		.trimEnd()}…`;
 }
 
-/** Discord's port over a discord.js client (REST for everything it posts). */
-export function createDiscordPort(client: Client, logger: Logger): PlatformPort<DiscordThread> {
+/**
+ * Discord's port over a discord.js client (REST for everything it posts); `replies`: the clicks whose
+ * interactions carry their turn's output (default: none are, everything goes through channel routes).
+ */
+export function createDiscordPort(
+	client: Client,
+	logger: Logger,
+	replies: InteractionReplies = createInteractionReplies(),
+): PlatformPort<DiscordThread> {
 	const rest = client.rest;
+	// Interaction webhooks get a REST of their own (no token: auth is the interaction token in the URL), so
+	// discord.js's local count of the global limit (50 a second) is left to the routes Discord counts.
+	const hooks = new REST({ ...client.options.rest });
+	// Its rate limits, retries and 5xx reach the client's REST listeners (client.ts logs them).
+	hooks.on(RESTEvents.RateLimited, (info) => client.rest.emit(RESTEvents.RateLimited, info));
+	hooks.on(RESTEvents.InvalidRequestWarning, (info) => client.rest.emit(RESTEvents.InvalidRequestWarning, info));
+	hooks.on(RESTEvents.Response, (request, response) => client.rest.emit(RESTEvents.Response, request, response));
 	const channelOf = (threadId: string) => decodeDiscordThreadId(threadId)?.threadId ?? "";
+
+	/** Post through the newest click of the thread while its token is good, else in the channel. */
+	async function send(threadId: string, body: MessageBody, files?: RawFile[]): Promise<string | undefined> {
+		const click = replies.latest(threadId);
+		if (click) {
+			const id = await postFollowUp(hooks, logger, click.reply, body, files);
+			if (id) return id;
+			replies.forget(threadId, click);
+		}
+		return postMessage(rest, logger, channelOf(threadId), body, files);
+	}
 
 	async function postCard(threadId: string, card: Card): Promise<string[]> {
 		const ids: string[] = [];
 		for (const { files, ...body } of toDiscordMessages(card)) {
-			let id = await postMessage(rest, logger, channelOf(threadId), body, files);
+			let id = await send(threadId, body, files);
 			// Pictures refused (too big, no permission to attach): the text alone still carries the TeX.
 			if (!id && files !== undefined) {
 				const { attachments: _dropped, ...text } = body;
-				id = await postMessage(rest, logger, channelOf(threadId), text);
+				id = await send(threadId, text);
 			}
 			if (id) ids.push(id);
 		}
@@ -49,7 +111,7 @@ export function createDiscordPort(client: Client, logger: Logger): PlatformPort<
 	return {
 		name: "discord",
 		// The modal must BE the first response, within 3 s of the click; "typing" shows about 10 s per call.
-		limits: { formPrecheckMs: 1_500, typingRefreshMs: 8_000 },
+		limits: { formPrecheckMs: 1_500, typingRefreshMs: 8_000, typingDelayMs: TYPING_DELAY_MS },
 		style: DISCORD_STYLE,
 		encodeThreadId: encodeDiscordThreadId,
 		decodeThreadId: decodeDiscordThreadId,
@@ -60,11 +122,18 @@ export function createDiscordPort(client: Client, logger: Logger): PlatformPort<
 			if (!first || !target) return false;
 			// No `attachments` in the edit: the card's pictures (formulas, the choices) stay on the message.
 			const { files: _files, attachments: _attachments, ...message } = first;
-			const outcome = await editMessage(rest, logger, channelOf(threadId), target, { components: [], ...message });
+			const edit = { components: [], ...message };
+			// Clicked: the card is the click's `@original` (a deleted one or a dead token: the channel route decides).
+			const click = replies.onMessage(threadId, target);
+			if (click) {
+				const outcome = await editOriginal(hooks, logger, click.reply, edit);
+				if (outcome === "ok") return true;
+				if (outcome === "failed") replies.forget(threadId, click);
+			}
+			const outcome = await editMessage(rest, logger, channelOf(threadId), target, edit);
 			return outcome !== "gone";
 		},
 		async postPicture(threadId, picture: PlanPicture) {
-			const channelId = channelOf(threadId);
 			const caption = picture.caption.slice(0, CONTENT_MAX);
 			if (picture.png) {
 				const body = {
@@ -73,11 +142,11 @@ export function createDiscordPort(client: Client, logger: Logger): PlatformPort<
 					attachments: [{ id: 0, filename: "plan.png", description: (picture.alt || caption).slice(0, 1024) }],
 				};
 				const file = { name: "plan.png", data: picture.png, contentType: "image/png" };
-				if (await postMessage(rest, logger, channelId, body, [file])) return true;
+				if (await send(threadId, body, [file])) return true;
 			}
 			let posted = false;
 			for (const chunk of splitMessage(`🗺️ ${caption}\n\n${picture.outline}`, CONTENT_MAX))
-				posted = (await postMessage(rest, logger, channelId, { content: chunk })) !== undefined || posted;
+				posted = (await send(threadId, { content: chunk })) !== undefined || posted;
 			return posted;
 		},
 		startTyping: async (threadId) => void (await rest.post(Routes.channelTyping(channelOf(threadId)))),

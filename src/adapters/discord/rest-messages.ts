@@ -67,3 +67,57 @@ export async function editMessage(
 		return "failed";
 	}
 }
+
+/** A click's way back: its application and interaction token (valid 15 minutes after the click). */
+export interface InteractionWebhook {
+	applicationId: string;
+	token: string;
+}
+
+/**
+ * Post a message as a follow-up of an interaction (in the interaction's channel: the lesson thread). Interaction
+ * webhooks do not count against the bot's global rate limit. Its id, or undefined when Discord refused it (logged).
+ */
+export async function postFollowUp(
+	rest: REST,
+	logger: Logger,
+	hook: InteractionWebhook,
+	body: MessageBody,
+	files?: RawFile[],
+): Promise<string | undefined> {
+	try {
+		const message = (await rest.post(Routes.webhook(hook.applicationId, hook.token), {
+			auth: false,
+			query: new URLSearchParams({ wait: "true" }),
+			body: { allowed_mentions: NO_MENTIONS, ...body },
+			...(files && files.length > 0 ? { files } : {}),
+		})) as APIMessage;
+		return message.id;
+	} catch (error) {
+		logger.warn({ err: describeRestError(error) }, "discord: a follow-up failed; posting in the channel");
+		return undefined;
+	}
+}
+
+/** Edit the message a deferred click came from (`@original`); "ok", "gone" (deleted) or "failed" (logged). */
+export async function editOriginal(
+	rest: REST,
+	logger: Logger,
+	hook: InteractionWebhook,
+	body: MessageBody,
+): Promise<"ok" | "gone" | "failed"> {
+	try {
+		await rest.patch(Routes.webhookMessage(hook.applicationId, hook.token, "@original"), {
+			auth: false,
+			body: { allowed_mentions: NO_MENTIONS, ...body },
+		});
+		return "ok";
+	} catch (error) {
+		if (error instanceof DiscordAPIError && error.code === 10008) return "gone";
+		logger.warn(
+			{ err: describeRestError(error) },
+			"discord: editing the clicked card failed; editing it in the channel",
+		);
+		return "failed";
+	}
+}

@@ -69,6 +69,8 @@ export interface PlatformLimits {
 	formPrecheckMs: number;
 	/** How often startTyping is repeated while the tutor works (its indicator fades after a few seconds). */
 	typingRefreshMs?: number;
+	/** How long a turn may post nothing before startTyping is called (default 0: at once); a fast turn sends none. */
+	typingDelayMs?: number;
 }
 
 /** What a platform implements for the lesson controller. */

@@ -92,6 +92,7 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 				port.limits.typingRefreshMs ?? 8_000,
 				logger,
 				tag,
+				port.limits.typingDelayMs ?? 0,
 			)
 		: undefined;
 	const typing = (threadId: string, active: boolean) => {
@@ -222,6 +223,7 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 				void queues.run(threadId, async () => {
 					try {
 						await post(threadId, next);
+						typingLoops?.posted(threadId);
 					} catch (error) {
 						logger.error({ err: error, sessionId: threadId, type: next.event.type }, `${tag}: posting failed`);
 					}

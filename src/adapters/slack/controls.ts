@@ -7,7 +7,7 @@
  */
 
 import type { App, BlockAction, BlockElementAction, ViewOutput, ViewSubmitAction } from "@slack/bolt";
-import type { Participant } from "../../core/contracts/events.ts";
+import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import { HELP_KINDS } from "../../core/contracts/help.ts";
 import { decodeComponentId, slackAnswerModal } from "../../render/index.ts";
 import { DEFAULT_LOCALE, type Locale, resolveLocale, t } from "../lesson/i18n.ts";
@@ -16,6 +16,7 @@ import { afterPendingIo } from "../lesson/within.ts";
 import { type HandlerContext, notify, slackActor } from "./context.ts";
 import { firstDelivery } from "./deliveries.ts";
 import { END_ACTION_ID } from "./messages.ts";
+import type { SlackClicks } from "./port.ts";
 import { decodeSlackThreadId, encodeSlackThreadId } from "./thread-id.ts";
 
 /** Encode the modal's private_metadata: which lesson and question it answers. */
@@ -73,7 +74,27 @@ function clickOf(body: BlockAction, parent: boolean) {
 	return { by, threadId, target: { channelId, userId: body.user.id, threadTs } };
 }
 
-async function onControl(ctx: HandlerContext, body: BlockAction, action: BlockElementAction): Promise<void> {
+/** Run a click: while it runs, its card is updated through its response_url (see port.ts); a refused click is not used. */
+async function asClick(
+	clicks: SlackClicks | undefined,
+	body: BlockAction,
+	threadId: string,
+	run: () => Promise<HandleResult>,
+): Promise<HandleResult> {
+	const messageTs = (body.container.message_ts as string | undefined) ?? body.message?.ts;
+	const url = typeof body.response_url === "string" ? body.response_url : undefined;
+	const click = messageTs && url ? clicks?.note(threadId, messageTs, { url, uses: 0 }) : undefined;
+	const result = await run();
+	if (click && !result.ok) clicks?.forget(threadId, click);
+	return result;
+}
+
+async function onControl(
+	ctx: HandlerContext,
+	body: BlockAction,
+	action: BlockElementAction,
+	clicks: SlackClicks | undefined,
+): Promise<void> {
 	const click = clickOf(body, false);
 	const id = decodeComponentId(action.action_id);
 	if (!click || !id) return void ctx.logger.warn({ actionId: action.action_id }, "slack: unrecognized action");
@@ -97,29 +118,39 @@ async function onControl(ctx: HandlerContext, body: BlockAction, action: BlockEl
 				await actor.notify(t(form.locale ?? DEFAULT_LOCALE, "slack.formTimeout"));
 			}
 		};
-		return ctx.controller.openForm({ ...actor, openForm }, threadId, id.toolCallId);
+		// The form's submit has no message to answer through: its answered card goes through this click's URL.
+		await asClick(clicks, body, threadId, async () => {
+			await ctx.controller.openForm({ ...actor, openForm }, threadId, id.toolCallId);
+			return { ok: true };
+		});
+		return;
 	}
 	if (id.verb === "help") {
 		const kind = HELP_KINDS[id.choice ?? -1];
 		if (!kind) return notify(ctx, target, t(DEFAULT_LOCALE, "slack.badControl"));
-		return void (await ctx.controller.help(actor, threadId, id.toolCallId, kind));
+		return void (await asClick(clicks, body, threadId, () =>
+			ctx.controller.help(actor, threadId, id.toolCallId, kind),
+		));
 	}
 	const index =
 		id.verb === "pick" ? id.choice : Number(action.type === "static_select" ? action.selected_option?.value : "");
 	if (!(id.verb === "pick" || id.verb === "select") || index === undefined || !Number.isInteger(index) || index < 0)
 		return notify(ctx, target, t(DEFAULT_LOCALE, "slack.badChoice"));
-	await ctx.controller.choose(actor, threadId, id.toolCallId, index);
+	await asClick(clicks, body, threadId, () => ctx.controller.choose(actor, threadId, id.toolCallId, index));
 }
 
-/** Register the card controls, the End button and the answer modal's submission on the app. */
-export function registerControls(app: App, ctx: HandlerContext): void {
+/**
+ * Register the card controls, the End button and the answer modal's submission on the app; `clicks` (the port's):
+ * a clicked card is updated through the click's response_url.
+ */
+export function registerControls(app: App, ctx: HandlerContext, clicks?: SlackClicks): void {
 	const guarded = (what: string, work: () => Promise<void>) =>
 		work().catch((error: unknown) => ctx.logger.error({ err: error }, `slack: handling ${what} failed`));
 	app.action<BlockAction>(/^lh:(pick|select|open|help):/, async ({ ack, body, action, context }) => {
 		await ack();
 		await afterPendingIo();
 		if (!(await firstDelivery(context))) return;
-		await guarded("a click", () => onControl(ctx, body, action));
+		await guarded("a click", () => onControl(ctx, body, action, clicks));
 	});
 	app.action<BlockAction>(END_ACTION_ID, async ({ ack, body, context }) => {
 		await ack();

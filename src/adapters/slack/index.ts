@@ -19,7 +19,7 @@ import { registerControls } from "./controls.ts";
 import { registerDeliveryGuard } from "./deliveries.ts";
 import { registerEvents, SLACK_FILE_ORIGIN } from "./events.ts";
 import { registerCommands } from "./lesson-command.ts";
-import { createSlackPort } from "./port.ts";
+import { createSlackClicks, createSlackPort } from "./port.ts";
 import { registerProfileActions } from "./profile-command.ts";
 import type { SlackAdapter, SlackAdapterOptions } from "./types.ts";
 
@@ -68,10 +68,11 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 		// auth.test runs in start(), where a bad token becomes a clear error instead of an unhandled rejection.
 		deferInitialization: true,
 	});
+	const clicks = createSlackClicks(); // clicked cards are updated through their response_url
 	const controller = createLessonController({
 		tutor,
 		renderer,
-		port: createSlackPort(app.client, logger),
+		port: createSlackPort(app.client, logger, clicks),
 		logger,
 		...(options.state ? { state: options.state } : {}),
 		...(options.budgets ? { budgets: options.budgets } : {}),
@@ -96,7 +97,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 	};
 	registerDeliveryGuard(app, ctx); // first: a retry or replay reaches no listener's work
 	registerCommands(app, ctx);
-	registerControls(app, ctx);
+	registerControls(app, ctx, clicks);
 	registerProfileActions(app, ctx);
 	registerEvents(app, ctx);
 	app.error(async (error) => {

@@ -4,6 +4,11 @@
  * chat.update of the card's own messages, the plan picture via
  * files.uploadV2 (the outline as text when there is no PNG), and the lesson's
  * parent message: its intro (with the End button), "could not start", "ended".
+ *
+ * A card someone clicked is updated through the click's response_url
+ * (`replace_original`) instead: chat.update is a Tier 3 method (about 50 a
+ * minute per workspace), a response_url is no Web API call at all (Slack
+ * allows 5 uses in 30 minutes). chat.update stays for cards nobody clicked.
  */
 
 import type { webApi } from "@slack/bolt";
@@ -17,6 +22,7 @@ import {
 	splitMessage,
 	toSlackMessages,
 } from "../../render/index.ts";
+import { type ClickReplies, createClickReplies } from "../lesson/click-replies.ts";
 import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { PlatformPort } from "../lesson/port.ts";
 import { clip, endedParentMessage, parentMessage, SLACK_STYLE, type SlackBody } from "./messages.ts";
@@ -33,8 +39,48 @@ const platformError = (error: unknown): string | undefined => {
 	return typeof data?.error === "string" ? data.error : undefined;
 };
 
-/** Slack's port over a Web API client. */
-export function createSlackPort(client: webApi.WebClient, logger: Logger): PlatformPort<SlackThread> {
+/** A click's response_url and how often it was used. */
+export interface ResponseUrl {
+	url: string;
+	uses: number;
+}
+
+/** How long a response_url is used (Slack: 30 minutes), and how often (Slack: 5 times). */
+export const RESPONSE_URL_MS = 29 * 60_000;
+const RESPONSE_URL_USES = 5;
+const RESPOND_TIMEOUT_MS = 10_000;
+
+/** The clicks of each thread whose response_urls update the clicked cards (one registry per adapter). */
+export type SlackClicks = ClickReplies<ResponseUrl>;
+
+/** A registry of clicks, for createSlackPort and the control handlers. */
+export const createSlackClicks = (): SlackClicks => createClickReplies<ResponseUrl>(RESPONSE_URL_MS);
+
+/** Replace the clicked message through its response_url; false when Slack refused (or did not answer in time). */
+async function replaceOriginal(url: string, body: SlackBody | SlackMessage, logger: Logger): Promise<boolean> {
+	try {
+		const res = await fetch(url, {
+			method: "POST",
+			headers: { "content-type": "application/json" },
+			body: JSON.stringify({ replace_original: true, text: body.text, blocks: body.blocks }),
+			signal: AbortSignal.timeout(RESPOND_TIMEOUT_MS),
+		});
+		const text = await res.text();
+		// Slack answers "ok" (or {"ok":true}); an expired or used URL answers 404 with an error.
+		if (res.ok && !/"ok"\s*:\s*false/.test(text)) return true;
+		logger.warn({ status: res.status, body: text.slice(0, 200) }, "slack: response_url refused; using chat.update");
+	} catch (error) {
+		logger.warn({ err: error }, "slack: response_url failed; using chat.update");
+	}
+	return false;
+}
+
+/** Slack's port over a Web API client; `clicks`: the clicks whose response_urls update their cards (default none). */
+export function createSlackPort(
+	client: webApi.WebClient,
+	logger: Logger,
+	clicks: SlackClicks = createSlackClicks(),
+): PlatformPort<SlackThread> {
 	const where = (threadId: string) => {
 		const a = decodeSlackThreadId(threadId);
 		return { channel: a?.channelId ?? "", thread_ts: a?.threadTs ?? "" };
@@ -108,6 +154,18 @@ export function createSlackPort(client: webApi.WebClient, logger: Logger): Platf
 		return posted;
 	};
 
+	/** Update a card's message: through the newest click on it while its response_url is good, else chat.update. */
+	const updateCard = async (threadId: string, ts: string, body: SlackBody | SlackMessage): Promise<boolean> => {
+		const click = clicks.onMessage(threadId, ts);
+		if (click) {
+			click.reply.uses++;
+			if (click.reply.uses >= RESPONSE_URL_USES) clicks.forget(threadId, click);
+			if (await replaceOriginal(click.reply.url, body, logger)) return true;
+			clicks.forget(threadId, click);
+		}
+		return update(where(threadId).channel, ts, body);
+	};
+
 	const update = async (channel: string, ts: string, body: SlackBody | SlackMessage): Promise<boolean> => {
 		try {
 			await client.chat.update({ channel, ts, text: body.text, blocks: body.blocks as KnownBlock[] });
@@ -133,8 +191,7 @@ export function createSlackPort(client: webApi.WebClient, logger: Logger): Platf
 			const pairs = Math.min(messageIds.length, next.length);
 			for (let k = 1; k <= pairs; k++) {
 				const message = next[next.length - k]!;
-				if (!(await update(where(threadId).channel, messageIds[messageIds.length - k]!, message)))
-					await post(threadId, message);
+				if (!(await updateCard(threadId, messageIds[messageIds.length - k]!, message))) await post(threadId, message);
 			}
 			await postAll(threadId, next.slice(0, next.length - pairs));
 			return true;

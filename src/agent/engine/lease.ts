@@ -123,3 +123,25 @@ export async function underLease<T>(
 		await held.release(workLeft(state));
 	}
 }
+
+/**
+ * Run `work` under the session's lease from outside its pump (a forget-me rewrite), waiting for it
+ * (polling, capped at 1 s between tries) at most `withinMs`; throws when it stays taken.
+ */
+export async function withLease<T>(
+	ctx: EngineContext,
+	state: SessionState,
+	withinMs: number,
+	work: () => Promise<T>,
+): Promise<T> {
+	const sessionId = state.record.sessionId;
+	const deadline = Date.now() + withinMs;
+	for (let attempt = 0; attempt < 10_000 && !ctx.signal.aborted; attempt++) {
+		// Not while this process's own pump runs it (it may hold the lease now).
+		const lease = state.pump ? undefined : await ctx.store.acquire(sessionId, ctx.leaseTtlMs ?? LEASE_TTL_MS);
+		if (lease) return underLease(ctx, state, lease, work);
+		if (Date.now() >= deadline) break;
+		await pause(Math.min(50 * 2 ** attempt, 1_000), ctx.signal);
+	}
+	throw new Error(`session ${sessionId} stayed busy for ${withinMs} ms`);
+}

@@ -60,13 +60,24 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 				CREATE INDEX IF NOT EXISTS ${t.leases}_work ON ${t.leases} (expires_at) WHERE work;
 				CREATE TABLE IF NOT EXISTS ${t.inbox} (session_id TEXT NOT NULL, seq BIGINT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (session_id, seq));
 				CREATE TABLE IF NOT EXISTS ${t.inboxSeq} (session_id TEXT PRIMARY KEY, seq BIGINT NOT NULL);`;
+			// DDL takes table locks even when there is nothing to create (ALTER TABLE takes an exclusive one): a
+			// process starting next to running ones would wait on their transactions, or deadlock with them. When the
+			// newest part of the schema is there, so is the rest: read the catalog only.
+			const { rows } = await pool.query<{ ready: boolean }>(
+				`SELECT to_regclass($1) IS NOT NULL AND EXISTS (SELECT 1 FROM information_schema.columns
+				   WHERE table_schema = current_schema() AND table_name = lower($2) AND column_name = 'work') AS ready`,
+				[t.inboxSeq, t.leases],
+			);
+			if (rows[0]?.ready) return;
 			for (let attempt = 0; ; attempt++) {
 				try {
 					await pool.query(ddl);
 					return;
 				} catch (error) {
-					// Two processes creating the tables at once: one loses with a unique violation; the tables exist now.
-					if ((error as { code?: string }).code !== "23505" || attempt > 2) throw error;
+					// Two processes creating the tables at once: one loses with a unique violation (or a deadlock between
+					// their DDL); the tables exist now, or the next attempt creates what is missing.
+					const code = (error as { code?: string }).code;
+					if ((code !== "23505" && code !== "40P01") || attempt > 2) throw error;
 				}
 			}
 		})().catch((error: unknown) => {

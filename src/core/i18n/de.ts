@@ -357,8 +357,6 @@ export const de: Record<MessageKey, string> = {
 		"Das KI-Modell des Tutors antwortet nicht (HTTP {status} von {server}{tries}). {again} {doctor}",
 	"engine.failed": "Das KI-Modell des Tutors ist fehlgeschlagen ({detail}). {again}",
 	"engine.internal": "Bei uns ist etwas schiefgelaufen. Schick eine Nachricht, um weiterzumachen.",
-	"engine.busy":
-		"Diese Lektion ist gerade in einer anderen Instanz des Bots beschäftigt, daher wurde deine Antwort nicht gespeichert. Versuch es gleich noch einmal.",
 	"engine.notSaved":
 		"Die Lektion konnte gerade nicht gespeichert werden, daher wurde deine Antwort nicht erfasst. Versuch es gleich noch einmal.",
 	"engine.saveDelayed":

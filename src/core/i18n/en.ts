@@ -349,8 +349,6 @@ export const en = {
 	"engine.unavailable": "The tutor's AI model is not answering (HTTP {status} from {server}{tries}). {again} {doctor}",
 	"engine.failed": "The tutor's AI model failed ({detail}). {again}",
 	"engine.internal": "Something went wrong on our side. Send a message to continue.",
-	"engine.busy":
-		"This lesson is busy in another instance of the bot, so your answer was not recorded. Try again in a moment.",
 	"engine.notSaved": "The lesson could not be saved just now, so your answer was not recorded. Try again in a moment.",
 	"engine.saveDelayed":
 		"The lesson store is not answering. Your lesson is kept and continues by itself as soon as it is back.",

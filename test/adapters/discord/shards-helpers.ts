@@ -1,7 +1,14 @@
 /** Helpers of the sharding tests: the process tree's log, bounded waits on it, and duplicate checks. */
 
-import type { FakeMessage } from "../../../testkit/fakes/discord.ts";
+import type { FakeDiscord, FakeInteraction, FakeMessage, FakeUser } from "../../../testkit/fakes/discord.ts";
 import type { CliChild } from "../../fixtures/child-process.ts";
+import {
+	DEFAULT_ANSWER,
+	deadlineIn,
+	LESSON_OVER,
+	pickedOption,
+	useEveryControl,
+} from "../../fixtures/drive-controls.ts";
 
 /** The pino JSON lines of the output (other lines skipped). */
 export function logLines(output: string): Array<Record<string, unknown>> {
@@ -49,4 +56,95 @@ export function componentIdsOnTwoMessages(messages: FakeMessage[]): string[] {
 		for (const id of ids) seen.set(id, (seen.get(id) ?? 0) + 1);
 	}
 	return [...seen].filter(([, n]) => n > 1).map(([id]) => id);
+}
+
+/** What driveWithFaults saw. */
+export interface FaultyLesson {
+	threadId: string;
+	/** Controls used, in order (their custom ids), with the interaction each sent. */
+	used: Array<{ id: string; interaction: FakeInteraction }>;
+	ended: boolean;
+}
+
+type Control = { type: number; custom_id?: string; disabled?: boolean; options?: Array<{ value: string }> };
+
+const openControls = (message: FakeMessage): Control[] =>
+	(message.components as Array<{ components?: Control[] }>)
+		.flatMap((row) => row.components ?? [])
+		.filter((c) => c.custom_id?.startsWith("lh:") && c.disabled !== true);
+
+/**
+ * A learner's whole lesson like driveLesson (test/fixtures/discord/drive-lesson.ts), with two hooks:
+ * `gate(step)` is awaited before each control is used (a learner waiting for the bot to come back),
+ * and `afterUse(step, interaction)` runs after each (where a test kills or pauses a process).
+ * Its thread is the new one under its own channel, so lessons may start at the same time.
+ */
+export async function driveWithFaults(
+	fake: FakeDiscord,
+	options: {
+		user: FakeUser;
+		channelId: string;
+		topic: string;
+		timeoutMs: number;
+		gate?: (step: number) => Promise<void>;
+		afterUse?: (step: number, interaction: FakeInteraction) => Promise<void>;
+	},
+): Promise<FaultyLesson> {
+	const deadline = deadlineIn(options.timeoutMs);
+	const mine = () => fake.createdThreads().filter((t) => t.parentId === options.channelId);
+	const before = new Set(mine().map((t) => t.id));
+	fake.slash({
+		user: options.user,
+		channelId: options.channelId,
+		subcommand: "start",
+		options: { topic: options.topic },
+	});
+	const thread = await fake.waitFor(() => mine().find((t) => !before.has(t.id)), "the lesson thread", deadline.left());
+	const ended = () => fake.channelMessages(thread.id).some((m) => LESSON_OVER.test(m.content));
+	const used: FaultyLesson["used"] = [];
+	await useEveryControl(
+		{
+			messages: () => fake.channelMessages(thread.id),
+			controls: openControls,
+			idOf: (c) => c.custom_id ?? "",
+			ended,
+			waitFor: (check, what, timeoutMs) => fake.waitFor(check, what, timeoutMs),
+			async use(m, control, id) {
+				const step = used.length;
+				await options.gate?.(step);
+				let it: FakeInteraction;
+				if (control.type === 3) {
+					it = fake.select({
+						user: options.user,
+						messageId: m.id,
+						customId: id,
+						values: [pickedOption(control.options)],
+					});
+				} else if (id.startsWith("lh:open:")) {
+					const opened = fake.click({ user: options.user, messageId: m.id, customId: id });
+					await fake.waitFor(() => opened.modal, "the answer modal", deadline.left());
+					const textId = id.replace("lh:open:", "lh:text:");
+					it = fake.submitModal({ user: options.user, opened, values: { [textId]: DEFAULT_ANSWER } });
+				} else {
+					it = fake.click({ user: options.user, messageId: m.id, customId: id });
+				}
+				used.push({ id, interaction: it });
+				await options.afterUse?.(step, it);
+			},
+		},
+		{ deadline, maxSteps: 60 },
+	);
+	return { threadId: thread.id, used, ended: ended() };
+}
+
+/** The pid of a shard's current process, from the manager's "shard started" lines. */
+export function shardPid(output: string, shard: number): number | undefined {
+	const started = logLines(output).filter((l) => l.msg === "shard started" && l.shard === shard);
+	const pid = started.at(-1)?.pid;
+	return typeof pid === "number" ? pid : undefined;
+}
+
+/** How many times the manager saw a shard become ready. */
+export function shardReadyCount(output: string, shard: number): number {
+	return logLines(output).filter((l) => l.msg === "shard ready" && l.shard === shard).length;
 }

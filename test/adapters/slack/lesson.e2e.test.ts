@@ -43,7 +43,9 @@ describe("Slack lesson end to end (HTTP, real engine, SQLite, renderer)", { time
 	};
 	const threadPosts = (): RecordedCall[] =>
 		fake.callsTo("chat.postMessage").filter((c) => c.params.thread_ts === parentTs);
-	const updatesOf = (ts: string): RecordedCall[] => fake.callsTo("chat.update").filter((c) => c.params.ts === ts);
+	// A clicked card is replaced through the click's response_url; others (the parent) with chat.update.
+	const updatesOf = (ts: string): RecordedCall[] =>
+		fake.calls.filter((c) => (c.method === "chat.update" && c.params.ts === ts) || c.replaced?.ts === ts);
 	const ephemeralTo = (user: string, pattern: RegExp) =>
 		fake.callsTo("chat.postEphemeral").find((c) => c.params.user === user && pattern.test(String(c.params.text)));
 	const control = (prefix: string) => fake.waitFor(() => findControl(fake, prefix), `a control ${prefix}`, 20_000);
@@ -111,7 +113,7 @@ describe("Slack lesson end to end (HTTP, real engine, SQLite, renderer)", { time
 		expect((await tutor.getSession(sessionId))?.pending.map((p) => p.toolCallId)).toEqual(["probe-0"]);
 	});
 
-	it("answers on the learner's click, shows the answered state with chat.update, and refuses the double click", async () => {
+	it("answers on the learner's click, shows the answered state through its response_url, and refuses the double click", async () => {
 		const quiz = await control("lh:pick:probe-0:0");
 		await running.sender.action(LEARNER, quiz.message.ts, { action_id: "lh:pick:probe-0:0" });
 		const update = await fake.waitFor(() => updatesOf(quiz.message.ts)[0], "the answered card");

@@ -1,7 +1,7 @@
 /**
  * Struggle before the answer on the fake Slack (real Bolt over HTTP, the real engine on a
  * scripted model): a wrong check becomes "Not quite" (Try again, Hint, Show answer) by
- * chat.update, no answer shown; Try again shows the choices again; Hint posts the
+ * an update of its card (through the click's response_url), no answer shown; Try again shows the choices again; Hint posts the
  * teacher's hint; the right answer resolves it with the attempt and the hint; Not sure on
  * the next check is an answer of its own.
  */
@@ -54,7 +54,9 @@ describe("struggle before the answer on Slack", { timeout: 60_000 }, () => {
 
 	const control = (prefix: string) => fake.waitFor(() => findControl(fake, prefix), `a control ${prefix}`, 20_000);
 	const latest = (ts: string) => {
-		const updates = fake.callsTo("chat.update").filter((c) => c.params.ts === ts);
+		const updates = fake.calls.filter(
+			(c) => (c.method === "chat.update" && c.params.ts === ts) || c.replaced?.ts === ts,
+		);
 		return textOf(updates.at(-1)?.params ?? {});
 	};
 	/** Click `actionId` on the message `ts`, then wait until its card (or the thread) shows `until`. */

@@ -7,53 +7,16 @@
  * dead holder applied but did not drop is not applied twice.
  */
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { MockLanguageModelV3 } from "ai/test";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseInboxBody } from "../../../src/agent/engine/inbox.ts";
 import { createSessionStore } from "../../../src/agent/store/session-store.ts";
 import type { SessionRecord, SessionStore } from "../../../src/agent/store/types.ts";
 import { createTutor } from "../../../src/agent/tutor.ts";
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
-import { replyStream } from "../../../testkit/model-stream.ts";
-import { freePort, listening, redisServerInstalled, testRedis } from "../../fixtures/redis-server.ts";
-import { dropPgTables, POSTGRES_URL, runPrefix } from "../../fixtures/shared-stores.ts";
+import { gatedModel, learnerTexts, sharedBackends } from "../../fixtures/shared-backends.ts";
 import { learner } from "../helpers.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "lh-inbox-"));
-const redis = testRedis(await freePort(), dir);
-const postgresUp = await listening(5432);
-const prefix = runPrefix("inbox");
-
-beforeAll(async () => {
-	if (redisServerInstalled) await redis.start();
-});
-afterAll(async () => {
-	if (redisServerInstalled) await redis.stop();
-	if (postgresUp) await dropPgTables(prefix);
-	rmSync(dir, { recursive: true, force: true });
-});
-
-/** A model that answers every request with "Reply N.", after `hold()` lets it (when set). */
-function countingModel(hold?: () => Promise<void> | undefined) {
-	let calls = 0;
-	const model = new MockLanguageModelV3({
-		doStream: async () => {
-			calls++;
-			const n = calls;
-			await hold?.();
-			return { stream: replyStream({ text: `Reply ${n}.` }) };
-		},
-	});
-	return { model, calls: () => calls };
-}
-
-const learnerTexts = (record: SessionRecord | undefined): string[] =>
-	(record?.messages ?? [])
-		.filter((m) => m.metadata?.kind === "learner")
-		.flatMap((m) => m.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])));
+const { prefix, backends } = await sharedBackends("inbox");
 
 /** The roles of the transcript after the start note, e.g. ["assistant", "user", "assistant"]. */
 const turns = (record: SessionRecord | undefined): string[] => (record?.messages ?? []).slice(1).map((m) => m.role);
@@ -69,11 +32,6 @@ async function eventually(check: () => Promise<boolean>, ms: number): Promise<bo
 	return false;
 }
 
-const backends: Array<[string, boolean, () => string]> = [
-	["Redis (a private redis-server)", redisServerInstalled, () => redis.url],
-	["PostgreSQL (127.0.0.1:5432)", postgresUp, () => POSTGRES_URL],
-];
-
 describe.each(backends)("events reach the lease holder on %s", (name, up, url) => {
 	let n = 0;
 	const namespace = `${prefix}_${name.slice(0, 2).toLowerCase()}`;
@@ -84,12 +42,7 @@ describe.each(backends)("events reach the lease holder on %s", (name, up, url) =
 		"an event at a process without the lease is answered at once, then applied by the holder after its turn",
 		async () => {
 			const [s1, s2, reader] = await Promise.all([open(), open(), open()]);
-			let release!: () => void;
-			const gate = new Promise<void>((done) => {
-				release = done;
-			});
-			let holding = false;
-			const { model } = countingModel(() => (holding ? gate : undefined));
+			const { model, control } = gatedModel();
 			const t1 = createTutor({ model, store: s1, maxRetries: 0 });
 			const t2 = createTutor({ model, store: s2, maxRetries: 0 });
 			const events: TutorEvent[] = [];
@@ -99,7 +52,7 @@ describe.each(backends)("events reach the lease holder on %s", (name, up, url) =
 				const sessionId = newId();
 				await t1.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
 				await t1.idle(sessionId);
-				holding = true;
+				control.holding = true;
 				expect(await t1.handle(sessionId, { type: "message", text: "first", by: learner })).toEqual({ ok: true });
 				// t1 holds the lease through a model call that does not end until the gate opens: t2 answers anyway.
 				expect(await eventually(async () => learnerTexts(await reader.get(sessionId)).includes("first"), 5_000)).toBe(
@@ -107,7 +60,7 @@ describe.each(backends)("events reach the lease holder on %s", (name, up, url) =
 				);
 				expect(await t2.handle(sessionId, { type: "message", text: "second", by: learner })).toEqual({ ok: true });
 				expect(learnerTexts(await reader.get(sessionId))).toEqual(["first"]);
-				release();
+				control.release();
 				await Promise.all([t1.idle(sessionId), t2.idle(sessionId)]);
 				const stored = await reader.get(sessionId);
 				expect(learnerTexts(stored)).toEqual(["first", "second"]);
@@ -117,7 +70,7 @@ describe.each(backends)("events reach the lease holder on %s", (name, up, url) =
 				expect(stored?.inbox).toBeGreaterThanOrEqual(3); // the kick and two messages
 				expect(await s1.inbox?.count(sessionId, 0)).toBe(0); // applied entries are dropped
 			} finally {
-				release();
+				control.release();
 				await Promise.all([t1.close(), t2.close(), reader.close()]);
 			}
 		},
@@ -125,7 +78,8 @@ describe.each(backends)("events reach the lease holder on %s", (name, up, url) =
 
 	it.skipIf(!up)("a holder that dies mid-turn: a live process re-runs the turn once the lease expires", async () => {
 		const [s1, dead, reader] = await Promise.all([open(), open(), open()]);
-		const { model, calls } = countingModel();
+		const { model, control } = gatedModel();
+		const calls = control.calls;
 		const tutor = createTutor({ model, store: s1, maxRetries: 0, leaseTtlMs: 600 });
 		const events: TutorEvent[] = [];
 		tutor.subscribe((e) => void events.push(e));
@@ -165,7 +119,7 @@ describe.each(backends)("events reach the lease holder on %s", (name, up, url) =
 
 	it.skipIf(!up)("an event acknowledged by a process that died before applying it is applied by another", async () => {
 		const [s1, dead, reader] = await Promise.all([open(), open(), open()]);
-		const { model } = countingModel();
+		const { model } = gatedModel();
 		const tutor = createTutor({ model, store: s1, maxRetries: 0, leaseTtlMs: 600 });
 		tutor.subscribe(() => undefined);
 		try {
@@ -192,7 +146,8 @@ describe.each(backends)("events reach the lease holder on %s", (name, up, url) =
 
 	it.skipIf(!up)("an entry its dead holder applied but did not drop is not applied again", async () => {
 		const [s1, dead, reader] = await Promise.all([open(), open(), open()]);
-		const { model, calls } = countingModel();
+		const { model, control } = gatedModel();
+		const calls = control.calls;
 		const tutor = createTutor({ model, store: s1, maxRetries: 0, leaseTtlMs: 600 });
 		tutor.subscribe(() => undefined);
 		try {
@@ -224,6 +179,47 @@ describe.each(backends)("events reach the lease holder on %s", (name, up, url) =
 			expect(calls()).toBe(before);
 		} finally {
 			await Promise.all([tutor.close(), dead.close(), reader.close()]);
+		}
+	});
+	it.skipIf(!up)("forget-me waits for a turn running in another process, then rewrites under the lease", async () => {
+		const [s1, s2, reader] = await Promise.all([open(), open(), open()]);
+		const { model, control } = gatedModel();
+		const t1 = createTutor({ model, store: s1, maxRetries: 0 });
+		const t2 = createTutor({ model, store: s2, maxRetries: 0 });
+		const bob = { id: "bob", name: "Bob" };
+		try {
+			const sessionId = newId();
+			await t1.startLesson({ sessionId, topic: "fractions", learner, mode: "group" });
+			await t1.idle(sessionId);
+			await t1.handle(sessionId, { type: "message", text: "Bob here", by: bob });
+			await t1.idle(sessionId);
+			control.holding = true;
+			await t1.handle(sessionId, { type: "message", text: "slow one", by: learner });
+			expect(
+				await eventually(
+					async () => learnerTexts(await reader.get(sessionId)).some((t) => t.includes("slow one")),
+					5_000,
+				),
+			).toBe(true);
+			let forgot: number | undefined;
+			if (!t2.forgetParticipant) throw new Error("this tutor cannot forget");
+			const forgetting = t2.forgetParticipant(bob).then((n) => {
+				forgot = n;
+			});
+			await new Promise((done) => setTimeout(done, 300));
+			expect(forgot).toBeUndefined(); // the turn holds the lease
+			control.release();
+			await forgetting;
+			await t1.idle(sessionId);
+			expect(forgot).toBe(1);
+			const stored = await reader.get(sessionId);
+			expect(JSON.stringify(stored?.messages)).not.toContain("Bob");
+			// The running turn was not lost to the rewrite: its reply is there, after the learner's message.
+			expect(turns(stored).slice(-2)).toEqual(["user", "assistant"]);
+			expect(stored?.turnOpen).toBe(false);
+		} finally {
+			control.release();
+			await Promise.all([t1.close(), t2.close(), reader.close()]);
 		}
 	});
 });

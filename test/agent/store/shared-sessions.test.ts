@@ -6,34 +6,18 @@
  * over and the old holder's saves refused, and a record of the old layout still loads.
  */
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { MockLanguageModelV3 } from "ai/test";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openKeyv } from "../../../src/agent/store/keyv.ts";
 import { createSessionStore } from "../../../src/agent/store/session-store.ts";
 import type { SessionRecord, SessionStore } from "../../../src/agent/store/types.ts";
 import { createTutor } from "../../../src/agent/tutor.ts";
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
 import { replyStream } from "../../../testkit/model-stream.ts";
-import { freePort, listening, redisServerInstalled, testRedis } from "../../fixtures/redis-server.ts";
-import { dropPgTables, POSTGRES_URL, runPrefix } from "../../fixtures/shared-stores.ts";
+import { learnerTexts, sharedBackends } from "../../fixtures/shared-backends.ts";
 import { learner } from "../helpers.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "lh-shared-"));
-const redis = testRedis(await freePort(), dir);
-const postgresUp = await listening(5432);
-const prefix = runPrefix("shared");
-
-beforeAll(async () => {
-	if (redisServerInstalled) await redis.start();
-});
-afterAll(async () => {
-	if (redisServerInstalled) await redis.stop();
-	if (postgresUp) await dropPgTables(prefix);
-	rmSync(dir, { recursive: true, force: true });
-});
+const { prefix, backends } = await sharedBackends("shared");
 
 /** A model that answers every request with a short text, after `hold()` lets it (when set). */
 function textModel(hold?: () => Promise<void> | undefined) {
@@ -47,16 +31,6 @@ function textModel(hold?: () => Promise<void> | undefined) {
 	});
 	return { model, calls: () => calls };
 }
-
-const learnerTexts = (record: SessionRecord | undefined): string[] =>
-	(record?.messages ?? [])
-		.filter((m) => m.metadata?.kind === "learner")
-		.flatMap((m) => m.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])));
-
-const backends: Array<[string, boolean, () => string]> = [
-	["Redis (a private redis-server)", redisServerInstalled, () => redis.url],
-	["PostgreSQL (127.0.0.1:5432)", postgresUp, () => POSTGRES_URL],
-];
 
 describe.each(backends)("sessions shared by several processes on %s", (name, up, url) => {
 	let n = 0;
