@@ -5,7 +5,9 @@
  * request body, and answers from a script the test writes. Structured-output
  * requests (`response_format: { type: "json_schema" }`, what the AI SDK sends
  * for `Output.object`) take their replies from a script of their own, so a
- * test can interleave them with a lesson's steps.
+ * test can interleave them with a lesson's steps. Options for benchmarks: a delay
+ * before each answer (a slow model), a reply made per request once the script is
+ * empty (an endless lesson), and no recording (bounded memory).
  */
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -61,6 +63,16 @@ export interface FakeOpenAI {
 	/** Replies not yet consumed. */
 	remaining(): number;
 	close(): Promise<void>;
+}
+
+/** Options of startFakeOpenAI (benchmarks: a slow, endless model). */
+export interface FakeOpenAIOptions {
+	/** Milliseconds to wait before answering each request (a function: drawn per request). */
+	delayMs?: number | (() => number);
+	/** The reply to a request when the script has none left (`n` counts requests from 1). */
+	replyFor?: (body: Record<string, unknown>, n: number) => FakeReply;
+	/** Keep each request in `requests` (default true; a long benchmark turns it off). */
+	record?: boolean;
 }
 
 /** True when a request asks for structured output (a JSON schema response format). */
@@ -156,10 +168,11 @@ function jsonReply(res: ServerResponse, reply: FakeReply, model: string, n: numb
 }
 
 /** Start the fake on an ephemeral loopback port. Close it in afterAll. */
-export async function startFakeOpenAI(initial: FakeReply[] = []): Promise<FakeOpenAI> {
+export async function startFakeOpenAI(initial: FakeReply[] = [], options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
 	const script: FakeReply[] = [...initial];
 	const structured: FakeReply[] = [];
 	const requests: RecordedRequest[] = [];
+	let received = 0;
 	const server: Server = createServer((req, res) => {
 		const parts: Buffer[] = [];
 		req.on("data", (c: Buffer) => parts.push(c));
@@ -171,30 +184,40 @@ export async function startFakeOpenAI(initial: FakeReply[] = []): Promise<FakeOp
 			} catch {
 				// recorded as {}; the reply below still follows the script
 			}
-			requests.push({ path: req.url ?? "", headers: req.headers, body, raw });
+			received++;
+			if (options.record !== false) requests.push({ path: req.url ?? "", headers: req.headers, body, raw });
 			if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
 				res.writeHead(404, { "content-type": "application/json" });
 				res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}`, type: "not_found" } }));
 				return;
 			}
-			const reply = wantsSchema(body) && structured.length > 0 ? structured.shift() : script.shift();
-			if (!reply || reply.status !== undefined) {
-				const status = reply?.status ?? 500;
-				const retry = reply?.retryAfterMs !== undefined ? { "retry-after-ms": String(reply.retryAfterMs) } : {};
-				res.writeHead(status, { "content-type": "application/json", ...retry });
-				res.end(
-					JSON.stringify({
-						error: { message: reply ? `scripted error ${status}` : "no scripted reply left", type: "server_error" },
-					}),
-				);
-				return;
-			}
-			if (reply.hang === "before-headers") return;
-			const model = typeof body.model === "string" ? body.model : "fake-model";
-			if (body.stream === true) streamReply(res, reply, model, requests.length);
-			else jsonReply(res, reply, model, requests.length);
+			const n = received;
+			const reply =
+				(wantsSchema(body) && structured.length > 0 ? structured.shift() : script.shift()) ??
+				options.replyFor?.(body, n);
+			const delay = typeof options.delayMs === "function" ? options.delayMs() : (options.delayMs ?? 0);
+			if (delay > 0) setTimeout(() => answer(res, body, reply, n), delay);
+			else answer(res, body, reply, n);
 		});
 	});
+	const answer = (res: ServerResponse, body: Record<string, unknown>, reply: FakeReply | undefined, n: number) => {
+		if (res.destroyed) return;
+		if (!reply || reply.status !== undefined) {
+			const status = reply?.status ?? 500;
+			const retry = reply?.retryAfterMs !== undefined ? { "retry-after-ms": String(reply.retryAfterMs) } : {};
+			res.writeHead(status, { "content-type": "application/json", ...retry });
+			res.end(
+				JSON.stringify({
+					error: { message: reply ? `scripted error ${status}` : "no scripted reply left", type: "server_error" },
+				}),
+			);
+			return;
+		}
+		if (reply.hang === "before-headers") return;
+		const model = typeof body.model === "string" ? body.model : "fake-model";
+		if (body.stream === true) streamReply(res, reply, model, n);
+		else jsonReply(res, reply, model, n);
+	};
 	await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
 	const { port } = server.address() as AddressInfo;
 	return {
