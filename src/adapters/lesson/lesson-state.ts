@@ -16,6 +16,11 @@ import type { LessonIntro } from "./port.ts";
 /** How long a lesson's cards, intro and place index are kept (a lesson paused longer still answers; its cards are posted anew). */
 export const LESSON_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
+/** How long the claim to post a question's card is kept (longer than any pause a takeover bridges). */
+export const POST_CLAIM_MS = 10 * 60 * 1000;
+/** A re-post takes over a claim this old whose card never appeared (a post takes seconds at most). */
+export const STALE_POST_CLAIM_MS = 20_000;
+
 /** A posted question card: its messages in order, and the lead shown above it (kept in its answered state). */
 export interface PostedCard {
 	messageIds: string[];
@@ -50,6 +55,24 @@ export class LessonState {
 	/** Remember where a question's card was posted. */
 	saveCard(threadId: string, toolCallId: string, card: PostedCard): Promise<void> {
 		return this.store.set(`card:${threadId}:${toolCallId}`, card, LESSON_TTL_MS);
+	}
+
+	/**
+	 * Claim the posting of a question's card (atomic in the store, kept `POST_CLAIM_MS`): one process posts
+	 * it, whether it is the one whose turn asked it or one that took the lesson over and re-posts it. True:
+	 * post it; false: another process posts it (or has).
+	 */
+	async claimPost(threadId: string, toolCallId: string, options: { staleAfterMs?: number } = {}): Promise<boolean> {
+		const key = `posting:${threadId}:${toolCallId}`;
+		const now = Date.now();
+		if (await this.store.setIfAbsent(key, { at: now }, POST_CLAIM_MS)) return true;
+		// A re-post (a restart, a takeover) takes over a claim whose card never appeared: its poster died posting.
+		if (options.staleAfterMs === undefined) return false;
+		const claim = await this.store.get(key);
+		const at = isObject(claim) && typeof claim.at === "number" ? claim.at : 0;
+		if (now - at < options.staleAfterMs) return false;
+		await this.store.set(key, { at: now }, POST_CLAIM_MS);
+		return true;
 	}
 
 	/** A lesson's intro, if this controller started it. */

@@ -28,7 +28,7 @@ import {
 	prepareCard,
 	tallyCard,
 } from "../../render/index.ts";
-import type { LessonState } from "./lesson-state.ts";
+import { type LessonState, STALE_POST_CLAIM_MS } from "./lesson-state.ts";
 import { closingLine } from "./notices.ts";
 import type { PlatformPort } from "./port.ts";
 import type { SerialQueues } from "./serial-queue.ts";
@@ -115,6 +115,15 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 	async function postQuestion(threadId: string, event: QuestionEvent, lead: string | undefined): Promise<void> {
 		// A question resume() re-emits is posted only if no card of it was: a card already posted stays the one.
 		if (event.replay && (await state.card(threadId, event.toolCallId))) return;
+		// One process posts each card: on a shared store a paused process that wakes up, and the one that took
+		// its lesson over and re-posts the question, must not both post it. A failing store posts anyway (a
+		// card twice is better than a question never shown).
+		const claim = event.replay ? { staleAfterMs: STALE_POST_CLAIM_MS } : {};
+		const mine = await state.claimPost(threadId, event.toolCallId, claim).catch((error: unknown) => {
+			logger.warn({ err: error, sessionId: threadId }, `${tag}: claiming a card's post failed; posting it`);
+			return true;
+		});
+		if (!mine) return;
 		const card = cardOf(event, lead, await localeOf(threadId));
 		const messageIds = card ? await port.postCard(threadId, await prepared(card)) : [];
 		if (messageIds.length === 0) return;
