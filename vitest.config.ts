@@ -1,8 +1,17 @@
 import { defineConfig } from "vitest/config";
 
+/** Tests that run several bot processes at once (see vitest.processes.config.ts): run after the rest, one file at a time. */
+export const PROCESS_TESTS = [
+	"test/multiprocess/slack-lessons.test.ts",
+	"test/multiprocess/slack-failover.test.ts",
+	"test/adapters/discord/shards.test.ts",
+	"test/adapters/discord/shards-failover.test.ts",
+];
+
 export default defineConfig({
 	test: {
 		include: ["test/**/*.test.ts"],
+		exclude: ["**/node_modules/**", ...PROCESS_TESTS],
 		testTimeout: 30_000,
 		hookTimeout: 60_000,
 		// Two cores on CI: keep the suite's heavy parts (Chromium, SQLite builds) from fighting.
