@@ -21,6 +21,7 @@ import type { LessonController } from "../lesson/controller.ts";
 import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { AnswerForm } from "../lesson/port.ts";
 import { actorOf } from "./actor.ts";
+import { deferUpdate } from "./interaction-rest.ts";
 import { interactionLocale, NOTICES } from "./notices.ts";
 import type { InteractionReplies } from "./port.ts";
 import { encodeDiscordThreadId } from "./thread-id.ts";
@@ -81,7 +82,7 @@ export async function onButton(ctx: ControlsContext, interaction: ButtonInteract
 	if (id?.verb === "help") {
 		const kind = HELP_KINDS[id.choice ?? -1];
 		if (!kind) return void (await interaction.reply(ephemeral(interaction, NOTICES.unknownComponent)));
-		await interaction.deferUpdate();
+		await deferUpdate(interaction);
 		const actor = actorOf(interaction, "followUp", ctx.logger);
 		return void (await asClick(ctx, interaction, threadId, () =>
 			ctx.controller.help(actor, threadId, id.toolCallId, kind),
@@ -89,7 +90,7 @@ export async function onButton(ctx: ControlsContext, interaction: ButtonInteract
 	}
 	if (id?.verb !== "pick" || id.choice === undefined)
 		return void (await interaction.reply(ephemeral(interaction, NOTICES.unknownComponent)));
-	await interaction.deferUpdate();
+	await deferUpdate(interaction);
 	const actor = actorOf(interaction, "followUp", ctx.logger);
 	const choice = id.choice;
 	await asClick(ctx, interaction, threadId, () => ctx.controller.choose(actor, threadId, id.toolCallId, choice));
@@ -103,7 +104,7 @@ export async function onSelect(ctx: ControlsContext, interaction: StringSelectMe
 	if (id?.verb !== "select") return void (await interaction.reply(ephemeral(interaction, NOTICES.unknownComponent)));
 	const raw = interaction.values[0] ?? "";
 	if (!/^\d{1,4}$/.test(raw)) return void (await interaction.reply(ephemeral(interaction, NOTICES.invalidChoice)));
-	await interaction.deferUpdate();
+	await deferUpdate(interaction);
 	const actor = actorOf(interaction, "followUp", ctx.logger);
 	await asClick(ctx, interaction, threadId, () => ctx.controller.choose(actor, threadId, id.toolCallId, Number(raw)));
 }
@@ -127,7 +128,7 @@ export async function onModalSubmit(ctx: ControlsContext, interaction: ModalSubm
 	if (id?.verb !== "modal") return void (await interaction.reply(ephemeral(interaction, NOTICES.unknownComponent)));
 	// From a card: update it (the answered state follows); from elsewhere: an ephemeral reply says what happened.
 	const fromMessage = interaction.isFromMessage();
-	if (fromMessage) await interaction.deferUpdate();
+	if (fromMessage) await deferUpdate(interaction);
 	else await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	const actor = actorOf(interaction, fromMessage ? "followUp" : "editReply", ctx.logger);
 	const submit = () =>

@@ -17,8 +17,6 @@ import {
 	ChannelType,
 	type Client,
 	type RawFile,
-	REST,
-	RESTEvents,
 	Routes,
 	ThreadAutoArchiveDuration,
 } from "discord.js";
@@ -26,6 +24,7 @@ import type { Logger } from "../../core/contracts/logger.ts";
 import { type Card, type PlanPicture, splitMessage, toDiscordMessages } from "../../render/index.ts";
 import { type ClickReplies, createClickReplies } from "../lesson/click-replies.ts";
 import type { PlatformPort } from "../lesson/port.ts";
+import { interactionRest } from "./interaction-rest.ts";
 import { DISCORD_STYLE, introText } from "./notices.ts";
 import {
 	describeRestError,
@@ -74,13 +73,8 @@ export function createDiscordPort(
 	replies: InteractionReplies = createInteractionReplies(),
 ): PlatformPort<DiscordThread> {
 	const rest = client.rest;
-	// Interaction webhooks get a REST of their own (no token: auth is the interaction token in the URL), so
-	// discord.js's local count of the global limit (50 a second) is left to the routes Discord counts.
-	const hooks = new REST({ ...client.options.rest });
-	// Its rate limits, retries and 5xx reach the client's REST listeners (client.ts logs them).
-	hooks.on(RESTEvents.RateLimited, (info) => client.rest.emit(RESTEvents.RateLimited, info));
-	hooks.on(RESTEvents.InvalidRequestWarning, (info) => client.rest.emit(RESTEvents.InvalidRequestWarning, info));
-	hooks.on(RESTEvents.Response, (request, response) => client.rest.emit(RESTEvents.Response, request, response));
+	// Interaction webhooks go through the interaction REST (see interaction-rest.ts): outside the global limit.
+	const hooks = interactionRest(client);
 	const channelOf = (threadId: string) => decodeDiscordThreadId(threadId)?.threadId ?? "";
 
 	/** Post through the newest click of the thread while its token is good, else in the channel. */
