@@ -82,6 +82,8 @@ export async function startStack(
 	const renderer = options.png
 		? stubRenderer(options.png)
 		: createPlanRenderer({ executablePath: "/usr/bin/chromium" });
+	// Warmed before any lesson, as `learnharness start` does: the first picture is not a cold Chromium launch.
+	if (!options.png && (await renderer.warm?.()) !== "ready") throw new Error("chromium could not be warmed");
 	const storeUrl = `sqlite://${join(dir, "lh.sqlite")}`;
 	const events: TutorEvent[] = [];
 	const open = async () => {
