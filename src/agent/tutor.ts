@@ -80,7 +80,7 @@ export interface TutorOptions {
 	recall?: (sessionId: string, learner: StartLessonOptions["learner"], topic: string) => Promise<string | undefined>;
 	/** On a shared store: a session lease's time to live, renewed every third of it while turns run (default 10 s). */
 	leaseTtlMs?: number;
-	/** On a shared store: how long a session's events wait for another process's lease before they are refused (default 20 s). */
+	/** On a shared store: how long a process waits for another one to apply (or give up the lease over) the events it queued (default 20 s); they stay queued after that. */
 	leaseWaitMs?: number;
 	/** Cost caps: a turn runs only when `beforeTurn` allows it; each model step's usage goes to `spent` (default: no caps). */
 	budget?: TurnBudget;

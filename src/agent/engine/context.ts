@@ -40,7 +40,7 @@ export interface EngineContext {
 	storeHealthy: boolean;
 	/** Lease time to live on a shared store (default LEASE_TTL_MS, 10 s); renewed every third of it. */
 	leaseTtlMs?: number;
-	/** Longest a pump waits for another process's lease on the session (default LEASE_WAIT_MS). */
+	/** Longest a pump waits for another process to apply (or give up the lease over) the events this one queued (default LEASE_WAIT_MS). */
 	leaseWaitMs?: number;
 	/** Cost caps: consulted before a turn, told each step's usage (TutorOptions.budget). */
 	budget?: TurnBudget;

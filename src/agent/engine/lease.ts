@@ -62,14 +62,27 @@ async function oursPending(ctx: EngineContext, state: SessionState): Promise<boo
  * `LEASE_WAIT_MS`) only while entries it appended are still there, and takes the lease when the
  * holder died or paused past it. Undefined: someone else has it (or the tutor closes).
  */
-export async function takeLease(ctx: EngineContext, state: SessionState): Promise<SessionLease | undefined> {
+export function takeLease(ctx: EngineContext, state: SessionState): Promise<SessionLease | undefined> {
+	return acquirePolling(ctx, state, ctx.leaseWaitMs ?? LEASE_WAIT_MS, () => oursPending(ctx, state));
+}
+
+/**
+ * Try the session's lease, then again (50 ms doubling, capped at 1 s) while `keepTrying` says so and
+ * `withinMs` has not passed; undefined when it stayed taken (or the tutor closes).
+ */
+async function acquirePolling(
+	ctx: EngineContext,
+	state: SessionState,
+	withinMs: number,
+	keepTrying: () => boolean | Promise<boolean>,
+): Promise<SessionLease | undefined> {
 	const sessionId = state.record.sessionId;
 	const ttl = ctx.leaseTtlMs ?? LEASE_TTL_MS;
-	const deadline = Date.now() + (ctx.leaseWaitMs ?? LEASE_WAIT_MS);
+	const deadline = Date.now() + withinMs;
 	for (let attempt = 0; attempt < 10_000 && !ctx.signal.aborted; attempt++) {
 		const lease = await ctx.store.acquire(sessionId, ttl);
 		if (lease) return lease;
-		if (Date.now() >= deadline || !(await oursPending(ctx, state))) return undefined;
+		if (Date.now() >= deadline || !(await keepTrying())) return undefined;
 		await pause(Math.min(50 * 2 ** attempt, 1_000), ctx.signal);
 	}
 	return undefined;
@@ -141,14 +154,9 @@ export async function withLease<T>(
 	withinMs: number,
 	work: () => Promise<T>,
 ): Promise<T> {
-	const sessionId = state.record.sessionId;
-	const deadline = Date.now() + withinMs;
-	for (let attempt = 0; attempt < 10_000 && !ctx.signal.aborted; attempt++) {
-		// Not while this process's own pump runs it (it may hold the lease now).
-		const lease = state.pump ? undefined : await ctx.store.acquire(sessionId, ctx.leaseTtlMs ?? LEASE_TTL_MS);
-		if (lease) return underLease(ctx, state, lease, work);
-		if (Date.now() >= deadline) break;
-		await pause(Math.min(50 * 2 ** attempt, 1_000), ctx.signal);
-	}
-	throw new Error(`session ${sessionId} stayed busy for ${withinMs} ms`);
+	// Not while this process's own pump runs the session (it may hold the lease now): wait for it.
+	for (let i = 0; i < 10_000 && state.pump && !ctx.signal.aborted; i++) await state.pump.catch(() => undefined);
+	const lease = await acquirePolling(ctx, state, withinMs, () => true);
+	if (!lease) throw new Error(`session ${state.record.sessionId} stayed busy for ${withinMs} ms`);
+	return underLease(ctx, state, lease, work);
 }
