@@ -1,9 +1,12 @@
 /**
  * Clicks, selects and modal submits on lesson cards, decoded into controller
- * calls. The first response comes before any store or model work: a deferred
- * update for picks, selects and submits; for an "Answer" button the modal
- * itself (or a notice), after the controller's bounded pre-check. Component
- * ids are a claim the tutor checks against the session's pending calls.
+ * calls. A pick, select or submit is acknowledged (a deferred update) once the
+ * tutor has recorded or refused it, at the latest after RECORD_BEFORE_ACK_MS
+ * (ack-gate.ts): a process that dies before recording leaves the click
+ * unacknowledged (Discord says it failed; the learner clicks again) rather
+ * than acknowledged and lost. For an "Answer" button the first response is the
+ * modal itself (or a notice), after the controller's bounded pre-check.
+ * Component ids are a claim the tutor checks against the session's pending calls.
  */
 
 import {
@@ -17,13 +20,15 @@ import type { HandleResult } from "../../core/contracts/events.ts";
 import { HELP_KINDS } from "../../core/contracts/help.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { decodeComponentId, discordAnswerModal, encodeComponentId } from "../../render/index.ts";
+import { type AckGate, createAckGate } from "../lesson/ack-gate.ts";
 import type { LessonController } from "../lesson/controller.ts";
 import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
-import type { AnswerForm } from "../lesson/port.ts";
-import { actorOf } from "./actor.ts";
+import type { Actor, AnswerForm } from "../lesson/port.ts";
+import { actorOf, type NoticeRoute } from "./actor.ts";
 import { deferUpdate } from "./interaction-rest.ts";
 import { interactionLocale, NOTICES } from "./notices.ts";
 import type { InteractionReplies } from "./port.ts";
+import { describeRestError } from "./rest-messages.ts";
 import { encodeDiscordThreadId } from "./thread-id.ts";
 
 /** What the control handlers need. */
@@ -42,22 +47,50 @@ function threadOf(interaction: Interaction): string | undefined {
 }
 
 /**
+ * A click acknowledged by `ack` once recorded: its actor's notices (ephemeral, through `route`) wait for the
+ * acknowledgement, and the tutor's verdict opens it.
+ */
+function gatedClick(
+	ctx: ControlsContext,
+	interaction: ButtonInteraction | StringSelectMenuInteraction | ModalSubmitInteraction,
+	route: NoticeRoute,
+	ack: () => Promise<void>,
+): { gate: AckGate; actor: Actor } {
+	const gate = createAckGate(ack, (error) =>
+		ctx.logger.warn({ err: describeRestError(error), interactionId: interaction.id }, "discord: a click's ack failed"),
+	);
+	const inner = actorOf(interaction, route, ctx.logger);
+	const actor: Actor = {
+		...inner,
+		notify: async (content, picture) => {
+			if (await gate.open()) await inner.notify(content, picture);
+		},
+		recorded: () => void gate.open(),
+	};
+	return { gate, actor };
+}
+
+/**
  * Run a deferred-update click: while it runs, the thread's output goes through this interaction (the card as
- * `@original`, the rest as follow-ups: see port.ts); a refused click is not used.
+ * `@original`, the rest as follow-ups, once acknowledged: see port.ts); a refused click is not used.
  */
 async function asClick(
 	ctx: ControlsContext,
 	interaction: MessageComponentInteraction | ModalSubmitInteraction,
 	threadId: string,
+	gate: AckGate,
 	run: () => Promise<HandleResult>,
 ): Promise<HandleResult> {
 	const messageId = interaction.message?.id;
-	const click = messageId
-		? ctx.replies?.note(threadId, messageId, { applicationId: interaction.applicationId, token: interaction.token })
-		: undefined;
-	const result = await run();
-	if (click && !result.ok) ctx.replies?.forget(threadId, click);
-	return result;
+	const reply = { applicationId: interaction.applicationId, token: interaction.token, acked: gate.opened };
+	const click = messageId ? ctx.replies?.note(threadId, messageId, reply) : undefined;
+	try {
+		const result = await run();
+		if (click && !result.ok) ctx.replies?.forget(threadId, click);
+		return result;
+	} finally {
+		await gate.open();
+	}
 }
 
 /** An adapter notice in the clicker's own language, as an ephemeral reply. */
@@ -82,18 +115,16 @@ export async function onButton(ctx: ControlsContext, interaction: ButtonInteract
 	if (id?.verb === "help") {
 		const kind = HELP_KINDS[id.choice ?? -1];
 		if (!kind) return void (await interaction.reply(ephemeral(interaction, NOTICES.unknownComponent)));
-		await deferUpdate(interaction);
-		const actor = actorOf(interaction, "followUp", ctx.logger);
-		return void (await asClick(ctx, interaction, threadId, () =>
+		const { gate, actor } = gatedClick(ctx, interaction, "followUp", () => deferUpdate(interaction));
+		return void (await asClick(ctx, interaction, threadId, gate, () =>
 			ctx.controller.help(actor, threadId, id.toolCallId, kind),
 		));
 	}
 	if (id?.verb !== "pick" || id.choice === undefined)
 		return void (await interaction.reply(ephemeral(interaction, NOTICES.unknownComponent)));
-	await deferUpdate(interaction);
-	const actor = actorOf(interaction, "followUp", ctx.logger);
+	const { gate, actor } = gatedClick(ctx, interaction, "followUp", () => deferUpdate(interaction));
 	const choice = id.choice;
-	await asClick(ctx, interaction, threadId, () => ctx.controller.choose(actor, threadId, id.toolCallId, choice));
+	await asClick(ctx, interaction, threadId, gate, () => ctx.controller.choose(actor, threadId, id.toolCallId, choice));
 }
 
 /** A string select: its value is the chosen option's 0-based index. */
@@ -104,9 +135,10 @@ export async function onSelect(ctx: ControlsContext, interaction: StringSelectMe
 	if (id?.verb !== "select") return void (await interaction.reply(ephemeral(interaction, NOTICES.unknownComponent)));
 	const raw = interaction.values[0] ?? "";
 	if (!/^\d{1,4}$/.test(raw)) return void (await interaction.reply(ephemeral(interaction, NOTICES.invalidChoice)));
-	await deferUpdate(interaction);
-	const actor = actorOf(interaction, "followUp", ctx.logger);
-	await asClick(ctx, interaction, threadId, () => ctx.controller.choose(actor, threadId, id.toolCallId, Number(raw)));
+	const { gate, actor } = gatedClick(ctx, interaction, "followUp", () => deferUpdate(interaction));
+	await asClick(ctx, interaction, threadId, gate, () =>
+		ctx.controller.choose(actor, threadId, id.toolCallId, Number(raw)),
+	);
 }
 
 /** The typed answer of a modal: its text input (by id), else the first text input it has. */
@@ -128,13 +160,17 @@ export async function onModalSubmit(ctx: ControlsContext, interaction: ModalSubm
 	if (id?.verb !== "modal") return void (await interaction.reply(ephemeral(interaction, NOTICES.unknownComponent)));
 	// From a card: update it (the answered state follows); from elsewhere: an ephemeral reply says what happened.
 	const fromMessage = interaction.isFromMessage();
-	if (fromMessage) await deferUpdate(interaction);
-	else await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-	const actor = actorOf(interaction, fromMessage ? "followUp" : "editReply", ctx.logger);
+	const { gate, actor } = fromMessage
+		? gatedClick(ctx, interaction, "followUp", () => deferUpdate(interaction))
+		: gatedClick(ctx, interaction, "editReply", async () => {
+				await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+			});
 	const submit = () =>
 		ctx.controller.submitForm(actor, threadId, id.toolCallId, typedAnswer(interaction, id.toolCallId));
 	// Not from a card: its deferred reply is ephemeral, and a first follow-up would replace it, so the thread's
 	// output goes through the channel.
-	const result = fromMessage ? await asClick(ctx, interaction, threadId, submit) : await submit();
+	const result = fromMessage
+		? await asClick(ctx, interaction, threadId, gate, submit)
+		: await submit().finally(() => gate.open());
 	if (result.ok && !fromMessage) await actor.notify(t(actor.locale ?? DEFAULT_LOCALE, "start.recorded"));
 }

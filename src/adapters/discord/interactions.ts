@@ -48,9 +48,16 @@ const CLAIM_WAIT_MS = 500;
 export function createInteractionListener(ctx: ControlsContext): (interaction: Interaction) => void {
 	return (interaction) => {
 		const started = Date.now();
-		ctx.controller.deliveries
-			.claim(`discord:interaction:${interaction.id}`, DELIVERY_TTL_MS.interaction, CLAIM_WAIT_MS)
-			.then((first) => (first ? route(ctx, interaction) : undefined))
+		const key = `discord:interaction:${interaction.id}`;
+		const claims = ctx.controller.deliveries;
+		// Discord never redelivers an interaction: "busy" (the other process has it) is dropped like "seen".
+		claims
+			.claim(key, DELIVERY_TTL_MS.interaction, CLAIM_WAIT_MS)
+			.then(async (verdict) => {
+				if (verdict !== "first") return;
+				await route(ctx, interaction);
+				await claims.confirm(key, DELIVERY_TTL_MS.interaction);
+			})
 			.catch(async (error: unknown) => {
 				ctx.logger.error(
 					{

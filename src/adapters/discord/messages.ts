@@ -55,7 +55,8 @@ export async function onMessage(ctx: ControlsContext, message: Message): Promise
 	const files = attachmentsOf(message);
 	if (message.content.trim() === "" && files.length === 0) return warnNoContent(ctx);
 	// Two processes on one token both receive every message: one of them delivers it.
-	if (!(await ctx.controller.deliveries.claim(`discord:message:${message.id}`, DELIVERY_TTL_MS.message))) return;
+	const key = `discord:message:${message.id}`;
+	if ((await ctx.controller.deliveries.claim(key, DELIVERY_TTL_MS.message)) !== "first") return;
 	const threadId = encodeDiscordThreadId({ guildId: message.guildId, threadId: message.channelId });
 	const by = participantOf(message.author, message.member);
 	// A turn a typed message starts has no interaction to answer through: its output posts in the channel.
@@ -66,6 +67,7 @@ export async function onMessage(ctx: ControlsContext, message: Message): Promise
 		message.content,
 		files.length > 0 ? { files, actor: messageActor(message, ctx.logger) } : undefined,
 	);
+	await ctx.controller.deliveries.confirm(key, DELIVERY_TTL_MS.message);
 }
 
 let warned = false;

@@ -22,7 +22,7 @@ import {
 } from "discord.js";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { type Card, type PlanPicture, splitMessage, toDiscordMessages } from "../../render/index.ts";
-import { type ClickReplies, createClickReplies } from "../lesson/click-replies.ts";
+import { type ClickReplies, type ClickReply, createClickReplies } from "../lesson/click-replies.ts";
 import type { PlatformPort } from "../lesson/port.ts";
 import { interactionRest } from "./interaction-rest.ts";
 import { DISCORD_STYLE, introText } from "./notices.ts";
@@ -48,6 +48,7 @@ export const INTERACTION_REPLY_MS = 14 * 60_000;
 
 /** The clicks of each thread whose interactions carry the turn's output (one registry per adapter). */
 export type InteractionReplies = ClickReplies<InteractionWebhook>;
+type InteractionClick = ClickReply<InteractionWebhook>;
 
 /** A registry of interaction replies, for createDiscordPort and the control handlers. */
 export const createInteractionReplies = (): InteractionReplies =>
@@ -77,9 +78,16 @@ export function createDiscordPort(
 	const hooks = interactionRest(client);
 	const channelOf = (threadId: string) => decodeDiscordThreadId(threadId)?.threadId ?? "";
 
+	/** `click` once its interaction is acknowledged (a click is acknowledged after its event is recorded); else undefined. */
+	async function acked(threadId: string, click: InteractionClick | undefined): Promise<InteractionClick | undefined> {
+		if (!click || (await (click.reply.acked ?? true))) return click;
+		replies.forget(threadId, click);
+		return undefined;
+	}
+
 	/** Post through the newest click of the thread while its token is good, else in the channel. */
 	async function send(threadId: string, body: MessageBody, files?: RawFile[]): Promise<string | undefined> {
-		const click = replies.latest(threadId);
+		const click = await acked(threadId, replies.latest(threadId));
 		if (click) {
 			const id = await postFollowUp(hooks, logger, click.reply, body, files);
 			if (id) return id;
@@ -118,7 +126,7 @@ export function createDiscordPort(
 			const { files: _files, attachments: _attachments, ...message } = first;
 			const edit = { components: [], ...message };
 			// Clicked: the card is the click's `@original` (a deleted one or a dead token: the channel route decides).
-			const click = replies.onMessage(threadId, target);
+			const click = await acked(threadId, replies.onMessage(threadId, target));
 			if (click) {
 				const outcome = await editOriginal(hooks, logger, click.reply, edit);
 				if (outcome === "ok") return true;

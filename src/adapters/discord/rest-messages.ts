@@ -72,6 +72,8 @@ export async function editMessage(
 export interface InteractionWebhook {
 	applicationId: string;
 	token: string;
+	/** Settles once the interaction is acknowledged (false: it was not, so its webhook is not usable); absent: it is. */
+	acked?: Promise<boolean>;
 }
 
 /**

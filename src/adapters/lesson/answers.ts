@@ -91,6 +91,7 @@ export function createAnswerFlows(deps: AnswerDeps) {
 
 	async function deliver(actor: Actor, threadId: string, event: LearnerEvent): Promise<HandleResult> {
 		const result = await tutor.handle(threadId, event);
+		actor.recorded?.();
 		await refused(actor, threadId, result, event.type === "end" ? "end" : "answer");
 		// Group lessons: a vote is acknowledged privately (the tally comes later, for everyone).
 		if (result.ok && result.vote)

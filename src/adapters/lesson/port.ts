@@ -61,6 +61,8 @@ export interface Actor {
 	notify(text: string, picture?: PlanPicture): Promise<void>;
 	/** Show the answer form (Discord: the modal as the first response; Slack: views.open with the trigger). Must not throw. */
 	openForm?(form: AnswerForm): Promise<void>;
+	/** The tutor recorded (or refused) this person's event: the platform may acknowledge their click now (ack-gate.ts). Must not throw. */
+	recorded?(): void;
 }
 
 /** A platform's limits, as the controller needs them. */

@@ -1,7 +1,7 @@
 /**
- * Waiting helpers. within(): the value of `work`, or undefined once `ms` passed (or it
- * rejected). For waits that must not hold anything up: a store read before a
- * modal, a shutdown that waits for running turns.
+ * within(): the value of `work`, or undefined once `ms` passed (or it rejected). For
+ * waits that must not hold anything up: a store read before a modal, a shutdown that
+ * waits for running turns, a click's record before its acknowledgement.
  */
 
 /** `work`'s value, or undefined when `ms` passes first or `work` rejects. The timer never outlives the call. */
@@ -15,14 +15,4 @@ export async function within<T>(work: Promise<T>, ms: number): Promise<T | undef
 	} finally {
 		clearTimeout(timer);
 	}
-}
-
-/**
- * Resolve on the event loop's next check phase. Called right after an ack, it lets the
- * I/O already waiting (the next requests, and their acks) run before this handler's
- * slower work: in a burst of clicks each ack waits for the arrivals before it, not for
- * their work.
- */
-export function afterPendingIo(): Promise<void> {
-	return new Promise((resolve) => setImmediate(resolve));
 }

@@ -2,8 +2,9 @@
  * Clicks on cards (block_actions: a button choice, a select, the "Answer"
  * button that opens the free-text modal, the parent message's End button) and
  * the modal's view_submission, decoded into controller calls. Each is acked
- * at once; the component id is a claim the tutor checks against the session's
- * pending calls, so a stale or double click records nothing.
+ * once the tutor has recorded or refused it (bounded: deliveries.ts); the
+ * component id is a claim the tutor checks against the session's pending
+ * calls, so a stale or double click records nothing.
  */
 
 import type { App, BlockAction, BlockElementAction, ViewOutput, ViewSubmitAction } from "@slack/bolt";
@@ -12,9 +13,8 @@ import { HELP_KINDS } from "../../core/contracts/help.ts";
 import { decodeComponentId, slackAnswerModal } from "../../render/index.ts";
 import { DEFAULT_LOCALE, type Locale, resolveLocale, t } from "../lesson/i18n.ts";
 import type { AnswerForm } from "../lesson/port.ts";
-import { afterPendingIo } from "../lesson/within.ts";
 import { type HandlerContext, notify, slackActor } from "./context.ts";
-import { firstDelivery } from "./deliveries.ts";
+import { recordFirst } from "./deliveries.ts";
 import { END_ACTION_ID } from "./messages.ts";
 import type { SlackClicks } from "./port.ts";
 import { decodeSlackThreadId, encodeSlackThreadId } from "./thread-id.ts";
@@ -144,25 +144,19 @@ async function onControl(
  * a clicked card is updated through the click's response_url.
  */
 export function registerControls(app: App, ctx: HandlerContext, clicks?: SlackClicks): void {
-	const guarded = (what: string, work: () => Promise<void>) =>
-		work().catch((error: unknown) => ctx.logger.error({ err: error }, `slack: handling ${what} failed`));
+	// Each is acknowledged once what it carries is recorded (bounded): see deliveries.ts.
 	app.action<BlockAction>(/^lh:(pick|select|open|help):/, async ({ ack, body, action, context }) => {
+		await recordFirst(ctx, context, "a click", () => onControl(ctx, body, action, clicks));
 		await ack();
-		await afterPendingIo();
-		if (!(await firstDelivery(context))) return;
-		await guarded("a click", () => onControl(ctx, body, action, clicks));
 	});
 	app.action<BlockAction>(END_ACTION_ID, async ({ ack, body, context }) => {
-		await ack();
-		await afterPendingIo();
-		if (!(await firstDelivery(context))) return;
 		// The End button sits on the parent message: its ts is the lesson thread's ts.
 		const click = clickOf(body, true);
-		if (click?.threadId)
-			await guarded(
-				"End",
-				async () => void (await ctx.controller.end(slackActor(ctx, click.by, click.target), click.threadId)),
-			);
+		if (click?.threadId) {
+			const { threadId, by, target } = click;
+			await recordFirst(ctx, context, "End", () => ctx.controller.end(slackActor(ctx, by, target), threadId));
+		}
+		await ack();
 	});
 	app.view<ViewSubmitAction>(/^lh:modal:/, async ({ ack, body, view, context }) => {
 		const answer = typedAnswerOf(view);
@@ -174,10 +168,7 @@ export function registerControls(app: App, ctx: HandlerContext, clicks?: SlackCl
 					[answer.blockId]: t(decodeModalMetadata(view.private_metadata)?.locale ?? DEFAULT_LOCALE, "form.empty"),
 				},
 			}));
-		await ack();
-		await afterPendingIo();
-		if (!(await firstDelivery(context))) return;
-		await guarded("a modal submission", async () => {
+		await recordFirst(ctx, context, "a modal submission", async () => {
 			const meta = decodeModalMetadata(view.private_metadata);
 			const address = meta ? decodeSlackThreadId(meta.sessionId) : undefined;
 			const teamId = body.team?.id ?? body.user.team_id;
@@ -197,5 +188,6 @@ export function registerControls(app: App, ctx: HandlerContext, clicks?: SlackCl
 			const target = { channelId: address.channelId, userId: by.id, threadTs: address.threadTs };
 			await ctx.controller.submitForm(slackActor(ctx, by, target), meta.sessionId, meta.toolCallId, answer.text);
 		});
+		await ack();
 	});
 }

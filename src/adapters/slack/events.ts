@@ -13,6 +13,7 @@ import { DELIVERY_TTL_MS } from "../lesson/deliveries.ts";
 import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { IncomingFile } from "../lesson/images.ts";
 import { type HandlerContext, slackActor } from "./context.ts";
+import { deliveryBusy, recordFirst } from "./deliveries.ts";
 import { encodeSlackThreadId } from "./thread-id.ts";
 
 /** The fields of a message/app_mention event we read (payloads are checked, not trusted). */
@@ -78,8 +79,13 @@ export function stripMentions(text: string): string {
 export function registerEvents(app: App, ctx: HandlerContext): void {
 	// True the first time a message is seen; Slack may deliver one message as app_mention and message, and retry both.
 	const keyOf = (m: TypedMessage): string => `slack:message:${m.channelId}:${m.ts}`;
-	const firstTime = (m: TypedMessage): Promise<boolean> =>
-		ctx.controller.deliveries.claim(keyOf(m), DELIVERY_TTL_MS.message);
+	// "busy": its twin is with another process that may die before recording it; Slack retries this one later.
+	const firstTime = async (m: TypedMessage): Promise<boolean> => {
+		const verdict = await ctx.controller.deliveries.claim(keyOf(m), DELIVERY_TTL_MS.message);
+		if (verdict === "busy") throw deliveryBusy(keyOf(m));
+		return verdict === "first";
+	};
+	const done = (m: TypedMessage) => ctx.controller.deliveries.confirm(keyOf(m), DELIVERY_TTL_MS.message);
 	const threadOf = (m: TypedMessage): string | undefined =>
 		m.threadTs && m.threadTs !== m.ts
 			? encodeSlackThreadId({ teamId: m.teamId, channelId: m.channelId, threadTs: m.threadTs })
@@ -97,52 +103,54 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 	};
 	const hasContent = (m: TypedMessage): boolean => stripMentions(m.text) !== "" || m.files.length > 0;
 
-	app.event("message", async ({ body, event }) => {
-		try {
-			const m = typedMessage(body as unknown as Record<string, unknown>, event as unknown as Record<string, unknown>);
-			const threadId = m ? threadOf(m) : undefined;
-			if (!m || !threadId || !hasContent(m) || !(await firstTime(m))) return;
+	// Slack is answered once the message is with the tutor (bounded), so a process killed before that leaves the
+	// event unanswered and Slack retries it (deliveries.ts).
+	app.event("message", async ({ body, event, context }) => {
+		const m = typedMessage(body as unknown as Record<string, unknown>, event as unknown as Record<string, unknown>);
+		const threadId = m ? threadOf(m) : undefined;
+		if (!m || !threadId || !hasContent(m) || !(await firstTime(m))) return;
+		await recordFirst(ctx, context, "a message", async () => {
 			const result = await deliver(m, threadId);
 			// Not a lesson's thread: leave the message unclaimed, so its app_mention twin (if it mentions us) can
 			// start a lesson there.
 			if (!result.ok && result.code === "unknown-session") await ctx.controller.deliveries.release(keyOf(m));
-		} catch (error) {
-			ctx.logger.error({ err: error }, "slack: handling a message failed");
-		}
+			else await done(m);
+		});
 	});
 
-	app.event("app_mention", async ({ body, event }) => {
-		try {
-			const m = typedMessage(body as unknown as Record<string, unknown>, event as unknown as Record<string, unknown>);
-			if (!m || !(await firstTime(m))) return;
-			// In a lesson's thread a mention is a message to the tutor; anywhere else it starts a lesson.
-			const threadId = threadOf(m);
-			if (threadId && hasContent(m)) {
-				const result = await deliver(m, threadId);
-				if (result.ok || result.code !== "unknown-session") return;
-			}
-			let mode: LessonMode | undefined;
-			const topic = stripMentions(m.text)
-				.split(" ")
-				.filter((w) => {
-					const lower = w.toLowerCase();
-					if (lower === "--group") mode = "group";
-					else if (lower === "--solo") mode = "solo";
-					else return w !== "";
-					return false;
-				})
-				.join(" ");
-			const locale = await ctx.admins.locale(m.userId);
-			const target = { channelId: m.channelId, userId: m.userId, threadTs: m.threadTs };
-			const actor = slackActor(ctx, await who(m.userId), target, undefined, locale);
-			if (topic === "") return actor.notify(t(locale ?? DEFAULT_LOCALE, "slack.mentionTopic"));
-			await ctx.controller.start(
-				actor,
-				{ community: m.teamId, channelId: m.channelId },
-				{ topic, ...(mode ? { mode } : {}) },
-			);
-		} catch (error) {
-			ctx.logger.error({ err: error }, "slack: handling a mention failed");
-		}
+	app.event("app_mention", async ({ body, event, context }) => {
+		const m = typedMessage(body as unknown as Record<string, unknown>, event as unknown as Record<string, unknown>);
+		if (!m || !(await firstTime(m))) return;
+		await recordFirst(ctx, context, "a mention", () => mention(m));
 	});
+
+	/** A mention: in a lesson's thread a message to the tutor; anywhere else it starts a lesson. */
+	async function mention(m: TypedMessage): Promise<void> {
+		const threadId = threadOf(m);
+		if (threadId && hasContent(m)) {
+			const result = await deliver(m, threadId);
+			if (result.ok || result.code !== "unknown-session") return void (await done(m));
+		}
+		await done(m);
+		let mode: LessonMode | undefined;
+		const topic = stripMentions(m.text)
+			.split(" ")
+			.filter((w) => {
+				const lower = w.toLowerCase();
+				if (lower === "--group") mode = "group";
+				else if (lower === "--solo") mode = "solo";
+				else return w !== "";
+				return false;
+			})
+			.join(" ");
+		const locale = await ctx.admins.locale(m.userId);
+		const target = { channelId: m.channelId, userId: m.userId, threadTs: m.threadTs };
+		const actor = slackActor(ctx, await who(m.userId), target, undefined, locale);
+		if (topic === "") return actor.notify(t(locale ?? DEFAULT_LOCALE, "slack.mentionTopic"));
+		await ctx.controller.start(
+			actor,
+			{ community: m.teamId, channelId: m.channelId },
+			{ topic, ...(mode ? { mode } : {}) },
+		);
+	}
 }

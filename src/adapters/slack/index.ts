@@ -16,7 +16,7 @@ import { toBoltLogger } from "./bolt-logger.ts";
 import { clientOptionsFor } from "./config.ts";
 import type { HandlerContext } from "./context.ts";
 import { registerControls } from "./controls.ts";
-import { registerDeliveryGuard } from "./deliveries.ts";
+import { DELIVERY_BUSY, registerDeliveryGuard } from "./deliveries.ts";
 import { registerEvents, SLACK_FILE_ORIGIN } from "./events.ts";
 import { registerCommands } from "./lesson-command.ts";
 import { createSlackClicks, createSlackPort } from "./port.ts";
@@ -56,8 +56,9 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 				...(options.httpRoutes?.length ? { customRoutes: options.httpRoutes } : {}),
 				logger: boltLogger,
 				logLevel: LogLevel.INFO,
-				// Ack-first: Bolt answers Slack as soon as a listener calls ack(); the work continues after.
-				processBeforeResponse: false,
+				// Record first: Slack is answered when the listeners return, and they return once what the request
+				// carries is recorded (bounded; the work goes on after): deliveries.ts.
+				processBeforeResponse: true,
 			});
 	const app = new App({
 		token: config.botToken,
@@ -101,6 +102,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 	registerProfileActions(app, ctx);
 	registerEvents(app, ctx);
 	app.error(async (error) => {
+		// Another process is handling this delivery: no answer but a 500, so Slack delivers it again later.
+		if ((error as { code?: unknown }).code === DELIVERY_BUSY) throw error;
 		logger.error({ err: error, code: (error as { code?: unknown }).code }, "slack: unhandled error in a listener");
 	});
 

@@ -1,7 +1,7 @@
 /**
  * `/lesson start|end|status|help|config|usage`, decoded into controller calls.
  * Every invocation is acked at once (empty ack, so Slack's 3-second deadline
- * holds whatever follows); the answer goes back through the command's
+ * holds whatever follows; a replay is dropped first: deliveries.ts); the answer goes back through the command's
  * response_url as an ephemeral message (an ephemeral post when that fails).
  */
 
@@ -12,10 +12,9 @@ import { usageText } from "../lesson/budget-texts.ts";
 import { DEFAULT_LOCALE, LANGUAGE_NAMES, LOCALES, type Locale, resolveLocale, t } from "../lesson/i18n.ts";
 import type { Actor } from "../lesson/port.ts";
 import { rulesText, statusText } from "../lesson/texts.ts";
-import { afterPendingIo } from "../lesson/within.ts";
 import { parseLessonCommand } from "./command-parse.ts";
 import { type HandlerContext, notify, slackActor, threadLink } from "./context.ts";
-import { firstDelivery } from "./deliveries.ts";
+import { afterAnswer } from "./deliveries.ts";
 import { clip, helpText, SLACK_STYLE } from "./messages.ts";
 import { isProfileCommand, profileCommand } from "./profile-command.ts";
 import { decodeSlackThreadId } from "./thread-id.ts";
@@ -106,29 +105,33 @@ async function runCommand(ctx: HandlerContext, command: SlashCommand, actor: Act
 
 /** Register `/lesson` on the app. */
 export function registerCommands(app: App, ctx: HandlerContext): void {
-	app.command(LESSON_COMMAND, async ({ ack, command, respond, context }) => {
+	app.command(LESSON_COMMAND, async ({ ack, command, respond }) => {
+		// Acknowledged at once (a retry or replay never reaches here: deliveries.ts); the answer comes through respond().
 		await ack();
-		await afterPendingIo();
-		if (!(await firstDelivery(context))) return; // a retry or replay: acknowledged, not run twice
-		const target = { channelId: command.channel_id, userId: command.user_id };
-		const reply = async (text: string) => {
-			try {
-				await (respond as RespondFn)({ response_type: "ephemeral", text });
-			} catch (error) {
-				// response_url expired or unreachable: an ephemeral message reaches the same person.
-				ctx.logger.warn({ err: error }, "slack: response_url failed; falling back to chat.postEphemeral");
-				await notify(ctx, target, text);
-			}
-		};
-		const by: Participant = { id: command.user_id, name: command.user_name };
-		let locale: Locale | undefined;
-		try {
-			// The member's Slack language (users.info, cached with the admin check); English when Slack does not say.
-			locale = await ctx.admins.locale(command.user_id);
-			await runCommand(ctx, command, slackActor(ctx, by, target, reply, locale));
-		} catch (error) {
-			ctx.logger.error({ err: error, text: command.text }, "slack: /lesson failed");
-			await reply(t(locale ?? DEFAULT_LOCALE, "slack.internalError"));
-		}
+		afterAnswer(ctx, "/lesson", () => lessonCommand(ctx, command, respond));
 	});
+}
+
+/** One `/lesson` invocation (after its ack): its answer goes back through respond(), else an ephemeral message. */
+async function lessonCommand(ctx: HandlerContext, command: SlashCommand, respond: RespondFn): Promise<void> {
+	const target = { channelId: command.channel_id, userId: command.user_id };
+	const reply = async (text: string) => {
+		try {
+			await (respond as RespondFn)({ response_type: "ephemeral", text });
+		} catch (error) {
+			// response_url expired or unreachable: an ephemeral message reaches the same person.
+			ctx.logger.warn({ err: error }, "slack: response_url failed; falling back to chat.postEphemeral");
+			await notify(ctx, target, text);
+		}
+	};
+	const by: Participant = { id: command.user_id, name: command.user_name };
+	let locale: Locale | undefined;
+	try {
+		// The member's Slack language (users.info, cached with the admin check); English when Slack does not say.
+		locale = await ctx.admins.locale(command.user_id);
+		await runCommand(ctx, command, slackActor(ctx, by, target, reply, locale));
+	} catch (error) {
+		ctx.logger.error({ err: error, text: command.text }, "slack: /lesson failed");
+		await reply(t(locale ?? DEFAULT_LOCALE, "slack.internalError"));
+	}
 }

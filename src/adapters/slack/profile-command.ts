@@ -10,9 +10,9 @@ import type { App, BlockAction, SlashCommand } from "@slack/bolt";
 import type { Participant } from "../../core/contracts/events.ts";
 import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { Actor } from "../lesson/port.ts";
-import { afterPendingIo } from "../lesson/within.ts";
 import type { LessonCommand } from "./command-parse.ts";
 import { type HandlerContext, slackActor, threadLink } from "./context.ts";
+import { afterAnswer } from "./deliveries.ts";
 import { clip } from "./messages.ts";
 import { decodeSlackThreadId } from "./thread-id.ts";
 
@@ -154,19 +154,23 @@ export async function profileCommand(
 export function registerProfileActions(app: App, ctx: HandlerContext): void {
 	app.action<BlockAction>(FORGET_ACTION_ID, async ({ ack, body }) => {
 		await ack();
-		await afterPendingIo();
-		const teamId = body.team?.id ?? body.user.team_id;
-		const channelId = (body.container.channel_id as string | undefined) ?? body.channel?.id;
-		const flows = ctx.controller.profile;
-		if (!teamId || !channelId || !flows) return;
-		const name = body.user.username ?? body.user.name;
-		const by: Participant = name ? { id: body.user.id, name } : { id: body.user.id };
-		const actor = slackActor(ctx, by, { channelId, userId: by.id });
-		try {
-			await actor.notify(await flows.forget(actor, teamId));
-		} catch (error) {
-			ctx.logger.error({ err: error }, "slack: forget-me failed");
-			await actor.notify(t(actor.locale ?? DEFAULT_LOCALE, "profile.forgetFailed"));
-		}
+		afterAnswer(ctx, "forget-me", () => forgetClicked(ctx, body));
 	});
+}
+
+/** The forget-me confirm click (after its ack): everything about the clicker goes, and they are told. */
+async function forgetClicked(ctx: HandlerContext, body: BlockAction): Promise<void> {
+	const teamId = body.team?.id ?? body.user.team_id;
+	const channelId = (body.container.channel_id as string | undefined) ?? body.channel?.id;
+	const flows = ctx.controller.profile;
+	if (!teamId || !channelId || !flows) return;
+	const name = body.user.username ?? body.user.name;
+	const by: Participant = name ? { id: body.user.id, name } : { id: body.user.id };
+	const actor = slackActor(ctx, by, { channelId, userId: by.id });
+	try {
+		await actor.notify(await flows.forget(actor, teamId));
+	} catch (error) {
+		ctx.logger.error({ err: error }, "slack: forget-me failed");
+		await actor.notify(t(actor.locale ?? DEFAULT_LOCALE, "profile.forgetFailed"));
+	}
 }

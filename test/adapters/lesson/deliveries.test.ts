@@ -1,11 +1,13 @@
 /**
  * Delivery claims: a duplicate in this process is known without I/O; a store that other
  * processes share is asked (setIfAbsent) and its answer wins; a store of one process
- * (SQLite, memory) is never written; a store that does not answer in time fails open.
+ * (SQLite, memory) is never written; a store that does not answer in time fails open. A
+ * claim is provisional until confirmed: another process's unconfirmed claim answers "busy"
+ * (not acknowledged, so the platform redelivers), and one left by a dead process expires.
  */
 
 import { describe, expect, it } from "vitest";
-import { createDeliveryClaims } from "../../../src/adapters/lesson/deliveries.ts";
+import { createDeliveryClaims, PENDING_TTL_MS } from "../../../src/adapters/lesson/deliveries.ts";
 import { createMemoryStateStore, type StateStore } from "../../../src/agent/index.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
 
@@ -32,19 +34,23 @@ describe("delivery claims", () => {
 	it("knows a duplicate in this process at once, and writes nothing to a one-process store", async () => {
 		const { store, calls } = recordingStore(false, async () => true);
 		const claims = createDeliveryClaims(store, silentLogger, "test");
-		expect(await claims.claim("discord:interaction:1", 60_000)).toBe(true);
-		expect(await claims.claim("discord:interaction:1", 60_000)).toBe(false);
+		expect(await claims.claim("discord:interaction:1", 60_000)).toBe("first");
+		expect(await claims.claim("discord:interaction:1", 60_000)).toBe("seen");
 		// Another controller on the same store shares what this process has seen.
-		expect(await createDeliveryClaims(store, silentLogger, "other").claim("discord:interaction:1", 60_000)).toBe(false);
+		expect(await createDeliveryClaims(store, silentLogger, "other").claim("discord:interaction:1", 60_000)).toBe(
+			"seen",
+		);
+		await claims.confirm("discord:interaction:1", 60_000);
 		expect(calls).toEqual([]);
 		await claims.release("discord:interaction:1");
-		expect(await claims.claim("discord:interaction:1", 60_000)).toBe(true);
+		expect(await claims.claim("discord:interaction:1", 60_000)).toBe("first");
 	});
 
 	it("asks a shared store, and another process's claim wins", async () => {
 		const { store, calls } = recordingStore(true, async () => false);
+		await store.set("seen:slack:trigger:abc", "done");
 		const claims = createDeliveryClaims(store, silentLogger, "test");
-		expect(await claims.claim("slack:trigger:abc", 60_000)).toBe(false);
+		expect(await claims.claim("slack:trigger:abc", 60_000)).toBe("seen");
 		expect(calls).toEqual(["setIfAbsent seen:slack:trigger:abc"]);
 		await claims.release("slack:trigger:abc");
 		expect(calls).toContain("delete seen:slack:trigger:abc");
@@ -53,6 +59,40 @@ describe("delivery claims", () => {
 	it("fails open when the shared store does not answer in time", async () => {
 		const { store } = recordingStore(true, () => new Promise<boolean>(() => undefined));
 		const claims = createDeliveryClaims(store, silentLogger, "test", 20);
-		expect(await claims.claim("slack:event:E1", 60_000)).toBe(true);
+		expect(await claims.claim("slack:event:E1", 60_000)).toBe("first");
+	});
+
+	it("holds an unconfirmed claim of another process as busy, then as seen once it is confirmed", async () => {
+		const store = { ...createMemoryStateStore(), shared: true as const };
+		// Two processes: each has its own memory of what it claimed; the store is shared.
+		const one = createDeliveryClaims(store, silentLogger, "one");
+		const two = createDeliveryClaims({ ...store }, silentLogger, "two");
+		expect(await one.claim("slack:event:E2", 60_000)).toBe("first");
+		expect(await store.get("seen:slack:event:E2")).toBe("pending");
+		expect(await two.claim("slack:event:E2", 60_000, 120)).toBe("busy");
+		// Confirmed while the other waits: a duplicate.
+		const waiting = two.claim("slack:event:E2", 60_000, 2_000);
+		await one.confirm("slack:event:E2", 60_000);
+		expect(await waiting).toBe("seen");
+		expect(await store.get("seen:slack:event:E2")).toBe("done");
+	});
+
+	it("lets a claim left unconfirmed by a dead process expire, so the redelivery is handled", async () => {
+		const base = createMemoryStateStore();
+		let ttlOfPending: number | undefined;
+		const store: StateStore = {
+			...base,
+			shared: true,
+			// The pending claim's TTL, shortened here to 50 ms so the test does not wait PENDING_TTL_MS.
+			setIfAbsent: (key, value, ttlMs) => {
+				if (value === "pending") ttlOfPending = ttlMs;
+				return base.setIfAbsent(key, value, value === "pending" ? 50 : ttlMs);
+			},
+		};
+		const dead = createDeliveryClaims(store, silentLogger, "dead");
+		expect(await dead.claim("slack:trigger:T9", 60_000)).toBe("first");
+		expect(ttlOfPending).toBe(PENDING_TTL_MS);
+		const other = createDeliveryClaims({ ...store }, silentLogger, "other");
+		expect(await other.claim("slack:trigger:T9", 60_000, 1_000)).toBe("first");
 	});
 });
