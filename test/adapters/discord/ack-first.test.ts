@@ -1,10 +1,12 @@
 /**
- * Acks first, whatever the tutor or the store does: with both held (every
- * tutor call and every keyv read or write waits on a gate), every kind of
- * interaction still gets its first response from the adapter: deferred
- * replies for commands, an immediate reply for help, deferred updates for
- * picks, selects and modal submits, and the modal itself for "Answer". Only
- * after the gates open does the work behind them complete. Also: where a
+ * Discord's 3-second deadline holds whatever the tutor or the store does: with
+ * both held (every tutor call and every keyv read or write waits on a gate),
+ * every kind of interaction still gets its first response from the adapter:
+ * deferred replies for commands, an immediate reply for help, deferred updates
+ * for picks, selects and modal submits (at RECORD_BEFORE_ACK_MS: they wait for
+ * the tutor's verdict, bounded), and the modal itself for "Answer". Only after
+ * the gates open does the work behind them complete. A pick held briefly at
+ * the tutor is acknowledged only once the tutor has it recorded. Also: where a
  * lesson goes (announcement threads, an existing thread).
  */
 
@@ -68,7 +70,7 @@ afterAll(async () => {
 	await fake?.close();
 });
 
-describe("Discord acks before any store or tutor work", () => {
+describe("Discord answers in time, and a pick only once recorded", () => {
 	it("answers every kind of interaction first while the tutor and the store are both held", async () => {
 		const pick = fake.channelMessages(threadId).find((m) => customIds(m).includes("lh:pick:q1:0"))!;
 		const select = fake
@@ -135,6 +137,25 @@ describe("Discord acks before any store or tutor work", () => {
 		).toEqual(["answer", "answer", "end", "reply"]);
 		for (const it of fake.interactions.values()) expect(it.rejectedCallbacks).toBe(0);
 		expect(fake.problems()).toEqual([]);
+	});
+
+	it("acknowledges a pick only after the tutor has its verdict", async () => {
+		const pick = fake.channelMessages(threadId).find((m) => customIds(m).includes("lh:pick:q1:1"))!;
+		const handledBefore = tutor.handled.length;
+		const callsBefore = tutor.calls;
+		const release = tutor.hold();
+		let click: FakeInteraction;
+		try {
+			click = fake.click({ user: fake.users.learner, messageId: pick.id, customId: "lh:pick:q1:1" });
+			// At the tutor, held there (well inside the 1.5 s bound): no response yet.
+			await fake.waitFor(() => tutor.calls > callsBefore, "the pick to reach the tutor");
+			expect(click.responseType).toBeUndefined();
+		} finally {
+			release();
+		}
+		await fake.waitFor(() => click.responseType, "the deferred update");
+		expect(click.responseType).toBe(6);
+		expect(tutor.handled.slice(handledBefore).map((h) => h.event.type)).toEqual(["answer"]);
 	});
 
 	it("opens an announcement thread (type 10) under an announcement channel, as Discord requires", async () => {

@@ -1,8 +1,11 @@
 /**
- * Acks first on Slack, whatever the tutor or the store does: with both held,
- * every command, click, End button, modal submission and event still gets its
- * HTTP 200 from Bolt, and the "Answer" click's views.open goes out (its
+ * Slack's deadline holds whatever the tutor or the store does, and a click is
+ * answered only once it is recorded. With both held, every command, click, End
+ * button, modal submission and event still gets its HTTP 200 from Bolt (at the
+ * request's deadline), and the "Answer" click's views.open goes out (its
  * trigger_id lives 3 s); the work behind the gates completes once they open.
+ * With the tutor held briefly, a click's 200 waits for the tutor's verdict:
+ * a process killed before recording it never said it was accepted.
  */
 
 import Keyv from "keyv";
@@ -17,7 +20,7 @@ import { type Running, startAdapter } from "./harness.ts";
 const ADA = { user: "U1", name: "ada", channel: "C1" };
 const ROOT = { user: "UADMIN", name: "root", channel: "C1" };
 
-describe("Slack acks before any store or tutor work", { timeout: 30_000 }, () => {
+describe("Slack answers in time, and a click only once recorded", { timeout: 30_000 }, () => {
 	let fake: FakeSlack;
 	let running: Running;
 	const tutor = new FakeTutor();
@@ -104,5 +107,26 @@ describe("Slack acks before any store or tutor work", { timeout: 30_000 }, () =>
 			() => fake.callsTo("response_url").some((c) => /2 per member per day/.test(String(c.params.text))),
 			"the config reply",
 		);
+	});
+
+	it("answers a click only after the tutor has its verdict", async () => {
+		const cardTs = [...fake.messages.values()].find((m) => m.threadTs === parentTs)?.ts ?? "";
+		const handledBefore = tutor.handled.length;
+		const callsBefore = tutor.calls;
+		const release = tutor.hold();
+		let answered = false;
+		const response = running.sender.action(ADA, cardTs, { action_id: "lh:pick:q1:1" }).finally(() => {
+			answered = true;
+		});
+		try {
+			// The click is at the tutor, held there (well inside the request's 2 s deadline): Slack has no answer yet.
+			await fake.waitFor(() => tutor.calls > callsBefore, "the click to reach the tutor");
+			expect(answered).toBe(false);
+			expect(tutor.handled.length).toBe(handledBefore);
+		} finally {
+			release();
+		}
+		expect((await response).status).toBe(200);
+		expect(tutor.handled.slice(handledBefore).map((h) => h.event.type)).toEqual(["answer"]);
 	});
 });
