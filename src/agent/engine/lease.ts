@@ -15,6 +15,13 @@ import { isIdle, type SessionState } from "./session-state.ts";
 
 /** A lease's time to live; renewed every third of it while the pump runs. */
 export const LEASE_TTL_MS = 10_000;
+/** How much earlier than the store this process stops trusting its lease (clocks, the renewal's round trip). */
+const LIVE_MARGIN = 0.2;
+
+/** True while this process holds the session's lease for sure and its copy is the one the store has. */
+export function isLive(state: SessionState): boolean {
+	return state.live === true && !state.stale && performance.now() < (state.liveUntil ?? 0);
+}
 /** Longest a lease is kept after the work for the adapters' posts to go out (a plan picture may take 10 s). */
 export const POSTED_WAIT_MS = 15_000;
 /** Longest a pump waits for another process to apply (or give up the lease over) the events this process queued. */
@@ -106,12 +113,16 @@ export async function underLease<T>(
 	const sessionId = state.record.sessionId;
 	const ttl = ctx.leaseTtlMs ?? LEASE_TTL_MS;
 	state.fence = held.fence;
+	const trustFor = ttl * (1 - LIVE_MARGIN);
+	state.liveUntil = performance.now() + trustFor;
 	let renewing: Promise<unknown> = Promise.resolve();
 	const timer = setInterval(
 		() => {
+			const asked = performance.now();
 			renewing = held.renew().then(
 				(ok) => {
-					if (!ok) {
+					if (ok) state.liveUntil = Math.max(state.liveUntil ?? 0, asked + trustFor);
+					else {
 						state.stale = true;
 						ctx.logger.warn({ sessionId }, "the session's lease was lost (expired and taken); its saves are refused");
 					}
@@ -127,6 +138,7 @@ export async function underLease<T>(
 		return await work();
 	} finally {
 		state.live = false;
+		state.liveUntil = undefined;
 		// The lease is kept (and renewed) until the platforms have the questions this process took on: a
 		// process that dies while posting leaves them unpublished on disk, for the one that takes over.
 		if (!state.stale) await ctx.hub.settled(sessionId, POSTED_WAIT_MS);

@@ -62,9 +62,15 @@ export interface SessionState {
 	stale: boolean;
 	/**
 	 * Shared stores: this process holds the session's lease and has re-read the record under it, so the copy
-	 * here is the live one (false again when the lease is given back or lost).
+	 * here is the live one (false again when the lease is given back or lost). Trusted only until `liveUntil`.
 	 */
 	live?: boolean;
+	/**
+	 * Shared stores: until when (performance.now()) the lease is surely still this process's: its last
+	 * confirmed grant or renewal plus the TTL, less a margin. A process paused past it (SIGSTOP, a long GC)
+	 * wakes with `live` still set and must not trust its copy before a renewal says the lease is still its own.
+	 */
+	liveUntil?: number;
 	/** Shared stores: the highest inbox sequence number this process appended (it waits, bounded, until that one is applied). */
 	pushed?: number;
 	/** Shared stores: the highest inbox sequence number taken into `queue` (applied once a save carries it in `record.inbox`). */

@@ -42,7 +42,9 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 		inbox: `${prefix}_inbox`,
 		inboxSeq: `${prefix}_inbox_seq`,
 	};
-	const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: Math.min(ms, 5_000) });
+	// A burst (many lessons starting at once) queues for a connection up to the operation's own timeout, rather than
+	// failing after 5 s while the pool's 10 connections are busy.
+	const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: ms });
 	// An idle client's error (the server restarted) is emitted on the pool; unhandled it would crash.
 	pool.on("error", (error) => {
 		options.onError?.(error);

@@ -222,6 +222,47 @@ describe.each(backends)("events reach the lease holder on %s", (name, up, url) =
 			await Promise.all([t1.close(), t2.close(), reader.close()]);
 		}
 	});
+	it.skipIf(!up)("a holder paused past its lease re-reads the session before it admits an event", async () => {
+		const [s1, s2, reader] = await Promise.all([open(), open(), open()]);
+		// t1's lease renewals hang (the process is paused, or cut off from the store) until `wake`.
+		let wake!: (ok: boolean) => void;
+		const woken = new Promise<boolean>((done) => {
+			wake = done;
+		});
+		const paused: SessionStore = {
+			...s1,
+			acquire: async (id, ttl) => {
+				const lease = await s1.acquire(id, ttl);
+				return lease && { ...lease, renew: () => woken, release: (work) => lease.release(work) };
+			},
+		};
+		const held = gatedModel();
+		const t1 = createTutor({ model: held.model, store: paused, maxRetries: 0, leaseTtlMs: 600 });
+		const t2 = createTutor({ model: gatedModel().model, store: s2, maxRetries: 0, leaseTtlMs: 600 });
+		t1.subscribe(() => undefined);
+		t2.subscribe(() => undefined);
+		try {
+			const sessionId = newId();
+			await t1.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+			await t1.idle(sessionId);
+			held.control.holding = true;
+			expect(await t1.handle(sessionId, { type: "message", text: "first", by: learner })).toEqual({ ok: true });
+			// t2's watcher takes the session once t1's lease expired, re-runs the cut-off turn, and the lesson ends.
+			expect(await eventually(async () => (await reader.get(sessionId))?.turnOpen === false, 10_000)).toBe(true);
+			expect(await t2.handle(sessionId, { type: "end", by: learner })).toEqual({ ok: true });
+			await t2.idle(sessionId);
+			expect((await reader.get(sessionId))?.ended).toBeDefined();
+			// t1 still runs its turn and has heard nothing; its copy says the lesson is open. It must not trust it.
+			const late = await t1.handle(sessionId, { type: "message", text: "late", by: learner });
+			expect(late).toMatchObject({ ok: false, code: "ended" });
+			expect(learnerTexts(await reader.get(sessionId))).not.toContain("late");
+		} finally {
+			wake(false);
+			held.control.release();
+			await Promise.all([t1.close(), t2.close(), reader.close()]);
+		}
+	});
+
 	it.skipIf(!up)(
 		"the lease is kept until the sinks' posts are out (a crash while posting leaves them unpublished)",
 		async () => {
