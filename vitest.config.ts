@@ -1,14 +1,12 @@
 import { defineConfig } from "vitest/config";
 
-/** Tests that run several bot processes at once (see vitest.processes.config.ts): run after the rest, one file at a time. */
-export const PROCESS_TESTS = ["test/multiprocess/slack-lessons.test.ts", "test/adapters/discord/shards.test.ts"];
 /**
- * The same with a process killed (`kill -9`) and one paused (`SIGSTOP`): `npm run test:failover`, not part of
- * `npm test`. They still fail now and then on one known window: a click is acknowledged to the platform before
- * its answer reaches the shared store, so a process killed in those milliseconds loses that answer (see
- * docs/scaling.md, "What it does not do yet").
+ * Tests that run several bot processes at once (see vitest.processes.config.ts), the failover ones with a
+ * process killed (`kill -9`) and one paused (`SIGSTOP`): run after the rest, one file at a time.
  */
-export const FAILOVER_TESTS = [
+export const PROCESS_TESTS = [
+	"test/multiprocess/slack-lessons.test.ts",
+	"test/adapters/discord/shards.test.ts",
 	"test/multiprocess/slack-failover.test.ts",
 	"test/adapters/discord/shards-failover.test.ts",
 ];
@@ -16,7 +14,7 @@ export const FAILOVER_TESTS = [
 export default defineConfig({
 	test: {
 		include: ["test/**/*.test.ts"],
-		exclude: ["**/node_modules/**", ...PROCESS_TESTS, ...FAILOVER_TESTS],
+		exclude: ["**/node_modules/**", ...PROCESS_TESTS],
 		testTimeout: 30_000,
 		hookTimeout: 60_000,
 		// Two cores on CI: keep the suite's heavy parts (Chromium, SQLite builds) from fighting.

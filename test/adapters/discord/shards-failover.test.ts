@@ -1,11 +1,12 @@
 /**
  * `learnharness start --shards 2` when shard processes fail, on one private redis-server
  * against the fake Discord: a lesson in a guild on each shard; shard 0's process is killed
- * (`kill -9`) as soon as it showed an answer as taken (the turn that follows runs; the
+ * (`kill -9`) as soon as it acknowledged an answer (the turn that follows runs; the
  * ShardingManager respawns the process), and later shard 1's process is paused (`SIGSTOP`) as
- * soon as it acknowledged a click, past its 10 s lease, then resumed. The other process takes each cut-off session over from the
- * shared store. Both lessons end with one recap, every answer shown as taken is in the final
- * transcripts, no quiz is posted twice and no turn runs twice.
+ * soon as it acknowledged a click, past its 10 s lease, then resumed. The other process takes
+ * each cut-off session over from the shared store. Both lessons end with one recap, every
+ * answer acknowledged and not refused is in the final transcripts, no quiz is posted twice and
+ * no turn runs twice.
  */
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -52,12 +53,12 @@ async function until(check: () => boolean, what: string, timeoutMs: number, ever
 }
 
 /**
- * The bot showed the answer as taken: the card the learner used was edited after the click. (The
- * click's acknowledgement comes before the answer is stored, so a kill right after it could lose it.)
+ * The bot accepted the answer: it acknowledged the click (a click is acknowledged once its answer is
+ * recorded) and sent no private notice through it (a refusal is one: the session had moved on).
  */
-function answerShown(interaction: FakeInteraction): boolean {
-	const edited = interaction.messageId ? fake.messages.get(interaction.messageId)?.editedAt : undefined;
-	return edited !== undefined && Date.parse(edited) >= interaction.createdAt;
+function accepted(interaction: FakeInteraction): boolean {
+	const notice = interaction.followupIds.some((id) => fake.messages.get(id)?.visibleTo !== undefined);
+	return interaction.ackedAt !== undefined && !notice;
 }
 
 beforeAll(async () => {
@@ -111,7 +112,7 @@ describe.skipIf(!redisServerInstalled)("sharded learnharness with a shard killed
 		const pausedPid = shardPid(output(), 1);
 		if (!killedPid || !pausedPid) throw new Error(`no shard pids in the output\n${output()}`);
 
-		// Shard 0: kill -9 once an answer was acknowledged (the turn runs now); the learner waits until
+		// Shard 0: kill -9 as soon as an answer was acknowledged (its turn starts); the learner waits until
 		// the manager has a new shard 0 connected (its clicks go to that guild's shard).
 		const onShard0 = driveWithFaults(fake, {
 			user: fake.users.learner,
@@ -122,7 +123,7 @@ describe.skipIf(!redisServerInstalled)("sharded learnharness with a shard killed
 			afterUse: async (step, interaction) => {
 				if (step !== 2 || killed) return;
 				killed = (async () => {
-					await until(() => answerShown(interaction), "the answered card before the kill", 30_000);
+					await until(() => interaction.ackedAt !== undefined, "the acknowledgement before the kill", 30_000, 10);
 					process.kill(killedPid, "SIGKILL");
 					await until(() => shardReadyCount(output(), 0) >= 2, "shard 0 respawned and ready", 90_000);
 				})();
@@ -170,7 +171,7 @@ describe.skipIf(!redisServerInstalled)("sharded learnharness with a shard killed
 				expect(record, `lesson ${i}'s session`).toBeDefined();
 				checkTranscript(
 					record as SessionRecord,
-					lesson.used.filter((u) => answerShown(u.interaction)),
+					lesson.used.filter((u) => accepted(u.interaction)),
 					i,
 				);
 			}
