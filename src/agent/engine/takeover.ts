@@ -16,8 +16,11 @@ import type { SessionState } from "./session-state.ts";
 
 /** How often a process looks for due sessions. */
 export const WATCH_MS = 2_000;
-/** Due sessions taken per look. */
-const DUE_PAGE = 50;
+/** Due sessions listed per page; a look reads pages while they come back full, at most `DUE_PAGES`. */
+const DUE_PAGE = 100;
+const DUE_PAGES = 20;
+/** Sessions taken at once (a lease and a read each): a dead process may leave hundreds due together. */
+const TAKE_AT_ONCE = 8;
 
 /** What the watcher needs from the tutor. */
 export interface TakeoverDeps {
@@ -60,18 +63,32 @@ export function createTakeovers(ctx: EngineContext, deps: TakeoverDeps, everyMs 
 		await lease.release(false);
 	};
 
+	/** Take `ids`, `TAKE_AT_ONCE` at a time. */
+	const takeAll = async (ids: string[]): Promise<void> => {
+		let next = 0;
+		const worker = async () => {
+			while (next < ids.length && !ctx.signal.aborted) {
+				const sessionId = ids[next++] as string;
+				await take(sessionId).catch((error: unknown) =>
+					ctx.logger.warn({ err: error, sessionId }, "taking over a session failed"),
+				);
+			}
+		};
+		await Promise.all(Array.from({ length: Math.min(TAKE_AT_ONCE, ids.length) }, worker));
+	};
+
 	const sweep = async (): Promise<void> => {
 		const inbox = inboxOf(ctx);
 		if (sweeping || !inbox || ctx.signal.aborted) return;
 		sweeping = true;
 		try {
-			const ids = new Set([...scheduled, ...(await inbox.due(DUE_PAGE))]);
-			scheduled.clear();
-			for (const sessionId of ids) {
-				if (ctx.signal.aborted) break;
-				await take(sessionId).catch((error: unknown) =>
-					ctx.logger.warn({ err: error, sessionId }, "taking over a session failed"),
-				);
+			for (let page = 0; page < DUE_PAGES && !ctx.signal.aborted; page++) {
+				const due = await inbox.due(DUE_PAGE);
+				const ids = [...new Set([...scheduled, ...due])];
+				scheduled.clear();
+				await takeAll(ids);
+				// A full page: more may be due (a process with hundreds of lessons died); the ones taken are not due now.
+				if (due.length < DUE_PAGE) break;
 			}
 		} catch (error) {
 			ctx.logger.warn({ err: error }, "looking for sessions left by other processes failed");
