@@ -16,6 +16,29 @@ export const DISCORD_INTENTS = [
 	GatewayIntentBits.MessageContent,
 ];
 
+/** How often the same rate-limit warning is logged (per route, or once for the global limit). */
+const RATE_LIMIT_LOG_MS = 10_000;
+
+/**
+ * At most one line per key every `everyMs`; `log` is told how many were left out since the last one.
+ * (34,000 rate-limit lines in three minutes of bench:scale filled stderr's pipe, and a blocked write
+ * held the event loop, so clicks waited.)
+ */
+export function sampledLog(everyMs: number, now: () => number = Date.now) {
+	const last = new Map<string, { at: number; skipped: number }>();
+	return (key: string, log: (skipped: number) => void): void => {
+		const at = now();
+		const seen = last.get(key);
+		if (seen && at - seen.at < everyMs) {
+			seen.skipped++;
+			return;
+		}
+		if (last.size >= 1_000) last.clear(); // bounded: routes are few, but ids may hide in them
+		last.set(key, { at, skipped: 0 });
+		log(seen?.skipped ?? 0);
+	};
+}
+
 /** A configured, not yet logged-in client with error listeners attached. */
 export function createDiscordClient(config: DiscordAdapterConfig, logger: Logger): Client {
 	const client = new Client({
@@ -37,10 +60,14 @@ export function createDiscordClient(config: DiscordAdapterConfig, logger: Logger
 	client.on(Events.ShardReconnecting, (shardId) => logger.debug({ shardId }, "discord: gateway reconnecting"));
 	client.on(Events.ShardResume, (shardId, replayed) => logger.info({ shardId, replayed }, "discord: gateway resumed"));
 	client.on(Events.Invalidated, () => logger.error({}, "discord: session invalidated"));
+	// Under load every queued request is rate limited: one line per route every 10 s, with how many it stands for.
+	const limited = sampledLog(RATE_LIMIT_LOG_MS);
 	client.rest.on("rateLimited", (info) =>
-		logger.warn(
-			{ route: info.route, retryAfterMs: info.retryAfter, global: info.global, scope: info.scope },
-			"discord: rate limited; waiting",
+		limited(`${info.global ? "global" : info.route}`, (skipped) =>
+			logger.warn(
+				{ route: info.route, retryAfterMs: info.retryAfter, global: info.global, scope: info.scope, skipped },
+				"discord: rate limited; waiting",
+			),
 		),
 	);
 	client.rest.on("invalidRequestWarning", (info) =>
@@ -53,9 +80,11 @@ export function createDiscordClient(config: DiscordAdapterConfig, logger: Logger
 	// Unexpected 429s and 5xx are retried by @discordjs/rest itself; log them so an operator sees the pressure.
 	client.rest.on("response", (request, response) => {
 		if (response.status === 429)
-			logger.warn(
-				{ route: request.route, retryAfter: response.headers.get("retry-after") },
-				"discord: rate limited; waiting",
+			limited(`429 ${request.route}`, (skipped) =>
+				logger.warn(
+					{ route: request.route, retryAfter: response.headers.get("retry-after"), skipped },
+					"discord: rate limited; waiting",
+				),
 			);
 		else if (response.status >= 500)
 			logger.warn({ route: request.route, status: response.status }, "discord: server error; retrying");
