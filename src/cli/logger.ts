@@ -2,13 +2,6 @@
  * The process logger (pino). Servers log JSON lines to stderr (what log
  * collectors want), or short readable lines when stderr is a terminal; the
  * playground logs to a file so log lines never garble the lesson on screen.
- * Stderr is written by pino's transport in a worker thread: a synchronous write
- * to a full pipe (a slow log collector) makes pino's writer sleep 100 ms at a
- * time, holding the event loop and every click's acknowledgement with it
- * (bench:scale saw Redis calls take 200-700 ms that way). Lines wait in the
- * transport's buffer instead and are flushed on exit (a kill -9 loses what was
- * still waiting). sonic-boom's own asynchronous mode lost lines while the pipe
- * was full (test/cli/logger.test.ts found it), so it is not used.
  */
 
 import { mkdirSync } from "node:fs";
@@ -36,7 +29,7 @@ export function createProcessLogger(level: LogLevel, target: LogTarget): Process
 	} else if (target.pretty) {
 		logger = pino(options, { write: (line: string) => process.stderr.write(prettyLine(line)) });
 	} else {
-		logger = pino(options, pino.transport({ target: "pino/file", options: { destination: 2 } }));
+		logger = pino(options, pino.destination({ dest: 2, sync: true }));
 	}
 	return wrap(logger);
 }
