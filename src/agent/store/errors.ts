@@ -50,14 +50,24 @@ export function isStoreError(error: unknown): error is StoreError {
 	);
 }
 
-/** Run a store operation with a deadline: a hung connection becomes a StoreError instead of a wait forever. */
+/** A deadline timer this much late (or more) fired after a pause of this process (SIGSTOP, a long GC), not the store's delay. */
+const PAUSED_LAG_MS = 250;
+
+/**
+ * Run a store operation with a deadline: a hung connection becomes a StoreError instead of a wait forever.
+ * A deadline that comes due while this process was paused (its timer fires late) gives the store a second
+ * chance of up to 2 s: the answer may be waiting unread on the socket (timers run before I/O on waking), and
+ * failing every call in flight at once would turn one pause into a burst of "could not be loaded".
+ */
 export async function withDeadline<T>(what: string, ms: number, work: () => Promise<T>): Promise<T> {
 	let timer: NodeJS.Timeout | undefined;
 	const late = new Promise<never>((_, reject) => {
-		timer = setTimeout(
-			() => reject(new StoreError("store-timeout", `the store did not answer within ${ms} ms (${what})`)),
-			ms,
-		);
+		const fail = () => reject(new StoreError("store-timeout", `the store did not answer within ${ms} ms (${what})`));
+		const due = performance.now() + ms;
+		timer = setTimeout(() => {
+			if (performance.now() - due < PAUSED_LAG_MS) return fail();
+			timer = setTimeout(fail, Math.min(ms, 2_000));
+		}, ms);
 	});
 	try {
 		return await Promise.race([
