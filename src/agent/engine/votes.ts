@@ -112,10 +112,12 @@ export function voteJob(
 	};
 	const index = quiz?.options?.indexOf(result.answer) ?? -1;
 	const before = state.record.votes?.[toolCallId]?.ballots ?? [];
+	// A ballot of theirs still queued behind a running turn counts too: it is recorded before this one.
+	const queued = state.queue.some((j) => j.type === "vote" && j.toolCallId === toolCallId && j.ballot.by.id === by.id);
 	const ack: VoteAck = {
 		answer: result.answer,
 		...(index >= 0 && index < LETTERS.length ? { letter: LETTERS[index] } : {}),
-		changed: before.some((b) => b.by.id === by.id),
+		changed: queued || before.some((b) => b.by.id === by.id),
 	};
 	return { job: { type: "vote", toolCallId, ballot }, ack };
 }

@@ -242,3 +242,17 @@ describe("group votes", () => {
 		await h.tutor.close();
 	});
 });
+
+describe("a vote's acknowledgement", () => {
+	it("says 'changed' when the member's earlier ballot is still queued behind a running turn", async () => {
+		const { voteJob } = await import("../../../src/agent/engine/votes.ts");
+		const at = "2026-12-01T00:00:00Z";
+		const queued = { type: "vote" as const, toolCallId: "t1", ballot: { by: ada, answer: "2/8", at } };
+		// Only what voteJob reads: no ballot recorded yet, Ada's first one waiting in the queue.
+		const state = { record: { votes: {} }, queue: [queued] } as unknown as Parameters<typeof voteJob>[0];
+		const result = { answer: "1/2", correct: true } as Omit<AnswerResult, "by">;
+		const quiz = { ...check, type: "check" as const };
+		expect(voteJob(state, "t1", quiz, result, ada, at).ack.changed).toBe(true);
+		expect(voteJob(state, "t1", quiz, result, bob, at).ack.changed).toBe(false);
+	});
+});
