@@ -12,7 +12,7 @@ export const PROCESS_TESTS = [
 /**
  * Three Slack processes with one killed and one paused: `npm run test:failover`, not `npm test` yet. No
  * acknowledged answer was lost in any run, but a lesson now and then does not reach its recap within the
- * test's 90 s after the pause (Redis and PostgreSQL, about 1 run in 3): see docs/scaling.md.
+ * test's 90 s after the pause (Redis and PostgreSQL, about 1 run in 4): see docs/scaling.md.
  */
 export const FAILOVER_TESTS = ["test/multiprocess/slack-failover.test.ts"];
 
