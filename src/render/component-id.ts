@@ -91,3 +91,26 @@ export function decodeComponentId(value: unknown): ComponentId | undefined {
 	if (!/^(0|[1-9]\d{0,3})$/.test(digits) || !TOOL_CALL_ID.test(toolCallId)) return undefined;
 	return { verb: verb as ComponentVerb, toolCallId, choice: Number(digits) };
 }
+
+/** Keys under which platforms carry component ids: Discord's custom_id, Slack's action_id. */
+const ID_KEYS: ReadonlySet<string> = new Set(["custom_id", "action_id"]);
+const MAX_DEPTH = 12;
+const MAX_NODES = 5_000;
+
+/**
+ * Whether a platform message (its raw JSON: Discord components, Slack blocks) carries a control of
+ * `toolCallId`. Walks at most MAX_DEPTH levels and MAX_NODES values; never throws.
+ */
+export function carriesControlsOf(message: unknown, toolCallId: string): boolean {
+	let nodes = 0;
+	const walk = (value: unknown, depth: number): boolean => {
+		if (++nodes > MAX_NODES || depth > MAX_DEPTH || typeof value !== "object" || value === null) return false;
+		if (Array.isArray(value)) return value.some((item) => walk(item, depth + 1));
+		for (const [key, item] of Object.entries(value)) {
+			if (ID_KEYS.has(key) && decodeComponentId(item)?.toolCallId === toolCallId) return true;
+			if (walk(item, depth + 1)) return true;
+		}
+		return false;
+	};
+	return walk(message, 0);
+}

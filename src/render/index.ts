@@ -51,6 +51,7 @@ export {
 	type ComponentId,
 	ComponentIdError,
 	type ComponentVerb,
+	carriesControlsOf,
 	decodeComponentId,
 	encodeComponentId,
 } from "./component-id.ts";

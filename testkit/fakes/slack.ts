@@ -241,6 +241,30 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 			messages.set(ts, msg);
 			return { channel: p.channel, ts, message: { text: p.text, ts, bot_id: botId } };
 		},
+		// A thread, oldest first (its parent, then replies), `limit` per page with a cursor (an offset here).
+		"conversations.replies": (p) => {
+			const parent = messages.get(String(p.ts));
+			if (!parent || parent.channel !== p.channel) return { ok: false, error: "thread_not_found" };
+			const thread = [...messages.values()]
+				.filter((m) => m.channel === parent.channel && (m.ts === parent.ts || m.threadTs === parent.ts))
+				.sort((a, b) => a.ts.localeCompare(b.ts));
+			const limit = Math.min(1000, Math.max(1, Number(p.limit ?? 1000) || 1000));
+			const from = Number(p.cursor ?? 0) || 0;
+			const page = thread.slice(from, from + limit);
+			const more = from + limit < thread.length;
+			return {
+				messages: page.map((m) => ({
+					type: "message",
+					ts: m.ts,
+					text: m.text,
+					...(m.blocks ? { blocks: m.blocks } : {}),
+					...(m.threadTs ? { thread_ts: m.threadTs } : {}),
+					bot_id: botId,
+				})),
+				has_more: more,
+				response_metadata: { next_cursor: more ? String(from + limit) : "" },
+			};
+		},
 		"chat.update": (p) => {
 			const msg = messages.get(String(p.ts));
 			if (!msg || msg.channel !== p.channel) return { ok: false, error: "message_not_found" };

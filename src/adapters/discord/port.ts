@@ -30,6 +30,7 @@ import {
 	describeRestError,
 	editMessage,
 	editOriginal,
+	findMessagesWithControls,
 	type InteractionWebhook,
 	type MessageBody,
 	postFollowUp,
@@ -118,6 +119,7 @@ export function createDiscordPort(
 		encodeThreadId: encodeDiscordThreadId,
 		decodeThreadId: decodeDiscordThreadId,
 		postCard,
+		findCard: (threadId, toolCallId) => findMessagesWithControls(rest, logger, channelOf(threadId), toolCallId),
 		async editCard(threadId, messageIds, card) {
 			const [first] = toDiscordMessages(card);
 			const target = messageIds.at(-1); // the controls ride on the last message of a card

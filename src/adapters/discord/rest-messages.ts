@@ -7,7 +7,7 @@
 
 import { type APIMessage, DiscordAPIError, HTTPError, type RawFile, type REST, Routes } from "discord.js";
 import type { Logger } from "../../core/contracts/logger.ts";
-import type { DiscordMessage } from "../../render/index.ts";
+import { carriesControlsOf, type DiscordMessage } from "../../render/index.ts";
 
 /** A message body we send: a rendered card, or a notice. */
 export type MessageBody = Partial<DiscordMessage> & {
@@ -121,5 +121,34 @@ export async function editOriginal(
 			"discord: editing the clicked card failed; editing it in the channel",
 		);
 		return "failed";
+	}
+}
+
+/** How many of a thread's newest messages are searched for a card a dead process posted (Discord's page size). */
+export const FIND_CARD_MESSAGES = 100;
+
+/**
+ * The ids (oldest first) of the thread's newest messages whose components are controls of `toolCallId`;
+ * undefined when Discord could not be asked (logged).
+ */
+export async function findMessagesWithControls(
+	rest: REST,
+	logger: Logger,
+	channelId: string,
+	toolCallId: string,
+): Promise<string[] | undefined> {
+	try {
+		const page = await rest.get(Routes.channelMessages(channelId), {
+			query: new URLSearchParams({ limit: String(FIND_CARD_MESSAGES) }),
+		});
+		if (!Array.isArray(page)) return undefined;
+		return page
+			.filter((m): m is APIMessage => typeof (m as APIMessage | null)?.id === "string")
+			.filter((m) => carriesControlsOf(m.components, toolCallId))
+			.map((m) => m.id)
+			.reverse();
+	} catch (error) {
+		logger.warn({ err: describeRestError(error), channelId }, "discord: reading the thread's messages failed");
+		return undefined;
 	}
 }

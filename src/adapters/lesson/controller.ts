@@ -207,7 +207,7 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 			unsubscribe = undefined;
 			detachBudget?.();
 			detachProfile?.();
-			output.stopTyping();
+			output.stop();
 			await owned?.close();
 		},
 		flush: (timeoutMs = STOP_MS) => queues.drain(timeoutMs),

@@ -7,6 +7,7 @@
  * shown are asked of the tutor. Values read back are checked, never cast.
  */
 
+import { randomUUID } from "node:crypto";
 import type { StateStore } from "../../agent/index.ts";
 import { isLocale } from "../../core/i18n/index.ts";
 import { DailyLessonCounter } from "./daily-counter.ts";
@@ -26,6 +27,11 @@ export interface PostedCard {
 	messageIds: string[];
 	lead?: string;
 }
+
+/** A claim to post a question's card: this process's (its token), or another's (and how old it is). */
+export type PostClaim = { mine: true; token: string; tookOverFrom?: number } | { mine: false; ageMs: number };
+
+const postKey = (threadId: string, toolCallId: string) => `posting:${threadId}:${toolCallId}`;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
 const isParticipant = (v: unknown): boolean => isObject(v) && typeof v.id === "string";
@@ -59,20 +65,35 @@ export class LessonState {
 
 	/**
 	 * Claim the posting of a question's card (atomic in the store, kept `POST_CLAIM_MS`): one process posts
-	 * it, whether it is the one whose turn asked it or one that took the lesson over and re-posts it. True:
-	 * post it; false: another process posts it (or has).
+	 * it, whether it is the one whose turn asked it or one that took the lesson over and re-posts it.
+	 * `staleAfterMs` (re-posts only) takes over a claim that old whose card never appeared: its poster died
+	 * or was paused posting (one process takes a given stale claim over; `tookOver` says when it was made,
+	 * so the new poster can look whether its card reached the thread after all).
 	 */
-	async claimPost(threadId: string, toolCallId: string, options: { staleAfterMs?: number } = {}): Promise<boolean> {
-		const key = `posting:${threadId}:${toolCallId}`;
+	async claimPost(threadId: string, toolCallId: string, options: { staleAfterMs?: number } = {}): Promise<PostClaim> {
+		const key = postKey(threadId, toolCallId);
 		const now = Date.now();
-		if (await this.store.setIfAbsent(key, { at: now }, POST_CLAIM_MS)) return true;
-		// A re-post (a restart, a takeover) takes over a claim whose card never appeared: its poster died posting.
-		if (options.staleAfterMs === undefined) return false;
+		const token = randomUUID();
+		if (await this.store.setIfAbsent(key, { at: now, by: token }, POST_CLAIM_MS)) return { mine: true, token };
 		const claim = await this.store.get(key);
 		const at = isObject(claim) && typeof claim.at === "number" ? claim.at : 0;
-		if (now - at < options.staleAfterMs) return false;
-		await this.store.set(key, { at: now }, POST_CLAIM_MS);
-		return true;
+		const ageMs = Math.max(0, now - at);
+		if (options.staleAfterMs === undefined || ageMs < options.staleAfterMs) return { mine: false, ageMs };
+		// Two re-posters of one stale claim (a restart and a takeover): the first to mark it takes it over.
+		const by = isObject(claim) && typeof claim.by === "string" ? claim.by : String(at);
+		if (!(await this.store.setIfAbsent(`${key}:over:${by}`, { at: now }, POST_CLAIM_MS)))
+			return { mine: false, ageMs: 0 };
+		await this.store.set(key, { at: now, by: token }, POST_CLAIM_MS);
+		return { mine: true, token, tookOverFrom: at };
+	}
+
+	/**
+	 * Whether the claim `token` took is still the card's: false once a re-poster took it over (this process
+	 * was paused past the stale bound), so a poster that wakes up does not post the card a second time.
+	 */
+	async holdsPost(threadId: string, toolCallId: string, token: string): Promise<boolean> {
+		const claim = await this.store.get(postKey(threadId, toolCallId));
+		return isObject(claim) && claim.by === token;
 	}
 
 	/** A lesson's intro, if this controller started it. */

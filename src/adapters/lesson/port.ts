@@ -88,6 +88,13 @@ export interface PlatformPort<Address = unknown> {
 	decodeThreadId(threadId: string): Address | undefined;
 	/** Post a card; the ids of the messages showing it, in order ([] when nothing reached the thread). Must not throw. */
 	postCard(threadId: string, card: Card): Promise<string[]>;
+	/**
+	 * The messages of a question's card found among the thread's recent messages (its controls name
+	 * `toolCallId`), in order; [] when none is there, undefined when the platform could not be asked. Used
+	 * before re-posting a card whose poster died or stalled after claiming it: it may have reached the thread.
+	 * Must not throw.
+	 */
+	findCard?(threadId: string, toolCallId: string): Promise<string[] | undefined>;
 	/** Show `card` in place of the posted one; false when its messages are gone (the controller posts it anew). Must not throw. */
 	editCard(threadId: string, messageIds: readonly string[], card: Card): Promise<boolean>;
 	/** Post the plan picture (its outline when it has no PNG); true once anything reached the thread. Must not throw. */

@@ -28,7 +28,7 @@ import {
 	prepareCard,
 	tallyCard,
 } from "../../render/index.ts";
-import { type LessonState, STALE_POST_CLAIM_MS } from "./lesson-state.ts";
+import { type LessonState, type PostClaim, STALE_POST_CLAIM_MS } from "./lesson-state.ts";
 import { closingLine } from "./notices.ts";
 import type { PlatformPort } from "./port.ts";
 import type { SerialQueues } from "./serial-queue.ts";
@@ -49,7 +49,14 @@ export interface ThreadOutputDeps {
 	localeOf?: (threadId: string) => Promise<Locale>;
 	/** How long the thread waits for a plan picture before posting its outline instead (default 4 s). */
 	pictureWaitMs?: number;
+	/** How old another process's claim to post a card must be before a re-post takes it over (default 20 s). */
+	staleClaimMs?: number;
 }
+
+/** How often a re-post looks again at a question's card that another process claimed and did not post. */
+export const MAX_POST_RETRIES = 3;
+/** How long after a claim turns stale the re-post looks again. */
+const STALE_MARGIN_MS = 500;
 
 /** Default bound of the wait for a plan picture. */
 export const PICTURE_WAIT_MS = 4_000;
@@ -69,11 +76,11 @@ function outlineOnly(event: PlanEvent, why: string, locale: Locale): PlanPicture
 	};
 }
 
-/** The tutor's event sink for one platform (returns at once, never throws), and a stop for its typing loops. */
+/** The tutor's event sink for one platform (returns at once, never throws), and a stop for its timers. */
 export interface ThreadOutput {
 	onEvent(event: TutorEvent): void;
-	/** Stop every typing indicator. */
-	stopTyping(): void;
+	/** Stop every typing indicator and every re-post waiting for a stale claim. */
+	stop(): void;
 }
 
 type QuestionEvent = Extract<TutorEvent, { type: "quiz" | "ask" }>;
@@ -84,6 +91,7 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 	const localeOf = (threadId: string): Promise<Locale> =>
 		(deps.localeOf?.(threadId) ?? Promise.resolve(DEFAULT_LOCALE)).catch(() => DEFAULT_LOCALE);
 	const pictureWaitMs = Math.max(0, deps.pictureWaitMs ?? PICTURE_WAIT_MS);
+	const staleClaimMs = Math.max(0, deps.staleClaimMs ?? STALE_POST_CLAIM_MS);
 	const sequencer = createThreadSequencer();
 	const tag = port.name;
 	const typingLoops = port.startTyping
@@ -112,20 +120,78 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 		return card;
 	};
 
-	async function postQuestion(threadId: string, event: QuestionEvent, lead: string | undefined): Promise<void> {
+	/** Re-posts waiting for another process's claim to go stale, per question (cleared as they run). */
+	const waiting = new Map<string, NodeJS.Timeout>();
+
+	/**
+	 * A re-posted question whose card another process claimed and has not posted yet: look again once its
+	 * claim is stale (that process died or stalled posting it). Bounded: MAX_POST_RETRIES per question.
+	 */
+	function retryWhenStale(
+		threadId: string,
+		event: QuestionEvent,
+		lead: string | undefined,
+		ageMs: number,
+		tries: number,
+	): void {
+		const key = `${threadId}\0${event.toolCallId}`;
+		if (waiting.has(key)) return;
+		if (tries >= MAX_POST_RETRIES) {
+			logger.warn({ sessionId: threadId, toolCallId: event.toolCallId }, `${tag}: a question's card stays unposted`);
+			return;
+		}
+		const timer = setTimeout(
+			() => {
+				waiting.delete(key);
+				void queues.run(threadId, () =>
+					postQuestion(threadId, event, lead, tries + 1).catch((error: unknown) =>
+						logger.error({ err: error, sessionId: threadId }, `${tag}: re-posting a question failed`),
+					),
+				);
+			},
+			Math.max(0, staleClaimMs - ageMs) + STALE_MARGIN_MS,
+		);
+		timer.unref();
+		waiting.set(key, timer);
+	}
+
+	async function postQuestion(
+		threadId: string,
+		event: QuestionEvent,
+		lead: string | undefined,
+		tries = 0,
+	): Promise<void> {
 		// A question resume() re-emits is posted only if no card of it was: a card already posted stays the one.
 		if (event.replay && (await state.card(threadId, event.toolCallId))) return;
 		// One process posts each card: on a shared store a paused process that wakes up, and the one that took
 		// its lesson over and re-posts the question, must not both post it. A failing store posts anyway (a
 		// card twice is better than a question never shown).
-		const claim = event.replay ? { staleAfterMs: STALE_POST_CLAIM_MS } : {};
-		const mine = await state.claimPost(threadId, event.toolCallId, claim).catch((error: unknown) => {
+		const options = event.replay ? { staleAfterMs: staleClaimMs } : {};
+		const claim = await state.claimPost(threadId, event.toolCallId, options).catch((error: unknown): PostClaim => {
 			logger.warn({ err: error, sessionId: threadId }, `${tag}: claiming a card's post failed; posting it`);
-			return true;
+			return { mine: true, token: "" };
 		});
-		if (!mine) return;
+		if (!claim.mine) {
+			// Another process claimed it: the asking turn's own post, or a re-post of it. A re-post looks again
+			// once that claim is stale, in case its poster died before the card reached the thread.
+			if (event.replay) retryWhenStale(threadId, event, lead, claim.ageMs, tries);
+			return;
+		}
+		// Taken over from a poster that died or stalled: its card may have reached the thread after all.
+		if (claim.tookOverFrom !== undefined && port.findCard) {
+			const found = await port.findCard(threadId, event.toolCallId);
+			if (found && found.length > 0) {
+				await state.saveCard(threadId, event.toolCallId, { messageIds: found });
+				logger.info({ sessionId: threadId, toolCallId: event.toolCallId }, `${tag}: found a card its poster left`);
+				return;
+			}
+		}
 		const card = cardOf(event, lead, await localeOf(threadId));
-		const messageIds = card ? await port.postCard(threadId, await prepared(card)) : [];
+		if (!card) return;
+		const ready = await prepared(card);
+		// A poster paused past the stale bound finds its claim taken over, and leaves the card to the new poster.
+		if (claim.token && !(await state.holdsPost(threadId, event.toolCallId, claim.token).catch(() => true))) return;
+		const messageIds = await port.postCard(threadId, ready);
 		if (messageIds.length === 0) return;
 		// Only a lead that shares the controls' message is re-shown when that message becomes the answered state.
 		const keepLead = lead !== undefined && messageIds.length === 1;
@@ -242,5 +308,12 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 			logger.error({ err: error }, `${tag}: could not queue a tutor event`);
 		}
 	};
-	return { onEvent, stopTyping: () => typingLoops?.stopAll() };
+	return {
+		onEvent,
+		stop: () => {
+			typingLoops?.stopAll();
+			for (const timer of waiting.values()) clearTimeout(timer);
+			waiting.clear();
+		},
+	};
 }

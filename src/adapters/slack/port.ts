@@ -16,6 +16,7 @@ import type { KnownBlock } from "@slack/types";
 import type { Logger } from "../../core/contracts/logger.ts";
 import {
 	type Card,
+	carriesControlsOf,
 	escapeMrkdwn,
 	type PlanPicture,
 	type SlackMessage,
@@ -49,6 +50,9 @@ export interface ResponseUrl {
 export const RESPONSE_URL_MS = 29 * 60_000;
 const RESPONSE_URL_USES = 5;
 const RESPOND_TIMEOUT_MS = 10_000;
+/** conversations.replies pages read when looking for a card a dead process posted (Tier 3: rare, bounded). */
+const FIND_CARD_PAGES = 5;
+const FIND_CARD_PAGE_SIZE = 200;
 
 /** The clicks of each thread whose response_urls update the clicked cards (one registry per adapter). */
 export type SlackClicks = ClickReplies<ResponseUrl>;
@@ -184,6 +188,30 @@ export function createSlackPort(
 		encodeThreadId: encodeSlackThreadId,
 		decodeThreadId: decodeSlackThreadId,
 		postCard: (threadId, card: Card) => postAll(threadId, toSlackMessages(card)),
+		async findCard(threadId, toolCallId) {
+			const { channel, thread_ts } = where(threadId);
+			const found: string[] = [];
+			let cursor: string | undefined;
+			try {
+				// The thread oldest first, a page at a time (a lesson's thread is a few hundred messages at most).
+				for (let page = 0; page < FIND_CARD_PAGES; page++) {
+					const res = await client.conversations.replies({
+						channel,
+						ts: thread_ts,
+						limit: FIND_CARD_PAGE_SIZE,
+						...(cursor ? { cursor } : {}),
+					});
+					for (const m of res.messages ?? [])
+						if (typeof m.ts === "string" && carriesControlsOf(m.blocks, toolCallId)) found.push(m.ts);
+					cursor = res.response_metadata?.next_cursor || undefined;
+					if (!res.has_more || !cursor) return found;
+				}
+				return found;
+			} catch (error) {
+				logger.warn({ err: error, sessionId: threadId }, "slack: reading the thread's messages failed");
+				return undefined;
+			}
+		},
 		async editCard(threadId, messageIds, card) {
 			if (messageIds.length === 0) return false;
 			const next = toSlackMessages(card);

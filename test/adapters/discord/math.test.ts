@@ -7,6 +7,7 @@
 import { Client } from "discord.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDiscordPort } from "../../../src/adapters/discord/port.ts";
+import type { TutorEvent } from "../../../src/core/contracts/events.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
 import { type FakeDiscord, startFakeDiscord } from "../../../testkit/fakes/discord.ts";
 import { explain, mathQuiz, PNG_MAGIC, prepared, QUADRATIC } from "../../fixtures/math-cards.ts";
@@ -70,5 +71,15 @@ describe("math cards on the Discord fake", { timeout: 30_000 }, () => {
 		expect(call!.files).toEqual([]);
 		expect(body.content).toContain("`\\frac{a`");
 		expect(body.content).toContain("costs $5 and $10.");
+	});
+
+	it("finds a question's card among the thread's newest messages by its controls", async () => {
+		const ids = await port.postCard(threadId, await prepared({ ...mathQuiz, toolCallId: "q-left" } as TutorEvent));
+		await port.postCard(threadId, await prepared(explain("Something after it.")));
+		expect(ids).toHaveLength(1);
+		expect(await port.findCard?.(threadId, "q-left")).toEqual(ids);
+		expect(await port.findCard?.(threadId, "never-asked")).toEqual([]);
+		const reads = fake.calls.filter((c) => c.method === "GET" && c.path.endsWith("/messages"));
+		expect(reads.at(-1)?.query.limit).toBe("100");
 	});
 });

@@ -99,6 +99,21 @@ describe("Slack's port", { timeout: 20_000 }, () => {
 		expect(await port.editCard(threadId, [], answered)).toBe(false); // nothing to edit: the controller posts it
 	});
 
+	it("finds a question's card in the thread by its controls (a card a dead process posted), page after page", async () => {
+		const input = { question: "1/3 + 1/3?", options: ["2/3", "2/6"], correctAnswer: "2/3" };
+		const card = cardFromEvent({ type: "quiz", sessionId: threadId, toolCallId: "q-left", input })!;
+		for (let i = 0; i < 3; i++) await port.postPicture(threadId, picture()); // other messages around it
+		const ids = await port.postCard(threadId, card);
+		for (let i = 0; i < 250; i++) await port.postPicture(threadId, picture()); // past the first page
+		expect(await port.findCard?.(threadId, "q-left")).toEqual(ids);
+		expect(await port.findCard?.(threadId, "q-never")).toEqual([]);
+		expect(fake.callsTo("conversations.replies").length).toBeGreaterThanOrEqual(2);
+		// A thread Slack will not show (deleted): undefined, not a throw.
+		expect(
+			await port.findCard?.(port.encodeThreadId({ teamId: fake.teamId, channelId: "C1", threadTs: "1.2" }), "q"),
+		).toBe(undefined);
+	});
+
 	it("falls back to plain text when Slack refuses the blocks, and waits out a 429", async () => {
 		let refusals = 1;
 		fake.override("chat.postMessage", () =>

@@ -128,13 +128,19 @@ export function restRoutes(fake: FakeDiscord): Route[] {
 		fake.dispatch(c.type === 11 || c.type === 12 ? "THREAD_UPDATE" : "CHANNEL_UPDATE", channelObject(c));
 		return [200, channelObject(c)];
 	});
-	route("GET", "/channels/:id/messages", ({ params }) => [
-		200,
-		fake
-			.channelMessages(params[0]!)
-			.reverse()
-			.map((m) => messageObject(m, fake.baseUrl)),
-	]);
+	// Newest first, `limit` of them (Discord: 1-100, default 50).
+	route("GET", "/channels/:id/messages", ({ params, query }) => {
+		const limit = query.limit === undefined ? 50 : Number(query.limit);
+		if (!Number.isInteger(limit) || limit < 1 || limit > 100) return err(400, 50035, "Invalid Form Body");
+		return [
+			200,
+			fake
+				.channelMessages(params[0]!)
+				.reverse()
+				.slice(0, limit)
+				.map((m) => messageObject(m, fake.baseUrl)),
+		];
+	});
 	route("GET", "/channels/:id/messages/:mid", ({ params }) => {
 		const m = fake.messages.get(params[1]!);
 		return m && m.channelId === params[0] && !m.deleted
