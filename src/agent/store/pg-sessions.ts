@@ -14,7 +14,10 @@ import pg from "pg";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { StoreConflictError, withDeadline } from "./errors.ts";
 import { assembleRecord, legacyIds, legacyRecord, messageTracker, metaJson } from "./record-layout.ts";
-import type { SessionInbox, SessionLease, SessionStore } from "./types.ts";
+import type { SessionInbox, SessionLease, SessionRecord, SessionStore } from "./types.ts";
+
+/** readSnapshot's answer for a session without a row. */
+const ABSENT: unique symbol = Symbol("absent");
 
 /** Options of the PostgreSQL session store. */
 export interface PgSessionStoreOptions {
@@ -193,44 +196,53 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 			}),
 	};
 
+	/** A session's row and messages in one snapshot; ABSENT when it has no row. */
+	async function readSnapshot(sessionId: string): Promise<SessionRecord | undefined | typeof ABSENT> {
+		const client = await pool.connect();
+		try {
+			await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+			const head = await client.query<{ version: string; meta: string }>(
+				`SELECT version, meta FROM ${t.sessions} WHERE id = $1`,
+				[sessionId],
+			);
+			const row = head.rows[0];
+			if (!row) {
+				await client.query("COMMIT");
+				return ABSENT;
+			}
+			const body = await client.query<{ body: string }>(
+				`SELECT body FROM ${t.messages} WHERE session_id = $1 ORDER BY idx`,
+				[sessionId],
+			);
+			await client.query("COMMIT");
+			const version = Number(row.version);
+			const record = assembleRecord(
+				JSON.parse(row.meta),
+				body.rows.map((r) => JSON.parse(r.body)),
+				version,
+			);
+			if (record) tracker.remember(record, version);
+			return record;
+		} catch (error) {
+			await client.query("ROLLBACK").catch(() => undefined);
+			throw error;
+		} finally {
+			client.release();
+		}
+	}
+
 	return {
 		shared: true,
 		inbox,
 		get: (sessionId) =>
 			op(`reading session ${sessionId}`, async () => {
-				// One snapshot for the row and its messages.
-				const client = await pool.connect();
-				try {
-					await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-					const head = await client.query<{ version: string; meta: string }>(
-						`SELECT version, meta FROM ${t.sessions} WHERE id = $1`,
-						[sessionId],
-					);
-					const row = head.rows[0];
-					if (!row) {
-						await client.query("COMMIT");
-						tracker.forget(sessionId);
-						return legacyRecord(await legacy(`session:${sessionId}`));
-					}
-					const body = await client.query<{ body: string }>(
-						`SELECT body FROM ${t.messages} WHERE session_id = $1 ORDER BY idx`,
-						[sessionId],
-					);
-					await client.query("COMMIT");
-					const version = Number(row.version);
-					const record = assembleRecord(
-						JSON.parse(row.meta),
-						body.rows.map((r) => JSON.parse(r.body)),
-						version,
-					);
-					if (record) tracker.remember(record, version);
-					return record;
-				} catch (error) {
-					await client.query("ROLLBACK").catch(() => undefined);
-					throw error;
-				} finally {
-					client.release();
-				}
+				const stored = await readSnapshot(sessionId);
+				if (stored !== ABSENT) return stored;
+				// Not in the table: perhaps a record of the key-value layout, read once the snapshot's connection is
+				// back in the pool (holding one while waiting for another let 10 lessons starting at once take the
+				// whole pool and wait on each other until the pool's timeout).
+				tracker.forget(sessionId);
+				return legacyRecord(await legacy(`session:${sessionId}`));
 			}),
 		async set(record, saveOptions = {}) {
 			const id = record.sessionId;
