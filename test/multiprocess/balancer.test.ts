@@ -88,6 +88,29 @@ describe("the fake Slack's load balancer", () => {
 		);
 	});
 
+	it("passes over a URL that refused or timed out for a while (a proxy's passive health check)", {
+		timeout: 15_000,
+	}, async () => {
+		const live = await bot();
+		const paused = await bot(true);
+		servers.push(live.server, paused.server);
+		// Always the first of the URLs it may pick from: the silent one while it is healthy.
+		const sender = fake.balancer([paused.url, live.url], { answerTimeoutMs: 300, failMs: 1_500, random: () => 0 });
+		const send = () => sender.command("/lesson", "start x", { user: "U1", channel: "C1" });
+		expect((await send()).status).toBe(200);
+		expect(sender.attempts.map((a) => a.outcome)).toEqual(["timeout", 200]);
+		// Within failMs: straight to the live one.
+		for (let i = 0; i < 3; i++) expect((await send()).status).toBe(200);
+		expect(sender.attempts.slice(2).map((a) => a.url)).toEqual([live.url, live.url, live.url]);
+		// After it: the silent one gets a delivery again.
+		await new Promise((r) => setTimeout(r, 1_600));
+		expect((await send()).status).toBe(200);
+		expect(sender.attempts.slice(5).map((a) => [a.url, a.outcome])).toEqual([
+			[paused.url, "timeout"],
+			[live.url, 200],
+		]);
+	});
+
 	it("fails a delivery no bot answers, after its attempts", async () => {
 		const dead = `http://127.0.0.1:${await freePort()}/slack/events`;
 		const sender = fake.balancer([dead], { maxAttempts: 3 });

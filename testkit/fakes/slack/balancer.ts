@@ -5,6 +5,9 @@
  * 3 s (Slack's limit; a paused process accepts the connection and says nothing) or a 5xx — is
  * sent again to another URL with Slack's `X-Slack-Retry-Num` and `X-Slack-Retry-Reason`
  * headers, re-signed, the body unchanged (the same event_id, trigger_id). Bounded in attempts.
+ * Like the reverse proxy of the compose example (deploy/Caddyfile: passive health checks), a URL
+ * that refused a connection or did not answer in time gets no new delivery for `failMs` while
+ * another is healthy.
  */
 
 import {
@@ -39,6 +42,8 @@ export interface BalancerOptions {
 	maxAttempts?: number;
 	/** A random number in [0, 1) (a seeded one makes the spread repeatable). */
 	random?: () => number;
+	/** How long a URL that refused or timed out is passed over (default 10 s, the Caddyfile's fail_duration). */
+	failMs?: number;
 }
 
 /** A short description of a delivery's body (for test failure messages). */
@@ -78,6 +83,9 @@ export class BalancedSender extends SlackSender {
 	private readonly answerTimeoutMs: number;
 	private readonly maxAttempts: number;
 	private readonly random: () => number;
+	private readonly failMs: number;
+	/** URL → until when it is passed over (it refused a connection or did not answer in time). */
+	private readonly failedUntil = new Map<string, number>();
 
 	constructor(
 		readonly urls: readonly string[],
@@ -90,12 +98,15 @@ export class BalancedSender extends SlackSender {
 		this.answerTimeoutMs = options.answerTimeoutMs ?? 3_000;
 		this.maxAttempts = options.maxAttempts ?? 4;
 		this.random = options.random ?? Math.random;
+		this.failMs = options.failMs ?? 10_000;
 	}
 
-	/** A random URL not tried yet for this delivery (any, once all were tried). */
+	/** A random healthy URL not tried yet for this delivery (else any untried one; any, once all were tried). */
 	private pick(tried: Set<string>): string {
+		const now = Date.now();
 		const fresh = this.urls.filter((u) => !tried.has(u));
-		const from = fresh.length > 0 ? fresh : this.urls;
+		const healthy = fresh.filter((u) => (this.failedUntil.get(u) ?? 0) <= now);
+		const from = healthy.length > 0 ? healthy : fresh.length > 0 ? fresh : this.urls;
 		return from[Math.floor(this.random() * from.length)] ?? (this.urls[0] as string);
 	}
 
@@ -140,6 +151,7 @@ export class BalancedSender extends SlackSender {
 			} catch (error) {
 				last = outcomeOf(error);
 				this.attempts.push({ url, attempt, what, outcome: last, at, ms: Date.now() - at });
+				if (last === "refused" || last === "timeout") this.failedUntil.set(url, Date.now() + this.failMs);
 			}
 		}
 		throw new Error(`slack balancer: no bot answered after ${this.maxAttempts} attempts (last: ${last})`);
