@@ -166,7 +166,8 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 		// One process posts each card: on a shared store a paused process that wakes up, and the one that took
 		// its lesson over and re-posts the question, must not both post it. A failing store posts anyway (a
 		// card twice is better than a question never shown).
-		const options = event.replay ? { staleAfterMs: staleClaimMs } : {};
+		// On a store no other process shares (SQLite), a claim a re-post meets was made before a restart: stale now.
+		const options = event.replay ? { staleAfterMs: state.store.shared === true ? staleClaimMs : 0 } : {};
 		const claim = await state.claimPost(threadId, event.toolCallId, options).catch((error: unknown): PostClaim => {
 			logger.warn({ err: error, sessionId: threadId }, `${tag}: claiming a card's post failed; posting it`);
 			return { mine: true, token: "" };

@@ -4,14 +4,15 @@
  * poster died or stalled posting (older than the stale bound, still no card): once, and it
  * looks in the thread first. A poster whose claim was taken over while it was paused posts
  * nothing; a re-post that met a fresh claim looks again once it is stale, so a question whose
- * poster died before posting is still shown.
+ * poster died before posting is still shown. On a store no other process shares (SQLite), a
+ * claim a re-post meets was made before a restart, and is taken over at once.
  */
 
 import { describe, expect, it } from "vitest";
 import { LessonState } from "../../../src/adapters/lesson/lesson-state.ts";
 import { createSerialQueues } from "../../../src/adapters/lesson/serial-queue.ts";
 import { createThreadOutput } from "../../../src/adapters/lesson/thread-output.ts";
-import { createMemoryStateStore } from "../../../src/agent/index.ts";
+import { createMemoryStateStore, type StateStore } from "../../../src/agent/index.ts";
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
 import type { PlanPicture } from "../../../src/render/index.ts";
@@ -53,9 +54,23 @@ const question = (toolCallId: string, replay: boolean): TutorEvent => ({
 	...(replay ? { replay: true } : {}),
 });
 
-/** The output path of one process on a shared store, with a port that may find cards in the thread. */
+/** A memory store that says other processes share it (as Redis and PostgreSQL do). */
+function sharedStore(): StateStore {
+	const s = createMemoryStateStore();
+	return {
+		shared: true,
+		get: (key) => s.get(key),
+		set: (key, value, ttlMs) => s.set(key, value, ttlMs),
+		setIfAbsent: (key, value, ttlMs) => s.setIfAbsent(key, value, ttlMs),
+		increment: (key, by, ttlMs) => s.increment(key, by, ttlMs),
+		delete: (key) => s.delete(key),
+		close: () => s.close(),
+	};
+}
+
+/** The output path of one process on `store`, with a port that may find cards in the thread. */
 function processOutput(
-	store: ReturnType<typeof createMemoryStateStore>,
+	store: StateStore,
 	inThread?: string[],
 	localeOf?: () => Promise<"en">,
 ) {
@@ -92,8 +107,17 @@ async function within(ms: number, check: () => boolean): Promise<boolean> {
 }
 
 describe("re-posting a question another process claimed", () => {
-	it("posts it once the claim is stale when its poster died before posting", async () => {
+	it("on a store no other process shares (SQLite), a claim from before a restart is taken over at once", async () => {
 		const store = createMemoryStateStore();
+		expect((await new LessonState(store).claimPost("rec:t1", "q1")).mine).toBe(true); // the process before the restart
+		const restarted = processOutput(store);
+		restarted.output.onEvent(question("q1", true));
+		expect(await within(100, () => restarted.posted().length === 1)).toBe(true);
+		restarted.output.stop();
+	});
+
+	it("posts it once the claim is stale when its poster died before posting", async () => {
+		const store = sharedStore();
 		const dead = new LessonState(store);
 		expect((await dead.claimPost("rec:t1", "q1")).mine).toBe(true); // claimed, then killed before posting
 		const taker = processOutput(store);
@@ -107,7 +131,7 @@ describe("re-posting a question another process claimed", () => {
 	});
 
 	it("keeps the card its dead poster left in the thread instead of posting it again", async () => {
-		const store = createMemoryStateStore();
+		const store = sharedStore();
 		expect((await new LessonState(store).claimPost("rec:t1", "q1")).mine).toBe(true); // posted, killed before saving
 		const taker = processOutput(store, ["m-left"]);
 		taker.output.onEvent(question("q1", true));
@@ -119,7 +143,7 @@ describe("re-posting a question another process claimed", () => {
 	});
 
 	it("a poster paused between its claim and its post posts nothing when it wakes after a takeover", async () => {
-		const store = createMemoryStateStore();
+		const store = sharedStore();
 		// The asking process stops right after claiming (its card's language is looked up after the claim).
 		let wake = () => {};
 		const woken = new Promise<"en">((resolve) => {
@@ -144,7 +168,7 @@ describe("re-posting a question another process claimed", () => {
 	});
 
 	it("an asking turn's own post and a replay of it on another process: one card", async () => {
-		const store = createMemoryStateStore();
+		const store = sharedStore();
 		const asker = processOutput(store);
 		const taker = processOutput(store);
 		asker.output.onEvent(question("q1", false));
