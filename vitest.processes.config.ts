@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { FAILOVER_TESTS, PROCESS_TESTS } from "./vitest.config.ts";
+import { PROCESS_TESTS } from "./vitest.config.ts";
 
 /**
  * The tests that start several `learnharness start` processes (three Slack bots behind a load
@@ -9,8 +9,7 @@ import { FAILOVER_TESTS, PROCESS_TESTS } from "./vitest.config.ts";
  */
 export default defineConfig({
 	test: {
-		// `npm run test:failover` (LH_FAILOVER_TESTS=1): the Slack kill/pause test (see vitest.config.ts).
-		include: process.env.LH_FAILOVER_TESTS === "1" ? FAILOVER_TESTS : PROCESS_TESTS,
+		include: PROCESS_TESTS,
 		testTimeout: 30_000,
 		hookTimeout: 120_000,
 		fileParallelism: false,

@@ -37,16 +37,9 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
 	return true;
 }
 
-/**
- * PostgreSQL runs with `npm run test:failover` (LH_FAILOVER_PG=1), not in `npm test`: in a clean-clone CI run
- * 5 of 20 lessons did not finish within 90 s after the pause (the woken process's store calls all timed out
- * at once, and the learners met "could not be loaded" and expired answer boxes). Nothing acknowledged was
- * lost there; the liveness after a pause on PostgreSQL is open (docs/scaling.md).
- */
-const postgresToo = process.env.LH_FAILOVER_PG === "1";
 const available = {
 	redis: await storeAvailable("redis"),
-	postgres: postgresToo && (await storeAvailable("postgres")),
+	postgres: await storeAvailable("postgres"),
 };
 
 describe.each<StoreKind>(["redis", "postgres"])("three processes on one %s store, one killed, one paused", (store) => {
@@ -70,8 +63,7 @@ describe.each<StoreKind>(["redis", "postgres"])("three processes on one %s store
 		await model?.close();
 	}, 30_000);
 
-	// Skipped where the store is not installed here (redis-server) or not running (PostgreSQL), and PostgreSQL
-	// unless LH_FAILOVER_PG=1 (see above).
+	// Skipped where the store is not installed here (redis-server) or not running (PostgreSQL).
 	it.skipIf(!available[store])(
 		`runs ${LESSONS} lessons to their end through a kill -9 and a SIGSTOP mid-turn`,
 		{ timeout: 130_000 },

@@ -28,7 +28,7 @@ import {
 	prepareCard,
 	tallyCard,
 } from "../../render/index.ts";
-import { type LessonState, type PostClaim, STALE_POST_CLAIM_MS } from "./lesson-state.ts";
+import { type LessonState, type PostClaim, type PostedCard, STALE_POST_CLAIM_MS } from "./lesson-state.ts";
 import { closingLine } from "./notices.ts";
 import type { PlatformPort } from "./port.ts";
 import type { SerialQueues } from "./serial-queue.ts";
@@ -199,6 +199,27 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 		await state.saveCard(threadId, event.toolCallId, { messageIds, ...(keepLead ? { lead } : {}) });
 	}
 
+	const remember = (threadId: string, toolCallId: string, card: PostedCard): Promise<void> =>
+		state.saveCard(threadId, toolCallId, card).catch((error: unknown) => {
+			logger.warn({ err: error, sessionId: threadId }, `${tag}: remembering a card failed`);
+		});
+
+	/**
+	 * Where a question's card is: as remembered, or (shared stores) found in the thread when its poster
+	 * stopped between posting it and remembering it; undefined when neither knows.
+	 */
+	async function postedCard(threadId: string, toolCallId: string): Promise<PostedCard | undefined> {
+		const posted = await state.card(threadId, toolCallId).catch((error: unknown) => {
+			logger.warn({ err: error, sessionId: threadId }, `${tag}: reading a posted card failed; posting it anew`);
+			return undefined;
+		});
+		if (posted || state.store.shared !== true || !port.findCard) return posted;
+		const found = await port.findCard(threadId, toolCallId);
+		if (!found || found.length === 0) return undefined;
+		await remember(threadId, toolCallId, { messageIds: found });
+		return { messageIds: found };
+	}
+
 	/**
 	 * Show a question's new state in place of its posted card (answered; a missed check's "Not quite"; its
 	 * second try), keeping the lead; posted anew when the card is gone. A new post becomes the question's
@@ -208,20 +229,15 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 		threadId: string,
 		event: Extract<TutorEvent, { type: "answered" | "attempt" }>,
 	): Promise<void> {
-		const posted = await state.card(threadId, event.toolCallId).catch((error: unknown) => {
-			logger.warn({ err: error, sessionId: threadId }, `${tag}: reading a posted card failed; posting it anew`);
-			return undefined;
-		});
+		const posted = await postedCard(threadId, event.toolCallId);
 		const locale = await localeOf(threadId);
 		const shown = event.type === "answered" ? answeredCard(event, locale) : cardFromEvent(event, locale);
 		if (!shown) return;
 		const card = await prepared({ ...shown, ...(posted?.lead !== undefined ? { lead: posted.lead } : {}) });
 		if (!posted || !(await port.editCard(threadId, posted.messageIds, card))) {
+			// Posted anew, it becomes the question's card: its next state (a graded answer's verdict) edits it.
 			const messageIds = await port.postCard(threadId, card);
-			if (event.type === "attempt" && messageIds.length > 0)
-				await state.saveCard(threadId, event.toolCallId, { messageIds }).catch((error: unknown) => {
-					logger.warn({ err: error, sessionId: threadId }, `${tag}: remembering a re-posted card failed`);
-				});
+			if (messageIds.length > 0) await remember(threadId, event.toolCallId, { messageIds });
 		}
 		// Group lessons: the vote's tally, one message of its own under the closed question.
 		const tally = event.type === "answered" ? tallyCard(event, locale) : undefined;

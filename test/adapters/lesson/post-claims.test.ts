@@ -69,11 +69,7 @@ function sharedStore(): StateStore {
 }
 
 /** The output path of one process on `store`, with a port that may find cards in the thread. */
-function processOutput(
-	store: StateStore,
-	inThread?: string[],
-	localeOf?: () => Promise<"en">,
-) {
+function processOutput(store: StateStore, inThread?: string[], localeOf?: () => Promise<"en">) {
 	const log: Array<PortCall | { call: string }> = [];
 	const port = recordingPort(log);
 	const found: string[] = [];
@@ -94,7 +90,8 @@ function processOutput(
 		...(localeOf ? { localeOf } : {}),
 	});
 	const posted = () => log.filter((c): c is Extract<PortCall, { call: "postCard" }> => c.call === "postCard");
-	return { output, state, posted, found };
+	const edits = () => log.filter((c): c is Extract<PortCall, { call: "editCard" }> => c.call === "editCard");
+	return { output, state, posted, edits, found };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -178,5 +175,37 @@ describe("re-posting a question another process claimed", () => {
 		expect(asker.posted().length + taker.posted().length).toBe(1);
 		asker.output.stop();
 		taker.output.stop();
+	});
+});
+
+const answered = (correct: boolean): TutorEvent => ({
+	type: "answered",
+	sessionId: "rec:t1",
+	toolCallId: "q1",
+	kind: "quiz",
+	result: { answer: "0.5", correct, by: { id: "U1", name: "ada" } },
+	quiz: { question: "Half of 1?", options: ["0.5", "2"], correctAnswer: "0.5" },
+});
+
+describe("the answered state of a card nobody remembered", () => {
+	it("shared store: the card its stopped poster left in the thread is found and edited, each time", async () => {
+		const taker = processOutput(sharedStore(), ["m-left"]);
+		taker.output.onEvent(answered(false));
+		taker.output.onEvent(answered(true)); // a graded verdict replaces the first state
+		expect(await within(3_000, () => taker.found.length === 1 && taker.edits().length === 2)).toBe(true);
+		expect(taker.posted()).toHaveLength(0);
+		expect(taker.edits().map((e) => e.messageIds)).toEqual([["m-left"], ["m-left"]]);
+		taker.output.stop();
+	});
+
+	it("a card posted anew becomes the card: the next state edits it instead of posting again", async () => {
+		const one = processOutput(createMemoryStateStore());
+		one.output.onEvent(answered(false));
+		one.output.onEvent(answered(true));
+		expect(await within(3_000, () => one.edits().length === 1)).toBe(true);
+		expect(one.posted()).toHaveLength(1);
+		expect(one.edits()[0]?.messageIds).toEqual(one.posted()[0]?.ids);
+		expect(one.found).toEqual([]); // nobody else could have posted it: the thread is not read
+		one.output.stop();
 	});
 });
