@@ -2,6 +2,7 @@
 
 import type { FakeDiscord, FakeInteraction, FakeMessage, FakeUser } from "../../../testkit/fakes/discord.ts";
 import type { CliChild } from "../../fixtures/child-process.ts";
+import { openAnswerModal } from "../../fixtures/discord/drive-lesson.ts";
 import {
 	DEFAULT_ANSWER,
 	deadlineIn,
@@ -121,8 +122,11 @@ export async function driveWithFaults(
 						values: [pickedOption(control.options)],
 					});
 				} else if (id.startsWith("lh:open:")) {
-					const opened = fake.click({ user: options.user, messageId: m.id, customId: id });
-					await fake.waitFor(() => opened.modal, "the answer modal", deadline.left());
+					const opened = await openAnswerModal(
+						fake,
+						() => fake.click({ user: options.user, messageId: m.id, customId: id }),
+						deadline,
+					);
 					const textId = id.replace("lh:open:", "lh:text:");
 					it = fake.submitModal({ user: options.user, opened, values: { [textId]: DEFAULT_ANSWER } });
 				} else {
