@@ -120,6 +120,11 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 		return card;
 	};
 
+	const remember = (threadId: string, toolCallId: string, card: PostedCard): Promise<void> =>
+		state.saveCard(threadId, toolCallId, card).catch((error: unknown) => {
+			logger.warn({ err: error, sessionId: threadId }, `${tag}: remembering a card failed`);
+		});
+
 	/** Re-posts waiting for another process's claim to go stale, per question (cleared as they run). */
 	const waiting = new Map<string, NodeJS.Timeout>();
 
@@ -182,7 +187,7 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 		if (claim.tookOverFrom !== undefined && port.findCard) {
 			const found = await port.findCard(threadId, event.toolCallId);
 			if (found && found.length > 0) {
-				await state.saveCard(threadId, event.toolCallId, { messageIds: found });
+				await remember(threadId, event.toolCallId, { messageIds: found });
 				logger.info({ sessionId: threadId, toolCallId: event.toolCallId }, `${tag}: found a card its poster left`);
 				return;
 			}
@@ -198,11 +203,6 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 		const keepLead = lead !== undefined && messageIds.length === 1;
 		await state.saveCard(threadId, event.toolCallId, { messageIds, ...(keepLead ? { lead } : {}) });
 	}
-
-	const remember = (threadId: string, toolCallId: string, card: PostedCard): Promise<void> =>
-		state.saveCard(threadId, toolCallId, card).catch((error: unknown) => {
-			logger.warn({ err: error, sessionId: threadId }, `${tag}: remembering a card failed`);
-		});
 
 	/**
 	 * Where a question's card is: as remembered, or (shared stores) found in the thread when its poster
