@@ -21,7 +21,7 @@ import { anonymiseParticipant } from "./engine/anonymise.ts";
 import type { EngineContext } from "./engine/context.ts";
 import { createEventHub } from "./engine/event-hub.ts";
 import { inboxOf, pushInbox } from "./engine/inbox.ts";
-import { LEASE_WAIT_MS, refreshIdle, withLease } from "./engine/lease.ts";
+import { LEASE_WAIT_MS, refreshUnlessLive, withLease } from "./engine/lease.ts";
 import { asLanguageModelV3 } from "./engine/model-step.ts";
 import { notSavedMessage, save, saveRetrying } from "./engine/persist.ts";
 import { armVotes, kick } from "./engine/pump.ts";
@@ -331,7 +331,7 @@ export function createTutor(options: TutorOptions): Tutor {
 
 		async getSession(sessionId) {
 			const state = await load(sessionId);
-			if (state && rt.store.shared) await refreshIdle(rt, state);
+			if (state && rt.store.shared) await refreshUnlessLive(rt, state);
 			return state ? summarize(state) : undefined;
 		},
 

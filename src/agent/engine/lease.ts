@@ -11,7 +11,7 @@
 import type { SessionLease } from "../store/types.ts";
 import type { EngineContext } from "./context.ts";
 import { pause, restoreRecord, save } from "./persist.ts";
-import { isIdle, type SessionState } from "./session-state.ts";
+import type { SessionState } from "./session-state.ts";
 
 /** A lease's time to live; renewed every third of it while the pump runs. */
 export const LEASE_TTL_MS = 10_000;
@@ -50,10 +50,16 @@ export async function refresh(
 	return true;
 }
 
-/** Refresh a session nobody works on in this process (before an event is admitted against it). */
-export function refreshIdle(ctx: EngineContext, state: SessionState): Promise<boolean> {
-	const idle = () => isIdle(state) && state.unsaved === 0 && state.claims.size === 0;
-	return idle() ? refresh(ctx, state, idle) : Promise.resolve(false);
+/**
+ * Refresh a copy whose lease this process does not hold for sure (another process may have saved the
+ * session since): before an event is admitted against it, before its summary is shown. A read that comes
+ * back once the copy is live is dropped: the live copy is the latest. (Guarding on "idle" instead left a
+ * copy whose pump was waiting for another process's lease unrefreshed: its summary missed the question the
+ * lease holder had just asked.)
+ */
+export function refreshUnlessLive(ctx: EngineContext, state: SessionState): Promise<boolean> {
+	const notLive = () => !isLive(state);
+	return notLive() ? refresh(ctx, state, notLive) : Promise.resolve(false);
 }
 
 /** True while an entry this process appended to the session's inbox is still there (not applied and dropped). */

@@ -10,7 +10,7 @@ import { DEFAULT_LOCALE, t } from "../../core/i18n/index.ts";
 import { admit } from "./admit.ts";
 import type { EngineContext } from "./context.ts";
 import { pushInbox } from "./inbox.ts";
-import { isLive, refresh } from "./lease.ts";
+import { refreshUnlessLive } from "./lease.ts";
 import { notSavedMessage } from "./persist.ts";
 import { kick } from "./pump.ts";
 import type { SessionState } from "./session-state.ts";
@@ -27,8 +27,7 @@ export async function receiveShared(
 		// newer. (A lease just taken is not enough: its re-read may still be on its way; a lease not renewed for
 		// most of its TTL is not either: this process may have been paused past it.) A re-read that comes back
 		// once the copy here is live is dropped: the live copy is the latest.
-		const notLive = () => !isLive(state);
-		if (notLive()) await refresh(ctx, state, notLive);
+		await refreshUnlessLive(ctx, state);
 	} catch (error) {
 		ctx.logger.error({ err: error, sessionId }, "re-reading the session failed");
 		return { ok: false, code: "store-unavailable", message: t(lang, "engine.notLoaded") };

@@ -126,6 +126,32 @@ describe.each(backends)("sessions shared by several processes on %s", (name, up,
 		}
 	});
 
+	it.skipIf(!up)("a process waiting for another's lease shows that process's saves in its summary", async () => {
+		const [s1, other] = await Promise.all([open(), open()]);
+		const { model } = textModel();
+		const waiting = createTutor({ model, store: s1, maxRetries: 0, leaseTtlMs: 2_000, leaseWaitMs: 20_000 });
+		try {
+			const sessionId = newId();
+			await waiting.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+			await waiting.idle(sessionId);
+			// Another process holds the lease; an event queued here makes this process's pump wait for it.
+			const held = await other.acquire(sessionId, 5_000);
+			if (!held) throw new Error("the other process must get the lease");
+			expect(await waiting.handle(sessionId, { type: "message", text: "a", by: learner })).toEqual({ ok: true });
+			// The holder saves a step of its own meanwhile.
+			const record = (await other.get(sessionId)) as SessionRecord;
+			record.messages.push({ id: "other-1", role: "assistant", parts: [{ type: "text", text: "From the holder." }] });
+			await other.set(record, { fence: held.fence });
+			const summary = await waiting.getSession(sessionId);
+			expect(summary?.messageCount).toBe(record.messages.length);
+			await held.release();
+			await waiting.idle(sessionId);
+			expect(learnerTexts(await other.get(sessionId))).toEqual(["a"]);
+		} finally {
+			await Promise.all([waiting.close(), other.close()]);
+		}
+	});
+
 	it.skipIf(!up)("an expired lease is taken over; the paused holder's saves are refused", async () => {
 		const [paused, s2, reader] = await Promise.all([open(), open(), open()]);
 		const { model } = textModel();
