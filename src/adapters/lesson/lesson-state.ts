@@ -67,7 +67,7 @@ export class LessonState {
 	 * Claim the posting of a question's card (atomic in the store, kept `POST_CLAIM_MS`): one process posts
 	 * it, whether it is the one whose turn asked it or one that took the lesson over and re-posts it.
 	 * `staleAfterMs` (re-posts only) takes over a claim that old whose card never appeared: its poster died
-	 * or was paused posting (one process takes a given stale claim over; `tookOver` says when it was made,
+	 * or was paused posting (one process takes a given stale claim over; `tookOverFrom` says when it was made,
 	 * so the new poster can look whether its card reached the thread after all).
 	 */
 	async claimPost(threadId: string, toolCallId: string, options: { staleAfterMs?: number } = {}): Promise<PostClaim> {
