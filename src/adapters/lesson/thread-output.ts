@@ -125,6 +125,17 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 			logger.warn({ err: error, sessionId: threadId }, `${tag}: remembering a card failed`);
 		});
 
+	/**
+	 * A question's card found among the thread's messages (its poster stopped between posting it and
+	 * remembering it), remembered now; undefined when none is there or the platform cannot look.
+	 */
+	async function foundInThread(threadId: string, toolCallId: string): Promise<PostedCard | undefined> {
+		const found = await port.findCard?.(threadId, toolCallId);
+		if (!found || found.length === 0) return undefined;
+		await remember(threadId, toolCallId, { messageIds: found });
+		return { messageIds: found };
+	}
+
 	/** Re-posts waiting for another process's claim to go stale, per question (cleared as they run). */
 	const waiting = new Map<string, NodeJS.Timeout>();
 
@@ -184,19 +195,18 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 			return;
 		}
 		// Taken over from a poster that died or stalled: its card may have reached the thread after all.
-		if (claim.tookOverFrom !== undefined && port.findCard) {
-			const found = await port.findCard(threadId, event.toolCallId);
-			if (found && found.length > 0) {
-				await remember(threadId, event.toolCallId, { messageIds: found });
-				logger.info({ sessionId: threadId, toolCallId: event.toolCallId }, `${tag}: found a card its poster left`);
-				return;
-			}
+		if (claim.tookOverFrom !== undefined && (await foundInThread(threadId, event.toolCallId))) {
+			logger.info({ sessionId: threadId, toolCallId: event.toolCallId }, `${tag}: found a card its poster left`);
+			return;
 		}
 		const card = cardOf(event, lead, await localeOf(threadId));
 		if (!card) return;
 		const ready = await prepared(card);
-		// A poster paused past the stale bound finds its claim taken over, and leaves the card to the new poster.
-		if (claim.token && !(await state.holdsPost(threadId, event.toolCallId, claim.token).catch(() => true))) return;
+		// A poster paused past the stale bound finds its claim taken over, and leaves the card to the new poster
+		// (only other processes can take it: one process alone never re-reads its claim).
+		const shared = state.store.shared === true;
+		if (shared && claim.token && !(await state.holdsPost(threadId, event.toolCallId, claim.token).catch(() => true)))
+			return;
 		const messageIds = await port.postCard(threadId, ready);
 		if (messageIds.length === 0) return;
 		// Only a lead that shares the controls' message is re-shown when that message becomes the answered state.
@@ -213,11 +223,7 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 			logger.warn({ err: error, sessionId: threadId }, `${tag}: reading a posted card failed; posting it anew`);
 			return undefined;
 		});
-		if (posted || state.store.shared !== true || !port.findCard) return posted;
-		const found = await port.findCard(threadId, toolCallId);
-		if (!found || found.length === 0) return undefined;
-		await remember(threadId, toolCallId, { messageIds: found });
-		return { messageIds: found };
+		return posted || state.store.shared !== true ? posted : foundInThread(threadId, toolCallId);
 	}
 
 	/**

@@ -52,8 +52,10 @@ export async function refresh(
 
 /**
  * Refresh a copy whose lease this process does not hold for sure (another process may have saved the
- * session since): before an event is admitted against it, before its summary is shown. A read that comes
- * back once the copy is live is dropped: the live copy is the latest. (Guarding on "idle" instead left a
+ * session since): before an event is admitted against it, before its summary is shown. (A lease just
+ * taken is not enough while its own re-read is on its way; one not renewed for most of its TTL is not
+ * either: this process may have been paused past it.) A read that comes back once the copy is live is
+ * dropped: the live copy is the latest. (Guarding on "idle" instead left a
  * copy whose pump was waiting for another process's lease unrefreshed: its summary missed the question the
  * lease holder had just asked.)
  */

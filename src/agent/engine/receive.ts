@@ -23,10 +23,7 @@ export async function receiveShared(
 	const sessionId = state.record.sessionId;
 	const lang = state.record.language ?? DEFAULT_LOCALE;
 	try {
-		// Unless this process holds the lease and has re-read the record under it, the stored session may be
-		// newer. (A lease just taken is not enough: its re-read may still be on its way; a lease not renewed for
-		// most of its TTL is not either: this process may have been paused past it.) A re-read that comes back
-		// once the copy here is live is dropped: the live copy is the latest.
+		// Unless this process holds the lease for sure, the stored session may be newer (see refreshUnlessLive).
 		await refreshUnlessLive(ctx, state);
 	} catch (error) {
 		ctx.logger.error({ err: error, sessionId }, "re-reading the session failed");
