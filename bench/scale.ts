@@ -20,7 +20,8 @@
  * the window (BENCH_WINDOW_S, 30) begins. Lessons that did not start in time do not count (the
  * JSON's `lessons` says how many were live). Other knobs: BENCH_LESSONS (1,000), BENCH_PROCESSES
  * (1,2,4), BENCH_MODEL_MS ("1000-2000"), BENCH_THINK_MS (1,500), BENCH_SHARD_MODE (manager|env),
- * BENCH_TIMEOUT_S (900: a watchdog ends everything and prints what it has). Loopback only. The
+ * BENCH_TIMEOUT_S (900: a watchdog ends everything and prints what it has), BENCH_PROFILE_DIR (a CPU
+ * profile per bot process). Loopback only. The
  * last line is one JSON object.
  */
 
@@ -61,6 +62,8 @@ const [MODEL_MIN, MODEL_MAX] = (process.env.BENCH_MODEL_MS ?? "1000-2000").split
 const THINK_MS = num("BENCH_THINK_MS", 1500);
 const TIMEOUT_S = num("BENCH_TIMEOUT_S", 900);
 const KILL_AT = num("BENCH_KILL_AT", 2);
+/** A directory for a V8 CPU profile of each bot process (written when it stops; use BENCH_SHARD_MODE=env). */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 /** Guilds per shard of the largest run (each run's shard count divides 4: ids spread evenly). */
 const GUILDS_PER_SHARD = 3;
 const SHARD_BASE = 4;
@@ -77,6 +80,8 @@ interface Run {
 	lessonsLive: number;
 	stats: WindowStats;
 	redisBytesPerTurn: number;
+	/** Redis commands per turn in the window, by command. */
+	redisCommandsPerTurn: Record<string, number>;
 	botCpuPerS: number;
 	benchLoopP99Ms: number;
 	reclicks: number;
@@ -94,6 +99,14 @@ const port = await freePort();
 const redis = testRedis(port, dir);
 await redis.start();
 const redisCli = (...args: string[]) => execFileSync("redis-cli", ["-p", String(port), ...args], { encoding: "utf8" });
+/** Calls of each command (and script, by `evalsha`) the server has run so far. */
+const commandCalls = (): Record<string, number> =>
+	Object.fromEntries(
+		[...redisCli("info", "commandstats").matchAll(/cmdstat_([\w|]+):calls=(\d+)/g)].map((m) => [
+			m[1] as string,
+			Number(m[2]),
+		]),
+	);
 /** Bytes the server has received from all clients so far. */
 const inputBytes = () => Number(/total_net_input_bytes:(\d+)/.exec(redisCli("info", "stats"))?.[1] ?? Number.NaN);
 
@@ -113,6 +126,16 @@ function report(partial: boolean): void {
 		["REST calls/turn (global)", (r) => String(round(r.stats.restGlobal / r.stats.turns, 2))],
 		["REST calls/turn (all)", (r) => String(round(r.stats.restAll / r.stats.turns, 2))],
 		["Redis bytes in/turn", (r) => String(round(r.redisBytesPerTurn, 0))],
+		[
+			"Redis commands/turn",
+			(r) =>
+				String(
+					round(
+						Object.values(r.redisCommandsPerTurn).reduce((a, b) => a + b, 0),
+						1,
+					),
+				),
+		],
 		["bot CPU s per s", (r) => String(round(r.botCpuPerS, 2))],
 		["bench loop delay p99 ms", (r) => String(round(r.benchLoopP99Ms))],
 		["re-clicks (click not acked)", (r) => String(r.reclicks)],
@@ -125,6 +148,12 @@ function report(partial: boolean): void {
 		for (const route of routes)
 			console.log(
 				`  ${route.padEnd(50)}${runs.map((r) => String(round((r.stats.byRoute[route] ?? 0) / r.stats.turns, 2)).padStart(8)).join("")}`,
+			);
+		console.log("\nRedis commands per turn, by command:");
+		const commands = new Set(runs.flatMap((r) => Object.keys(r.redisCommandsPerTurn)));
+		for (const command of [...commands].sort())
+			console.log(
+				`  ${command.padEnd(50)}${runs.map((r) => String(round(r.redisCommandsPerTurn[command] ?? 0, 2)).padStart(8)).join("")}`,
 			);
 	}
 	const turns = runs.reduce((s, r) => s + r.stats.turns, 0);
@@ -142,6 +171,12 @@ function report(partial: boolean): void {
 			rest_calls_per_turn: turns > 0 ? round(rest / turns, 2) : null,
 			rest_calls_per_turn_by_processes: by((r) => round(r.stats.restGlobal / r.stats.turns, 2)),
 			redis_bytes_per_turn: by((r) => round(r.redisBytesPerTurn, 0)),
+			redis_commands_per_turn: by((r) =>
+				round(
+					Object.values(r.redisCommandsPerTurn).reduce((a, b) => a + b, 0),
+					1,
+				),
+			),
 			bytes_per_turn: store?.after ?? null,
 			bytes_per_turn_before: store?.before ?? null,
 			handover_s: round(killHandover?.firstS ?? Number.NaN, 2),
@@ -210,6 +245,7 @@ async function run(processes: number, modelUrl: string): Promise<void> {
 		},
 		dir,
 		mode,
+		PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [],
 	);
 	let learners: Learners | undefined;
 	try {
@@ -245,10 +281,12 @@ async function run(processes: number, modelUrl: string): Promise<void> {
 		lag.enable();
 		const cpu0 = cluster.cpuSeconds();
 		const bytes0 = inputBytes();
+		const calls0 = commandCalls();
 		const from = Date.now();
 		await sleep(Math.min(WINDOW_S * 1000, Math.max(0, deadline - Date.now() - 30_000)));
 		const to = Date.now();
 		const bytes1 = inputBytes();
+		const calls1 = commandCalls();
 		const cpu1 = cluster.cpuSeconds();
 		lag.disable();
 		await sleep(3_500); // acks of the window's last clicks (Discord refuses them after 3 s)
@@ -259,6 +297,11 @@ async function run(processes: number, modelUrl: string): Promise<void> {
 			lessonsLive: l.live(),
 			stats,
 			redisBytesPerTurn: (bytes1 - bytes0) / stats.turns,
+			redisCommandsPerTurn: Object.fromEntries(
+				Object.entries(calls1)
+					.map(([name, n]) => [name, (n - (calls0[name] ?? 0)) / stats.turns] as const)
+					.filter(([, perTurn]) => perTurn >= 0.01),
+			),
 			botCpuPerS: (cpu1 - cpu0) / stats.seconds,
 			benchLoopP99Ms: lag.percentile(99) / 1e6,
 			reclicks: l.reclicks,

@@ -71,7 +71,13 @@ function cpuOf(pid: number): number {
 }
 
 /** Start `processes` bot processes with `env` added (the fakes, the store, the model). */
-export function startCluster(processes: number, env: Record<string, string>, dir: string, mode: ShardMode): Cluster {
+export function startCluster(
+	processes: number,
+	env: Record<string, string>,
+	dir: string,
+	mode: ShardMode,
+	nodeArgs: string[] = [],
+): Cluster {
 	const base = { ...bareEnv(dir), ...env };
 	const children: CliChild[] = [];
 	const dead: CliChild[] = [];
@@ -79,9 +85,10 @@ export function startCluster(processes: number, env: Record<string, string>, dir
 		startCli(["start"], {
 			cwd: REPO_ROOT,
 			env: processes > 1 ? { ...base, SHARDS: String(shard), SHARD_COUNT: String(processes) } : base,
+			nodeArgs,
 		});
 	if (mode === "manager" && processes > 1)
-		children.push(startCli(["start", "--shards", String(processes)], { cwd: REPO_ROOT, env: base }));
+		children.push(startCli(["start", "--shards", String(processes)], { cwd: REPO_ROOT, env: base, nodeArgs }));
 	else for (let i = 0; i < processes; i++) children.push(spawnOne(i));
 	/** Bot processes: the children, or under a manager its children (a tsx start may add a node in between). */
 	const botPids = (): number[] => {
@@ -133,6 +140,12 @@ export function startCluster(processes: number, env: Record<string, string>, dir
 		async stop() {
 			// A manager stops its shards on SIGTERM; any still running after the grace are killed by pid.
 			const bots = botPids();
+			// Profiling (node flags given): a second SIGTERM exits at once, so each process writes its profile.
+			if (nodeArgs.length > 0)
+				for (const c of children) {
+					c.child.kill("SIGTERM");
+					setTimeout(() => c.child.kill("SIGTERM"), 500).unref();
+				}
 			await Promise.all(children.map((c) => c.stop("SIGTERM", 10_000)));
 			for (const c of dead) c.kill();
 			for (const pid of bots)

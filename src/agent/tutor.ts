@@ -33,6 +33,7 @@ import { evictable, isIdle, newSessionState, type SessionState } from "./engine/
 import { summarize } from "./engine/summary.ts";
 import { createTakeovers } from "./engine/takeover.ts";
 import { pendingLearnerCalls } from "./engine/transcript.ts";
+import { createTurnGate, type TurnGate } from "./engine/turn-gate.ts";
 import { createVoteTimers, type TimerFunctions } from "./engine/votes.ts";
 import { lessonStartNote } from "./prompts/context.ts";
 import { isStoreConflict } from "./store/errors.ts";
@@ -84,6 +85,11 @@ export interface TutorOptions {
 	leaseWaitMs?: number;
 	/** Cost caps: a turn runs only when `beforeTurn` allows it; each model step's usage goes to `spent` (default: no caps). */
 	budget?: TurnBudget;
+	/**
+	 * Holds turns back while the process's event loop lags, so acknowledgements keep their deadlines
+	 * (engine/turn-gate.ts; default: a gate with its defaults; false: none).
+	 */
+	turnGate?: TurnGate | false;
 }
 
 /** Longest topic accepted. */
@@ -120,6 +126,7 @@ export function createTutor(options: TutorOptions): Tutor {
 		totalTimeoutMs: options.totalTimeoutMs ?? 180_000,
 		telemetry: options.telemetry ?? false,
 		...(options.budget ? { budget: options.budget } : {}),
+		...(options.turnGate === false ? {} : { turnGate: options.turnGate ?? createTurnGate() }),
 		...(options.leaseTtlMs !== undefined ? { leaseTtlMs: options.leaseTtlMs } : {}),
 		...(options.leaseWaitMs !== undefined ? { leaseWaitMs: options.leaseWaitMs } : {}),
 		now: options.now ?? (() => new Date()),
@@ -445,6 +452,7 @@ export function createTutor(options: TutorOptions): Tutor {
 			await Promise.all([...states.values()].filter((s) => s.dirty).map((s) => save(rt, s).catch(() => undefined)));
 			// Still running: abort the model requests, give them a moment to unwind, then close anyway.
 			abort.abort();
+			rt.turnGate?.close();
 			await bounded(Math.min(ms, 2_000));
 			await rt.store.close();
 		},

@@ -10,6 +10,7 @@ import type { Logger } from "../../core/contracts/logger.ts";
 import type { SessionStore } from "../store/types.ts";
 import type { LessonAgent } from "./agents.ts";
 import type { EventHub } from "./event-hub.ts";
+import type { TurnGate } from "./turn-gate.ts";
 import type { VoteTimers } from "./votes.ts";
 
 /** The engine's shared dependencies and settings. */
@@ -42,6 +43,8 @@ export interface EngineContext {
 	leaseTtlMs?: number;
 	/** Longest a pump waits for another process to apply (or give up the lease over) the events this one queued (default LEASE_WAIT_MS). */
 	leaseWaitMs?: number;
+	/** Turns (and gradings) start through it: held back while the process's event loop lags (turn-gate.ts). */
+	turnGate?: TurnGate;
 	/** Cost caps: consulted before a turn, told each step's usage (TutorOptions.budget). */
 	budget?: TurnBudget;
 	now: () => Date;

@@ -272,13 +272,18 @@ async function drain(ctx: EngineContext, state: SessionState): Promise<void> {
 		// Pending gradings first (also after a restart: resume re-runs the open turn), so the turn sees verdicts.
 		// They run even when no turn follows (another question is still open): the card should not wait on it.
 		if (state.record.grading && !ctx.signal.aborted) {
+			const release = await ctx.turnGate?.enter(ctx.signal);
 			try {
 				await gradePending(ctx, state);
 			} catch (error) {
 				ctx.logger.error({ err: error, sessionId }, "grading failed");
+			} finally {
+				release?.();
 			}
 		}
 		if (!turn || ctx.signal.aborted) continue;
+		// Under the lease (renewed while it waits): a saturated process starts turns as its loop keeps up.
+		const release = await ctx.turnGate?.enter(ctx.signal);
 		try {
 			await runTurn(ctx, state);
 		} catch (error) {
@@ -295,6 +300,8 @@ async function drain(ctx: EngineContext, state: SessionState): Promise<void> {
 				message: t(state.record.language ?? DEFAULT_LOCALE, "engine.internal"),
 				retryable: true,
 			});
+		} finally {
+			release?.();
 		}
 	}
 }

@@ -1,0 +1,165 @@
+/**
+ * Turns wait their turn when the process is saturated. A turn's work (the model's stream, the
+ * tools, the save, the posts) runs on the same event loop as the acknowledgements of clicks
+ * and forms, which have 3 seconds (Discord, Slack) and are cheap. With more turns than the CPU
+ * can run, every callback waits behind the others and the cheap ones miss their deadline; so
+ * a turn starts only while fewer than `limit` run, and the limit adapts to the loop's delay
+ * (AIMD): cut by a fifth when the loop lags more than `targetLagMs`, raised by a twentieth
+ * (at least one) while turns wait and it does not. Turns held back wait in order, holding
+ * nothing but their session's lease; what the learner sent is recorded and acknowledged first.
+ *
+ * Bounded: a turn waits at most `maxWaitMs`, then starts anyway (progress over latency); the
+ * limit never goes under `minLimit`. The delay is read from `monitorEventLoopDelay` (a libuv
+ * timer: fake JavaScript timers in tests do not touch it), at most every `windowMs`.
+ */
+
+import { monitorEventLoopDelay } from "node:perf_hooks";
+
+/** Options of createTurnGate. */
+export interface TurnGateOptions {
+	/** Loop delay (ms, the window's 99th percentile) above which the limit is cut (default 10). */
+	targetLagMs?: number;
+	/** Fewest turns let run at once whatever the delay (default 16). */
+	minLimit?: number;
+	/** Most turns at once (default 10,000: in practice, no cap while the loop keeps up). */
+	maxLimit?: number;
+	/** Longest a turn waits before it starts anyway (default 30 s). */
+	maxWaitMs?: number;
+	/** How often the limit is looked at (default 100 ms). */
+	windowMs?: number;
+	/** The loop delay now (ms) and a reset (tests); default a `monitorEventLoopDelay` histogram. */
+	lag?: { read(): number; reset(): void; close(): void };
+}
+
+/** What the gate sees, for logs and benchmarks. */
+export interface TurnGateStats {
+	limit: number;
+	running: number;
+	waiting: number;
+	/** Turns that waited, and the longest wait (ms), since the gate was made. */
+	held: number;
+	maxWaitedMs: number;
+}
+
+/** The process's turn gate. */
+export interface TurnGate {
+	/** Wait for a slot (at most maxWaitMs, or until `signal` aborts); call the returned function when the turn ends. */
+	enter(signal?: AbortSignal): Promise<() => void>;
+	stats(): TurnGateStats;
+	/** Stop measuring; waiting turns start. */
+	close(): void;
+}
+
+function histogramLag(): { read(): number; reset(): void; close(): void } {
+	const histogram = monitorEventLoopDelay({ resolution: 10 });
+	histogram.enable();
+	return {
+		// The histogram counts the timer's whole period: a loop with no delay reads about `resolution`.
+		read: () => (histogram.count > 0 ? Math.max(0, histogram.percentile(99) / 1e6 - 10) : 0),
+		reset: () => histogram.reset(),
+		close: () => histogram.disable(),
+	};
+}
+
+/** A turn gate with `options` (see the file's comment). */
+export function createTurnGate(options: TurnGateOptions = {}): TurnGate {
+	const targetLagMs = options.targetLagMs ?? 10;
+	const minLimit = Math.max(1, options.minLimit ?? 16);
+	const maxLimit = Math.max(minLimit, options.maxLimit ?? 10_000);
+	const maxWaitMs = options.maxWaitMs ?? 30_000;
+	const windowMs = options.windowMs ?? 100;
+	let lag = options.lag;
+	let limit = maxLimit;
+	let running = 0;
+	let held = 0;
+	let maxWaitedMs = 0;
+	let lookedAt = performance.now();
+	let closed = false;
+	const waiting: Array<{ start: () => void; since: number }> = [];
+
+	/** At most once a window: adapt the limit to the loop's delay in it. */
+	function adapt(): void {
+		const now = performance.now();
+		if (now - lookedAt < windowMs) return;
+		lookedAt = now;
+		lag ??= histogramLag();
+		const delay = lag.read();
+		lag.reset();
+		if (delay > targetLagMs) limit = Math.max(minLimit, Math.floor(Math.min(limit, running) * 0.8));
+		else if (waiting.length > 0) limit = Math.min(maxLimit, limit + Math.max(1, Math.ceil(limit * 0.05)));
+	}
+
+	/** Start waiting turns while there is room (and those that waited too long). */
+	function admit(): void {
+		const now = performance.now();
+		for (let i = 0; i < 100_000 && waiting.length > 0; i++) {
+			const first = waiting[0] as { start: () => void; since: number };
+			if (!closed && running >= limit && now - first.since < maxWaitMs) break;
+			waiting.shift();
+			first.start();
+		}
+	}
+
+	const sweeper = () => {
+		adapt();
+		admit();
+		if (waiting.length > 0 && !closed) schedule();
+	};
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	/** While turns wait, look again every window (a release may be far off). */
+	function schedule(): void {
+		if (timer) return;
+		timer = setTimeout(() => {
+			timer = undefined;
+			sweeper();
+		}, windowMs);
+		timer.unref?.();
+	}
+
+	function slot(): () => void {
+		running++;
+		let done = false;
+		return () => {
+			if (done) return;
+			done = true;
+			running--;
+			adapt();
+			admit();
+		};
+	}
+
+	return {
+		enter(signal) {
+			adapt();
+			if (closed || (running < limit && waiting.length === 0)) return Promise.resolve(slot());
+			const since = performance.now();
+			held++;
+			return new Promise((resolve) => {
+				const entry = {
+					since,
+					start: () => {
+						signal?.removeEventListener("abort", onAbort);
+						maxWaitedMs = Math.max(maxWaitedMs, performance.now() - since);
+						resolve(slot());
+					},
+				};
+				const onAbort = () => {
+					const at = waiting.indexOf(entry);
+					if (at >= 0) waiting.splice(at, 1);
+					entry.start();
+				};
+				signal?.addEventListener("abort", onAbort, { once: true });
+				waiting.push(entry);
+				schedule();
+			});
+		},
+		stats: () => ({ limit, running, waiting: waiting.length, held, maxWaitedMs: Math.round(maxWaitedMs) }),
+		close() {
+			closed = true;
+			if (timer) clearTimeout(timer);
+			timer = undefined;
+			lag?.close();
+			admit();
+		},
+	};
+}
