@@ -21,7 +21,7 @@
  * JSON's `lessons` says how many were live). Other knobs: BENCH_LESSONS (1,000), BENCH_PROCESSES
  * (1,2,4), BENCH_MODEL_MS ("1000-2000"), BENCH_THINK_MS (1,500), BENCH_SHARD_MODE (manager|env),
  * BENCH_TIMEOUT_S (900: a watchdog ends everything and prints what it has), BENCH_PROFILE_DIR (a CPU
- * profile per bot process). Loopback only. The
+ * profile per bot process), BENCH_NODE_ARGS (node flags for the bot processes). Loopback only. The
  * last line is one JSON object.
  */
 
@@ -64,6 +64,8 @@ const TIMEOUT_S = num("BENCH_TIMEOUT_S", 900);
 const KILL_AT = num("BENCH_KILL_AT", 2);
 /** A directory for a V8 CPU profile of each bot process (written when it stops; use BENCH_SHARD_MODE=env). */
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
+/** More node flags for the bot processes (space-separated), e.g. a heap setting to compare. */
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
 /** Guilds per shard of the largest run (each run's shard count divides 4: ids spread evenly). */
 const GUILDS_PER_SHARD = 3;
 const SHARD_BASE = 4;
@@ -245,7 +247,7 @@ async function run(processes: number, modelUrl: string): Promise<void> {
 		},
 		dir,
 		mode,
-		PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [],
+		[...NODE_ARGS, ...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [])],
 	);
 	let learners: Learners | undefined;
 	try {

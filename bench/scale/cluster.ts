@@ -140,8 +140,8 @@ export function startCluster(
 		async stop() {
 			// A manager stops its shards on SIGTERM; any still running after the grace are killed by pid.
 			const bots = botPids();
-			// Profiling (node flags given): a second SIGTERM exits at once, so each process writes its profile.
-			if (nodeArgs.length > 0)
+			// Profiling: a second SIGTERM exits at once, so each process writes its profile.
+			if (nodeArgs.includes("--cpu-prof"))
 				for (const c of children) {
 					c.child.kill("SIGTERM");
 					setTimeout(() => c.child.kill("SIGTERM"), 500).unref();

@@ -55,12 +55,22 @@ export function inboxOf(ctx: EngineContext): SessionInbox | undefined {
 	return ctx.store.shared ? ctx.store.inbox : undefined;
 }
 
-/** Append an entry to the session's inbox; remembers the highest sequence number this process appended. */
-export async function pushInbox(ctx: EngineContext, state: SessionState, body: InboxBody): Promise<void> {
+/**
+ * Append an entry to the session's inbox (with `ifVersion`: only while the stored session is at that
+ * version); remembers the highest sequence number this process appended. False: the session moved.
+ */
+export async function pushInbox(
+	ctx: EngineContext,
+	state: SessionState,
+	body: InboxBody,
+	ifVersion?: number,
+): Promise<boolean> {
 	const inbox = inboxOf(ctx);
 	if (!inbox) throw new Error("this store has no inbox");
-	const seq = await inbox.push(state.record.sessionId, JSON.stringify(body));
+	const seq = await inbox.push(state.record.sessionId, JSON.stringify(body), ifVersion);
+	if (seq <= 0) return false;
 	state.pushed = Math.max(state.pushed ?? 0, seq);
+	return true;
 }
 
 /** The highest sequence number this process has applied or taken into its queue. */

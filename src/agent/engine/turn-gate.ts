@@ -89,15 +89,30 @@ export function createTurnGate(options: TurnGateOptions = {}): TurnGate {
 		else if (waiting.length > 0) limit = Math.min(maxLimit, limit + Math.max(1, Math.ceil(limit * 0.05)));
 	}
 
-	/** Start waiting turns while there is room (and those that waited too long). */
+	/** Turns let in, not started yet: one starts per turn of the event loop (see admit). */
+	const starting: Array<() => void> = [];
+	let starter: ReturnType<typeof setImmediate> | undefined;
+	function startNext(): void {
+		starter = undefined;
+		starting.shift()?.();
+		if (starting.length > 0) starter = setImmediate(startNext);
+	}
+
+	/**
+	 * Let waiting turns in while there is room (and those that waited too long). Their slots are taken
+	 * now; each starts in its own turn of the event loop, so the turns let in together do not run their
+	 * first stretch (the model request's prompt) in one block ahead of the I/O waiting behind it.
+	 */
 	function admit(): void {
 		const now = performance.now();
 		for (let i = 0; i < 100_000 && waiting.length > 0; i++) {
 			const first = waiting[0] as { start: () => void; since: number };
 			if (!closed && running >= limit && now - first.since < maxWaitMs) break;
 			waiting.shift();
-			first.start();
+			running++;
+			starting.push(first.start);
 		}
+		if (starting.length > 0 && !starter) starter = setImmediate(startNext);
 	}
 
 	const sweeper = () => {
@@ -116,8 +131,8 @@ export function createTurnGate(options: TurnGateOptions = {}): TurnGate {
 		timer.unref?.();
 	}
 
+	/** A turn's slot (counted in `running` by the caller). */
 	function slot(): () => void {
-		running++;
 		let done = false;
 		return () => {
 			if (done) return;
@@ -131,7 +146,10 @@ export function createTurnGate(options: TurnGateOptions = {}): TurnGate {
 	return {
 		enter(signal) {
 			adapt();
-			if (closed || (running < limit && waiting.length === 0)) return Promise.resolve(slot());
+			if (closed || (running < limit && waiting.length === 0)) {
+				running++;
+				return Promise.resolve(slot());
+			}
 			const since = performance.now();
 			held++;
 			return new Promise((resolve) => {
@@ -145,7 +163,9 @@ export function createTurnGate(options: TurnGateOptions = {}): TurnGate {
 				};
 				const onAbort = () => {
 					const at = waiting.indexOf(entry);
-					if (at >= 0) waiting.splice(at, 1);
+					if (at < 0) return; // let in already
+					waiting.splice(at, 1);
+					running++;
 					entry.start();
 				};
 				signal?.addEventListener("abort", onAbort, { once: true });

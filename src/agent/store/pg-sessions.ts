@@ -151,20 +151,22 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 	});
 
 	const inbox: SessionInbox = {
-		push: (sessionId, body) =>
+		push: (sessionId, body, ifVersion) =>
 			op(`queueing an event of ${sessionId}`, async () => {
 				// One statement: the counter row's lock orders concurrent appends, so sequence order is commit order.
+				// With a version: nothing is written unless the session's row was at it when the statement began.
 				const { rows } = await pool.query<{ seq: string }>(
 					`WITH s AS (
-					   INSERT INTO ${t.inboxSeq} AS q (session_id, seq) VALUES ($1, 1)
+					   INSERT INTO ${t.inboxSeq} AS q (session_id, seq)
+					   SELECT $1, 1 WHERE $3::bigint IS NULL OR EXISTS (SELECT 1 FROM ${t.sessions} WHERE id = $1 AND version = $3::bigint)
 					   ON CONFLICT (session_id) DO UPDATE SET seq = q.seq + 1 RETURNING seq),
 					 i AS (INSERT INTO ${t.inbox} (session_id, seq, body) SELECT $1, seq, $2 FROM s RETURNING seq),
 					 w AS (INSERT INTO ${t.leases} AS l (session_id, token, fence, expires_at, work)
-					   VALUES ($1, '', 0, '-infinity', true) ON CONFLICT (session_id) DO UPDATE SET work = true)
+					   SELECT $1, '', 0, '-infinity', true FROM s ON CONFLICT (session_id) DO UPDATE SET work = true)
 					 SELECT seq FROM i`,
-					[sessionId, body],
+					[sessionId, body, ifVersion ?? null],
 				);
-				return Number(rows[0]?.seq);
+				return rows.length === 0 ? 0 : Number(rows[0]?.seq);
 			}),
 		read: (sessionId, after, limit) =>
 			op(`reading the inbox of ${sessionId}`, async () => {

@@ -74,8 +74,9 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0
 `;
-/** Append an inbox entry (member "seq:body"); due now unless a holder marked it for later. */
+/** Append an inbox entry (member "seq:body"), unless the session moved from the version given; due now unless a holder marked it for later. */
 const PUSH = `
+if ARGV[3] ~= '' and tonumber(redis.call('HGET', KEYS[4], 'v') or '0') ~= tonumber(ARGV[3]) then return 0 end
 local seq = redis.call('INCR', KEYS[2])
 redis.call('ZADD', KEYS[1], seq, seq .. ':' .. ARGV[1])
 ${NOW}
@@ -190,10 +191,15 @@ export function createRedisSessionStore(url: string, options: RedisSessionStoreO
 	};
 
 	const inbox: SessionInbox = {
-		push: (sessionId, body) =>
+		push: (sessionId, body, ifVersion) =>
 			op(`queueing an event of ${sessionId}`, async (c) => {
 				const k = keys(sessionId);
-				return Number(await script(c, PUSH, { keys: [k.inbox, k.inboxSeq, work], arguments: [body, sessionId] }));
+				return Number(
+					await script(c, PUSH, {
+						keys: [k.inbox, k.inboxSeq, work, k.hash],
+						arguments: [body, sessionId, ifVersion === undefined ? "" : String(ifVersion)],
+					}),
+				);
 			}),
 		read: (sessionId, after, limit) =>
 			op(`reading the inbox of ${sessionId}`, async (c) => {

@@ -114,8 +114,12 @@ export interface InboxEntry {
  * whose holder left work behind (a cut-off turn), and no live lease is "due": any process may take it.
  */
 export interface SessionInbox {
-	/** Append an entry; its sequence number. The session is due unless a live lease holds it. */
-	push(sessionId: string, body: string): Promise<number>;
+	/**
+	 * Append an entry; its sequence number. The session is due unless a live lease holds it. With
+	 * `ifVersion`, only while the stored session is at that version (the sender checked the event against
+	 * that copy): 0, and nothing appended, when it moved.
+	 */
+	push(sessionId: string, body: string, ifVersion?: number): Promise<number>;
 	/** Entries with a sequence number above `after`, in order, at most `limit`. */
 	read(sessionId: string, after: number, limit: number): Promise<InboxEntry[]>;
 	/** How many entries with a sequence number of at least `from` are still there (not applied and dropped). */

@@ -117,6 +117,58 @@ describe.each(backends)("events reach the lease holder on %s", (name, up, url) =
 		}
 	});
 
+	it.skipIf(!up)("an append that carries a version lands only while the session is at it", async () => {
+		const [s1, s2] = await Promise.all([open(), open()]);
+		const { model } = gatedModel();
+		const tutor = createTutor({ model, store: s1, maxRetries: 0 });
+		tutor.subscribe(() => undefined);
+		try {
+			const sessionId = newId();
+			await tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+			await tutor.idle(sessionId);
+			const inbox = s2.inbox;
+			const stored = await s2.get(sessionId);
+			if (!inbox || stored?.version === undefined) throw new Error("no inbox or no version");
+			const body = JSON.stringify({ kind: "kick" });
+			expect(await inbox.push(sessionId, body, stored.version + 1)).toBe(0);
+			expect(await inbox.read(sessionId, 0, 10)).toEqual([]);
+			const seq = await inbox.push(sessionId, body, stored.version);
+			expect(seq).toBeGreaterThan(0);
+			expect((await inbox.read(sessionId, 0, 10)).map((e) => e.seq)).toEqual([seq]);
+			expect(await inbox.push(`${sessionId}-none`, body, 1)).toBe(0); // no such session: nothing appended
+		} finally {
+			await Promise.all([tutor.close(), s2.close()]);
+		}
+	});
+
+	it.skipIf(!up)(
+		"an event checked against a copy another process moved is checked again against the stored one",
+		async () => {
+			const [s1, s2] = await Promise.all([open(), open()]);
+			const { model } = gatedModel();
+			const t1 = createTutor({ model, store: s1, maxRetries: 0 });
+			const t2 = createTutor({ model, store: s2, maxRetries: 0 });
+			t1.subscribe(() => undefined);
+			t2.subscribe(() => undefined);
+			try {
+				const sessionId = newId();
+				await t1.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+				await t1.idle(sessionId);
+				// t2 loads its copy; then t1 ends the lesson: t2's copy still says it is open.
+				expect((await t2.getSession(sessionId))?.phase).not.toBe("ended");
+				expect(await t1.handle(sessionId, { type: "end", by: learner })).toMatchObject({ ok: true });
+				await t1.idle(sessionId);
+				// The append carried t2's version: refused by the store, re-read, and the event refused as the stored copy says.
+				expect(await t2.handle(sessionId, { type: "message", text: "too late", by: learner })).toMatchObject({
+					ok: false,
+				});
+				expect(learnerTexts(await s1.get(sessionId))).not.toContain("too late");
+			} finally {
+				await Promise.all([t1.close(), t2.close()]);
+			}
+		},
+	);
+
 	it.skipIf(!up)("an event acknowledged by a process that died before applying it is applied by another", async () => {
 		const [s1, dead, reader] = await Promise.all([open(), open(), open()]);
 		const { model } = gatedModel();
