@@ -4,7 +4,7 @@
  * channel discord.js has, so nothing it emits can end the process.
  */
 
-import { Client, Events, GatewayIntentBits } from "discord.js";
+import { Client, Events, GatewayIntentBits, Options } from "discord.js";
 import { Agent } from "undici";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { DiscordAdapterConfig } from "./types.ts";
@@ -49,6 +49,10 @@ export function createDiscordClient(config: DiscordAdapterConfig, logger: Logger
 		rest: { ...(config.apiUrl ? { api: config.apiUrl } : {}), agent: new Agent() },
 		allowedMentions: { parse: [] },
 		failIfNotExists: false,
+		// Nothing here reads cached messages (cards are edited by id through REST, interactions carry their
+		// message): the default keeps 200 per channel, every lesson thread's cards and their updates, which at a
+		// thousand live lessons is a heap the garbage collector walks all the time.
+		makeCache: Options.cacheWithLimits({ ...Options.DefaultMakeCacheSettings, MessageManager: 0 }),
 	});
 	client.rest.setToken(config.token);
 	client.on(Events.Error, (error) => logger.error({ err: error }, "discord: client error"));

@@ -8,6 +8,7 @@
  */
 
 import { randomUUID } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import type { StateStore } from "../../agent/index.ts";
 import { isLocale } from "../../core/i18n/index.ts";
 import { DailyLessonCounter } from "./daily-counter.ts";
@@ -31,6 +32,13 @@ export interface PostedCard {
 /** A claim to post a question's card: this process's (its token), or another's (and how old it is). */
 export type PostClaim = { mine: true; token: string; tookOverFrom?: number } | { mine: false; ageMs: number };
 
+/**
+ * How long a community's rules read from a store other processes share are used before they are read
+ * again (every click and turn asks for them): a change made through another process applies within it.
+ * On a store of this process alone, its own saves keep the copy current.
+ */
+export const RULES_FRESH_MS = 5_000;
+
 const postKey = (threadId: string, toolCallId: string) => `posting:${threadId}:${toolCallId}`;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
@@ -41,6 +49,8 @@ export class LessonState {
 	/** Lessons started per member per UTC day (keys `count:<community>:<user>:<day>`). */
 	readonly counter: DailyLessonCounter;
 	readonly ruleDefaults: LessonRules;
+	/** Rules read lately, per community (see RULES_FRESH_MS). */
+	private readonly rulesRead: LRUCache<string, LessonRules>;
 
 	constructor(
 		readonly store: StateStore,
@@ -48,6 +58,7 @@ export class LessonState {
 	) {
 		this.counter = new DailyLessonCounter(store);
 		this.ruleDefaults = normalizeLessonRules({ ...DEFAULT_LESSON_RULES, ...ruleDefaults });
+		this.rulesRead = new LRUCache({ max: 10_000, ...(store.shared === true ? { ttl: RULES_FRESH_MS } : {}) });
 	}
 
 	/** Where a question's card was posted, if it was. */
@@ -127,11 +138,18 @@ export class LessonState {
 
 	/** A community's lesson rules (the defaults when none are stored, or they are corrupt). */
 	async rules(community: string): Promise<LessonRules> {
-		return normalizeLessonRules(await this.store.get(`rules:${community}`), this.ruleDefaults);
+		const known = this.rulesRead.get(community);
+		if (known) return known;
+		const rules = normalizeLessonRules(await this.store.get(`rules:${community}`), this.ruleDefaults);
+		this.rulesRead.set(community, rules);
+		return rules;
 	}
 
 	/** Store a community's lesson rules. */
-	saveRules(community: string, rules: LessonRules): Promise<void> {
-		return this.store.set(`rules:${community}`, normalizeLessonRules(rules, this.ruleDefaults));
+	async saveRules(community: string, rules: LessonRules): Promise<void> {
+		const normal = normalizeLessonRules(rules, this.ruleDefaults);
+		this.rulesRead.delete(community);
+		await this.store.set(`rules:${community}`, normal);
+		this.rulesRead.set(community, normal);
 	}
 }

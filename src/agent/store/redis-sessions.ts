@@ -9,11 +9,12 @@
  * set says when a session is due for another taker (its holder's lease ran out with work left).
  */
 
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { StoreConflictError, withDeadline } from "./errors.ts";
 import { createRedisClient } from "./keyv.ts";
 import { assembleRecord, legacyIds, legacyRecord, messageTracker, metaJson } from "./record-layout.ts";
+import { runScript, type ScriptClient } from "./redis-script.ts";
 import type { SessionInbox, SessionLease, SessionStore } from "./types.ts";
 
 /** Check the fence and the version, write the changed messages and the metadata, keep the sets. */
@@ -88,10 +89,6 @@ ${NOW}
 return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))
 `;
 
-/** A script's SHA-1 (what EVALSHA names it by). */
-const shaOf = (script: string): string => createHash("sha1").update(script).digest("hex");
-const SHAS = new Map([SAVE, ACQUIRE, RENEW, RELEASE, PUSH, DUE].map((script) => [script, shaOf(script)]));
-
 /** Options of the Redis session store. */
 export interface RedisSessionStoreOptions {
 	/** Key prefix (default `learnharness:sessions`, the keyv namespace the old layout used). */
@@ -123,19 +120,8 @@ export function createRedisSessionStore(url: string, options: RedisSessionStoreO
 	};
 	const op = <T>(what: string, work: (c: typeof client) => Promise<T>): Promise<T> =>
 		withDeadline(what, ms, async () => work(await ready()));
-	/** Run a script by its SHA (the script's text is not resent with every save), loading it once when the server lacks it. */
-	const script = async (
-		c: typeof client,
-		text: string,
-		options: { keys: string[]; arguments: string[] },
-	): Promise<unknown> => {
-		try {
-			return await c.evalSha(SHAS.get(text) ?? shaOf(text), options);
-		} catch (error) {
-			if (!String((error as Error)?.message).startsWith("NOSCRIPT")) throw error;
-			return c.eval(text, options);
-		}
-	};
+	const script = (c: typeof client, text: string, options: { keys: string[]; arguments: string[] }) =>
+		runScript(c as unknown as ScriptClient, text, options);
 	const keys = (id: string) => ({
 		hash: `${ns}:s:${id}`,
 		list: `${ns}:m:${id}`,

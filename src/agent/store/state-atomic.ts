@@ -11,6 +11,7 @@ import KeyvRedis from "@keyv/redis";
 import KeyvSqlite from "@keyv/sqlite";
 import type Keyv from "keyv";
 import { REDIS_CONNECT_TIMEOUT_MS } from "./keyv.ts";
+import { runScript, type ScriptClient } from "./redis-script.ts";
 
 /** The two atomic operations of the state store. */
 export interface AtomicOps {
@@ -85,7 +86,7 @@ export function atomicOps(keyv: Keyv): AtomicOps | undefined {
 			async setIfAbsent(key, value, ttlMs) {
 				const client = await ready();
 				const now = Date.now();
-				const reply = await client.eval(REDIS_SET_IF_ABSENT, {
+				const reply = await runScript(client as unknown as ScriptClient, REDIS_SET_IF_ABSENT, {
 					keys: [redisKey(key)],
 					arguments: [wrapped(value, ttlMs, now), ttl(ttlMs), String(now)],
 				});
@@ -94,7 +95,7 @@ export function atomicOps(keyv: Keyv): AtomicOps | undefined {
 			async increment(key, by, ttlMs) {
 				const client = await ready();
 				const now = Date.now();
-				const reply = await client.eval(REDIS_INCREMENT, {
+				const reply = await runScript(client as unknown as ScriptClient, REDIS_INCREMENT, {
 					keys: [redisKey(key)],
 					arguments: [String(Math.round(by)), ttl(ttlMs), String(now), String(now + (ttlMs ?? 0))],
 				});
