@@ -50,13 +50,13 @@ export function createInteractionListener(ctx: ControlsContext): (interaction: I
 		const started = Date.now();
 		const key = `discord:interaction:${interaction.id}`;
 		const claims = ctx.controller.deliveries;
-		// Discord never redelivers an interaction: "busy" (the other process has it) is dropped like "seen".
+		// Discord never redelivers an interaction: a copy another process claimed is dropped whether or not that
+		// process recorded it, so the claim is final at once (no pending step, no confirming write).
 		claims
-			.claim(key, DELIVERY_TTL_MS.interaction, CLAIM_WAIT_MS)
+			.claimFinal(key, DELIVERY_TTL_MS.interaction, CLAIM_WAIT_MS)
 			.then(async (verdict) => {
 				if (verdict !== "first") return;
 				await route(ctx, interaction);
-				await claims.confirm(key, DELIVERY_TTL_MS.interaction);
 			})
 			.catch(async (error: unknown) => {
 				ctx.logger.error(

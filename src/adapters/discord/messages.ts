@@ -54,9 +54,10 @@ export async function onMessage(ctx: ControlsContext, message: Message): Promise
 	// Without the MessageContent intent, content is empty (attachments still come for messages that mention the bot).
 	const files = attachmentsOf(message);
 	if (message.content.trim() === "" && files.length === 0) return warnNoContent(ctx);
-	// Two processes on one token both receive every message: one of them delivers it.
+	// Two processes on one token both receive every message: one of them delivers it (Discord never redelivers:
+	// the claim is final at once, see interactions.ts).
 	const key = `discord:message:${message.id}`;
-	if ((await ctx.controller.deliveries.claim(key, DELIVERY_TTL_MS.message)) !== "first") return;
+	if ((await ctx.controller.deliveries.claimFinal(key, DELIVERY_TTL_MS.message)) !== "first") return;
 	const threadId = encodeDiscordThreadId({ guildId: message.guildId, threadId: message.channelId });
 	const by = participantOf(message.author, message.member);
 	// A turn a typed message starts has no interaction to answer through: its output posts in the channel.
@@ -67,7 +68,6 @@ export async function onMessage(ctx: ControlsContext, message: Message): Promise
 		message.content,
 		files.length > 0 ? { files, actor: messageActor(message, ctx.logger) } : undefined,
 	);
-	await ctx.controller.deliveries.confirm(key, DELIVERY_TTL_MS.message);
 }
 
 let warned = false;

@@ -55,6 +55,12 @@ export interface DeliveryClaims {
 	 * process claimed it and has not confirmed within `waitMs`.
 	 */
 	claim(key: string, ttlMs: number, waitMs?: number): Promise<DeliveryVerdict>;
+	/**
+	 * Claim `key` as handled at once, for `ttlMs` (no pending step, no confirm): for a platform that never
+	 * redelivers (Discord), where a copy another process claimed is dropped whether it was recorded or not.
+	 * "first" or "seen" ("first" too when the store could not tell within `waitMs`).
+	 */
+	claimFinal(key: string, ttlMs: number, waitMs?: number): Promise<Exclude<DeliveryVerdict, "busy">>;
 	/** The delivery's work is recorded: the claim holds for `ttlMs` (call after a "first"). */
 	confirm(key: string, ttlMs: number): Promise<void>;
 	/** Forget a claim (the delivery was not handled here and another handler may take it). */
@@ -122,6 +128,21 @@ export function createDeliveryClaims(
 				logger.info({ key }, `${tag}: another process is handling this delivery; not acknowledged`);
 			}
 			return verdict;
+		},
+		async claimFinal(key, ttlMs, wait = waitMs) {
+			if (here.has(key)) {
+				logger.info({ key }, `${tag}: dropped a duplicate delivery`);
+				return "seen";
+			}
+			here.set(key, true, { ttl: ttlMs });
+			if (store.shared !== true) return "first";
+			const won = await within(store.setIfAbsent(`seen:${key}`, DONE, ttlMs), wait);
+			if (won === undefined) {
+				logger.warn({ key }, `${tag}: the store did not confirm a delivery in time; handling it`);
+				return "first";
+			}
+			if (!won) logger.info({ key }, `${tag}: dropped a duplicate delivery`);
+			return won ? "first" : "seen";
 		},
 		async confirm(key, ttlMs) {
 			here.set(key, true, { ttl: ttlMs });

@@ -77,6 +77,29 @@ describe("delivery claims", () => {
 		expect(await store.get("seen:slack:event:E2")).toBe("done");
 	});
 
+	it("claims a delivery of a platform that never redelivers as handled at once, with one write", async () => {
+		const { store, calls } = recordingStore(true, async () => true);
+		const one = createDeliveryClaims(store, silentLogger, "one");
+		const two = createDeliveryClaims({ ...store }, silentLogger, "two");
+		expect(await one.claimFinal("discord:interaction:9", 60_000)).toBe("first");
+		expect(await store.get("seen:discord:interaction:9")).toBe("done");
+		expect(calls).toEqual(["setIfAbsent seen:discord:interaction:9"]);
+		expect(await one.claimFinal("discord:interaction:9", 60_000)).toBe("seen"); // this process: no I/O
+		expect(calls).toHaveLength(1);
+		// Another process's copy is dropped at once (no waiting for a confirm that never comes).
+		const lost = createDeliveryClaims(recordingStore(true, async () => false).store, silentLogger, "three");
+		expect(await lost.claimFinal("discord:interaction:9", 60_000)).toBe("seen");
+		expect(await two.claimFinal("discord:interaction:10", 60_000)).toBe("first");
+		// A store that does not answer in time: handled (fail open), as with claim().
+		const slow = createDeliveryClaims(
+			recordingStore(true, () => new Promise<boolean>(() => undefined)).store,
+			silentLogger,
+			"slow",
+			20,
+		);
+		expect(await slow.claimFinal("discord:interaction:11", 60_000)).toBe("first");
+	});
+
 	it("lets a claim left unconfirmed by a dead process expire, so the redelivery is handled", async () => {
 		const base = createMemoryStateStore();
 		let ttlOfPending: number | undefined;
