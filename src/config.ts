@@ -47,6 +47,8 @@ export interface Config {
 	chromiumPath?: string;
 	/** Warm pages of the plan renderer (LEARNHARNESS_RENDER_PAGES); undefined: the renderer's default. */
 	renderPages?: number;
+	/** Loop delay (ms) above which turns are held back (LEARNHARNESS_TURN_LAG_MS); 0: never; undefined: the tutor's default. */
+	turnLagMs?: number;
 	/** Days lessons are kept where a community set none (LEARNHARNESS_RETENTION_DAYS); undefined: 365. */
 	retentionDays?: number;
 	/** A port of its own for /healthz and /readyz (LEARNHARNESS_HEALTH_PORT). */
@@ -206,6 +208,7 @@ export function parseConfig(env: Env): ConfigResult {
 	const chromium = str("LEARNHARNESS_CHROMIUM_PATH") ?? str("PUPPETEER_EXECUTABLE_PATH");
 	if (chromium) config.chromiumPath = chromium;
 	if (typeof v.LEARNHARNESS_RENDER_PAGES === "number") config.renderPages = v.LEARNHARNESS_RENDER_PAGES;
+	if (typeof v.LEARNHARNESS_TURN_LAG_MS === "number") config.turnLagMs = v.LEARNHARNESS_TURN_LAG_MS;
 	if (typeof v.LEARNHARNESS_RETENTION_DAYS === "number") config.retentionDays = v.LEARNHARNESS_RETENTION_DAYS;
 	if (typeof v.LEARNHARNESS_HEALTH_PORT === "number") config.healthPort = v.LEARNHARNESS_HEALTH_PORT;
 	if (discordToken) {

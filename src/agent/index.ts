@@ -3,6 +3,7 @@
  * factory. Adapters depend on the Tutor interface in core/contracts/tutor.ts.
  */
 
+export { createTurnGate, type TurnGate, type TurnGateOptions, type TurnGateStats } from "./engine/turn-gate.ts";
 export {
 	createLanguageModel,
 	createModelRegistry,

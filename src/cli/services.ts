@@ -12,6 +12,7 @@ import {
 	createLearning,
 	createRephraser,
 	createSessionStore,
+	createTurnGate,
 	createTutor,
 	openStateStore,
 	parseModelSpec,
@@ -88,6 +89,9 @@ export async function createServices(
 		telemetry: config.telemetry === true,
 		budget: budgets.budget,
 		recall: (sessionId, learner, topic) => learning.priorNote(sessionId, learner, topic),
+		...(config.turnLagMs !== undefined
+			? { turnGate: config.turnLagMs === 0 ? false : createTurnGate({ targetLagMs: config.turnLagMs }) }
+			: {}),
 	});
 	// Registered after the renderer, so it closes first (it waits for running turns, then closes the store).
 	registry.add({ name: "tutor", close: () => tutor.close() });

@@ -174,6 +174,18 @@ export const VARIABLES: readonly VariableSpec[] = [
 		fix: "Use a whole number from 1 to 8, e.g. LEARNHARNESS_RENDER_PAGES=2.",
 	},
 	{
+		name: "LEARNHARNESS_TURN_LAG_MS",
+		default: "10",
+		description:
+			"Event-loop delay (ms) above which a busy process holds new turns back, so clicks and forms are still acknowledged in time (0 turns it off; up to 1000).",
+		schema: z.coerce
+			.number({ error: "is not a number" })
+			.int({ error: "is not a whole number" })
+			.min(0, { error: "is below 0" })
+			.max(1000, { error: "is above 1000" }),
+		fix: "Use a whole number of milliseconds from 0 to 1000, e.g. LEARNHARNESS_TURN_LAG_MS=10.",
+	},
+	{
 		name: "LEARNHARNESS_RETENTION_DAYS",
 		default: "365",
 		description:
