@@ -21,7 +21,8 @@
  * JSON's `lessons` says how many were live). Other knobs: BENCH_LESSONS (1,000), BENCH_PROCESSES
  * (1,2,4), BENCH_MODEL_MS ("1000-2000"), BENCH_THINK_MS (1,500), BENCH_SHARD_MODE (manager|env),
  * BENCH_TIMEOUT_S (900: a watchdog ends everything and prints what it has), BENCH_PROFILE_DIR (a CPU
- * profile per bot process), BENCH_NODE_ARGS (node flags for the bot processes). Loopback only. The
+ * profile per bot process), BENCH_NODE_ARGS (node flags for the bot processes); LEARNHARNESS_TURN_LAG_MS
+ * goes to the bots. Loopback only. The
  * last line is one JSON object.
  */
 
@@ -244,6 +245,10 @@ async function run(processes: number, modelUrl: string): Promise<void> {
 			LEARNHARNESS_STORE_URL: `redis://127.0.0.1:${port}`,
 			LEARNHARNESS_LOG_LEVEL: "warn",
 			LEARNHARNESS_RENDER_PAGES: "1",
+			// The turn gate's target, to compare settings (unset: the default).
+			...(process.env.LEARNHARNESS_TURN_LAG_MS
+				? { LEARNHARNESS_TURN_LAG_MS: process.env.LEARNHARNESS_TURN_LAG_MS }
+				: {}),
 		},
 		dir,
 		mode,
