@@ -78,7 +78,11 @@ export function startCluster(
 	mode: ShardMode,
 	nodeArgs: string[] = [],
 ): Cluster {
-	const base = { ...bareEnv(dir), ...env };
+	const base = {
+		...bareEnv(dir),
+		...env,
+		...(process.env.LH_ACK_TRACE ? { LH_ACK_TRACE: process.env.LH_ACK_TRACE } : {}),
+	};
 	const children: CliChild[] = [];
 	const dead: CliChild[] = [];
 	const spawnOne = (shard: number) =>

@@ -225,9 +225,23 @@ function settleDelivered(jobs: Job[], outcome: HandleResult): void {
 	}
 }
 
+/**
+ * Run the session's work once the turn gate lets it in (turn-gate.ts: a saturated process holds it
+ * back; what the learner sent is recorded already, in the inbox or the queue).
+ */
+async function gated<T>(ctx: EngineContext, work: () => Promise<T>): Promise<T> {
+	const release = await ctx.turnGate?.enter(ctx.signal);
+	try {
+		return await work();
+	} finally {
+		release?.();
+	}
+}
+
 async function pump(ctx: EngineContext, state: SessionState, held?: SessionLease): Promise<void> {
 	// A single-process store needs no lease: the pump itself serializes the session's turns.
-	if (!inboxOf(ctx)) return drain(ctx, state);
+	// Its waiters hear the verdict once a batch is saved: only the turns wait for the gate.
+	if (!inboxOf(ctx)) return drain(ctx, state, true);
 	const sessionId = state.record.sessionId;
 	// Each round takes the lease, applies the inbox, gives it back, and looks again: an entry appended
 	// while this process held the lease (its sender could not take it) is run here, not stranded.
@@ -235,12 +249,15 @@ async function pump(ctx: EngineContext, state: SessionState, held?: SessionLease
 		try {
 			const lease = round === 0 && held ? held : await takeLease(ctx, state);
 			if (!lease) return; // another process holds it and applies the inbox
-			await underLease(ctx, state, lease, async () => {
-				await recoverUnderLease(ctx, state);
-				await drain(ctx, state);
-				// Applied entries go before the lease does (a crashed holder may have left some applied, not dropped).
-				await dropApplied(ctx, state);
-			});
+			// The lease is taken first and renewed while the gate holds the work (the session stays here).
+			await underLease(ctx, state, lease, () =>
+				gated(ctx, async () => {
+					await recoverUnderLease(ctx, state);
+					await drain(ctx, state, false);
+					// Applied entries go before the lease does (a crashed holder may have left some applied, not dropped).
+					await dropApplied(ctx, state);
+				}),
+			);
 			const waiting = await inboxOf(ctx)?.count(sessionId, inboxSeen(state) + 1);
 			if (!waiting) return;
 		} catch (error) {
@@ -252,7 +269,9 @@ async function pump(ctx: EngineContext, state: SessionState, held?: SessionLease
 	}
 }
 
-async function drain(ctx: EngineContext, state: SessionState): Promise<void> {
+/** Deliver the queue (and the inbox) in batches, each followed by its turn; `gateTurns`: each turn and grading passes the gate. */
+async function drain(ctx: EngineContext, state: SessionState, gateTurns: boolean): Promise<void> {
+	const turnGate = <T>(work: () => Promise<T>): Promise<T> => (gateTurns ? gated(ctx, work) : work());
 	const sessionId = state.record.sessionId;
 	for (let round = 0; round < 100_000; round++) {
 		// Shared stores: what other processes (and this one) appended to the inbox, in order.
@@ -271,38 +290,37 @@ async function drain(ctx: EngineContext, state: SessionState): Promise<void> {
 		}
 		// Pending gradings first (also after a restart: resume re-runs the open turn), so the turn sees verdicts.
 		// They run even when no turn follows (another question is still open): the card should not wait on it.
-		if (state.record.grading && !ctx.signal.aborted) {
-			const release = await ctx.turnGate?.enter(ctx.signal);
-			try {
-				await gradePending(ctx, state);
-			} catch (error) {
-				ctx.logger.error({ err: error, sessionId }, "grading failed");
-			} finally {
-				release?.();
-			}
-		}
-		if (!turn || ctx.signal.aborted) continue;
-		// Under the lease (renewed while it waits): a saturated process starts turns as its loop keeps up.
-		const release = await ctx.turnGate?.enter(ctx.signal);
-		try {
-			await runTurn(ctx, state);
-		} catch (error) {
-			if (isStoreConflict(error)) {
-				// The lease was lost mid-turn (paused, partitioned): the new holder runs the turn again.
-				ctx.logger.warn({ err: error, sessionId }, "the turn's save was refused: another process holds the session");
-				break;
-			}
-			ctx.logger.error({ err: error, sessionId }, "turn failed");
-			await ctx.hub.emit({
-				type: "error",
-				sessionId,
-				code: "internal-error",
-				message: t(state.record.language ?? DEFAULT_LOCALE, "engine.internal"),
-				retryable: true,
+		if (state.record.grading && !ctx.signal.aborted)
+			await turnGate(async () => {
+				try {
+					await gradePending(ctx, state);
+				} catch (error) {
+					ctx.logger.error({ err: error, sessionId }, "grading failed");
+				}
 			});
-		} finally {
-			release?.();
-		}
+		if (!turn || ctx.signal.aborted) continue;
+		const lost = await turnGate(async () => {
+			try {
+				await runTurn(ctx, state);
+				return false;
+			} catch (error) {
+				if (isStoreConflict(error)) {
+					// The lease was lost mid-turn (paused, partitioned): the new holder runs the turn again.
+					ctx.logger.warn({ err: error, sessionId }, "the turn's save was refused: another process holds the session");
+					return true;
+				}
+				ctx.logger.error({ err: error, sessionId }, "turn failed");
+				await ctx.hub.emit({
+					type: "error",
+					sessionId,
+					code: "internal-error",
+					message: t(state.record.language ?? DEFAULT_LOCALE, "engine.internal"),
+					retryable: true,
+				});
+				return false;
+			}
+		});
+		if (lost) break;
 	}
 }
 
