@@ -108,13 +108,18 @@ export function createDeliveryClaims(
 			if (value === PENDING) await sleep(PENDING_POLL_MS);
 		}
 	}
+	/** True when this process claimed `key` already (a duplicate, logged); else it is claimed here now. */
+	function seenHere(key: string, ttlMs: number): boolean {
+		if (here.has(key)) {
+			logger.info({ key }, `${tag}: dropped a duplicate delivery`);
+			return true;
+		}
+		here.set(key, true, { ttl: ttlMs });
+		return false;
+	}
 	return {
 		async claim(key, ttlMs, wait = waitMs) {
-			if (here.has(key)) {
-				logger.info({ key }, `${tag}: dropped a duplicate delivery`);
-				return "seen";
-			}
-			here.set(key, true, { ttl: ttlMs });
+			if (seenHere(key, ttlMs)) return "seen";
 			if (store.shared !== true) return "first";
 			const verdict = await within(shared(key, Date.now() + wait), wait);
 			if (verdict === undefined) {
@@ -130,11 +135,7 @@ export function createDeliveryClaims(
 			return verdict;
 		},
 		async claimFinal(key, ttlMs, wait = waitMs) {
-			if (here.has(key)) {
-				logger.info({ key }, `${tag}: dropped a duplicate delivery`);
-				return "seen";
-			}
-			here.set(key, true, { ttl: ttlMs });
+			if (seenHere(key, ttlMs)) return "seen";
 			if (store.shared !== true) return "first";
 			const won = await within(store.setIfAbsent(`seen:${key}`, DONE, ttlMs), wait);
 			if (won === undefined) {
