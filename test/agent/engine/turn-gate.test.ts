@@ -22,71 +22,75 @@ describe("turn gate", () => {
 
 	it("lets every turn start while the loop keeps up", async () => {
 		const lag = fakeLag(2);
-		gate = createTurnGate({ lag: lag.source, windowMs: 0, minLimit: 2 });
-		const releases = await Promise.all(Array.from({ length: 50 }, () => gate?.enter() as Promise<() => void>));
-		expect(gate.stats()).toMatchObject({ running: 50, waiting: 0, held: 0, limit: 10_000 });
+		const g = createTurnGate({ lag: lag.source, windowMs: 0, minLimit: 2 });
+		gate = g;
+		const releases = await Promise.all(Array.from({ length: 50 }, () => g.enter()));
+		expect(g.stats()).toMatchObject({ running: 50, waiting: 0, held: 0, limit: 10_000 });
 		for (const r of releases) r();
-		expect(gate.stats().running).toBe(0);
+		expect(g.stats().running).toBe(0);
 	});
 
 	it("holds turns back while the loop lags, and starts them in order as room comes back", async () => {
 		const lag = fakeLag(0);
-		gate = createTurnGate({ lag: lag.source, windowMs: 0, minLimit: 2, targetLagMs: 10 });
-		const first = await Promise.all(Array.from({ length: 5 }, () => gate?.enter() as Promise<() => void>));
+		const g = createTurnGate({ lag: lag.source, windowMs: 0, minLimit: 2, targetLagMs: 10 });
+		gate = g;
+		const first = await Promise.all(Array.from({ length: 5 }, () => g.enter()));
 		lag.set(40); // saturated: each look cuts the limit by a fifth (5 running: 4, then 3, then the floor of 2)
 		const order: number[] = [];
 		const later = [0, 1, 2].map((i) =>
-			(gate?.enter() as Promise<() => void>).then((release) => {
+			g.enter().then((release) => {
 				order.push(i);
 				return release;
 			}),
 		);
 		expect(await settles(later[0] as Promise<unknown>)).toBe(false);
-		expect(gate.stats()).toMatchObject({ limit: 2, running: 5, waiting: 3 });
+		expect(g.stats()).toMatchObject({ limit: 2, running: 5, waiting: 3 });
 		first[0]?.(); // 4 running: still over the limit
 		expect(await settles(later[0] as Promise<unknown>)).toBe(false);
 		lag.set(0); // the loop keeps up again: each look raises the limit while turns wait
 		for (const r of first.slice(1)) r();
 		const started = await Promise.all(later);
 		expect(order).toEqual([0, 1, 2]);
-		expect(gate.stats()).toMatchObject({ running: 3, waiting: 0, held: 3 });
+		expect(g.stats()).toMatchObject({ running: 3, waiting: 0, held: 3 });
 		for (const r of started) r();
 	});
 
 	it("never cuts under the floor, and a turn waits at most maxWaitMs", async () => {
 		const lag = fakeLag(0);
-		gate = createTurnGate({ lag: lag.source, windowMs: 5, minLimit: 1, maxWaitMs: 60 });
-		const a = await gate.enter();
-		const b = await gate.enter();
+		const g = createTurnGate({ lag: lag.source, windowMs: 5, minLimit: 1, maxWaitMs: 60 });
+		gate = g;
+		const a = await g.enter();
+		const b = await g.enter();
 		lag.set(100);
 		await sleep(10);
-		const waited = gate.enter();
-		expect(gate.stats().limit).toBe(1);
+		const waited = g.enter();
+		expect(g.stats().limit).toBe(1);
 		const t0 = performance.now();
 		expect(await settles(waited, 20)).toBe(false);
 		const release = await waited; // still lagging: starts after maxWaitMs anyway
 		expect(performance.now() - t0).toBeGreaterThanOrEqual(30);
-		expect(gate.stats().maxWaitedMs).toBeGreaterThanOrEqual(55);
+		expect(g.stats().maxWaitedMs).toBeGreaterThanOrEqual(55);
 		for (const r of [a, b, release]) r();
 	});
 
 	it("starts a waiting turn when its signal aborts, and every one when it closes", async () => {
 		const lag = fakeLag(0);
-		gate = createTurnGate({ lag: lag.source, windowMs: 0, minLimit: 1 });
-		const running = await gate.enter();
-		await gate.enter();
+		const g = createTurnGate({ lag: lag.source, windowMs: 0, minLimit: 1 });
+		gate = g;
+		const running = await g.enter();
+		await g.enter();
 		lag.set(100);
 		const abort = new AbortController();
-		const aborted = gate.enter(abort.signal);
-		const other = gate.enter();
+		const aborted = g.enter(abort.signal);
+		const other = g.enter();
 		expect(await settles(aborted)).toBe(false);
 		abort.abort();
 		expect(await settles(aborted)).toBe(true);
 		expect(await settles(other)).toBe(false);
-		gate.close();
+		g.close();
 		expect(await settles(other)).toBe(true);
 		running();
 		running(); // a second call changes nothing
-		expect(gate.stats().running).toBe(3);
+		expect(g.stats().running).toBe(3);
 	});
 });
