@@ -78,11 +78,7 @@ export function startCluster(
 	mode: ShardMode,
 	nodeArgs: string[] = [],
 ): Cluster {
-	const base = {
-		...bareEnv(dir),
-		...env,
-		...(process.env.LH_ACK_TRACE ? { LH_ACK_TRACE: process.env.LH_ACK_TRACE } : {}),
-	};
+	const base = { ...bareEnv(dir), ...env };
 	const children: CliChild[] = [];
 	const dead: CliChild[] = [];
 	const spawnOne = (shard: number) =>

@@ -51,6 +51,8 @@ export class LessonState {
 	readonly ruleDefaults: LessonRules;
 	/** Rules read lately, per community (see RULES_FRESH_MS). */
 	private readonly rulesRead: LRUCache<string, LessonRules>;
+	/** Rules saves in this process so far: a read that a save overtook is not kept (it may hold the old rules). */
+	private rulesSaves = 0;
 
 	constructor(
 		readonly store: StateStore,
@@ -140,16 +142,23 @@ export class LessonState {
 	async rules(community: string): Promise<LessonRules> {
 		const known = this.rulesRead.get(community);
 		if (known) return known;
+		const saves = this.rulesSaves;
 		const rules = normalizeLessonRules(await this.store.get(`rules:${community}`), this.ruleDefaults);
-		this.rulesRead.set(community, rules);
+		if (saves === this.rulesSaves) this.rulesRead.set(community, rules);
 		return rules;
 	}
 
 	/** Store a community's lesson rules. */
 	async saveRules(community: string, rules: LessonRules): Promise<void> {
 		const normal = normalizeLessonRules(rules, this.ruleDefaults);
+		// Counted before and after the write: a read that overlaps it in any way is not kept.
+		this.rulesSaves++;
 		this.rulesRead.delete(community);
-		await this.store.set(`rules:${community}`, normal);
+		try {
+			await this.store.set(`rules:${community}`, normal);
+		} finally {
+			this.rulesSaves++;
+		}
 		this.rulesRead.set(community, normal);
 	}
 }

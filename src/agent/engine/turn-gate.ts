@@ -31,7 +31,7 @@ export interface TurnGateOptions {
 	lag?: { read(): number; reset(): void; close(): void };
 }
 
-/** What the gate sees, for logs and benchmarks. */
+/** What the gate sees (tests read it; nothing logs it yet). */
 export interface TurnGateStats {
 	limit: number;
 	running: number;
