@@ -10,7 +10,8 @@
  *    a worker thread answering each request after 1–2 s with a quiz, forever). Learners start
  *    BENCH_LESSONS lessons by `/lesson start` and click every quiz as it arrives (after a think
  *    time); then, over a fixed window: ack p50/p99 of the clicks, turns per second, REST calls per
- *    turn (those counting against the global limit, by route), bytes Redis received per turn.
+ *    turn (those counting against the global limit, by route), bytes Redis received per turn, and how
+ *    long a learner waits from a click's ack to the next question.
  * 3. In the run with 2 processes (BENCH_KILL_AT), shard 1's process is killed with SIGKILL
  *    mid-turn: the hand-over time is from the kill until the first of its turns in flight is
  *    finished by its replacement (the manager respawns it; the lease expires; the turn re-runs).
@@ -22,7 +23,8 @@
  * JSON's `lessons` says how many were live). Other knobs: BENCH_LESSONS (1,000), BENCH_PROCESSES
  * (1,2,4), BENCH_MODEL_MS ("1000-2000"), BENCH_THINK_MS (1,500), BENCH_SHARD_MODE (manager|env),
  * BENCH_TIMEOUT_S (900: a watchdog ends everything and prints what it has), BENCH_PROFILE_DIR (a CPU
- * profile per bot process), BENCH_NODE_ARGS (node flags for the bot processes); LEARNHARNESS_TURN_LAG_MS
+ * profile per bot process), BENCH_NODE_ARGS (node flags for the bot processes), BENCH_CLICKS_FILE (each
+ * click's times as JSON, one file per run, to line up with the bots' own traces); LEARNHARNESS_TURN_LAG_MS
  * goes to the bots. Loopback only. The
  * last line is one JSON object.
  */
@@ -140,6 +142,10 @@ function report(partial: boolean): void {
 		["burst: never acked", (r) => String(r.burst.unacked)],
 		["turns per second", (r) => String(round(r.stats.turnsPerS, 2))],
 		["lessons that turned", (r) => String(r.stats.lessonsTurning)],
+		[
+			"next question p50 / p99 s",
+			(r) => `${round(r.stats.nextP50Ms / 1000, 1)} / ${round(r.stats.nextP99Ms / 1000, 1)}`,
+		],
 		["REST calls/turn (global)", (r) => String(round(r.stats.restGlobal / r.stats.turns, 2))],
 		["REST calls/turn (all)", (r) => String(round(r.stats.restAll / r.stats.turns, 2))],
 		["Redis bytes in/turn", (r) => String(round(r.redisBytesPerTurn, 0))],
@@ -187,6 +193,8 @@ function report(partial: boolean): void {
 			ack_p99_ms: by((r) => round(r.stats.ackP99Ms)),
 			ack_burst_p99_ms: by((r) => round(r.burst.ackP99Ms)),
 			turns_per_s: by((r) => round(r.stats.turnsPerS, 2)),
+			next_question_p50_s: by((r) => round(r.stats.nextP50Ms / 1000, 2)),
+			next_question_p99_s: by((r) => round(r.stats.nextP99Ms / 1000, 2)),
 			rest_calls_per_turn: turns > 0 ? round(rest / turns, 2) : null,
 			rest_calls_per_turn_by_processes: by((r) => round(r.stats.restGlobal / r.stats.turns, 2)),
 			redis_bytes_per_turn: by((r) => round(r.redisBytesPerTurn, 0)),
@@ -317,6 +325,13 @@ async function run(processes: number, modelUrl: string): Promise<void> {
 		lag.disable();
 		await sleep(3_500); // acks of the window's last clicks (Discord refuses them after 3 s)
 		const stats = l.window(from, to);
+		if (process.env.BENCH_CLICKS_FILE)
+			(await import("node:fs")).writeFileSync(
+				`${process.env.BENCH_CLICKS_FILE}.${processes}.json`,
+				JSON.stringify(
+					l.clicks.map((c) => ({ at: c.it.createdAt, ack: c.it.ackedAt, ch: c.it.channelId, g: c.it.guildId })),
+				),
+			);
 		runs.push({
 			processes,
 			lessonsStarted: sent,

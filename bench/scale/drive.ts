@@ -56,6 +56,12 @@ export interface WindowStats {
 	byRoute: Record<string, number>;
 	/** Lessons that finished at least one turn in the window. */
 	lessonsTurning: number;
+	/**
+	 * What a learner waits for the next question: from a click's ack to the lesson's next card (up to when
+	 * the stats are taken for a click still waiting, so a lower bound), p50/p99 in ms over acked clicks.
+	 */
+	nextP50Ms: number;
+	nextP99Ms: number;
 }
 
 /** Nearest-rank percentile of sorted values. */
@@ -145,6 +151,7 @@ export class Learners {
 			byRoute[r] = (byRoute[r] ?? 0) + 1;
 		}
 		const seconds = (to - from) / 1000;
+		const next = this.nextWaits(clicks);
 		return {
 			seconds,
 			clicks: clicks.length,
@@ -159,7 +166,28 @@ export class Learners {
 			restAll: calls.length,
 			byRoute,
 			lessonsTurning: new Set(cards.map((c) => c.thread)).size,
+			nextP50Ms: percentile(next, 0.5),
+			nextP99Ms: percentile(next, 0.99),
 		};
+	}
+
+	/** Sorted waits from each acked click's ack to its lesson's next card (or to now, when none came yet). */
+	private nextWaits(clicks: Click[]): number[] {
+		const cardsOf = new Map<string, number[]>();
+		for (const c of this.cardTimes) {
+			const list = cardsOf.get(c.thread) ?? [];
+			list.push(c.at);
+			cardsOf.set(c.thread, list);
+		}
+		const now = Date.now();
+		return clicks
+			.filter((c) => c.it.ackedAt !== undefined)
+			.map((c) => {
+				const acked = c.it.ackedAt as number;
+				const next = cardsOf.get(c.it.channelId)?.find((at) => at > c.at) ?? now;
+				return Math.max(0, next - acked);
+			})
+			.sort((a, b) => a - b);
 	}
 
 	/** Threads of lessons (in guilds of `shard`) whose latest card was clicked and whose turn is not done. */

@@ -3,22 +3,28 @@
  * tools, the save, the posts) runs on the same event loop as the acknowledgements of clicks
  * and forms, which have 3 seconds (Discord, Slack) and are cheap. With more turns than the CPU
  * can run, every callback waits behind the others and the cheap ones miss their deadline; so
- * a turn starts only while fewer than `limit` run, and the limit adapts to the loop's delay
- * (AIMD): cut by a fifth when the loop lags more than `targetLagMs`, raised by a twentieth
- * (at least one) while turns wait and it does not. Turns held back wait in order, holding
- * nothing but their session's lease; what the learner sent is recorded and acknowledged first.
+ * a turn starts only while fewer than `limit` run, and the limit adapts to the loop (AIMD):
+ * cut by a fifth when the loop is busy (its utilisation, smoothed, at or above `busyAbove`)
+ * and lags more than `targetLagMs`; raised by a twentieth (at least one) while turns wait and
+ * the loop is not busy. A delay while the loop is mostly idle (a garbage collection, another
+ * process on the same cores) is not the turns' doing: holding turns back then would only make
+ * learners wait for their next question. Turns held back wait in order, holding nothing but
+ * their session's lease; what the learner sent is recorded and acknowledged first.
  *
  * Bounded: a turn waits at most `maxWaitMs`, then starts anyway (progress over latency); the
  * limit never goes under `minLimit`. The delay is read from `monitorEventLoopDelay` (a libuv
- * timer: fake JavaScript timers in tests do not touch it), at most every `windowMs`.
+ * timer: fake JavaScript timers in tests do not touch it) and the utilisation from
+ * `performance.eventLoopUtilization`, at most every `windowMs`.
  */
 
-import { monitorEventLoopDelay } from "node:perf_hooks";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 
 /** Options of createTurnGate. */
 export interface TurnGateOptions {
-	/** Loop delay (ms, the window's 99th percentile) above which the limit is cut (default 10). */
+	/** Loop delay (ms, the window's 99th percentile) above which a busy loop's limit is cut (default 10). */
 	targetLagMs?: number;
+	/** Loop utilisation (0-1, smoothed over a few windows) from which the loop counts as busy (default 0.8). */
+	busyAbove?: number;
 	/** Fewest turns let run at once whatever the delay (default 16). */
 	minLimit?: number;
 	/** Most turns at once (default 10,000: in practice, no cap while the loop keeps up). */
@@ -29,6 +35,8 @@ export interface TurnGateOptions {
 	windowMs?: number;
 	/** The loop delay now (ms) and a reset (tests); default a `monitorEventLoopDelay` histogram. */
 	lag?: { read(): number; reset(): void; close(): void };
+	/** The loop's utilisation (0-1) since the last call (tests); default `performance.eventLoopUtilization`. */
+	load?: () => number;
 }
 
 /** What the gate sees (tests read it; nothing logs it yet). */
@@ -36,6 +44,8 @@ export interface TurnGateStats {
 	limit: number;
 	running: number;
 	waiting: number;
+	/** The loop's smoothed utilisation (0-1) at the last look. */
+	load: number;
 	/** Turns that waited, and the longest wait (ms), since the gate was made. */
 	held: number;
 	maxWaitedMs: number;
@@ -61,9 +71,26 @@ function histogramLag(): { read(): number; reset(): void; close(): void } {
 	};
 }
 
+/** The loop's utilisation since the previous call. */
+function loopLoad(): () => number {
+	let last = performance.eventLoopUtilization();
+	return () => {
+		const now = performance.eventLoopUtilization();
+		const { utilization } = performance.eventLoopUtilization(now, last);
+		last = now;
+		return utilization;
+	};
+}
+
+/** Weight of the newest window in the smoothed utilisation (about three windows' memory). */
+const LOAD_WEIGHT = 0.3;
+
 /** A turn gate with `options` (see the file's comment). */
 export function createTurnGate(options: TurnGateOptions = {}): TurnGate {
 	const targetLagMs = options.targetLagMs ?? 10;
+	const busyAbove = options.busyAbove ?? 0.8;
+	const readLoad = options.load ?? loopLoad();
+	let load: number | undefined;
 	const minLimit = Math.max(1, options.minLimit ?? 16);
 	const maxLimit = Math.max(minLimit, options.maxLimit ?? 10_000);
 	const maxWaitMs = options.maxWaitMs ?? 30_000;
@@ -77,7 +104,7 @@ export function createTurnGate(options: TurnGateOptions = {}): TurnGate {
 	let closed = false;
 	const waiting: Array<{ start: () => void; since: number }> = [];
 
-	/** At most once a window: adapt the limit to the loop's delay in it. */
+	/** At most once a window: adapt the limit to the loop's utilisation and delay in it. */
 	function adapt(): void {
 		const now = performance.now();
 		if (now - lookedAt < windowMs) return;
@@ -85,8 +112,11 @@ export function createTurnGate(options: TurnGateOptions = {}): TurnGate {
 		lag ??= histogramLag();
 		const delay = lag.read();
 		lag.reset();
-		if (delay > targetLagMs) limit = Math.max(minLimit, Math.floor(Math.min(limit, running) * 0.8));
-		else if (waiting.length > 0) limit = Math.min(maxLimit, limit + Math.max(1, Math.ceil(limit * 0.05)));
+		const latest = Math.min(1, Math.max(0, readLoad()));
+		load = load === undefined ? latest : load + LOAD_WEIGHT * (latest - load);
+		const busy = load >= busyAbove;
+		if (busy && delay > targetLagMs) limit = Math.max(minLimit, Math.floor(Math.min(limit, running) * 0.8));
+		else if (!busy && waiting.length > 0) limit = Math.min(maxLimit, limit + Math.max(1, Math.ceil(limit * 0.05)));
 	}
 
 	/** Turns let in, not started yet: one starts per turn of the event loop (see admit). */
@@ -173,7 +203,14 @@ export function createTurnGate(options: TurnGateOptions = {}): TurnGate {
 				schedule();
 			});
 		},
-		stats: () => ({ limit, running, waiting: waiting.length, held, maxWaitedMs: Math.round(maxWaitedMs) }),
+		stats: () => ({
+			limit,
+			running,
+			waiting: waiting.length,
+			load: Math.round((load ?? 0) * 100) / 100,
+			held,
+			maxWaitedMs: Math.round(maxWaitedMs),
+		}),
 		close() {
 			closed = true;
 			if (timer) clearTimeout(timer);

@@ -20,7 +20,7 @@ const stores: Array<[string, boolean, () => string]> = [
 	...backends,
 ];
 
-/** A loop that always lags: the gate lets one turn run. */
+/** A busy loop that always lags: the gate lets one turn run. */
 const lagging = { read: () => 100, reset: () => {}, close: () => {} };
 
 async function eventually(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
@@ -38,7 +38,7 @@ describe.each(stores)("the turn gate on %s", (name, up, url) => {
 		const store = await createSessionStore(url(), undefined, { namespace: ns, tablePrefix: ns });
 		const { model, control } = gatedModel();
 		control.holding = true;
-		const turnGate = createTurnGate({ lag: lagging, minLimit: 1, windowMs: 0 });
+		const turnGate = createTurnGate({ lag: lagging, load: () => 1, minLimit: 1, windowMs: 0 });
 		const tutor = createTutor({ model, store, maxRetries: 0, turnGate });
 		tutor.subscribe(() => undefined);
 		const a = `terminal:${name.slice(0, 2)}-gate-a`;

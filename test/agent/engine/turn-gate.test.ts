@@ -1,14 +1,20 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createTurnGate, type TurnGate } from "../../../src/agent/engine/turn-gate.ts";
 
-/** A loop delay the test sets (ms). */
+/**
+ * A loop delay (ms) and utilisation (0-1) the test sets; it starts busy (the gate smooths the
+ * utilisation over a few looks), and a lagging loop is busy unless said otherwise.
+ */
 function fakeLag(initial = 0) {
 	let delay = initial;
+	let utilisation = 1;
 	return {
-		set: (ms: number) => {
+		set: (ms: number, load = ms > 0 ? 1 : 0.2) => {
 			delay = ms;
+			utilisation = load;
 		},
 		source: { read: () => delay, reset: () => {}, close: () => {} },
+		load: () => utilisation,
 	};
 }
 
@@ -22,7 +28,7 @@ describe("turn gate", () => {
 
 	it("lets every turn start while the loop keeps up", async () => {
 		const lag = fakeLag(2);
-		const g = createTurnGate({ lag: lag.source, windowMs: 0, minLimit: 2 });
+		const g = createTurnGate({ lag: lag.source, load: lag.load, windowMs: 0, minLimit: 2 });
 		gate = g;
 		const releases = await Promise.all(Array.from({ length: 50 }, () => g.enter()));
 		expect(g.stats()).toMatchObject({ running: 50, waiting: 0, held: 0, limit: 10_000 });
@@ -32,7 +38,7 @@ describe("turn gate", () => {
 
 	it("holds turns back while the loop lags, and starts them in order as room comes back", async () => {
 		const lag = fakeLag(0);
-		const g = createTurnGate({ lag: lag.source, windowMs: 0, minLimit: 2, targetLagMs: 10 });
+		const g = createTurnGate({ lag: lag.source, load: lag.load, windowMs: 0, minLimit: 2, targetLagMs: 10 });
 		gate = g;
 		const first = await Promise.all(Array.from({ length: 5 }, () => g.enter()));
 		lag.set(40); // saturated: each look cuts the limit by a fifth (5 running: 4, then 3, then the floor of 2)
@@ -55,9 +61,39 @@ describe("turn gate", () => {
 		for (const r of started) r();
 	});
 
+	it("holds nothing back while a lagging loop is mostly idle (a collection, another process on the cores)", async () => {
+		const lag = fakeLag(0);
+		const g = createTurnGate({ lag: lag.source, load: lag.load, windowMs: 0, minLimit: 1, targetLagMs: 10 });
+		gate = g;
+		lag.set(80, 0.3);
+		const releases = await Promise.all(Array.from({ length: 20 }, () => g.enter()));
+		expect(g.stats()).toMatchObject({ running: 20, waiting: 0, held: 0, limit: 10_000 });
+		expect(g.stats().load).toBeLessThan(0.35);
+		lag.set(80, 1); // the same delay on a busy loop: the limit falls to the floor within a few looks
+		for (const r of releases.slice(0, 10)) r();
+		expect(g.stats().limit).toBeLessThanOrEqual(10);
+		const waited = g.enter();
+		expect(await settles(waited)).toBe(false);
+		lag.set(80, 0.3); // idle again: raised while the turn waits, however long the delay
+		for (const r of releases.slice(10)) r();
+		const release = await waited;
+		expect(g.stats()).toMatchObject({ running: 1, waiting: 0, held: 1 });
+		release();
+	});
+
+	it("leaves a busy loop alone while it keeps up", async () => {
+		const lag = fakeLag(0);
+		const g = createTurnGate({ lag: lag.source, load: lag.load, windowMs: 0, minLimit: 1, targetLagMs: 10 });
+		gate = g;
+		lag.set(3, 0.97);
+		const releases = await Promise.all(Array.from({ length: 30 }, () => g.enter()));
+		expect(g.stats()).toMatchObject({ running: 30, waiting: 0, limit: 10_000 });
+		for (const r of releases) r();
+	});
+
 	it("never cuts under the floor, and a turn waits at most maxWaitMs", async () => {
 		const lag = fakeLag(0);
-		const g = createTurnGate({ lag: lag.source, windowMs: 5, minLimit: 1, maxWaitMs: 60 });
+		const g = createTurnGate({ lag: lag.source, load: lag.load, windowMs: 5, minLimit: 1, maxWaitMs: 60 });
 		gate = g;
 		const a = await g.enter();
 		const b = await g.enter();
@@ -75,7 +111,7 @@ describe("turn gate", () => {
 
 	it("starts a waiting turn when its signal aborts, and every one when it closes", async () => {
 		const lag = fakeLag(0);
-		const g = createTurnGate({ lag: lag.source, windowMs: 0, minLimit: 1 });
+		const g = createTurnGate({ lag: lag.source, load: lag.load, windowMs: 0, minLimit: 1 });
 		gate = g;
 		const running = await g.enter();
 		await g.enter();
