@@ -36,6 +36,14 @@ const MONTH_TTL_MS = 40 * DAY_MS;
 const MAX_SLOTS = 5_000;
 /** Names remembered as written (skips rewriting an unchanged name), dropped past this size. */
 const MAX_NAMES = 2_000;
+/**
+ * How long a member's slot, once looked up, is charged without reading its lookup again (a
+ * charge is then only its increments). A slot never changes owner but to ANONYMOUS_MEMBER, so
+ * a process that has not heard of a forget-me yet charges the anonymous slot for at most this long.
+ */
+const SLOT_FRESH_MS = 60_000;
+/** Slots remembered, dropped past this size. */
+const MAX_SLOTS_KNOWN = 5_000;
 
 /** Tokens of one model (cached is part of input). */
 export interface ModelTokens {
@@ -131,6 +139,8 @@ export class UsageLedger {
 	private readonly registering = new Map<string, Promise<number>>();
 	/** Names this ledger wrote, per name key. */
 	private readonly names = new Map<string, string>();
+	/** Slots looked up or handed out in this process, per lookup key, and until when they are used unread. */
+	private readonly slots = new Map<string, { slot: number; until: number }>();
 	/** Earlier versions' records rewritten by anonymise, serialized per key in this process. */
 	private readonly legacyChains = new Map<string, Promise<unknown>>();
 
@@ -194,17 +204,19 @@ export class UsageLedger {
 	/** The slot `member` charges `model` to in the period, handing out a new one the first time. */
 	private async slotFor(base: string, member: string, model: string, ttlMs: number): Promise<number> {
 		const pairKey = keys.pair(base, member, model);
+		const remembered = this.slots.get(pairKey);
+		if (remembered && remembered.until > Date.now()) return remembered.slot;
 		const known = slotOf(await this.store.get(pairKey));
-		if (known !== undefined) return known;
+		if (known !== undefined) return this.remember(pairKey, known);
 		const running = this.registering.get(pairKey);
 		if (running) return running;
 		const work = (async () => {
 			// The owner is written before the lookup: a crash in between leaves an empty slot, never a lost one.
 			const slot = await this.store.increment(keys.count(base), 1, ttlMs);
 			await this.store.set(keys.slot(base, slot), { member, model }, ttlMs);
-			if (await this.store.setIfAbsent(pairKey, slot, ttlMs)) return slot;
+			if (await this.store.setIfAbsent(pairKey, slot, ttlMs)) return this.remember(pairKey, slot);
 			// Another process registered the pair first: charge its slot (ours stays empty, or counts too).
-			return slotOf(await this.store.get(pairKey)) ?? slot;
+			return this.remember(pairKey, slotOf(await this.store.get(pairKey)) ?? slot);
 		})();
 		this.registering.set(pairKey, work);
 		const forget = () => {
@@ -212,6 +224,12 @@ export class UsageLedger {
 		};
 		work.then(forget, forget);
 		return work;
+	}
+
+	private remember(pairKey: string, slot: number): number {
+		if (this.slots.size >= MAX_SLOTS_KNOWN) this.slots.clear();
+		this.slots.set(pairKey, { slot, until: Date.now() + SLOT_FRESH_MS });
+		return slot;
 	}
 
 	private async read(base: string): Promise<PeriodUsage> {
@@ -255,6 +273,7 @@ export class UsageLedger {
 			if (owner?.member !== memberId) continue;
 			await this.store.set(keys.slot(base, i), { member: ANONYMOUS_MEMBER, model: owner.model }, ttlMs);
 			await this.store.delete(keys.pair(base, memberId, owner.model));
+			this.slots.delete(keys.pair(base, memberId, owner.model));
 		}
 		await this.store.delete(keys.name(base, memberId));
 		this.names.delete(keys.name(base, memberId));

@@ -65,6 +65,25 @@ function recordingStore(): { store: StateStore; dump: () => Promise<string> } {
 }
 
 describe("UsageLedger on one process's store", () => {
+	it("charges a member's known slot without reading its lookup again (a charge is its increments)", async () => {
+		const store = createMemoryStateStore();
+		let reads = 0;
+		const counting: StateStore = {
+			...store,
+			get: (k) => {
+				reads++;
+				return store.get(k);
+			},
+		};
+		const ledger = new UsageLedger(counting);
+		await ledger.charge("g", usage("u1", 10, 1, 0, "m1", "Zelda"), at);
+		const firstReads = reads;
+		expect(firstReads).toBeGreaterThan(0); // the first charge looks the slot up (day and month)
+		for (let i = 0; i < 5; i++) await ledger.charge("g", usage("u1", 10, 1, 0, "m1", "Zelda"), at);
+		expect(reads).toBe(firstReads);
+		expect(memberTokens((await ledger.day("g", at)).u1)).toBe(66);
+	});
+
 	it("sums per member and model, per day and month, with the last known name", async () => {
 		const ledger = new UsageLedger(createMemoryStateStore());
 		await ledger.charge("g", usage("u1", 100, 10, 40, "m1", "Ada"), at);
