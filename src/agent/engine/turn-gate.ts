@@ -112,9 +112,12 @@ export function createTurnGate(options: TurnGateOptions = {}): TurnGate {
 		lag ??= histogramLag();
 		const delay = lag.read();
 		lag.reset();
-		const latest = Math.min(1, Math.max(0, readLoad()));
-		load = load === undefined ? latest : load + LOAD_WEIGHT * (latest - load);
-		const busy = load >= busyAbove;
+		const latest = readLoad(); // NaN when no time passed since the last read: nothing to learn
+		if (Number.isFinite(latest)) {
+			const bounded = Math.min(1, Math.max(0, latest));
+			load = load === undefined ? bounded : load + LOAD_WEIGHT * (bounded - load);
+		}
+		const busy = load !== undefined && load >= busyAbove;
 		if (busy && delay > targetLagMs) limit = Math.max(minLimit, Math.floor(Math.min(limit, running) * 0.8));
 		else if (!busy && waiting.length > 0) limit = Math.min(maxLimit, limit + Math.max(1, Math.ceil(limit * 0.05)));
 	}

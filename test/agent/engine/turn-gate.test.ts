@@ -81,6 +81,21 @@ describe("turn gate", () => {
 		release();
 	});
 
+	it("ignores a utilisation it cannot read (no time passed) instead of losing its measure", async () => {
+		const lag = fakeLag(0);
+		let reading = 1;
+		const g = createTurnGate({ lag: lag.source, load: () => reading, windowMs: 0, minLimit: 1, targetLagMs: 10 });
+		gate = g;
+		const first = await g.enter(); // reads 1: busy
+		reading = Number.NaN;
+		lag.set(50);
+		const second = g.enter(); // a NaN reading keeps the last measure: still busy, so cut
+		expect(await settles(second)).toBe(false);
+		expect(g.stats().load).toBe(1);
+		first();
+		(await second)();
+	});
+
 	it("leaves a busy loop alone while it keeps up", async () => {
 		const lag = fakeLag(0);
 		const g = createTurnGate({ lag: lag.source, load: lag.load, windowMs: 0, minLimit: 1, targetLagMs: 10 });
