@@ -32,6 +32,12 @@ export interface PgSessionStoreOptions {
 	onError?: (error: unknown) => void;
 }
 
+/**
+ * What two processes creating the tables at once can fail with: unique_violation (the catalog), duplicate_object
+ * ("type … already exists"), duplicate_table, deadlock_detected.
+ */
+const SCHEMA_RACE_CODES = new Set(["23505", "42710", "42P07", "40P01"]);
+
 /** The session store on the PostgreSQL database `url` names. Creates its tables on first use. */
 export function createPgSessionStore(url: string, options: PgSessionStoreOptions = {}): SessionStore {
 	const prefix = options.tablePrefix ?? "learnharness";
@@ -53,6 +59,24 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 		options.onError?.(error);
 		options.logger?.debug({ err: error }, "postgres session store error");
 	});
+	/**
+	 * Run the DDL in a transaction holding an advisory lock on the table prefix: processes starting together
+	 * on an empty database create the tables one after the other (`IF NOT EXISTS` alone races in PostgreSQL).
+	 */
+	const createTables = async (ddl: string): Promise<void> => {
+		const client = await pool.connect();
+		try {
+			await client.query("BEGIN");
+			await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`learnharness:schema:${t.sessions}`]);
+			await client.query(ddl);
+			await client.query("COMMIT");
+		} catch (error) {
+			await client.query("ROLLBACK").catch(() => undefined);
+			throw error;
+		} finally {
+			client.release();
+		}
+	};
 	let schema: Promise<void> | undefined;
 	const ensureSchema = (): Promise<void> => {
 		schema ??= (async () => {
@@ -76,13 +100,14 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 			if (rows[0]?.ready) return;
 			for (let attempt = 0; ; attempt++) {
 				try {
-					await pool.query(ddl);
+					await createTables(ddl);
 					return;
 				} catch (error) {
-					// Two processes creating the tables at once: one loses with a unique violation (or a deadlock between
-					// their DDL); the tables exist now, or the next attempt creates what is missing.
+					// Creators are serialized (createTables), but a process of an earlier version takes no lock: two
+					// creating at once lose with a duplicate (the catalog's unique index, or "type already exists") or a
+					// deadlock between their DDL; the tables exist now, or the next attempt creates what is missing.
 					const code = (error as { code?: string }).code;
-					if ((code !== "23505" && code !== "40P01") || attempt > 2) throw error;
+					if (!SCHEMA_RACE_CODES.has(code ?? "") || attempt > 2) throw error;
 				}
 			}
 		})().catch((error: unknown) => {

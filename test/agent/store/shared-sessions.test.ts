@@ -7,6 +7,7 @@
  */
 
 import { MockLanguageModelV3 } from "ai/test";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { openKeyv } from "../../../src/agent/store/keyv.ts";
 import { createSessionStore } from "../../../src/agent/store/session-store.ts";
@@ -71,6 +72,37 @@ describe.each(backends)("sessions shared by several processes on %s", (name, up,
 				expect((await t2.getSession(sessionId))?.messageCount).toBe(stored?.messages.length);
 			} finally {
 				await Promise.all([t1.close(), t2.close(), reader.close()]);
+			}
+		},
+	);
+
+	it.skipIf(!up || !name.startsWith("PostgreSQL"))(
+		"processes starting at once on an empty database create the tables one after the other",
+		async () => {
+			// Found in CI: three processes creating the tables at once, one lost with "type ... already exists" (a
+			// narrow window of PostgreSQL's IF NOT EXISTS). Creators take an advisory lock on the table prefix: held
+			// here, no store can finish creating; released, every one starts and works.
+			const fresh = `${namespace}_new${++n}`;
+			const holder = new pg.Client({ connectionString: url() });
+			await holder.connect();
+			const stores: SessionStore[] = [];
+			try {
+				await holder.query("SELECT pg_advisory_lock(hashtext($1))", [`learnharness:schema:${fresh}_sessions`]);
+				const opening = Array.from({ length: 4 }, () =>
+					createSessionStore(url(), undefined, { namespace: fresh, tablePrefix: fresh }).then((store) => {
+						stores.push(store);
+						return store;
+					}),
+				);
+				await new Promise((r) => setTimeout(r, 400));
+				expect(stores).toHaveLength(0);
+				await holder.query("SELECT pg_advisory_unlock(hashtext($1))", [`learnharness:schema:${fresh}_sessions`]);
+				const opened = await Promise.allSettled(opening);
+				expect(opened.filter((r) => r.status === "rejected").map((r) => String(r.reason))).toEqual([]);
+				expect(await Promise.all(stores.map(async (store) => (await store.listOpen()).length))).toEqual([0, 0, 0, 0]);
+			} finally {
+				await Promise.all(stores.map((store) => store.close()));
+				await holder.end();
 			}
 		},
 	);
