@@ -16,6 +16,7 @@ import {
 	createTutor,
 	openStateStore,
 	parseModelSpec,
+	type TurnGate,
 } from "../agent/index.ts";
 import { MODEL_JOBS, type ModelJob } from "../config/models.ts";
 import { type Config, redactUrl } from "../config.ts";
@@ -24,6 +25,7 @@ import type { Tutor } from "../core/contracts/tutor.ts";
 import { createPlanRenderer, type PlanRenderer } from "../render/index.ts";
 import type { ShutdownRegistry } from "./process.ts";
 import { prepareStoreFolder } from "./store-folder.ts";
+import { reportTurnGate } from "./turn-gate-report.ts";
 
 /** What adapters and the playground run on (not the engine's per-turn Runtime: see agent/engine/runtime.ts). */
 export interface Services {
@@ -35,6 +37,8 @@ export interface Services {
 	repaired: number;
 	/** Learner profiles and review, on the sessions' store (namespace `learnharness:profiles`). */
 	learning: LearnerServices;
+	/** The tutor's turn gate (undefined when LEARNHARNESS_TURN_LAG_MS=0 turned it off). */
+	turnGate?: TurnGate;
 }
 
 /** Options of createServices. */
@@ -78,6 +82,10 @@ export async function createServices(
 		logger,
 		...(config.retentionDays !== undefined ? { defaultRetentionDays: config.retentionDays } : {}),
 	});
+	const turnGate =
+		config.turnLagMs === 0
+			? undefined
+			: createTurnGate(config.turnLagMs === undefined ? {} : { targetLagMs: config.turnLagMs });
 	// Below the shutdown registry's per-item limit, so the tutor still closes its store after aborting turns.
 	const tutor = createTutor({
 		model,
@@ -89,17 +97,26 @@ export async function createServices(
 		telemetry: config.telemetry === true,
 		budget: budgets.budget,
 		recall: (sessionId, learner, topic) => learning.priorNote(sessionId, learner, topic),
-		...(config.turnLagMs !== undefined
-			? { turnGate: config.turnLagMs === 0 ? false : createTurnGate({ targetLagMs: config.turnLagMs }) }
-			: {}),
+		turnGate: turnGate ?? false,
 	});
 	// Registered after the renderer, so it closes first (it waits for running turns, then closes the store).
 	registry.add({ name: "tutor", close: () => tutor.close() });
+	if (turnGate) {
+		const stop = reportTurnGate(turnGate, logger);
+		registry.add({ name: "turn gate report", close: async () => stop() });
+	}
 	const repaired = await tutor.resume();
 	if (repaired > 0) logger.info({ repaired }, "repaired interrupted sessions");
 	// The demo model is scripted: it cannot reword a question, so reviews ask the original wording.
 	const rephrase = config.model.demo && !models ? undefined : createRephraser(models?.teacher ?? model);
-	return { tutor, renderer, budgets, repaired, learning: { learning, ...(rephrase ? { rephrase } : {}) } };
+	return {
+		tutor,
+		renderer,
+		budgets,
+		repaired,
+		learning: { learning, ...(rephrase ? { rephrase } : {}) },
+		...(turnGate ? { turnGate } : {}),
+	};
 }
 
 /** A configured model (LEARNHARNESS_MODEL, or another setting in its syntax) through the provider registry. */

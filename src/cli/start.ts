@@ -25,6 +25,7 @@ import {
 	shardChildConfig,
 	shardIdsOfThisProcess,
 } from "./shards.ts";
+import { turnGateDetail } from "./turn-gate-report.ts";
 
 /** A started adapter, as start sees it. */
 interface RunningAdapter {
@@ -155,6 +156,9 @@ async function serveHealth(
 			return { ok: state !== "starting", detail: state === "unavailable" ? "unavailable (outlines only)" : state };
 		},
 	});
+	const gate = runtime.turnGate;
+	// Informational: a saturated process still acknowledges on time; its held turns start within 30 s.
+	if (gate) health.add({ name: "turns", check: async () => ({ ok: true, detail: turnGateDetail(gate.stats()) }) });
 	for (const [i, adapter] of adapters.entries())
 		health.add({
 			name: adapters.length === 1 ? "platform" : `platform ${i + 1}`,

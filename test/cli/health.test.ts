@@ -134,7 +134,10 @@ describe("learnharness start: health and SIGTERM", { timeout: 120_000 }, () => {
 				const r = await get(`${own}/readyz`);
 				return r.status === 200 ? r.body : undefined;
 			}, "readiness");
-			expect(ready).toMatchObject({ status: "ready", checks: { store: "ok", platform: "connected" } });
+			expect(ready).toMatchObject({
+				status: "ready",
+				checks: { store: "ok", platform: "connected", turns: expect.stringMatching(/^\d+ running, \d+ waiting \(/) },
+			});
 			// With a port of their own they are not on Slack's (a 404 from Bolt).
 			expect((await fetch(`http://127.0.0.1:${slackPort}/healthz`)).status).toBe(404);
 

@@ -39,16 +39,17 @@ export interface TurnGateOptions {
 	load?: () => number;
 }
 
-/** What the gate sees (tests read it; nothing logs it yet). */
+/** What the gate sees (the start command logs it and shows it in /readyz; tests read it). */
 export interface TurnGateStats {
 	limit: number;
 	running: number;
 	waiting: number;
 	/** The loop's smoothed utilisation (0-1) at the last look. */
 	load: number;
-	/** Turns that waited, and the longest wait (ms), since the gate was made. */
+	/** Turns that started after waiting, the longest wait and all waits together (ms), since the gate was made. */
 	held: number;
 	maxWaitedMs: number;
+	waitedMs: number;
 }
 
 /** The process's turn gate. */
@@ -100,6 +101,7 @@ export function createTurnGate(options: TurnGateOptions = {}): TurnGate {
 	let running = 0;
 	let held = 0;
 	let maxWaitedMs = 0;
+	let waitedMs = 0;
 	let lookedAt = performance.now();
 	let closed = false;
 	const waiting: Array<{ start: () => void; since: number }> = [];
@@ -184,13 +186,15 @@ export function createTurnGate(options: TurnGateOptions = {}): TurnGate {
 				return Promise.resolve(slot());
 			}
 			const since = performance.now();
-			held++;
 			return new Promise((resolve) => {
 				const entry = {
 					since,
 					start: () => {
 						signal?.removeEventListener("abort", onAbort);
-						maxWaitedMs = Math.max(maxWaitedMs, performance.now() - since);
+						const waited = performance.now() - since;
+						held++;
+						maxWaitedMs = Math.max(maxWaitedMs, waited);
+						waitedMs += waited;
 						resolve(slot());
 					},
 				};
@@ -213,6 +217,7 @@ export function createTurnGate(options: TurnGateOptions = {}): TurnGate {
 			load: Math.round((load ?? 0) * 100) / 100,
 			held,
 			maxWaitedMs: Math.round(maxWaitedMs),
+			waitedMs: Math.round(waitedMs),
 		}),
 		close() {
 			closed = true;
