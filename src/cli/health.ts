@@ -46,6 +46,8 @@ export interface ReadinessStatus {
 	ok: boolean;
 	status: "ready" | "not ready" | "draining";
 	checks: Record<string, string>;
+	/** The checks that failed (not in the HTTP body: its `checks` name them with their words). */
+	failing: string[];
 }
 
 /** How long one readiness check may take before it counts as failed. */
@@ -77,18 +79,19 @@ export function createHealth(logger: Logger, checks: ReadinessCheck[] = []): Hea
 	}
 
 	async function status(): Promise<ReadinessStatus> {
-		if (draining) return { ok: false, status: "draining", checks: {} };
+		if (draining) return { ok: false, status: "draining", checks: {}, failing: [] };
 		const results = await Promise.all(checks.map(async (c) => [c.name, await run(c)] as const));
 		const ok = results.every(([, r]) => r.ok);
 		return {
 			ok,
 			status: ok ? "ready" : "not ready",
 			checks: Object.fromEntries(results.map(([name, r]) => [name, r.detail])),
+			failing: results.filter(([, r]) => !r.ok).map(([name]) => name),
 		};
 	}
 
 	async function ready(res: ServerResponse): Promise<void> {
-		const { ok, ...body } = await status();
+		const { ok, failing: _failing, ...body } = await status();
 		if (body.status === "draining") return send(res, 503, { status: "draining" });
 		if (!ok) logger.debug(body, "readiness check failed");
 		send(res, ok ? 200 : 503, body);

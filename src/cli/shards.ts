@@ -191,7 +191,8 @@ async function serveManagerHealth(
 					READY_CHECK_MS - 200,
 				)) as ReadyReply | undefined;
 				if (!reply) return { ok: false, detail: "no answer in time" };
-				const failing = Object.entries(reply.status.checks).filter(([, detail]) => detail !== "ok");
+				// Only the checks that failed (a line like `turns` or `platform: connected` is not a reason).
+				const failing = Object.entries(reply.status.checks).filter(([name]) => reply.status.failing?.includes(name));
 				return {
 					ok: reply.status.ok,
 					detail: reply.status.ok ? "ready" : failing.map(([name, d]) => `${name}: ${d}`).join(", ") || "not ready",

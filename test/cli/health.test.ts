@@ -55,6 +55,8 @@ describe("health endpoints", () => {
 				status: 503,
 				body: { status: "not ready", checks: { store: "down", platform: "connected" } },
 			});
+			// Only the failing check is named as the reason (a shard manager reports its children by it).
+			expect((await health.status()).failing).toEqual(["store"]);
 			storeOk = true;
 			health.add({ name: "wedged", check: () => new Promise(() => {}) });
 			expect((await get(`${base}/readyz`)).body.checks).toMatchObject({ wedged: "no answer in time" });
