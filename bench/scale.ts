@@ -30,7 +30,7 @@
  */
 
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -326,7 +326,7 @@ async function run(processes: number, modelUrl: string): Promise<void> {
 		await sleep(3_500); // acks of the window's last clicks (Discord refuses them after 3 s)
 		const stats = l.window(from, to);
 		if (process.env.BENCH_CLICKS_FILE)
-			(await import("node:fs")).writeFileSync(
+			writeFileSync(
 				`${process.env.BENCH_CLICKS_FILE}.${processes}.json`,
 				JSON.stringify(
 					l.clicks.map((c) => ({ at: c.it.createdAt, ack: c.it.ackedAt, ch: c.it.channelId, g: c.it.guildId })),

@@ -3,7 +3,13 @@
  * factory. Adapters depend on the Tutor interface in core/contracts/tutor.ts.
  */
 
-export { createTurnGate, type TurnGate, type TurnGateOptions, type TurnGateStats } from "./engine/turn-gate.ts";
+export {
+	createTurnGate,
+	TURN_GATE_MAX_LIMIT,
+	type TurnGate,
+	type TurnGateOptions,
+	type TurnGateStats,
+} from "./engine/turn-gate.ts";
 export {
 	createLanguageModel,
 	createModelRegistry,

@@ -6,7 +6,7 @@
  * question; more cores or processes help (docs/scaling.md).
  */
 
-import type { TurnGate, TurnGateStats } from "../agent/index.ts";
+import { TURN_GATE_MAX_LIMIT, type TurnGate, type TurnGateStats } from "../agent/index.ts";
 import type { Logger } from "../core/contracts/logger.ts";
 
 /** How often the gate is looked at for the log line. */
@@ -14,7 +14,7 @@ export const TURN_GATE_REPORT_MS = 60_000;
 
 /** The gate's state in words, for `/readyz`. */
 export function turnGateDetail(stats: TurnGateStats): string {
-	const limit = stats.limit >= 10_000 ? "no limit" : `limit ${stats.limit}`;
+	const limit = stats.limit >= TURN_GATE_MAX_LIMIT ? "no limit" : `limit ${stats.limit}`;
 	return `${stats.running} running, ${stats.waiting} waiting (${limit}; loop ${Math.round(stats.load * 100)}% busy)`;
 }
 

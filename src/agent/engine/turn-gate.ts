@@ -83,6 +83,9 @@ function loopLoad(): () => number {
 	};
 }
 
+/** The most turns at once unless `maxLimit` says otherwise: in practice, no cap while the loop keeps up. */
+export const TURN_GATE_MAX_LIMIT = 10_000;
+
 /** Weight of the newest window in the smoothed utilisation (about three windows' memory). */
 const LOAD_WEIGHT = 0.3;
 
@@ -93,7 +96,7 @@ export function createTurnGate(options: TurnGateOptions = {}): TurnGate {
 	const readLoad = options.load ?? loopLoad();
 	let load: number | undefined;
 	const minLimit = Math.max(1, options.minLimit ?? 16);
-	const maxLimit = Math.max(minLimit, options.maxLimit ?? 10_000);
+	const maxLimit = Math.max(minLimit, options.maxLimit ?? TURN_GATE_MAX_LIMIT);
 	const maxWaitMs = options.maxWaitMs ?? 30_000;
 	const windowMs = options.windowMs ?? 100;
 	let lag = options.lag;
