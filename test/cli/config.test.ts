@@ -153,6 +153,23 @@ describe("config", () => {
 		expect(redactUrl("postgres://u@h/db")).toBe("postgres://u@h/db");
 	});
 
+	it("hides passwords that hold /, #, ? or @, and secrets given as query parameters", () => {
+		const cases: [string, string][] = [
+			["redis://:pa/ss@h:6379/0", "redis://:***@h:6379/0"],
+			["postgres://u:p#w?d@h/db", "postgres://u:***@h/db"],
+			["postgres://u:p@ss@h:5432/db", "postgres://u:***@h:5432/db"],
+			[
+				"postgres://h/db?user=u&password=hunter2&sslmode=require",
+				"postgres://h/db?user=u&password=***&sslmode=require",
+			],
+			["rediss://h:6380?token=abc#x", "rediss://h:6380?token=***#x"],
+			["sqlite://./data/x.sqlite", "sqlite://./data/x.sqlite"],
+		];
+		for (const [url, shown] of cases) expect(redactUrl(url)).toBe(shown);
+		for (const secret of ["pa/ss", "p#w?d", "p@ss", "hunter2", "abc"])
+			expect(cases.map(([url]) => redactUrl(url)).join(" ")).not.toContain(secret);
+	});
+
 	it("accepts every store backend's URL", () => {
 		for (const url of ["sqlite://./x.sqlite", "redis://127.0.0.1:6379", "postgres://u:p@127.0.0.1/db"])
 			expect(problemsOf({ LEARNHARNESS_STORE_URL: url })).toEqual([]);

@@ -106,6 +106,9 @@ export function admit(state: SessionState, event: LearnerEvent, at = new Date().
 	}
 	if (!verdict.ok) return refuse("invalid-answer", verdict.message);
 	if (isVote(record, kind)) {
+		// Past the vote's deadline a ballot is late even when the timer has not tallied yet (a busy process, a restart).
+		const closesAt = record.votes?.[event.toolCallId]?.closesAt;
+		if (closesAt !== undefined && at > closesAt) return refuse("not-pending", t(locale, "engine.voteClosed"));
 		const vote = voteJob(state, event.toolCallId, displayQuiz(found.part.input), verdict.result, event.by, at);
 		return { ok: true, ...vote };
 	}

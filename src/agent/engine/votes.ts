@@ -153,6 +153,8 @@ export function applyVote(ctx: EngineContext, state: SessionState, toolCallId: s
 	const record = state.record;
 	if (findToolCall(record.messages, toolCallId)?.part.state !== "input-available") return NOTHING;
 	const open = record.votes?.[toolCallId];
+	// Received after the deadline (it waited in a queue or another process's inbox): late, not counted.
+	if (open && ballot.at > open.closesAt) return NOTHING;
 	const seconds = normalizeGroupSettings(record.group).voteSeconds;
 	const closesAt = open?.closesAt ?? new Date(ctx.now().getTime() + seconds * 1000).toISOString();
 	const { ballots } = castBallot(open?.ballots ?? [], ballot);

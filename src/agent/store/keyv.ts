@@ -69,9 +69,39 @@ function kindOf(path: string): "folder" | "other" | "missing" {
 /** The default store: an embedded SQLite file, created on first use. */
 export const DEFAULT_STORE_URL = "sqlite://./data/learnharness.sqlite";
 
-/** A URL with its password replaced by `***` (store and server URLs are printed in tables, logs and errors). */
+/** Query parameters whose value is a secret (`?password=`, `sslpassword`, `token`, `secret`, `key`, `pwd`). */
+const SECRET_PARAM = /pass|pwd|secret|token|key/i;
+
+/**
+ * A URL with its password replaced by `***` (store and server URLs are printed in tables, logs and errors).
+ * Parsed by position, not by a pattern: a password may hold `/`, `#`, `?` or `@` unencoded (people paste them so),
+ * so everything between `://` and the LAST `@` is the user part, and only the name before its first `:` is kept.
+ * A `@` later in the URL (a query value) makes this hide more than the password, never less. Query parameters
+ * that name a secret (`?password=…`) are hidden too.
+ */
 export function redactUrl(url: string): string {
-	return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*):[^@/?#]*@/i, "$1:***@");
+	const sep = url.indexOf("://");
+	if (sep <= 0) return url;
+	const scheme = url.slice(0, sep + 3);
+	let rest = url.slice(sep + 3);
+	const at = rest.lastIndexOf("@");
+	if (at >= 0) {
+		const user = rest.slice(0, at);
+		const colon = user.indexOf(":");
+		if (colon >= 0) rest = `${user.slice(0, colon)}:***${rest.slice(at)}`;
+	}
+	const query = rest.indexOf("?");
+	if (query < 0) return scheme + rest;
+	const hash = rest.indexOf("#", query);
+	const end = hash < 0 ? rest.length : hash;
+	const params = rest
+		.slice(query + 1, end)
+		.split("&")
+		.map((pair) => {
+			const eq = pair.indexOf("=");
+			return eq > 0 && SECRET_PARAM.test(pair.slice(0, eq)) ? `${pair.slice(0, eq)}=***` : pair;
+		});
+	return `${scheme}${rest.slice(0, query + 1)}${params.join("&")}${rest.slice(end)}`;
 }
 
 /** Raised for a store URL we cannot open (unknown scheme, missing path). */

@@ -369,6 +369,8 @@ export const de: Record<MessageKey, string> = {
 	"engine.notInLesson": "Diese Frage gehört nicht zu dieser Lektion.",
 	"engine.alreadyAnswered": "Diese Frage wurde schon beantwortet.",
 	"engine.movedOn": "Die Lektion ist über diese Frage hinaus.",
+	"engine.voteClosed":
+		"Die Abstimmung über diese Frage ist schon geschlossen, deine Stimme wurde nicht gezählt; das Ergebnis kommt gleich.",
 	"engine.helpQuizOnly": "Hinweise und Hilfe gibt es nur für Quizfragen.",
 	"engine.maxHints": "Diese Frage hatte schon {max} Hinweise: versuch eine Antwort oder lass dir die Antwort zeigen.",
 	"engine.answerEmpty": "Die Antwort ist leer.",

@@ -360,6 +360,7 @@ export const en = {
 	"engine.notInLesson": "That question is not part of this lesson.",
 	"engine.alreadyAnswered": "That question has already been answered.",
 	"engine.movedOn": "The lesson moved on from that question.",
+	"engine.voteClosed": "The vote on that question has closed, so your vote was not counted; the tally is on its way.",
 	"engine.helpQuizOnly": "Hints and help are for quiz questions.",
 	"engine.maxHints": "That question had {max} hints already: try an answer, or Show answer.",
 	"engine.answerEmpty": "The answer is empty.",

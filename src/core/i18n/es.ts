@@ -361,6 +361,8 @@ export const es: Record<MessageKey, string> = {
 	"engine.notInLesson": "Esa pregunta no es parte de esta lección.",
 	"engine.alreadyAnswered": "Esa pregunta ya se respondió.",
 	"engine.movedOn": "La lección ya dejó atrás esa pregunta.",
+	"engine.voteClosed":
+		"La votación de esa pregunta ya se cerró, así que tu voto no se contó; el recuento llega enseguida.",
 	"engine.helpQuizOnly": "Las pistas y la ayuda son para preguntas de quiz.",
 	"engine.maxHints": "Esa pregunta ya tuvo {max} pistas: intenta una respuesta o pide ver la respuesta.",
 	"engine.answerEmpty": "La respuesta está vacía.",

@@ -224,6 +224,33 @@ describe("group votes", () => {
 		await h.tutor.close();
 	});
 
+	it("refuses a ballot cast after the deadline even when the timer has not tallied yet", async () => {
+		const model = scriptedModel([
+			{ calls: [{ name: "probe_done", input: assessmentInput, id: "pd" }] },
+			{ text: "Vote.", calls: [{ name: "quiz", input: { ...check, type: "predict", nodeId: undefined }, id: "t1" }] },
+			{ text: "Time's up." },
+		]);
+		const timers = manualTimers();
+		let now = Date.parse("2026-01-01T12:00:00Z");
+		const h = await harness(dir.path, model, { timers: timers.fns, now: () => new Date(now) });
+		const sessionId = "terminal:votes-late";
+		await h.tutor.startLesson({ sessionId, topic: "fractions", learner: ada, mode: "group" });
+		await h.tutor.idle(sessionId);
+		await h.tutor.handle(sessionId, { type: "message", text: "here", by: cy }); // Cy is active: no early tally
+		await h.tutor.handle(sessionId, { type: "answer", toolCallId: "t1", value: 0, by: ada });
+		await h.tutor.idle(sessionId);
+		now += 61_000; // past the 60 s deadline; the timer has not fired (a busy process)
+		expect(await h.tutor.handle(sessionId, { type: "answer", toolCallId: "t1", value: 1, by: bob })).toMatchObject({
+			ok: false,
+			code: "not-pending",
+			message: expect.stringMatching(/closed/),
+		});
+		timers.fireAll();
+		await h.tutor.idle(sessionId);
+		expect(h.of("answered")[0]?.result).toMatchObject({ vote: { voters: 1, timedOut: true } });
+		await h.tutor.close();
+	});
+
 	it("solo lessons do not vote", async () => {
 		const model = scriptedModel([
 			{ calls: [{ name: "quiz", input: { ...check, type: undefined, nodeId: undefined }, id: "q" }] },
