@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type AnswerJudgement, judgeAnswer, saysDontKnow } from "../../src/core/answer-match.ts";
 import { type OptionPick, pickTypedOption } from "../../src/core/answer-options.ts";
+import { cpuMs } from "../fixtures/time-bound.ts";
 
 type Case = [given: string, expected: string, verdict: AnswerJudgement, accepted?: string[]];
 
@@ -194,7 +195,7 @@ describe("bounds", () => {
 			"1/2/3/4/".repeat(250),
 		];
 		const options = Array.from({ length: 100 }, (_, i) => `${"a ".repeat(240)}${i}`);
-		const started = performance.now();
+		const started = cpuMs(); // CPU time: a loaded machine's wait for a core is not this work
 		for (const given of hostile) {
 			judgeAnswer(
 				given,
@@ -203,7 +204,7 @@ describe("bounds", () => {
 			);
 			pickTypedOption(given, options);
 		}
-		expect(performance.now() - started).toBeLessThan(1500);
+		expect(cpuMs() - started).toBeLessThan(1500);
 	});
 });
 

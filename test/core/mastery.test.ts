@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { PlanTree } from "../../src/core/contracts/plan.ts";
 import { checkVerdict, derivePlanMastery, nodeMastery } from "../../src/core/mastery.ts";
+import { cpuMs } from "../fixtures/time-bound.ts";
 
 const tree: PlanTree = {
 	nodes: [
@@ -103,9 +104,9 @@ describe("derivePlanMastery", () => {
 
 	it("is linear: 20,000 answered checks derive in well under a second", () => {
 		const parts = Array.from({ length: 20_000 }, (_, i) => quiz(["a", "b", "c"][i % 3], i % 2 ? right : wrong));
-		const started = performance.now();
+		const started = cpuMs(); // CPU time: a loaded machine's wait for a core is not this work
 		const m = derivePlanMastery(tree, msgs(...parts));
-		expect(performance.now() - started).toBeLessThan(1_000);
+		expect(cpuMs() - started).toBeLessThan(1_000);
 		expect(Object.keys(m)).toHaveLength(3);
 	});
 });
