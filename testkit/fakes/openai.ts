@@ -1,6 +1,7 @@
 /**
  * A scripted OpenAI-compatible chat-completions server on 127.0.0.1: what
- * Ollama, vLLM, llama.cpp and LM Studio serve. It streams SSE text and
+ * Ollama, vLLM, llama.cpp and LM Studio serve; and OpenAI's Responses API (streamed, with OpenAI's
+ * strict-schema rules: openai-responses.ts). It streams SSE text and
  * tool-call deltas (or answers JSON when `stream` is false), records every
  * request body, and answers from a script the test writes. Structured-output
  * requests (`response_format: { type: "json_schema" }`, what the AI SDK sends
@@ -12,6 +13,12 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import {
+	jsonResponsesReply,
+	responsesRequestProblem,
+	streamResponsesReply,
+	wantsResponsesSchema,
+} from "./openai-responses.ts";
 
 /** One scripted tool call; `arguments` is sent as is when a string (so tests can send broken JSON). */
 export interface FakeToolCall {
@@ -28,6 +35,12 @@ export interface FakeReply {
 	status?: number;
 	/** With `status`: a `retry-after-ms` header (the AI SDK waits this long instead of its backoff). */
 	retryAfterMs?: number;
+	/**
+	 * With `status`: the error's `type` and `code`. `insufficient_quota` (with 429) is what OpenAI answers when the
+	 * account's credit or budget is used up (OpenAI, Error codes: "429 - You exceeded your current quota, please check
+	 * your plan and billing details").
+	 */
+	errorCode?: string;
 	usage?: { promptTokens?: number; completionTokens?: number; cachedTokens?: number };
 	/** A structured-output reply: sent as the message content, JSON-encoded (a string is sent as is, to send broken JSON). */
 	json?: unknown;
@@ -75,9 +88,9 @@ export interface FakeOpenAIOptions {
 	record?: boolean;
 }
 
-/** True when a request asks for structured output (a JSON schema response format). */
+/** True when a request asks for structured output (a JSON schema response format; `text.format` on Responses). */
 const wantsSchema = (body: Record<string, unknown>): boolean =>
-	(body.response_format as { type?: unknown } | undefined)?.type === "json_schema";
+	(body.response_format as { type?: unknown } | undefined)?.type === "json_schema" || wantsResponsesSchema(body);
 
 /** The message content of a reply: its text, or its structured JSON. */
 const contentOf = (reply: FakeReply): string | undefined =>
@@ -186,9 +199,16 @@ export async function startFakeOpenAI(initial: FakeReply[] = [], options: FakeOp
 			}
 			received++;
 			if (options.record !== false) requests.push({ path: req.url ?? "", headers: req.headers, body, raw });
-			if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
+			const responses = req.url?.endsWith("/responses") === true;
+			if (req.method !== "POST" || !(req.url?.endsWith("/chat/completions") || responses)) {
 				res.writeHead(404, { "content-type": "application/json" });
 				res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}`, type: "not_found" } }));
+				return;
+			}
+			const refused = responses ? responsesRequestProblem(body) : undefined;
+			if (refused) {
+				res.writeHead(400, { "content-type": "application/json" });
+				res.end(JSON.stringify(refused));
 				return;
 			}
 			const n = received;
@@ -196,26 +216,36 @@ export async function startFakeOpenAI(initial: FakeReply[] = [], options: FakeOp
 				(wantsSchema(body) && structured.length > 0 ? structured.shift() : script.shift()) ??
 				options.replyFor?.(body, n);
 			const delay = typeof options.delayMs === "function" ? options.delayMs() : (options.delayMs ?? 0);
-			if (delay > 0) setTimeout(() => answer(res, body, reply, n), delay);
-			else answer(res, body, reply, n);
+			if (delay > 0) setTimeout(() => answer(res, body, reply, n, responses), delay);
+			else answer(res, body, reply, n, responses);
 		});
 	});
-	const answer = (res: ServerResponse, body: Record<string, unknown>, reply: FakeReply | undefined, n: number) => {
+	const answer = (
+		res: ServerResponse,
+		body: Record<string, unknown>,
+		reply: FakeReply | undefined,
+		n: number,
+		responses: boolean,
+	) => {
 		if (res.destroyed) return;
 		if (!reply || reply.status !== undefined) {
 			const status = reply?.status ?? 500;
 			const retry = reply?.retryAfterMs !== undefined ? { "retry-after-ms": String(reply.retryAfterMs) } : {};
 			res.writeHead(status, { "content-type": "application/json", ...retry });
-			res.end(
-				JSON.stringify({
-					error: { message: reply ? `scripted error ${status}` : "no scripted reply left", type: "server_error" },
-				}),
-			);
+			const code = reply?.errorCode;
+			const message =
+				code === "insufficient_quota"
+					? "You exceeded your current quota, please check your plan and billing details."
+					: reply
+						? `scripted error ${status}`
+						: "no scripted reply left";
+			res.end(JSON.stringify({ error: { message, type: code ?? "server_error", param: null, code: code ?? null } }));
 			return;
 		}
 		if (reply.hang === "before-headers") return;
 		const model = typeof body.model === "string" ? body.model : "fake-model";
-		if (body.stream === true) streamReply(res, reply, model, n);
+		if (responses) (body.stream === true ? streamResponsesReply : jsonResponsesReply)(res, reply, model, n);
+		else if (body.stream === true) streamReply(res, reply, model, n);
 		else jsonReply(res, reply, model, n);
 	};
 	await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));

@@ -20,10 +20,14 @@ export const GRADE_OUTPUT_NAME = "learnharness_grade";
 /** Longest reason kept (one line for the teacher and the card). */
 export const MAX_REASON_CHARS = 200;
 
-/** The verdict the grader must send. */
+/**
+ * The verdict the grader must send. No length keywords: OpenAI's strict structured outputs (the default of
+ * `@ai-sdk/openai`) refuse `minLength`/`maxLength`; the reason is bounded after it arrives (oneLine, and an
+ * empty one is no verdict).
+ */
 export const gradeSchema = z.object({
 	verdict: z.enum(["correct", "incorrect", "unsure"]),
-	reason: z.string().min(1).max(1000),
+	reason: z.string(),
 });
 
 /** What the grader sees: the question and the learner's words (as JSON in the user message). */

@@ -224,8 +224,14 @@ export function toLanguageModelPrompt(system: string, messages: readonly ModelMe
 	return out.filter((m) => m.role !== "tool" || m.content.length > 0);
 }
 
-/** The provider tool definitions of a tool set, in its key order (what the SDK sends, JSON Schema included). */
-export async function toFunctionTools(tools: ToolSet): Promise<LanguageModelV3FunctionTool[]> {
+/**
+ * The provider tool definitions of a tool set, in its key order (what the SDK sends, JSON Schema included);
+ * `strict`: the value for tools that do not set their own.
+ */
+export async function toFunctionTools(
+	tools: ToolSet,
+	defaults: { strict?: boolean } = {},
+): Promise<LanguageModelV3FunctionTool[]> {
 	const out: LanguageModelV3FunctionTool[] = [];
 	for (const [name, tool] of Object.entries(tools)) {
 		if (tool.type === "provider") throw new TypeError(`Provider tools are not supported (${name}).`);
@@ -236,7 +242,7 @@ export async function toFunctionTools(tools: ToolSet): Promise<LanguageModelV3Fu
 			inputSchema: await asSchema(tool.inputSchema).jsonSchema,
 			...(tool.inputExamples != null ? { inputExamples: tool.inputExamples } : {}),
 			...opts(tool.providerOptions),
-			...(tool.strict != null ? { strict: tool.strict } : {}),
+			...((tool.strict ?? defaults.strict) != null ? { strict: tool.strict ?? defaults.strict } : {}),
 		});
 	}
 	return out;

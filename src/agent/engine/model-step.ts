@@ -74,16 +74,29 @@ export function asLanguageModelV3(model: LanguageModel): LanguageModelV3 {
 	);
 }
 
-const preparedTools = new WeakMap<LessonAgent, Promise<LanguageModelV3FunctionTool[]>>();
+const preparedTools = new WeakMap<LessonAgent, Map<string, Promise<LanguageModelV3FunctionTool[]>>>();
 
-/** The provider-level tool definitions of an agent (built once: the same bytes in every request). */
-function toolsOf(agent: LessonAgent): Promise<LanguageModelV3FunctionTool[]> {
-	let prepared = preparedTools.get(agent);
+/**
+ * OpenAI's providers (`openai.responses`, `openai.chat`, and compatible servers through them): function tools say
+ * `strict: false`. The Responses API holds a tool without it to strict mode (every property required, no
+ * optional fields), which our tools cannot be said in: a free-answer quiz has no `options`.
+ */
+const notStrict = (provider: string): boolean => provider.startsWith("openai");
+
+/** The provider-level tool definitions of an agent for a provider (built once: the same bytes in every request). */
+function toolsOf(agent: LessonAgent, provider: string): Promise<LanguageModelV3FunctionTool[]> {
+	let byProvider = preparedTools.get(agent);
+	if (!byProvider) {
+		byProvider = new Map();
+		preparedTools.set(agent, byProvider);
+	}
+	const cache = byProvider;
+	let prepared = cache.get(provider);
 	if (!prepared) {
-		prepared = toFunctionTools(agent.toolSet);
+		prepared = toFunctionTools(agent.toolSet, notStrict(provider) ? { strict: false } : {});
 		// A failure is not cached: the next step tries again.
-		prepared.catch(() => preparedTools.delete(agent));
-		preparedTools.set(agent, prepared);
+		prepared.catch(() => cache.delete(provider));
+		cache.set(provider, prepared);
 	}
 	return prepared;
 }
@@ -207,7 +220,7 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
 	let failure: unknown;
 	let attempts = 0;
 	try {
-		const tools = await toolsOf(request.agent);
+		const tools = await toolsOf(request.agent, request.model.provider);
 		// What streamText sends without call settings (test/agent/engine/model-step.test.ts compares them).
 		const options: LanguageModelV3CallOptions = {
 			prompt: toLanguageModelPrompt(request.agent.system, request.messages),

@@ -63,13 +63,19 @@ const sent = (options: LanguageModelV3CallOptions | undefined) => {
 	return JSON.parse(JSON.stringify(rest)) as unknown;
 };
 
-/** streamText on the same model, messages and tools, read to its end. */
+/**
+ * streamText on the same model, messages and tools, read to its end. On OpenAI's providers the step marks every
+ * tool `strict: false` (the Responses API would hold it to strict mode): streamText is given the same tools.
+ */
 async function viaStreamText(model: LanguageModelV3, agent: LessonAgent, messages: ModelMessage[]): Promise<void> {
+	const tools = model.provider.startsWith("openai")
+		? Object.fromEntries(Object.entries(agent.toolSet).map(([name, t]) => [name, { ...t, strict: false }]))
+		: agent.toolSet;
 	const result = streamText({
 		model,
 		system: agent.system,
 		messages,
-		tools: agent.toolSet,
+		tools,
 		maxRetries: 0,
 		onError: () => {},
 	});
