@@ -18,6 +18,26 @@ async function setup(options: { maxRetries: number; requestTimeoutMs?: number })
 }
 
 describe("model errors: retries, then an error event, then the next message re-runs the turn", () => {
+	it("an exhausted quota (429 insufficient_quota) is not retried and names billing, not a wait", async () => {
+		suite.fake.reply(
+			{ status: 429, errorCode: "insufficient_quota" },
+			{ text: "Back again!", toolCalls: [{ id: "q", name: "quiz", arguments: probeQuiz }] },
+		);
+		const { h, sessionId } = await setup({ maxRetries: 2 });
+		await h.tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+		await h.tutor.idle(sessionId);
+		expect(suite.fake.requests).toHaveLength(1); // no retry: waiting never refills a quota
+		expect(h.of("error")).toEqual([expect.objectContaining({ code: "model-quota" })]);
+		const message = h.of("error")[0]?.message ?? "";
+		expect(message).toMatch(/billing/);
+		expect(message).not.toMatch(/busy|Wait a minute/);
+		// Once the operator fixed billing, the learner's next message runs the turn.
+		expect(await h.tutor.handle(sessionId, { type: "message", text: "hello?", by: learner })).toEqual({ ok: true });
+		await h.tutor.idle(sessionId);
+		expect(h.of("text").at(-1)?.text).toBe("Back again!");
+		await h.tutor.close();
+	});
+
 	it("429 after the retries: a rate-limit message; the learner's next message succeeds", async () => {
 		suite.fake.reply(
 			{ status: 429, retryAfterMs: 5 },

@@ -35,9 +35,25 @@ export class ClosedError extends Error {
 	override readonly name = "ClosedError";
 }
 
-/** Worth another attempt: the SDK's verdict for provider errors, and our timeouts. */
+/**
+ * The account behind the model has no credit left: waiting never helps, an operator must look at billing.
+ * OpenAI answers 429 with `insufficient_quota` (its Error codes page: "You exceeded your current quota, please
+ * check your plan and billing details"), or `billing_hard_limit_reached`; Anthropic 400 "Your credit balance is
+ * too low". The SDK calls the 429 retryable like any rate limit.
+ */
+export function isQuotaError(error: unknown): boolean {
+	if (!APICallError.isInstance(error)) return false;
+	const body = (error.responseBody ?? "").slice(0, 4_000);
+	return (
+		body.includes("insufficient_quota") ||
+		body.includes("billing_hard_limit_reached") ||
+		/credit balance is too low/i.test(body)
+	);
+}
+
+/** Worth another attempt: the SDK's verdict for provider errors (an exhausted quota is not), and our timeouts. */
 export const retryable = (error: unknown): boolean =>
-	error instanceof ModelTimeoutError || (APICallError.isInstance(error) && error.isRetryable);
+	error instanceof ModelTimeoutError || (APICallError.isInstance(error) && error.isRetryable && !isQuotaError(error));
 
 /** The delay before the next attempt: a `retry-after-ms` / `retry-after` the server asked for (under a minute, or under the backoff), else the backoff. */
 export function retryDelay(error: unknown, backoffMs: number): number {
@@ -95,6 +111,7 @@ export function describeModelError(
 		const status = last.statusCode;
 		const host = hostOf(last.url);
 		const server = host ? t(locale, "engine.serverHost", { host }) : t(locale, "engine.server");
+		if (isQuotaError(last)) return { code: "model-quota", message: t(locale, "engine.quota", { server }) };
 		if (status === 429) return { code: "rate-limited", message: t(locale, "engine.rateLimited", { tries }) };
 		if (status === 401 || status === 403)
 			return { code: "model-auth", message: t(locale, "engine.auth", { status: String(status), server }) };

@@ -349,6 +349,8 @@ export const de: Record<MessageKey, string> = {
 	"engine.serverHost": "dem Modellserver {host}",
 	"engine.rateLimited":
 		"Das KI-Modell des Tutors ist gerade ausgelastet (Ratenlimit, HTTP 429{tries}). Warte eine Minute und schick dann eine Nachricht, um es noch einmal zu versuchen.",
+	"engine.quota":
+		"Das KI-Konto des Tutors hat kein Guthaben mehr ({server} meldet, dass Kontingent oder Abrechnungslimit aufgebraucht sind). Warten hilft nicht: Bitte die Person, die den Tutor betreibt, Tarif und Abrechnung (billing) des Kontos zu prüfen, und schick dann eine Nachricht, um weiterzumachen.",
 	"engine.auth":
 		"Das KI-Modell des Tutors hat unseren API-Schlüssel abgelehnt (HTTP {status} von {server}). Ein Admin muss OPENAI_API_KEY prüfen (`learnharness doctor` testet ihn).",
 	"engine.unreachable":

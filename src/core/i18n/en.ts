@@ -343,6 +343,8 @@ export const en = {
 	"engine.serverHost": "the model server {host}",
 	"engine.rateLimited":
 		"The tutor's AI model is busy right now (rate limit, HTTP 429{tries}). Wait a minute, then send a message to try again.",
+	"engine.quota":
+		"The tutor's AI account has no credit left ({server} says the quota or billing limit is used up). Waiting will not help: ask whoever runs the tutor to check the account's plan and billing, then send a message to continue.",
 	"engine.auth":
 		"The tutor's AI model refused our API key (HTTP {status} from {server}). An admin needs to check OPENAI_API_KEY (`learnharness doctor` tests it).",
 	"engine.unreachable": "The tutor could not reach its AI model (no connection to {server}{tries}). {again} {doctor}",

@@ -343,6 +343,8 @@ export const es: Record<MessageKey, string> = {
 	"engine.serverHost": "el servidor del modelo {host}",
 	"engine.rateLimited":
 		"El modelo de IA del tutor está ocupado ahora mismo (límite de uso, HTTP 429{tries}). Espera un minuto y luego envía un mensaje para intentarlo de nuevo.",
+	"engine.quota":
+		"La cuenta de IA del tutor se quedó sin crédito ({server} dice que la cuota o el límite de facturación se agotó). Esperar no sirve: pide a quien administra el tutor que revise el plan y la facturación (billing) de la cuenta, y luego envía un mensaje para continuar.",
 	"engine.auth":
 		"El modelo de IA del tutor rechazó nuestra clave de API (HTTP {status} de {server}). Un admin debe revisar OPENAI_API_KEY (`learnharness doctor` la prueba).",
 	"engine.unreachable":
