@@ -69,10 +69,13 @@ export function filesOf(files: unknown): IncomingFile[] {
 
 /** Remove user mentions (the bot's, or anyone's) and tidy whitespace. */
 export function stripMentions(text: string): string {
-	return text
-		.replace(/<@[UW][A-Z0-9]+(?:\|[^>]*)?>/g, " ")
-		.replace(/\s+/g, " ")
-		.trim();
+	return (
+		text
+			// A label stops at "<" (Slack sends a typed "<" as &lt;): "[^>]*" rescanned to the end from every "<@U…|".
+			.replace(/<@[UW][A-Z0-9]+(?:\|[^<>]*)?>/g, " ")
+			.replace(/\s+/g, " ")
+			.trim()
+	);
 }
 
 /** Register message and app_mention handlers. */
