@@ -221,7 +221,8 @@ export async function checkModel(
 export async function checkDiscord(discord: Config["discord"], timeoutMs: number): Promise<CheckResult> {
 	const name = "discord";
 	if (!discord) return { name, status: "skip", detail: "DISCORD_TOKEN is not set" };
-	const base = (discord.apiUrl ?? "https://discord.com/api").replace(/\/+$/, "");
+	// From where the run of slashes starts: "\/+$" alone rescans the run from every slash (quadratic).
+	const base = (discord.apiUrl ?? "https://discord.com/api").replace(/(?<!\/)\/+$/, "");
 	try {
 		const response = await fetch(`${base}/v10/users/@me`, {
 			headers: { authorization: `Bot ${discord.token}` },
@@ -249,7 +250,7 @@ export async function checkDiscord(discord: Config["discord"], timeoutMs: number
 export async function checkSlack(slack: Config["slack"], timeoutMs: number): Promise<CheckResult> {
 	const name = "slack";
 	if (!slack) return { name, status: "skip", detail: "SLACK_BOT_TOKEN is not set" };
-	const base = (slack.apiUrl ?? "https://slack.com/api/").replace(/\/*$/, "/");
+	const base = (slack.apiUrl ?? "https://slack.com/api/").replace(/(?<!\/)\/*$/, "/"); // as for Discord
 	try {
 		const response = await fetch(`${base}auth.test`, {
 			method: "POST",

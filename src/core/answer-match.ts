@@ -218,8 +218,10 @@ const TRAILING_FILLERS = new Set(["sorry", "honestly", "tbh", "really", "yet", "
  */
 export function saysDontKnow(given: string): boolean {
 	if (given.length > 120) return false;
-	// The shrug emoji, with any skin tone, gender sign or variation selector after it.
-	if (/^\s*🤷(?:\p{M}|\p{Emoji_Modifier}|\u200d|\u2640|\u2642|\ufe0f|\s)*$/u.test(given)) return true;
+	// The shrug emoji, with any skin tone, gender sign or variation selector (\ufe0f is \p{M}) after it. The
+	// branches must not overlap: with \ufe0f in two of them, `(?:…|…)*` backtracked exponentially (42 characters
+	// froze the process). The joiner stays a branch of its own (a class holding it reads as one joined emoji).
+	if (/^\s*🤷(?:[\p{M}\p{Emoji_Modifier}\u2640\u2642\s]|\u200d)*$/u.test(given)) return true;
 	const tokens = tokenizeAnswer(given);
 	if (tokens.length === 0 || tokens.length > 12 || tokens.some((t) => t.kind !== "word")) return false;
 	const words = tokens.map((t) => t.text);

@@ -17,7 +17,8 @@ type Block =
 	| { kind: "text"; text: string }
 	| { kind: "code"; open: string; close: string; lines: string[]; closed: boolean };
 
-const FENCE = /^\s{0,3}(`{3,}|~{3,})(.*)$/;
+// The marker run is taken whole ("(?!`)"): "(.*)$" failing on a \u2028 made it give back one mark at a time.
+const FENCE = /^\s{0,3}(`{3,}(?!`)|~{3,}(?!~))(.*)$/;
 /** Smallest limit that still fits a fenced line: "```\n" + one char + "\n```". */
 export const MIN_SPLIT_LIMIT = 16;
 

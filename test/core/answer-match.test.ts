@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type AnswerJudgement, judgeAnswer, saysDontKnow } from "../../src/core/answer-match.ts";
 import { type OptionPick, pickTypedOption } from "../../src/core/answer-options.ts";
-import { cpuMs } from "../fixtures/time-bound.ts";
+import { cpuMs, finishesWithin } from "../fixtures/time-bound.ts";
 
 type Case = [given: string, expected: string, verdict: AnswerJudgement, accepted?: string[]];
 
@@ -231,4 +231,12 @@ describe("saysDontKnow: 'I don't know' is an answer (not known), never a guess t
 			expect(saysDontKnow(text)).toBe(false);
 		},
 	);
+
+	it("answers at once on a shrug with 40 variation selectors and a letter (it backtracked exponentially: never)", () => {
+		const shrug = `🤷${"\ufe0f".repeat(40)}x`;
+		expect([...shrug].length).toBe(42);
+		expect(finishesWithin(() => saysDontKnow(shrug), 1_000)).toBe(false);
+		expect(finishesWithin(() => saysDontKnow(`🤷${"\ufe0f".repeat(40)}`), 1_000)).toBe(true);
+		expect(saysDontKnow(" 🤷🏽\u200d\u2642\ufe0f ")).toBe(true);
+	});
 });

@@ -7,10 +7,11 @@
 
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { cardFromEvent } from "../../src/render/cards/from-event.ts";
 import { MRKDWN_CONVERT_MAX_CHARS, markdownToMrkdwn } from "../../src/render/markdown.ts";
 import { mermaidLabel } from "../../src/render/plan-source.ts";
 import { splitMessage } from "../../src/render/split-message.ts";
-import { timed } from "../fixtures/time-bound.ts";
+import { finishesWithin, timed } from "../fixtures/time-bound.ts";
 
 const SEED = 20_250_611;
 
@@ -121,5 +122,21 @@ describe("plan label escaping: bounded", () => {
 			}),
 			{ seed: SEED, numRuns: 40 },
 		);
+	});
+});
+
+describe("regexes on long runs: bounded", () => {
+	it("a fence marker of 40,000 tildes with a line separator splits at once (it gave back one tilde at a time: 3 s)", () => {
+		const chunks = finishesWithin(() => splitMessage(`~~~${"~".repeat(40_000)}\u2028x`, 2_000), 1_000);
+		for (const chunk of chunks) expect(chunk.length).toBeLessThanOrEqual(2_000);
+	});
+
+	it('an error message of 40,000 digits becomes a card at once ("(\\d+) steps" retried from every digit: 3 s)', () => {
+		const message = `${"0".repeat(40_000)}t0 steps`;
+		const card = finishesWithin(
+			() => cardFromEvent({ type: "error", sessionId: "s", code: "model", message, retryable: false }),
+			1_000,
+		);
+		expect(card).toBeDefined();
 	});
 });

@@ -15,7 +15,7 @@ import {
 	tablesToCode,
 	toDiscordMessages,
 } from "../../src/render/index.ts";
-import { cpuMs } from "../fixtures/time-bound.ts";
+import { cpuMs, finishesWithin } from "../fixtures/time-bound.ts";
 
 const fences = (text: string): number => (text.match(/^\s{0,3}```/gm) ?? []).length;
 
@@ -62,6 +62,34 @@ describe("tables", () => {
 	it("inside a code fence stay as they are", () => {
 		const md = "```\n| a | b |\n|---|---|\n```";
 		expect(tablesToCode(md)).toBe(md);
+	});
+
+	// The delimiter regex had `\s*` on both sides of each pipe: cubic on a line of tabs (4,000 took 5-11 s).
+	const tabs = (n: number) => "\t".repeat(n);
+
+	it("a delimiter line of 4,000 tabs around a dash is no delimiter, and is rendered at once", () => {
+		const md = `| a | b |\n${tabs(1_333)}-${tabs(2_667)}x`;
+		expect(finishesWithin(() => tablesToCode(md), 1_000)).toBe(md);
+		const [message] = finishesWithin(() => toDiscordMessages({ kind: "text", tone: "plain", text: md }), 2_000);
+		expect(message?.content).toContain("| a | b |");
+	});
+
+	it("a table whose delimiter line holds 4,000 tabs is rendered at once", () => {
+		const md = `| a | b |\n|${tabs(2_000)}---${tabs(2_000)}|:-:|\n| 1 | 2 |`;
+		expect(finishesWithin(() => tablesToCode(md), 1_000)).toBe("```\na | b\n--+--\n1 | 2\n```");
+	});
+
+	it.each([
+		["|---|:--:|", true],
+		[" --- | ---: ", true],
+		["|-|", true],
+		["---|", true],
+		["| - - |", false],
+		["|---||", false],
+		["||---|", false],
+		["| : |", false],
+	])("%j is a delimiter: %s", (delimiter, table) => {
+		expect(tablesToCode(`| a | b |\n${delimiter}`).startsWith("```")).toBe(table);
 	});
 });
 

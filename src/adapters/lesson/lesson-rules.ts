@@ -152,7 +152,8 @@ export function parsePriceSetting(
 	text: string,
 	locale: Locale = DEFAULT_LOCALE,
 ): NonNullable<LessonRulesChange["price"]> | { error: string } {
-	const match = /^\s*([^=\s]{1,100})\s*=\s*(?:([0-9.]+)\s*,\s*([0-9.]+))?\s*$/.exec(text);
+	// The spaces after "=" belong to the price group or to the end, never to both (`=\s*(…)?\s*$` backtracked).
+	const match = /^\s*([^=\s]{1,100})\s*=(?:\s*([0-9.]+)\s*,\s*([0-9.]+))?\s*$/.exec(text);
 	const input = Number(match?.[2]);
 	const output = Number(match?.[3]);
 	if (!match?.[1] || (match[2] !== undefined && !(Number.isFinite(input) && Number.isFinite(output))))

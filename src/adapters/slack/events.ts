@@ -69,8 +69,9 @@ export function filesOf(files: unknown): IncomingFile[] {
 
 /** Remove user mentions (the bot's, or anyone's) and tidy whitespace. */
 export function stripMentions(text: string): string {
+	// A label stops at "<" (Slack sends a typed "<" as &lt;): "[^>]*" rescanned to the end from every "<@U…|".
 	return text
-		.replace(/<@[UW][A-Z0-9]+(?:\|[^>]*)?>/g, " ")
+		.replace(/<@[UW][A-Z0-9]+(?:\|[^<>]*)?>/g, " ")
 		.replace(/\s+/g, " ")
 		.trim();
 }

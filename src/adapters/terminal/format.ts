@@ -40,7 +40,8 @@ export function formatMarkdown(text: string, s: Styler): string {
 		.replace(/\r\n/g, "\n")
 		.split("\n")
 		.map((line) => {
-			const heading = /^#{1,6}\s+(.*)$/.exec(line);
+			// `s`: "(.*)$" always reaches the end, so a stray \u2028 cannot make "\s+(.*)" backtrack.
+			const heading = /^#{1,6}\s+(.*)$/s.exec(line);
 			if (heading) return s("bold", heading[1] ?? "");
 			return line
 				.replace(/\*\*([^*\n]+)\*\*/g, (_, t: string) => s("bold", t))

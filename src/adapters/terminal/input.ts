@@ -44,7 +44,7 @@ export function parseHelpCommand(line: string): PlaygroundCommand | undefined {
 	const words = line
 		.trim()
 		.toLowerCase()
-		.replace(/[.!?]+$/, "")
+		.replace(/(?<![.!?])[.!?]+$/, "") // only where the run starts: "[.!?]+$" rescanned it from every mark
 		.replace(/\s+/g, " ");
 	const kind = HELP_WORDS[words];
 	return kind ? { command: "help", kind } : undefined;

@@ -19,11 +19,14 @@ export const MAX_ANSWER_CHARS = 2000;
 
 /** Case-fold, trim, collapse whitespace, drop wrapping quotes/backticks and a trailing period. */
 export function normalizeAnswer(text: string): string {
+	// Trailing runs are matched only where they start ("(?<!…)"): "X+$" alone retries from every character of a
+	// long run (quadratic). Leading and trailing quotes in two steps, so the second sees what the first left.
 	return text
 		.normalize("NFKC")
 		.trim()
-		.replace(/^["'`“‘]+|["'`”’]+$/g, "")
-		.replace(/[.!]+$/, "")
+		.replace(/^["'`“‘]+/, "")
+		.replace(/(?<!["'`”’])["'`”’]+$/, "")
+		.replace(/(?<![.!])[.!]+$/, "")
 		.replace(/\s+/g, " ")
 		.trim()
 		.toLowerCase();

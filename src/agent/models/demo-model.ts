@@ -290,8 +290,9 @@ export function findTopic(prompt: LanguageModelV3Prompt): string | undefined {
 	}
 	for (const m of prompt) if (m.role === "system") texts.push(m.content);
 	for (const text of texts) {
-		const match = /\btopic\b\**\s*[:=]\s*\**\s*["“'`]?([^"”'`\n]{1,120})/i.exec(text);
-		const topic = match?.[1]?.trim().replace(/[.*]+$/, "");
+		// "\s*(?:\*+\s*)?", not "\s*\**\s*": two adjacent "\s*" split a run of spaces every way (quadratic).
+		const match = /\btopic\b\**\s*[:=]\s*(?:\*+\s*)?["“'`]?([^"”'`\n]{1,120})/i.exec(text);
+		const topic = match?.[1]?.trim().replace(/(?<![.*])[.*]+$/, "");
 		if (topic) return topic;
 	}
 	return undefined;

@@ -7,7 +7,10 @@
 
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
 
-const LESSON_LINE = /^- "([^"\n]{1,300})" \(([\d-]{10})\): learned ([^;\n]{1,600}); shaky ([^;\n]{1,600});/m;
+// No field crosses a line end of any kind: with "m", "^" also starts after \r or \u2028, and a field that ran
+// over them was rescanned from each such start (quadratic).
+const LESSON_LINE =
+	/^- "([^"\n\r\u2028\u2029]{1,300})" \(([\d-]{10})\): learned ([^;\n\r\u2028\u2029]{1,600}); shaky ([^;\n\r\u2028\u2029]{1,600});/m;
 
 /** "A, B and C" from "A, B, C". */
 function listed(text: string): string {

@@ -185,7 +185,7 @@ const RECALL: DemoStep = {
 			const words = answer
 				.replace(/\s+/g, " ")
 				.trim()
-				.replace(/[.!?]+$/, "");
+				.replace(/(?<![.!?])[.!?]+$/, ""); // from where the run starts (not from each mark: quadratic)
 			const quoted = words.length > 120 ? `${words.slice(0, 119)}…` : words;
 			return `Thanks: "${quoted}". Here is how I'd put it, next to your words.`;
 		},

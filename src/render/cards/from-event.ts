@@ -182,7 +182,8 @@ export function answeredCard(event: AnsweredEvent, locale: Locale = DEFAULT_LOCA
 /** Engine error codes whose words we have in the catalogue (others show the engine's message). */
 function errorText(event: Extract<TutorEvent, { type: "error" }>, locale: Locale): string {
 	if (event.code === "empty-reply") return t(locale, "tutor.emptyReply");
-	const steps = /(\d+) steps/.exec(str(event.message))?.[1];
+	// Digits from where their run starts: "(\d+) steps" retried from every digit of a long run (quadratic).
+	const steps = /(?<!\d)(\d+) steps/.exec(str(event.message))?.[1];
 	if (event.code === "step-limit" && steps !== undefined) return t(locale, "tutor.stepLimit", { steps: Number(steps) });
 	return str(event.message).trim() || t(locale, "tutor.somethingWrong");
 }

@@ -105,10 +105,15 @@ export async function svgToPng(svg: string): Promise<MathPng> {
 	const fit = Math.min(1, MAX_SIDE / Math.max(size.width, size.height, 1));
 	const width = Math.ceil(size.width * fit) + PAD * 2;
 	const height = Math.ceil(size.height * fit) + PAD * 2;
-	// The formula sits in an outer SVG with the padding; its own width/height become pixels.
-	const inner = svg.replace(/^<svg\b([^>]*?)\swidth="[^"]*"([^>]*?)\sheight="[^"]*"/, (_m, a: string, b: string) => {
-		return `<svg x="${PAD}" y="${PAD}"${a} width="${(size.width * fit).toFixed(2)}"${b} height="${(size.height * fit).toFixed(2)}"`;
-	});
+	// The formula sits in an outer SVG with the padding; its own width/height become pixels. Rewritten in the root
+	// tag alone, one attribute at a time: one regex over "([^>]*?)\swidth=…([^>]*?)\sheight=" could backtrack.
+	const headEnd = svg.indexOf(">") + 1;
+	const head = svg
+		.slice(0, headEnd)
+		.replace(/^<svg\b/, `<svg x="${PAD}" y="${PAD}"`)
+		.replace(/\swidth="[^"]*"/, ` width="${(size.width * fit).toFixed(2)}"`)
+		.replace(/\sheight="[^"]*"/, ` height="${(size.height * fit).toFixed(2)}"`);
+	const inner = head + svg.slice(headEnd);
 	const outer = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><rect width="100%" height="100%" fill="#ffffff"/>${inner}</svg>`;
 	let Resvg: typeof import("@resvg/resvg-js").Resvg;
 	try {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { normalizeAnswer, resolveAskAnswer, resolveQuizAnswer } from "../../../src/agent/engine/grading.ts";
+import { finishesWithin } from "../../fixtures/time-bound.ts";
 
 describe("normalized choices", () => {
 	it("trim, case-fold and collapse whitespace", () => {
@@ -76,6 +77,27 @@ describe("ask answers", () => {
 		expect(resolveAskAnswer({ question: "Why?" }, " because ", true)).toEqual({
 			ok: true,
 			result: { answer: "because" },
+		});
+	});
+});
+
+describe("hostile typed answers", () => {
+	// 🤷, 40 variation selectors and a letter: the don't-know check backtracked exponentially on it (never ended).
+	const shrug = `🤷${"\ufe0f".repeat(40)}x`;
+
+	it("a free answer is judged at once, typed or from the form", () => {
+		const free = { question: "How many?", correctAnswer: "8" };
+		for (const typed of [true, false])
+			expect(finishesWithin(() => resolveQuizAnswer(free, shrug, typed), 1_000)).toMatchObject({
+				ok: true,
+				result: { answer: shrug },
+			});
+	});
+
+	it("a typed reply to a quiz with options is judged at once", () => {
+		expect(finishesWithin(() => resolveQuizAnswer(quiz, shrug, true), 1_000)).toEqual({
+			ok: true,
+			result: { answer: shrug, judged: "unsure" },
 		});
 	});
 });
