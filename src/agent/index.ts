@@ -45,6 +45,12 @@ export {
 	StoreUrlError,
 	sqlitePathOf,
 } from "./store/keyv.ts";
+export {
+	createPictureStore,
+	DEFAULT_PICTURE_BUDGET,
+	type PictureBudget,
+	type PictureStore,
+} from "./store/picture-store.ts";
 export { createSessionStore, sessionStoreOnKeyv } from "./store/session-store.ts";
 export {
 	createMemoryStateStore,

@@ -37,6 +37,8 @@ import { createTurnGate, type TurnGate } from "./engine/turn-gate.ts";
 import { createVoteTimers, type TimerFunctions } from "./engine/votes.ts";
 import { lessonStartNote } from "./prompts/context.ts";
 import { isStoreConflict } from "./store/errors.ts";
+import { createPictureStore, type PictureStore } from "./store/picture-store.ts";
+import { createMemoryStateStore } from "./store/state-store.ts";
 import type { SessionRecord, SessionStore } from "./store/types.ts";
 
 /** Options of createTutor. */
@@ -48,6 +50,8 @@ export interface TutorOptions {
 	/** A grading call of a typed answer not finished by then is abandoned, and the teacher judges the answer (default 20 s). */
 	gradingTimeoutMs?: number;
 	store: SessionStore;
+	/** Learners' picture bytes and byte budget; give one on the sessions' backend when processes share it (default: in memory). */
+	pictures?: PictureStore;
 	logger?: Logger;
 	/** Model steps per agent per turn (default 8). */
 	maxStepsPerTurn?: number;
@@ -114,6 +118,7 @@ export function createTutor(options: TutorOptions): Tutor {
 		models: { prober: modelOf("prober"), teacher: modelOf("teacher"), grader: modelOf("grader") },
 		gradingTimeoutMs: options.gradingTimeoutMs ?? 20_000,
 		store: options.store,
+		pictures: options.pictures ?? createPictureStore(createMemoryStateStore()),
 		logger,
 		hub: createEventHub(logger),
 		agents: createAgents(),

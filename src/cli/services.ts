@@ -10,10 +10,12 @@ import type { LearnerServices } from "../adapters/lesson/profile-flows.ts";
 import {
 	createLanguageModel,
 	createLearning,
+	createPictureStore,
 	createRephraser,
 	createSessionStore,
 	createTurnGate,
 	createTutor,
+	DEFAULT_RETENTION_DAYS,
 	openStateStore,
 	parseModelSpec,
 	type TurnGate,
@@ -76,9 +78,15 @@ export async function createServices(
 	const profiles = openStateStore(config.storeUrl, "learnharness:profiles", logger);
 	// Registered before the tutor, so it closes after it (a lesson ending while the tutor closes still updates its profile).
 	registry.add({ name: "learner profiles", close: () => profiles.close() });
+	// Learners' picture bytes and their byte budget, on the sessions' backend (shared by every process on it).
+	const pictureState = openStateStore(config.storeUrl, "learnharness:pictures", logger);
+	registry.add({ name: "learner pictures", close: () => pictureState.close() });
+	const retentionMs = (config.retentionDays ?? DEFAULT_RETENTION_DAYS) * 86_400_000;
+	const pictures = createPictureStore(pictureState, { ttlMs: retentionMs });
 	const learning = createLearning({
 		state: profiles,
 		sessions: store,
+		pictures,
 		logger,
 		...(config.retentionDays !== undefined ? { defaultRetentionDays: config.retentionDays } : {}),
 	});
@@ -91,6 +99,7 @@ export async function createServices(
 		model,
 		...(models ? { models } : {}),
 		store,
+		pictures,
 		logger,
 		closeTimeoutMs: options.closeTimeoutMs ?? 8_000,
 		...(config.modelTimeoutMs !== undefined ? { totalTimeoutMs: config.modelTimeoutMs } : {}),

@@ -1,9 +1,10 @@
 /**
  * Pictures a learner sends with a message: the types we accept (recognized by
  * their first bytes, never by a declared type alone) and the hard ceilings the
- * engine holds every message to, whatever an adapter was configured with. An
- * image is kept in the transcript (base64), so these also bound what a
- * session record stores per message.
+ * engine holds every message to, whatever an adapter was configured with; and
+ * the transcript's reference to a stored picture (its bytes live once in the
+ * picture store, never in the session record), how long a picture goes to the
+ * model, and the words the model reads in its place after that.
  */
 
 /** The image types a learner may send: what vision models read. */
@@ -69,4 +70,60 @@ export function learnerImagesProblem(images: unknown): string | undefined {
 		if (sniffImageType(head) !== image.mediaType) return "A picture's bytes do not match its type.";
 	}
 	return undefined;
+}
+
+/** Turns a picture goes to the model: the turn it came with and the next two; after that, a placeholder. */
+export const PICTURE_TURNS = 3;
+
+/** The transcript part type of a learner's picture (a reference; the bytes are in the picture store). */
+export const PICTURE_PART = "data-picture";
+
+/** What the transcript keeps of a picture: enough to find its bytes, never the bytes. */
+export interface PictureRef {
+	mediaType: LearnerImageType;
+	/** sha256 of the bytes, lowercase hex: the picture store's key within the lesson. */
+	sha256: string;
+	/** Size of the bytes. */
+	bytes: number;
+	filename?: string;
+	/** The lesson's turn count when it was attached: it goes to the model in turns `turn + 1 … turn + PICTURE_TURNS`. */
+	turn: number;
+	/** The provider refused a request that carried it: never sent again. */
+	refused?: true;
+}
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/** A picture reference from a transcript part's data, or undefined when it is not one (parse, don't cast). */
+export function parsePictureRef(data: unknown): PictureRef | undefined {
+	if (typeof data !== "object" || data === null) return undefined;
+	const d = data as Record<string, unknown>;
+	if (!LEARNER_IMAGE_TYPES.includes(d.mediaType as LearnerImageType)) return undefined;
+	if (typeof d.sha256 !== "string" || !SHA256.test(d.sha256)) return undefined;
+	if (typeof d.bytes !== "number" || !Number.isSafeInteger(d.bytes) || d.bytes < 0) return undefined;
+	if (typeof d.turn !== "number" || !Number.isSafeInteger(d.turn) || d.turn < 0) return undefined;
+	return {
+		mediaType: d.mediaType as LearnerImageType,
+		sha256: d.sha256,
+		bytes: d.bytes,
+		...(typeof d.filename === "string" ? { filename: d.filename.slice(0, 200) } : {}),
+		turn: d.turn,
+		...(d.refused === true ? { refused: true as const } : {}),
+	};
+}
+
+/** Whether a picture attached at `ref.turn` still goes to the model while the lesson's turn count is `turns`. */
+export function pictureLive(ref: Pick<PictureRef, "turn" | "refused">, turns: number): boolean {
+	return ref.refused !== true && turns - ref.turn <= PICTURE_TURNS;
+}
+
+/**
+ * The text the model reads instead of a picture (its window passed, the provider refused it, or its
+ * bytes are gone). A function of the reference only: the same bytes in every later request.
+ */
+export function picturePlaceholder(ref: Pick<PictureRef, "filename" | "refused">): string {
+	const alt = ref.filename ? ref.filename.replace(/[[\]\n\r]/g, "").slice(0, 80) : "photo";
+	return ref.refused
+		? `[the learner's picture, which the model could not read: ${alt}]`
+		: `[the learner's picture from earlier: ${alt}]`;
 }

@@ -12,14 +12,7 @@ import type { SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
 import { DEFAULT_LOCALE, type Locale, t, tn } from "../../core/i18n/index.ts";
 import type { LearnerImage } from "../../core/learner-images.ts";
 import type { HelpKind } from "../../core/struggle.ts";
-import {
-	collectImages,
-	createPictureRate,
-	describeImageProblems,
-	type ImageSource,
-	type IncomingFile,
-	limitsOf,
-} from "./images.ts";
+import { collectImages, describeImageProblems, type ImageSource, type IncomingFile, limitsOf } from "./images.ts";
 import { type RefusedAction, refusalNotice } from "./notices.ts";
 import type { Actor, PlatformPort } from "./port.ts";
 import { voteAckText } from "./votes.ts";
@@ -70,7 +63,6 @@ const TIMED_OUT = "timed out" as const;
 /** The learner flows of one platform. */
 export function createAnswerFlows(deps: AnswerDeps) {
 	const { tutor, port, logger, images: pictures } = deps;
-	const rate = createPictureRate(pictures ? limitsOf(pictures.source).perLessonPerHour : 0);
 	const mention = port.style.mention ?? ((id: string) => `<@${id}>`);
 	const lessonLocale = deps.localeOf ?? (async () => DEFAULT_LOCALE);
 	/** A private notice's language: the member's own when the platform said, else the lesson's. */
@@ -108,7 +100,6 @@ export function createAnswerFlows(deps: AnswerDeps) {
 
 	/** The pictures of a message and, when something was left out, the notice (worded by whether text went through). */
 	async function readPictures(
-		threadId: string,
 		files: readonly IncomingFile[],
 		locale: Locale,
 	): Promise<{ images: LearnerImage[]; notice?: (withText: boolean) => string }> {
@@ -119,14 +110,10 @@ export function createAnswerFlows(deps: AnswerDeps) {
 				notice: (withText) => tn(locale, "refuse.noVision", files.length, { tail: tail(withText) }),
 			};
 		const limits = limitsOf(pictures.source);
-		// Files past the per-message cap are refused by collectImages; only the ones it would read count.
-		const granted = rate.take(threadId, Math.min(files.length, limits.maxPerMessage));
+		// Files past the per-message cap are refused by collectImages. The byte budget (per lesson, per
+		// learner, shared by every process) is the engine's: it tells the thread what it did not send.
 		const started = Date.now();
-		const read = await collectImages(files.slice(0, granted), pictures.source);
-		for (const f of files.slice(granted, limits.maxPerMessage))
-			read.problems.push({ reason: "rate", name: f.name ?? "" });
-		for (const f of files.slice(Math.max(granted, limits.maxPerMessage)))
-			read.problems.push({ reason: "too-many", name: f.name ?? "the file" });
+		const read = await collectImages(files, pictures.source);
 		logger.debug(
 			{ files: files.length, images: read.images.length, problems: read.problems.length, ms: Date.now() - started },
 			`${port.name}: pictures read`,
@@ -200,7 +187,7 @@ export function createAnswerFlows(deps: AnswerDeps) {
 			const files = attached?.files ?? [];
 			let images: LearnerImage[] = [];
 			if (attached && files.length > 0 && (await speaksInLesson(threadId, by.id))) {
-				const read = await readPictures(threadId, files, await localeFor(attached.actor, threadId));
+				const read = await readPictures(files, await localeFor(attached.actor, threadId));
 				images = read.images;
 				if (read.notice) await attached.actor.notify(read.notice(trimmed !== ""));
 			}

@@ -31,12 +31,13 @@ export interface ImageLimits {
 	maxPerMessage: number;
 	/** Longest one download may take, in ms. */
 	timeoutMs: number;
-	/** Most pictures one lesson may send in an hour (what a lesson's model requests carry grows with each). */
-	perLessonPerHour: number;
 }
 
-/** Defaults: 5 MiB, 4 pictures a message, 15 s per download, 30 pictures per lesson per hour. */
-export const DEFAULT_IMAGE_LIMITS: ImageLimits = { ...LEARNER_IMAGE_LIMITS, timeoutMs: 15_000, perLessonPerHour: 30 };
+/**
+ * Defaults: 5 MiB, 4 pictures a message, 15 s per download. How many bytes of pictures a lesson
+ * and a learner may send is the engine's budget (agent/store/picture-store.ts), shared by every process.
+ */
+export const DEFAULT_IMAGE_LIMITS: ImageLimits = { ...LEARNER_IMAGE_LIMITS, timeoutMs: 15_000 };
 
 /** Where a platform's files may be downloaded from, and how. */
 export interface ImageSource {
@@ -50,7 +51,7 @@ export interface ImageSource {
 }
 
 /** Why a file did not reach the tutor. */
-export type ImageProblemReason = "too-big" | "not-an-image" | "too-many" | "unavailable" | "rate";
+export type ImageProblemReason = "too-big" | "not-an-image" | "too-many" | "unavailable";
 
 /** One refused file. */
 export interface ImageProblem {
@@ -72,32 +73,8 @@ export function limitsOf(source: Pick<ImageSource, "limits">): ImageLimits {
 		maxBytes: Math.min(l.maxBytes, LEARNER_IMAGE_LIMITS.maxBytes),
 		maxPerMessage: Math.min(l.maxPerMessage, LEARNER_IMAGE_LIMITS.maxPerMessage),
 		timeoutMs: l.timeoutMs,
-		perLessonPerHour: l.perLessonPerHour,
 	};
 }
-
-const HOUR_MS = 60 * 60 * 1000;
-
-/** Counts each lesson's pictures over the last hour (in memory, per process: a soft guard, not an account). */
-export function createPictureRate(perHour: number, now: () => number = Date.now) {
-	const taken = new Map<string, number[]>();
-	return {
-		/** How many of `wanted` pictures `lessonId` may still send now; those are counted. */
-		take(lessonId: string, wanted: number): number {
-			const since = now() - HOUR_MS;
-			const recent = (taken.get(lessonId) ?? []).filter((t) => t > since);
-			const granted = Math.max(0, Math.min(wanted, perHour - recent.length));
-			for (let i = 0; i < granted; i++) recent.push(now());
-			taken.delete(lessonId); // re-inserted last: the map's order is least recently used first
-			if (recent.length > 0) taken.set(lessonId, recent);
-			if (taken.size > 10_000) for (const key of [...taken.keys()].slice(0, 1_000)) taken.delete(key);
-			return granted;
-		},
-	};
-}
-
-/** A lesson's picture rate, as createPictureRate makes it. */
-export type PictureRate = ReturnType<typeof createPictureRate>;
 
 /** The origin of a configured API base URL (so tests' fakes serve files), or undefined for none or a bad URL. */
 export function originOf(url: string | undefined): string | undefined {
@@ -243,8 +220,6 @@ export function describeImageProblems(
 		} else if (p.reason === "not-an-image") lines.push(t(locale, "image.notImage", { name }));
 		else if (p.reason === "unavailable") lines.push(t(locale, "image.unavailable", { name }));
 	}
-	const rate = problems.filter((p) => p.reason === "rate").length;
-	if (rate > 0) lines.push(tn(locale, "image.rate", rate, { limit: limits.perLessonPerHour }));
 	if (tooMany > 0) lines.push(tn(locale, "image.tooMany", tooMany, { limit: limits.maxPerMessage }));
 	return lines;
 }

@@ -7,6 +7,7 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { TurnBudget } from "../../core/contracts/budget.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
+import type { PictureStore } from "../store/picture-store.ts";
 import type { SessionStore } from "../store/types.ts";
 import type { LessonAgent } from "./agents.ts";
 import type { EventHub } from "./event-hub.ts";
@@ -22,6 +23,8 @@ export interface EngineContext {
 	/** A grading call not finished by this many milliseconds is abandoned: the teacher judges the answer. */
 	gradingTimeoutMs: number;
 	store: SessionStore;
+	/** Learners' picture bytes and their byte budget (store/picture-store.ts). */
+	pictures: PictureStore;
 	logger: Logger;
 	hub: EventHub;
 	agents: { prober: LessonAgent; teacher: LessonAgent };

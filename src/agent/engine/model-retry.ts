@@ -55,6 +55,30 @@ export function isQuotaError(error: unknown): boolean {
 export const retryable = (error: unknown): boolean =>
 	error instanceof ModelTimeoutError || (APICallError.isInstance(error) && error.isRetryable && !isQuotaError(error));
 
+/** The APICallError behind a failure (thrown as it is, or as the cause of a wrapper), if any. */
+function apiCallError(error: unknown): APICallError | undefined {
+	if (APICallError.isInstance(error)) return error;
+	const cause = (error as { cause?: unknown } | undefined)?.cause;
+	return APICallError.isInstance(cause) ? cause : undefined;
+}
+
+/** Client errors that say nothing about the request's content: credentials, a missing model, timeouts, conflicts, rate limits. */
+const NOT_ABOUT_CONTENT = new Set([401, 403, 404, 407, 408, 409, 429]);
+
+/**
+ * Whether a failed request was refused for the pictures it carried, so the turn should be retried
+ * without them: only when it carried any, and only for a 4xx about its content (400 "invalid
+ * image", 413 too large, 422 unprocessable): a provider's wording differs, and cannot always say
+ * which picture, or that it was a picture. Not for auth, rate limits, timeouts or server errors.
+ */
+export function isPictureRefusal(error: unknown, carriedPictures: boolean): boolean {
+	if (!carriedPictures) return false;
+	const api = apiCallError(error);
+	if (!api) return false;
+	const status = api.statusCode;
+	return status !== undefined && status >= 400 && status < 500 && !NOT_ABOUT_CONTENT.has(status);
+}
+
 /** The delay before the next attempt: a `retry-after-ms` / `retry-after` the server asked for (under a minute, or under the backoff), else the backoff. */
 export function retryDelay(error: unknown, backoffMs: number): number {
 	const headers = APICallError.isInstance(error)

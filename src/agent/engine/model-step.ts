@@ -44,7 +44,8 @@ export interface StepUsage {
 /** A step's verdict: its content, or the model failure (after retries). */
 export type StepOutcome =
 	| { ok: true; content: StepContent[]; usage: StepUsage; finishReason: string }
-	| { ok: false; code: string; message: string };
+	/** `error`: what the provider threw last (the turn reads it: a refused picture is retried without it). */
+	| { ok: false; code: string; message: string; error?: unknown };
 
 /** What a step needs. */
 export interface ModelStepRequest {
@@ -248,5 +249,5 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
 	}
 	const described = describeModelError(failure, Math.max(1, attempts), request.locale);
 	span?.end({ ok: false, attempts, ...described });
-	return { ok: false, ...described };
+	return { ok: false, ...described, error: failure };
 }

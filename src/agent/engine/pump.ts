@@ -18,6 +18,7 @@ import { skipPending } from "./learner-results.ts";
 import { refresh, takeLease, underLease } from "./lease.ts";
 import { endLesson } from "./lesson-end.ts";
 import { notSavedMessage, restoreRecord, saveDelayedMessage, saveRetrying, snapshotRecord } from "./persist.ts";
+import { storePictures } from "./pictures.ts";
 import { recoverUnderLease } from "./recover.ts";
 import type { Job, SessionState } from "./session-state.ts";
 import { applyAnswer, applyHelp } from "./struggle.ts";
@@ -52,6 +53,8 @@ async function applyJob(
 		case "help":
 			return applyHelp(ctx, state, job);
 		case "message": {
+			// Pictures first (stored apart, charged to the budget; may reject): nothing is changed before.
+			const pictures = await storePictures(ctx, record, job);
 			const events = skipPending(state, job.supersedes, job.by);
 			record.messages.push({
 				id: ctx.newId(),
@@ -59,16 +62,10 @@ async function applyJob(
 				metadata: { kind: "learner", by: job.by, at: ctx.now().toISOString() },
 				parts: [
 					{ type: "text", text: learnerMessageText(job.text || PICTURE_ONLY, job.by, record.mode) },
-					// Kept in the transcript as data URLs, so every later request (and a replay) sends them again.
-					...(job.images ?? []).map((image) => ({
-						type: "file" as const,
-						mediaType: image.mediaType,
-						url: `data:${image.mediaType};base64,${image.base64}`,
-						...(image.filename ? { filename: image.filename } : {}),
-					})),
+					...pictures.parts,
 				],
 			});
-			return { events, changed: true, turn: true };
+			return { events: [...events, ...pictures.events], changed: true, turn: true };
 		}
 		case "vote":
 			return applyVote(ctx, state, job.toolCallId, job.ballot);
@@ -171,16 +168,22 @@ async function applyBatch(ctx: EngineContext, state: SessionState, jobs: Job[]) 
 	let turn = false;
 	let changed = false;
 	let end: Extract<Job, { type: "end" }> | undefined;
-	for (const job of jobs) {
-		if (record.ended) break;
-		if (job.type === "end") {
-			end = job;
-			break; // nothing is admitted after an end
+	try {
+		for (const job of jobs) {
+			if (record.ended) break;
+			if (job.type === "end") {
+				end = job;
+				break; // nothing is admitted after an end
+			}
+			const applied = await applyJob(ctx, state, job);
+			events.push(...applied.events);
+			if (applied.turn) turn = true;
+			if (applied.changed) changed = true;
 		}
-		const applied = await applyJob(ctx, state, job);
-		events.push(...applied.events);
-		if (applied.turn) turn = true;
-		if (applied.changed) changed = true;
+	} catch (error) {
+		// A job that could not be applied (a picture the store would not take): the batch is not half-applied.
+		restoreRecord(record, before);
+		throw error;
 	}
 	// Inbox entries taken into this batch (shared stores) are marked applied in the same save.
 	const seen = inboxSeen(state);

@@ -12,10 +12,11 @@ import { agentFor } from "./agents.ts";
 import { budgetRefusal, reportUsage, turnPayer } from "./budget.ts";
 import type { EngineContext } from "./context.ts";
 import { endLesson } from "./lesson-end.ts";
-import { toModelMessages } from "./model-messages.ts";
+import { isPictureRefusal } from "./model-retry.ts";
 import type { StepContent, StepUsage } from "./model-step.ts";
 import { runModelStep } from "./model-step.ts";
 import { save, saveUntilStored } from "./persist.ts";
+import { markRefused, refusedNotice, requestMessages } from "./pictures.ts";
 import { addMessageUsage } from "./record-edit.ts";
 import type { SessionState } from "./session-state.ts";
 import { settleStep } from "./settle-step.ts";
@@ -53,12 +54,16 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 		return;
 	}
 	record.turnOpen = true;
+	// Counted before the first request: a learner's picture goes to the model for PICTURE_TURNS turns.
+	record.turns = (record.turns ?? 0) + 1;
 	await rt.hub.emit({ type: "typing", sessionId, active: true });
 	let agentName: string | undefined;
 	let draftId: string | undefined;
 	let steps = 0;
 	let empty = 0;
 	let recapped = false;
+	/** A request refused for its pictures is retried without them once a turn. */
+	let withoutPictures = false;
 	try {
 		while (!record.ended && !rt.signal.aborted) {
 			const agent = agentFor(probeConcluded(record.messages) ? rt.agents.teacher : rt.agents.prober, record.language);
@@ -82,10 +87,11 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 				break;
 			}
 			steps++;
+			const request = await requestMessages(rt, record);
 			const outcome = await runModelStep({
 				model: rt.models[agent.name],
 				agent,
-				messages: await toModelMessages(record.messages),
+				messages: request.messages,
 				maxRetries: rt.maxRetries,
 				retryDelayMs: rt.retryDelayMs,
 				timeoutMs: rt.requestTimeoutMs,
@@ -96,6 +102,19 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 			});
 			if (!outcome.ok) {
 				if (rt.signal.aborted) break;
+				if (!withoutPictures && isPictureRefusal(outcome.error, request.carried.length > 0)) {
+					// The provider refused a request carrying pictures: they are marked (the model sees their
+					// placeholder from now on, saved with the step), the thread is told, and the step runs again.
+					withoutPictures = true;
+					const marked = markRefused(record, request.carried);
+					rt.logger.warn(
+						{ sessionId, code: outcome.code, pictures: marked },
+						"the model refused pictures; retrying without",
+					);
+					await rt.hub.emit(refusedNotice(record, marked));
+					steps--;
+					continue;
+				}
 				rt.logger.warn({ sessionId, code: outcome.code, message: outcome.message }, "model step failed");
 				await rt.hub.emit({ type: "error", sessionId, code: outcome.code, message: outcome.message, retryable: true });
 				break;

@@ -9,6 +9,7 @@
 import type { Participant } from "../../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
+import type { PictureStore } from "../store/picture-store.ts";
 import type { StateStore } from "../store/state-store.ts";
 import type { SessionRecord, SessionStore } from "../store/types.ts";
 import { learnerKeyOf, lessonFacts } from "./lesson-facts.ts";
@@ -34,6 +35,8 @@ export interface LearningOptions {
 	state: StateStore;
 	/** The sessions: read at a lesson's end, deleted by forget-me. */
 	sessions: Pick<SessionStore, "get" | "delete">;
+	/** The lessons' picture bytes: deleted with their lesson (forget-me, the retention sweep). */
+	pictures?: Pick<PictureStore, "forgetLesson">;
 	now?: () => Date;
 	logger?: Logger;
 	scheduler?: Scheduler;
@@ -134,6 +137,14 @@ export function createLearning(options: LearningOptions): Learning {
 	const logger = options.logger ?? silentLogger;
 	const scheduler = options.scheduler ?? createScheduler();
 	const serial = perKey();
+	/** Delete a lesson: its pictures' bytes (found through its transcript), then its record. */
+	const deleteLesson = async (sessionId: string): Promise<void> => {
+		if (options.pictures) {
+			const record = await options.sessions.get(sessionId);
+			if (record) await options.pictures.forgetLesson(record);
+		}
+		await options.sessions.delete(sessionId);
+	};
 
 	const learning: Learning = {
 		now,
@@ -294,7 +305,7 @@ export function createLearning(options: LearningOptions): Learning {
 				const profile = await store.profile(key);
 				const sessions = new Set([...(profile?.lessons.map((l) => l.sessionId) ?? []), ...(profile?.sessionIds ?? [])]);
 				for (const item of await store.items(key)) sessions.add(item.sessionId);
-				for (const id of sessions) await options.sessions.delete(id);
+				for (const id of sessions) await deleteLesson(id);
 				for (const community of new Set(profile?.lessons.map((l) => l.community) ?? []))
 					if (community !== "") await store.edit(`members:${community}`, key, false);
 				await store.edit("reminders", key, false);
@@ -331,7 +342,7 @@ export function createLearning(options: LearningOptions): Learning {
 						);
 						if (old.length === 0) return 0;
 						const gone = new Set(old.map((l) => l.sessionId));
-						for (const id of gone) await options.sessions.delete(id);
+						for (const id of gone) await deleteLesson(id);
 						profile.lessons = profile.lessons.filter((l) => !gone.has(l.sessionId));
 						if (profile.sessionIds) profile.sessionIds = profile.sessionIds.filter((id) => !gone.has(id));
 						await store.saveItems(

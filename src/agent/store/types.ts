@@ -68,6 +68,8 @@ export interface SessionRecord {
 	group?: GroupSettings;
 	/** Group lessons: open votes by quiz call id (ballots until the tally; the tally goes into the transcript). */
 	votes?: Record<string, OpenVote>;
+	/** Turns started in this lesson (absent: none yet): a learner's picture goes to the model for PICTURE_TURNS of them. */
+	turns?: number;
 	/** How many times resume() re-ran this session's cut-off turn in a row (bounded, so a turn that kills the process cannot loop). */
 	reruns?: number;
 	/**

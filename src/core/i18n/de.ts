@@ -269,10 +269,18 @@ export const de: Record<MessageKey, string> = {
 	"image.tooBig": "{name} ist zu groß{size}: Bilder bis {max} erreichen den Tutor.",
 	"image.notImage": "{name} ist kein Bild, das der Tutor lesen kann (nur PNG, JPEG, GIF oder WebP).",
 	"image.unavailable": "{name} konnte nicht heruntergeladen werden; schick es noch einmal.",
-	"image.rate.one":
-		"Diese Lektion hatte in der letzten Stunde {limit} Bilder; dieses wurde nicht geschickt. Versuch es später noch einmal oder beschreib es in Worten.",
-	"image.rate.other":
-		"Diese Lektion hatte in der letzten Stunde {limit} Bilder; {count} wurden nicht geschickt. Versuch es später noch einmal oder beschreib sie in Worten.",
+	"image.budgetLesson.one":
+		"Dein Bild wurde nicht an den Tutor geschickt: Diese Lektion hat ihre Bilder für diese Stunde aufgebraucht ({limit}). Was du dazu geschrieben hast, hat den Tutor erreicht; beschreib das Bild in Worten oder schick es später noch einmal.",
+	"image.budgetLesson.other":
+		"{count} deiner Bilder wurden nicht an den Tutor geschickt: Diese Lektion hat ihre Bilder für diese Stunde aufgebraucht ({limit}). Was du dazu geschrieben hast, hat den Tutor erreicht; beschreib sie in Worten oder schick sie später noch einmal.",
+	"image.budgetLearner.one":
+		"Dein Bild wurde nicht an den Tutor geschickt: Du hast deine Bilder für heute aufgebraucht ({limit}). Was du dazu geschrieben hast, hat den Tutor erreicht; beschreib das Bild in Worten oder schick es morgen noch einmal.",
+	"image.budgetLearner.other":
+		"{count} deiner Bilder wurden nicht an den Tutor geschickt: Du hast deine Bilder für heute aufgebraucht ({limit}). Was du dazu geschrieben hast, hat den Tutor erreicht; beschreib sie in Worten oder schick sie morgen noch einmal.",
+	"image.refused.one":
+		"Das Modell konnte ein Bild, das es bekam, nicht lesen; der Tutor macht ohne es weiter. Schick ein anderes Foto oder beschreib es in Worten.",
+	"image.refused.other":
+		"Das Modell konnte die {count} Bilder, die es bekam, nicht lesen; der Tutor macht ohne sie weiter. Schick andere Fotos oder beschreib sie in Worten.",
 	"image.tooMany.one": "Nur {limit} Bilder pro Nachricht erreichen den Tutor; {count} weiteres wurde weggelassen.",
 	"image.tooMany.other": "Nur {limit} Bilder pro Nachricht erreichen den Tutor; {count} weitere wurden weggelassen.",
 	"config.price":

@@ -270,10 +270,18 @@ export const en = {
 	"image.tooBig": "{name} is too big{size}: pictures up to {max} reach the tutor.",
 	"image.notImage": "{name} is not a picture the tutor can read (PNG, JPEG, GIF or WebP only).",
 	"image.unavailable": "{name} could not be downloaded; try sending it again.",
-	"image.rate.one":
-		"This lesson has had {limit} pictures in the last hour; this one was not sent. Try again later, or describe it in words.",
-	"image.rate.other":
-		"This lesson has had {limit} pictures in the last hour; {count} were not sent. Try again later, or describe it in words.",
+	"image.budgetLesson.one":
+		"Your picture was not sent to the tutor: this lesson has used its pictures for this hour ({limit}). Anything you wrote with it reached the tutor; describe the picture in words, or send it again later.",
+	"image.budgetLesson.other":
+		"{count} of your pictures were not sent to the tutor: this lesson has used its pictures for this hour ({limit}). Anything you wrote with them reached the tutor; describe them in words, or send them again later.",
+	"image.budgetLearner.one":
+		"Your picture was not sent to the tutor: you have used your pictures for today ({limit}). Anything you wrote with it reached the tutor; describe the picture in words, or send it again tomorrow.",
+	"image.budgetLearner.other":
+		"{count} of your pictures were not sent to the tutor: you have used your pictures for today ({limit}). Anything you wrote with them reached the tutor; describe them in words, or send them again tomorrow.",
+	"image.refused.one":
+		"The model could not read a picture it was sent, so the tutor goes on without it. Send another photo, or describe it in words.",
+	"image.refused.other":
+		"The model could not read the {count} pictures it was sent, so the tutor goes on without them. Send other photos, or describe them in words.",
 	"image.tooMany.one": "Only {limit} pictures per message reach the tutor; {count} more was left out.",
 	"image.tooMany.other": "Only {limit} pictures per message reach the tutor; {count} more were left out.",
 	"config.price": "Give a price as `model=input,output` in $ per million tokens, e.g. `gpt-4.1-mini=0.4,1.6`.",

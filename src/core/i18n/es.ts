@@ -264,10 +264,18 @@ export const es: Record<MessageKey, string> = {
 	"image.tooBig": "{name} es demasiado grande{size}: al tutor le llegan imágenes de hasta {max}.",
 	"image.notImage": "{name} no es una imagen que el tutor pueda leer (solo PNG, JPEG, GIF o WebP).",
 	"image.unavailable": "No se pudo descargar {name}; intenta enviarlo de nuevo.",
-	"image.rate.one":
-		"Esta lección ha tenido {limit} imágenes en la última hora; esta no se envió. Inténtalo más tarde o descríbela con palabras.",
-	"image.rate.other":
-		"Esta lección ha tenido {limit} imágenes en la última hora; {count} no se enviaron. Inténtalo más tarde o descríbelas con palabras.",
+	"image.budgetLesson.one":
+		"Tu imagen no se envió al tutor: esta lección ya usó sus imágenes de esta hora ({limit}). Lo que escribiste con ella sí llegó al tutor; describe la imagen con palabras o envíala de nuevo más tarde.",
+	"image.budgetLesson.other":
+		"{count} de tus imágenes no se enviaron al tutor: esta lección ya usó sus imágenes de esta hora ({limit}). Lo que escribiste con ellas sí llegó al tutor; descríbelas con palabras o envíalas de nuevo más tarde.",
+	"image.budgetLearner.one":
+		"Tu imagen no se envió al tutor: ya usaste tus imágenes de hoy ({limit}). Lo que escribiste con ella sí llegó al tutor; describe la imagen con palabras o envíala de nuevo mañana.",
+	"image.budgetLearner.other":
+		"{count} de tus imágenes no se enviaron al tutor: ya usaste tus imágenes de hoy ({limit}). Lo que escribiste con ellas sí llegó al tutor; descríbelas con palabras o envíalas de nuevo mañana.",
+	"image.refused.one":
+		"El modelo no pudo leer una imagen que recibió, así que el tutor sigue sin ella. Envía otra foto o descríbela con palabras.",
+	"image.refused.other":
+		"El modelo no pudo leer las {count} imágenes que recibió, así que el tutor sigue sin ellas. Envía otras fotos o descríbelas con palabras.",
 	"image.tooMany.one": "Al tutor solo le llegan {limit} imágenes por mensaje; {count} más se quedó fuera.",
 	"image.tooMany.other": "Al tutor solo le llegan {limit} imágenes por mensaje; {count} más se quedaron fuera.",
 	"config.price":

@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
 	allowedUrl,
 	collectImages,
-	createPictureRate,
 	describeImageProblems,
 	fetchImage,
 	type ImageSource,
@@ -212,21 +211,6 @@ describe("collectImages", () => {
 		);
 		expect(lines.join("\n")).toMatch(/"scan\.png" is too big \(30 MB\): pictures up to 0\.1 MB reach the tutor/);
 		expect(lines.join("\n")).toMatch(/Only 4 pictures per message reach the tutor; 3 more were left out/);
-	});
-
-	it("counts each lesson's pictures over the last hour", () => {
-		let now = 0;
-		const rate = createPictureRate(5, () => now);
-		expect(rate.take("lesson-a", 4)).toBe(4);
-		expect(rate.take("lesson-a", 4)).toBe(1);
-		expect(rate.take("lesson-b", 4)).toBe(4); // another lesson has its own count
-		now += 30 * 60 * 1000;
-		expect(rate.take("lesson-a", 1)).toBe(0);
-		now += 31 * 60 * 1000; // the first pictures are over an hour old
-		expect(rate.take("lesson-a", 4)).toBe(4);
-		expect(
-			describeImageProblems([{ reason: "rate", name: "p.png" }], { ...limitsOf({}), perLessonPerHour: 5 }).join(""),
-		).toMatch(/This lesson has had 5 pictures in the last hour; this one was not sent\./);
 	});
 
 	it("never lets a configuration exceed the engine's ceilings", () => {

@@ -1,9 +1,11 @@
 /**
  * Pictures in a learner's message, in the engine: recognized by their bytes, bounded in
  * number and size (checked again here, whatever the adapter did), kept in the transcript as
- * file parts, and sent to the model as image parts in that request and every later one.
+ * references (the bytes live in the picture store), and sent to the model as file parts in
+ * that request and the next ones of its window (test/agent/engine/pictures.test.ts: after it).
  */
 
+import { createHash } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import {
 	LEARNER_IMAGE_LIMITS,
@@ -59,9 +61,19 @@ describe("a message with pictures", () => {
 		await h.tutor.idle(sessionId);
 		const record = await h.store.get(sessionId);
 		const mine = (record?.messages ?? []).filter((m) => m.metadata?.kind === "learner");
+		const bytes = Buffer.from(PNG_B64, "base64");
 		expect(mine[0]?.parts).toEqual([
 			{ type: "text", text: "(sent a picture)" },
-			{ type: "file", mediaType: "image/png", url: `data:image/png;base64,${PNG_B64}`, filename: "p.png" },
+			{
+				type: "data-picture",
+				data: {
+					mediaType: "image/png",
+					sha256: createHash("sha256").update(bytes).digest("hex"),
+					bytes: bytes.byteLength,
+					filename: "p.png",
+					turn: 1,
+				},
+			},
 		]);
 		const filesSent = (n: number) =>
 			(model.doStreamCalls[n]?.prompt ?? []).flatMap((m) =>
