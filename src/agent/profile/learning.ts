@@ -32,8 +32,8 @@ const REMINDED_TTL_MS = 2 * 24 * 60 * 60 * 1000;
 export interface LearningOptions {
 	/** Where profiles live (its own namespace on the sessions' backend). */
 	state: StateStore;
-	/** The sessions: read at a lesson's end, deleted by forget-me. */
-	sessions: Pick<SessionStore, "get" | "delete">;
+	/** The sessions: read at a lesson's end, deleted by forget-me (and compacted after it, where the store can). */
+	sessions: Pick<SessionStore, "get" | "delete"> & Partial<Pick<SessionStore, "compact">>;
 	now?: () => Date;
 	logger?: Logger;
 	scheduler?: Scheduler;
@@ -90,8 +90,20 @@ export interface Learning {
 	setReminders(key: string, on: boolean, where?: string): Promise<void>;
 	/** Learners (keys starting with `prefix`) with reminders on and something due, each claimed for today (setIfAbsent): a nudge is sent once. */
 	claimReminders(prefix?: string): Promise<Array<{ key: string; where?: string; due: number }>>;
-	/** Delete the learner's profile, review items and their lessons' transcripts; returns the deleted session ids and the review threads. */
-	forget(key: string): Promise<{ sessions: string[]; reviewThreads: string[] }>;
+	/**
+	 * Delete the learner's profile, review items and their lessons' transcripts; returns the deleted session ids and
+	 * the review threads. `deleteLesson` deletes one lesson (the tutor's forgetLesson: it stops the lesson's turns
+	 * first); default: the session store's delete.
+	 */
+	forget(
+		key: string,
+		options?: { deleteLesson?: (sessionId: string) => Promise<unknown> },
+	): Promise<{ sessions: string[]; reviewThreads: string[] }>;
+	/**
+	 * After forget-me's deletions: the deleted bytes leave the store's files (SQLite: secure delete, a WAL checkpoint,
+	 * a VACUUM while free pages remain); nothing to do on the other stores. Rejects when the store fails.
+	 */
+	compact(): Promise<void>;
 	/** A community's retention in days (the default retention when it set none). */
 	retention(community: string): Promise<number>;
 	/** Set a community's retention (1..MAX_RETENTION_DAYS days); the next sweep applies it. */
@@ -289,12 +301,13 @@ export function createLearning(options: LearningOptions): Learning {
 			return out;
 		},
 
-		forget(key) {
+		forget(key, forgetOptions = {}) {
+			const deleteLesson = forgetOptions.deleteLesson ?? ((id: string) => options.sessions.delete(id));
 			return serial(key, async () => {
 				const profile = await store.profile(key);
 				const sessions = new Set([...(profile?.lessons.map((l) => l.sessionId) ?? []), ...(profile?.sessionIds ?? [])]);
 				for (const item of await store.items(key)) sessions.add(item.sessionId);
-				for (const id of sessions) await options.sessions.delete(id);
+				for (const id of sessions) await deleteLesson(id);
 				for (const community of new Set(profile?.lessons.map((l) => l.community) ?? []))
 					if (community !== "") await store.edit(`members:${community}`, key, false);
 				await store.edit("reminders", key, false);
@@ -305,6 +318,10 @@ export function createLearning(options: LearningOptions): Learning {
 				await store.deleteOwn(key);
 				return { sessions: [...sessions], reviewThreads: profile?.reviewThreads ?? [] };
 			});
+		},
+
+		async compact() {
+			await options.sessions.compact?.();
 		},
 
 		async retention(community) {
