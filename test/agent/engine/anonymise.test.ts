@@ -71,13 +71,13 @@ describe("forgetParticipant", () => {
 			{ calls: [{ name: "probe_done", input: assessmentInput, id: "pd" }] },
 			{ calls: [{ name: "plan_init", input: { mermaid: planMermaid }, id: "plan" }] },
 			{ text: "Let's start." },
+			{ text: "Welcome, ADA! Lovelace's adapter story, Adam?" },
 			{
-				text: "Welcome, ADA! Lovelace's adapter story, Adam?",
+				text: "Thanks, Bobby and Ada.",
 				calls: [
 					{ name: "quiz", input: { ...check, question: "ada, which fraction equals 2/4? Ask lovelace." }, id: "t1" },
 				],
 			},
-			{ text: "Thanks, Bobby and Ada." },
 		]);
 		const own = tempDir(); // a store of its own: the other test's "Ada" is someone else
 		const h = await harness(own.path, model, { maxRetries: 0 });
@@ -99,6 +99,7 @@ describe("forgetParticipant", () => {
 		expect(stored).toContain("Adam");
 		expect(stored).toContain("Bobby");
 		expect(stored).toContain('"type":"tool-quiz"');
+		expect(stored).toContain("anonymous, which fraction equals 2/4? Ask anonymous.");
 		await h.tutor.close();
 		own.cleanup();
 	});
