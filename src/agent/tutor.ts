@@ -20,6 +20,7 @@ import { createAgents } from "./engine/agents.ts";
 import { anonymiseParticipant } from "./engine/anonymise.ts";
 import type { EngineContext } from "./engine/context.ts";
 import { createEventHub } from "./engine/event-hub.ts";
+import { forgetSession } from "./engine/forget.ts";
 import { inboxOf, pushInbox } from "./engine/inbox.ts";
 import { LEASE_WAIT_MS, refreshUnlessLive, withLease } from "./engine/lease.ts";
 import { asLanguageModelV3 } from "./engine/model-step.ts";
@@ -94,6 +95,8 @@ export interface TutorOptions {
 	 * (engine/turn-gate.ts; default: a gate with its defaults; false: none).
 	 */
 	turnGate?: TurnGate | false;
+	/** How long forget-me waits for a lesson's running turn (and, on a shared store, its lease) before deleting it anyway (default 20 s). */
+	forgetWaitMs?: number;
 }
 
 /** Longest topic accepted. */
@@ -388,6 +391,19 @@ export function createTutor(options: TutorOptions): Tutor {
 				changed++;
 			}
 			return changed;
+		},
+
+		async forgetLesson(sessionId) {
+			const state = states.get(sessionId) ?? (await load(sessionId).catch(() => undefined));
+			const deleted = await forgetSession(rt, sessionId, state, options.forgetWaitMs);
+			if (state) {
+				if (states.get(sessionId) === state) states.delete(sessionId);
+				// Nothing re-runs, re-grades or re-posts a forgotten lesson.
+				reruns.delete(state);
+				regrades.delete(state);
+				replays.delete(state);
+			}
+			return deleted;
 		},
 
 		async resume() {

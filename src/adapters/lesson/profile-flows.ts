@@ -14,6 +14,7 @@ import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
 import { DEFAULT_LOCALE, isLocale, type Locale, t, tn } from "../../core/i18n/index.ts";
 import { type PlanPicture, type QuestionCard, renderProgressPng } from "../../render/index.ts";
+import { markForgotten } from "./forgotten-members.ts";
 import { adminHintIn } from "./notices.ts";
 import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
 import { progressData, progressSummary } from "./progress.ts";
@@ -43,7 +44,7 @@ export interface ProfileFlowDeps {
 	/** The controller's clock (its daily lesson counts are keyed by its day; forget-me clears them). */
 	controllerNow: () => Date;
 	/** The tutor: forget-me anonymises the learner in group lessons others started. */
-	tutor?: Pick<Tutor, "forgetParticipant">;
+	tutor?: Pick<Tutor, "forgetParticipant" | "forgetLesson">;
 	/** The token ledger: forget-me moves the learner's tokens into its anonymous bucket. */
 	ledger?: UsageLedger;
 	rephrase?: Rephrase;
@@ -114,8 +115,15 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 	const forget = async (actor: Actor, community: string): Promise<string> => {
 		const locale = actor.locale ?? DEFAULT_LOCALE;
 		const key = keyOf(community, actor.by);
+		// First: a charge of a turn still running lands in the anonymous bucket, not under their id.
+		await markForgotten(state, actor.by.id);
 		const profile = await learning.profile(key);
-		const { sessions, reviewThreads } = await learning.forget(key);
+		const tutor = deps.tutor;
+		// Through the tutor: it stops the lesson's turns first (a running one could save it again).
+		const { sessions, reviewThreads } = await learning.forget(
+			key,
+			tutor?.forgetLesson ? { deleteLesson: (id) => tutor.forgetLesson?.(id) ?? Promise.resolve() } : {},
+		);
 		// The controller's own keys that name the learner or their lessons (intros, reviews, places, daily counts).
 		for (const id of sessions) await state.delete(`intro:${id}`);
 		for (const id of reviewThreads) await state.delete(`review:${id}`);
@@ -134,6 +142,8 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 		// Token usage: the totals stay (budgets, /lesson usage), the learner's id and name go.
 		for (const c of new Set([community, ...(profile?.places ?? []).map((p) => p.split(":")[0] ?? community)]))
 			await deps.ledger?.anonymise(c, actor.by.id, deps.controllerNow());
+		// Last: what was deleted leaves the store's files too (SQLite keeps old copies in its WAL and free pages).
+		await learning.compact();
 		logger.info({ lessons: sessions.length }, `${port.name}: a learner's data was deleted on request`);
 		return sessions.length === 0 && !profile
 			? t(locale, "profile.nothingStored")

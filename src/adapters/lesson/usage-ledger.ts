@@ -25,6 +25,7 @@
 
 import type { StateStore } from "../../agent/index.ts";
 import type { TurnUsage } from "../../core/contracts/budget.ts";
+import { isForgotten } from "./forgotten-members.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -184,7 +185,15 @@ export class UsageLedger {
 		}
 	}
 
-	private async add(base: string, usage: TurnUsage, ttlMs: number): Promise<void> {
+	private async add(base: string, charged: TurnUsage, ttlMs: number): Promise<void> {
+		// Forget-me: a charge that may write the member's slot or name (none of theirs fresh here) checks their tombstone.
+		const fresh =
+			(this.slots.get(keys.pair(base, charged.by.id, charged.model))?.until ?? 0) > Date.now() &&
+			(!charged.by.name || this.names.get(keys.name(base, charged.by.id)) === charged.by.name);
+		const usage =
+			fresh || charged.by.id === ANONYMOUS_MEMBER || !(await isForgotten(this.store, charged.by.id))
+				? charged
+				: { ...charged, by: { id: ANONYMOUS_MEMBER } };
 		const slot = await this.slotFor(base, usage.by.id, usage.model, ttlMs);
 		const amounts = { input: usage.inputTokens, output: usage.outputTokens, cached: usage.cachedInputTokens };
 		await Promise.all(

@@ -33,8 +33,8 @@ const REMINDED_TTL_MS = 2 * 24 * 60 * 60 * 1000;
 export interface LearningOptions {
 	/** Where profiles live (its own namespace on the sessions' backend). */
 	state: StateStore;
-	/** The sessions: read at a lesson's end, deleted by forget-me. */
-	sessions: Pick<SessionStore, "get" | "delete">;
+	/** The sessions: read at a lesson's end, deleted by forget-me (and compacted after it, where the store can). */
+	sessions: Pick<SessionStore, "get" | "delete"> & Partial<Pick<SessionStore, "compact">>;
 	/** The lessons' picture bytes: deleted with their lesson (forget-me, the retention sweep). */
 	pictures?: Pick<PictureStore, "forgetLesson">;
 	now?: () => Date;
@@ -93,8 +93,20 @@ export interface Learning {
 	setReminders(key: string, on: boolean, where?: string): Promise<void>;
 	/** Learners (keys starting with `prefix`) with reminders on and something due, each claimed for today (setIfAbsent): a nudge is sent once. */
 	claimReminders(prefix?: string): Promise<Array<{ key: string; where?: string; due: number }>>;
-	/** Delete the learner's profile, review items and their lessons' transcripts; returns the deleted session ids and the review threads. */
-	forget(key: string): Promise<{ sessions: string[]; reviewThreads: string[] }>;
+	/**
+	 * Delete the learner's profile, review items and their lessons' transcripts; returns the deleted session ids and
+	 * the review threads. `deleteLesson` deletes one lesson (the tutor's forgetLesson: it stops the lesson's turns
+	 * first); default: the session store's delete.
+	 */
+	forget(
+		key: string,
+		options?: { deleteLesson?: (sessionId: string) => Promise<unknown> },
+	): Promise<{ sessions: string[]; reviewThreads: string[] }>;
+	/**
+	 * After forget-me's deletions: the deleted bytes leave the store's files (SQLite: secure delete, a WAL checkpoint,
+	 * a VACUUM while free pages remain); nothing to do on the other stores. Rejects when the store fails.
+	 */
+	compact(): Promise<void>;
 	/** A community's retention in days (the default retention when it set none). */
 	retention(community: string): Promise<number>;
 	/** Set a community's retention (1..MAX_RETENTION_DAYS days); the next sweep applies it. */
@@ -137,12 +149,15 @@ export function createLearning(options: LearningOptions): Learning {
 	const logger = options.logger ?? silentLogger;
 	const scheduler = options.scheduler ?? createScheduler();
 	const serial = perKey();
-	/** Delete a lesson: its pictures' bytes (found through its transcript), then its record. */
+	/** Delete a lesson's pictures' bytes (found through its transcript). */
+	const forgetPictures = async (sessionId: string): Promise<void> => {
+		if (!options.pictures) return;
+		const record = await options.sessions.get(sessionId);
+		if (record) await options.pictures.forgetLesson(record);
+	};
+	/** Delete a lesson: its pictures' bytes, then its record. */
 	const deleteLesson = async (sessionId: string): Promise<void> => {
-		if (options.pictures) {
-			const record = await options.sessions.get(sessionId);
-			if (record) await options.pictures.forgetLesson(record);
-		}
+		await forgetPictures(sessionId);
 		await options.sessions.delete(sessionId);
 	};
 
@@ -300,12 +315,20 @@ export function createLearning(options: LearningOptions): Learning {
 			return out;
 		},
 
-		forget(key) {
+		forget(key, forgetOptions = {}) {
+			// The pictures first (their record names them), then the lesson through the tutor when it is given one.
+			const deleteGiven = forgetOptions.deleteLesson;
+			const removeLesson = deleteGiven
+				? async (id: string) => {
+						await forgetPictures(id);
+						await deleteGiven(id);
+					}
+				: deleteLesson;
 			return serial(key, async () => {
 				const profile = await store.profile(key);
 				const sessions = new Set([...(profile?.lessons.map((l) => l.sessionId) ?? []), ...(profile?.sessionIds ?? [])]);
 				for (const item of await store.items(key)) sessions.add(item.sessionId);
-				for (const id of sessions) await deleteLesson(id);
+				for (const id of sessions) await removeLesson(id);
 				for (const community of new Set(profile?.lessons.map((l) => l.community) ?? []))
 					if (community !== "") await store.edit(`members:${community}`, key, false);
 				await store.edit("reminders", key, false);
@@ -316,6 +339,10 @@ export function createLearning(options: LearningOptions): Learning {
 				await store.deleteOwn(key);
 				return { sessions: [...sessions], reviewThreads: profile?.reviewThreads ?? [] };
 			});
+		},
+
+		async compact() {
+			await options.sessions.compact?.();
 		},
 
 		async retention(community) {

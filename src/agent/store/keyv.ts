@@ -20,6 +20,8 @@ export const REDIS_CONNECT_TIMEOUT_MS = 3_000;
 const connectionErrors = new WeakMap<Keyv, { error: unknown; at: number }>();
 /** The last error a store operation reported. */
 const operationErrors = new WeakMap<Keyv, unknown>();
+/** The SQLite connection of a Keyv opened by openKeyv on a `sqlite://` URL. */
+const sqliteOf = new WeakMap<Keyv, KeyvSqlite>();
 
 /**
  * The most telling recent error of a Keyv opened by openKeyv: its connection's own error
@@ -138,8 +140,12 @@ export function openKeyv(url: string, namespace: string, logger?: Logger): Keyv 
 		// store closed meanwhile: details at debug, never a warning of their own.
 		const pragma = (sql: string) =>
 			sqlite.query(sql).catch((error: unknown) => logger?.debug({ err: error, sql }, "sqlite pragma failed"));
-		void pragma("PRAGMA journal_mode=WAL").then(() => pragma("PRAGMA synchronous=NORMAL"));
+		// secure_delete: a deleted row's bytes are overwritten with zeros (forget-me must leave no copy in a free page).
+		void pragma("PRAGMA journal_mode=WAL")
+			.then(() => pragma("PRAGMA synchronous=NORMAL"))
+			.then(() => pragma("PRAGMA secure_delete=ON"));
 		keyv = new Keyv({ store: sqlite, namespace });
+		sqliteOf.set(keyv, sqlite);
 	} else if (url.startsWith("redis://") || url.startsWith("rediss://")) {
 		keyv = new Keyv({
 			store: redisStore(url, (error) => connectionErrors.set(keyv, { error, at: Date.now() })),
@@ -166,6 +172,44 @@ export function openKeyv(url: string, namespace: string, logger?: Logger): Keyv 
 		logger?.debug({ err: error, namespace }, "store error");
 	});
 	return keyv;
+}
+
+/** True when `keyv` was opened by openKeyv on a SQLite file (compactSqlite applies to it). */
+export const isSqliteKeyv = (keyv: Keyv): boolean => sqliteOf.has(keyv);
+
+/** What compactSqlite did: whether it vacuumed, and the free pages it found first. */
+export interface SqliteCompaction {
+	vacuumed: boolean;
+	freePages: number;
+}
+
+/** Checkpoint attempts while other connections still read the WAL (each waits up to the busy timeout). */
+const CHECKPOINT_TRIES = 5;
+
+/**
+ * Make deleted rows unreadable in the SQLite file's pages (forget-me): checkpoint the WAL into the
+ * database and truncate it (old frames hold old copies of rows; a checkpoint that does not truncate
+ * only rewinds the WAL), then VACUUM when free pages remain (pages freed before secure_delete was on
+ * keep what they held) and checkpoint again. The whole file is rewritten by a VACUUM: its cost grows
+ * with the file (see docs/operations.md). Undefined for a Keyv not on SQLite.
+ */
+export async function compactSqlite(keyv: Keyv): Promise<SqliteCompaction | undefined> {
+	const sqlite = sqliteOf.get(keyv);
+	if (!sqlite) return undefined;
+	const checkpoint = async () => {
+		for (let i = 0; i < CHECKPOINT_TRIES; i++) {
+			const rows = (await sqlite.query("PRAGMA wal_checkpoint(TRUNCATE)")) as Array<{ busy?: number }>;
+			if (!rows[0]?.busy) return;
+		}
+		throw new Error("the SQLite WAL could not be checkpointed: other connections kept reading it");
+	};
+	await checkpoint();
+	const [free] = (await sqlite.query("PRAGMA freelist_count")) as Array<{ freelist_count?: number }>;
+	const freePages = Number(free?.freelist_count ?? 0);
+	if (freePages === 0) return { vacuumed: false, freePages };
+	await sqlite.query("VACUUM");
+	await checkpoint();
+	return { vacuumed: true, freePages };
 }
 
 /**

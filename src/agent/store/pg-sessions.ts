@@ -131,6 +131,16 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 			throw error;
 		}
 	};
+	/** Delete a value of the old keyv table; true when one was there. */
+	const deleteLegacy = async (key: string): Promise<boolean> => {
+		try {
+			const { rowCount } = await pool.query("DELETE FROM keyv WHERE key = $1", [`${ns}:${key}`]);
+			return (rowCount ?? 0) > 0;
+		} catch (error) {
+			if ((error as { code?: string }).code === "42P01") return false; // no keyv table: nothing old
+			throw error;
+		}
+	};
 	const tracker = messageTracker();
 	let migrated = false;
 	/** Sessions of the old layout that have no row yet: listed (and loaded through the migration on read). */
@@ -180,17 +190,25 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 			op(`queueing an event of ${sessionId}`, async () => {
 				// One statement: the counter row's lock orders concurrent appends, so sequence order is commit order.
 				// With a version: nothing is written unless the session's row was at it when the statement began.
-				const { rows } = await pool.query<{ seq: string }>(
-					`WITH s AS (
-					   INSERT INTO ${t.inboxSeq} AS q (session_id, seq)
-					   SELECT $1, 1 WHERE $3::bigint IS NULL OR EXISTS (SELECT 1 FROM ${t.sessions} WHERE id = $1 AND version = $3::bigint)
-					   ON CONFLICT (session_id) DO UPDATE SET seq = q.seq + 1 RETURNING seq),
-					 i AS (INSERT INTO ${t.inbox} (session_id, seq, body) SELECT $1, seq, $2 FROM s RETURNING seq),
-					 w AS (INSERT INTO ${t.leases} AS l (session_id, token, fence, expires_at, work)
-					   SELECT $1, '', 0, '-infinity', true FROM s ON CONFLICT (session_id) DO UPDATE SET work = true)
-					 SELECT seq FROM i`,
-					[sessionId, body, ifVersion ?? null],
-				);
+				// Without: unless the session has a row (a deleted one, forget-me or retention, gets no entry that
+				// would keep who sent it), or `$4`: a record of the key-value layout not migrated yet.
+				const append = (legacyOnly: boolean) =>
+					pool.query<{ seq: string }>(
+						`WITH s AS (
+						   INSERT INTO ${t.inboxSeq} AS q (session_id, seq)
+						   SELECT $1, 1 WHERE EXISTS (SELECT 1 FROM ${t.sessions} WHERE id = $1 AND ($3::bigint IS NULL OR version = $3::bigint))
+						     OR ($4::boolean AND $3::bigint IS NULL)
+						   ON CONFLICT (session_id) DO UPDATE SET seq = q.seq + 1 RETURNING seq),
+						 i AS (INSERT INTO ${t.inbox} (session_id, seq, body) SELECT $1, seq, $2 FROM s RETURNING seq),
+						 w AS (INSERT INTO ${t.leases} AS l (session_id, token, fence, expires_at, work)
+						   SELECT $1, '', 0, '-infinity', true FROM s ON CONFLICT (session_id) DO UPDATE SET work = true)
+						 SELECT seq FROM i`,
+						[sessionId, body, ifVersion ?? null, legacyOnly],
+					);
+				let { rows } = await append(false);
+				// Refused without a version: perhaps a session only the old layout holds (a second round trip, rare).
+				if (rows.length === 0 && ifVersion === undefined && (await legacy(`session:${sessionId}`)) !== undefined)
+					({ rows } = await append(true));
 				return rows.length === 0 ? 0 : Number(rows[0]?.seq);
 			}),
 		read: (sessionId, after, limit) =>
@@ -360,7 +378,9 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 				await pool.query(`DELETE FROM ${t.inbox} WHERE session_id = $1`, [sessionId]);
 				await pool.query(`UPDATE ${t.leases} SET work = false WHERE session_id = $1`, [sessionId]);
 				const { rowCount } = await pool.query(`DELETE FROM ${t.sessions} WHERE id = $1`, [sessionId]);
-				return (rowCount ?? 0) > 0;
+				// The key-value layout's copy (a session never saved since the migration) goes too.
+				const old = await deleteLegacy(`session:${sessionId}`);
+				return (rowCount ?? 0) > 0 || old;
 			}),
 		list: () =>
 			op("listing sessions", async () => {

@@ -75,8 +75,12 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0
 `;
-/** Append an inbox entry (member "seq:body"), unless the session moved from the version given; due now unless a holder marked it for later. */
+/**
+ * Append an inbox entry (member "seq:body"), unless the session moved from the version given or is not stored
+ * (deleted: forget-me, retention; an entry for it would keep who sent it); due now unless a holder marked it for later.
+ */
 const PUSH = `
+if redis.call('HEXISTS', KEYS[4], 'v') == 0 and redis.call('EXISTS', KEYS[5]) == 0 then return 0 end
 if ARGV[3] ~= '' and tonumber(redis.call('HGET', KEYS[4], 'v') or '0') ~= tonumber(ARGV[3]) then return 0 end
 local seq = redis.call('INCR', KEYS[2])
 redis.call('ZADD', KEYS[1], seq, seq .. ':' .. ARGV[1])
@@ -182,7 +186,7 @@ export function createRedisSessionStore(url: string, options: RedisSessionStoreO
 				const k = keys(sessionId);
 				return Number(
 					await script(c, PUSH, {
-						keys: [k.inbox, k.inboxSeq, work, k.hash],
+						keys: [k.inbox, k.inboxSeq, work, k.hash, k.legacy],
 						arguments: [body, sessionId, ifVersion === undefined ? "" : String(ifVersion)],
 					}),
 				);

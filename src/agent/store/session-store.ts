@@ -13,7 +13,16 @@ import { dirname, resolve } from "node:path";
 import type Keyv from "keyv";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { reason, StoreConflictError, StoreError, withDeadline } from "./errors.ts";
-import { DEFAULT_STORE_URL, lastDriverError, makeFolder, openKeyv, redactUrl, sqlitePathOf } from "./keyv.ts";
+import {
+	compactSqlite,
+	DEFAULT_STORE_URL,
+	isSqliteKeyv,
+	lastDriverError,
+	makeFolder,
+	openKeyv,
+	redactUrl,
+	sqlitePathOf,
+} from "./keyv.ts";
 import { createPgSessionStore } from "./pg-sessions.ts";
 import { createRedisSessionStore } from "./redis-sessions.ts";
 import { lockSqliteFile } from "./sqlite-lock.ts";
@@ -200,6 +209,16 @@ export function sessionStoreOnKeyv(raw: Keyv, options: { opTimeoutMs?: number } 
 		async listOpen() {
 			return serial(async () => [...(await loadOpen())]);
 		},
+		...(isSqliteKeyv(raw)
+			? {
+					async compact() {
+						// After the index writes queued before it (they may still hold the deleted ids).
+						await serial(async () => {
+							await compactSqlite(raw);
+						});
+					},
+				}
+			: {}),
 		async close() {
 			await chain;
 			await raw.disconnect();

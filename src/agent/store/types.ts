@@ -166,5 +166,11 @@ export interface SessionStore {
 	list(): Promise<string[]>;
 	/** The ids of sessions not ended (an index kept next to the other): what a restart has to look at. */
 	listOpen(): Promise<string[]>;
+	/**
+	 * After deletions that must leave no trace (forget-me): SQLite checkpoints its WAL into the database and
+	 * truncates it, and VACUUMs while free pages remain, so deleted rows are in no page of its files (deletes
+	 * zero what they free: `secure_delete` is on). Absent where there is nothing to do. Rejects when it fails.
+	 */
+	compact?(): Promise<void>;
 	close(): Promise<void>;
 }

@@ -92,6 +92,12 @@ export interface Tutor {
 	 * resolves with how many sessions changed. Optional: a tutor without it keeps those lessons as they are.
 	 */
 	forgetParticipant?(who: Participant): Promise<number>;
+	/**
+	 * Forget-me of a learner's own lesson: deleted for good, with its inbox. Nothing more is admitted to it, what is
+	 * queued is dropped, and its running turn is waited for (bounded; on a shared store under the session's lease);
+	 * a turn still running after that cannot save it again. True when a record was deleted. Rejects when the store fails.
+	 */
+	forgetLesson?(sessionId: string): Promise<boolean>;
 	/** Resolves when the session (or every session) has no turn running or queued. */
 	idle(sessionId?: string): Promise<void>;
 	/** Repair sessions cut off by a crash or restart (dangling calls get an "interrupted" result) and re-run a

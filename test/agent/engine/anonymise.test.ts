@@ -64,4 +64,43 @@ describe("forgetParticipant", () => {
 		expect(rows.filter((r) => /u-bob|Bobby/.test(`${r.key} ${r.value}`)).map((r) => r.key)).toEqual([]);
 		await db.disconnect();
 	});
+
+	it("scrubs every token of the name, in any case, from every text of a group lesson (tool inputs too)", async () => {
+		const lovelace = { id: "u-lovelace", name: "Ada Lovelace" };
+		const model = scriptedModel([
+			{ calls: [{ name: "probe_done", input: assessmentInput, id: "pd" }] },
+			{ calls: [{ name: "plan_init", input: { mermaid: planMermaid }, id: "plan" }] },
+			{ text: "Let's start." },
+			{ text: "Welcome, ADA! Lovelace's adapter story, Adam?" },
+			{
+				text: "Thanks, Bobby and Ada.",
+				calls: [
+					{ name: "quiz", input: { ...check, question: "ada, which fraction equals 2/4? Ask lovelace." }, id: "t1" },
+				],
+			},
+		]);
+		const own = tempDir(); // a store of its own: the other test's "Ada" is someone else
+		const h = await harness(own.path, model, { maxRetries: 0 });
+		const sessionId = "terminal:group-tokens";
+		await h.tutor.startLesson({ sessionId, topic: "fractions", learner: bob, mode: "group" });
+		await h.tutor.idle(sessionId);
+		await h.tutor.handle(sessionId, { type: "message", text: "Hi, I'm Ada Lovelace; my adapter broke", by: lovelace });
+		await h.tutor.idle(sessionId);
+		await h.tutor.handle(sessionId, { type: "message", text: "ada is right, as LOVELACE says", by: bob });
+		await h.tutor.idle(sessionId);
+		const trace = /(?<![a-z])ada(?![a-z])|lovelace/i;
+		expect(JSON.stringify(await h.store.get(sessionId))).toMatch(trace);
+
+		expect(await h.tutor.forgetParticipant?.(lovelace)).toBe(1);
+		const stored = JSON.stringify(await h.store.get(sessionId));
+		expect(stored.match(new RegExp(trace.source, "gi")) ?? []).toEqual([]);
+		// Whole words only: other words and other members' names stay.
+		expect(stored).toContain("adapter");
+		expect(stored).toContain("Adam");
+		expect(stored).toContain("Bobby");
+		expect(stored).toContain('"type":"tool-quiz"');
+		expect(stored).toContain("anonymous, which fraction equals 2/4? Ask anonymous.");
+		await h.tutor.close();
+		own.cleanup();
+	});
 });

@@ -142,6 +142,33 @@ describe.each(backends)("events reach the lease holder on %s", (name, up, url) =
 	});
 
 	it.skipIf(!up)(
+		"a deleted session (forget-me) takes its inbox with it, and nothing is appended for it afterwards",
+		async () => {
+			const [s1, s2] = await Promise.all([open(), open()]);
+			const { model } = gatedModel();
+			const t1 = createTutor({ model, store: s1, maxRetries: 0 });
+			const t2 = createTutor({ model, store: s2, maxRetries: 0 });
+			t1.subscribe(() => undefined);
+			t2.subscribe(() => undefined);
+			try {
+				const sessionId = newId();
+				await t1.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+				await t1.idle(sessionId);
+				expect(await t2.getSession(sessionId)).toBeDefined(); // the other process has a copy in memory
+				expect(await s1.delete(sessionId)).toBe(true);
+				// The other process still knows the lesson: the learner's message is refused, not queued for nobody.
+				const typed = await t2.handle(sessionId, { type: "message", text: "still here?", by: learner });
+				expect(typed.ok).toBe(false);
+				const body = JSON.stringify({ kind: "kick" });
+				expect(await s2.inbox?.push(sessionId, body)).toBe(0);
+				expect(await s2.inbox?.read(sessionId, 0, 10)).toEqual([]);
+			} finally {
+				await Promise.all([t1.close(), t2.close()]);
+			}
+		},
+	);
+
+	it.skipIf(!up)(
 		"an event checked against a copy another process moved is checked again against the stored one",
 		async () => {
 			const [s1, s2] = await Promise.all([open(), open()]);
