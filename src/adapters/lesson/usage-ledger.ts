@@ -21,10 +21,15 @@
  * slot lookups and name, and moves their tokens in an earlier version's record into
  * the anonymous bucket, for every period that can still exist (today and yesterday,
  * this month and last): the community's totals stay right, no id or name of theirs stays.
+ *
+ * Cost caps do not read these records (their reads grow with the members): they read the
+ * daily spend counters (`spend`, spend-counters.ts), which a charge settles too (the
+ * request's reservation replaced by its usage), so both stay one path through `charge`.
  */
 
 import type { StateStore } from "../../agent/index.ts";
-import type { TurnUsage } from "../../core/contracts/budget.ts";
+import type { Reservation, TurnUsage } from "../../core/contracts/budget.ts";
+import { dayOf, SpendCounters } from "./spend-counters.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -144,14 +149,31 @@ export class UsageLedger {
 	/** Earlier versions' records rewritten by anonymise, serialized per key in this process. */
 	private readonly legacyChains = new Map<string, Promise<unknown>>();
 
-	constructor(private readonly store: StateStore) {}
+	/** The daily spend counters cost caps read and reserve against (settled by `charge`, dropped by `anonymise`). */
+	readonly spend: SpendCounters;
 
-	/** Add a step's usage to the community's day and month (rejects when the store fails). */
-	async charge(community: string, usage: TurnUsage, now: Date = new Date()): Promise<void> {
+	constructor(private readonly store: StateStore) {
+		this.spend = new SpendCounters(store);
+	}
+
+	/**
+	 * Add a request's usage to the community's day and month, and to the spend counters: replacing
+	 * `reservation` (what reserve granted for it, on its own day) when given, else added whole.
+	 * Rejects when the store fails.
+	 */
+	async charge(community: string, usage: TurnUsage, now: Date = new Date(), reservation?: Reservation): Promise<void> {
 		const { day, month } = periodsOf(now);
+		const spent = num(usage.inputTokens) + num(usage.outputTokens);
 		await Promise.all([
 			this.track(`usage:${community}:${day}`, this.add(`usage:${community}:${day}`, usage, DAY_TTL_MS)),
 			this.track(`usage:${community}:${month}`, this.add(`usage:${community}:${month}`, usage, MONTH_TTL_MS)),
+			// Cost caps: the reservation's estimate becomes what was spent (the difference, may be negative).
+			this.spend.add(
+				community,
+				usage.by.id,
+				spent - (reservation?.tokens ?? 0),
+				reservation?.where !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(reservation.where) ? reservation.where : dayOf(now),
+			),
 		]);
 	}
 
@@ -182,6 +204,8 @@ export class UsageLedger {
 			await this.anonymiseSlots(base, memberId, ttlMs);
 			await this.anonymiseLegacy(base, memberId, ttlMs);
 		}
+		// Cost caps: their daily counter is keyed by their id (the community's total stays).
+		await this.spend.forget(community, memberId, now);
 	}
 
 	private async add(base: string, usage: TurnUsage, ttlMs: number): Promise<void> {
