@@ -117,7 +117,10 @@ export function createLessonBudget(o: LessonBudgetOptions): TurnBudget {
 				if (!held.ok) return await refusal(o, estimate.sessionId, estimate.by, held.over, rules, now);
 				return { ok: true, reservation: { tokens: input + output, where: held.day } };
 			} catch (error) {
-				o.logger.warn({ err: error, sessionId: estimate.sessionId }, "budget reservation failed (store); the request goes");
+				o.logger.warn(
+					{ err: error, sessionId: estimate.sessionId },
+					"budget reservation failed (store); the request goes",
+				);
 				return { ok: true };
 			}
 		},

@@ -22,9 +22,11 @@
  */
 
 import type { StateStore } from "../../agent/index.ts";
+import type { Reservation } from "../../core/contracts/budget.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const TTL_MS = 2 * DAY_MS;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The daily caps of a community (0: none). */
 export interface DailyCaps {
@@ -80,6 +82,21 @@ export class SpendCounters {
 		if (over === undefined) return { ok: true, day };
 		await Promise.all(keys.map((key) => this.store.increment(key, -n, TTL_MS)));
 		return { ok: false, over };
+	}
+
+	/**
+	 * A request spent `spent` tokens: replace its `reservation` (made on the day it names) with them,
+	 * or add them whole without one (no cap was set, or the hook could not reserve).
+	 */
+	spent(
+		community: string,
+		member: string,
+		spent: number,
+		reservation: Reservation | undefined,
+		now: Date,
+	): Promise<void> {
+		const day = reservation?.where !== undefined && DAY.test(reservation.where) ? reservation.where : dayOf(now);
+		return this.add(community, member, spent - (reservation?.tokens ?? 0), day);
 	}
 
 	/** Add `tokens` (negative: give back) to the community's and `member`'s counters of `day`. */

@@ -29,7 +29,7 @@
 
 import type { StateStore } from "../../agent/index.ts";
 import type { Reservation, TurnUsage } from "../../core/contracts/budget.ts";
-import { dayOf, SpendCounters } from "./spend-counters.ts";
+import { SpendCounters } from "./spend-counters.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -168,12 +168,7 @@ export class UsageLedger {
 			this.track(`usage:${community}:${day}`, this.add(`usage:${community}:${day}`, usage, DAY_TTL_MS)),
 			this.track(`usage:${community}:${month}`, this.add(`usage:${community}:${month}`, usage, MONTH_TTL_MS)),
 			// Cost caps: the reservation's estimate becomes what was spent (the difference, may be negative).
-			this.spend.add(
-				community,
-				usage.by.id,
-				spent - (reservation?.tokens ?? 0),
-				reservation?.where !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(reservation.where) ? reservation.where : dayOf(now),
-			),
+			this.spend.spent(community, usage.by.id, spent, reservation, now),
 		]);
 	}
 

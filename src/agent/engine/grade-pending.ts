@@ -12,13 +12,7 @@ import type { AnswerResult, TutorEvent } from "../../core/contracts/events.ts";
 import { estimateInputTokens, reportUsage, reserveUsage, turnPayer } from "./budget.ts";
 import type { EngineContext } from "./context.ts";
 import { displayQuiz } from "./display.ts";
-import {
-	GRADE_MAX_OUTPUT_TOKENS,
-	type GradeOutcome,
-	gradeAnswer,
-	gradeRequest,
-	gradeRequestText,
-} from "./grader.ts";
+import { GRADE_MAX_OUTPUT_TOKENS, type GradeOutcome, gradeAnswer, gradeRequest, gradeRequestText } from "./grader.ts";
 import { saveUntilStored } from "./persist.ts";
 import { answeredPart, replaceToolPart } from "./record-edit.ts";
 import type { SessionState } from "./session-state.ts";

@@ -87,7 +87,11 @@ export async function askForHint(
 			cachedInputTokens: usage?.inputTokenDetails?.cacheReadTokens ?? 0,
 		};
 		await reportUsage(ctx, sessionId, by, "hint", model, spent, reservation);
-		return { text: safeHint(text, quiz.correctAnswer), inputTokens: spent.inputTokens, outputTokens: spent.outputTokens };
+		return {
+			text: safeHint(text, quiz.correctAnswer),
+			inputTokens: spent.inputTokens,
+			outputTokens: spent.outputTokens,
+		};
 	} catch (error) {
 		ctx.logger.warn({ err: error, sessionId }, "the hint request failed; a generic hint is shown");
 		// Its usage is unknown: the reservation is given back.
