@@ -18,6 +18,7 @@ import { normalizeGroupSettings } from "../core/votes.ts";
 import { admit, claim } from "./engine/admit.ts";
 import { createAgents } from "./engine/agents.ts";
 import { anonymiseParticipant } from "./engine/anonymise.ts";
+import { DEFAULT_MAX_OUTPUT_TOKENS } from "./engine/budget.ts";
 import type { EngineContext } from "./engine/context.ts";
 import { createEventHub } from "./engine/event-hub.ts";
 import { forgetSession } from "./engine/forget.ts";
@@ -56,6 +57,8 @@ export interface TutorOptions {
 	logger?: Logger;
 	/** Model steps per agent per turn (default 8). */
 	maxStepsPerTurn?: number;
+	/** The most tokens a turn step's reply may hold (default 8,192); cost caps reserve it per step (docs/configuration.md). */
+	maxOutputTokens?: number;
 	/** Retries of a failed model request (429, 5xx, no connection, timeout), with exponential backoff (default 2). */
 	maxRetries?: number;
 	/** The first retry's delay; it doubles per retry, and a `retry-after` under a minute wins (default 2 s). */
@@ -88,7 +91,7 @@ export interface TutorOptions {
 	leaseTtlMs?: number;
 	/** On a shared store: how long a process waits for another one to apply (or give up the lease over) the events it queued (default 20 s); they stay queued after that. */
 	leaseWaitMs?: number;
-	/** Cost caps: a turn runs only when `beforeTurn` allows it; each model step's usage goes to `spent` (default: no caps). */
+	/** Cost caps: every model request (turn step, hint, grading) is sent only when `reserve` grants it; its usage goes to `spent` (default: no caps). */
 	budget?: TurnBudget;
 	/**
 	 * Holds turns back while the process's event loop lags, so acknowledgements keep their deadlines
@@ -126,6 +129,7 @@ export function createTutor(options: TutorOptions): Tutor {
 		hub: createEventHub(logger),
 		agents: createAgents(),
 		maxStepsPerTurn: options.maxStepsPerTurn ?? 8,
+		maxOutputTokens: options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
 		maxRetries: options.maxRetries ?? 2,
 		retryDelayMs: options.retryDelayMs ?? 2_000,
 		requestTimeoutMs: options.requestTimeoutMs ?? 120_000,

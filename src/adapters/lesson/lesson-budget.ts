@@ -1,7 +1,8 @@
 /**
- * A platform's cost caps: the TurnBudget hook the engine consults (through a
- * BudgetRouter, one tutor serving several platforms), backed by the
- * community's rules and the usage ledger. The community is the thread id's
+ * A platform's cost caps: the TurnBudget hook the engine consults before and
+ * after every model request (through a BudgetRouter, one tutor serving several
+ * platforms), backed by the community's rules, the daily spend counters and
+ * the usage ledger. The community is the thread id's
  * second part (`discord:<guild>:…`, `slack:<team>:…`: see port.ts).
  */
 
@@ -12,7 +13,7 @@ import { DEFAULT_LOCALE, type Locale } from "../../core/i18n/index.ts";
 import { budgetNotice, nextUtcMidnight } from "./budget-texts.ts";
 import type { LessonState } from "./lesson-state.ts";
 import type { NoticeStyle } from "./notices.ts";
-import { memberTokens, periodTokens, type UsageLedger } from "./usage-ledger.ts";
+import type { UsageLedger } from "./usage-ledger.ts";
 
 /** The community a thread id belongs to (its second part). */
 export const communityOf = (threadId: string): string => threadId.split(":")[1] ?? "";
@@ -25,14 +26,14 @@ export interface BudgetRouter {
 	attach(platform: string, budget: TurnBudget): () => void;
 }
 
-/** A router with no platform attached (every turn runs, nothing is counted). */
+/** A router with no platform attached (every request is sent, nothing is counted). */
 export function createBudgetRouter(): BudgetRouter {
 	const byPlatform = new Map<string, TurnBudget>();
 	const of = (sessionId: string) => byPlatform.get(sessionId.split(":")[0] ?? "");
 	return {
 		budget: {
-			beforeTurn: (sessionId, who) => of(sessionId)?.beforeTurn(sessionId, who) ?? { ok: true },
-			spent: (usage) => of(usage.sessionId)?.spent(usage),
+			reserve: (estimate) => of(estimate.sessionId)?.reserve(estimate) ?? { ok: true },
+			spent: (usage, reservation) => of(usage.sessionId)?.spent(usage, reservation),
 		},
 		attach(platform, budget) {
 			byPlatform.set(platform, budget);
@@ -56,7 +57,28 @@ export interface LessonBudgetOptions {
 	localeOf?: (threadId: string) => Promise<Locale>;
 }
 
-/** The verdict for `who` in a thread now: the community's cap first, then the member's. Rejects when the store fails. */
+/** The refusal of `who` in a thread by the cap `over`, worded in the lesson's language. */
+async function refusal(
+	o: LessonBudgetOptions,
+	threadId: string,
+	who: Participant,
+	over: "community" | "member",
+	rules: { serverTokensPerDay: number; memberTokensPerDay: number },
+	now: Date,
+): Promise<{ ok: false; message: string; resetsAt: string }> {
+	const locale = await (o.localeOf?.(threadId) ?? Promise.resolve(DEFAULT_LOCALE)).catch(() => DEFAULT_LOCALE);
+	const message =
+		over === "community"
+			? budgetNotice({ kind: "community", place: o.place }, rules.serverTokensPerDay, now, o.style, locale)
+			: budgetNotice({ kind: "member", userId: who.id }, rules.memberTokensPerDay, now, o.style, locale);
+	return { ok: false, message, resetsAt: nextUtcMidnight(now).toISOString() };
+}
+
+/**
+ * Is a cap of `who` in a thread used up now (the community's first, then the member's)? Reads the
+ * community's rules (cached) and two counters, whatever the number of members. A request may still be
+ * refused below the cap when its input does not fit what is left. Rejects when the store fails.
+ */
 export async function budgetVerdict(
 	o: LessonBudgetOptions,
 	threadId: string,
@@ -66,43 +88,45 @@ export async function budgetVerdict(
 	const rules = await o.state.rules(community);
 	if (rules.serverTokensPerDay === 0 && rules.memberTokensPerDay === 0) return { ok: true };
 	const now = o.now();
-	const day = await o.ledger.day(community, now);
-	const resetsAt = nextUtcMidnight(now).toISOString();
-	const over =
-		(rules.serverTokensPerDay > 0 && periodTokens(day) >= rules.serverTokensPerDay) ||
-		(rules.memberTokensPerDay > 0 && memberTokens(day[who.id]) >= rules.memberTokensPerDay);
-	const locale = over
-		? await (o.localeOf?.(threadId) ?? Promise.resolve(DEFAULT_LOCALE)).catch(() => DEFAULT_LOCALE)
-		: DEFAULT_LOCALE;
-	if (rules.serverTokensPerDay > 0 && periodTokens(day) >= rules.serverTokensPerDay)
-		return {
-			ok: false,
-			resetsAt,
-			message: budgetNotice({ kind: "community", place: o.place }, rules.serverTokensPerDay, now, o.style, locale),
-		};
-	if (rules.memberTokensPerDay > 0 && memberTokens(day[who.id]) >= rules.memberTokensPerDay)
-		return {
-			ok: false,
-			resetsAt,
-			message: budgetNotice({ kind: "member", userId: who.id }, rules.memberTokensPerDay, now, o.style, locale),
-		};
+	const today = await o.ledger.spend.today(community, who.id, now);
+	if (rules.serverTokensPerDay > 0 && today.community >= rules.serverTokensPerDay)
+		return refusal(o, threadId, who, "community", rules, now);
+	if (rules.memberTokensPerDay > 0 && today.member >= rules.memberTokensPerDay)
+		return refusal(o, threadId, who, "member", rules, now);
 	return { ok: true };
 }
 
-/** The TurnBudget of one platform. Never throws: a store failure lets the turn run (logged). */
+/**
+ * The TurnBudget of one platform: each request reserves its estimate on the day's spend counters
+ * (refused when its input does not fit under a cap: see spend-counters.ts), and its usage goes to the
+ * ledger, settling the reservation. Never throws: a store failure lets the request go (logged).
+ */
 export function createLessonBudget(o: LessonBudgetOptions): TurnBudget {
 	return {
-		async beforeTurn(sessionId, who) {
+		async reserve(estimate) {
 			try {
-				return await budgetVerdict(o, sessionId, who);
+				const community = communityOf(estimate.sessionId);
+				const rules = await o.state.rules(community);
+				// No caps: nothing to reserve (the usage is still counted when it is spent, for a cap set later today).
+				if (rules.serverTokensPerDay === 0 && rules.memberTokensPerDay === 0) return { ok: true };
+				const input = Math.max(0, Math.ceil(estimate.inputTokens));
+				const output = Math.max(0, Math.ceil(estimate.outputTokens));
+				const now = o.now();
+				const caps = { community: rules.serverTokensPerDay, member: rules.memberTokensPerDay };
+				const held = await o.ledger.spend.reserve(community, estimate.by.id, input + output, output, caps, now);
+				if (!held.ok) return await refusal(o, estimate.sessionId, estimate.by, held.over, rules, now);
+				return { ok: true, reservation: { tokens: input + output, where: held.day } };
 			} catch (error) {
-				o.logger.warn({ err: error, sessionId }, "budget check failed (store); the turn runs");
+				o.logger.warn(
+					{ err: error, sessionId: estimate.sessionId },
+					"budget reservation failed (store); the request goes",
+				);
 				return { ok: true };
 			}
 		},
-		async spent(usage) {
+		async spent(usage, reservation) {
 			try {
-				await o.ledger.charge(communityOf(usage.sessionId), usage, o.now());
+				await o.ledger.charge(communityOf(usage.sessionId), usage, o.now(), reservation);
 			} catch (error) {
 				o.logger.warn({ err: error, sessionId: usage.sessionId }, "recording usage failed (store)");
 			}

@@ -21,11 +21,16 @@
  * slot lookups and name, and moves their tokens in an earlier version's record into
  * the anonymous bucket, for every period that can still exist (today and yesterday,
  * this month and last): the community's totals stay right, no id or name of theirs stays.
+ *
+ * Cost caps do not read these records (their reads grow with the members): they read the
+ * daily spend counters (`spend`, spend-counters.ts), which a charge settles too (the
+ * request's reservation replaced by its usage), so both stay one path through `charge`.
  */
 
 import type { StateStore } from "../../agent/index.ts";
-import type { TurnUsage } from "../../core/contracts/budget.ts";
+import type { Reservation, TurnUsage } from "../../core/contracts/budget.ts";
 import { isForgotten } from "./forgotten-members.ts";
+import { SpendCounters } from "./spend-counters.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -145,15 +150,43 @@ export class UsageLedger {
 	/** Earlier versions' records rewritten by anonymise, serialized per key in this process. */
 	private readonly legacyChains = new Map<string, Promise<unknown>>();
 
-	constructor(private readonly store: StateStore) {}
+	/** The daily spend counters cost caps read and reserve against (settled by `charge`, dropped by `anonymise`). */
+	readonly spend: SpendCounters;
 
-	/** Add a step's usage to the community's day and month (rejects when the store fails). */
-	async charge(community: string, usage: TurnUsage, now: Date = new Date()): Promise<void> {
+	constructor(private readonly store: StateStore) {
+		this.spend = new SpendCounters(store);
+	}
+
+	/**
+	 * Add a request's usage to the community's day and month, and to the spend counters: replacing
+	 * `reservation` (what reserve granted for it, on its own day) when given, else added whole.
+	 * Rejects when the store fails.
+	 */
+	async charge(community: string, usage: TurnUsage, now: Date = new Date(), reservation?: Reservation): Promise<void> {
 		const { day, month } = periodsOf(now);
+		const spent = num(usage.inputTokens) + num(usage.outputTokens);
+		const charged = await this.chargeable(`usage:${community}:${day}`, usage);
 		await Promise.all([
-			this.track(`usage:${community}:${day}`, this.add(`usage:${community}:${day}`, usage, DAY_TTL_MS)),
-			this.track(`usage:${community}:${month}`, this.add(`usage:${community}:${month}`, usage, MONTH_TTL_MS)),
+			this.track(`usage:${community}:${day}`, this.add(`usage:${community}:${day}`, charged, DAY_TTL_MS)),
+			this.track(`usage:${community}:${month}`, this.add(`usage:${community}:${month}`, charged, MONTH_TTL_MS)),
+			// Cost caps: the reservation's estimate becomes what was spent (the difference, may be negative).
+			this.spend.spent(community, charged.by.id, spent, reservation, now),
 		]);
+	}
+
+	/**
+	 * Forget-me: a charge for a member who asked to be forgotten goes to ANONYMOUS_MEMBER (totals kept, no id or
+	 * name written back). The tombstone is read only when the charge may write something of theirs not written in
+	 * this process already (their slot or name fresh here: this process charged them since, so no forget-me ran here).
+	 */
+	private async chargeable(base: string, charged: TurnUsage): Promise<TurnUsage> {
+		if (charged.by.id === ANONYMOUS_MEMBER) return charged;
+		const fresh =
+			(this.slots.get(keys.pair(base, charged.by.id, charged.model))?.until ?? 0) > Date.now() &&
+			(!charged.by.name || this.names.get(keys.name(base, charged.by.id)) === charged.by.name);
+		return fresh || !(await isForgotten(this.store, charged.by.id))
+			? charged
+			: { ...charged, by: { id: ANONYMOUS_MEMBER } };
 	}
 
 	/** The community's usage on `now`'s UTC day. */
@@ -183,17 +216,11 @@ export class UsageLedger {
 			await this.anonymiseSlots(base, memberId, ttlMs);
 			await this.anonymiseLegacy(base, memberId, ttlMs);
 		}
+		// Cost caps: their daily counter is keyed by their id (the community's total stays).
+		await this.spend.forget(community, memberId, now);
 	}
 
-	private async add(base: string, charged: TurnUsage, ttlMs: number): Promise<void> {
-		// Forget-me: a charge that may write the member's slot or name (none of theirs fresh here) checks their tombstone.
-		const fresh =
-			(this.slots.get(keys.pair(base, charged.by.id, charged.model))?.until ?? 0) > Date.now() &&
-			(!charged.by.name || this.names.get(keys.name(base, charged.by.id)) === charged.by.name);
-		const usage =
-			fresh || charged.by.id === ANONYMOUS_MEMBER || !(await isForgotten(this.store, charged.by.id))
-				? charged
-				: { ...charged, by: { id: ANONYMOUS_MEMBER } };
+	private async add(base: string, usage: TurnUsage, ttlMs: number): Promise<void> {
 		const slot = await this.slotFor(base, usage.by.id, usage.model, ttlMs);
 		const amounts = { input: usage.inputTokens, output: usage.outputTokens, cached: usage.cachedInputTokens };
 		await Promise.all(

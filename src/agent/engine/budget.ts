@@ -1,16 +1,46 @@
 /**
- * The engine's side of cost caps (TutorOptions.budget): who a turn is charged
- * to, derived from the transcript (the latest learner message or recorded
- * answer, else the lesson's starter), the check before a turn's first model
- * step, and the report after each step. The hook decides; the engine only
- * skips the turn and says why.
+ * The engine's side of cost caps (TutorOptions.budget): who a request is
+ * charged to (for a turn, derived from the transcript: the latest learner
+ * message or recorded answer, else the lesson's starter), the estimate of what
+ * a request may cost, the reservation before every model request (each turn
+ * step, hint and grading) and the report after it, which hands the
+ * reservation back so the hook settles the difference. The hook decides; the
+ * engine only skips the request and says why.
  */
 
 import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { Reservation, UsageAgent, UsageEstimate } from "../../core/contracts/budget.ts";
 import type { Participant } from "../../core/contracts/events.ts";
 import type { SessionRecord } from "../store/types.ts";
 import type { EngineContext } from "./context.ts";
 import type { StepUsage } from "./model-step.ts";
+
+/** Characters per token in the input estimate (English prose and JSON run about 4). */
+export const CHARS_PER_TOKEN = 4;
+/** What an image or file in a request is estimated at (its bytes say nothing of its tokens; a large picture costs about this much). */
+export const FILE_TOKENS = 1_600;
+/** A turn step's maximum output tokens by default (TutorOptions.maxOutputTokens): room for a reasoning model's thoughts and a lesson step. */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 8_192;
+
+/** Parts whose bytes are data, not tokens: counted as FILE_TOKENS each. */
+const FILE_TYPES = new Set(["file", "image", "image-data", "file-data", "media"]);
+
+/**
+ * The input tokens a request (anything JSON-shaped: a provider prompt with its tools, a system and
+ * prompt text) will likely cost: its characters / CHARS_PER_TOKEN, plus FILE_TOKENS per image or file.
+ * Linear in the request's size.
+ */
+export function estimateInputTokens(request: unknown): number {
+	let files = 0;
+	const text = JSON.stringify(request, (_key, value: unknown) => {
+		if (typeof value === "object" && value !== null && FILE_TYPES.has((value as { type?: unknown }).type as string)) {
+			files++;
+			return 0;
+		}
+		return value;
+	});
+	return Math.ceil((text?.length ?? 0) / CHARS_PER_TOKEN) + files * FILE_TOKENS;
+}
 
 const isParticipant = (v: unknown): v is Participant =>
 	typeof v === "object" && v !== null && typeof (v as { id?: unknown }).id === "string";
@@ -32,35 +62,47 @@ export function turnPayer(record: SessionRecord): Participant {
 	return record.startedBy;
 }
 
-/** The budget's refusal message when `who` may not start a turn now; undefined to go ahead (also without a hook, or when it throws). */
-export async function budgetRefusal(
+/** A reservation's outcome for the engine: send (handing `reservation` back after), or the refusal's message. */
+export type Reserved = { ok: true; reservation?: Reservation } | { ok: false; message: string };
+
+/** Reserve what a request may cost before it is sent; ok without a hook, or when the hook throws (logged). */
+export async function reserveUsage(
 	rt: EngineContext,
-	record: SessionRecord,
+	sessionId: string,
 	who: Participant,
-): Promise<string | undefined> {
-	if (!rt.budget) return undefined;
+	agent: UsageAgent,
+	model: LanguageModelV3,
+	tokens: { inputTokens: number; outputTokens: number },
+): Promise<Reserved> {
+	if (!rt.budget) return { ok: true };
+	const estimate: UsageEstimate = { sessionId, by: who, agent, model: model.modelId, ...tokens };
 	try {
-		const verdict = await rt.budget.beforeTurn(record.sessionId, who);
-		return verdict.ok ? undefined : verdict.message;
+		const verdict = await rt.budget.reserve(estimate);
+		if (!verdict.ok) return { ok: false, message: verdict.message };
+		return verdict.reservation ? { ok: true, reservation: verdict.reservation } : { ok: true };
 	} catch (error) {
-		rt.logger.warn({ err: error, sessionId: record.sessionId }, "the budget check failed; the turn runs");
-		return undefined;
+		rt.logger.warn({ err: error, sessionId }, "the budget reservation failed; the request is sent");
+		return { ok: true };
 	}
 }
 
-/** Report a model step's usage to the budget hook (awaited, so counters are current when the turn ends; a failure is logged). */
+/**
+ * Report a request's usage to the budget hook with its reservation (zero usage gives a failed request's
+ * reservation back). Awaited, so counters are current when the turn ends; a failure is logged.
+ */
 export async function reportUsage(
 	rt: EngineContext,
-	record: SessionRecord,
+	sessionId: string,
 	who: Participant,
-	agent: "prober" | "teacher" | "grader",
+	agent: UsageAgent,
 	model: LanguageModelV3,
 	usage: StepUsage,
+	reservation?: Reservation,
 ): Promise<void> {
 	if (!rt.budget) return;
 	try {
-		await rt.budget.spent({ sessionId: record.sessionId, by: who, agent, model: model.modelId, ...usage });
+		await rt.budget.spent({ sessionId, by: who, agent, model: model.modelId, ...usage }, reservation);
 	} catch (error) {
-		rt.logger.warn({ err: error, sessionId: record.sessionId }, "recording a step's usage failed");
+		rt.logger.warn({ err: error, sessionId }, "recording a request's usage failed");
 	}
 }

@@ -29,6 +29,8 @@ export interface EngineContext {
 	hub: EventHub;
 	agents: { prober: LessonAgent; teacher: LessonAgent };
 	maxStepsPerTurn: number;
+	/** The most tokens a turn step's reply may hold; also what each step reserves against cost caps beyond its input. */
+	maxOutputTokens: number;
 	maxRetries: number;
 	/** First retry backoff (doubles per retry). */
 	retryDelayMs: number;
@@ -48,7 +50,7 @@ export interface EngineContext {
 	leaseWaitMs?: number;
 	/** Turns (and gradings) start through it: held back while the process's event loop lags (turn-gate.ts). */
 	turnGate?: TurnGate;
-	/** Cost caps: consulted before a turn, told each step's usage (TutorOptions.budget). */
+	/** Cost caps: reserves before each model request (turn step, hint, grading), told its usage after (TutorOptions.budget). */
 	budget?: TurnBudget;
 	now: () => Date;
 	/** Group lessons: the timers that close votes (engine/votes.ts). */

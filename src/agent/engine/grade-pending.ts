@@ -9,14 +9,16 @@
  */
 
 import type { AnswerResult, TutorEvent } from "../../core/contracts/events.ts";
-import { reportUsage, turnPayer } from "./budget.ts";
+import { estimateInputTokens, reportUsage, reserveUsage, turnPayer } from "./budget.ts";
 import type { EngineContext } from "./context.ts";
 import { displayQuiz } from "./display.ts";
-import { gradeAnswer, gradeRequest } from "./grader.ts";
+import { GRADE_MAX_OUTPUT_TOKENS, type GradeOutcome, gradeAnswer, gradeRequest, gradeRequestText } from "./grader.ts";
 import { saveUntilStored } from "./persist.ts";
 import { answeredPart, replaceToolPart } from "./record-edit.ts";
 import type { SessionState } from "./session-state.ts";
 import { findToolCall, toolNameOf } from "./transcript.ts";
+
+const NO_USAGE = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
 
 /** Most gradings run before one turn (a batch of answers is small; the rest keep the fallback). */
 const MAX_GRADINGS_PER_TURN = 8;
@@ -60,12 +62,24 @@ export async function gradePending(rt: EngineContext, state: SessionState): Prom
 		const undecided = found?.part.state === "output-available" ? (found.part.output as AnswerResult) : undefined;
 		let event: TutorEvent | undefined;
 		if (quiz && undecided && needsGrading("quiz", undecided)) {
-			const outcome = await gradeAnswer(rt.models.grader, gradeRequest(quiz, undecided.answer), {
-				deadlineMs: rt.gradingTimeoutMs,
-				signal: rt.signal,
-				maxRetries: Math.min(rt.maxRetries, 1),
-				...(record.language ? { language: record.language } : {}),
+			const request = gradeRequest(quiz, undecided.answer);
+			// Cost caps: the grading reserves what it may cost first; refused, the teacher judges the answer.
+			const payer = turnPayer(record);
+			const reserved = await reserveUsage(rt, sessionId, payer, "grader", rt.models.grader, {
+				inputTokens: estimateInputTokens(gradeRequestText(request, record.language)),
+				outputTokens: GRADE_MAX_OUTPUT_TOKENS,
 			});
+			const outcome: GradeOutcome = reserved.ok
+				? await gradeAnswer(rt.models.grader, request, {
+						deadlineMs: rt.gradingTimeoutMs,
+						signal: rt.signal,
+						maxRetries: Math.min(rt.maxRetries, 1),
+						...(record.language ? { language: record.language } : {}),
+					})
+				: { ok: false, problem: "over the budget" };
+			// A failed grading's usage is unknown: its reservation is given back.
+			if (reserved.ok && !outcome.ok && reserved.reservation)
+				await reportUsage(rt, sessionId, payer, "grader", rt.models.grader, NO_USAGE, reserved.reservation);
 			// Closing: the grading stays listed (and the turn open on disk): the next start grades it again.
 			if (rt.signal.aborted) return;
 			let result = undecided;
@@ -74,7 +88,15 @@ export async function gradePending(rt: EngineContext, state: SessionState): Prom
 				record.usage.inputTokens += outcome.usage.inputTokens;
 				record.usage.outputTokens += outcome.usage.outputTokens;
 				record.usage.cachedInputTokens += outcome.usage.cachedInputTokens;
-				await reportUsage(rt, record, turnPayer(record), "grader", rt.models.grader, outcome.usage);
+				await reportUsage(
+					rt,
+					sessionId,
+					payer,
+					"grader",
+					rt.models.grader,
+					outcome.usage,
+					reserved.ok ? reserved.reservation : undefined,
+				);
 			} else
 				rt.logger.warn(
 					{ sessionId, toolCallId, problem: outcome.problem },

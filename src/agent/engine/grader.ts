@@ -17,6 +17,8 @@ import { GRADER_PROMPT } from "../prompts/index.ts";
 
 /** The structured output's name: it tells a model (the demo) that a request is a grading request. */
 export const GRADE_OUTPUT_NAME = "learnharness_grade";
+/** The most tokens a verdict may hold (also what a grading reserves against cost caps beyond its input). */
+export const GRADE_MAX_OUTPUT_TOKENS = 200;
 /** Longest reason kept (one line for the teacher and the card). */
 export const MAX_REASON_CHARS = 200;
 
@@ -86,6 +88,11 @@ function graderSystem(language: Locale | undefined): string {
 	return `${GRADER_PROMPT}\n\nWrite the reason in ${LANGUAGE_NAMES[language].english}.`;
 }
 
+/** What a grading request is made of (its system, prompt and output schema), for estimating its cost. */
+export function gradeRequestText(request: GradeRequest, language?: Locale): unknown {
+	return { system: graderSystem(language), prompt: JSON.stringify(request), schema: z.toJSONSchema(gradeSchema) };
+}
+
 /** Ask the grader; never throws (a failure is `{ ok: false }`). */
 export async function gradeAnswer(
 	model: LanguageModelV3,
@@ -103,7 +110,7 @@ export async function gradeAnswer(
 				description: "The verdict on a learner's typed answer and one short line why.",
 			}),
 			temperature: 0,
-			maxOutputTokens: 200,
+			maxOutputTokens: GRADE_MAX_OUTPUT_TOKENS,
 			maxRetries: options.maxRetries,
 			// The SDK's own deadline (retries included) and the tutor's close signal.
 			timeout: { totalMs: options.deadlineMs },

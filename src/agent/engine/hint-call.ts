@@ -2,14 +2,19 @@
  * The hint side call: one bounded request to the teacher's model for a hint
  * on an open quiz, told not to give the answer away. It is not a turn: no
  * tools, nothing added to the transcript but the hint our code keeps (and
- * checks: core/struggle.ts safeHint). Never throws: a failed or empty call
- * gives the generic hint.
+ * checks: core/struggle.ts safeHint). Counted and capped like a turn's step
+ * (reserved before, reported after). Never throws: a failed or empty call, or
+ * one the budget refuses, gives the generic hint.
  */
 
 import { streamText } from "ai";
+import type { Participant } from "../../core/contracts/events.ts";
 import type { QuizToolInput } from "../../core/question-core.ts";
 import { GENERIC_HINT, MAX_HINT_CHARS, type QuizAttempt, safeHint } from "../../core/struggle.ts";
+import { estimateInputTokens, reportUsage, reserveUsage } from "./budget.ts";
 import type { EngineContext } from "./context.ts";
+
+const NO_USAGE = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
 
 /** The first line of the hint call's system prompt (the demo model recognises a hint request by it). */
 export const HINT_REQUEST_MARKER = "[learnharness hint request]";
@@ -35,33 +40,62 @@ export function hintPrompt(quiz: QuizToolInput, attempts: readonly QuizAttempt[]
 	return lines.join("\n");
 }
 
-/** Ask the teacher's model for a hint; the checked hint (GENERIC_HINT on failure) and its tokens. */
+/** The most tokens a hint may hold (also what a hint reserves against cost caps beyond its input). */
+export const HINT_MAX_OUTPUT_TOKENS = 200;
+
+/** A hint for the learner, its tokens, and the budget's refusal when the model was not asked (cost caps). */
+export interface HintReply {
+	text: string;
+	inputTokens: number;
+	outputTokens: number;
+	/** The budget notice when the hint's reservation was refused (the text is then GENERIC_HINT). */
+	overBudget?: string;
+}
+
+/** Ask the teacher's model for a hint, charged to `by`; the checked hint (GENERIC_HINT on failure or over budget) and its tokens. */
 export async function askForHint(
 	ctx: EngineContext,
 	quiz: QuizToolInput,
 	attempts: readonly QuizAttempt[],
 	hints: readonly string[],
 	sessionId: string,
-): Promise<{ text: string; inputTokens: number; outputTokens: number }> {
+	by: Participant,
+): Promise<HintReply> {
+	const model = ctx.models.teacher;
+	const prompt = hintPrompt(quiz, attempts, hints);
+	const reserved = await reserveUsage(ctx, sessionId, by, "hint", model, {
+		inputTokens: estimateInputTokens({ system: HINT_SYSTEM, prompt }),
+		outputTokens: HINT_MAX_OUTPUT_TOKENS,
+	});
+	if (!reserved.ok) return { text: GENERIC_HINT, inputTokens: 0, outputTokens: 0, overBudget: reserved.message };
+	const reservation = reserved.reservation;
 	try {
 		const result = streamText({
-			model: ctx.models.teacher,
+			model,
 			system: HINT_SYSTEM,
-			prompt: hintPrompt(quiz, attempts, hints),
-			maxOutputTokens: 200,
+			prompt,
+			maxOutputTokens: HINT_MAX_OUTPUT_TOKENS,
 			maxRetries: Math.min(ctx.maxRetries, 1),
 			abortSignal: AbortSignal.any([ctx.signal, AbortSignal.timeout(HINT_TIMEOUT_MS)]),
 			onError: () => undefined, // the awaited text below rejects too: handled there
 		});
 		const text = (await result.text).slice(0, MAX_HINT_CHARS * 2);
 		const usage = await Promise.resolve(result.usage).catch(() => undefined);
-		return {
-			text: safeHint(text, quiz.correctAnswer),
+		const spent = {
 			inputTokens: usage?.inputTokens ?? 0,
 			outputTokens: usage?.outputTokens ?? 0,
+			cachedInputTokens: usage?.inputTokenDetails?.cacheReadTokens ?? 0,
+		};
+		await reportUsage(ctx, sessionId, by, "hint", model, spent, reservation);
+		return {
+			text: safeHint(text, quiz.correctAnswer),
+			inputTokens: spent.inputTokens,
+			outputTokens: spent.outputTokens,
 		};
 	} catch (error) {
 		ctx.logger.warn({ err: error, sessionId }, "the hint request failed; a generic hint is shown");
+		// Its usage is unknown: the reservation is given back.
+		await reportUsage(ctx, sessionId, by, "hint", model, NO_USAGE, reservation);
 		return { text: GENERIC_HINT, inputTokens: 0, outputTokens: 0 };
 	}
 }

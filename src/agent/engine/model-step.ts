@@ -22,6 +22,7 @@ import type {
 import type { LanguageModel, ModelMessage } from "ai";
 import type { Locale } from "../../core/i18n/index.ts";
 import type { LessonAgent } from "./agents.ts";
+import { DEFAULT_MAX_OUTPUT_TOKENS, estimateInputTokens } from "./budget.ts";
 import { toFunctionTools, toLanguageModelPrompt } from "./model-prompt.ts";
 import { ClosedError, describeModelError, ModelTimeoutError, retryable, retryDelay, sleep } from "./model-retry.ts";
 import { meta, type ParsedToolCall, parseToolCall } from "./model-tools.ts";
@@ -65,6 +66,14 @@ export interface ModelStepRequest {
 	/** Record an OpenTelemetry span per step (default off: no span, no call into OpenTelemetry). */
 	telemetry?: boolean;
 	abortSignal?: AbortSignal;
+	/** The most tokens the reply may hold (the provider's maxOutputTokens; unset: the provider's default). */
+	maxOutputTokens?: number;
+	/**
+	 * Cost caps: called once the request is built, before anything is sent, with what it may cost (its
+	 * estimated input and its maximum output). A message refuses it: nothing is sent and the step fails
+	 * with code "budget" and that message. Must not throw.
+	 */
+	reserve?: (estimate: { inputTokens: number; outputTokens: number }) => Promise<string | undefined>;
 }
 
 /** The LanguageModelV3 behind a LanguageModel setting; the engine speaks the v3 spec only. */
@@ -226,8 +235,19 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
 		const options: LanguageModelV3CallOptions = {
 			prompt: toLanguageModelPrompt(request.agent.system, request.messages),
 			...(tools.length > 0 ? { tools, toolChoice: { type: "auto" as const } } : {}),
+			...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
 			includeRawChunks: false,
 		};
+		if (request.reserve) {
+			const refused = await request.reserve({
+				inputTokens: estimateInputTokens({ prompt: options.prompt, tools }),
+				outputTokens: request.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+			});
+			if (refused !== undefined) {
+				span?.end({ ok: false, attempts: 0, code: "budget", message: refused });
+				return { ok: false, code: "budget", message: refused };
+			}
+		}
 		for (let n = 0; ; n++) {
 			try {
 				attempts++;

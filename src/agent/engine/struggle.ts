@@ -132,11 +132,15 @@ export async function applyHelp(
 		}
 		case "hint": {
 			if (!open.quiz) return NOTHING;
-			const hint = await askForHint(ctx, open.quiz, entry.attempts, entry.hints, sessionId);
+			const hint = await askForHint(ctx, open.quiz, entry.attempts, entry.hints, sessionId, by);
 			state.record.usage.inputTokens += hint.inputTokens;
 			state.record.usage.outputTokens += hint.outputTokens;
 			keepEntry(state, toolCallId, { ...entry, hints: [...entry.hints, hint.text] });
-			return { events: [{ type: "hint", sessionId, toolCallId, text: hint.text, by }], changed: true, turn: false };
+			const events: TutorEvent[] = [{ type: "hint", sessionId, toolCallId, text: hint.text, by }];
+			// Over budget: the generic hint, and the notice saying why.
+			if (hint.overBudget)
+				events.push({ type: "error", sessionId, code: "budget", message: hint.overBudget, retryable: false });
+			return { events, changed: true, turn: false };
 		}
 		case "show":
 			return resolve(state, toolCallId, { answer: lastTry, correct: false, revealed: true, note: REVEALED_NOTE, by });

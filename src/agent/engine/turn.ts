@@ -5,11 +5,12 @@
  * with no further question, the lesson ends ("completed").
  */
 
+import type { Reservation } from "../../core/contracts/budget.ts";
 import { DEFAULT_LOCALE, t } from "../../core/i18n/index.ts";
 import { isStoreConflict } from "../store/errors.ts";
 import type { SessionRecord } from "../store/types.ts";
 import { agentFor } from "./agents.ts";
-import { budgetRefusal, reportUsage, turnPayer } from "./budget.ts";
+import { reportUsage, reserveUsage, turnPayer } from "./budget.ts";
 import type { EngineContext } from "./context.ts";
 import { endLesson } from "./lesson-end.ts";
 import { isPictureRefusal } from "./model-retry.ts";
@@ -22,6 +23,8 @@ import type { SessionState } from "./session-state.ts";
 import { settleStep } from "./settle-step.ts";
 import { pendingLearnerCalls, probeConcluded } from "./transcript.ts";
 import { holdQuestionsForRevote, openRevoteIfDue } from "./votes.ts";
+
+const NO_USAGE: StepUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
 
 /** Content the learner or the transcript gains from (reasoning alone is not a reply). */
 const says = (c: StepContent): boolean => c.type === "tool-call" || (c.type === "text" && c.text.trim() !== "");
@@ -43,20 +46,17 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 	const record = state.record;
 	const sessionId = record.sessionId;
 	const payer = turnPayer(record);
-	const overBudget = await budgetRefusal(rt, record, payer);
-	if (overBudget !== undefined) {
-		// Skipped before any model request; what triggered it stays recorded (a message continues it later).
-		closeTurn(record);
-		await save(rt, state).catch((error: unknown) =>
-			rt.logger.warn({ err: error, sessionId }, "closing a skipped turn failed"),
-		);
-		await rt.hub.emit({ type: "error", sessionId, code: "budget", message: overBudget, retryable: false });
-		return;
-	}
 	record.turnOpen = true;
 	// Counted before the first request: a learner's picture goes to the model for PICTURE_TURNS turns.
 	record.turns = (record.turns ?? 0) + 1;
-	await rt.hub.emit({ type: "typing", sessionId, active: true });
+	// With cost caps, typing starts once the first request's reservation is granted (a refused turn shows none).
+	let typing = false;
+	const typingOn = async () => {
+		if (typing) return;
+		typing = true;
+		await rt.hub.emit({ type: "typing", sessionId, active: true });
+	};
+	if (!rt.budget) await typingOn();
 	let agentName: string | undefined;
 	let draftId: string | undefined;
 	let steps = 0;
@@ -88,8 +88,18 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 			}
 			steps++;
 			const request = await requestMessages(rt, record);
+			const model = rt.models[agent.name];
+			// Cost caps: each step reserves its estimate before it is sent, and hands it back with its usage.
+			let reservation: Reservation | undefined;
+			const reserve = async (estimate: { inputTokens: number; outputTokens: number }) => {
+				const reserved = await reserveUsage(rt, sessionId, payer, agent.name, model, estimate);
+				if (!reserved.ok) return reserved.message;
+				reservation = reserved.reservation;
+				await typingOn();
+				return undefined;
+			};
 			const outcome = await runModelStep({
-				model: rt.models[agent.name],
+				model,
 				agent,
 				messages: request.messages,
 				maxRetries: rt.maxRetries,
@@ -99,8 +109,18 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 				totalTimeoutMs: rt.totalTimeoutMs,
 				telemetry: rt.telemetry,
 				abortSignal: rt.signal,
+				maxOutputTokens: rt.maxOutputTokens,
+				...(rt.budget ? { reserve } : {}),
 			});
 			if (!outcome.ok) {
+				// A failed request's usage is unknown: its reservation is given back.
+				if (reservation) await reportUsage(rt, sessionId, payer, agent.name, model, NO_USAGE, reservation);
+				if (outcome.code === "budget") {
+					// Refused before it was sent: the turn ends here, every earlier step saved with its results, and
+					// what triggered it stays recorded (a message continues it later).
+					await rt.hub.emit({ type: "error", sessionId, code: "budget", message: outcome.message, retryable: false });
+					break;
+				}
 				if (rt.signal.aborted) break;
 				if (!withoutPictures && isPictureRefusal(outcome.error, request.carried.length > 0)) {
 					// The provider refused a request carrying pictures: they are marked (the model sees their
@@ -120,7 +140,7 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 				break;
 			}
 			addUsage(record, outcome.usage);
-			await reportUsage(rt, record, payer, agent.name, rt.models[agent.name], outcome.usage);
+			await reportUsage(rt, sessionId, payer, agent.name, model, outcome.usage, reservation);
 			if (!outcome.content.some(says)) {
 				// An empty reply (some local models send one now and then): ask again once, then report it.
 				if (++empty < 2) continue;
@@ -191,7 +211,7 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 				rt.logger.warn({ err: error, sessionId }, "closing the turn could not be saved"),
 			);
 		}
-		await rt.hub.emit({ type: "typing", sessionId, active: false });
+		if (typing) await rt.hub.emit({ type: "typing", sessionId, active: false });
 	}
 	// A lost lease: this copy is not the session any more (the new holder goes on from the stored one).
 	if (state.stale) return;

@@ -4,6 +4,8 @@
  * for a click) and no model request is made, `/lesson usage` totals equal the
  * scripted turns' usage with an estimated cost, `/lesson status` shows the
  * lesson's tokens, and the server budget stops a new lesson's first turn.
+ * The caps are sized for real requests: a step is sent only when its estimated
+ * input (here about 3,000 tokens: the prompt and tools) fits what is left.
  */
 
 import { describe, expect, it } from "vitest";
@@ -17,7 +19,8 @@ const quiz = (id: string) => ({
 	input: { question: `Question ${id}?`, options: ["yes", "no"], correctAnswer: "yes" },
 });
 const script: Reply[] = [
-	{ text: "Hi!", calls: [quiz("q1")], usage: { input: 100, cached: 40, output: 20 } },
+	// The first turn's input fits the member's 6,000; its reply passes the cap (by less than its maximum output).
+	{ text: "Hi!", calls: [quiz("q1")], usage: { input: 5_000, cached: 40, output: 1_200 } },
 	{ text: "Right.", calls: [quiz("q2")], usage: { input: 50, cached: 10, output: 10 } },
 ];
 
@@ -52,10 +55,10 @@ describe("token budgets on Discord", () => {
 			/model=input,output/,
 		);
 		const saved = await replyOf(
-			run(fake.users.admin, fake.ids.general, "config", { member_tokens_per_day: 150, price: "mock-model-id=1,2" }),
+			run(fake.users.admin, fake.ids.general, "config", { member_tokens_per_day: 6000, price: "mock-model-id=1,2" }),
 		);
 		expect(saved).toContain("Saved.");
-		expect(saved).toContain("Tokens per member: 150 tokens per day");
+		expect(saved).toContain("Tokens per member: 6,000 tokens per day");
 		expect(saved).toContain("Tokens per server: unlimited");
 		expect(saved).toContain("mock-model-id $1/$2");
 	});
@@ -64,33 +67,32 @@ describe("token budgets on Discord", () => {
 		await replyOf(run(fake.users.learner, fake.ids.general, "start", { topic: "fractions" }));
 		const thread = fake.createdThreads().find((t) => t.name === "fractions")!;
 		const sessionId = `discord:${fake.guild.id}:${thread.id}`;
-		await answer(thread.id, "q1"); // 120 tokens so far: under 150, the turn runs (180 after it)
-		const click = await answer(thread.id, "q2"); // its card shows once the second turn ran
-		expect(model.doStreamCalls.length).toBe(2);
+		const click = await answer(thread.id, "q1"); // 6,200 tokens after the first turn: over 6,000
+		expect(model.doStreamCalls.length).toBe(1);
 		const notice = new RegExp(
-			`Today's tutor budget of <@${fake.users.learner.id}> is used up \\(150 tokens\\)\\. It resets at 00:00 UTC, in \\d+ (hr|min)`,
+			`Today's tutor budget of <@${fake.users.learner.id}> is used up \\(6,000 tokens\\)\\. It resets at 00:00 UTC, in \\d+ (hr|min)`,
 		);
 		await fake.waitFor(
 			() => fake.channelMessages(thread.id).find((m) => notice.test(m.content)),
 			"the budget notice in the thread",
 		);
 		await stack.tutor.idle(sessionId);
-		expect(model.doStreamCalls.length).toBe(2); // no request for the turn over budget
+		expect(model.doStreamCalls.length).toBe(1); // no request for the turn over budget
 		const privately = await fake.waitFor(() => fake.messages.get(click.followupIds[0] ?? ""), "the private notice");
 		expect(privately.content).toMatch(notice);
 		// The answer itself was recorded.
 		expect((await stack.tutor.getSession(sessionId))?.pending).toEqual([]);
 		const status = await replyOf(run(fake.users.learner, thread.id, "status"));
-		expect(status).toContain("Tokens: 150 input (50 cached) + 30 output");
+		expect(status).toContain("Tokens: 5,000 input (40 cached) + 1,200 output");
 	});
 
 	it("reports usage per member and model equal to the turns' usage, with the estimated cost", async () => {
 		const usage = await replyOf(run(fake.users.admin, fake.ids.general, "usage"));
 		const today = usage.split("This month")[0] ?? "";
-		expect(today).toMatch(/150 input \(50 cached\) \+ 30 output tokens · ≈ \$0\.0002/);
-		expect(today).toContain("mock-model-id: 150 in, 30 out");
-		expect(today).toContain(`<@${fake.users.learner.id}>: 180 tokens`);
-		expect(usage.split("This month")[1]).toContain(`<@${fake.users.learner.id}>: 180 tokens`);
+		expect(today).toMatch(/5,000 input \(40 cached\) \+ 1,200 output tokens · ≈ \$0\.0074/);
+		expect(today).toContain("mock-model-id: 5,000 in, 1,200 out");
+		expect(today).toContain(`<@${fake.users.learner.id}>: 6,200 tokens`);
+		expect(usage.split("This month")[1]).toContain(`<@${fake.users.learner.id}>: 6,200 tokens`);
 	});
 
 	it("stops a new lesson's first turn when the server's budget is used up", async () => {
@@ -108,6 +110,6 @@ describe("token budgets on Discord", () => {
 					.find((m) => m.content.includes("Today's tutor budget for this server is used up (100 tokens)")),
 			"the server budget notice",
 		);
-		expect(model.doStreamCalls.length).toBe(2);
+		expect(model.doStreamCalls.length).toBe(1);
 	});
 });

@@ -185,9 +185,9 @@ describe.each(backends)("forget-me during a running lesson on %s", (_, available
 				// The held turn outlives forget-me's wait: the deletion goes ahead while it runs.
 				forgetWaitMs: 100,
 				budget: {
-					beforeTurn: (sessionId, who) => budgets.budget.beforeTurn(sessionId, who),
-					async spent(usage) {
-						await budgets.budget.spent(usage);
+					reserve: (estimate) => budgets.budget.reserve(estimate),
+					async spent(usage, reservation) {
+						await budgets.budget.spent(usage, reservation);
 						charged.push(usage);
 					},
 				},

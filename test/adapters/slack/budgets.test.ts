@@ -2,7 +2,7 @@
  * Slack parity for cost caps: `/lesson config` sets the workspace and member
  * budgets and prices (admins only), `/lesson usage` (admins only) reports the
  * usage the engine's hook recorded, and a member over budget is refused before
- * a turn with the workspace's wording. Real Bolt over HTTP, the fake Slack and
+ * a model request with the workspace's wording. Real Bolt over HTTP, the fake Slack and
  * a fake Tutor; usage goes in through the budget hook as the engine sends it.
  */
 
@@ -72,13 +72,18 @@ describe("Slack token budgets and /lesson usage", { timeout: 20_000 }, () => {
 			outputTokens: output,
 			cachedInputTokens: 0,
 		});
-		expect(await budgets.budget.beforeTurn(sessionId, { id: "U1" })).toEqual({ ok: true });
-		await budgets.budget.spent(turn(60, 20));
-		await budgets.budget.spent(turn(15, 5));
-		const verdict = await budgets.budget.beforeTurn(sessionId, { id: "U1" });
+		const ask = (id: string, inputTokens: number, outputTokens = 10) =>
+			budgets.budget.reserve({ sessionId, by: { id }, agent: "prober", model: "demo", inputTokens, outputTokens });
+		const first = await ask("U1", 50);
+		expect(first.ok).toBe(true);
+		await budgets.budget.spent(turn(60, 20), first.ok ? first.reservation : undefined);
+		const second = await ask("U1", 10);
+		expect(second.ok).toBe(true);
+		await budgets.budget.spent(turn(15, 5), second.ok ? second.reservation : undefined);
+		const verdict = await ask("U1", 1);
 		expect(verdict.ok).toBe(false);
 		if (!verdict.ok) expect(verdict.message).toMatch(/^Today's tutor budget of <@U1> is used up \(100 tokens\)\./);
-		expect(await budgets.budget.beforeTurn(sessionId, { id: "UADMIN" })).toEqual({ ok: true });
+		expect((await ask("UADMIN", 10)).ok).toBe(true);
 		expect(await command("usage")).toMatch(/Only admins/);
 		const usage = await command("usage", ROOT);
 		expect(usage).toMatch(/Today \([\d-]+, UTC\): 75 input \(0 cached\) \+ 25 output tokens · ≈ \$0\.0004/);

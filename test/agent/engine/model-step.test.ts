@@ -214,6 +214,24 @@ describe("the model step sends what streamText sends", () => {
 		for (const agent of [agents.prober, agents.teacher]) await expectSameRequest(agent, messages);
 	});
 
+	it("a maximum output (what cost caps reserve) is sent as streamText sends maxOutputTokens", async () => {
+		const mock = new MockLanguageModelV3({ doStream: async () => ({ stream: replyStream({ text: "ok" }) }) });
+		const result = streamText({
+			model: mock,
+			system: agents.teacher.system,
+			messages: multiStep,
+			tools: agents.teacher.toolSet,
+			maxOutputTokens: 1_234,
+			maxRetries: 0,
+			onError: () => {},
+		});
+		await result.consumeStream();
+		expect(await step(mock, agents.teacher, multiStep, { maxOutputTokens: 1_234 })).toMatchObject({ ok: true });
+		const [theirs, ours] = mock.doStreamCalls;
+		expect(ours?.maxOutputTokens).toBe(1_234);
+		expect(sent(ours)).toEqual(sent(theirs));
+	});
+
 	it("a multi-step transcript with tool errors (text and JSON), merged tool messages and empty parts", async () => {
 		for (const agent of [agents.prober, agents.teacher]) await expectSameRequest(agent, multiStep);
 	});
