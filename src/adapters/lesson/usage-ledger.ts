@@ -165,12 +165,21 @@ export class UsageLedger {
 	async charge(community: string, usage: TurnUsage, now: Date = new Date(), reservation?: Reservation): Promise<void> {
 		const { day, month } = periodsOf(now);
 		const spent = num(usage.inputTokens) + num(usage.outputTokens);
-		const charged = await this.chargeable(`usage:${community}:${day}`, usage);
+		// Tracked at once (before any await): a read in this process waits for this charge.
+		const charged = this.chargeable(`usage:${community}:${day}`, usage);
+		const dayBase = `usage:${community}:${day}`;
+		const monthBase = `usage:${community}:${month}`;
 		await Promise.all([
-			this.track(`usage:${community}:${day}`, this.add(`usage:${community}:${day}`, charged, DAY_TTL_MS)),
-			this.track(`usage:${community}:${month}`, this.add(`usage:${community}:${month}`, charged, MONTH_TTL_MS)),
+			this.track(
+				dayBase,
+				charged.then((c) => this.add(dayBase, c, DAY_TTL_MS)),
+			),
+			this.track(
+				monthBase,
+				charged.then((c) => this.add(monthBase, c, MONTH_TTL_MS)),
+			),
 			// Cost caps: the reservation's estimate becomes what was spent (the difference, may be negative).
-			this.spend.spent(community, charged.by.id, spent, reservation, now),
+			charged.then((c) => this.spend.spent(community, c.by.id, spent, reservation, now)),
 		]);
 	}
 
