@@ -18,6 +18,7 @@ import { skipPending } from "./learner-results.ts";
 import { refresh, takeLease, underLease } from "./lease.ts";
 import { endLesson } from "./lesson-end.ts";
 import { notSavedMessage, restoreRecord, saveDelayedMessage, saveRetrying, snapshotRecord } from "./persist.ts";
+import { dropQueued } from "./queued.ts";
 import { recoverUnderLease } from "./recover.ts";
 import type { Job, SessionState } from "./session-state.ts";
 import { applyAnswer, applyHelp } from "./struggle.ts";
@@ -156,7 +157,11 @@ async function deliver(ctx: EngineContext, state: SessionState, jobs: Job[]): Pr
 		const ended = await endLesson(ctx, state, ending.reason, {
 			...(ending.by ? { by: ending.by } : {}),
 			withinMs: retryWindow(ctx, [ending]),
-			saved: () => settleDelivered([ending], DELIVERED),
+			saved: () => {
+				settleDelivered([ending], DELIVERED);
+				// The end is on disk: its queued entry goes with the next save (an ended lesson admits nothing).
+				if (dropQueued(state.record, [ending])) state.dirty = true;
+			},
 		});
 		if (!ended) await refuseBatch(ctx, state, [ending]);
 	}
@@ -178,10 +183,14 @@ async function applyBatch(ctx: EngineContext, state: SessionState, jobs: Job[]) 
 			break; // nothing is admitted after an end
 		}
 		const applied = await applyJob(ctx, state, job);
+		// In the same run of microtasks as the job's effect (no save can start between): both, or neither, on disk.
+		if (dropQueued(record, [job])) changed = true;
 		events.push(...applied.events);
 		if (applied.turn) turn = true;
 		if (applied.changed) changed = true;
 	}
+	// Queued jobs not applied (the lesson ended before them) are dropped with this save.
+	if (dropQueued(record, end ? jobs.filter((j) => j !== end) : jobs)) changed = true;
 	// Inbox entries taken into this batch (shared stores) are marked applied in the same save.
 	const seen = inboxSeen(state);
 	if (seen > (record.inbox ?? 0)) {
@@ -201,7 +210,8 @@ async function refuseBatch(
 	jobs: Job[],
 	outcome: Extract<HandleResult, { ok: false }> = notSaved(state),
 ): Promise<void> {
-	const unheard = jobs.some((j) => j.delivered === undefined && j.type !== "kick");
+	// A queued job is in the stored record (engine/queued.ts): refused here only as the tutor closes, the next start applies it.
+	const unheard = jobs.some((j) => j.delivered === undefined && j.type !== "kick" && j.queued === undefined);
 	settleDelivered(jobs, outcome);
 	if (unheard) await storeNotice(ctx, state, outcome.message);
 }
