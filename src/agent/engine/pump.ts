@@ -29,9 +29,13 @@ import { applyVote, armVoteTimers, closeVote } from "./votes.ts";
 /** The text of a message that is only pictures (a user message needs words for models that read text first). */
 const PICTURE_ONLY = "(sent a picture)";
 const DELIVERED: HandleResult = { ok: true };
-/** The store refused a batch: not saved (or busy in another instance), in the lesson's language. */
-const notSaved = (state: SessionState) =>
-	({ ok: false, code: "store-unavailable", message: notSavedMessage(state.record.language) }) as const;
+/** The store refused a batch: not saved (or busy in another instance), in the lesson's language (a message: send it again). */
+const notSaved = (state: SessionState) => (job: Job) =>
+	({
+		ok: false,
+		code: "store-unavailable",
+		message: notSavedMessage(state.record.language, job.type === "message" ? "message" : "answer"),
+	}) as const;
 
 /** Apply one job to the record (no save); its events, whether it changed the record, whether a turn should run. */
 async function applyJob(
@@ -204,16 +208,12 @@ async function applyBatch(ctx: EngineContext, state: SessionState, jobs: Job[]) 
 }
 
 /** Tell the jobs' waiters the store refused them; jobs nobody waits for get a notice in the thread. */
-async function refuseBatch(
-	ctx: EngineContext,
-	state: SessionState,
-	jobs: Job[],
-	outcome: Extract<HandleResult, { ok: false }> = notSaved(state),
-): Promise<void> {
+async function refuseBatch(ctx: EngineContext, state: SessionState, jobs: Job[]): Promise<void> {
+	const outcome = notSaved(state);
 	// A queued job is in the stored record (engine/queued.ts): refused here only as the tutor closes, the next start applies it.
-	const unheard = jobs.some((j) => j.delivered === undefined && j.type !== "kick" && j.queued === undefined);
+	const unheard = jobs.find((j) => j.delivered === undefined && j.type !== "kick" && j.queued === undefined);
 	settleDelivered(jobs, outcome);
-	if (unheard) await storeNotice(ctx, state, outcome.message);
+	if (unheard) await storeNotice(ctx, state, outcome(unheard).message);
 }
 
 /** An `error` event about the store (not saved, or saved late). */
@@ -228,9 +228,9 @@ function storeNotice(ctx: EngineContext, state: SessionState, message: string): 
 }
 
 /** Tell the jobs' waiters how delivery ended (once each). */
-function settleDelivered(jobs: Job[], outcome: HandleResult): void {
+function settleDelivered(jobs: Job[], outcome: HandleResult | ((job: Job) => HandleResult)): void {
 	for (const job of jobs) {
-		job.delivered?.(outcome);
+		job.delivered?.(typeof outcome === "function" ? outcome(job) : outcome);
 		job.delivered = undefined;
 	}
 }
