@@ -28,6 +28,7 @@ import { asLanguageModelV3 } from "./engine/model-step.ts";
 import { notSavedMessage, save, saveRetrying } from "./engine/persist.ts";
 import { armVotes, kick } from "./engine/pump.ts";
 import { type QuestionEvent, replayEvents } from "./engine/question-events.ts";
+import { readmitAfterRestart, readmitQueued, receiveQueued } from "./engine/queued.ts";
 import { receiveShared } from "./engine/receive.ts";
 import { MAX_RERUNS } from "./engine/recover.ts";
 import { repairRecord } from "./engine/repair.ts";
@@ -327,21 +328,24 @@ export function createTutor(options: TutorOptions): Tutor {
 			if (!state) return { ok: false, code: "unknown-session", message: t(DEFAULT_LOCALE, "engine.noLesson") };
 			// Shared stores: into the session's inbox, for whichever process holds its lease.
 			if (inboxOf(rt)) return receiveShared(rt, state, event);
-			// The store is failing and a turn runs: queued, this event would wait in memory only. Refuse it.
+			const typed = (event as { type?: unknown } | null)?.type === "message" ? "message" : "answer";
+			// The store is failing and the session is busy: its save would wait behind the turn's retries. Refuse it.
 			if (!rt.storeHealthy && state.pump !== undefined)
-				return { ok: false, code: "store-unavailable", message: notSavedMessage(state.record.language) };
+				return { ok: false, code: "store-unavailable", message: notSavedMessage(state.record.language, typed) };
+			// Events a restart left queued in the record were acknowledged before it: they go first.
+			readmitQueued(rt, state);
 			// From here on everything is synchronous: two events cannot both claim one question.
 			const verdict = admit(state, event, rt.now().toISOString());
 			if (!verdict.ok) return verdict;
-			claim(state, verdict.job);
-			// Idle session (the common case): resolve once the event is on disk (or refused by the store),
-			// before any model work. During a turn the event queues behind it; the verdict stays immediate.
-			// A hint waits on a model call: its verdict is immediate, like an event queued behind a turn.
+			// Busy session (a turn runs, or events queued before this one are being saved), or a hint (it waits on
+			// a model call): the event rides a save of the record and is acknowledged once that save landed; the
+			// pump applies it after (engine/queued.ts). Never waits for model work.
 			const hint = verdict.job.type === "help" && verdict.job.kind === "hint";
-			const delivered =
-				state.pump === undefined && !hint
-					? new Promise<HandleResult>((done) => (verdict.job.delivered = done))
-					: Promise.resolve<HandleResult>({ ok: true });
+			if (state.pump !== undefined || state.storing > 0 || hint) return receiveQueued(rt, state, event, verdict);
+			claim(state, verdict.job);
+			// Idle session (the common case): applied and saved in one batch; resolves once that is on disk (or
+			// refused by the store), before any model work.
+			const delivered = new Promise<HandleResult>((done) => (verdict.job.delivered = done));
 			state.queue.push(verdict.job);
 			kick(rt, state);
 			const ack = verdict.ack;
@@ -429,7 +433,7 @@ export function createTutor(options: TutorOptions): Tutor {
 				// A grading cut off while another question is open: no turn re-runs it, so it runs on its own.
 				const regrade =
 					(record.grading?.length ?? 0) > 0 && !repair.cutOff && pendingLearnerCalls(record.messages).length > 0;
-				if (!repair.changed && replay.length === 0 && !regrade && !record.votes) continue;
+				if (!repair.changed && replay.length === 0 && !regrade && !record.votes && !record.queued) continue;
 				if (repair.changed) repaired++;
 				// A turn cut off with no question pending would leave the learner waiting: run it again,
 				// at most MAX_RERUNS times in a row (a turn that kills the process must not loop forever).
@@ -455,6 +459,7 @@ export function createTutor(options: TutorOptions): Tutor {
 				armVotes(rt, state);
 				logger.info({ sessionId, rerun, regrade, replayed: replay.length }, "session repaired after a restart");
 			}
+			readmitAfterRestart(rt, states.values());
 			startReruns();
 			return repaired;
 		},

@@ -62,12 +62,9 @@ export async function onMessage(ctx: ControlsContext, message: Message): Promise
 	const by = participantOf(message.author, message.member);
 	// A turn a typed message starts has no interaction to answer through: its output posts in the channel.
 	ctx.replies?.clear(threadId);
-	await ctx.controller.typed(
-		threadId,
-		by,
-		message.content,
-		files.length > 0 ? { files, actor: messageActor(message, ctx.logger) } : undefined,
-	);
+	// The actor hears what did not reach the tutor (pictures, or a message the store could not save): a message
+	// has no ephemeral reply, so a short reply. Nothing says "got it" before the tutor's verdict (that it is saved).
+	await ctx.controller.typed(threadId, by, message.content, { files, actor: messageActor(message, ctx.logger) });
 }
 
 let warned = false;

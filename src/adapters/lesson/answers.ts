@@ -36,7 +36,7 @@ export interface LessonImages {
 	source: ImageSource;
 }
 
-/** Files attached to a typed message, and who to tell when some do not reach the tutor. */
+/** Files attached to a typed message (maybe none), and who to tell when something does not reach the tutor. */
 export interface AttachedFiles {
 	files: IncomingFile[];
 	actor: Actor;
@@ -194,8 +194,18 @@ export function createAnswerFlows(deps: AnswerDeps) {
 			if (trimmed === "" && images.length === 0) return { ok: false, code: "invalid-answer", message: "empty" };
 			const event: LearnerEvent = { type: "message", text: trimmed, by, ...(images.length > 0 ? { images } : {}) };
 			const result = await tutor.handle(threadId, event);
-			if (!result.ok)
-				logger.debug({ sessionId: threadId, code: result.code }, `${port.name}: message not for the tutor`);
+			if (result.ok) return result;
+			// Not saved (the store failed, or the tutor is restarting): the writer is told to send it again.
+			// Every other refusal stays quiet (not the learner, no lesson: people chat in threads).
+			if ((result.code === "store-unavailable" || result.code === "closing") && attached) {
+				logger.warn({ sessionId: threadId, code: result.code }, `${port.name}: a typed message was not saved`);
+				const locale = await localeFor(attached.actor, threadId);
+				await attached.actor.notify(
+					result.code === "closing"
+						? refusalNotice(result, port.style, { locale })
+						: t(locale, "engine.messageNotSaved"),
+				);
+			} else logger.debug({ sessionId: threadId, code: result.code }, `${port.name}: message not for the tutor`);
 			return result;
 		},
 

@@ -106,7 +106,7 @@ export interface LessonController {
 	submitForm(actor: Actor, threadId: string, toolCallId: string, text: string): Promise<HandleResult>;
 	/** The learner-profile commands (undefined when the controller has no learning service). */
 	readonly profile: ProfileFlows | undefined;
-	/** A message typed in a lesson thread, with its attached files (pictures for the tutor). */
+	/** A message typed in a lesson thread, with its attached files (pictures for the tutor) and its author (told when it was not saved). */
 	typed(threadId: string, by: Participant, text: string, attached?: AttachedFiles): Promise<HandleResult>;
 }
 

@@ -99,7 +99,8 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 	const deliver = async (m: TypedMessage, threadId: string): Promise<HandleResult> => {
 		const by = await who(m.userId);
 		const target = { channelId: m.channelId, userId: m.userId, threadTs: m.threadTs };
-		const attached = m.files.length > 0 ? { files: m.files, actor: slackActor(ctx, by, target) } : undefined;
+		// The actor hears (ephemerally) what did not reach the tutor: pictures, or a message the store could not save.
+		const attached = { files: m.files, actor: slackActor(ctx, by, target) };
 		return ctx.controller.typed(threadId, by, stripMentions(m.text), attached);
 	};
 	const hasContent = (m: TypedMessage): boolean => stripMentions(m.text) !== "" || m.files.length > 0;

@@ -14,6 +14,8 @@ export interface EventHub {
 	settled(sessionId: string, withinMs: number): Promise<void>;
 	/** How many sinks listen. */
 	size(): number;
+	/** Run `work` once a sink listens: now, or after the next subscribe (work a restart left must reach a platform). */
+	whenHeard(work: () => void): void;
 	/** Deliver to every sink in turn; never rejects. */
 	emit(event: TutorEvent): Promise<void>;
 }
@@ -22,6 +24,7 @@ export interface EventHub {
 export function createEventHub(logger: Logger): EventHub {
 	const sinks = new Set<TutorEventSink>();
 	const settlers = new Set<(sessionId: string) => Promise<void>>();
+	let waiting: Array<() => void> = [];
 	return {
 		subscribe(sink, settled) {
 			// Wrap so the same function may subscribe twice and unsubscribe independently.
@@ -29,6 +32,9 @@ export function createEventHub(logger: Logger): EventHub {
 			const settler = settled ? (sessionId: string) => settled(sessionId) : undefined;
 			sinks.add(entry);
 			if (settler) settlers.add(settler);
+			const due = waiting;
+			waiting = [];
+			for (const work of due) work();
 			return () => {
 				sinks.delete(entry);
 				if (settler) settlers.delete(settler);
@@ -51,6 +57,10 @@ export function createEventHub(logger: Logger): EventHub {
 			clearTimeout(timer);
 		},
 		size: () => sinks.size,
+		whenHeard(work) {
+			if (sinks.size > 0) work();
+			else waiting.push(work);
+		},
 		async emit(event) {
 			for (const sink of [...sinks]) {
 				try {

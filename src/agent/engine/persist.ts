@@ -12,8 +12,9 @@ import type { SessionRecord } from "../store/types.ts";
 import type { EngineContext } from "./context.ts";
 import type { SessionState } from "./session-state.ts";
 
-/** The notice a learner sees when the store refused their event (nothing was recorded). */
-export const notSavedMessage = (locale: Locale = DEFAULT_LOCALE): string => t(locale, "engine.notSaved");
+/** The notice a learner sees when the store refused their event (nothing was recorded); a typed message is to be sent again. */
+export const notSavedMessage = (locale: Locale = DEFAULT_LOCALE, what: "answer" | "message" = "answer"): string =>
+	t(locale, what === "message" ? "engine.messageNotSaved" : "engine.notSaved");
 /** The notice while a turn's work waits for the store (it is kept in memory and saved when the store is back). */
 export const saveDelayedMessage = (locale: Locale = DEFAULT_LOCALE): string => t(locale, "engine.saveDelayed");
 
@@ -124,8 +125,15 @@ export function snapshotRecord(record: SessionRecord): SessionRecord {
 	};
 }
 
-/** Put a record back as a snapshot had it (in place: the live state keeps its object). */
+/**
+ * Put a record back as a snapshot had it (in place: the live state keeps its object). Events queued
+ * since the snapshot (engine/queued.ts) stay: each was acknowledged once a save carried it, and what
+ * is rolled back is other work.
+ */
 export function restoreRecord(record: SessionRecord, snapshot: SessionRecord): void {
+	const known = new Set((snapshot.queued ?? []).map((entry) => entry.id));
+	const since = (record.queued ?? []).filter((entry) => !known.has(entry.id));
 	for (const key of Object.keys(record) as Array<keyof SessionRecord>) if (!(key in snapshot)) delete record[key];
 	Object.assign(record, snapshot);
+	if (since.length > 0) record.queued = [...(snapshot.queued ?? []), ...since];
 }

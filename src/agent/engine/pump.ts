@@ -19,6 +19,7 @@ import { refresh, takeLease, underLease } from "./lease.ts";
 import { endLesson } from "./lesson-end.ts";
 import { notSavedMessage, restoreRecord, saveDelayedMessage, saveRetrying, snapshotRecord } from "./persist.ts";
 import { storePictures } from "./pictures.ts";
+import { dropQueued } from "./queued.ts";
 import { recoverUnderLease } from "./recover.ts";
 import type { Job, SessionState } from "./session-state.ts";
 import { applyAnswer, applyHelp } from "./struggle.ts";
@@ -29,9 +30,13 @@ import { applyVote, armVoteTimers, closeVote } from "./votes.ts";
 /** The text of a message that is only pictures (a user message needs words for models that read text first). */
 const PICTURE_ONLY = "(sent a picture)";
 const DELIVERED: HandleResult = { ok: true };
-/** The store refused a batch: not saved (or busy in another instance), in the lesson's language. */
-const notSaved = (state: SessionState) =>
-	({ ok: false, code: "store-unavailable", message: notSavedMessage(state.record.language) }) as const;
+/** The store refused a batch: not saved (or busy in another instance), in the lesson's language (a message: send it again). */
+const notSaved = (state: SessionState) => (job: Job) =>
+	({
+		ok: false,
+		code: "store-unavailable",
+		message: notSavedMessage(state.record.language, job.type === "message" ? "message" : "answer"),
+	}) as const;
 
 /** Apply one job to the record (no save); its events, whether it changed the record, whether a turn should run. */
 async function applyJob(
@@ -153,7 +158,11 @@ async function deliver(ctx: EngineContext, state: SessionState, jobs: Job[]): Pr
 		const ended = await endLesson(ctx, state, ending.reason, {
 			...(ending.by ? { by: ending.by } : {}),
 			withinMs: retryWindow(ctx, [ending]),
-			saved: () => settleDelivered([ending], DELIVERED),
+			saved: () => {
+				settleDelivered([ending], DELIVERED);
+				// The end is on disk: its queued entry goes with the next save (an ended lesson admits nothing).
+				if (dropQueued(state.record, [ending])) state.dirty = true;
+			},
 		});
 		if (!ended) await refuseBatch(ctx, state, [ending]);
 	}
@@ -176,6 +185,8 @@ async function applyBatch(ctx: EngineContext, state: SessionState, jobs: Job[]) 
 				break; // nothing is admitted after an end
 			}
 			const applied = await applyJob(ctx, state, job);
+			// In the same run of microtasks as the job's effect (no save can start between): both, or neither, on disk.
+			if (dropQueued(record, [job])) changed = true;
 			events.push(...applied.events);
 			if (applied.turn) turn = true;
 			if (applied.changed) changed = true;
@@ -185,6 +196,8 @@ async function applyBatch(ctx: EngineContext, state: SessionState, jobs: Job[]) 
 		restoreRecord(record, before);
 		throw error;
 	}
+	// Queued jobs not applied (the lesson ended before them) are dropped with this save.
+	if (dropQueued(record, end ? jobs.filter((j) => j !== end) : jobs)) changed = true;
 	// Inbox entries taken into this batch (shared stores) are marked applied in the same save.
 	const seen = inboxSeen(state);
 	if (seen > (record.inbox ?? 0)) {
@@ -198,15 +211,12 @@ async function applyBatch(ctx: EngineContext, state: SessionState, jobs: Job[]) 
 }
 
 /** Tell the jobs' waiters the store refused them; jobs nobody waits for get a notice in the thread. */
-async function refuseBatch(
-	ctx: EngineContext,
-	state: SessionState,
-	jobs: Job[],
-	outcome: Extract<HandleResult, { ok: false }> = notSaved(state),
-): Promise<void> {
-	const unheard = jobs.some((j) => j.delivered === undefined && j.type !== "kick");
+async function refuseBatch(ctx: EngineContext, state: SessionState, jobs: Job[]): Promise<void> {
+	const outcome = notSaved(state);
+	// A queued job is in the stored record (engine/queued.ts): refused here only as the tutor closes, the next start applies it.
+	const unheard = jobs.find((j) => j.delivered === undefined && j.type !== "kick" && j.queued === undefined);
 	settleDelivered(jobs, outcome);
-	if (unheard) await storeNotice(ctx, state, outcome.message);
+	if (unheard) await storeNotice(ctx, state, outcome(unheard).message);
 }
 
 /** An `error` event about the store (not saved, or saved late). */
@@ -221,9 +231,9 @@ function storeNotice(ctx: EngineContext, state: SessionState, message: string): 
 }
 
 /** Tell the jobs' waiters how delivery ended (once each). */
-function settleDelivered(jobs: Job[], outcome: HandleResult): void {
+function settleDelivered(jobs: Job[], outcome: HandleResult | ((job: Job) => HandleResult)): void {
 	for (const job of jobs) {
-		job.delivered?.(outcome);
+		job.delivered?.(typeof outcome === "function" ? outcome(job) : outcome);
 		job.delivered = undefined;
 	}
 }

@@ -33,6 +33,8 @@ export type Job = JobWork & {
 	 * refused it (nothing was recorded). handle() waits for it when the pump was idle.
 	 */
 	delivered?: (outcome: HandleResult) => void;
+	/** The id of the job's entry in `record.queued` (the embedded store's inbox): the save that applies it drops it. */
+	queued?: string;
 };
 
 /** What an admitted event did to a pending question before it is recorded. */
@@ -71,6 +73,10 @@ export interface SessionState {
 	 * wakes with `live` still set and must not trust its copy before a renewal says the lease is still its own.
 	 */
 	liveUntil?: number;
+	/** Embedded store: events written into `record.queued` whose save has not landed yet (later events queue behind them). */
+	storing: number;
+	/** Embedded store: the record came with `record.queued` entries (a restart): admitted again once (engine/queued.ts). */
+	inherited: boolean;
 	/** Shared stores: the highest inbox sequence number this process appended (it waits, bounded, until that one is applied). */
 	pushed?: number;
 	/** Shared stores: the highest inbox sequence number taken into `queue` (applied once a save carries it in `record.inbox`). */
@@ -90,6 +96,8 @@ export function newSessionState(record: SessionRecord): SessionState {
 		dirty: false,
 		unsaved: 0,
 		stale: false,
+		storing: 0,
+		inherited: (record.queued?.length ?? 0) > 0,
 	};
 }
 

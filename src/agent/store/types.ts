@@ -4,7 +4,7 @@
  */
 
 import type { UIMessage } from "ai";
-import type { LessonMode, Participant } from "../../core/contracts/events.ts";
+import type { LearnerEvent, LessonMode, Participant } from "../../core/contracts/events.ts";
 import type { Locale } from "../../core/i18n/index.ts";
 import type { StruggleEntry } from "../../core/struggle.ts";
 import type { GroupSettings, OpenVote } from "../../core/votes.ts";
@@ -78,6 +78,12 @@ export interface SessionRecord {
 	 */
 	struggle?: Record<string, StruggleEntry>;
 	/**
+	 * The embedded store's inbox: learner events acknowledged while the session was busy (a turn ran),
+	 * in arrival order, not yet applied. Each is acknowledged once a save carrying it landed; the save
+	 * that applies it drops it; a restart admits what is left again (engine/queued.ts).
+	 */
+	queued?: QueuedEvent[];
+	/**
 	 * Shared stores: the sequence number of the last inbox entry applied to this record (saved in the same
 	 * write as its effect, so an entry is applied once even when its holder dies before dropping it).
 	 */
@@ -87,6 +93,15 @@ export interface SessionRecord {
 	 * never stored). A save compares it with the stored one and refuses a copy that is not the latest.
 	 */
 	version?: number;
+}
+
+/** A learner event held in the session record until the pump applies it (SessionRecord.queued). */
+export interface QueuedEvent {
+	/** Unique in the session: the job that carries it drops this entry when it is applied. */
+	id: string;
+	event: LearnerEvent;
+	/** ISO time it was received (admission after a restart judges it as of then). */
+	at: string;
 }
 
 /** A session's lease: while held (and renewed), this process alone runs the session's turns. */

@@ -369,6 +369,8 @@ export const de: Record<MessageKey, string> = {
 	"engine.internal": "Bei uns ist etwas schiefgelaufen. Schick eine Nachricht, um weiterzumachen.",
 	"engine.notSaved":
 		"Die Lektion konnte gerade nicht gespeichert werden, daher wurde deine Antwort nicht erfasst. Versuch es gleich noch einmal.",
+	"engine.messageNotSaved":
+		"Die Lektion konnte gerade nicht gespeichert werden, daher wurde deine Nachricht nicht erfasst. Schick sie gleich noch einmal.",
 	"engine.saveDelayed":
 		"Der Lektionsspeicher antwortet nicht. Deine Lektion bleibt erhalten und geht von selbst weiter, sobald er wieder da ist.",
 	"engine.malformed": "Das Ereignis ist fehlerhaft (kein Typ oder keine `by.id`).",

@@ -360,6 +360,8 @@ export const en = {
 	"engine.failed": "The tutor's AI model failed ({detail}). {again}",
 	"engine.internal": "Something went wrong on our side. Send a message to continue.",
 	"engine.notSaved": "The lesson could not be saved just now, so your answer was not recorded. Try again in a moment.",
+	"engine.messageNotSaved":
+		"The lesson could not be saved just now, so your message was not recorded. Please send it again in a moment.",
 	"engine.saveDelayed":
 		"The lesson store is not answering. Your lesson is kept and continues by itself as soon as it is back.",
 	"engine.malformed": "The event is malformed (no type or no `by.id`).",

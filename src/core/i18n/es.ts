@@ -362,6 +362,8 @@ export const es: Record<MessageKey, string> = {
 	"engine.internal": "Algo salió mal por nuestra parte. Envía un mensaje para continuar.",
 	"engine.notSaved":
 		"No se pudo guardar la lección ahora mismo, así que tu respuesta no se registró. Inténtalo de nuevo en un momento.",
+	"engine.messageNotSaved":
+		"No se pudo guardar la lección ahora mismo, así que tu mensaje no se registró. Envíalo de nuevo en un momento.",
 	"engine.saveDelayed": "El almacén de lecciones no responde. Tu lección se conserva y continúa sola en cuanto vuelva.",
 	"engine.malformed": "El evento está mal formado (sin tipo o sin `by.id`).",
 	"engine.endNotAllowed": "Solo quien aprende (o un admin) puede terminar esta lección.",
