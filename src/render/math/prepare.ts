@@ -158,8 +158,18 @@ async function questionCard(card: QuestionCard, pictures: Pictures): Promise<Que
 	};
 }
 
-/** The card with its formulas drawn as attachments and kept as code spans in its text. Never throws. */
-export async function prepareCard(card: Card, math: MathRenderer): Promise<Card> {
+/** Draws nothing: every formula stays a code span (a card posted as text). */
+const NO_PICTURES: MathRenderer = {
+	render: async () => ({ ok: false, code: "engine", error: "posted as text" }),
+	stats: () => ({ renders: 0, cacheHits: 0, failures: 0, knownFailures: 0, workers: 0 }),
+	close: async () => undefined,
+};
+
+/**
+ * The card with its formulas drawn as attachments and kept as code spans in its text; without a
+ * renderer, the formulas as code spans only (no pictures). Never throws.
+ */
+export async function prepareCard(card: Card, math: MathRenderer = NO_PICTURES): Promise<Card> {
 	const pictures = new Pictures(math);
 	let next: Card;
 	switch (card.kind) {
