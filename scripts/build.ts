@@ -4,7 +4,8 @@
  * libraries still load only when configured), with every npm package left external
  * (resolved from node_modules at run time: native modules and browser bundles stay
  * where they are). Files the code reads next to itself (the prompts) are copied beside
- * the bundle. bin/learnharness.js runs dist/ when it is newer than every source file,
+ * the bundle. The math sandbox's worker is a second entry (dist/typeset-worker.js).
+ * bin/learnharness.js runs dist/ when it is newer than every source file,
  * else the TypeScript sources through tsx.
  */
 
@@ -25,7 +26,9 @@ const started = performance.now();
 rmSync(out, { recursive: true, force: true });
 const result = await build({
 	absWorkingDir: root,
-	entryPoints: { cli: "src/cli.ts" },
+	// The math sandbox's worker thread is an entry of its own: src/render/math/sandbox.ts starts
+	// `./typeset-worker.js` beside the chunk that holds it (every chunk sits in dist/ itself).
+	entryPoints: { cli: "src/cli.ts", "typeset-worker": "src/render/math/typeset-worker.ts" },
 	outdir: out,
 	bundle: true,
 	splitting: true,
@@ -46,5 +49,5 @@ for (const dir of ASSET_DIRS)
 writeFileSync(join(out, "BUILT"), `${new Date().toISOString()}\n`);
 const files = Object.keys(result.metafile?.outputs ?? {}).filter((f) => f.endsWith(".js")).length;
 process.stdout.write(
-	`build: ${relative(root, out) || "."}/cli.js and ${files - 1} chunks in ${Math.round(performance.now() - started)} ms; npm start now runs them\n`,
+	`build: ${relative(root, out) || "."}/cli.js and ${files - 2} chunks (and the math worker, typeset-worker.js) in ${Math.round(performance.now() - started)} ms; npm start now runs them\n`,
 );

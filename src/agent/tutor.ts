@@ -23,14 +23,14 @@ import type { EngineContext } from "./engine/context.ts";
 import { createEventHub } from "./engine/event-hub.ts";
 import { forgetSession } from "./engine/forget.ts";
 import { inboxOf, pushInbox } from "./engine/inbox.ts";
-import { LEASE_WAIT_MS, refreshUnlessLive, withLease } from "./engine/lease.ts";
+import { LEASE_WAIT_MS, POSTED_WAIT_MS, refreshUnlessLive, withLease } from "./engine/lease.ts";
 import { asLanguageModelV3 } from "./engine/model-step.ts";
 import { notSavedMessage, save, saveRetrying } from "./engine/persist.ts";
 import { armVotes, kick } from "./engine/pump.ts";
-import { type QuestionEvent, replayEvents } from "./engine/question-events.ts";
+import { type QuestionEvent, reofferQuestions, replayEvents } from "./engine/question-events.ts";
 import { readmitAfterRestart, readmitQueued, receiveQueued } from "./engine/queued.ts";
 import { receiveShared } from "./engine/receive.ts";
-import { MAX_RERUNS } from "./engine/recover.ts";
+import { afterCutOff, cutOffNotice } from "./engine/recover.ts";
 import { repairRecord } from "./engine/repair.ts";
 import { evictable, isIdle, newSessionState, type SessionState } from "./engine/session-state.ts";
 import { summarize } from "./engine/summary.ts";
@@ -159,8 +159,12 @@ export function createTutor(options: TutorOptions): Tutor {
 	const reruns = new Set<SessionState>();
 	/** Answers left waiting for the grader by a restart while another question is open: graded once someone listens. */
 	const regrades = new Set<SessionState>();
-	/** Questions saved but never posted before a restart: re-sent once someone listens. */
+	/** Questions saved but never posted before a restart: re-sent once someone listens (bounded: reofferQuestions). */
 	const replays = new Map<SessionState, QuestionEvent[]>();
+	/** Cut-off turns re-run MAX_RERUNS times already: the learner is told once someone listens. */
+	const notices = new Set<SessionState>();
+	/** Re-posts under way (idle() and close() wait for them). */
+	const reposting = new Set<Promise<void>>();
 	let closed = false;
 
 	const maxInMemory = options.maxSessionsInMemory ?? 1000;
@@ -179,13 +183,26 @@ export function createTutor(options: TutorOptions): Tutor {
 		takeovers.start();
 		for (const [state, events] of replays) {
 			replays.delete(state);
-			void (async () => {
-				for (const event of events) await rt.hub.emit(event);
-				delete state.record.unpublished;
+			const job = (async () => {
+				const record = state.record;
+				const offer = reofferQuestions(record, events);
+				if (offer.gaveUp) delete record.unpublished;
+				// The count of offers first: a process these posts kill leaves it for the next start.
+				await save(rt, state);
+				for (const event of offer.events) await rt.hub.emit(event);
+				if (offer.gaveUp) await rt.hub.emit(cutOffNotice(record));
+				if (offer.events.length === 0) return;
+				// Cleared on disk once the platforms have them (or POSTED_WAIT_MS passed), not while they post.
+				await rt.hub.settled(record.sessionId, POSTED_WAIT_MS);
+				delete record.unpublished;
+				delete record.reposted;
+				state.dirty = true;
 				await save(rt, state);
 			})().catch((error: unknown) =>
 				logger.warn({ err: error, sessionId: state.record.sessionId }, "re-posting questions after a restart failed"),
 			);
+			reposting.add(job);
+			void job.finally(() => reposting.delete(job));
 		}
 		for (const state of reruns) {
 			// Skip it when a learner event got there first (its turn already ran, or runs now).
@@ -195,6 +212,9 @@ export function createTutor(options: TutorOptions): Tutor {
 			kick(rt, state);
 		}
 		reruns.clear();
+		// Not when a learner's event got there first (the lesson moves on without it).
+		for (const state of notices) if (isIdle(state) && !state.record.ended) void rt.hub.emit(cutOffNotice(state.record));
+		notices.clear();
 		for (const state of regrades) {
 			// A kick with a question still open runs no turn: the pump grades, then waits for the learner.
 			if (!state.record.grading || !isIdle(state) || state.record.ended) continue;
@@ -365,6 +385,7 @@ export function createTutor(options: TutorOptions): Tutor {
 		},
 
 		async idle(sessionId) {
+			await Promise.all(reposting);
 			if (sessionId !== undefined) {
 				const state = states.get(sessionId);
 				if (state) await waitIdle(state);
@@ -436,9 +457,10 @@ export function createTutor(options: TutorOptions): Tutor {
 				if (!repair.changed && replay.length === 0 && !regrade && !record.votes && !record.queued) continue;
 				if (repair.changed) repaired++;
 				// A turn cut off with no question pending would leave the learner waiting: run it again,
-				// at most MAX_RERUNS times in a row (a turn that kills the process must not loop forever).
-				const rerun =
-					repair.cutOff && pendingLearnerCalls(record.messages).length === 0 && (record.reruns ?? 0) < MAX_RERUNS;
+				// at most MAX_RERUNS times in a row (a turn that kills the process must not loop forever),
+				// then tell the learner.
+				const next = afterCutOff(record, repair.cutOff);
+				const rerun = next === "rerun";
 				// Still cut off on disk until the re-run starts (it waits for a subscriber; a process that never has one
 				// leaves it for the next start).
 				if (rerun) record.turnOpen = true;
@@ -454,6 +476,7 @@ export function createTutor(options: TutorOptions): Tutor {
 						continue;
 					}
 				if (rerun) reruns.add(state);
+				if (next === "notice") notices.add(state);
 				if (regrade) regrades.add(state);
 				if (replay.length > 0) replays.set(state, replay);
 				armVotes(rt, state);
@@ -469,7 +492,7 @@ export function createTutor(options: TutorOptions): Tutor {
 			closed = true;
 			takeovers.stop();
 			rt.voteTimers.clearAll();
-			const all = Promise.all([...states.values()].map(waitIdle));
+			const all = Promise.all([...reposting, ...[...states.values()].map(waitIdle)]);
 			const bounded = async (ms: number) => {
 				let timer: NodeJS.Timeout | undefined;
 				await Promise.race([all, new Promise<void>((done) => (timer = setTimeout(done, ms)))]);

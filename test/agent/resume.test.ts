@@ -1,9 +1,11 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { MAX_RERUNS } from "../../src/agent/engine/recover.ts";
 import { INTERRUPTED_TEXT } from "../../src/agent/engine/repair.ts";
 import { toolParts } from "../../src/agent/engine/transcript.ts";
 import { createSessionStore } from "../../src/agent/store/session-store.ts";
 import type { SessionRecord } from "../../src/agent/store/types.ts";
 import { createTutor } from "../../src/agent/tutor.ts";
+import { t } from "../../src/core/i18n/index.ts";
 import { assessmentInput, harness, learner, probeQuiz, scriptedModel, tempDir, toolResultsSent } from "./helpers.ts";
 
 const dir = tempDir();
@@ -151,10 +153,10 @@ describe("resume() re-runs a turn cut off with no question pending (nobody has t
 		await tutor.close();
 	});
 
-	it("gives up after two re-runs in a row (a turn that kills the process must not loop); the next message runs it", async () => {
+	it("gives up after two re-runs in a row (a turn that kills the process must not loop), and says so; the next message runs it", async () => {
 		const sessionId = "terminal:rerun-3";
 		await crashed(sessionId, (record) => {
-			record.reruns = 2;
+			record.reruns = MAX_RERUNS;
 		});
 		const model = scriptedModel([{ text: "You wrote; here I am." }]);
 		const h = await harness(dir.path, model);
@@ -162,11 +164,34 @@ describe("resume() re-runs a turn cut off with no question pending (nobody has t
 		await h.tutor.idle();
 		expect(model.doStreamCalls).toHaveLength(0);
 		expect((await h.store.get(sessionId))?.turnOpen).toBe(false);
+		// Never silence: the learner is told to type something.
+		expect(h.of("error")).toEqual([
+			{ type: "error", sessionId, code: "cut-off", message: t("en", "engine.cutOff"), retryable: false },
+		]);
 		await h.tutor.handle(sessionId, { type: "message", text: "hello?", by: learner });
 		await h.tutor.idle(sessionId);
 		expect(h.of("text").map((t) => t.text)).toEqual(["You wrote; here I am."]);
 		expect((await h.store.get(sessionId))?.reruns).toBeUndefined();
 		await h.tutor.close();
+	});
+
+	it("the notice is in the lesson's language, and a start after it says nothing again", async () => {
+		const sessionId = "terminal:rerun-de";
+		await crashed(sessionId, (record) => {
+			record.reruns = MAX_RERUNS;
+			record.language = "de";
+		});
+		const h = await harness(dir.path, scriptedModel([]));
+		await h.tutor.resume();
+		await h.tutor.idle();
+		expect(h.of("error").map((e) => e.message)).toEqual([t("de", "engine.cutOff")]);
+		expect(t("de", "engine.cutOff")).not.toBe(t("en", "engine.cutOff"));
+		await h.tutor.close();
+		const again = await harness(dir.path, scriptedModel([]));
+		await again.tutor.resume();
+		await again.tutor.idle();
+		expect(again.of("error")).toEqual([]);
+		await again.tutor.close();
 	});
 
 	it("a turn aborted by close() stays open on disk and is re-run by the next start", async () => {

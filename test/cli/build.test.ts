@@ -5,7 +5,7 @@
  */
 
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -31,7 +31,27 @@ describe("npm run build", () => {
 			timeout: 120_000,
 		});
 		expect(built.stdout).toMatch(/cli\.js and \d+ chunks/);
-		for (const file of ["cli.js", "BUILT", "prober.md", "teacher.md"]) expect(existsSync(join(out, file))).toBe(true);
+		for (const file of ["cli.js", "typeset-worker.js", "BUILT", "prober.md", "teacher.md"])
+			expect(existsSync(join(out, file))).toBe(true);
+		// The bundle's math renderer finds its worker beside it and draws a formula there.
+		const chunk = readdirSync(out).find(
+			(f) => f.endsWith(".js") && readFileSync(join(out, f), "utf8").includes("function createMathRenderer("),
+		);
+		expect(chunk).toBeDefined();
+		const drawn = await run(
+			process.execPath,
+			[
+				"--input-type=module",
+				"-e",
+				`const { createMathRenderer } = await import(${JSON.stringify(join(out, chunk ?? ""))});
+const math = createMathRenderer();
+const r = await math.render("x^2 + \\\\frac{1}{2}", true);
+await math.close();
+console.log(r.ok ? r.png.subarray(0, 4).toString("hex") : r.error, math.stats().workers);`,
+			],
+			{ cwd: dir, timeout: 60_000 },
+		);
+		expect(drawn.stdout.trim()).toBe("89504e47 1");
 		const lesson = await runCli(["playground", "--topic", "binary search"], {
 			entry: join(out, "cli.js"),
 			cwd: dir,

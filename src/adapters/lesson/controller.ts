@@ -208,6 +208,7 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 			detachBudget?.();
 			detachProfile?.();
 			output.stop();
+			if (!options.math) await math.close(); // the math sandbox's worker, when this controller made it
 			await owned?.close();
 		},
 		flush: (timeoutMs = STOP_MS) => queues.drain(timeoutMs),

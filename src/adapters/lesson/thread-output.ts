@@ -201,7 +201,8 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 		}
 		const card = cardOf(event, lead, await localeOf(threadId));
 		if (!card) return;
-		const ready = await prepared(card);
+		// `plain`: the starts before died posting it (a formula?): its formulas go as code, no pictures drawn.
+		const ready = event.plain ? await prepareCard(card) : await prepared(card);
 		// A poster paused past the stale bound finds its claim taken over, and leaves the card to the new poster
 		// (only other processes can take it: one process alone never re-reads its claim).
 		const shared = state.store.shared === true;

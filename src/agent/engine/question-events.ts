@@ -48,3 +48,44 @@ export function replayEvents(record: SessionRecord, toolCallIds: readonly string
 	}
 	return events;
 }
+
+/** Restarts that offer the same unposted questions as they are; the next offer posts them as text. */
+export const REPOSTS_AS_ASKED = 1;
+/** Restarts that offer the same unposted questions at most; after them the learner is told instead. */
+export const MAX_REPOSTS = 2;
+
+/** What a restart does with questions saved but perhaps never posted. */
+export interface Reoffer {
+	/** The events to post: as asked, as text (`plain`) after REPOSTS_AS_ASKED offers, none once given up. */
+	events: QuestionEvent[];
+	/** MAX_REPOSTS offers of these questions were made already, and each start died before they were out. */
+	gaveUp: boolean;
+}
+
+/** How often these very questions were offered (a count read from disk: checked, not trusted). */
+function timesOffered(record: SessionRecord, ids: readonly string[]): number {
+	const seen = record.reposted;
+	if (typeof seen !== "object" || seen === null || !Array.isArray(seen.ids)) return 0;
+	if (seen.ids.length !== ids.length || seen.ids.some((id, i) => id !== ids[i])) return 0;
+	return Number.isSafeInteger(seen.times) && seen.times > 0 ? seen.times : 0;
+}
+
+/**
+ * The offer of the record's unposted questions (`replay`: their events) at a restart, counted in
+ * `record.reposted`: the caller saves the record before posting, so a process the post kills is
+ * seen by the next start. A question whose posts died twice goes out as text (math as code); one
+ * that died every time is not offered again (`gaveUp`: the caller drops `unpublished` and tells
+ * the learner).
+ */
+export function reofferQuestions(record: SessionRecord, replay: readonly QuestionEvent[]): Reoffer {
+	if (replay.length === 0) return { events: [], gaveUp: false };
+	const ids = record.unpublished ?? replay.map((e) => e.toolCallId);
+	const before = timesOffered(record, ids);
+	if (before >= MAX_REPOSTS) {
+		delete record.reposted;
+		return { events: [], gaveUp: true };
+	}
+	record.reposted = { ids: [...ids], times: before + 1 };
+	const plain = before >= REPOSTS_AS_ASKED;
+	return { events: plain ? replay.map((e) => ({ ...e, plain: true })) : [...replay], gaveUp: false };
+}

@@ -73,6 +73,12 @@ export interface SessionRecord {
 	/** How many times resume() re-ran this session's cut-off turn in a row (bounded, so a turn that kills the process cannot loop). */
 	reruns?: number;
 	/**
+	 * Restarts that offered the questions in `unpublished` again (`ids`: which; `times`: how often), saved
+	 * before each offer, so a process killed while posting them is seen by the next start: the second
+	 * offer posts them as text, and there is no third (the learner is told instead).
+	 */
+	reposted?: { ids: string[]; times: number };
+	/**
 	 * Open quizzes' wrong tries and hints, by tool call id (not derived: the learner's own acts). Saved with
 	 * the record, so a restart between tries keeps them; moved into the tool result when the quiz resolves.
 	 */

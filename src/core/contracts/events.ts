@@ -113,6 +113,8 @@ export type TutorEvent =
 			nodeId?: string;
 			/** Re-sent after a restart: it was saved but may not have been posted (post it unless already posted). */
 			replay?: boolean;
+			/** Post it as text, its formulas as code (no pictures): the restarts before died while posting it. */
+			plain?: boolean;
 	  }
 	| {
 			type: "ask";
@@ -121,6 +123,8 @@ export type TutorEvent =
 			input: AskToolInput;
 			/** Re-sent after a restart: it was saved but may not have been posted (post it unless already posted). */
 			replay?: boolean;
+			/** Post it as text, its formulas as code (no pictures): the restarts before died while posting it. */
+			plain?: boolean;
 	  }
 	| { type: "explain"; sessionId: string; toolCallId: string; input: ExplainToolInput }
 	| { type: "assessment"; sessionId: string; toolCallId: string; assessment: ProbeAssessment }

@@ -367,6 +367,8 @@ export const de: Record<MessageKey, string> = {
 		"Das KI-Modell des Tutors antwortet nicht (HTTP {status} von {server}{tries}). {again} {doctor}",
 	"engine.failed": "Das KI-Modell des Tutors ist fehlgeschlagen ({detail}). {again}",
 	"engine.internal": "Bei uns ist etwas schiefgelaufen. Schick eine Nachricht, um weiterzumachen.",
+	"engine.cutOff":
+		"Etwas ist schiefgelaufen, und der Tutor hat an dieser Stelle angehalten. Schreib irgendetwas, um weiterzumachen.",
 	"engine.notSaved":
 		"Die Lektion konnte gerade nicht gespeichert werden, daher wurde deine Antwort nicht erfasst. Versuch es gleich noch einmal.",
 	"engine.messageNotSaved":

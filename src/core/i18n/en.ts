@@ -359,6 +359,7 @@ export const en = {
 	"engine.unavailable": "The tutor's AI model is not answering (HTTP {status} from {server}{tries}). {again} {doctor}",
 	"engine.failed": "The tutor's AI model failed ({detail}). {again}",
 	"engine.internal": "Something went wrong on our side. Send a message to continue.",
+	"engine.cutOff": "Something went wrong, and the tutor stopped where it was. Type anything to continue.",
 	"engine.notSaved": "The lesson could not be saved just now, so your answer was not recorded. Try again in a moment.",
 	"engine.messageNotSaved":
 		"The lesson could not be saved just now, so your message was not recorded. Please send it again in a moment.",

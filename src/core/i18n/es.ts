@@ -360,6 +360,7 @@ export const es: Record<MessageKey, string> = {
 	"engine.unavailable": "El modelo de IA del tutor no responde (HTTP {status} de {server}{tries}). {again} {doctor}",
 	"engine.failed": "El modelo de IA del tutor falló ({detail}). {again}",
 	"engine.internal": "Algo salió mal por nuestra parte. Envía un mensaje para continuar.",
+	"engine.cutOff": "Algo salió mal y el tutor se detuvo aquí. Escribe cualquier cosa para continuar.",
 	"engine.notSaved":
 		"No se pudo guardar la lección ahora mismo, así que tu respuesta no se registró. Inténtalo de nuevo en un momento.",
 	"engine.messageNotSaved":

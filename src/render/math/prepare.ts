@@ -4,14 +4,14 @@
  * attachment whose alt text is its TeX, and the text keeps the TeX as a code
  * span for copying. Quiz choices holding math are drawn together, lettered,
  * in one picture (the controls then carry the letters only). A formula that
- * does not typeset stays a code span. At most MATH_MAX_PICTURES per card.
+ * does not typeset stays a code span. At most MATH_MAX_PICTURES formulas tried per card.
  */
 
 import type { Card, CardAttachment, CardChoice, QuestionCard } from "../cards/model.ts";
 import { findMath, type MathSpan } from "./find-math.ts";
 import type { MathRenderer } from "./renderer.ts";
 
-/** Most formula pictures on one card (Discord allows 10 attachments a message). */
+/** Most formulas tried on one card, drawn or not (Discord allows 10 attachments a message). */
 export const MATH_MAX_PICTURES = 10;
 /** Longest choice text drawn in the choices' picture. */
 const CHOICE_MAX_CHARS = 300;
@@ -41,22 +41,37 @@ export function mathAsCode(text: string, spans: readonly MathSpan[] = findMath(t
 	return (out + text.slice(last)).replace(/\n{3,}/g, "\n\n");
 }
 
-/** Collects pictures across a card's fields: deduplicated, bounded. */
+/** Failures that stop a card's drawing: the sandbox had to stop the formula (its time or memory ran out). */
+const STOPPED = new Set(["timeout", "memory", "crashed"]);
+
+/**
+ * Collects pictures across a card's fields: deduplicated, bounded. Every formula tried counts
+ * toward MATH_MAX_PICTURES, drawn or not, and one the sandbox had to stop ends the card's drawing
+ * (the rest stay code): a card costs at most one formula's budget beyond its quick ones.
+ */
 class Pictures {
 	readonly attachments: CardAttachment[] = [];
 	private readonly seen = new Set<string>();
+	private readonly failed = new Set<string>();
+	private tries = 0;
+	private stopped = false;
 	constructor(private readonly math: MathRenderer) {}
 
 	get full(): boolean {
-		return this.attachments.length >= MATH_MAX_PICTURES;
+		return this.stopped || this.tries >= MATH_MAX_PICTURES || this.attachments.length >= MATH_MAX_PICTURES;
 	}
 
 	async add(tex: string, display: boolean, alt: string, name: string): Promise<boolean> {
 		const key = `${display ? "D" : "I"}${tex}`;
 		if (this.seen.has(key)) return true;
-		if (this.full) return false;
+		if (this.failed.has(key) || this.full) return false;
+		this.tries++;
 		const result = await this.math.render(tex, display);
-		if (!result.ok) return false;
+		if (!result.ok) {
+			this.failed.add(key);
+			if (STOPPED.has(result.code)) this.stopped = true;
+			return false;
+		}
 		this.seen.add(key);
 		this.attachments.push({
 			kind: "image",
@@ -143,8 +158,18 @@ async function questionCard(card: QuestionCard, pictures: Pictures): Promise<Que
 	};
 }
 
-/** The card with its formulas drawn as attachments and kept as code spans in its text. Never throws. */
-export async function prepareCard(card: Card, math: MathRenderer): Promise<Card> {
+/** Draws nothing: every formula stays a code span (a card posted as text). */
+const NO_PICTURES: MathRenderer = {
+	render: async () => ({ ok: false, code: "engine", error: "posted as text" }),
+	stats: () => ({ renders: 0, cacheHits: 0, failures: 0, knownFailures: 0, workers: 0 }),
+	close: async () => undefined,
+};
+
+/**
+ * The card with its formulas drawn as attachments and kept as code spans in its text; without a
+ * renderer, the formulas as code spans only (no pictures). Never throws.
+ */
+export async function prepareCard(card: Card, math: MathRenderer = NO_PICTURES): Promise<Card> {
 	const pictures = new Pictures(math);
 	let next: Card;
 	switch (card.kind) {

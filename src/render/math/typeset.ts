@@ -6,10 +6,17 @@
  * network. Bad TeX throws a TexError with MathJax's message.
  */
 
+/**
+ * Why a formula has no picture: bad TeX; an engine that did not load (or a busy sandbox: transient);
+ * a formula too long; one that ran out of its time or memory in the sandbox, or whose worker died
+ * on it (sandbox.ts).
+ */
+export type TexErrorCode = "tex" | "engine" | "too-big" | "timeout" | "memory" | "crashed";
+
 /** A TeX error (MathJax's message), or an engine that failed to load. */
 export class TexError extends Error {
 	constructor(
-		readonly code: "tex" | "engine" | "too-big",
+		readonly code: TexErrorCode,
 		message: string,
 		options?: { cause?: unknown },
 	) {
@@ -32,6 +39,11 @@ const PAD = 8;
 /** Largest picture side at 1x; a wider formula is scaled down to fit (then its PNG stays readable at 2x). */
 const MAX_SIDE = 1600;
 
+/** MathJax's bound on macro substitutions per parser (its default is 1,000 with `\def` in mind). */
+export const TEX_MAX_MACROS = 200;
+/** MathJax's bound on its TeX buffer, in characters (its default is 5 KiB). */
+export const TEX_MAX_BUFFER = 4_096;
+
 type Convert = (tex: string, display: boolean) => string;
 
 let engine: Promise<Convert> | undefined;
@@ -49,12 +61,17 @@ async function loadEngine(): Promise<Convert> {
 	await Promise.all([
 		import("@mathjax/src/js/input/tex/base/BaseConfiguration.js"),
 		import("@mathjax/src/js/input/tex/ams/AmsConfiguration.js"),
-		import("@mathjax/src/js/input/tex/newcommand/NewcommandConfiguration.js"),
 	]);
 	const adaptor = liteAdaptor();
 	RegisterHTMLHandler(adaptor);
 	const tex = new TeX({
-		packages: ["base", "ams", "newcommand"],
+		// No `newcommand` (\def, \newcommand, \let): a macro the formula defines can expand exponentially
+		// (a 1,900-character one took minutes and gigabytes), and the lessons never need one.
+		packages: ["base", "ams"],
+		// MathJax's own bounds, low: built-in macro substitutions per parser, and the TeX buffer they grow
+		// (twice the longest formula: room for the choices' escaping, none for runaway expansion).
+		maxMacros: TEX_MAX_MACROS,
+		maxBuffer: TEX_MAX_BUFFER,
 		// MathJax draws errors in red by default; we want the message, and the TeX as text instead.
 		formatError: (_jax: unknown, error: Error) => {
 			throw new TexError("tex", error.message);
@@ -75,6 +92,16 @@ function mathEngine(): Promise<Convert> {
 		throw new TexError("engine", `MathJax did not load: ${String(error)}`, { cause: error });
 	});
 	return engine;
+}
+
+/** Loads MathJax and resvg now (the sandbox's worker does it before it takes formulas). Throws TexError. */
+export async function loadMathEngine(): Promise<void> {
+	await mathEngine();
+	try {
+		await import("@resvg/resvg-js");
+	} catch (error) {
+		throw new TexError("engine", `resvg did not load: ${String(error)}`, { cause: error });
+	}
 }
 
 /** Size attributes of MathJax's root <svg> ("12.3ex"), in pixels at 1x. */
