@@ -56,7 +56,7 @@ export async function askForHint(
 		const text = (await result.text).slice(0, MAX_HINT_CHARS * 2);
 		const usage = await Promise.resolve(result.usage).catch(() => undefined);
 		return {
-			text: safeHint(text, quiz.correctAnswer),
+			text: safeHint(text, quiz),
 			inputTokens: usage?.inputTokens ?? 0,
 			outputTokens: usage?.outputTokens ?? 0,
 		};
