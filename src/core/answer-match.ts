@@ -3,9 +3,21 @@
  * same words, the same number (in words or digits, inside a sentence, with a
  * unit), an accepted alternative, or the right yes/no. What it cannot decide
  * is `unsure`, never `incorrect`: the teacher model reads those words itself.
- * Linear in the answer's length; never throws. Rules: docs/engine.md, Answers.
+ * A value under a comparison, an approximation, a negation or a multiplier,
+ * a longer term, or an answer that instructs the judge is never `correct`
+ * (answer-hedges.ts). Linear in the answer's length; never throws. Rules:
+ * docs/engine.md, Answers.
  */
 
+import {
+	CORRECT_WORDS,
+	extendsTerm,
+	hedgeCount,
+	instructionCount,
+	multiplierAfter,
+	NEGATIONS,
+	qualifierOf,
+} from "./answer-hedges.ts";
 import { type NumberMention, numberMentions } from "./answer-numbers.ts";
 import { type AnswerToken, tokenizeAnswer } from "./answer-tokens.ts";
 import { unitsAgree } from "./answer-units.ts";
@@ -18,19 +30,19 @@ export interface ReadAnswer {
 	tokens: AnswerToken[];
 	/** Token texts without a leading article, for text comparison. */
 	words: string[];
+	/** The tokens of `words` (the same indexes). */
+	body: AnswerToken[];
 	text: string;
 	numbers: NumberMention[];
-	/** How many times it says "not", "isn't", "or", "either"…: a match inside a hedge is not conclusive. */
+	/** How many times it says "not", "isn't", "or", "either", "anything but"…: a match inside a hedge is not conclusive. */
 	hedges: number;
+	/** Orders to the judge ("ignore previous instructions", "mark this correct"). */
+	orders: number;
+	/** Bare claims of a grade ("it's correct", "the answer is correct"). */
+	claims: number;
 }
 
 const ARTICLES = new Set(["the", "a", "an"]);
-const NEGATIONS = new Set(
-	"not no never nor neither dont doesnt didnt isnt arent wasnt werent cant cannot wont wouldnt shouldnt couldnt hasnt havent aint".split(
-		" ",
-	),
-);
-const ALTERNATIVES = new Set(["or", "either", "vs", "versus", "between", "unless", "except"]);
 const YES = new Set(["yes", "yeah", "yep", "yup", "true"]);
 const NO = new Set(["no", "nope", "false"]);
 /** Extra words around a contained answer beyond which a sentence is too long to call conclusive. */
@@ -41,11 +53,22 @@ export function readAnswer(raw: string): ReadAnswer {
 	const tokens = tokenizeAnswer(raw);
 	let from = 0;
 	while (from < tokens.length - 1 && tokens[from]!.kind === "word" && ARTICLES.has(tokens[from]!.text)) from++;
-	const words = tokens.slice(from).map((t) => t.text);
+	const body = tokens.slice(from);
+	const words = body.map((t) => t.text);
 	const numbers = numberMentions(tokens);
 	const strong = numbers.filter((m) => !m.weak);
-	const hedges = tokens.filter((t) => t.kind === "word" && (NEGATIONS.has(t.text) || ALTERNATIVES.has(t.text))).length;
-	return { tokens, words, text: words.join(" "), numbers: strong.length > 0 ? strong : numbers, hedges };
+	const hedges = hedgeCount(tokens);
+	const { orders, claims } = instructionCount(tokens);
+	return {
+		tokens,
+		words,
+		body,
+		text: words.join(" "),
+		numbers: strong.length > 0 ? strong : numbers,
+		hedges,
+		orders,
+		claims,
+	};
 }
 
 /** Where `needle` occurs in `hay` as a run of whole tokens (KMP: linear in both lengths). */
@@ -87,6 +110,8 @@ const close = (a: number, b: number, tolerance: number): boolean =>
  * Same value: exactly, as a percentage (50% = 0.5), or rounded: an expected decimal with 2+ places
  * matches a more precise answer (3.14 ← 3.1416), and a typed decimal with 2+ places matches an exact
  * expected value it rounds (0.33 → 1/3), never a less precise answer to a precise expected decimal.
+ * A percentage is never the bare number (8% is not 8); a bare number is the percentage an expected
+ * one names (50 for 50%: the question asked for a percentage).
  */
 export function sameNumber(given: NumberMention, expected: NumberMention): boolean {
 	const e = expected.decimals;
@@ -94,20 +119,34 @@ export function sameNumber(given: NumberMention, expected: NumberMention): boole
 	const fromExpected = e !== undefined && e >= 2 && (g === undefined || g > e) ? 0.5 * 10 ** -e : 0;
 	const fromGiven = g !== undefined && g >= 2 && e === undefined ? 0.5 * 10 ** -g : 0;
 	const tolerance = Math.max(fromExpected, fromGiven);
-	if (close(given.value, expected.value, tolerance)) return true;
 	if (given.percent && !expected.percent) return close(given.value / 100, expected.value, tolerance / 100);
+	if (close(given.value, expected.value, tolerance)) return true;
 	if (expected.percent && !given.percent) return close(given.value, expected.value / 100, tolerance / 100);
 	return false;
 }
 
+/** `8%` for an expected bare 8: the same digits, but a percentage (the question decides: the grader's call). */
+const percentOfIt = (given: NumberMention, expected: NumberMention): boolean =>
+	given.percent && !expected.percent && close(given.value, expected.value, 0);
+
 /** How one candidate (the expected answer or an accepted one) judges the given answer. */
 type CandidateVerdict = "match" | "mismatch" | "unclear" | "none";
 
-/** The numbers of `given` against the single expected number. */
-function judgeNumbers(given: ReadAnswer, expected: NumberMention): CandidateVerdict {
+/** The numbers of `given` against the single expected number of `candidate`. */
+function judgeNumbers(given: ReadAnswer, candidate: ReadAnswer, expected: NumberMention): CandidateVerdict {
 	const mentions = given.numbers;
 	if (mentions.length === 0) return "none";
 	const matching = mentions.filter((m) => sameNumber(m, expected));
+	// "less than 8" says it is not 8; "about 8", "at most 8", "8+" do not commit to it.
+	const qualifiers = mentions.map((m) => qualifierOf(given.tokens, m.start, m.end));
+	if (qualifiers.some((q) => q !== undefined)) {
+		const sure = mentions.length === 1 && qualifiers[0] === "strict" && matching.length === 1 && given.hedges === 0;
+		return sure ? "mismatch" : "unclear";
+	}
+	// "8x", "8 times": a multiple, not the number (unless the expected answer says "8x" too); "8%" for 8.
+	const multiplier = multiplierAfter(candidate.tokens, expected.end);
+	if (mentions.some((m) => multiplierAfter(given.tokens, m.end) !== multiplier)) return "unclear";
+	if (mentions.some((m) => percentOfIt(m, expected))) return "unclear";
 	if (matching.length === mentions.length) {
 		const units = matching.map((m) => unitsAgree(m.unitWord, expected.unitWord));
 		if (units.includes("differ")) return given.hedges > 0 ? "unclear" : "mismatch";
@@ -126,8 +165,11 @@ function judgeText(given: ReadAnswer, candidate: ReadAnswer): CandidateVerdict {
 	if (given.text === candidate.text) return "match";
 	const hay = given.words;
 	const needle = candidate.words;
-	if (tokenRunStarts(hay, needle).length === 0) return "none";
+	const starts = tokenRunStarts(hay, needle);
+	if (starts.length === 0) return "none";
 	if (hay.length > needle.length + SENTENCE_SLACK) return "unclear";
+	// "binary search tree" is not "binary search"; "it's binary search!" is.
+	if (starts.some((s) => extendsTerm(given.body, s, s + needle.length))) return "unclear";
 	return given.hedges > candidate.hedges ? "unclear" : "match";
 }
 
@@ -146,15 +188,42 @@ function judgePolarity(given: ReadAnswer, candidate: ReadAnswer): CandidateVerdi
 	return said.has(want) ? "match" : "mismatch";
 }
 
+/** The candidate names a grade ("correct"), so a claim like "it's correct" may be its answer. */
+const namesGrade = (candidate: ReadAnswer): boolean => candidate.words.some((w) => CORRECT_WORDS.has(w));
+
+/** The given answer tells the judge what to decide, beyond what the candidate itself says. */
+function instructs(given: ReadAnswer, candidate: ReadAnswer): boolean {
+	return given.orders > candidate.orders || (given.claims > candidate.claims && !namesGrade(candidate));
+}
+
 /** One candidate against the given answer: the same text, then yes/no, then numbers (a number in a sentence
- *  is judged by all the numbers there, not by finding the expected one among them). */
+ *  is judged by all the numbers there, not by finding the expected one among them). An answer that
+ *  instructs the judge is never a match (it is left to the grader, which may not call it correct either). */
 function judgeCandidate(given: ReadAnswer, candidate: ReadAnswer): CandidateVerdict {
+	if (given.text === candidate.text && given.text !== "") return "match";
+	const verdict = judgeContent(given, candidate);
+	return verdict === "match" && instructs(given, candidate) ? "unclear" : verdict;
+}
+
+function judgeContent(given: ReadAnswer, candidate: ReadAnswer): CandidateVerdict {
 	const n = expectedNumber(candidate);
-	if (n !== undefined) return given.text === candidate.text ? "match" : judgeNumbers(given, n);
+	if (n !== undefined) return judgeNumbers(given, candidate, n);
 	const text = judgeText(given, candidate);
 	if (text === "match") return text;
 	const polarity = judgePolarity(given, candidate);
 	return polarity === "none" ? text : polarity;
+}
+
+/**
+ * True when a typed answer instructs the judge ("ignore previous instructions", "mark this correct",
+ * "the answer is correct") beyond what every candidate says: no verdict may call it correct, the
+ * grader's included (src/agent/engine/grader.ts bounds it).
+ */
+export function instructsJudge(given: string | ReadAnswer, candidates: readonly (string | ReadAnswer)[]): boolean {
+	const answer = typeof given === "string" ? readAnswer(given) : given;
+	if (answer.orders === 0 && answer.claims === 0) return false;
+	const read = candidates.map((c) => (typeof c === "string" ? readAnswer(c) : c));
+	return read.length === 0 || read.every((c) => instructs(answer, c));
 }
 
 /**

@@ -20,10 +20,38 @@ export interface AnswerToken {
 	spaced: boolean;
 	/** word: a single letter typed in upper case (`B`), a candidate option letter. */
 	upper?: boolean;
+	/** Set when a pause (`,` `.` `;` `:` `!` `?` `…` or a dash) separates it from the token before. */
+	pause?: true;
 }
 
-/** Symbols that carry meaning in an answer (`x^2`, `a+b`, `50%`); other punctuation only separates. */
-const SYMBOLS = new Set(["+", "-", "*", "/", "^", "=", "<", ">", "(", ")", "[", "]", "%", "√", "π", "×", "÷", "|"]);
+/** Symbols that carry meaning in an answer (`x^2`, `a+b`, `50%`, `~8`, `≤ 8`); other punctuation only separates. */
+const SYMBOLS = new Set([
+	"+",
+	"-",
+	"*",
+	"/",
+	"^",
+	"=",
+	"<",
+	">",
+	"(",
+	")",
+	"[",
+	"]",
+	"%",
+	"√",
+	"π",
+	"×",
+	"÷",
+	"|",
+	"~",
+	"≈",
+	"≤",
+	"≥",
+	"≠",
+]);
+/** Punctuation that ends a phrase: a word after it does not extend the words before it. */
+const PAUSES = new Set([",", ".", ";", ":", "!", "?", "…", "—", "–"]);
 const APOSTROPHES = new Set(["'", "’", "ʼ"]);
 const LETTER = /\p{L}/u;
 const WORDISH = /[\p{L}\p{M}\p{N}]/u;
@@ -33,9 +61,18 @@ const isDigit = (c: string | undefined): boolean => c !== undefined && c >= "0" 
 const isLetter = (c: string | undefined): boolean => c !== undefined && LETTER.test(c);
 const isWordish = (c: string | undefined): boolean => c !== undefined && WORDISH.test(c);
 
+/** `≠`, `≮`, `≯` decompose to `=`, `<`, `>` plus a combining stroke: kept as what they mean, not stripped. */
+const NEGATED_RELATION = /([=<>])\u0338/g;
+const UNNEGATED: Record<string, string> = { "=": "≠", "<": "≥", ">": "≤" };
+
 /** The answer as compared: NFKC, Latin accents stripped (é = e), the Unicode fraction slash as `/`. */
 export function foldAnswerText(text: string): string {
-	return text.normalize("NFKD").replace(COMBINING_ACCENT, "").normalize("NFKC").replaceAll("⁄", "/");
+	return text
+		.normalize("NFKD")
+		.replace(NEGATED_RELATION, (_m, relation: string) => UNNEGATED[relation] ?? relation)
+		.replace(COMBINING_ACCENT, "")
+		.normalize("NFKC")
+		.replaceAll("⁄", "/");
 }
 
 /** Reads a run of ASCII digits from `i`; returns the index after it. */
@@ -122,17 +159,29 @@ function spacedAt(s: string, i: number): boolean {
 export function tokenizeAnswer(raw: string): AnswerToken[] {
 	const s = foldAnswerText(raw);
 	const tokens: AnswerToken[] = [];
+	let paused = false;
+	const push = (token: AnswerToken): void => {
+		if (paused && tokens.length > 0) token.pause = true;
+		paused = false;
+		tokens.push(token);
+	};
 	let i = 0;
 	while (i < s.length) {
 		const c = s[i]!;
 		const next = s[i + 1];
+		// "!=" is "≠", not a pause before "=".
+		if (c === "!" && next === "=") {
+			push({ kind: "sym", text: "≠", spaced: spacedAt(s, i) });
+			i += 2;
+			continue;
+		}
 		const afterWord = i > 0 && (isWordish(s[i - 1]) || s[i - 1] === ".");
 		const signStart = (c === "-" || c === "+" || c === "−") && !afterWord && (isDigit(next) || next === ".");
 		const dotStart = c === "." && isDigit(next) && !afterWord;
 		if (isDigit(c) || signStart || dotStart) {
 			const read = readNumber(s, i);
 			if (read) {
-				tokens.push({ ...read.token, spaced: spacedAt(s, i) });
+				push({ ...read.token, spaced: spacedAt(s, i) });
 				i = read.end;
 				continue;
 			}
@@ -141,12 +190,13 @@ export function tokenizeAnswer(raw: string): AnswerToken[] {
 			const word = readWord(s, i);
 			const lower = word.text.toLowerCase();
 			const upper = word.text.length === 1 && lower !== word.text;
-			tokens.push({ kind: "word", text: lower, spaced: spacedAt(s, i), ...(upper ? { upper } : {}) });
+			push({ kind: "word", text: lower, spaced: spacedAt(s, i), ...(upper ? { upper } : {}) });
 			i = word.end;
 			continue;
 		}
 		const symbol = c === "−" ? "-" : c;
-		if (SYMBOLS.has(symbol)) tokens.push({ kind: "sym", text: symbol, spaced: spacedAt(s, i) });
+		if (SYMBOLS.has(symbol)) push({ kind: "sym", text: symbol, spaced: spacedAt(s, i) });
+		else if (PAUSES.has(c)) paused = true;
 		i += 1;
 	}
 	return tokens;

@@ -8,6 +8,7 @@
  * agent/engine/struggle.ts) and hands them to the model with the final result.
  */
 
+import { type AnswerKey, leaksAnswer } from "./answer-leaks.ts";
 import { HELP_KINDS, type HelpKind } from "./contracts/help.ts";
 
 export { HELP_KINDS, type HelpKind };
@@ -60,20 +61,16 @@ export function parseHelpKind(value: unknown): HelpKind | undefined {
 		: undefined;
 }
 
-const fold = (s: string): string => s.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
-
 /**
- * A hint safe to show: trimmed and bounded, or GENERIC_HINT when it is empty or contains the correct
- * answer's text verbatim (case and spacing aside). Short answers (one or two characters, like "8")
- * are matched as whole words only, so a hint may still say "a" or "1". Linear in its inputs.
+ * A hint safe to show: trimmed and bounded, or GENERIC_HINT when it is empty or gives the answer away
+ * (core/answer-leaks.ts: the answer or an accepted form in any writing the judge accepts, "eight" for
+ * 8, 0.75 for 3/4, O(log(n)) for O(log n); the right option by letter, ordinal or number; every wrong
+ * option ruled out). Short answers ("8", "a") are matched as whole tokens. Linear in its inputs.
  */
-export function safeHint(hint: string, correctAnswer: string): string {
+export function safeHint(hint: string, key: string | AnswerKey): string {
 	const text = hint.trim().slice(0, MAX_HINT_CHARS).trim();
 	if (text === "") return GENERIC_HINT;
-	const answer = fold(correctAnswer);
-	if (answer === "") return text;
-	const body = fold(text);
-	if (answer.length > 2) return body.includes(answer) ? GENERIC_HINT : text;
-	const words = body.split(/[^\p{L}\p{N}]+/u);
-	return words.includes(answer) ? GENERIC_HINT : text;
+	const answer = typeof key === "string" ? { correctAnswer: key } : key;
+	if (answer.correctAnswer.trim() === "") return text;
+	return leaksAnswer(text, answer) ? GENERIC_HINT : text;
 }

@@ -76,7 +76,7 @@ describe("the demo hears typed answers", () => {
 
 	it("an accepted alternative is correct; words the judge cannot decide go to the demo's grader", async () => {
 		const events = await play((q) => (q.input.question.includes("worst case") ? "All of them." : "hmm, 4 or 8?"));
-		const hedge = "Hedges between 8 and 4 instead of committing.";
+		const hedge = "Hedges between 2 values instead of committing.";
 		expect(typedAnswers(events)).toEqual([
 			{ answer: "All of them.", correct: true, by },
 			{ answer: "hmm, 4 or 8?", correct: false, judged: "grader", reason: hedge, by },

@@ -39,7 +39,7 @@ const FREE_ANSWERS: Record<string, Case[]> = {
 		["50%", "0.5", "correct"],
 		["fifty percent", "0.5", "correct"],
 		["0.5", "50%", "correct"],
-		["50%", "50", "correct"],
+		["50%", "50", "unsure"],
 		["2/3", "3/4", "incorrect"],
 	],
 	ordinals: [

@@ -12,7 +12,15 @@ import type { AnswerResult, TutorEvent } from "../../core/contracts/events.ts";
 import { estimateInputTokens, reportUsage, reserveUsage, turnPayer } from "./budget.ts";
 import type { EngineContext } from "./context.ts";
 import { displayQuiz } from "./display.ts";
-import { GRADE_MAX_OUTPUT_TOKENS, type GradeOutcome, gradeAnswer, gradeRequest, gradeRequestText } from "./grader.ts";
+import {
+	boundVerdict,
+	GRADE_MAX_OUTPUT_TOKENS,
+	type GradeOutcome,
+	gradeAnswer,
+	gradeRequest,
+	gradeRequestText,
+} from "./grader.ts";
+import { decidedByJudge } from "./grading.ts";
 import { saveUntilStored } from "./persist.ts";
 import { answeredPart, replaceToolPart } from "./record-edit.ts";
 import type { SessionState } from "./session-state.ts";
@@ -40,11 +48,12 @@ export function queueGrading(state: SessionState, event: Extract<TutorEvent, { t
 function gradedResult(
 	undecided: AnswerResult,
 	verdict: "correct" | "incorrect" | "unsure",
-	reason: string,
+	reason: string | undefined,
 ): AnswerResult {
 	const { correct: _c, judged: _j, reason: _r, ...rest } = undecided;
-	if (verdict === "unsure") return { ...rest, judged: "unsure", reason };
-	return { ...rest, correct: verdict === "correct", judged: "grader", reason };
+	const why = reason !== undefined ? { reason } : {};
+	if (verdict === "unsure") return { ...rest, judged: "unsure", ...why };
+	return { ...rest, correct: verdict === "correct", judged: "grader", ...why };
 }
 
 /**
@@ -61,7 +70,14 @@ export async function gradePending(rt: EngineContext, state: SessionState): Prom
 		const quiz = found && toolNameOf(found.part.type) === "quiz" ? displayQuiz(found.part.input) : undefined;
 		const undecided = found?.part.state === "output-available" ? (found.part.output as AnswerResult) : undefined;
 		let event: TutorEvent | undefined;
-		if (quiz && undecided && needsGrading("quiz", undecided)) {
+		// The grader decides only what the judge leaves open (a record judged by older rules is judged again).
+		const decided = quiz && undecided && needsGrading("quiz", undecided) && decidedByJudge(quiz, undecided.answer);
+		if (quiz && undecided && decided) {
+			const { judged: _j, reason: _r, ...rest } = undecided;
+			const result: AnswerResult = { ...rest, ...decided, by: undecided.by };
+			replaceToolPart(record, toolCallId, (part) => answeredPart(part, result));
+			event = { type: "answered", sessionId, toolCallId, kind: "quiz", result, quiz };
+		} else if (quiz && undecided && needsGrading("quiz", undecided)) {
 			const request = gradeRequest(quiz, undecided.answer);
 			// Cost caps: the grading reserves what it may cost first; refused, the teacher judges the answer.
 			const payer = turnPayer(record);
@@ -84,7 +100,8 @@ export async function gradePending(rt: EngineContext, state: SessionState): Prom
 			if (rt.signal.aborted) return;
 			let result = undecided;
 			if (outcome.ok) {
-				result = gradedResult(undecided, outcome.verdict, outcome.reason);
+				const bounded = boundVerdict(quiz, undecided.answer, outcome);
+				result = gradedResult(undecided, bounded.verdict, bounded.reason);
 				record.usage.inputTokens += outcome.usage.inputTokens;
 				record.usage.outputTokens += outcome.usage.outputTokens;
 				record.usage.cachedInputTokens += outcome.usage.cachedInputTokens;

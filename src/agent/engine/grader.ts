@@ -4,12 +4,17 @@
  * the deterministic judge left undecided gives the expected answer. Bounded by
  * a deadline; anything but a well-formed verdict (bad JSON, the wrong shape, a
  * model error, the deadline) is a failure the caller turns into "the teacher
- * will judge". Never throws.
+ * will judge". Never throws. The verdict is bounded by code (boundVerdict):
+ * it never calls an answer that instructs the judge correct, and its reason
+ * is dropped when it would give the answer away on a card that does not
+ * show it.
  */
 
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { generateText, Output } from "ai";
 import { z } from "zod";
+import { leaksAnswer } from "../../core/answer-leaks.ts";
+import { instructsJudge } from "../../core/answer-match.ts";
 import { LANGUAGE_NAMES, type Locale } from "../../core/i18n/index.ts";
 import type { QuizToolInput } from "../../core/question-core.ts";
 import { languageInstruction } from "../prompts/context.ts";
@@ -21,16 +26,46 @@ export const GRADE_OUTPUT_NAME = "learnharness_grade";
 export const GRADE_MAX_OUTPUT_TOKENS = 200;
 /** Longest reason kept (one line for the teacher and the card). */
 export const MAX_REASON_CHARS = 200;
+/** Longest reason accepted from the model (then cut to MAX_REASON_CHARS); a longer one is the wrong shape. */
+export const MAX_RAW_REASON_CHARS = 1000;
 
 /**
  * The verdict the grader must send. No length keywords: OpenAI's strict structured outputs (the default of
- * `@ai-sdk/openai`) refuse `minLength`/`maxLength`; the reason is bounded after it arrives (oneLine, and an
- * empty one is no verdict).
+ * `@ai-sdk/openai`) refuse `minLength`/`maxLength`; the reason is bounded after it arrives (parseGrade: at most
+ * MAX_RAW_REASON_CHARS, then one line; an empty one is no verdict).
  */
 export const gradeSchema = z.object({
 	verdict: z.enum(["correct", "incorrect", "unsure"]),
 	reason: z.string(),
 });
+
+/** A grader's verdict as code takes it. */
+export type GradeVerdict = "correct" | "incorrect" | "unsure";
+
+/** The parsed verdict: the schema, then the reason on one line and cut; undefined when it is not one. */
+export function parseGrade(output: unknown): { verdict: GradeVerdict; reason: string } | undefined {
+	const parsed = gradeSchema.safeParse(output);
+	// The bound the schema cannot say (strict structured outputs refuse length keywords).
+	if (!parsed.success || parsed.data.reason.length > MAX_RAW_REASON_CHARS) return undefined;
+	const reason = oneLine(parsed.data.reason);
+	return reason === "" ? undefined : { verdict: parsed.data.verdict, reason };
+}
+
+/**
+ * The grader's verdict within what code allows: an answer that instructs the judge ("mark this correct")
+ * is never correct (unsure: the teacher reads it); a reason that gives the answer away (core/answer-leaks.ts,
+ * the hint filter's check) is dropped unless the card shows the answer anyway (a correct verdict, a prediction).
+ */
+export function boundVerdict(
+	quiz: QuizToolInput,
+	answer: string,
+	graded: { verdict: GradeVerdict; reason: string },
+): { verdict: GradeVerdict; reason?: string } {
+	const candidates = [quiz.correctAnswer, ...(quiz.acceptedAnswers ?? []), ...(quiz.options ?? [])];
+	const verdict = graded.verdict === "correct" && instructsJudge(answer, candidates) ? "unsure" : graded.verdict;
+	const shown = verdict === "correct" || quiz.type === "predict";
+	return shown || !leaksAnswer(graded.reason, quiz) ? { verdict, reason: graded.reason } : { verdict };
+}
 
 /** What the grader sees: the question and the learner's words (as JSON in the user message). */
 export interface GradeRequest {
@@ -116,15 +151,13 @@ export async function gradeAnswer(
 			timeout: { totalMs: options.deadlineMs },
 			abortSignal: options.signal,
 		});
-		const parsed = gradeSchema.safeParse(result.output);
-		if (!parsed.success) return { ok: false, problem: "the verdict has the wrong shape" };
-		const reason = oneLine(parsed.data.reason);
-		if (reason === "") return { ok: false, problem: "the verdict has no reason" };
+		const parsed = parseGrade(result.output);
+		if (!parsed) return { ok: false, problem: "the verdict has the wrong shape" };
 		const usage = result.usage;
 		return {
 			ok: true,
-			verdict: parsed.data.verdict,
-			reason,
+			verdict: parsed.verdict,
+			reason: parsed.reason,
 			usage: {
 				inputTokens: usage.inputTokens ?? 0,
 				outputTokens: usage.outputTokens ?? 0,

@@ -94,6 +94,17 @@ export function resolveQuizAnswer(
 	return { ok: true, result: { answer: text, correct: judged === "correct" } };
 }
 
+/**
+ * The judge's own result for a typed quiz answer when it decides it (correct, incorrect, "not sure"),
+ * else undefined: only then may the grader be asked (grade-pending.ts checks again before each call).
+ */
+export function decidedByJudge(quiz: QuizToolInput, answer: string): Omit<AnswerResult, "by"> | undefined {
+	const verdict = resolveQuizAnswer(quiz, answer, true);
+	if (!verdict.ok) return undefined;
+	const r = verdict.result;
+	return typeof r.correct === "boolean" || r.notSure === true ? r : undefined;
+}
+
 /** A typed reply to a quiz with options: the option it names, else the words, for the model to judge. */
 function typedOption(
 	quiz: QuizToolInput,

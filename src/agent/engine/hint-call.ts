@@ -88,7 +88,7 @@ export async function askForHint(
 		};
 		await reportUsage(ctx, sessionId, by, "hint", model, spent, reservation);
 		return {
-			text: safeHint(text, quiz.correctAnswer),
+			text: safeHint(text, quiz),
 			inputTokens: spent.inputTokens,
 			outputTokens: spent.outputTokens,
 		};

@@ -53,15 +53,14 @@ export function demoGrade(requestText: string): DemoVerdict {
 	const number = expectedNumber(want);
 	if (number !== undefined) {
 		const values = [...new Set(given.numbers.map((m) => m.value))];
-		if (values.includes(number.value) && values.length > 1) {
-			const others = values.filter((v) => v !== number.value).join(", ");
-			return { verdict: "incorrect", reason: `Hedges between ${number.value} and ${others} instead of committing.` };
-		}
+		// Reasons of verdicts that are not `correct` never name the expected answer (it may not be shown yet).
+		if (values.includes(number.value) && values.length > 1)
+			return { verdict: "incorrect", reason: `Hedges between ${values.length} values instead of committing.` };
 		const word = NUMBER_WORDS[number.value];
 		const typo = word !== undefined ? given.words.find((w) => w.length >= 3 && oneEditApart(w, word)) : undefined;
 		if (values.length === 0 && typo !== undefined)
 			return { verdict: "correct", reason: `"${typo}" reads as "${word}", a typo: ${number.value}.` };
-		return { verdict: "unsure", reason: `The demo grader cannot match these words to ${expected}.` };
+		return { verdict: "unsure", reason: "The demo grader cannot match these words to the expected number." };
 	}
 	const content = (words: string[]) => new Set(words.filter((w) => w.length > 2 && !STOP_WORDS.has(w)));
 	const wanted = content(want.words);
@@ -69,5 +68,5 @@ export function demoGrade(requestText: string): DemoVerdict {
 	const shared = [...wanted].filter((w) => said.has(w)).length;
 	if (wanted.size > 0 && shared * 2 >= wanted.size + 1 && given.hedges === 0)
 		return { verdict: "correct", reason: `Says the expected answer in other words (${expected}).` };
-	return { verdict: "unsure", reason: `The demo grader cannot match these words to "${expected}".` };
+	return { verdict: "unsure", reason: "The demo grader cannot match these words to the expected answer." };
 }
