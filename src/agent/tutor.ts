@@ -14,7 +14,6 @@ import type { HandleResult, LearnerEvent } from "../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../core/contracts/logger.ts";
 import type { StartLessonOptions, StartLessonResult, Tutor } from "../core/contracts/tutor.ts";
 import { DEFAULT_LOCALE, isLocale, t } from "../core/i18n/index.ts";
-import { normalizeGroupSettings } from "../core/votes.ts";
 import { admit, claim } from "./engine/admit.ts";
 import { createAgents } from "./engine/agents.ts";
 import { anonymiseParticipant } from "./engine/anonymise.ts";
@@ -24,6 +23,7 @@ import { createEventHub } from "./engine/event-hub.ts";
 import { forgetSession } from "./engine/forget.ts";
 import { inboxOf, pushInbox } from "./engine/inbox.ts";
 import { LEASE_WAIT_MS, POSTED_WAIT_MS, refreshUnlessLive, withLease } from "./engine/lease.ts";
+import { lessonTopic, MAX_TOPIC_CHARS, newLessonRecord, recallWithin } from "./engine/lesson-start.ts";
 import { asLanguageModelV3 } from "./engine/model-step.ts";
 import { notSavedMessage, save, saveRetrying } from "./engine/persist.ts";
 import { armVotes, kick } from "./engine/pump.ts";
@@ -38,11 +38,10 @@ import { createTakeovers } from "./engine/takeover.ts";
 import { pendingLearnerCalls } from "./engine/transcript.ts";
 import { createTurnGate, type TurnGate } from "./engine/turn-gate.ts";
 import { createVoteTimers, type TimerFunctions } from "./engine/votes.ts";
-import { lessonStartNote } from "./prompts/context.ts";
 import { isStoreConflict } from "./store/errors.ts";
 import { createPictureStore, type PictureStore } from "./store/picture-store.ts";
 import { createMemoryStateStore } from "./store/state-store.ts";
-import type { SessionRecord, SessionStore } from "./store/types.ts";
+import type { SessionStore } from "./store/types.ts";
 
 /** Options of createTutor. */
 export interface TutorOptions {
@@ -103,10 +102,7 @@ export interface TutorOptions {
 	forgetWaitMs?: number;
 }
 
-/** Longest topic accepted. */
-export const MAX_TOPIC_CHARS = 300;
-/** Longest the profile lookup of a new lesson may take. */
-const RECALL_MS = 2_000;
+export { MAX_TOPIC_CHARS };
 
 /** The tutor engine (see core/contracts/tutor.ts for the contract). */
 export function createTutor(options: TutorOptions): Tutor {
@@ -271,44 +267,15 @@ export function createTutor(options: TutorOptions): Tutor {
 			// Refusals in the lesson's language (what the starter reads).
 			const lang = isLocale(opts.language) ? opts.language : DEFAULT_LOCALE;
 			if (closed) return { ok: false, code: "closing", message: t(lang, "engine.closingStart") };
-			const topic = typeof opts.topic === "string" ? opts.topic.trim().replace(/\s+/g, " ") : "";
-			if (topic === "") return { ok: false, code: "invalid-topic", message: t(lang, "engine.noTopic") };
-			if (topic.length > MAX_TOPIC_CHARS)
-				return {
-					ok: false,
-					code: "invalid-topic",
-					message: t(lang, "engine.topicTooLong", { max: String(MAX_TOPIC_CHARS) }),
-				};
+			const topic = lessonTopic(opts.topic);
+			if (!topic.ok) return { ok: false, code: "invalid-topic", message: t(lang, topic.key, topic.vars) };
 			// Before the existence check: no await may come between that check and claiming the thread.
-			const prior = await recallWithin(options.recall, opts, topic, logger);
+			const prior = await recallWithin(options.recall, opts, topic.text, logger);
 			absent.delete(opts.sessionId); // a start always asks the store
 			// states.has: another startLesson for this thread got there while the store was read.
 			if ((await load(opts.sessionId)) || states.has(opts.sessionId))
 				return { ok: false, code: "exists", message: t(lang, "engine.exists") };
-			const at = rt.now().toISOString();
-			const record: SessionRecord = {
-				format: 1,
-				sessionId: opts.sessionId,
-				topic,
-				learner: opts.learner,
-				mode: opts.mode,
-				startedBy: opts.startedBy ?? opts.learner,
-				// Only a supported language is kept (parse, don't cast); English needs no field.
-				...(isLocale(opts.language) && opts.language !== DEFAULT_LOCALE ? { language: opts.language } : {}),
-				...(opts.mode === "group" ? { group: normalizeGroupSettings(opts.group) } : {}),
-				createdAt: at,
-				updatedAt: at,
-				messages: [
-					{
-						id: rt.newId(),
-						role: "user",
-						metadata: { kind: "context", note: "start", at },
-						parts: [{ type: "text", text: lessonStartNote(topic, opts.learner, opts.mode, prior) }],
-					},
-				],
-				usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
-				extra: {},
-			};
+			const record = newLessonRecord(opts, topic.text, prior, rt.now().toISOString(), rt.newId());
 			const state = newSessionState(record);
 			states.set(opts.sessionId, state);
 			// The existence check above found none and noted it: it exists now.
@@ -510,30 +477,4 @@ export function createTutor(options: TutorOptions): Tutor {
 			await rt.store.close();
 		},
 	};
-}
-
-/** The recall hook's note, or undefined when there is none, it fails, or it takes longer than RECALL_MS. */
-async function recallWithin(
-	recall: TutorOptions["recall"],
-	opts: StartLessonOptions,
-	topic: string,
-	logger: Logger,
-): Promise<string | undefined> {
-	if (!recall) return undefined;
-	let timer: NodeJS.Timeout | undefined;
-	try {
-		const late = new Promise<undefined>((done) => {
-			timer = setTimeout(() => done(undefined), RECALL_MS);
-		});
-		const note = await Promise.race([recall(opts.sessionId, opts.learner, topic), late]);
-		return typeof note === "string" && note.trim() !== "" ? note : undefined;
-	} catch (error) {
-		logger.warn(
-			{ err: error, sessionId: opts.sessionId },
-			"the learner profile could not be read; the lesson starts without it",
-		);
-		return undefined;
-	} finally {
-		clearTimeout(timer);
-	}
 }
