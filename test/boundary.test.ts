@@ -1,5 +1,6 @@
 /**
- * The layer rule, enforced: adapters -> agent/render -> core, one way.
+ * The layer rule, enforced: adapters -> agent/render -> core -> i18n, one way (i18n, the message
+ * catalogues, imports nothing: every room may read it).
  * Reads every source file and fails when a folder imports what it must not.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -47,17 +48,18 @@ interface Rule {
 }
 
 const rules: Record<string, Rule> = {
+	i18n: { layers: ["i18n"], packages: () => false },
 	core: {
-		layers: ["core"],
+		layers: ["core", "i18n"],
 		packages: (r) => ["typebox", "zod"].includes(packageName(r.specifier)) || (r.specifier === "ai" && r.typeOnly),
 	},
 	agent: {
-		layers: ["core", "agent"],
+		layers: ["core", "agent", "i18n"],
 		packages: (r) =>
 			!["discord.js", "@slack/bolt", "puppeteer", "@mermaid-js/mermaid-cli"].includes(packageName(r.specifier)),
 	},
 	render: {
-		layers: ["core", "render"],
+		layers: ["core", "render", "i18n"],
 		packages: (r) => {
 			const pkg = packageName(r.specifier);
 			if (["discord-api-types", "@slack/types"].includes(pkg)) return r.typeOnly || pkg === "discord-api-types";
@@ -80,7 +82,7 @@ describe("layer boundaries", () => {
 					const where = `${relative(root, file)} imports ${ref.specifier}`;
 					if (ref.specifier.startsWith(".")) {
 						if (!rule.layers.includes(layerOf(file, ref.specifier))) violations.push(where);
-					} else if (!ref.specifier.startsWith("node:") || layer === "core") {
+					} else if (!ref.specifier.startsWith("node:") || layer === "core" || layer === "i18n") {
 						if (!rule.packages(ref)) violations.push(where);
 					}
 				}
@@ -101,7 +103,11 @@ describe("layer boundaries", () => {
 	const adapterRules: Record<string, { targets: (target: string) => boolean; packages: (pkg: string) => boolean }> = {
 		lesson: {
 			targets: (t) =>
-				t.startsWith("adapters/lesson/") || t.startsWith("core/") || t === "render/index.ts" || t === "agent/index.ts",
+				t.startsWith("adapters/lesson/") ||
+				t.startsWith("core/") ||
+				t.startsWith("i18n/") ||
+				t === "render/index.ts" ||
+				t === "agent/index.ts",
 			packages: (pkg) => !allSdks.includes(pkg) && pkg !== "keyv" && pkg !== "ai",
 		},
 		...Object.fromEntries(
@@ -112,6 +118,7 @@ describe("layer boundaries", () => {
 						t.startsWith(`adapters/${platform}/`) ||
 						t.startsWith("adapters/lesson/") ||
 						t.startsWith("core/contracts/") ||
+						t.startsWith("i18n/") ||
 						t === "render/index.ts" ||
 						t === "agent/index.ts",
 					packages: (pkg: string) => sdks.includes(pkg) || (!allSdks.includes(pkg) && pkg !== "keyv" && pkg !== "ai"),
@@ -152,6 +159,8 @@ describe("layer boundaries", () => {
 		]);
 		expect(rules.core!.packages({ specifier: "ai", typeOnly: false })).toBe(false);
 		expect(rules.core!.packages({ specifier: "node:fs", typeOnly: false })).toBe(false);
+		expect(rules.i18n!.packages({ specifier: "zod", typeOnly: true })).toBe(false);
+		expect(rules.i18n!.layers).toEqual(["i18n"]);
 		expect(adapterRules.slack!.packages("discord.js")).toBe(false);
 		expect(adapterRules.lesson!.packages("@slack/bolt")).toBe(false);
 		expect(adapterRules.discord!.targets("agent/store/keyv.ts")).toBe(false);

@@ -13,7 +13,7 @@ import type { TurnBudget } from "../core/contracts/budget.ts";
 import type { HandleResult, LearnerEvent } from "../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../core/contracts/logger.ts";
 import type { StartLessonOptions, StartLessonResult, Tutor } from "../core/contracts/tutor.ts";
-import { DEFAULT_LOCALE, isLocale, t } from "../core/i18n/index.ts";
+import { DEFAULT_LOCALE, isLocale, t } from "../i18n/index.ts";
 import { admit, claim } from "./engine/admit.ts";
 import { createAgents } from "./engine/agents.ts";
 import { anonymiseParticipant } from "./engine/anonymise.ts";

@@ -7,7 +7,7 @@
 import { createLineSource, createPromptSource, runPlayground } from "../adapters/terminal/index.ts";
 import { redactUrl } from "../config.ts";
 import type { LessonMode } from "../core/contracts/events.ts";
-import type { Locale } from "../core/i18n/index.ts";
+import type { Locale } from "../i18n/index.ts";
 import { type CliIo, EXIT_CONFIG, loadConfigOrReport, useColor } from "./io.ts";
 import { createProcessLogger } from "./logger.ts";
 import { installProcessHandlers, ShutdownRegistry } from "./process.ts";

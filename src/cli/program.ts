@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import type { LessonMode } from "../core/contracts/events.ts";
-import { LOCALES, type Locale } from "../core/i18n/index.ts";
+import { LOCALES, type Locale } from "../i18n/index.ts";
 import { doctorCommand } from "./doctor.ts";
 import { type CliIo, processIo } from "./io.ts";
 import { playgroundCommand } from "./playground-command.ts";

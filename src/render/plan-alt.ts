@@ -8,8 +8,8 @@
  */
 
 import type { DerivedPlanStatuses, PlanTree } from "../core/contracts/plan.ts";
-import { DEFAULT_LOCALE, type Locale, t, tn } from "../core/i18n/index.ts";
 import { nodeMastery, type PlanMastery } from "../core/mastery.ts";
+import { DEFAULT_LOCALE, type Locale, t, tn } from "../i18n/index.ts";
 import { oneLine, planReadingOrder } from "./plan-source.ts";
 import { legendWords, planNodeKind } from "./plan-style.ts";
 

@@ -13,8 +13,8 @@
 import type { Browser, Page } from "puppeteer";
 import { type Logger, silentLogger } from "../core/contracts/logger.ts";
 import type { DerivedPlanStatuses, PlanTree } from "../core/contracts/plan.ts";
-import { DEFAULT_LOCALE, type Locale } from "../core/i18n/index.ts";
 import type { PlanMastery } from "../core/mastery.ts";
+import { DEFAULT_LOCALE, type Locale } from "../i18n/index.ts";
 import {
 	DEFAULT_CHROMIUM_PATH,
 	launchChromium,

@@ -10,8 +10,8 @@
 
 import { createHash } from "node:crypto";
 import type { DerivedPlanStatuses, PlanTree } from "../core/contracts/plan.ts";
-import { DEFAULT_LOCALE, type Locale, t, tn } from "../core/i18n/index.ts";
 import { nodeMastery, type PlanMastery } from "../core/mastery.ts";
+import { DEFAULT_LOCALE, type Locale, t, tn } from "../i18n/index.ts";
 import {
 	legendWords,
 	PLAN_COLORS,

@@ -13,8 +13,8 @@
 
 import type { DerivedPlanStatuses } from "../core/contracts/plan.ts";
 import { derivedNodeStatus } from "../core/contracts/plan.ts";
-import { DEFAULT_LOCALE, type Locale, t } from "../core/i18n/index.ts";
 import { type NodeMastery, nodeMastery, type PlanMastery } from "../core/mastery.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../i18n/index.ts";
 
 /** What a node is drawn as: current wins, then mastery, then visited; upcoming otherwise. */
 export type PlanNodeKind = "current" | "learned" | "shaky" | "visited" | "upcoming";

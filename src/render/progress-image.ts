@@ -6,7 +6,7 @@
  * at most MAX_TOPICS topics and TIMELINE_DAYS days are drawn.
  */
 
-import { DEFAULT_LOCALE, type Locale, type MessageKey, type MessageParams, t } from "../core/i18n/index.ts";
+import { DEFAULT_LOCALE, type Locale, type MessageKey, type MessageParams, t } from "../i18n/index.ts";
 
 /** One topic's counts. */
 export interface ProgressTopic {

@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, expect, it } from "vitest";
 import { createSessionStore } from "../../src/agent/store/session-store.ts";
-import { t } from "../../src/core/i18n/index.ts";
+import { t } from "../../src/i18n/index.ts";
 import { tempDir } from "./helpers.ts";
 
 const dir = tempDir();

@@ -5,7 +5,7 @@ import { toolParts } from "../../src/agent/engine/transcript.ts";
 import { createSessionStore } from "../../src/agent/store/session-store.ts";
 import type { SessionRecord } from "../../src/agent/store/types.ts";
 import { createTutor } from "../../src/agent/tutor.ts";
-import { t } from "../../src/core/i18n/index.ts";
+import { t } from "../../src/i18n/index.ts";
 import { assessmentInput, harness, learner, probeQuiz, scriptedModel, tempDir, toolResultsSent } from "./helpers.ts";
 
 const dir = tempDir();

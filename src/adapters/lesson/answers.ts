@@ -9,9 +9,9 @@
 import type { HandleResult, LearnerEvent, RefusalCode } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
-import { DEFAULT_LOCALE, type Locale, t, tn } from "../../core/i18n/index.ts";
 import type { LearnerImage } from "../../core/learner-images.ts";
 import type { HelpKind } from "../../core/struggle.ts";
+import { DEFAULT_LOCALE, type Locale, t, tn } from "../../i18n/index.ts";
 import { collectImages, describeImageProblems, type ImageSource, type IncomingFile, limitsOf } from "./images.ts";
 import { type RefusedAction, refusalNotice } from "./notices.ts";
 import type { Actor, PlatformPort } from "./port.ts";

@@ -13,7 +13,7 @@ import {
 	type Locale,
 	type MessageKey,
 	t,
-} from "../../core/i18n/index.ts";
+} from "../../i18n/index.ts";
 import type { ModelPrice } from "./lesson-rules.ts";
 import type { NoticeStyle } from "./notices.ts";
 import { type MemberUsage, type ModelTokens, memberTokens, type PeriodUsage } from "./usage-ledger.ts";

@@ -10,8 +10,8 @@ import { DEFAULT_STORE_URL, type Learning, openStateStore, type StateStore } fro
 import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
-import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import type { HelpKind } from "../../core/struggle.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import { createMathRenderer, type MathRenderer, type PlanPicture, type PlanRenderer } from "../../render/index.ts";
 import { type AttachedFiles, createAnswerFlows, type LessonImages } from "./answers.ts";
 import { createDeliveryClaims, type DeliveryClaims } from "./deliveries.ts";

@@ -1,6 +1,6 @@
 /**
  * The message catalogue as the platform adapters reach it (they import core
- * contracts and the lesson layer only): the same functions as core/i18n.
+ * contracts and the lesson layer only): the same functions as src/i18n.
  */
 
 export {
@@ -17,4 +17,4 @@ export {
 	resolveLocale,
 	t,
 	tn,
-} from "../../core/i18n/index.ts";
+} from "../../i18n/index.ts";

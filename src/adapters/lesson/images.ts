@@ -9,8 +9,8 @@
  * the learner; nothing here throws.
  */
 
-import { DEFAULT_LOCALE, type Locale, t, tn } from "../../core/i18n/index.ts";
 import { LEARNER_IMAGE_LIMITS, type LearnerImage, sniffImageType } from "../../core/learner-images.ts";
+import { DEFAULT_LOCALE, type Locale, t, tn } from "../../i18n/index.ts";
 
 /** A file attached to a platform message, as the platform describes it (nothing here is trusted). */
 export interface IncomingFile {

@@ -9,7 +9,7 @@
 import type { BudgetVerdict, TurnBudget } from "../../core/contracts/budget.ts";
 import type { Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
-import { DEFAULT_LOCALE, type Locale } from "../../core/i18n/index.ts";
+import { DEFAULT_LOCALE, type Locale } from "../../i18n/index.ts";
 import { budgetNotice, nextUtcMidnight } from "./budget-texts.ts";
 import type { LessonState } from "./lesson-state.ts";
 import type { NoticeStyle } from "./notices.ts";

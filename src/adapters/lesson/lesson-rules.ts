@@ -6,8 +6,8 @@
  */
 
 import type { LessonMode } from "../../core/contracts/events.ts";
-import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import { clampVoteSeconds, DEFAULT_GROUP_SETTINGS } from "../../core/votes.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 
 /** The bounds of `vote_seconds`, for the platforms' config forms. */
 export { MAX_VOTE_SECONDS, MIN_VOTE_SECONDS } from "../../core/votes.ts";

@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import type { StateStore } from "../../agent/index.ts";
-import { isLocale } from "../../core/i18n/index.ts";
+import { isLocale } from "../../i18n/index.ts";
 import { DailyLessonCounter } from "./daily-counter.ts";
 import { DEFAULT_LESSON_RULES, type LessonRules, normalizeLessonRules } from "./lesson-rules.ts";
 import type { LessonIntro } from "./port.ts";

@@ -6,7 +6,7 @@
  */
 
 import type { RefusalCode } from "../../core/contracts/events.ts";
-import { DEFAULT_LOCALE, formatOrList, type Locale, t, tn } from "../../core/i18n/index.ts";
+import { DEFAULT_LOCALE, formatOrList, type Locale, t, tn } from "../../i18n/index.ts";
 
 /** A refusal: the tutor's HandleResult, or an adapter check with an empty message. */
 export interface Refusal {

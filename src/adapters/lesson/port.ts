@@ -13,7 +13,7 @@
  */
 
 import type { LessonMode, Participant, TutorEvent } from "../../core/contracts/events.ts";
-import type { Locale } from "../../core/i18n/index.ts";
+import type { Locale } from "../../i18n/index.ts";
 import type { Card, PlanPicture } from "../../render/index.ts";
 import type { NoticeStyle } from "./notices.ts";
 

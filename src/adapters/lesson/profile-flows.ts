@@ -12,7 +12,7 @@ import { type Learning, learnerKeyOf, type ReportRow, type StateStore } from "..
 import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
-import { DEFAULT_LOCALE, isLocale, type Locale, t, tn } from "../../core/i18n/index.ts";
+import { DEFAULT_LOCALE, isLocale, type Locale, t, tn } from "../../i18n/index.ts";
 import { type PlanPicture, type QuestionCard, renderProgressPng } from "../../render/index.ts";
 import { markForgotten } from "./forgotten-members.ts";
 import { adminHintIn } from "./notices.ts";

@@ -6,7 +6,7 @@
  */
 
 import type { LearnerProfile, ReviewItem } from "../../agent/index.ts";
-import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import type { ProgressData, ProgressTopic } from "../../render/index.ts";
 import { whenText } from "./review.ts";
 

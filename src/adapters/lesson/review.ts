@@ -15,7 +15,7 @@ import { learnerKeyOf } from "../../agent/index.ts";
 import { judgeAnswer } from "../../core/answer-match.ts";
 import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
-import { DEFAULT_LOCALE, isLocale, type Locale, t, tn } from "../../core/i18n/index.ts";
+import { DEFAULT_LOCALE, isLocale, type Locale, t, tn } from "../../i18n/index.ts";
 import { choiceLetter } from "../../render/index.ts";
 import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
 import { within } from "./within.ts";

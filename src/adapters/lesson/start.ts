@@ -10,7 +10,7 @@
 import type { LessonMode, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { StartLessonResult, Tutor } from "../../core/contracts/tutor.ts";
-import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import { channelAllowed } from "./lesson-rules.ts";
 import type { LessonState } from "./lesson-state.ts";
 import { adminHintIn, channelNotAllowedNotice, dailyLimitNotice } from "./notices.ts";

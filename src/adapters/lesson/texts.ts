@@ -4,7 +4,7 @@
  * style (bold, mentions, escaping, a relative time where it has one).
  */
 
-import { DEFAULT_LOCALE, LANGUAGE_NAMES, type Locale, t } from "../../core/i18n/index.ts";
+import { DEFAULT_LOCALE, LANGUAGE_NAMES, type Locale, t } from "../../i18n/index.ts";
 import { capsLines } from "./budget-texts.ts";
 import type { LessonStatus } from "./controller.ts";
 import type { LessonRules } from "./lesson-rules.ts";

@@ -12,7 +12,7 @@
 
 import type { TutorEvent } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
-import { DEFAULT_LOCALE, type Locale } from "../../core/i18n/index.ts";
+import { DEFAULT_LOCALE, type Locale } from "../../i18n/index.ts";
 import {
 	answeredCard,
 	type Card,

@@ -5,8 +5,8 @@
  */
 
 import type { VoteAck } from "../../core/contracts/events.ts";
-import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import type { MemberResult } from "../../core/votes.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import type { NoticeStyle } from "./notices.ts";
 
 /** Members listed in `/lesson status` (the rest are counted). */

@@ -6,9 +6,9 @@
  */
 
 import type { HandleResult, LearnerEvent, RefusalCode, VoteAck } from "../../core/contracts/events.ts";
-import { DEFAULT_LOCALE, t } from "../../core/i18n/index.ts";
 import { learnerImagesProblem } from "../../core/learner-images.ts";
 import { HELP_KINDS, helpResolves, MAX_HINTS } from "../../core/struggle.ts";
+import { DEFAULT_LOCALE, t } from "../../i18n/index.ts";
 import { displayAsk, displayQuiz } from "./display.ts";
 import { resolveAskAnswer, resolveQuizAnswer } from "./grading.ts";
 import type { Job, SessionState } from "./session-state.ts";

@@ -4,7 +4,7 @@
  */
 
 import type { ToolSet } from "ai";
-import type { Locale } from "../../core/i18n/index.ts";
+import type { Locale } from "../../i18n/index.ts";
 import { languageInstruction } from "../prompts/context.ts";
 import { PROBER_PROMPT, TEACHER_PROMPT } from "../prompts/index.ts";
 import { createAskTool } from "../tools/ask.ts";

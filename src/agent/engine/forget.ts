@@ -8,7 +8,7 @@
  * the same deletion and the store refuses entries for a session it does not hold.
  */
 
-import { DEFAULT_LOCALE, t } from "../../core/i18n/index.ts";
+import { DEFAULT_LOCALE, t } from "../../i18n/index.ts";
 import type { SessionLease } from "../store/types.ts";
 import type { EngineContext } from "./context.ts";
 import { LEASE_TTL_MS } from "./lease.ts";

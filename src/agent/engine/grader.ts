@@ -15,8 +15,8 @@ import { generateText, Output } from "ai";
 import { z } from "zod";
 import { leaksAnswer } from "../../core/answer-leaks.ts";
 import { instructsJudge } from "../../core/answer-match.ts";
-import { LANGUAGE_NAMES, type Locale } from "../../core/i18n/index.ts";
 import type { QuizToolInput } from "../../core/question-core.ts";
+import { LANGUAGE_NAMES, type Locale } from "../../i18n/index.ts";
 import { languageInstruction } from "../prompts/context.ts";
 import { GRADER_PROMPT } from "../prompts/index.ts";
 

@@ -11,8 +11,8 @@
 import { judgeAnswer, saysDontKnow } from "../../core/answer-match.ts";
 import { pickTypedOption } from "../../core/answer-options.ts";
 import type { AnswerResult } from "../../core/contracts/events.ts";
-import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import type { AskToolInput, QuizToolInput } from "../../core/question-core.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 
 /** Longest typed answer we record (a chat message, not an essay). */
 export const MAX_ANSWER_CHARS = 2000;

@@ -5,8 +5,8 @@
 
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { StartLessonOptions } from "../../core/contracts/tutor.ts";
-import { DEFAULT_LOCALE, isLocale, type MessageKey, type MessageParams } from "../../core/i18n/index.ts";
 import { normalizeGroupSettings } from "../../core/votes.ts";
+import { DEFAULT_LOCALE, isLocale, type MessageKey, type MessageParams } from "../../i18n/index.ts";
 import { lessonStartNote } from "../prompts/context.ts";
 import type { SessionRecord } from "../store/types.ts";
 

@@ -9,7 +9,7 @@
  */
 
 import { APICallError } from "ai";
-import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 
 /** A duration as a learner reads it: "800 ms", "45 s", "3 min". */
 export const duration = (ms: number): string =>

@@ -20,7 +20,7 @@ import type {
 	LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
 import type { LanguageModel, ModelMessage } from "ai";
-import type { Locale } from "../../core/i18n/index.ts";
+import type { Locale } from "../../i18n/index.ts";
 import type { LessonAgent } from "./agents.ts";
 import { DEFAULT_MAX_OUTPUT_TOKENS, estimateInputTokens } from "./budget.ts";
 import { toFunctionTools, toLanguageModelPrompt } from "./model-prompt.ts";

@@ -6,7 +6,7 @@
  * refuse (an answer whose sender waits for the verdict).
  */
 
-import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import { isStoreConflict } from "../store/errors.ts";
 import type { SessionRecord } from "../store/types.ts";
 import type { EngineContext } from "./context.ts";

@@ -7,7 +7,6 @@
  */
 
 import type { TutorEvent } from "../../core/contracts/events.ts";
-import { DEFAULT_LOCALE, tn } from "../../core/i18n/index.ts";
 import {
 	type LearnerImage,
 	PICTURE_PART,
@@ -17,6 +16,7 @@ import {
 	pictureLive,
 	picturePlaceholder,
 } from "../../core/learner-images.ts";
+import { DEFAULT_LOCALE, tn } from "../../i18n/index.ts";
 import type { PictureCharge } from "../store/picture-store.ts";
 import type { LessonMessage, SessionRecord } from "../store/types.ts";
 import type { EngineContext } from "./context.ts";

@@ -6,7 +6,7 @@
  */
 
 import type { HandleResult, TutorEvent } from "../../core/contracts/events.ts";
-import { DEFAULT_LOCALE, t } from "../../core/i18n/index.ts";
+import { DEFAULT_LOCALE, t } from "../../i18n/index.ts";
 
 import { learnerMessageText } from "../prompts/context.ts";
 import { isStoreConflict } from "../store/errors.ts";

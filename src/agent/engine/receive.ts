@@ -12,7 +12,7 @@
  */
 
 import type { HandleResult, LearnerEvent } from "../../core/contracts/events.ts";
-import { DEFAULT_LOCALE, t } from "../../core/i18n/index.ts";
+import { DEFAULT_LOCALE, t } from "../../i18n/index.ts";
 import { admit } from "./admit.ts";
 import type { EngineContext } from "./context.ts";
 import { pushInbox } from "./inbox.ts";

@@ -7,7 +7,7 @@
  */
 
 import type { TutorEvent } from "../../core/contracts/events.ts";
-import { DEFAULT_LOCALE, t } from "../../core/i18n/index.ts";
+import { DEFAULT_LOCALE, t } from "../../i18n/index.ts";
 import type { SessionRecord } from "../store/types.ts";
 import type { EngineContext } from "./context.ts";
 import { saveUntilStored } from "./persist.ts";

@@ -5,9 +5,9 @@
 
 import { derivePlanStatuses } from "../../core/contracts/plan.ts";
 import type { PendingQuestion, SessionSummary } from "../../core/contracts/tutor.ts";
-import { DEFAULT_LOCALE, isLocale } from "../../core/i18n/index.ts";
 import { derivePlanMastery } from "../../core/mastery.ts";
 import { deriveLessonPhase, findAssessment, isSuccessfulProbeDone } from "../../core/phases.ts";
+import { DEFAULT_LOCALE, isLocale } from "../../i18n/index.ts";
 import type { LessonMessage } from "../store/types.ts";
 import { displayAsk, displayQuiz } from "./display.ts";
 import type { SessionState } from "./session-state.ts";

@@ -6,7 +6,7 @@
  */
 
 import type { Reservation } from "../../core/contracts/budget.ts";
-import { DEFAULT_LOCALE, t } from "../../core/i18n/index.ts";
+import { DEFAULT_LOCALE, t } from "../../i18n/index.ts";
 import { isStoreConflict } from "../store/errors.ts";
 import type { SessionRecord } from "../store/types.ts";
 import { agentFor } from "./agents.ts";

@@ -6,7 +6,7 @@
  */
 
 import type { LessonMode, Participant } from "../../core/contracts/events.ts";
-import { DEFAULT_LOCALE, isLocale, LANGUAGE_NAMES, type Locale } from "../../core/i18n/index.ts";
+import { DEFAULT_LOCALE, isLocale, LANGUAGE_NAMES, type Locale } from "../../i18n/index.ts";
 
 /**
  * The first message of a lesson: what to teach, to whom, in which mode, and (`prior`)

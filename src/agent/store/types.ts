@@ -5,9 +5,9 @@
 
 import type { UIMessage } from "ai";
 import type { LearnerEvent, LessonMode, Participant } from "../../core/contracts/events.ts";
-import type { Locale } from "../../core/i18n/index.ts";
 import type { StruggleEntry } from "../../core/struggle.ts";
 import type { GroupSettings, OpenVote } from "../../core/votes.ts";
+import type { Locale } from "../../i18n/index.ts";
 
 /** Metadata on a transcript message; never sent to the model (prefix-stable). */
 export interface LessonMessageMetadata {

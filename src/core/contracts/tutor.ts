@@ -3,7 +3,7 @@
  * src/agent (createTutor); adapters depend on this interface only.
  */
 
-import type { Locale } from "../i18n/index.ts";
+import type { Locale } from "../../i18n/index.ts";
 import type { PlanMastery } from "../mastery.ts";
 import type { AskToolInput, QuizToolInput } from "../question-core.ts";
 import type { GroupSettings, MemberResult } from "../votes.ts";

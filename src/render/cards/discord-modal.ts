@@ -5,7 +5,7 @@
  */
 
 import { type APIModalInteractionResponseCallbackData, ComponentType, TextInputStyle } from "discord-api-types/v10";
-import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import { encodeComponentId } from "../component-id.ts";
 import { ANSWER_MAX_CHARS, DISCORD_LIMITS as D, fitLine, fitMarkdown } from "./limits.ts";
 

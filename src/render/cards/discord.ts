@@ -16,8 +16,8 @@ import {
 	ButtonStyle,
 	ComponentType,
 } from "discord-api-types/v10";
-import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import { HELP_KINDS, type HelpKind } from "../../core/struggle.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import { longCodeToFiles } from "../code-files.ts";
 import { encodeComponentId } from "../component-id.ts";
 import { splitMessage } from "../split-message.ts";

@@ -5,9 +5,9 @@
  */
 
 import type { TutorEvent } from "../../core/contracts/events.ts";
-import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import type { AskToolInput, QuizToolInput } from "../../core/question-core.ts";
 import type { HelpKind } from "../../core/struggle.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import {
 	type AnsweredCard,
 	type Card,

@@ -6,7 +6,7 @@
  * too long for component ids).
  */
 
-import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import { componentIdsFit } from "../component-id.ts";
 import { fitLine } from "./limits.ts";
 import type { AnsweredCard, CardChoice } from "./model.ts";

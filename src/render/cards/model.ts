@@ -6,7 +6,7 @@
 
 import type { Participant } from "../../core/contracts/events.ts";
 import type { ProbeStrand } from "../../core/contracts/probe.ts";
-import { type Locale, t } from "../../core/i18n/index.ts";
+import { type Locale, t } from "../../i18n/index.ts";
 
 /** What every card has: the language of its words (ours; the tutor's text is already in it). */
 interface CardBase {

@@ -7,7 +7,7 @@
  */
 
 import type { ModalView } from "@slack/types";
-import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import { encodeComponentId } from "../component-id.ts";
 import { markdownToMrkdwn } from "../markdown.ts";
 import { ANSWER_MAX_CHARS, fitLine, fitMarkdown, SLACK_LIMITS as S } from "./limits.ts";

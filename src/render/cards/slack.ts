@@ -8,8 +8,8 @@
  */
 
 import type { ActionsBlock, Button, KnownBlock, PlainTextOption, SectionBlock, StaticSelect } from "@slack/types";
-import { DEFAULT_LOCALE, type Locale, t } from "../../core/i18n/index.ts";
 import { HELP_KINDS } from "../../core/struggle.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import { longCodeToFiles } from "../code-files.ts";
 import { encodeComponentId } from "../component-id.ts";
 import { escapeMrkdwn, markdownToMrkdwn as toMrkdwn } from "../markdown.ts";

@@ -7,8 +7,8 @@
  * and one Slack section (3000).
  */
 
-import { DEFAULT_LOCALE, type Locale, t, tn } from "../../core/i18n/index.ts";
 import type { VoteOutcome } from "../../core/votes.ts";
+import { DEFAULT_LOCALE, type Locale, t, tn } from "../../i18n/index.ts";
 import type { AnsweredEvent } from "./from-event.ts";
 import { choiceLetter, type TextCard } from "./model.ts";
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { createDiscordAdapter, type DiscordAdapter } from "../../../src/adapters/discord/index.ts";
 import { stateStoreOnKeyv } from "../../../src/agent/index.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
-import { t } from "../../../src/core/i18n/index.ts";
+import { t } from "../../../src/i18n/index.ts";
 import { type FakeDiscord, startFakeDiscord } from "../../../testkit/fakes/discord.ts";
 import { stubRenderer } from "../../../testkit/stub-renderer.ts";
 import { FakeTutor } from "../lesson/fake-tutor.ts";

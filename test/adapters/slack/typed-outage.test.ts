@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryStateStore } from "../../../src/agent/index.ts";
-import { t } from "../../../src/core/i18n/index.ts";
+import { t } from "../../../src/i18n/index.ts";
 import { type FakeSlack, startFakeSlack } from "../../../testkit/fakes/slack.ts";
 import { stubRenderer } from "../../../testkit/stub-renderer.ts";
 import { FakeTutor } from "../lesson/fake-tutor.ts";

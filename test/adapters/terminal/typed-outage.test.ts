@@ -10,7 +10,7 @@ import { runPlayground } from "../../../src/adapters/terminal/playground.ts";
 import { createSessionStore, createTutor } from "../../../src/agent/index.ts";
 import { StoreError } from "../../../src/agent/store/errors.ts";
 import type { SessionStore } from "../../../src/agent/store/types.ts";
-import { t } from "../../../src/core/i18n/index.ts";
+import { t } from "../../../src/i18n/index.ts";
 import { scriptedModel } from "../../../testkit/model-stream.ts";
 import { tempDir } from "../../agent/helpers.ts";
 

@@ -10,7 +10,7 @@ import { createSessionStore } from "../../../src/agent/store/session-store.ts";
 import type { SessionRecord, SessionStore } from "../../../src/agent/store/types.ts";
 import { createTutor } from "../../../src/agent/tutor.ts";
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
-import { t } from "../../../src/core/i18n/index.ts";
+import { t } from "../../../src/i18n/index.ts";
 import { sharedBackends } from "../../fixtures/shared-backends.ts";
 import { learner, probeQuiz, scriptedModel } from "../helpers.ts";
 

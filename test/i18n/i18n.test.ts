@@ -9,7 +9,7 @@ import {
 	resolveLocale,
 	t,
 	tn,
-} from "../../src/core/i18n/index.ts";
+} from "../../src/i18n/index.ts";
 
 const english = CATALOGUES.en;
 const keys = Object.keys(english).sort();

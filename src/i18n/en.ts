@@ -1,7 +1,7 @@
 /**
  * English: the source catalogue. Every string our code shows to learners and
  * admins has a key here; de.ts and es.ts must have the same keys with the same
- * `{placeholders}` (TypeScript and test/core/i18n.test.ts both check).
+ * `{placeholders}` (TypeScript and test/i18n/i18n.test.ts both check).
  * Plurals are `<key>.one` / `<key>.other` (chosen with Intl.PluralRules).
  * Markup (`**bold**`, backticks) is Discord-style markdown; adapters convert.
  */
