@@ -2,7 +2,8 @@
  * Events API: messages typed in a lesson thread reach the tutor (the engine decides who
  * may speak: the learner, or anyone in group mode), with the files shared with them
  * (subtype file_share: pictures for the tutor), and a mention with a topic starts a
- * lesson. Bot messages, edits, deletions and join notices are ignored; Slack's retries
+ * lesson. Text is decoded at the edge (text.ts: Slack's escapes and control sequences). Bot messages,
+ * edits, deletions and join notices are ignored; Slack's retries
  * (deliveries.ts) and the app_mention/message pair of one mention are delivered once, also
  * across bot processes (the claim is in the shared store).
  */
@@ -14,6 +15,7 @@ import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { IncomingFile } from "../lesson/images.ts";
 import { type HandlerContext, slackActor } from "./context.ts";
 import { deliveryBusy, recordFirst } from "./deliveries.ts";
+import { slackTextToPlain } from "./text.ts";
 import { encodeSlackThreadId } from "./thread-id.ts";
 
 /** The fields of a message/app_mention event we read (payloads are checked, not trusted). */
@@ -67,15 +69,6 @@ export function filesOf(files: unknown): IncomingFile[] {
 		}));
 }
 
-/** Remove user mentions (the bot's, or anyone's) and tidy whitespace. */
-export function stripMentions(text: string): string {
-	// A label stops at "<" (Slack sends a typed "<" as &lt;): "[^>]*" rescanned to the end from every "<@U…|".
-	return text
-		.replace(/<@[UW][A-Z0-9]+(?:\|[^<>]*)?>/g, " ")
-		.replace(/\s+/g, " ")
-		.trim();
-}
-
 /** Register message and app_mention handlers. */
 export function registerEvents(app: App, ctx: HandlerContext): void {
 	// True the first time a message is seen; Slack may deliver one message as app_mention and message, and retry both.
@@ -101,9 +94,9 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 		const target = { channelId: m.channelId, userId: m.userId, threadTs: m.threadTs };
 		// The actor hears (ephemerally) what did not reach the tutor: pictures, or a message the store could not save.
 		const attached = { files: m.files, actor: slackActor(ctx, by, target) };
-		return ctx.controller.typed(threadId, by, stripMentions(m.text), attached);
+		return ctx.controller.typed(threadId, by, slackTextToPlain(m.text), attached);
 	};
-	const hasContent = (m: TypedMessage): boolean => stripMentions(m.text) !== "" || m.files.length > 0;
+	const hasContent = (m: TypedMessage): boolean => slackTextToPlain(m.text) !== "" || m.files.length > 0;
 
 	// Slack is answered once the message is with the tutor (bounded), so a process killed before that leaves the
 	// event unanswered and Slack retries it (deliveries.ts).
@@ -135,7 +128,7 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 		}
 		await done(m);
 		let mode: LessonMode | undefined;
-		const topic = stripMentions(m.text)
+		const topic = slackTextToPlain(m.text)
 			.split(" ")
 			.filter((w) => {
 				const lower = w.toLowerCase();

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseLessonCommand } from "../../../src/adapters/slack/command-parse.ts";
 import { decodeModalMetadata, encodeModalMetadata, typedAnswerOf } from "../../../src/adapters/slack/controls.ts";
-import { stripMentions } from "../../../src/adapters/slack/events.ts";
+import { slackTextToPlain } from "../../../src/adapters/slack/text.ts";
 import { parentMessage } from "../../../src/adapters/slack/messages.ts";
 import { blockProblems } from "../../../testkit/fakes/slack.ts";
 
@@ -65,7 +65,7 @@ describe("parseLessonCommand", () => {
 
 describe("mentions, modal metadata and the parent message", () => {
 	it("strips user mentions", () => {
-		expect(stripMentions("<@U0BOT>  fractions <@U12|bob> now")).toBe("fractions now");
+		expect(slackTextToPlain("<@U0BOT>  fractions <@U12|bob> now")).toBe("fractions now");
 	});
 
 	it("round-trips the modal metadata and refuses anything else", () => {
