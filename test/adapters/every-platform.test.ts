@@ -229,7 +229,7 @@ async function onSlack(): Promise<Run> {
 		expect(maps.length).toBeGreaterThan(0);
 		for (const map of maps) {
 			expect(map.altText).toMatch(/^Lesson map, \d+ steps?[,.].*\((current|learned|shaky|not yet|visited)/);
-			expect(map.altText?.length ?? 0).toBeLessThanOrEqual(2000);
+			expect(map.altText?.length ?? 0).toBeLessThanOrEqual(1000); // Slack's alt_txt limit
 		}
 		return { visible: tokensOf(posts), transcript: await transcriptOf(storeUrl, sessionId, "U1") };
 	} finally {

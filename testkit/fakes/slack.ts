@@ -55,7 +55,7 @@ export interface FakeUpload {
 	threadTs?: string;
 	title?: string;
 	initialComment?: string;
-	/** The file's alt text (sent with files.getUploadURLExternal). */
+	/** The file's alt text (sent as `alt_txt` with files.getUploadURLExternal). */
 	altText?: string;
 }
 
@@ -307,13 +307,17 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 			return { view };
 		},
 		"files.getUploadURLExternal": (p) => {
+			// Slack's method reference: the description is `alt_txt`, at most 1,000 characters (an `alt_text` is an
+			// argument it does not know, and ignores).
+			if (typeof p.alt_txt === "string" && p.alt_txt.length > 1000)
+				return { ok: false, error: "invalid_arguments", errors: ["alt_txt: longer than 1000 characters"] };
 			const fileId = `F${++seq}`;
 			uploads.push({
 				fileId,
 				filename: String(p.filename),
 				length: Number(p.length),
 				completed: false,
-				...(typeof p.alt_text === "string" ? { altText: p.alt_text } : {}),
+				...(typeof p.alt_txt === "string" ? { altText: p.alt_txt } : {}),
 			});
 			return { upload_url: `${baseUrl}/upload/${fileId}`, file_id: fileId };
 		},

@@ -2,7 +2,7 @@
  * Slack's platform port: cards via chat.postMessage in the lesson's thread
  * (plain text when Slack refuses the blocks), the answered state via
  * chat.update of the card's own messages, the plan picture via
- * files.uploadV2 (the outline as text when there is no PNG), and the lesson's
+ * upload.ts (the outline as text when there is no PNG), and the lesson's
  * parent message: its intro (with the End button), "could not start", "ended".
  *
  * A card someone clicked is updated through the click's response_url
@@ -28,6 +28,7 @@ import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { PlatformPort } from "../lesson/port.ts";
 import { clip, endedParentMessage, parentMessage, SLACK_STYLE, type SlackBody } from "./messages.ts";
 import { decodeSlackThreadId, encodeSlackThreadId, type SlackThread } from "./thread-id.ts";
+import { uploadToSlack } from "./upload.ts";
 
 const textBody = (text: string): SlackBody[] =>
 	splitMessage(text, 3000).map((part) => ({
@@ -95,7 +96,19 @@ export function createSlackPort(
 		try {
 			return (await client.chat.postMessage({ ...base, text: message.text, blocks: message.blocks as KnownBlock[] }))
 				.ts;
-		} catch (error) {
+		} catch (refused) {
+			let error = refused;
+			// A card whose pictures Slack refuses ("invalid_blocks": a file not ready or not shared here) keeps its text
+			// and its controls: the formulas are in the text as code already.
+			const pictureless = message.blocks.filter((b) => !(b.type === "image" && "slack_file" in b));
+			if (pictureless.length > 0 && pictureless.length < message.blocks.length)
+				try {
+					logger.warn({ err: error, sessionId: threadId }, "slack: a card's pictures were refused; posting it without");
+					return (await client.chat.postMessage({ ...base, text: message.text, blocks: pictureless as KnownBlock[] }))
+						.ts;
+				} catch (again) {
+					error = again;
+				}
 			logger.error({ err: error, sessionId: threadId }, "slack: posting a message failed; trying plain text");
 			try {
 				return (
@@ -114,11 +127,10 @@ export function createSlackPort(
 		const ids = new Map<string, string>();
 		for (const image of message.images) {
 			try {
-				const res = await client.files.uploadV2({ file: image.data, filename: image.filename, alt_text: image.alt });
-				// uploadV2 resolves to one completeUploadExternal response per file.
-				const completed = (res as { files?: Array<{ files?: Array<{ id?: string }> }> }).files;
-				const id = completed?.[0]?.files?.[0]?.id;
-				if (id) ids.set(image.blockId, id);
+				ids.set(
+					image.blockId,
+					await uploadToSlack(client, { data: image.data, filename: image.filename, alt: image.alt }),
+				);
 			} catch (error) {
 				logger.warn(
 					{ err: error, sessionId: threadId },
@@ -140,11 +152,15 @@ export function createSlackPort(
 		const files = "files" in message ? (message.files ?? []) : [];
 		const { channel, thread_ts } = where(threadId);
 		for (const f of files) {
-			await client.files
-				.uploadV2({ channel_id: channel, thread_ts, file: f.data, filename: f.filename, title: clip(f.title, 250) })
-				.catch((error: unknown) =>
-					logger.warn({ err: error, sessionId: threadId }, "slack: a code file did not upload"),
-				);
+			await uploadToSlack(client, {
+				channelId: channel,
+				threadTs: thread_ts,
+				data: f.data,
+				filename: f.filename,
+				title: f.title,
+			}).catch((error: unknown) =>
+				logger.warn({ err: error, sessionId: threadId }, "slack: a code file did not upload"),
+			);
 		}
 	};
 
@@ -244,14 +260,14 @@ export function createSlackPort(
 			if (picture.png) {
 				try {
 					const { channel, thread_ts } = where(threadId);
-					await client.files.uploadV2({
-						channel_id: channel,
-						thread_ts,
-						file: picture.png,
+					await uploadToSlack(client, {
+						channelId: channel,
+						threadTs: thread_ts,
+						data: picture.png,
 						filename: "lesson-plan.png",
-						title: clip(picture.caption || "Lesson plan", 250),
-						initial_comment: clip(picture.caption, 1000),
-						alt_text: clip(picture.alt || picture.outline || picture.caption, 2000),
+						title: picture.caption || "Lesson plan",
+						initialComment: clip(picture.caption, 1000),
+						alt: picture.alt || picture.outline || picture.caption,
 					});
 					return true;
 				} catch (error) {

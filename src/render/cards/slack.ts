@@ -39,7 +39,7 @@ import { displayName, helpLabel } from "./model.ts";
 /** The language of a card's own words. */
 const loc = (card: { locale?: Locale }): Locale => card.locale ?? DEFAULT_LOCALE;
 
-/** A picture to upload (files.uploadV2, no channel) before posting: its image block (`block_id`) then points at the file. */
+/** A picture to upload (no channel: a private file) before posting: its image block (`block_id`) then points at the file. */
 export interface SlackImage {
 	blockId: string;
 	filename: string;

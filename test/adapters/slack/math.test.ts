@@ -67,6 +67,57 @@ describe("math cards on the Slack fake", { timeout: 30_000 }, () => {
 		expect(alts).toContain(String.raw`A. $3x^2$ B. $\frac{x^4}{4}$ C. $3x$`);
 	});
 
+	it("the upload carries the alt text as alt_txt, at most 1,000 characters (Slack's getUploadURLExternal)", async () => {
+		const before = fake.callsTo("files.getUploadURLExternal").length;
+		await port.postCard(threadId, await prepared(explain(`The roots are:\n\n\\[${QUADRATIC}\\]`)));
+		const call = fake.callsTo("files.getUploadURLExternal")[before];
+		expect(call?.params.alt_txt).toBe(QUADRATIC);
+		expect(call?.params.alt_text).toBeUndefined();
+		await port.postPicture(threadId, {
+			key: "k",
+			png: Buffer.from(PNG_MAGIC, "hex"),
+			caption: "Map",
+			outline: "x",
+			alt: "a".repeat(3000),
+		});
+		const map = fake.uploads.filter((u) => u.filename === "lesson-plan.png").at(-1);
+		expect(map?.completed).toBe(true);
+		expect(map?.altText?.length).toBe(1000);
+	});
+
+	it("a math quiz whose pictures Slack refuses still arrives with its text and every button", async () => {
+		// Slack answers invalid_blocks for an image block whose file it will not show (reported for files right after upload).
+		fake.override("chat.postMessage", (params) =>
+			JSON.stringify(params.blocks ?? "").includes('"slack_file"')
+				? {
+						body: {
+							ok: false,
+							error: "invalid_blocks",
+							errors: ["invalid slack file [json-pointer:/blocks/1/slack_file]"],
+						},
+					}
+				: undefined,
+		);
+		try {
+			await port.postCard(threadId, await prepared(mathQuiz));
+		} finally {
+			fake.override("chat.postMessage", undefined);
+		}
+		const blocks = lastPost().blocks;
+		expect(blocks.some((b) => b.type === "image")).toBe(false);
+		const buttons = blocks.filter((b) => b.type === "actions").flatMap((b) => b.elements ?? []);
+		expect(buttons.map((b) => b.text?.text)).toEqual([
+			"A",
+			"B",
+			"C",
+			"💡 Hint",
+			"🔄 Explain another way",
+			"🤷 Not sure",
+		]);
+		// The options' TeX is in the text, as code, for whoever cannot see a picture.
+		expect(JSON.stringify(blocks)).toContain(String.raw`\frac{x^4}{4}`);
+	});
+
 	it("bad TeX posts no image block and keeps the TeX as code", async () => {
 		await port.postCard(threadId, await prepared(explain(String.raw`Broken: \[\frac{a\]`)));
 		const blocks = lastPost().blocks;
