@@ -10,6 +10,7 @@ import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import { componentIdsFit } from "../component-id.ts";
 import { fitLine } from "./limits.ts";
 import type { AnsweredCard, CardChoice } from "./model.ts";
+import { plainLabel } from "./plain-label.ts";
 
 /** The controls of a question. */
 export type ChoiceControls =
@@ -34,9 +35,9 @@ export interface ChoiceLayout {
 	inBody: boolean;
 }
 
-/** The label a control shows for a choice ("A. text", or "A" when texts are in the body). */
+/** The label a control shows for a choice ("A. text" as plain text, or "A" when texts are in the body). */
 export function choiceLabel(choice: CardChoice, layout: ChoiceLayout, max: number): string {
-	return layout.inBody ? choice.letter : fitLine(`${choice.letter}. ${choice.text}`, max);
+	return layout.inBody ? choice.letter : fitLine(`${choice.letter}. ${plainLabel(choice.text)}`, max);
 }
 
 /** Decides the controls for these choices on a platform. */
