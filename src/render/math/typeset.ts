@@ -77,7 +77,9 @@ async function loadEngine(): Promise<Convert> {
 			throw new TexError("tex", error.message);
 		},
 	});
-	const svg = new SVG({ fontData: MathJaxNewcmFont, fontCache: "local" });
+	// No line breaks inside inline math: MathJax 4 breaks an inline formula into one <svg> per piece (so a
+	// browser can wrap it with the text), and a picture of it drew every piece at one spot, glyphs stacked.
+	const svg = new SVG({ fontData: MathJaxNewcmFont, fontCache: "local", linebreaks: { inline: false } });
 	const doc = mathjax.document("", { InputJax: tex, OutputJax: svg });
 	return (source, display) => {
 		const node = doc.convert(source, { display, em: 16, ex: 8, containerWidth: 80 * 16 });
