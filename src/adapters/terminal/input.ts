@@ -6,10 +6,10 @@
 
 import { createInterface, type Interface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import { confirm, input as inputPrompt, Separator, select } from "@inquirer/prompts";
+import { input as inputPrompt, Separator, select } from "@inquirer/prompts";
 import type { HelpKind } from "../../core/contracts/help.ts";
 import type { QuestionCard } from "../../render/index.ts";
-import { DEFAULT_LOCALE, type Locale, t } from "../lesson/i18n.ts";
+import { DEFAULT_LOCALE, type Locale, type MessageKey, t } from "../lesson/i18n.ts";
 
 /** A playground command typed instead of an answer (help: only where a question is open). */
 export type PlaygroundCommand = { command: "quit" } | { command: "end" } | { command: "help"; kind: HelpKind };
@@ -159,12 +159,15 @@ export function createLineSource(input: Readable, output: Writable): AnswerSourc
 const PAUSE = -1;
 const END = -2;
 /** Help entries under a quiz's choices: their values, and what they ask. */
-const HELP_ENTRIES: ReadonlyArray<{ value: number; kind: HelpKind; name: string }> = [
-	{ value: -3, kind: "hint", name: "hint       a hint from the tutor" },
-	{ value: -4, kind: "explain", name: "explain    explain it another way" },
-	{ value: -5, kind: "not-sure", name: "not sure   I don't know" },
-	{ value: -6, kind: "show", name: "show       show the answer" },
+const HELP_ENTRIES: ReadonlyArray<{ value: number; kind: HelpKind; word: string; key: MessageKey }> = [
+	{ value: -3, kind: "hint", word: "hint", key: "play.menuHint" },
+	{ value: -4, kind: "explain", word: "explain", key: "play.menuExplain" },
+	{ value: -5, kind: "not-sure", word: "not sure", key: "play.menuNotSure" },
+	{ value: -6, kind: "show", word: "show", key: "play.menuShow" },
 ];
+
+/** A menu entry: the word to type, padded, then what it does in the lesson's language. */
+const entry = (word: string, says: string): string => `${word.padEnd(10)} ${says}`;
 
 /**
  * Interactive prompts (stdin is a terminal): arrow keys, a letter or a number, then Enter;
@@ -183,8 +186,15 @@ export function createPromptSource(input: Readable, output: Writable): AnswerSou
 	};
 	const confirmEnd = async (locale: Locale): Promise<boolean> => {
 		try {
-			const message = t(locale, "play.endNow");
-			return await confirm({ message, default: false }, { ...context, clearPromptOnDone: true });
+			// A choice in the lesson's language, not inquirer's English "(y/N)" (where a German "j" meant no).
+			const choices = [
+				{ value: false, name: t(locale, "play.endNo") },
+				{ value: true, name: t(locale, "play.endYes") },
+			];
+			return await select<boolean>(
+				{ message: t(locale, "play.endNow"), choices, loop: false },
+				{ ...context, clearPromptOnDone: true },
+			);
 		} catch {
 			return false;
 		}
@@ -201,11 +211,14 @@ export function createPromptSource(input: Readable, output: Writable): AnswerSou
 							choices: [
 								...card.choices.map((c) => ({ value: c.index, name: `${c.letter}. ${oneLine(c.text)}` })),
 								...(card.source === "quiz"
-									? [new Separator(" "), ...HELP_ENTRIES.map((e) => ({ value: e.value, name: e.name }))]
+									? [
+											new Separator(" "),
+											...HELP_ENTRIES.map((e) => ({ value: e.value, name: entry(e.word, t(locale, e.key)) })),
+										]
 									: []),
 								new Separator(" "),
-								{ value: PAUSE, name: "/quit  pause here (resume later)" },
-								{ value: END, name: "/end   end the lesson" },
+								{ value: PAUSE, name: entry("/quit", t(locale, "play.menuPause")) },
+								{ value: END, name: entry("/end", t(locale, "play.menuEnd")) },
 							],
 							// No wrap-around: Up on the first choice must not land on "end the lesson".
 							loop: false,

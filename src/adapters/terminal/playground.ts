@@ -21,7 +21,13 @@ import type { LearnerServices } from "../lesson/profile-flows.ts";
 import { createStyler, type Styler } from "./format.ts";
 import { type Answer, type AnswerSource, helpCommandsLine } from "./input.ts";
 import { PlanPictures } from "./plan-pictures.ts";
-import { createTerminalPort, decodeTerminalThreadId, planRecorder, type TerminalPort } from "./port.ts";
+import {
+	createTerminalPort,
+	decodeTerminalThreadId,
+	planRecorder,
+	type TerminalPort,
+	terminalUserName,
+} from "./port.ts";
 import { Screen } from "./screen.ts";
 
 /** Options of a playground run. */
@@ -106,7 +112,8 @@ class PlaygroundRun {
 		this.screen = new Screen(o.output, o.interactive === true && (o.output as { isTTY?: boolean }).isTTY === true);
 		this.interrupted = interrupted(o.signal);
 		this.logger = (o.logger ?? silentLogger).child({ component: "playground" });
-		this.learner = o.learner ?? { id: "terminal-learner", name: "you" };
+		// Named by the account that runs it ("Lesson ended by ada."), not an English "you" inside a German card.
+		this.learner = o.learner ?? { id: "terminal-learner", name: terminalUserName() };
 		this.recorder = planRecorder(o.renderer);
 		this.locale = o.language ?? DEFAULT_LOCALE;
 		this.port = createTerminalPort({

@@ -8,6 +8,7 @@
  */
 
 import { randomBytes } from "node:crypto";
+import { userInfo } from "node:os";
 import type { DerivedPlanStatuses, PlanTree } from "../../core/contracts/plan.ts";
 import {
 	type Card,
@@ -75,6 +76,16 @@ export function planRecorder(renderer: PlanRenderer | undefined) {
 		},
 	};
 	return { recorder, last: () => last };
+}
+
+/** The name a terminal learner goes by: the account running the playground ("learner" when the system cannot say). */
+export function terminalUserName(): string {
+	try {
+		const name = userInfo().username.trim();
+		return name !== "" ? name.slice(0, 64) : "learner";
+	} catch {
+		return "learner";
+	}
 }
 
 /** Create the terminal port. */
@@ -161,12 +172,12 @@ export function createTerminalPort(o: TerminalPortOptions): TerminalPort {
 		},
 		typing(threadId, active) {
 			if (threadId !== port.threadId) return;
-			if (active) o.screen.showStatus("… thinking (Ctrl+C pauses)", (t) => o.s("dim", t));
+			if (active) o.screen.showStatus(t(port.locale, "play.thinking"), (text) => o.s("dim", text));
 			else o.screen.clearStatus();
 		},
 		async openThread(_place, intro) {
 			port.threadId = encodeTerminalThreadId(randomBytes(5).toString("hex"));
-			print(o.s("bold", `Lesson: ${intro.topic}`));
+			print(o.s("bold", t(port.locale, "play.lesson", { topic: intro.topic })));
 			return { ok: true, threadId: port.threadId };
 		},
 		async closeThread() {},

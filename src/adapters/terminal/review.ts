@@ -17,7 +17,7 @@ import { REVIEW_MAX_ITEMS } from "../lesson/review.ts";
 import { createStyler } from "./format.ts";
 import type { AnswerSource } from "./input.ts";
 import { PlanPictures } from "./plan-pictures.ts";
-import { createTerminalPort } from "./port.ts";
+import { createTerminalPort, terminalUserName } from "./port.ts";
 import { Screen } from "./screen.ts";
 
 /** Options of runTerminalReview. */
@@ -36,7 +36,7 @@ export interface TerminalReviewOptions {
 export async function runTerminalReview(o: TerminalReviewOptions): Promise<{ answered: number }> {
 	const s = createStyler(o.color ?? false);
 	const screen = new Screen(o.output, false);
-	const learner = o.learner ?? { id: "terminal-learner", name: "you" };
+	const learner = o.learner ?? { id: "terminal-learner", name: terminalUserName() };
 	const state = createMemoryStateStore();
 	const port = createTerminalPort({
 		screen,

@@ -119,6 +119,15 @@ describe("createPromptSource (the interactive prompts, fed keystrokes)", () => {
 		expect(await prompt(input, ["/", "e", "\r", "y", "\r"], (s) => s.choose(c))).toEqual({ command: "end" });
 	});
 
+	it("asks before ending in the lesson's language: a German j means yes, n means no", async () => {
+		const input = new PassThrough();
+		const c: QuestionCard = { ...card(["Apfel", "Birne"]), locale: "de" };
+		expect(await prompt(input, ["/", "e", "\r", "j", "\r"], (s) => s.choose(c))).toEqual({ command: "end" });
+		expect(await prompt(input, ["/", "e", "\r", "n", "\r", "b", "\r"], (s) => s.choose(c))).toBe(1);
+		const spanish: QuestionCard = { ...card(["manzana", "pera"]), locale: "es" };
+		expect(await prompt(input, ["/", "e", "\r", "s", "\r"], (s) => s.choose(spanish))).toEqual({ command: "end" });
+	});
+
 	it("never wraps from the first choice to the entries below (Up stays on A)", async () => {
 		const input = new PassThrough();
 		expect(await prompt(input, ["\x1b[A", "\r"], (s) => s.choose(card(["x", "y"])))).toBe(0);

@@ -32,5 +32,8 @@ describe("the playground in another language", () => {
 		expect(text).toMatch(/Legende: ▶ aktuell · ✓ gelernt · ~ wackelig · • besucht · ○ noch nicht/);
 		expect(text).toMatch(/Lektion abgeschlossen\. Gut gemacht!/);
 		expect(text).toMatch(/Verbrauchte Tokens: /);
+		// The lesson's header is ours, in German; none of our English terminal lines shows.
+		expect(text).toMatch(/Lektion: binary search/);
+		expect(text).not.toMatch(/\bLesson: |thinking \(Ctrl\+C|\bby you\b|von you\b/);
 	});
 });
