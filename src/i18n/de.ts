@@ -158,8 +158,6 @@ export const de: Record<MessageKey, string> = {
 	"discord.introGroup": "Gruppenlektion: alle in diesem Thread dürfen antworten.",
 	"discord.introHow":
 		"Zuerst ein paar Fragen, um herauszufinden, wo du stehst, dann eine Lektionskarte. Schreib hier jederzeit, um zu fragen oder zu lenken; `/lesson end` beendet sie.",
-	"discord.ready": "Deine Lektion ({mode}) über **{topic}**{forWhom} ist bereit: {thread}",
-	"discord.readyFor": " für {learner}",
 	"discord.notInGuild": "Lektionen laufen auf Servern, nicht in Direktnachrichten.",
 	"discord.unknownComponent":
 		"Dieses Bedienelement kenne ich nicht (es stammt vielleicht aus einer älteren Version); es wurde nichts gespeichert.",
@@ -189,11 +187,13 @@ export const de: Record<MessageKey, string> = {
 	"slack.endButton": "Lektion beenden",
 	"slack.endedText": "Lektion beendet: {topic}",
 	"slack.ended": "Beendet {how}.",
-	"slack.started": "Deine Lektion über *{topic}* hat begonnen: {link}.",
-	"slack.openThread": "Thread öffnen",
-	"slack.startedAbove": "Deine Lektion über *{topic}* hat im Thread der :books:-Nachricht oben begonnen.",
-	"slack.openTheThread": "Thread öffnen",
-	"slack.unknown": "`{word}` kenne ich nicht.",
+	"command.openThread": "Thread öffnen",
+	"command.started": "Deine Lektion ({mode}) über {topic}{forWhom} ist bereit: {link}",
+	"command.startedAbove":
+		"Deine Lektion ({mode}) über {topic}{forWhom} ist bereit, im Thread der Lektionsnachricht oben.",
+	"command.startedFor": " für {learner}",
+	"command.openTheThread": "Thread öffnen",
+	"command.unknown": "`{word}` kenne ich nicht.",
 	"slack.internalError": "Bei mir ist etwas schiefgegangen; bitte versuch es noch einmal.",
 	"slack.notLessonControl": "Dieses Bedienelement gehört zu keinem Lektions-Thread.",
 	"slack.formTimeout":
@@ -212,7 +212,7 @@ export const de: Record<MessageKey, string> = {
 		"*{command} config*: Workspace-Einstellungen (Admins): `channels #a #b` oder `channels all`, `limit <n pro Tag>`, `mode solo|group`, `vote_seconds <10-600>`, `vote_names on|off`.",
 	"slack.help.mention":
 		"Du kannst mich auch mit einem Thema erwähnen, um eine Lektion zu starten, und im Lektions-Thread antworten, um mit dem Tutor zu sprechen.",
-	"slack.unknownLanguage": "`{language}` habe ich nicht; Lektionen laufen auf {languages}.",
+	"command.unknownLanguage": "`{language}` habe ich nicht; Lektionen laufen auf {languages}.",
 	"plan.outlineNow": "jetzt",
 	"cmd.lesson": "Ein Tutor, der prüft, was du weißt, eine Lektion plant und sie in einem Thread unterrichtet",
 	"cmd.start": "Starte eine Lektion in einem neuen Thread (oder in diesem Thread)",
@@ -227,8 +227,6 @@ export const de: Record<MessageKey, string> = {
 	"cmd.help": "Wie Lektionen funktionieren",
 	"cmd.config": "Admins: wo Lektionen laufen dürfen, Lektionen pro Mitglied und Tag, der Standardmodus",
 	"cmd.usage": "Admins: heute und diesen Monat verbrauchte Tokens, pro Mitglied und Modell, mit geschätzten Kosten",
-	"slack.noLessonHere":
-		"In diesem Kanal gibt es keine Lektion von dir. (Der Button *Lektion beenden* der Lektion geht auch.)",
 	"slack.endedRecap": "mit der Zusammenfassung",
 	"slack.endedBy": "von {who}",
 	"slack.endedByAdmin": "von {who} (Admin)",
@@ -432,9 +430,7 @@ export const de: Record<MessageKey, string> = {
 	"profile.nudgeNotYours":
 		"Dieser Hinweis ist für jemand anderen; nutze /lesson review für deine eigenen Wiederholungen.",
 	"profile.reviewReady": "Deine Wiederholung wartet in ihrem Thread.",
-	"profile.reviewReadyAt": "Deine Wiederholung ist bereit: {thread}",
 	"profile.reviewReadyLink": "Deine Wiederholung ist bereit: {link}.",
-	"profile.openThread": "Thread öffnen",
 	"profile.disabled": "Lernprofile sind bei diesem Bot nicht aktiviert.",
 	"profile.progressInDm": "Dein Fortschrittsbild ist in deinen Direktnachrichten mit mir.",
 	"profile.progressTitle": "Fortschritt",

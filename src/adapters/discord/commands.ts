@@ -1,11 +1,14 @@
 /**
- * The `/lesson` command (subcommands start, end, status, help, config) and its
- * registration: to one guild when DISCORD_GUILD_ID is set (instant), else
- * globally. Used at start and by `learnharness register-commands`.
+ * The `/lesson` command's definition (subcommands start, end, status, help,
+ * config, usage and the learner-profile ones) and its registration: to one
+ * guild when DISCORD_GUILD_ID is set (instant), else globally. Used at start
+ * and by `learnharness register-commands`. What each subcommand does is
+ * written once, for every platform: lesson/commands.ts.
  */
 
 import {
 	type APIApplication,
+	type APIApplicationCommandSubcommandOption,
 	ApplicationCommandOptionType,
 	ApplicationIntegrationType,
 	ChannelType,
@@ -14,11 +17,11 @@ import {
 	type RESTPutAPIApplicationCommandsJSONBody,
 	Routes,
 } from "discord.js";
+import { DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS } from "../../agent/index.ts";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
 import { LANGUAGE_NAMES, LOCALES, t } from "../lesson/i18n.ts";
 import { MAX_VOTE_SECONDS, MIN_VOTE_SECONDS } from "../lesson/lesson-rules.ts";
 import { described, discordLocalizations } from "./localized.ts";
-import { profileSubcommands } from "./profile-command.ts";
 import type { DiscordAdapterConfig } from "./types.ts";
 
 /** The command's name. */
@@ -40,6 +43,8 @@ export const OPTION = {
 	language: "language",
 	voteSeconds: "vote_seconds",
 	voteNames: "vote_names",
+	on: "on",
+	days: "days",
 } as const;
 
 /** Longest topic accepted (the thread name is cut to Discord's 100 characters). */
@@ -54,6 +59,36 @@ const modeChoices = [
 
 /** The lesson languages, each named in itself. */
 const languageChoices = LOCALES.map((locale) => ({ name: LANGUAGE_NAMES[locale].native, value: locale }));
+
+/** The learner-profile subcommands (review, progress, report, forget-me, remind, retention). */
+const profileSubcommands: APIApplicationCommandSubcommandOption[] = [
+	{ type: ApplicationCommandOptionType.Subcommand, name: "review", ...described("cmd.review") },
+	{ type: ApplicationCommandOptionType.Subcommand, name: "progress", ...described("cmd.progress") },
+	{ type: ApplicationCommandOptionType.Subcommand, name: "report", ...described("cmd.report") },
+	{ type: ApplicationCommandOptionType.Subcommand, name: "forget-me", ...described("cmd.forgetMe") },
+	{
+		type: ApplicationCommandOptionType.Subcommand,
+		name: "remind",
+		...described("cmd.remind"),
+		options: [
+			{ type: ApplicationCommandOptionType.Boolean, name: OPTION.on, ...described("cmd.remind.on"), required: true },
+		],
+	},
+	{
+		type: ApplicationCommandOptionType.Subcommand,
+		name: "retention",
+		...described("cmd.retention", { days: DEFAULT_RETENTION_DAYS }),
+		options: [
+			{
+				type: ApplicationCommandOptionType.Integer,
+				name: OPTION.days,
+				...described("cmd.retention.days"),
+				min_value: 1,
+				max_value: MAX_RETENTION_DAYS,
+			},
+		],
+	},
+];
 
 /** The command definitions, as the REST API takes them. */
 export const lessonCommands: RESTPutAPIApplicationCommandsJSONBody = [

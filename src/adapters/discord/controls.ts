@@ -23,7 +23,7 @@ import { decodeComponentId, discordAnswerModal, encodeComponentId } from "../../
 import { type AckGate, createAckGate } from "../lesson/ack-gate.ts";
 import type { LessonController } from "../lesson/controller.ts";
 import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
-import type { Actor, AnswerForm } from "../lesson/port.ts";
+import type { Actor, AnswerForm, PlatformPort } from "../lesson/port.ts";
 import { actorOf, type NoticeRoute } from "./actor.ts";
 import { deferUpdate } from "./interaction-rest.ts";
 import { interactionLocale, NOTICES } from "./notices.ts";
@@ -34,6 +34,8 @@ import { encodeDiscordThreadId } from "./thread-id.ts";
 /** What the control handlers need. */
 export interface ControlsContext {
 	controller: LessonController;
+	/** The port the controller posts through (its words for command replies: commands.ts). */
+	port: PlatformPort;
 	logger: Logger;
 	/** Clicks whose interactions carry the turn they start (the port's); without it turns post in the channel. */
 	replies?: InteractionReplies;

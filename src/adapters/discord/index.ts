@@ -29,10 +29,11 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 	const { tutor, renderer, config, logger } = options;
 	const client = createDiscordClient(config, logger);
 	const replies = createInteractionReplies(); // clicks whose interactions carry their turn's output
+	const port = createDiscordPort(client, logger, replies);
 	const controller = createLessonController({
 		tutor,
 		renderer,
-		port: createDiscordPort(client, logger, replies),
+		port,
 		logger,
 		...(options.state ? { state: options.state } : {}),
 		...(options.budgets ? { budgets: options.budgets } : {}),
@@ -48,7 +49,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 			},
 		},
 	});
-	const ctx: ControlsContext = { controller, logger, replies };
+	const ctx: ControlsContext = { controller, port, logger, replies };
 	let stopped = false;
 
 	// Once stopping, new interactions and messages are left alone (not claimed): another process on the same

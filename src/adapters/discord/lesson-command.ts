@@ -1,78 +1,59 @@
 /**
- * `/lesson start|end|status|help|config|usage`, decoded into controller calls.
- * Every subcommand is deferred (ephemeral) before any store or model work;
- * help is answered at once. What each says back is Discord-styled here.
+ * `/lesson` on Discord: the interaction's options parsed into a LessonCommand
+ * (lesson/commands.ts runs it, once for every platform) and its reply
+ * delivered privately: help at once as an ephemeral reply, everything else
+ * deferred (ephemeral) before any store or model work, then the deferred
+ * reply edited (a picture or file attached, the forget-me card with its button).
  */
 
 import { ChannelType, type ChatInputCommandInteraction, MessageFlags } from "discord.js";
 import type { Logger } from "../../core/contracts/logger.ts";
-import { usageText } from "../lesson/budget-texts.ts";
+import { toDiscordMessages } from "../../render/index.ts";
+import { type CommandReply, type CommandWhere, type LessonCommand, runCommand } from "../lesson/commands.ts";
 import type { LessonController } from "../lesson/controller.ts";
-import { DEFAULT_LOCALE, resolveLocale, t } from "../lesson/i18n.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../lesson/i18n.ts";
 import { isLessonMode, type LessonRulesChange, parsePriceSetting } from "../lesson/lesson-rules.ts";
-import type { LessonPlace } from "../lesson/port.ts";
-import { rulesText, statusText } from "../lesson/texts.ts";
+import type { LessonPlace, PlatformPort } from "../lesson/port.ts";
 import { actorOf } from "./actor.ts";
 import { OPTION } from "./commands.ts";
-import { DISCORD_STYLE, helpText, interactionLocale, NOTICES } from "./notices.ts";
-import { threadName } from "./port.ts";
-import { isProfileSubcommand, profileCommand } from "./profile-command.ts";
+import { interactionLocale, NOTICES } from "./notices.ts";
+import { describeRestError } from "./rest-messages.ts";
 import { encodeDiscordThreadId } from "./thread-id.ts";
 import { participantOf } from "./who.ts";
 
 /** What the command handler needs. */
 export interface CommandContext {
 	controller: LessonController;
+	port: PlatformPort;
 	logger: Logger;
 }
 
-/** Where `/lesson start` puts the lesson: a new thread under a text or announcement channel, or this public thread. */
-function placeOf(interaction: ChatInputCommandInteraction, guildId: string): LessonPlace | undefined {
+/**
+ * Where a lesson opens from the command's channel: a new thread under a text or announcement channel, or (for
+ * start, `inThread`) this public thread itself; a review or reminder opens under a thread's parent.
+ */
+function placeOf(
+	interaction: ChatInputCommandInteraction,
+	guildId: string,
+	inThread: boolean,
+): LessonPlace | undefined {
 	const channel = interaction.channel;
 	if (!channel) return { community: guildId, channelId: interaction.channelId }; // not cached: a channel, most likely
 	const publicThread = channel.type === ChannelType.PublicThread || channel.type === ChannelType.AnnouncementThread;
-	if (channel.isThread() && channel.parentId && publicThread)
+	if (channel.isThread() && channel.parentId && (publicThread || !inThread))
 		return {
 			community: guildId,
 			channelId: channel.parentId,
-			threadId: encodeDiscordThreadId({ guildId, threadId: channel.id }),
+			...(inThread ? { threadId: encodeDiscordThreadId({ guildId, threadId: channel.id }) } : {}),
 		};
 	if (channel.type === ChannelType.GuildText || channel.type === ChannelType.GuildAnnouncement)
 		return { community: guildId, channelId: channel.id };
 	return undefined;
 }
 
-async function start(ctx: CommandContext, interaction: ChatInputCommandInteraction, guildId: string): Promise<void> {
-	const actor = actorOf(interaction, "editReply", ctx.logger);
-	const mine = actor.locale ?? DEFAULT_LOCALE;
-	const forUser = interaction.options.getUser(OPTION.for);
-	if (forUser?.bot) return actor.notify(t(mine, NOTICES.notForBots));
-	const place = placeOf(interaction, guildId);
-	if (!place) return actor.notify(t(mine, NOTICES.badChannel));
-	// The explicit option wins over the starter's Discord language (a choice, so always supported).
-	const language = resolveLocale(interaction.options.getString(OPTION.language));
-	const mode = interaction.options.getString(OPTION.mode);
-	const topic = interaction.options.getString(OPTION.topic) ?? "";
-	const learner = forUser ? participantOf(forUser, interaction.options.getMember(OPTION.for)) : undefined;
-	const opened = await ctx.controller.start(actor, place, {
-		topic,
-		...(isLessonMode(mode) ? { mode } : {}),
-		...(learner ? { learner } : {}),
-		...(language ? { language } : {}),
-	});
-	if (!opened.ok) return;
-	const threadId = opened.threadId.split(":")[2];
-	const forWhom =
-		learner && learner.id !== actor.by.id ? t(mine, "discord.readyFor", { learner: `<@${learner.id}>` }) : "";
-	const modeWord = t(mine, opened.intro.mode === "group" ? "status.mode.group" : "status.mode.solo");
-	await actor.notify(
-		t(mine, "discord.ready", { mode: modeWord, topic: threadName(topic), forWhom, thread: `<#${threadId}>` }),
-	);
-}
-
-function configChange(interaction: ChatInputCommandInteraction): LessonRulesChange | { error: string } {
+/** The config options as a rules change, or what is wrong with them. */
+function configOf(interaction: ChatInputCommandInteraction, locale: Locale): LessonCommand {
 	const o = interaction.options;
-	const locale = interactionLocale(interaction) ?? DEFAULT_LOCALE;
 	const change: LessonRulesChange = {};
 	if (o.getBoolean(OPTION.reset)) change.reset = true;
 	const allow = o.getChannel(OPTION.allowChannel);
@@ -94,47 +75,114 @@ function configChange(interaction: ChatInputCommandInteraction): LessonRulesChan
 	const price = o.getString(OPTION.price);
 	if (price !== null) {
 		const parsed = parsePriceSetting(price, locale);
-		if ("error" in parsed) return parsed;
+		if ("error" in parsed) return { kind: "config", error: parsed.error };
 		change.price = parsed;
 	}
-	return change;
+	return { kind: "config", change };
+}
+
+/** The subcommand and its options as a LessonCommand; anything unknown becomes help. */
+export function parseDiscordCommand(interaction: ChatInputCommandInteraction, locale: Locale): LessonCommand {
+	const sub = interaction.options.getSubcommand(false);
+	const o = interaction.options;
+	switch (sub) {
+		case "start": {
+			const forUser = o.getUser(OPTION.for);
+			if (forUser?.bot) return { kind: "invalid", message: t(locale, NOTICES.notForBots) };
+			const mode = o.getString(OPTION.mode);
+			const language = o.getString(OPTION.language);
+			return {
+				kind: "start",
+				topic: o.getString(OPTION.topic) ?? "",
+				...(isLessonMode(mode) ? { mode } : {}),
+				...(forUser ? { learner: participantOf(forUser, o.getMember(OPTION.for)) } : {}),
+				...(language !== null ? { language } : {}),
+			};
+		}
+		case "end":
+		case "status":
+		case "usage":
+		case "review":
+		case "progress":
+		case "report":
+		case "forget-me":
+		case "help":
+			return { kind: sub };
+		case "config":
+			return configOf(interaction, locale);
+		case "remind": {
+			const on = o.getBoolean(OPTION.on);
+			return on === null ? { kind: "remind" } : { kind: "remind", on };
+		}
+		case "retention": {
+			const days = o.getInteger(OPTION.days);
+			return days === null ? { kind: "retention" } : { kind: "retention", days };
+		}
+		default:
+			return { kind: "help", unknown: (sub ?? "").slice(0, 40) };
+	}
+}
+
+/** The reply as Discord's message body: mentions off, a picture or file attached, a card's components. */
+function bodyOf(reply: CommandReply) {
+	const quiet = { allowedMentions: { parse: [] as [] } };
+	if ("card" in reply) {
+		const [message] = toDiscordMessages(reply.card);
+		return { ...quiet, content: message?.content ?? "", components: message?.components ?? [], files: [] };
+	}
+	const content = reply.text.slice(0, 2000);
+	if ("picture" in reply)
+		return {
+			...quiet,
+			content,
+			files: [{ attachment: reply.picture.png, name: "plan.png", description: reply.picture.caption.slice(0, 1024) }],
+		};
+	if ("file" in reply)
+		return {
+			...quiet,
+			content,
+			files: [{ attachment: reply.file.data, name: reply.file.name, description: reply.file.title.slice(0, 1024) }],
+		};
+	return { ...quiet, content, files: [] };
 }
 
 /** Handle a `/lesson` command (not yet acknowledged). */
 export async function lessonCommand(ctx: CommandContext, interaction: ChatInputCommandInteraction): Promise<void> {
-	const sub = interaction.options.getSubcommand(false);
-	if (isProfileSubcommand(sub)) return profileCommand(ctx, interaction, sub);
-	if (sub !== "start" && sub !== "end" && sub !== "status" && sub !== "config" && sub !== "usage") {
-		if (sub !== "help") ctx.logger.warn({ subcommand: sub }, "discord: unknown /lesson subcommand");
-		const content = helpText(interactionLocale(interaction) ?? DEFAULT_LOCALE);
-		return void (await interaction.reply({ content, flags: MessageFlags.Ephemeral }));
+	const locale = interactionLocale(interaction) ?? DEFAULT_LOCALE;
+	const command = parseDiscordCommand(interaction, locale);
+	const guildId = interaction.guildId;
+	if (command.kind === "help") {
+		if (command.unknown !== undefined)
+			ctx.logger.warn({ subcommand: command.unknown }, "discord: unknown /lesson subcommand");
+		const actor = actorOf(interaction, "reply", ctx.logger);
+		const nowhere: CommandWhere = {
+			community: guildId ?? "",
+			place: { community: guildId ?? "", channelId: interaction.channelId },
+			lesson: async () => undefined,
+		};
+		const reply = await runCommand(ctx.controller, ctx.port, actor, nowhere, command);
+		if (reply) await interaction.reply({ ...bodyOf(reply), flags: MessageFlags.Ephemeral });
+		return;
 	}
 	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 	const actor = actorOf(interaction, "editReply", ctx.logger);
-	const mine = actor.locale ?? DEFAULT_LOCALE;
-	const guildId = interaction.guildId;
-	if (!guildId) return actor.notify(t(mine, NOTICES.notInGuild));
+	if (!guildId) return actor.notify(t(locale, NOTICES.notInGuild));
+	const place = placeOf(interaction, guildId, command.kind === "start");
+	const needsPlace = command.kind === "start" || command.kind === "review" || command.kind === "remind";
+	if (!place && needsPlace) return actor.notify(t(locale, NOTICES.badChannel));
+	// A command run in a lesson's thread is about that lesson.
 	const here = encodeDiscordThreadId({ guildId, threadId: interaction.channelId });
-	switch (sub) {
-		case "start":
-			return start(ctx, interaction, guildId);
-		case "end":
-			return void (await ctx.controller.end(actor, here));
-		case "status": {
-			const status = await ctx.controller.status(actor, here);
-			if (status) await actor.notify(statusText(status, DISCORD_STYLE), status.picture);
-			return;
-		}
-		case "config": {
-			const change = configChange(interaction);
-			const shown = await ctx.controller.config(actor, guildId, "error" in change ? undefined : change);
-			const head = "error" in change ? `${change.error}\n\n` : shown?.saved ? `${t(mine, "rules.saved")}\n` : "";
-			if (shown) await actor.notify(`${head}${rulesText(shown.rules, DISCORD_STYLE, "server", mine)}`);
-			return;
-		}
-		case "usage": {
-			const report = await ctx.controller.usage(actor, guildId);
-			if (report) await actor.notify(usageText(report, DISCORD_STYLE, mine));
-		}
+	const where: CommandWhere = {
+		community: guildId,
+		place: place ?? { community: guildId, channelId: interaction.channelId },
+		thread: here,
+		lesson: async () => here,
+	};
+	const reply = await runCommand(ctx.controller, ctx.port, actor, where, command);
+	if (!reply) return;
+	try {
+		await interaction.editReply(bodyOf(reply));
+	} catch (error) {
+		ctx.logger.warn({ err: describeRestError(error) }, "discord: a command's reply could not be sent");
 	}
 }

@@ -25,7 +25,7 @@ import { type Card, type PlanPicture, splitMessage, toDiscordMessages } from "..
 import { type ClickReplies, type ClickReply, createClickReplies } from "../lesson/click-replies.ts";
 import type { PlatformPort } from "../lesson/port.ts";
 import { interactionRest } from "./interaction-rest.ts";
-import { DISCORD_STYLE, introText } from "./notices.ts";
+import { DISCORD_STYLE, helpText, introText } from "./notices.ts";
 import {
 	describeRestError,
 	editMessage,
@@ -114,8 +114,14 @@ export function createDiscordPort(
 	return {
 		name: "discord",
 		// The modal must BE the first response, within 3 s of the click; "typing" shows about 10 s per call.
-		limits: { formPrecheckMs: 1_500, typingRefreshMs: 8_000, typingDelayMs: TYPING_DELAY_MS },
+		limits: { formPrecheckMs: 1_500, typingRefreshMs: 8_000, typingDelayMs: TYPING_DELAY_MS, replyChars: CONTENT_MAX },
 		style: DISCORD_STYLE,
+		helpText,
+		// A channel mention is its own link (and names the thread), whatever the label.
+		threadLink: async (threadId) => {
+			const address = decodeDiscordThreadId(threadId);
+			return address ? `<#${address.threadId}>` : undefined;
+		},
 		encodeThreadId: encodeDiscordThreadId,
 		decodeThreadId: decodeDiscordThreadId,
 		postCard,

@@ -157,7 +157,7 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 	});
 	const now = options.now ?? (() => new Date());
 	const ledger = new UsageLedger(state.store);
-	const place = port.name === "slack" ? "workspace" : "server";
+	const place = port.style.place ?? "server";
 	const caps: LessonBudgetOptions = { state, ledger, style: port.style, place, logger, now, localeOf };
 	const profile = options.learning
 		? createProfileFlows({

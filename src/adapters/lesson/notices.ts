@@ -30,6 +30,8 @@ export interface NoticeStyle {
 	bold?: (text: string) => string;
 	/** A time relative to now, when the platform renders one (Discord's `<t:…:R>`); epoch ms in. */
 	time?: (epochMs: number) => string;
+	/** What a community is called here in the rules and usage texts: "server" (the default) or "workspace". */
+	place?: string;
 	/** false when a private notice cannot carry a picture (the outline goes in its text instead). */
 	noticePictures?: boolean;
 }

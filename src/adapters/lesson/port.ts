@@ -73,6 +73,8 @@ export interface PlatformLimits {
 	typingRefreshMs?: number;
 	/** How long a turn may post nothing before startTyping is called (default 0: at once); a fast turn sends none. */
 	typingDelayMs?: number;
+	/** The longest private reply to a command (Discord 2,000 characters, Slack's section text 3,000; default 2,000). */
+	replyChars?: number;
 }
 
 /** What a platform implements for the lesson controller. */
@@ -109,6 +111,10 @@ export interface PlatformPort<Address = unknown> {
 	openThread(place: LessonPlace, intro: LessonIntro): Promise<OpenedThread>;
 	/** Undo openThread when the tutor would not start the lesson (`why`: its message). Must not throw. */
 	closeThread(threadId: string, place: LessonPlace, why: string): Promise<void>;
+	/** `/lesson help` in this platform's command syntax (platforms with commands: commands.ts). */
+	helpText?(locale: Locale): string;
+	/** A link to a lesson's thread for a private reply (`label`: its words, where the link needs some); undefined when none. Must not throw. */
+	threadLink?(threadId: string, label: string): Promise<string | undefined>;
 	/** The lesson ended: update what its intro shows, where the platform keeps controls there. Must not throw. */
 	lessonEnded?(threadId: string, intro: LessonIntro, event: Extract<TutorEvent, { type: "ended" }>): Promise<void>;
 }

@@ -25,6 +25,11 @@ import type { UsageLedger } from "./usage-ledger.ts";
 /** Reserved ids of the profile buttons (never a model's tool call id: those carry no `lh-` prefix). */
 export const PROFILE_BUTTONS = { reviewNow: "lh-review-now", forgetMe: "lh-forget-me" } as const;
 
+/** Whether a card's tool call id is one of the profile buttons (they need no lesson thread to be clicked in). */
+export function isProfileButton(toolCallId: string | undefined): boolean {
+	return (Object.values(PROFILE_BUTTONS) as string[]).includes(toolCallId ?? "");
+}
+
 /** How often the reminder check runs while the controller is attached. */
 export const REMINDER_CHECK_MS = 60 * 60_000;
 

@@ -1,37 +1,13 @@
 /**
- * Parsing `/lesson …` text into a command. Pure: the handlers in commands.ts act on it.
+ * Parsing `/lesson …` text into the LessonCommand every platform shares (lesson/commands.ts runs it). Pure.
  * Slack escapes mentions when the command asks for it (`<@U123|ada>`, `<#C123|general>`);
  * raw ids are accepted too.
  */
 
 import type { LessonMode } from "../../core/contracts/events.ts";
+import type { LessonCommand } from "../lesson/commands.ts";
 import { DEFAULT_LOCALE, type Locale, t } from "../lesson/i18n.ts";
-import { type LessonRulesChange, parsePriceSetting } from "../lesson/lesson-rules.ts";
-
-/** A config change (`/lesson config channels …|limit n|mode m`). */
-export type ConfigChange =
-	| { setting: "channels"; channels: string[] }
-	| { setting: "limit"; lessonsPerDay: number }
-	| { setting: "mode"; mode: LessonMode }
-	/** Token caps and prices, already in the controller's terms. */
-	| { setting: "caps"; change: LessonRulesChange };
-
-/** A parsed `/lesson` command. */
-export type LessonCommand =
-	/** `language`: as typed after `language:` (or `lang:`, `--lang=`); the handler checks it is supported. */
-	| { kind: "start"; topic: string; mode?: LessonMode; forUser?: string; language?: string }
-	| { kind: "end" }
-	| { kind: "status" }
-	| { kind: "usage" }
-	| { kind: "help"; unknown?: string }
-	/** The learner-profile commands (profile-command.ts). */
-	| { kind: "review" }
-	| { kind: "progress" }
-	| { kind: "report" }
-	| { kind: "forget-me" }
-	| { kind: "remind"; on?: boolean }
-	| { kind: "retention"; days?: number; error?: string }
-	| { kind: "config"; change?: ConfigChange; error?: string };
+import { parsePriceSetting } from "../lesson/lesson-rules.ts";
 
 const USER = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
 const CHANNEL = /^(?:<#([CG][A-Z0-9]+)(?:\|[^>]*)?>|([CG][A-Z0-9]{2,}))$/;
@@ -42,24 +18,23 @@ function parseConfig(args: string[], locale: Locale): LessonCommand {
 	switch (setting.toLowerCase()) {
 		case "channels":
 		case "channel": {
-			if (rest.length === 1 && rest[0]?.toLowerCase() === "all")
-				return { kind: "config", change: { setting: "channels", channels: [] } };
+			if (rest.length === 1 && rest[0]?.toLowerCase() === "all") return { kind: "config", change: { channels: [] } };
 			const ids = rest.map((r) => CHANNEL.exec(r)).map((m) => m?.[1] ?? m?.[2]);
 			if (ids.length === 0 || ids.some((id) => id === undefined))
 				return { kind: "config", error: t(locale, "config.channels") };
-			return { kind: "config", change: { setting: "channels", channels: [...new Set(ids as string[])] } };
+			return { kind: "config", change: { channels: [...new Set(ids as string[])] } };
 		}
 		case "limit": {
 			const n = Number(rest[0]);
 			if (rest.length !== 1 || !Number.isInteger(n) || n < 0 || n > 1000)
 				return { kind: "config", error: t(locale, "config.limit") };
-			return { kind: "config", change: { setting: "limit", lessonsPerDay: n } };
+			return { kind: "config", change: { lessonsPerDay: n } };
 		}
 		case "mode": {
 			const m = rest[0]?.toLowerCase();
 			if (rest.length !== 1 || (m !== "solo" && m !== "group"))
 				return { kind: "config", error: t(locale, "config.mode") };
-			return { kind: "config", change: { setting: "mode", mode: m } };
+			return { kind: "config", change: { defaultMode: m } };
 		}
 		case "server_tokens_per_day":
 		case "server-tokens":
@@ -69,24 +44,24 @@ function parseConfig(args: string[], locale: Locale): LessonCommand {
 			if (rest.length !== 1 || !Number.isSafeInteger(n) || n < 0)
 				return { kind: "config", error: t(locale, "config.tokens") };
 			const key = setting.toLowerCase().startsWith("server") ? "serverTokensPerDay" : "memberTokensPerDay";
-			return { kind: "config", change: { setting: "caps", change: { [key]: n } } };
+			return { kind: "config", change: { [key]: n } };
 		}
 		case "vote_seconds":
 		case "vote-seconds": {
 			const n = Number(rest[0]);
 			if (!Number.isInteger(n) || n <= 0) return { kind: "config", error: t(locale, "config.voteSeconds") };
-			return { kind: "config", change: { setting: "caps", change: { voteSeconds: n } } };
+			return { kind: "config", change: { voteSeconds: n } };
 		}
 		case "vote_names":
 		case "vote-names": {
 			const v = (rest[0] ?? "").toLowerCase();
 			if (v !== "on" && v !== "off") return { kind: "config", error: t(locale, "config.voteNames") };
-			return { kind: "config", change: { setting: "caps", change: { voteNames: v === "on" } } };
+			return { kind: "config", change: { voteNames: v === "on" } };
 		}
 		case "price": {
 			const price = parsePriceSetting(rest.join(" "), locale);
 			if ("error" in price) return { kind: "config", error: price.error };
-			return { kind: "config", change: { setting: "caps", change: { price } } };
+			return { kind: "config", change: { price } };
 		}
 		default:
 			return {
@@ -147,7 +122,7 @@ export function parseLessonCommand(text: string, locale: Locale = DEFAULT_LOCALE
 			}
 			const command: LessonCommand = { kind: "start", topic: topic.join(" ") };
 			if (mode) command.mode = mode;
-			if (forUser) command.forUser = forUser;
+			if (forUser) command.learner = { id: forUser };
 			if (language !== undefined) command.language = language;
 			return command;
 		}

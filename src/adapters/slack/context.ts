@@ -10,7 +10,7 @@ import type { Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { LessonController } from "../lesson/controller.ts";
 import type { Locale } from "../lesson/i18n.ts";
-import type { Actor } from "../lesson/port.ts";
+import type { Actor, PlatformPort } from "../lesson/port.ts";
 import type { AdminCheck } from "./admins.ts";
 import { clip } from "./messages.ts";
 
@@ -18,6 +18,8 @@ import { clip } from "./messages.ts";
 export interface HandlerContext {
 	client: webApi.WebClient;
 	controller: LessonController;
+	/** The port the controller posts through (its words for command replies: lesson/commands.ts). */
+	port: PlatformPort;
 	logger: Logger;
 	admins: AdminCheck;
 }
@@ -60,21 +62,4 @@ export function slackActor(
 		isAdmin: () => ctx.admins.isAdmin(by.id),
 		notify: (text) => (reply ? reply(text) : notify(ctx, target, text)),
 	};
-}
-
-/** A message's permalink (the lesson thread's, for its parent), or undefined when Slack gives none. Never throws. */
-export async function threadLink(
-	ctx: HandlerContext,
-	channelId: string,
-	messageTs: string,
-): Promise<string | undefined> {
-	try {
-		const res = await ctx.client.chat.getPermalink({ channel: channelId, message_ts: messageTs });
-		const link = res.permalink;
-		// It goes inside <link|label>: only a plain https URL may.
-		return typeof link === "string" && /^https:\/\/[^\s<>|]+$/.test(link) ? link : undefined;
-	} catch (error) {
-		ctx.logger.warn({ err: error, channelId }, "slack: chat.getPermalink failed");
-		return undefined;
-	}
 }

@@ -13,6 +13,7 @@ import { HELP_KINDS } from "../../core/contracts/help.ts";
 import { decodeComponentId, slackAnswerModal } from "../../render/index.ts";
 import { DEFAULT_LOCALE, type Locale, resolveLocale, t } from "../lesson/i18n.ts";
 import type { AnswerForm } from "../lesson/port.ts";
+import { isProfileButton } from "../lesson/profile-flows.ts";
 import { type HandlerContext, notify, slackActor } from "./context.ts";
 import { recordFirst } from "./deliveries.ts";
 import { END_ACTION_ID } from "./messages.ts";
@@ -54,14 +55,18 @@ export function typedAnswerOf(
 	return undefined;
 }
 
-/** The lesson thread of a click (`ts`: the thread's, or the clicked parent message's) and who clicked. */
-function clickOf(body: BlockAction, parent: boolean) {
+/**
+ * The lesson thread of a click (`ts`: the thread's, or the clicked parent message's) and who clicked. `topLevel`:
+ * a top-level message may be its own "thread" (a profile button: forget-me's private confirm in a channel).
+ */
+function clickOf(body: BlockAction, parent: boolean, topLevel = false) {
 	const teamId = body.team?.id ?? body.user.team_id;
 	const channelId = (body.container.channel_id as string | undefined) ?? body.channel?.id;
 	const messageTs = (body.container.message_ts as string | undefined) ?? body.message?.ts;
 	// A top-level message in a DM (a reminder's "Review now") is its own "thread": no lesson runs there.
 	const inThread = (body.message?.thread_ts as string | undefined) ?? (body.container.thread_ts as string | undefined);
-	const threadTs = parent ? messageTs : (inThread ?? (channelId?.startsWith("D") ? messageTs : undefined));
+	const alone = topLevel || channelId?.startsWith("D");
+	const threadTs = parent ? messageTs : (inThread ?? (alone ? messageTs : undefined));
 	if (!teamId || !channelId) return undefined;
 	const name = body.user.username ?? body.user.name;
 	const by: Participant = name ? { id: body.user.id, name } : { id: body.user.id };
@@ -71,7 +76,9 @@ function clickOf(body: BlockAction, parent: boolean) {
 	} catch {
 		threadId = undefined;
 	}
-	return { by, threadId, target: { channelId, userId: body.user.id, threadTs } };
+	// A private confirm's answer goes beside it, not into a "thread" of an ephemeral message.
+	const noticeTs = topLevel && !inThread ? undefined : threadTs;
+	return { by, threadId, target: { channelId, userId: body.user.id, threadTs: noticeTs } };
 }
 
 /** Run a click: while it runs, its card is updated through its response_url (see port.ts); a refused click is not used. */
@@ -95,8 +102,8 @@ async function onControl(
 	action: BlockElementAction,
 	clicks: SlackClicks | undefined,
 ): Promise<void> {
-	const click = clickOf(body, false);
 	const id = decodeComponentId(action.action_id);
+	const click = clickOf(body, false, isProfileButton(id?.toolCallId));
 	if (!click || !id) return void ctx.logger.warn({ actionId: action.action_id }, "slack: unrecognized action");
 	const { threadId, target } = click;
 	if (!threadId) return notify(ctx, target, t(DEFAULT_LOCALE, "slack.notLessonControl"));

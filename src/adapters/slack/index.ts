@@ -20,7 +20,6 @@ import { DELIVERY_BUSY, registerDeliveryGuard } from "./deliveries.ts";
 import { registerEvents, SLACK_FILE_ORIGIN } from "./events.ts";
 import { registerCommands } from "./lesson-command.ts";
 import { createSlackClicks, createSlackPort } from "./port.ts";
-import { registerProfileActions } from "./profile-command.ts";
 import type { SlackAdapter, SlackAdapterOptions } from "./types.ts";
 
 export { LESSON_COMMAND } from "./lesson-command.ts";
@@ -70,10 +69,11 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 		deferInitialization: true,
 	});
 	const clicks = createSlackClicks(); // clicked cards are updated through their response_url
+	const port = createSlackPort(app.client, logger, clicks);
 	const controller = createLessonController({
 		tutor,
 		renderer,
-		port: createSlackPort(app.client, logger, clicks),
+		port,
 		logger,
 		...(options.state ? { state: options.state } : {}),
 		...(options.budgets ? { budgets: options.budgets } : {}),
@@ -93,13 +93,13 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 	const ctx: HandlerContext = {
 		client: app.client,
 		controller,
+		port,
 		logger,
 		admins: createAdminCheck(app.client, config.adminUserIds, logger),
 	};
 	registerDeliveryGuard(app, ctx); // first: a retry or replay reaches no listener's work
 	registerCommands(app, ctx);
 	registerControls(app, ctx, clicks);
-	registerProfileActions(app, ctx);
 	registerEvents(app, ctx);
 	app.error(async (error) => {
 		// Another process is handling this delivery: no answer but a 500, so Slack delivers it again later.

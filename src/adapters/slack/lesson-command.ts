@@ -1,106 +1,73 @@
 /**
- * `/lesson start|end|status|help|config|usage`, decoded into controller calls.
- * Every invocation is acked at once (empty ack, so Slack's 3-second deadline
- * holds whatever follows; a replay is dropped first: deliveries.ts); the answer goes back through the command's
+ * `/lesson …` on Slack: the text parsed into a LessonCommand
+ * (command-parse.ts; lesson/commands.ts runs it, once for every platform) and
+ * its reply delivered privately. Every invocation is acked at once (empty
+ * ack, so Slack's 3-second deadline holds whatever follows; a replay is
+ * dropped first: deliveries.ts); the reply goes back through the command's
  * response_url as an ephemeral message (an ephemeral post when that fails).
+ * A file (the progress picture, the admin's CSV) goes to the person's direct
+ * message with the bot: an ephemeral message cannot carry one. The forget-me
+ * card is an ephemeral message rendered like any card; its button routes like
+ * any card's (controls.ts).
  */
 
 import type { App, RespondFn, SlashCommand } from "@slack/bolt";
+import type { KnownBlock } from "@slack/types";
 import type { Participant } from "../../core/contracts/events.ts";
-import { escapeMrkdwn } from "../../render/index.ts";
-import { usageText } from "../lesson/budget-texts.ts";
-import { DEFAULT_LOCALE, LANGUAGE_NAMES, LOCALES, type Locale, resolveLocale, t } from "../lesson/i18n.ts";
+import { toSlackMessages } from "../../render/index.ts";
+import { type CommandFile, type CommandReply, runCommand } from "../lesson/commands.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../lesson/i18n.ts";
 import type { Actor } from "../lesson/port.ts";
-import { rulesText, statusText } from "../lesson/texts.ts";
 import { parseLessonCommand } from "./command-parse.ts";
-import { type HandlerContext, notify, slackActor, threadLink } from "./context.ts";
+import { type HandlerContext, notify, slackActor } from "./context.ts";
 import { afterAnswer } from "./deliveries.ts";
-import { clip, helpText, SLACK_STYLE } from "./messages.ts";
-import { isProfileCommand, profileCommand } from "./profile-command.ts";
-import { decodeSlackThreadId } from "./thread-id.ts";
+import { clip, LESSON_COMMAND } from "./messages.ts";
 
-/** The slash command this adapter answers. */
-export const LESSON_COMMAND = "/lesson";
+export { LESSON_COMMAND } from "./messages.ts";
 
-async function runCommand(ctx: HandlerContext, command: SlashCommand, actor: Actor): Promise<void> {
-	const mine = actor.locale ?? DEFAULT_LOCALE;
-	const parsed = parseLessonCommand(command.text ?? "", mine);
-	const { team_id: teamId, channel_id: channelId } = command;
-	if (isProfileCommand(parsed)) return profileCommand(ctx, command, actor, parsed);
-	switch (parsed.kind) {
-		case "help": {
-			const unknown = parsed.unknown ? `${t(mine, "slack.unknown", { word: parsed.unknown })}\n` : "";
-			return actor.notify(`${unknown}${helpText(LESSON_COMMAND, mine)}`);
-		}
-		case "start": {
-			// `language:de` wins over the member's Slack language; an unsupported one is refused (nothing starts).
-			const language = parsed.language !== undefined ? resolveLocale(parsed.language) : undefined;
-			if (parsed.language !== undefined && !language) {
-				const languages = LOCALES.map((l) => `\`${l}\` (${LANGUAGE_NAMES[l].native})`).join(", ");
-				return actor.notify(t(mine, "slack.unknownLanguage", { language: escapeMrkdwn(parsed.language), languages }));
-			}
-			const learner = parsed.forUser && parsed.forUser !== actor.by.id ? { id: parsed.forUser } : undefined;
-			const opened = await ctx.controller.start(
-				actor,
-				{ community: teamId, channelId },
-				{
-					topic: parsed.topic,
-					...(parsed.mode ? { mode: parsed.mode } : {}),
-					...(learner ? { learner } : {}),
-					...(language ? { language } : {}),
-				},
-			);
-			if (!opened.ok) return;
-			const ts = decodeSlackThreadId(opened.threadId)?.threadTs ?? "";
-			const link = await threadLink(ctx, channelId, ts);
-			const topic = escapeMrkdwn(clip(opened.intro.topic, 200));
-			return actor.notify(
-				link
-					? t(mine, "slack.started", { topic, link: `<${link}|${t(mine, "slack.openThread")}>` })
-					: t(mine, "slack.startedAbove", { topic }),
-			);
-		}
-		case "end": {
-			const threadId = await ctx.controller.lessonIn(teamId, channelId, actor);
-			if (!threadId) return actor.notify(t(mine, "slack.noLessonHere"));
-			return void (await ctx.controller.end(actor, threadId));
-		}
-		case "status": {
-			const threadId = await ctx.controller.lessonIn(teamId, channelId, actor, true);
-			const status = await ctx.controller.status(actor, threadId);
-			const address = status && decodeSlackThreadId(status.summary.sessionId);
-			const link = address && (await threadLink(ctx, address.channelId, address.threadTs));
-			if (status)
-				await actor.notify(
-					clip(statusText(status, SLACK_STYLE, link && ` · <${link}|${t(mine, "slack.openTheThread")}>`), 3000),
-				);
-			return;
-		}
-		case "config": {
-			const change = parsed.change;
-			const shown = await ctx.controller.config(
-				actor,
-				teamId,
-				parsed.error || !change
-					? undefined
-					: change.setting === "channels"
-						? { channels: change.channels }
-						: change.setting === "limit"
-							? { lessonsPerDay: change.lessonsPerDay }
-							: change.setting === "caps"
-								? change.change
-								: { defaultMode: change.mode },
-			);
-			if (!shown) return;
-			const head = parsed.error ? `${parsed.error}\n\n` : shown.saved ? `${t(mine, "rules.saved")}\n` : "";
-			return actor.notify(`${head}${rulesText(shown.rules, SLACK_STYLE, "workspace", mine)}`);
-		}
-		case "usage": {
-			const report = await ctx.controller.usage(actor, teamId);
-			if (report) await actor.notify(clip(usageText(report, SLACK_STYLE, mine), 3000));
-			return;
-		}
+/** Upload a file to the user's DM with the bot; false (logged) when Slack refused. */
+async function sendPrivateFile(ctx: HandlerContext, userId: string, file: CommandFile, comment: string) {
+	try {
+		const dm = await ctx.client.conversations.open({ users: userId });
+		const channel = dm.channel?.id;
+		if (!channel) return false;
+		await ctx.client.files.uploadV2({
+			channel_id: channel,
+			file: file.data,
+			filename: file.name,
+			title: file.title,
+			initial_comment: clip(comment, 3000),
+		});
+		return true;
+	} catch (error) {
+		ctx.logger.warn({ err: error }, "slack: a private file could not be sent");
+		return false;
 	}
+}
+
+/** Deliver a command's reply to the person who ran it, privately. */
+async function deliver(ctx: HandlerContext, command: SlashCommand, actor: Actor, reply: CommandReply): Promise<void> {
+	if ("card" in reply) {
+		const [message] = toSlackMessages(reply.card);
+		try {
+			await ctx.client.chat.postEphemeral({
+				channel: command.channel_id,
+				user: actor.by.id,
+				text: message?.text ?? reply.card.question,
+				blocks: (message?.blocks ?? []) as KnownBlock[],
+			});
+		} catch (error) {
+			ctx.logger.warn({ err: error }, "slack: a command's card could not be shown");
+			await actor.notify(t(actor.locale ?? DEFAULT_LOCALE, "profile.confirmNotShown"));
+		}
+		return;
+	}
+	if ("file" in reply) {
+		const sent = await sendPrivateFile(ctx, actor.by.id, reply.file, reply.text);
+		return actor.notify(sent ? reply.separately : reply.notSent);
+	}
+	// A private message carries no picture here: the status text holds the map's outline (SLACK_STYLE).
+	return actor.notify(reply.text);
 }
 
 /** Register `/lesson` on the app. */
@@ -117,7 +84,7 @@ async function lessonCommand(ctx: HandlerContext, command: SlashCommand, respond
 	const target = { channelId: command.channel_id, userId: command.user_id };
 	const reply = async (text: string) => {
 		try {
-			await (respond as RespondFn)({ response_type: "ephemeral", text });
+			await (respond as RespondFn)({ response_type: "ephemeral", text: clip(text, 3000) });
 		} catch (error) {
 			// response_url expired or unreachable: an ephemeral message reaches the same person.
 			ctx.logger.warn({ err: error }, "slack: response_url failed; falling back to chat.postEphemeral");
@@ -129,7 +96,21 @@ async function lessonCommand(ctx: HandlerContext, command: SlashCommand, respond
 	try {
 		// The member's Slack language (users.info, cached with the admin check); English when Slack does not say.
 		locale = await ctx.admins.locale(command.user_id);
-		await runCommand(ctx, command, slackActor(ctx, by, target, reply, locale));
+		const actor = slackActor(ctx, by, target, reply, locale);
+		const { team_id: community, channel_id: channelId } = command;
+		const answer = await runCommand(
+			ctx.controller,
+			ctx.port,
+			actor,
+			{
+				community,
+				place: { community, channelId },
+				// Run outside its thread: the actor's latest lesson in this channel (an admin's or `anyone`'s: the channel's).
+				lesson: (anyone) => ctx.controller.lessonIn(community, channelId, actor, anyone),
+			},
+			parseLessonCommand(command.text ?? "", locale ?? DEFAULT_LOCALE),
+		);
+		if (answer) await deliver(ctx, command, actor, answer);
 	} catch (error) {
 		ctx.logger.error({ err: error, text: command.text }, "slack: /lesson failed");
 		await reply(t(locale ?? DEFAULT_LOCALE, "slack.internalError"));

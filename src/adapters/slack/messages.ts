@@ -10,11 +10,15 @@ import { escapeMrkdwn } from "../../render/index.ts";
 import { DEFAULT_LOCALE, type Locale, t } from "../lesson/i18n.ts";
 import type { NoticeStyle } from "../lesson/notices.ts";
 
-/** Notices on Slack: the command's start form, mrkdwn escaping, `<@id>` and `<#id>` mentions. */
+/** The slash command this adapter answers. */
+export const LESSON_COMMAND = "/lesson";
+
+/** Notices on Slack: the command's start form, mrkdwn escaping, `<@id>` and `<#id>` mentions, a "workspace". */
 export const SLACK_STYLE: NoticeStyle = {
 	startHint: "`/lesson start <topic>`",
 	escape: escapeMrkdwn,
 	bold: (text) => `*${text}*`,
+	place: "workspace",
 	noticePictures: false,
 };
 

@@ -26,7 +26,15 @@ import {
 import { type ClickReplies, createClickReplies } from "../lesson/click-replies.ts";
 import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { PlatformPort } from "../lesson/port.ts";
-import { clip, endedParentMessage, parentMessage, SLACK_STYLE, type SlackBody } from "./messages.ts";
+import {
+	clip,
+	endedParentMessage,
+	helpText,
+	LESSON_COMMAND,
+	parentMessage,
+	SLACK_STYLE,
+	type SlackBody,
+} from "./messages.ts";
 import { decodeSlackThreadId, encodeSlackThreadId, type SlackThread } from "./thread-id.ts";
 import { uploadToSlack } from "./upload.ts";
 
@@ -199,8 +207,22 @@ export function createSlackPort(
 	return {
 		name: "slack",
 		// views.open's trigger_id dies 3 s after the click.
-		limits: { formPrecheckMs: 1_500 },
+		limits: { formPrecheckMs: 1_500, replyChars: 3_000 },
 		style: SLACK_STYLE,
+		helpText: (locale) => helpText(LESSON_COMMAND, locale),
+		async threadLink(threadId, label) {
+			// The permalink of the lesson's parent message (its thread hangs from it); it goes inside <link|label>.
+			const address = decodeSlackThreadId(threadId);
+			if (!address) return undefined;
+			try {
+				const res = await client.chat.getPermalink({ channel: address.channelId, message_ts: address.threadTs });
+				const link = res.permalink;
+				return typeof link === "string" && /^https:\/\/[^\s<>|]+$/.test(link) ? `<${link}|${label}>` : undefined;
+			} catch (error) {
+				logger.warn({ err: error, channelId: address.channelId }, "slack: chat.getPermalink failed");
+				return undefined;
+			}
+		},
 		encodeThreadId: encodeSlackThreadId,
 		decodeThreadId: decodeSlackThreadId,
 		postCard: (threadId, card: Card) => postAll(threadId, toSlackMessages(card)),

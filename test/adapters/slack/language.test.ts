@@ -96,7 +96,7 @@ describe("Slack lessons in the learner's language", { timeout: 60_000 }, () => {
 		expect(textOf(parent)).toContain("Lektion beenden");
 		expect(textOf(answer.message)).toContain("Antworten");
 		expect(textOf(answer.message)).toContain("Tippe deine Antwort.");
-		await repliesTo(/Deine Lektion über \*Brüche addieren\* hat begonnen/);
+		await repliesTo(/^Deine Lektion \(.+\) über \*Brüche addieren\* ist bereit: </);
 		expect((await tutor.getSession(sessionId))?.language).toBe("de");
 		expect(systemOf(requests.at(-1))).toContain("Lesson language: German (Deutsch, `de`).");
 		expect(fake.callsTo("users.info").some((c) => String(c.params.include_locale) === "true")).toBe(true);

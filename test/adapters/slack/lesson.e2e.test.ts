@@ -100,7 +100,7 @@ describe("Slack lesson end to end (HTTP, real engine, SQLite, renderer)", { time
 		expect(firstBlock?.text?.text).toBe("Let's see where you are with fractions.");
 		const reply = await fake.waitFor(() => fake.callsTo("response_url")[0], "the command reply");
 		expect(String(reply.params.text)).toBe(
-			`Your lesson on *fractions* has started: <https://fake.slack.com/archives/C1/p${parentTs.replace(".", "")}|open its thread>.`,
+			`Your solo lesson on *fractions* is ready: <https://fake.slack.com/archives/C1/p${parentTs.replace(".", "")}|open its thread>`,
 		);
 		expect(reply.params.response_type).toBe("ephemeral");
 	});

@@ -22,7 +22,7 @@ describe("parseLessonCommand", () => {
 			kind: "start",
 			topic: "algebra",
 			mode: "solo",
-			forUser: "U123",
+			learner: { id: "U123" },
 		});
 		expect(parseLessonCommand("end")).toEqual({ kind: "end" });
 		expect(parseLessonCommand("status")).toEqual({ kind: "status" });
@@ -33,19 +33,19 @@ describe("parseLessonCommand", () => {
 	it("reads config changes and names what is wrong", () => {
 		expect(parseLessonCommand("config channels <#C1|a> C22 <#C1|a>")).toEqual({
 			kind: "config",
-			change: { setting: "channels", channels: ["C1", "C22"] },
+			change: { channels: ["C1", "C22"] },
 		});
 		expect(parseLessonCommand("config channels all")).toEqual({
 			kind: "config",
-			change: { setting: "channels", channels: [] },
+			change: { channels: [] },
 		});
 		expect(parseLessonCommand("config limit 3")).toEqual({
 			kind: "config",
-			change: { setting: "limit", lessonsPerDay: 3 },
+			change: { lessonsPerDay: 3 },
 		});
 		expect(parseLessonCommand("config mode GROUP")).toEqual({
 			kind: "config",
-			change: { setting: "mode", mode: "group" },
+			change: { defaultMode: "group" },
 		});
 		expect(parseLessonCommand("config limit -1")).toMatchObject({ error: expect.stringMatching(/whole number/) });
 		expect(parseLessonCommand("config channels #general")).toMatchObject({

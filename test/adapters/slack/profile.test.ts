@@ -199,7 +199,7 @@ describe("learner profile, review, progress, report and forget-me on Slack", { t
 		expect(Number(row?.[8])).toBe(1);
 	});
 
-	it("forgets the learner after the confirm button: no key of theirs is left", async () => {
+	it("forgets the learner after the confirm card's button: no key of theirs is left", async () => {
 		await running.sender.command("/lesson", "forget-me", LEARNER);
 		const ask = await fake.waitFor(
 			() =>
@@ -229,7 +229,8 @@ describe("learner profile, review, progress, report and forget-me on Slack", { t
 		const usageBefore = periodTokens(await new UsageLedger(state).month(fake.teamId));
 		expect(usageBefore).toBeGreaterThan(0);
 		expect(Object.keys(await new UsageLedger(state).month(fake.teamId))).toContain("U1");
-		await running.sender.action(LEARNER, running.sender.nextTs(), { action_id: "lh-forget-me-confirm" });
+		// The confirm routes like any card's button (a pick on the reserved id), from the ephemeral message in the channel.
+		await running.sender.action(LEARNER, running.sender.nextTs(), { action_id: "lh:pick:lh-forget-me:0" });
 		await fake.waitFor(
 			() => fake.callsTo("chat.postEphemeral").find((c) => String(c.params.text).startsWith("Done: your profile")),
 			"the confirmation",
