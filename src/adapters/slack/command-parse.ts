@@ -8,6 +8,7 @@ import type { LessonMode } from "../../core/contracts/events.ts";
 import type { LessonCommand } from "../lesson/commands.ts";
 import { DEFAULT_LOCALE, type Locale, t } from "../lesson/i18n.ts";
 import { parsePriceSetting } from "../lesson/lesson-rules.ts";
+import { slackTextToPlain } from "./text.ts";
 
 const USER = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
 const CHANNEL = /^(?:<#([CG][A-Z0-9]+)(?:\|[^>]*)?>|([CG][A-Z0-9]{2,}))$/;
@@ -120,7 +121,8 @@ export function parseLessonCommand(text: string, locale: Locale = DEFAULT_LOCALE
 				else if (topic.length === 0 && forUser === undefined && USER.test(word)) forUser = USER.exec(word)?.[1];
 				else topic.push(word);
 			}
-			const command: LessonCommand = { kind: "start", topic: topic.join(" ") };
+			// Slack's escapes and links undone in the topic (`C++ &amp; Rust` is `C++ & Rust`), mentions kept as @name.
+			const command: LessonCommand = { kind: "start", topic: slackTextToPlain(topic.join(" "), { mentions: "keep" }) };
 			if (mode) command.mode = mode;
 			if (forUser) command.learner = { id: forUser };
 			if (language !== undefined) command.language = language;

@@ -7,8 +7,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseLessonCommand } from "../../../src/adapters/slack/command-parse.ts";
 import { decodeModalMetadata, encodeModalMetadata, typedAnswerOf } from "../../../src/adapters/slack/controls.ts";
-import { slackTextToPlain } from "../../../src/adapters/slack/text.ts";
 import { parentMessage } from "../../../src/adapters/slack/messages.ts";
+import { slackTextToPlain } from "../../../src/adapters/slack/text.ts";
 import { blockProblems } from "../../../testkit/fakes/slack.ts";
 
 describe("parseLessonCommand", () => {
@@ -24,6 +24,9 @@ describe("parseLessonCommand", () => {
 			mode: "solo",
 			learner: { id: "U123" },
 		});
+		// Slack sends `&`, `<`, `>` escaped and links as control sequences: the topic is what was typed.
+		expect(parseLessonCommand("start C++ &amp; Rust")).toEqual({ kind: "start", topic: "C++ & Rust" });
+		expect(parseLessonCommand("start x &lt; 3 in <#C1|maths>")).toEqual({ kind: "start", topic: "x < 3 in #maths" });
 		expect(parseLessonCommand("end")).toEqual({ kind: "end" });
 		expect(parseLessonCommand("status")).toEqual({ kind: "status" });
 		expect(parseLessonCommand("")).toEqual({ kind: "help" });
