@@ -15,7 +15,8 @@ export const LESSON_COMMAND = "/lesson";
 
 /** Notices on Slack: the command's start form, mrkdwn escaping, `<@id>` and `<#id>` mentions, a "workspace". */
 export const SLACK_STYLE: NoticeStyle = {
-	startHint: "`/lesson start <topic>`",
+	// Escaped: a bare <topic> is Slack control syntax, and the word would vanish.
+	startHint: "`/lesson start &lt;topic&gt;`",
 	escape: escapeMrkdwn,
 	bold: (text) => `*${text}*`,
 	place: "workspace",
@@ -95,16 +96,20 @@ export function endedParentMessage(
 /** `/lesson help`. */
 export function helpText(command: string, locale: Locale = DEFAULT_LOCALE): string {
 	return (
-		[
-			"slack.help.start",
-			"slack.help.for",
-			"slack.help.language",
-			"slack.help.end",
-			"slack.help.status",
-			"slack.help.config",
-			"slack.help.mention",
-		] as const
-	)
-		.map((key) => t(locale, key, { command }))
-		.join("\n");
+		(
+			[
+				"slack.help.start",
+				"slack.help.for",
+				"slack.help.language",
+				"slack.help.end",
+				"slack.help.status",
+				"slack.help.config",
+				"slack.help.mention",
+			] as const
+		)
+			// Escaped for mrkdwn: `<topic>` and `<@member>` are words to read here, not Slack links or mentions (which
+			// made them vanish).
+			.map((key) => escapeMrkdwn(t(locale, key, { command })))
+			.join("\n")
+	);
 }

@@ -63,7 +63,7 @@ describe("Slack /lesson commands and mentions", { timeout: 20_000 }, () => {
 	});
 
 	it("names an unknown subcommand before the help (help itself: commands-contract.test.ts)", async () => {
-		expect(await command("frobnicate now")).toMatch(/^I don't know `frobnicate`\.\n.*\/lesson start <topic>/);
+		expect(await command("frobnicate now")).toMatch(/^I don't know `frobnicate`\.\n.*\/lesson start &lt;topic&gt;/);
 	});
 
 	it("refuses a start without a topic", async () => {
@@ -100,7 +100,7 @@ describe("Slack /lesson commands and mentions", { timeout: 20_000 }, () => {
 		expect(await command("config", BOB)).toMatch(/Only admins can change lesson settings/);
 		expect(await command("config channels <#C9|study>", ROOT)).toMatch(/Saved.*<#C9>/s);
 		expect(await command("start fractions", BOB)).toMatch(
-			/Lessons can.t run in this channel\. Run `\/lesson start <topic>` in <#C9>/,
+			/Lessons can.t run in this channel\. Run `\/lesson start &lt;topic&gt;` in <#C9>/,
 		);
 		expect(await command("config channels all", ROOT)).toMatch(/every channel/);
 		expect(await command("config limit 1", ROOT)).toMatch(/1 per member per day/);

@@ -48,7 +48,7 @@ describe("Slack Socket Mode", { timeout: 20_000 }, () => {
 			});
 			expect(ack.envelope_id).toMatch(/^env-/);
 			const reply = await fake.waitFor(() => fake.callsTo("response_url")[0], "the help reply");
-			expect(String(reply.params.text)).toContain("/lesson start <topic>");
+			expect(String(reply.params.text)).toContain("/lesson start &lt;topic&gt;");
 			const sender = fake.sender("http://unused");
 			await fake.socketSend(
 				"events_api",
