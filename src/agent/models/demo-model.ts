@@ -18,8 +18,8 @@ import type {
 	LanguageModelV3ToolResultOutput,
 	LanguageModelV3Usage,
 } from "@ai-sdk/provider";
+import { GRADE_OUTPUT_NAME } from "../../core/contracts/side-calls.ts";
 import { outcomeOf } from "../../core/outcome.ts";
-import { GRADE_OUTPUT_NAME } from "../engine/grader.ts";
 import { demoGrade } from "./demo-grader.ts";
 import { demoHintReply } from "./demo-hints.ts";
 import {
