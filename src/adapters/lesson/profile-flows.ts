@@ -20,6 +20,7 @@ import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
 import { progressData, progressSummary } from "./progress.ts";
 import { reportCsv } from "./report.ts";
 import { createReviewFlow, type Rephrase, type ReviewFlow } from "./review.ts";
+import { communityOf } from "./thread-id.ts";
 import type { UsageLedger } from "./usage-ledger.ts";
 
 /** Reserved ids of the profile buttons (never a model's tool call id: those carry no `lh-` prefix). */
@@ -245,12 +246,12 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 
 		async choose(actor, threadId, toolCallId) {
 			if (toolCallId === PROFILE_BUTTONS.forgetMe) {
-				const community = threadId.split(":")[1] ?? "";
+				const community = communityOf(threadId);
 				await actor.notify(await forget(actor, community));
 				return { ok: true };
 			}
 			if (toolCallId !== PROFILE_BUTTONS.reviewNow) return undefined;
-			const community = threadId.split(":")[1] ?? "";
+			const community = communityOf(threadId);
 			const key = keyOf(community, actor.by);
 			const where = parsePlace((await learning.profile(key))?.reminders?.where);
 			if (!where) {
