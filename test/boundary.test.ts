@@ -39,6 +39,11 @@ function layerOf(fromFile: string, specifier: string): string {
 	return target.startsWith("..") ? "outside" : (target.split("/")[0] ?? "");
 }
 
+/** True when a relative import lands in src/agent/engine. */
+function isEngine(fromFile: string, specifier: string): boolean {
+	return relative(src, resolve(dirname(fromFile), specifier)).startsWith("agent/engine/");
+}
+
 const packageName = (specifier: string) =>
 	specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : (specifier.split("/")[0] ?? "");
 
@@ -141,6 +146,17 @@ describe("layer boundaries", () => {
 			expect(violations).toEqual([]);
 		});
 	}
+
+	// A model speaks the engine's contract (core/contracts/side-calls.ts), never its private files.
+	it("src/agent/models never imports the engine", () => {
+		const violations = filesUnder(join(src, "agent", "models")).flatMap((file) =>
+			importsOf(readFileSync(file, "utf8"))
+				.filter((ref) => ref.specifier.startsWith(".") && isEngine(file, ref.specifier))
+				.map((ref) => `${relative(root, file)} imports ${ref.specifier}`),
+		);
+		expect(violations).toEqual([]);
+		expect(isEngine(join(src, "agent", "models", "demo-model.ts"), "../engine/grader.ts")).toBe(true);
+	});
 
 	it("the import reader sees every import form (so the rule above can fail)", () => {
 		const code = [

@@ -37,6 +37,7 @@ export { communityOf, learnerKeyOf } from "./profile/lesson-facts.ts";
 export { createRephraser } from "./profile/rephrase.ts";
 export type { ReviewOutcome } from "./profile/schedule.ts";
 export { isStoreError, reason, StoreError } from "./store/errors.ts";
+export { declaredPrefixOf, type KeySpec, STATE_KEYS, type StateKeyPrefix, stateKeys } from "./store/keys.ts";
 export {
 	DEFAULT_STORE_URL,
 	lastDriverError,

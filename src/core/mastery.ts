@@ -13,14 +13,14 @@
  * leaves the node where it was (not-yet when nothing came before). Predict
  * quizzes never move mastery (a wrong prediction is the point of one).
  * Untagged quizzes and node ids missing from the tree move nothing. One pass
- * over the transcript; the help fields are read defensively (they are optional
- * and may come from a newer grader).
+ * over the transcript; results are read by outcomeOf (outcome.ts).
  */
 
 import { Type } from "typebox";
 import { Value } from "typebox/value";
 import { healEncodedArguments } from "./argument-heal.ts";
 import type { PlanTree } from "./contracts/plan.ts";
+import { isAnswer, outcomeOf } from "./outcome.ts";
 import { type QuizType, quizTypeSchema } from "./question-core.ts";
 
 /** How well a node is known, derived from its check quizzes. */
@@ -35,14 +35,6 @@ export const NODE_MASTERIES: readonly NodeMastery[] = ["learned", "shaky", "not-
 /** Minimal structural message slice: anything with typed parts (as in plan.ts). */
 interface PartsCarrier {
 	parts: ReadonlyArray<{ type: string; state?: string; input?: unknown; output?: unknown }>;
-}
-
-/** True for a help signal: a non-empty list, a positive count, `true` or a non-empty string. */
-function helped(value: unknown): boolean {
-	if (Array.isArray(value)) return value.length > 0;
-	if (typeof value === "number") return value > 0;
-	if (typeof value === "string") return value !== "";
-	return value === true;
 }
 
 /** The quiz's `type` field alone, as the boundary schema reads it. */
@@ -61,18 +53,13 @@ export function quizCallType(input: unknown): QuizType | undefined {
 	return Value.Check(quizTypeOnly, healed) ? healed.type : undefined;
 }
 
-/** The verdict of one answered check result, or undefined when it does not count (yet). */
+/** The verdict of one answered check result (read by outcomeOf), or undefined when it does not count (yet). */
 export function checkVerdict(output: unknown): Exclude<NodeMastery, "not-yet"> | undefined {
-	if (typeof output !== "object" || output === null) return undefined;
-	const o = output as Record<string, unknown>;
-	if (o.skipped === true) return "shaky";
-	// "Not sure" is an answer (does not know), whatever `correct` says or lacks: never a lucky guess.
-	if (o.notSure === true) return "shaky";
-	// Asked for another explanation instead of answering: not an answer; the re-asked question decides.
-	if (typeof o.correct !== "boolean") return undefined; // judged "unsure": not an answer until judged
-	if (!o.correct) return "shaky";
-	const help = helped(o.attempts) || helped(o.hints) || o.hinted === true || o.revealed === true;
-	return help ? "shaky" : "learned";
+	const outcome = outcomeOf(output);
+	// Skipped and "not sure" are shaky; explain-again, pending and ungraded results are no answer yet.
+	if (outcome.kind === "skipped") return "shaky";
+	if (!isAnswer(outcome)) return undefined;
+	return outcome.kind === "first-try" ? "learned" : "shaky";
 }
 
 /** Mastery of each node of `tree`, from the tagged check quizzes of the transcript and their results. */

@@ -18,7 +18,7 @@ import type { DiscordAdapter, DiscordAdapterOptions } from "./types.ts";
 
 export { DISCORD_INTENTS } from "./client.ts";
 export { LESSON_COMMAND, lessonCommands, type RegisteredCommands, registerDiscordCommands } from "./commands.ts";
-export { type DiscordThread, decodeDiscordThreadId, encodeDiscordThreadId } from "./thread-id.ts";
+export { type DiscordThread, decodeDiscordThreadId, discordCommunityOf, encodeDiscordThreadId } from "./thread-id.ts";
 export type { DiscordAdapter, DiscordAdapterConfig, DiscordAdapterOptions, GuildConfig } from "./types.ts";
 
 /** Built-in guild defaults: every channel, no daily limit, solo lessons. */

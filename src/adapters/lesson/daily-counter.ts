@@ -6,7 +6,7 @@
  * slip under a limit of one.
  */
 
-import type { StateStore } from "../../agent/index.ts";
+import { type StateStore, stateKeys } from "../../agent/index.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -46,6 +46,6 @@ export class DailyLessonCounter {
 	}
 
 	private key(scope: string, userId: string, now: Date): string {
-		return `count:${scope}:${userId}:${now.toISOString().slice(0, 10)}`;
+		return stateKeys.count(scope, userId, now.toISOString().slice(0, 10));
 	}
 }

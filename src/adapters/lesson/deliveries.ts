@@ -22,7 +22,7 @@
  */
 
 import { LRUCache } from "lru-cache";
-import type { StateStore } from "../../agent/index.ts";
+import { type StateStore, stateKeys } from "../../agent/index.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { within } from "./within.ts";
 
@@ -99,8 +99,8 @@ export function createDeliveryClaims(
 	/** The shared store's verdict, polling another process's pending claim until `deadline`. */
 	async function shared(key: string, deadline: number): Promise<DeliveryVerdict> {
 		for (let round = 0; ; round++) {
-			if (await store.setIfAbsent(`seen:${key}`, PENDING, PENDING_TTL_MS)) return "first";
-			const value = await store.get(`seen:${key}`);
+			if (await store.setIfAbsent(stateKeys.seen(key), PENDING, PENDING_TTL_MS)) return "first";
+			const value = await store.get(stateKeys.seen(key));
 			// Confirmed (or an older process's `1`): a duplicate. Gone meanwhile (released, expired): try again.
 			if (value !== undefined && value !== PENDING) return "seen";
 			if (value === PENDING && Date.now() + PENDING_POLL_MS > deadline) return "busy";
@@ -137,7 +137,7 @@ export function createDeliveryClaims(
 		async claimFinal(key, ttlMs, wait = waitMs) {
 			if (seenHere(key, ttlMs)) return "seen";
 			if (store.shared !== true) return "first";
-			const won = await within(store.setIfAbsent(`seen:${key}`, DONE, ttlMs), wait);
+			const won = await within(store.setIfAbsent(stateKeys.seen(key), DONE, ttlMs), wait);
 			if (won === undefined) {
 				logger.warn({ key }, `${tag}: the store did not confirm a delivery in time; handling it`);
 				return "first";
@@ -150,7 +150,7 @@ export function createDeliveryClaims(
 			if (
 				store.shared === true &&
 				(await within(
-					store.set(`seen:${key}`, DONE, ttlMs).then(() => true),
+					store.set(stateKeys.seen(key), DONE, ttlMs).then(() => true),
 					waitMs,
 				)) === undefined
 			)
@@ -158,7 +158,7 @@ export function createDeliveryClaims(
 		},
 		async release(key) {
 			here.delete(key);
-			if (store.shared === true) await within(store.delete(`seen:${key}`), waitMs);
+			if (store.shared === true) await within(store.delete(stateKeys.seen(key)), waitMs);
 		},
 	};
 }

@@ -10,12 +10,13 @@
  */
 
 import { createHash } from "node:crypto";
-import type { StateStore } from "../../agent/index.ts";
+import { type StateStore, stateKeys } from "../../agent/index.ts";
 
 /** How long a forgotten member's late charges go to the anonymous bucket. */
 export const FORGOTTEN_TTL_MS = 24 * 60 * 60 * 1000;
 
-const keyOf = (memberId: string) => `forgotten:${createHash("sha256").update(memberId).digest("hex").slice(0, 32)}`;
+const keyOf = (memberId: string) =>
+	stateKeys.forgotten(createHash("sha256").update(memberId).digest("hex").slice(0, 32));
 
 /** Record that `memberId` asked to be forgotten (rejects when the store fails: forget-me then stops, nothing deleted yet). */
 export async function markForgotten(store: StateStore, memberId: string): Promise<void> {

@@ -2,8 +2,8 @@
  * A platform's cost caps: the TurnBudget hook the engine consults before and
  * after every model request (through a BudgetRouter, one tutor serving several
  * platforms), backed by the community's rules, the daily spend counters and
- * the usage ledger. The community is the thread id's
- * second part (`discord:<guild>:…`, `slack:<team>:…`: see port.ts).
+ * the usage ledger. The community is read from the thread id by the
+ * controller's one `communityOf` (thread-id.ts).
  */
 
 import type { BudgetVerdict, TurnBudget } from "../../core/contracts/budget.ts";
@@ -13,10 +13,11 @@ import { DEFAULT_LOCALE, type Locale } from "../../i18n/index.ts";
 import { budgetNotice, nextUtcMidnight } from "./budget-texts.ts";
 import type { LessonState } from "./lesson-state.ts";
 import type { NoticeStyle } from "./notices.ts";
+import { communityOf, platformOf } from "./thread-id.ts";
 import type { UsageLedger } from "./usage-ledger.ts";
 
-/** The community a thread id belongs to (its second part). */
-export const communityOf = (threadId: string): string => threadId.split(":")[1] ?? "";
+/** The community a thread id belongs to: the controller's one reading (thread-id.ts). */
+export { communityOf } from "./thread-id.ts";
 
 /** Routes the tutor's one budget hook to the platform whose thread id prefix a session has. */
 export interface BudgetRouter {
@@ -29,7 +30,7 @@ export interface BudgetRouter {
 /** A router with no platform attached (every request is sent, nothing is counted). */
 export function createBudgetRouter(): BudgetRouter {
 	const byPlatform = new Map<string, TurnBudget>();
-	const of = (sessionId: string) => byPlatform.get(sessionId.split(":")[0] ?? "");
+	const of = (sessionId: string) => byPlatform.get(platformOf(sessionId));
 	return {
 		budget: {
 			reserve: (estimate) => of(estimate.sessionId)?.reserve(estimate) ?? { ok: true },

@@ -8,7 +8,7 @@
  * routes them.
  */
 
-import { type Learning, learnerKeyOf, type ReportRow, type StateStore } from "../../agent/index.ts";
+import { type Learning, learnerKeyOf, type ReportRow, type StateStore, stateKeys } from "../../agent/index.ts";
 import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
@@ -20,6 +20,7 @@ import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
 import { progressData, progressSummary } from "./progress.ts";
 import { reportCsv } from "./report.ts";
 import { createReviewFlow, type Rephrase, type ReviewFlow } from "./review.ts";
+import { communityOf } from "./thread-id.ts";
 import type { UsageLedger } from "./usage-ledger.ts";
 
 /** Reserved ids of the profile buttons (never a model's tool call id: those carry no `lh-` prefix). */
@@ -130,16 +131,16 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 			tutor?.forgetLesson ? { deleteLesson: (id) => tutor.forgetLesson?.(id) ?? Promise.resolve() } : {},
 		);
 		// The controller's own keys that name the learner or their lessons (intros, reviews, places, daily counts).
-		for (const id of sessions) await state.delete(`intro:${id}`);
-		for (const id of reviewThreads) await state.delete(`review:${id}`);
+		for (const id of sessions) await state.delete(stateKeys.intro(id));
+		for (const id of reviewThreads) await state.delete(stateKeys.review(id));
 		for (const place of new Set([...(profile?.places ?? []), `${community}:`])) {
-			await state.delete(`latest:${place}:${actor.by.id}`);
-			const latest = await state.get(`latest:${place}`);
-			if (typeof latest === "string" && sessions.includes(latest)) await state.delete(`latest:${place}`);
+			await state.delete(stateKeys.latest(place, actor.by.id));
+			const latest = await state.get(stateKeys.latest(place));
+			if (typeof latest === "string" && sessions.includes(latest)) await state.delete(stateKeys.latest(place));
 			const placeCommunity = place.split(":")[0] ?? community;
 			for (let d = 0; d < 2; d++) {
 				const day = new Date(deps.controllerNow().getTime() - d * 86_400_000).toISOString().slice(0, 10);
-				await state.delete(`count:${placeCommunity}:${actor.by.id}:${day}`);
+				await state.delete(stateKeys.count(placeCommunity, actor.by.id, day));
 			}
 		}
 		// Group lessons someone else started: the lesson stays, the learner's id and name leave it.
@@ -250,12 +251,12 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 
 		async choose(actor, threadId, toolCallId) {
 			if (toolCallId === PROFILE_BUTTONS.forgetMe) {
-				const community = threadId.split(":")[1] ?? "";
+				const community = communityOf(threadId);
 				await actor.notify(await forget(actor, community));
 				return { ok: true };
 			}
 			if (toolCallId !== PROFILE_BUTTONS.reviewNow) return undefined;
-			const community = threadId.split(":")[1] ?? "";
+			const community = communityOf(threadId);
 			const key = keyOf(community, actor.by);
 			const where = parsePlace((await learning.profile(key))?.reminders?.where);
 			if (!where) {

@@ -11,7 +11,7 @@
  */
 
 import type { Learning, ReviewItem, ReviewOutcome, StateStore } from "../../agent/index.ts";
-import { learnerKeyOf } from "../../agent/index.ts";
+import { learnerKeyOf, stateKeys } from "../../agent/index.ts";
 import { judgeAnswer } from "../../core/answer-match.ts";
 import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
@@ -180,17 +180,17 @@ export function createReviewFlow(deps: ReviewDeps): ReviewFlow {
 				...(locale !== DEFAULT_LOCALE ? { locale } : {}),
 			};
 			await learning.noteReviewThread(key, actor.by, opened.threadId);
-			await state.set(`review:${opened.threadId}`, s, STATE_TTL_MS);
+			await state.set(stateKeys.review(opened.threadId), s, STATE_TTL_MS);
 			const first = items[0] as AskedItem;
 			await post(opened.threadId, questionText(first, 1, items.length, locale));
 			return opened.threadId;
 		},
 
 		async typed(threadId, by, text) {
-			const stored: unknown = await state.get(`review:${threadId}`);
+			const stored: unknown = await state.get(stateKeys.review(threadId));
 			if (!isReviewState(stored)) return undefined;
 			return serial(threadId, async (): Promise<HandleResult> => {
-				const s = (await state.get(`review:${threadId}`)) as ReviewState; // checked above; re-read in order
+				const s = (await state.get(stateKeys.review(threadId))) as ReviewState; // checked above; re-read in order
 				const locale = isReviewState(s) ? localeOf(s) : DEFAULT_LOCALE;
 				if (!isReviewState(s) || s.done) return { ok: false, code: "ended", message: t(locale, "review.overNext") };
 				if (by.id !== s.learnerId) return { ok: false, code: "not-allowed", message: t(locale, "review.notYours") };
@@ -198,7 +198,7 @@ export function createReviewFlow(deps: ReviewDeps): ReviewFlow {
 				if (!item) return { ok: false, code: "ended", message: t(locale, "review.over") };
 				if (deps.now().getTime() > s.deadline) {
 					s.done = true;
-					await state.set(`review:${threadId}`, s, STATE_TTL_MS);
+					await state.set(stateKeys.review(threadId), s, STATE_TTL_MS);
 					await post(threadId, t(locale, "review.timeUp"));
 					await closing(threadId, s);
 					return { ok: true };
@@ -209,7 +209,7 @@ export function createReviewFlow(deps: ReviewDeps): ReviewFlow {
 				s.index++;
 				if (outcome === "good") s.right++;
 				s.done = s.index >= s.items.length;
-				await state.set(`review:${threadId}`, s, STATE_TTL_MS);
+				await state.set(stateKeys.review(threadId), s, STATE_TTL_MS);
 				const feedback =
 					outcome === "good"
 						? t(locale, "review.right", { answer: item.correctAnswer })

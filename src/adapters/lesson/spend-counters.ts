@@ -21,7 +21,7 @@
  * `spend:<community>:<day>#m:<member>`, kept 2 days.
  */
 
-import type { StateStore } from "../../agent/index.ts";
+import { type StateStore, stateKeys } from "../../agent/index.ts";
 import type { Reservation } from "../../core/contracts/budget.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -119,6 +119,6 @@ export class SpendCounters {
 	}
 
 	private key(community: string, day: string, member?: string): string {
-		return member === undefined ? `spend:${community}:${day}#all` : `spend:${community}:${day}#m:${member}`;
+		return stateKeys.spend(community, day, member);
 	}
 }

@@ -22,3 +22,24 @@ export function splitThreadId(platform: string, threadId: unknown, count: number
 	if (prefix !== platform || parts.length !== count || !parts.every((p) => PART.test(p))) return undefined;
 	return parts;
 }
+
+/** The platform a thread id names (`discord`, `slack`, `terminal`): its prefix. */
+export function platformOf(threadId: string): string {
+	const end = threadId.indexOf(":");
+	return end < 0 ? "" : threadId.slice(0, end);
+}
+
+/** Platforms whose thread ids name no community (the terminal: one machine's playground). */
+const NO_COMMUNITY = new Set(["terminal"]);
+
+/**
+ * The community (guild, team) a lesson's thread id belongs to; "" where its platform has none (the
+ * terminal) or the id has no second part. The one reading for the controller (budgets, ledgers, profile
+ * buttons): it agrees with each port's own (`discordCommunityOf`, `slackCommunityOf`,
+ * `terminalCommunityOf`) and with the profile's lesson facts (test/adapters/thread-ids.test.ts). Ids of
+ * platforms with communities are `<platform>:<community>:…`.
+ */
+export function communityOf(threadId: string): string {
+	const [platform = "", community = ""] = threadId.split(":");
+	return NO_COMMUNITY.has(platform) ? "" : community;
+}

@@ -23,7 +23,7 @@ import { createSlackClicks, createSlackPort } from "./port.ts";
 import type { SlackAdapter, SlackAdapterOptions } from "./types.ts";
 
 export { LESSON_COMMAND } from "./lesson-command.ts";
-export { decodeSlackThreadId, encodeSlackThreadId, type SlackThread } from "./thread-id.ts";
+export { decodeSlackThreadId, encodeSlackThreadId, type SlackThread, slackCommunityOf } from "./thread-id.ts";
 export type {
 	SlackAdapter,
 	SlackAdapterConfig,

@@ -19,3 +19,4 @@ export { type PlaygroundOptions, type PlaygroundResult, runPlayground } from "./
 export { createTerminalPort, decodeTerminalThreadId, encodeTerminalThreadId, type TerminalPort } from "./port.ts";
 export { runTerminalReview, type TerminalReviewOptions } from "./review.ts";
 export { Screen } from "./screen.ts";
+export { terminalCommunityOf } from "./thread-id.ts";

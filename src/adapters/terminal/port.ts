@@ -20,17 +20,12 @@ import {
 } from "../../render/index.ts";
 import { DEFAULT_LOCALE, type Locale, t, tn } from "../lesson/i18n.ts";
 import type { PlatformPort } from "../lesson/port.ts";
-import { joinThreadId, splitThreadId } from "../lesson/thread-id.ts";
 import { formatCard, formatMarkdown, formatPlanOutline, type Styler } from "./format.ts";
 import type { PlanPictures } from "./plan-pictures.ts";
 import type { Screen } from "./screen.ts";
+import { decodeTerminalThreadId, encodeTerminalThreadId } from "./thread-id.ts";
 
-/** `terminal:<id>`; throws on an id that would not round-trip. */
-export const encodeTerminalThreadId = (id: string): string => joinThreadId("terminal", [id]);
-
-/** The id of a terminal thread id; undefined for anything else. */
-export const decodeTerminalThreadId = (threadId: string): string | undefined =>
-	splitThreadId("terminal", threadId, 1)?.[0];
+export { decodeTerminalThreadId, encodeTerminalThreadId } from "./thread-id.ts";
 
 /** What the terminal port prints with, and what it remembers of the one lesson it shows. */
 export interface TerminalPort extends PlatformPort<string> {

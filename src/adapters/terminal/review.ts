@@ -7,7 +7,7 @@
  */
 
 import type { Writable } from "node:stream";
-import { createMemoryStateStore } from "../../agent/index.ts";
+import { createMemoryStateStore, stateKeys } from "../../agent/index.ts";
 import type { Participant } from "../../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
@@ -65,7 +65,7 @@ export async function runTerminalReview(o: TerminalReviewOptions): Promise<{ ans
 		const threadId = await flows.review.start(actor, { community: "terminal", channelId: "terminal" });
 		if (!threadId) return { answered };
 		for (let i = 0; i < REVIEW_MAX_ITEMS; i++) {
-			const review = (await state.get(`review:${threadId}`)) as { done?: boolean } | undefined;
+			const review = (await state.get(stateKeys.review(threadId))) as { done?: boolean } | undefined;
 			if (!review || review.done) break;
 			const answer = await o.source.text("Your answer");
 			if (typeof answer !== "string") break;

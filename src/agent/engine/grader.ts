@@ -15,13 +15,12 @@ import { generateText, Output } from "ai";
 import { z } from "zod";
 import { leaksAnswer } from "../../core/answer-leaks.ts";
 import { instructsJudge } from "../../core/answer-match.ts";
+import { GRADE_OUTPUT_NAME } from "../../core/contracts/side-calls.ts";
 import type { QuizToolInput } from "../../core/question-core.ts";
 import { LANGUAGE_NAMES, type Locale } from "../../i18n/index.ts";
 import { languageInstruction } from "../prompts/context.ts";
 import { GRADER_PROMPT } from "../prompts/index.ts";
 
-/** The structured output's name: it tells a model (the demo) that a request is a grading request. */
-export const GRADE_OUTPUT_NAME = "learnharness_grade";
 /** The most tokens a verdict may hold (also what a grading reserves against cost caps beyond its input). */
 export const GRADE_MAX_OUTPUT_TOKENS = 200;
 /** Longest reason kept (one line for the teacher and the card). */

@@ -9,15 +9,13 @@
 
 import { streamText } from "ai";
 import type { Participant } from "../../core/contracts/events.ts";
+import { HINT_REQUEST_MARKER } from "../../core/contracts/side-calls.ts";
 import type { QuizToolInput } from "../../core/question-core.ts";
 import { GENERIC_HINT, MAX_HINT_CHARS, type QuizAttempt, safeHint } from "../../core/struggle.ts";
 import { estimateInputTokens, reportUsage, reserveUsage } from "./budget.ts";
 import type { EngineContext } from "./context.ts";
 
 const NO_USAGE = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
-
-/** The first line of the hint call's system prompt (the demo model recognises a hint request by it). */
-export const HINT_REQUEST_MARKER = "[learnharness hint request]";
 
 /** Longest the hint call may take. */
 export const HINT_TIMEOUT_MS = 30_000;

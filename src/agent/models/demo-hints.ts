@@ -6,7 +6,7 @@
  */
 
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
-import { HINT_REQUEST_MARKER } from "../engine/hint-call.ts";
+import { HINT_REQUEST_MARKER } from "../../core/contracts/side-calls.ts";
 
 /** The demo's hint for a hint request, or undefined when `prompt` is not one. */
 export function demoHintReply(prompt: LanguageModelV3Prompt): { text: string } | undefined {

@@ -7,21 +7,23 @@
  */
 
 import type { ProbeDoneInput } from "../../core/contracts/probe.ts";
+import type { OutcomeKind } from "../../core/outcome.ts";
 import type { AskToolInput, ExplainToolInput, TeacherQuizInput } from "../../core/question-core.ts";
 
 /** What the learner did with a question, read back from its tool result. */
 export interface DemoAnswer {
 	answer?: string;
-	correct?: boolean;
-	/** The answer was typed in words neither the judge nor the grader could decide (`judged: "unsure"`). */
-	unsure?: boolean;
-	/** The learner said they do not know (Not sure, "no idea"). */
-	notSure?: boolean;
+	/** What the result means (core/outcome.ts): right, missed, not sure, skipped, undecided... */
+	outcome?: OutcomeKind;
 	/** The grader's reason, when the grader judged the words. */
 	reason?: string;
-	skipped?: boolean;
 	/** The tool result was an error (the call was refused or interrupted). */
 	error?: boolean;
+}
+
+/** Graded right, on the first try or after help. */
+export function answeredRight(answer: DemoAnswer | undefined): boolean {
+	return answer?.outcome === "first-try" || answer?.outcome === "after-help";
 }
 
 /** One tool call of the script, with how to react to the learner's answer to it. */
@@ -118,7 +120,7 @@ export interface DemoPath {
 /** The path the probe's answers (in PROBE_STEPS order) call for. */
 export function demoPath(answers: readonly (DemoAnswer | undefined)[]): DemoPath {
 	const [phone, halving, linear] = answers;
-	return { basics: phone?.correct === true && linear?.correct === true, halving: halving?.correct === true };
+	return { basics: answeredRight(phone) && answeredRight(linear), halving: answeredRight(halving) };
 }
 
 /** Builds the assessment from the three probe answers (in PROBE_STEPS order). */
@@ -130,21 +132,21 @@ export function demoAssessment(answers: readonly (DemoAnswer | undefined)[]): Pr
 			strands: [
 				{
 					strand: "Ordered data and the middle-first strategy",
-					assessment: phone?.correct
+					assessment: answeredRight(phone)
 						? "Went to the middle of the phone book unprompted: the core intuition is there; build on it."
 						: "Did not reach for the middle yet: start from the phone-book picture and why order helps.",
 				},
 				{
 					strand: "Halving and logarithms",
-					assessment: halving?.correct
+					assessment: answeredRight(halving)
 						? "Knows that halving 1,000 takes about 10 steps: the step count can be brief."
-						: halving?.notSure
+						: halving?.outcome === "not-sure"
 							? "Not sure how many halvings 1,000 takes: count halvings by hand before naming log2."
 							: "Halving counts are not yet automatic: count halvings by hand before naming log2.",
 				},
 				{
 					strand: "Linear search as the baseline",
-					assessment: linear?.correct
+					assessment: answeredRight(linear)
 						? "Knows that checking one by one costs n in the worst case: use it as the comparison point."
 						: "The worst case of a linear scan needs a reminder: it checks every item.",
 				},

@@ -18,10 +18,12 @@ import type {
 	LanguageModelV3ToolResultOutput,
 	LanguageModelV3Usage,
 } from "@ai-sdk/provider";
-import { GRADE_OUTPUT_NAME } from "../engine/grader.ts";
+import { GRADE_OUTPUT_NAME } from "../../core/contracts/side-calls.ts";
+import { outcomeOf } from "../../core/outcome.ts";
 import { demoGrade } from "./demo-grader.ts";
 import { demoHintReply } from "./demo-hints.ts";
 import {
+	answeredRight,
 	DEMO_CANNOT_CHAT,
 	DEMO_FAREWELL,
 	type DemoAnswer,
@@ -197,17 +199,17 @@ function withStep(agent: Agent, step: number, before: string, demoStep: DemoStep
 function reactionTo(step: DemoStep | undefined, answer: DemoAnswer | undefined): string {
 	if (!step || !answer) return "";
 	if (answer.error) return "";
-	if (answer.skipped) return "Let's leave that one.";
+	if (answer.outcome === "skipped") return "Let's leave that one.";
 	const c = step.call;
-	if (c.toolName === "quiz" && answer.notSure)
+	if (c.toolName === "quiz" && answer.outcome === "not-sure")
 		return c.input.type === undefined
 			? "No problem: knowing what you don't know yet helps me pick where to start."
 			: `No problem, let's work it out. ${c.wrong}`;
-	if (c.toolName === "quiz" && answer.unsure)
+	if (c.toolName === "quiz" && answer.outcome === "pending")
 		return `I'm the demo model, so I can't judge that wording; the answer I had in mind is **${c.input.correctAnswer}**.`;
 	// Judged by the grader: say how the words were read, then react as to any answer.
 	const read = answer.reason ? `I read your answer this way: ${answer.reason} ` : "";
-	if (c.toolName === "quiz") return `${read}${answer.correct ? c.right : c.wrong}`;
+	if (c.toolName === "quiz") return `${read}${answeredRight(answer) ? c.right : c.wrong}`;
 	if (c.toolName === "ask")
 		return (
 			(answer.answer && c.reactions[answer.answer]) ||
@@ -246,7 +248,7 @@ function collectResults(prompt: LanguageModelV3Prompt): Map<string, DemoAnswer> 
 	return results;
 }
 
-/** Reads `{ answer, correct?, judged?, skipped? }` out of a tool result, whatever its encoding. */
+/** Reads the answer and its outcome (core/outcome.ts) out of a tool result, whatever its encoding. */
 function readAnswer(output: LanguageModelV3ToolResultOutput): DemoAnswer {
 	if (output.type === "error-text" || output.type === "error-json" || output.type === "execution-denied")
 		return { error: true };
@@ -263,11 +265,8 @@ function readAnswer(output: LanguageModelV3ToolResultOutput): DemoAnswer {
 	const v = value as Record<string, unknown>;
 	const answer: DemoAnswer = {};
 	if (typeof v.answer === "string") answer.answer = v.answer;
-	if (typeof v.correct === "boolean") answer.correct = v.correct;
-	if (v.judged === "unsure") answer.unsure = true;
-	if (v.notSure === true) answer.notSure = true;
+	answer.outcome = outcomeOf(v).kind;
 	if (v.judged === "grader" && typeof v.reason === "string") answer.reason = v.reason.slice(0, 200);
-	if (v.skipped === true) answer.skipped = true;
 	if (v.ok === false || typeof v.error === "string") answer.error = true;
 	return answer;
 }

@@ -9,6 +9,7 @@
 import type { Participant } from "../../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
+import { stateKeys } from "../store/keys.ts";
 import type { PictureStore } from "../store/picture-store.ts";
 import type { StateStore } from "../store/state-store.ts";
 import type { SessionRecord, SessionStore } from "../store/types.ts";
@@ -192,8 +193,8 @@ export function createLearning(options: LearningOptions): Learning {
 				await store.saveItems(key, items);
 				await store.saveProfile(profile);
 				if (facts.community !== "") {
-					await store.edit(`members:${facts.community}`, key, true);
-					await store.edit("communities", facts.community, true);
+					await store.edit(stateKeys.members(facts.community), key, true);
+					await store.edit(stateKeys.communities(), facts.community, true);
 				}
 			});
 		},
@@ -267,7 +268,7 @@ export function createLearning(options: LearningOptions): Learning {
 
 		async report(community) {
 			const rows: ReportRow[] = [];
-			for (const key of await store.list(`members:${community}`)) {
+			for (const key of await store.list(stateKeys.members(community))) {
 				const profile = await store.profile(key);
 				if (!profile) continue;
 				for (const l of profile.lessons) {
@@ -294,21 +295,21 @@ export function createLearning(options: LearningOptions): Learning {
 				if (!profile) return;
 				profile.reminders = { on, ...(where ? { where } : {}) };
 				await store.saveProfile(profile);
-				await store.edit("reminders", key, on);
+				await store.edit(stateKeys.reminders(), key, on);
 			});
 		},
 
 		async claimReminders(prefix = "") {
 			const out: Array<{ key: string; where?: string; due: number }> = [];
 			const day = now().toISOString().slice(0, 10);
-			for (const key of await store.list("reminders")) {
+			for (const key of await store.list(stateKeys.reminders())) {
 				if (!key.startsWith(prefix)) continue;
 				const profile = await store.profile(key);
 				if (!profile?.reminders?.on) continue;
 				const { dueCount } = await learning.due(key, 0);
 				if (dueCount === 0) continue;
 				// The once-guard: whoever stores it first (this process or another, after a restart or not) nudges.
-				if (!(await options.state.setIfAbsent(`reminded:${key}:${day}`, now().toISOString(), REMINDED_TTL_MS)))
+				if (!(await options.state.setIfAbsent(stateKeys.reminded(key, day), now().toISOString(), REMINDED_TTL_MS)))
 					continue;
 				out.push({ key, due: dueCount, ...(profile.reminders.where ? { where: profile.reminders.where } : {}) });
 			}
@@ -330,11 +331,11 @@ export function createLearning(options: LearningOptions): Learning {
 				for (const item of await store.items(key)) sessions.add(item.sessionId);
 				for (const id of sessions) await removeLesson(id);
 				for (const community of new Set(profile?.lessons.map((l) => l.community) ?? []))
-					if (community !== "") await store.edit(`members:${community}`, key, false);
-				await store.edit("reminders", key, false);
+					if (community !== "") await store.edit(stateKeys.members(community), key, false);
+				await store.edit(stateKeys.reminders(), key, false);
 				for (let d = 0; d < 2; d++) {
 					const day = new Date(now().getTime() - d * 86_400_000).toISOString().slice(0, 10);
-					await options.state.delete(`reminded:${key}:${day}`);
+					await options.state.delete(stateKeys.reminded(key, day));
 				}
 				await store.deleteOwn(key);
 				return { sessions: [...sessions], reviewThreads: profile?.reviewThreads ?? [] };
@@ -346,21 +347,21 @@ export function createLearning(options: LearningOptions): Learning {
 		},
 
 		async retention(community) {
-			const v = await options.state.get(`retention:${community}`);
+			const v = await options.state.get(stateKeys.retention(community));
 			return typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= MAX_RETENTION_DAYS ? v : defaultRetention;
 		},
 
 		async setRetention(community, days) {
 			const d = Math.max(1, Math.min(MAX_RETENTION_DAYS, Math.floor(days)));
-			await options.state.set(`retention:${community}`, d);
+			await options.state.set(stateKeys.retention(community), d);
 			return d;
 		},
 
 		async sweep() {
 			let removed = 0;
-			for (const community of await store.list("communities")) {
+			for (const community of await store.list(stateKeys.communities())) {
 				const cutoff = now().getTime() - (await learning.retention(community)) * 86_400_000;
-				for (const key of await store.list(`members:${community}`)) {
+				for (const key of await store.list(stateKeys.members(community))) {
 					removed += await serial(key, async () => {
 						const profile = await store.profile(key);
 						if (!profile) return 0;
@@ -378,7 +379,7 @@ export function createLearning(options: LearningOptions): Learning {
 						);
 						await store.saveProfile(profile);
 						if (!profile.lessons.some((l) => l.community === community))
-							await store.edit(`members:${community}`, key, false);
+							await store.edit(stateKeys.members(community), key, false);
 						return gone.size;
 					});
 				}

@@ -6,14 +6,15 @@
  * per checked node (its latest check question, answer included).
  *
  * Counting rules (the report test recomputes them from the transcript):
- *   answered: quiz results the grader judged (`correct` is a boolean; skipped
- *             and "unsure" ones are not answers);
- *   firstTry: answered ones correct on the first try with no help (the same
- *             rule that makes a node "learned": checkVerdict === "learned").
+ *   answered: quiz results that are answers (core/outcome.ts isAnswer: graded,
+ *             or "not sure"; skipped and undecided ones are not);
+ *   firstTry: answered ones whose outcome is "first-try" (the same rule that
+ *             makes a node "learned").
  */
 
 import type { Participant } from "../../core/contracts/events.ts";
-import { checkVerdict, derivePlanMastery, type NodeMastery, quizCallType } from "../../core/mastery.ts";
+import { derivePlanMastery, type NodeMastery, quizCallType } from "../../core/mastery.ts";
+import { isAnswer, outcomeOf } from "../../core/outcome.ts";
 import { findAssessment } from "../../core/phases.ts";
 import { parseQuizInput } from "../../core/tool-parts.ts";
 import { latestPlanTree, toolParts } from "../engine/transcript.ts";
@@ -97,10 +98,11 @@ export function lessonFacts(record: SessionRecord): LessonFacts {
 	const seeds = new Map<string, ReviewSeed>();
 	for (const part of toolParts(record.messages)) {
 		if (part.type !== "tool-quiz" || part.state !== "output-available") continue;
-		const verdict = checkVerdict(part.output);
-		if (verdict === undefined || (part.output as { skipped?: unknown }).skipped === true) continue;
+		const outcome = outcomeOf(part.output);
+		if (!isAnswer(outcome)) continue;
 		answered++;
-		if (verdict === "learned") firstTry++;
+		if (outcome.kind === "first-try") firstTry++;
+		const verdict = outcome.kind === "first-try" ? "learned" : "shaky";
 		const nodeId = (part.input as { nodeId?: unknown } | undefined)?.nodeId;
 		if (typeof nodeId !== "string" || !labels.has(nodeId) || quizCallType(part.input) !== "check") continue;
 		const input = parseQuizInput(part.input);

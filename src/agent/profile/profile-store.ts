@@ -1,10 +1,11 @@
 /**
  * The learner profile on the state store (same backend as the sessions, its
- * own namespace). Keys:
+ * own namespace). Keys (declared in store/keys.ts):
  *
  *   profile:<learner>    lessons taken (facts without seeds), reviews done, reminder setting
  *   reviews:<learner>    the review items with their FSRS cards
  *   members:<community>  the learner keys with a lesson there (the admin report's index)
+ *   communities          the communities with members
  *   reminders            the learner keys that turned reminders on
  *   reminded:<learner>:<day>  the once-a-day guard of a reminder (setIfAbsent, TTL 2 days)
  *
@@ -12,6 +13,7 @@
  */
 
 import type { Participant } from "../../core/contracts/events.ts";
+import { stateKeys } from "../store/keys.ts";
 import type { StateStore } from "../store/state-store.ts";
 import type { LessonFacts, NodeFact } from "./lesson-facts.ts";
 import { parseCard, type StoredCard } from "./schedule.ts";
@@ -134,20 +136,20 @@ export class ProfileStore {
 	constructor(readonly store: StateStore) {}
 
 	async profile(key: string): Promise<LearnerProfile | undefined> {
-		return parseProfile(await this.store.get(`profile:${key}`));
+		return parseProfile(await this.store.get(stateKeys.profile(key)));
 	}
 
 	saveProfile(profile: LearnerProfile): Promise<void> {
-		return this.store.set(`profile:${profile.key}`, profile);
+		return this.store.set(stateKeys.profile(profile.key), profile);
 	}
 
 	async items(key: string): Promise<ReviewItem[]> {
-		const v = await this.store.get(`reviews:${key}`);
+		const v = await this.store.get(stateKeys.reviews(key));
 		return Array.isArray(v) ? v.map(parseItem).filter((i): i is ReviewItem => i !== undefined) : [];
 	}
 
 	saveItems(key: string, items: readonly ReviewItem[]): Promise<void> {
-		return this.store.set(`reviews:${key}`, items);
+		return this.store.set(stateKeys.reviews(key), items);
 	}
 
 	/** A string list (members:<community>, reminders). */
@@ -167,7 +169,7 @@ export class ProfileStore {
 
 	/** Delete the learner's own keys (profile, reviews); lists are edited by the caller. */
 	async deleteOwn(key: string): Promise<void> {
-		await this.store.delete(`profile:${key}`);
-		await this.store.delete(`reviews:${key}`);
+		await this.store.delete(stateKeys.profile(key));
+		await this.store.delete(stateKeys.reviews(key));
 	}
 }

@@ -17,6 +17,7 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { type LearnerImage, PICTURE_PART, parsePictureRef } from "../../core/learner-images.ts";
+import { stateKeys } from "./keys.ts";
 import type { StateStore } from "./state-store.ts";
 import type { SessionRecord } from "./types.ts";
 
@@ -86,7 +87,7 @@ export function createPictureStore(state: StateStore, options: PictureStoreOptio
 	const budget: PictureBudget = { ...DEFAULT_PICTURE_BUDGET, ...options.budget };
 	const ttlMs = options.ttlMs ?? 365 * DAY_MS;
 	const now = options.now ?? Date.now;
-	const key = (sessionId: string, sha256: string) => `picture:${sessionId}:${sha256}`;
+	const key = stateKeys.picture;
 	// The pictures of the current turns, so each model step does not read megabytes from the store again.
 	const cache = new LRUCache<string, string>({
 		maxSize: options.cacheBytes ?? 64 * MIB,
@@ -125,10 +126,10 @@ export function createPictureStore(state: StateStore, options: PictureStoreOptio
 		async charge(sessionId, learnerKey, bytes) {
 			const hour = Math.floor(now() / HOUR_MS);
 			const day = Math.floor(now() / DAY_MS);
-			const lesson = `picture-bytes:lesson:${sessionId}:${hour}`;
+			const lesson = stateKeys.pictureBytesOfLesson(sessionId, hour);
 			if (!(await take(lesson, bytes, budget.lessonBytesPerHour, 2 * HOUR_MS)))
 				return { ok: false, scope: "lesson", limit: budget.lessonBytesPerHour };
-			if (await take(`picture-bytes:learner:${learnerKey}:${day}`, bytes, budget.learnerBytesPerDay, 2 * DAY_MS))
+			if (await take(stateKeys.pictureBytesOfLearner(learnerKey, day), bytes, budget.learnerBytesPerDay, 2 * DAY_MS))
 				return { ok: true };
 			// The lesson's share was counted: take it back, so a refused picture costs nothing.
 			if (Number.isFinite(budget.lessonBytesPerHour)) await state.increment(lesson, -bytes, 2 * HOUR_MS);

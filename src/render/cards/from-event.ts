@@ -5,6 +5,7 @@
  */
 
 import type { TutorEvent } from "../../core/contracts/events.ts";
+import { outcomeOf } from "../../core/outcome.ts";
 import type { AskToolInput, QuizToolInput } from "../../core/question-core.ts";
 import type { HelpKind } from "../../core/struggle.ts";
 import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
@@ -111,7 +112,7 @@ export function answeredCard(event: AnsweredEvent, locale: Locale = DEFAULT_LOCA
 	const by = result?.by ?? { id: "" };
 	const base = { kind: "answered" as const, locale, toolCallId: event.toolCallId, answer, by };
 	// A split group vote shows no verdict and reveals nothing: the same question is voted again after the discussion.
-	const revote = result?.vote?.revote === true;
+	const revote = outcomeOf(result).tally === "split";
 	const flags = {
 		...(typeof result?.correct === "boolean" && !revote ? { correct: result.correct } : {}),
 		...(result?.skipped === true ? { skipped: true } : {}),

@@ -6,6 +6,7 @@
  * too long for component ids).
  */
 
+import { outcomeOf } from "../../core/outcome.ts";
 import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import { componentIdsFit } from "../component-id.ts";
 import { fitLine } from "./limits.ts";
@@ -99,12 +100,13 @@ export function answerOutcome(card: AnsweredCard): { outcome: AnswerOutcome; how
 	const nth =
 		tries === 0 ? "" : tries === 1 ? t(locale, "how.secondTry") : t(locale, "how.tries", { count: tries + 1 });
 	const how = `${nth}${card.hinted === true ? `${nth === "" ? "" : ","}${t(locale, "how.hint")}` : ""}`;
-	if (card.skipped === true) return { outcome: "skipped", how };
-	if (card.notSure === true) return { outcome: "not-sure", how };
-	if (card.explainAgain === true) return { outcome: "explain-again", how };
+	// The card carries the result's own fields (tries: the attempts' count), so outcomeOf reads it as it reads a result.
+	const { kind } = outcomeOf({ ...card, attempts: tries });
+	if (kind === "skipped" || kind === "not-sure" || kind === "explain-again") return { outcome: kind, how };
 	if (card.quizType === "predict") return { outcome: "prediction", how };
-	if (card.correct === true) return { outcome: "correct", how };
-	if (card.correct === false && card.answer === "" && card.chosenIndex === undefined) return { outcome: "shown", how };
-	if (card.correct === false) return { outcome: "wrong", how };
+	if (kind === "first-try" || kind === "after-help") return { outcome: "correct", how };
+	// Nothing answered and nothing chosen: the learner asked to see the answer.
+	if (kind === "shown" && card.chosenIndex === undefined) return { outcome: "shown", how };
+	if (kind === "shown" || kind === "missed") return { outcome: "wrong", how };
 	return { outcome: "plain", how };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { HINT_REQUEST_MARKER, hintPrompt } from "../../../src/agent/engine/hint-call.ts";
+import { hintPrompt } from "../../../src/agent/engine/hint-call.ts";
 import { planDemoReply } from "../../../src/agent/models/demo-model.ts";
+import { HINT_REQUEST_MARKER } from "../../../src/core/contracts/side-calls.ts";
 
 const quiz = { question: "How many items are left?", options: ["4", "8"], correctAnswer: "4" };
 const request = (text: string) => ({

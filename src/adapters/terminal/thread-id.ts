@@ -1,0 +1,18 @@
+/**
+ * Terminal thread ids: `terminal:<id>` (the lesson's session id). The terminal is one
+ * machine's playground: its ids name no community.
+ */
+
+import { joinThreadId, splitThreadId } from "../lesson/thread-id.ts";
+
+/** `terminal:<id>`; throws on an id that would not round-trip. */
+export const encodeTerminalThreadId = (id: string): string => joinThreadId("terminal", [id]);
+
+/** The id of a terminal thread id; undefined for anything else. */
+export const decodeTerminalThreadId = (threadId: string): string | undefined =>
+	splitThreadId("terminal", threadId, 1)?.[0];
+
+/** The community of a terminal thread id: "" (the terminal has none); undefined for anything else. */
+export function terminalCommunityOf(threadId: string): string | undefined {
+	return decodeTerminalThreadId(threadId) === undefined ? undefined : "";
+}
