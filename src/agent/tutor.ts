@@ -341,7 +341,7 @@ export function createTutor(options: TutorOptions): Tutor {
 
 		async getSession(sessionId) {
 			const state = await load(sessionId);
-			if (state && rt.store.shared) await refreshUnlessLive(rt, state);
+			if (state) await refreshUnlessLive(rt, state);
 			return state ? summarize(state) : undefined;
 		},
 

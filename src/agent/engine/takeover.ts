@@ -9,7 +9,6 @@
  */
 
 import type { EngineContext } from "./context.ts";
-import { inboxOf } from "./inbox.ts";
 import { LEASE_TTL_MS } from "./lease.ts";
 import { kick } from "./pump.ts";
 import type { SessionState } from "./session-state.ts";
@@ -28,7 +27,7 @@ export interface TakeoverDeps {
 	load(sessionId: string): Promise<SessionState | undefined>;
 }
 
-/** The watcher of due sessions (shared stores only). */
+/** The watcher of due sessions (every store lists them: the embedded one's inbox is in this process). */
 export interface Takeovers {
 	/** Take these sessions when possible (resume() at start hands over every open one). */
 	schedule(sessionIds: Iterable<string>): void;
@@ -37,7 +36,7 @@ export interface Takeovers {
 	stop(): void;
 }
 
-/** The watcher; does nothing on a store without an inbox. */
+/** The watcher (polls once started; a sweep is one `due` call when nothing is due). */
 export function createTakeovers(ctx: EngineContext, deps: TakeoverDeps, everyMs = WATCH_MS): Takeovers {
 	const scheduled = new Set<string>();
 	let timer: NodeJS.Timeout | undefined;
@@ -57,9 +56,7 @@ export function createTakeovers(ctx: EngineContext, deps: TakeoverDeps, everyMs 
 		// Its pump repairs what the last holder left (recover.ts) and applies the inbox under this lease.
 		if (state) return kick(ctx, state, lease);
 		// No such session any more (deleted, forgotten): clear what is left of it so it is not due forever.
-		await inboxOf(ctx)
-			?.drop(sessionId, Number.MAX_SAFE_INTEGER)
-			.catch(() => undefined);
+		await ctx.store.inbox.drop(sessionId, Number.MAX_SAFE_INTEGER).catch(() => undefined);
 		await lease.release(false);
 	};
 
@@ -78,8 +75,8 @@ export function createTakeovers(ctx: EngineContext, deps: TakeoverDeps, everyMs 
 	};
 
 	const sweep = async (): Promise<void> => {
-		const inbox = inboxOf(ctx);
-		if (sweeping || !inbox || ctx.signal.aborted) return;
+		const inbox = ctx.store.inbox;
+		if (sweeping || ctx.signal.aborted) return;
 		sweeping = true;
 		try {
 			for (let page = 0; page < DUE_PAGES && !ctx.signal.aborted; page++) {
@@ -103,7 +100,7 @@ export function createTakeovers(ctx: EngineContext, deps: TakeoverDeps, everyMs 
 			if (timer) void sweep();
 		},
 		start() {
-			if (timer || !inboxOf(ctx)) return;
+			if (timer) return;
 			// Jittered, so processes started together do not poll in step.
 			timer = setInterval(() => void sweep(), everyMs + Math.floor(Math.random() * (everyMs / 4)));
 			timer.unref();
