@@ -7,7 +7,8 @@
  * applied and the last sequence number), so "recorded before acknowledged" holds across a kill.
  * A drop is applied in memory only: the record's `inbox` number (saved with the entries' effect)
  * already says they ran, and the next push writes the trimmed list; an applied entry a kill left
- * on disk is above no reader's `after`, so it is never applied twice.
+ * on disk is above no reader's `after`, so it is never applied twice. `due` knows the inboxes this
+ * process has read or written: after a restart the engine looks at every open session anyway.
  */
 
 import { randomUUID } from "node:crypto";
