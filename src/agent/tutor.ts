@@ -22,20 +22,16 @@ import type { EngineContext } from "./engine/context.ts";
 import { createEventHub } from "./engine/event-hub.ts";
 import { forgetSession } from "./engine/forget.ts";
 import { inboxOf, pushInbox } from "./engine/inbox.ts";
-import { LEASE_WAIT_MS, POSTED_WAIT_MS, refreshUnlessLive, withLease } from "./engine/lease.ts";
+import { LEASE_WAIT_MS, refreshUnlessLive, withLease } from "./engine/lease.ts";
 import { lessonTopic, MAX_TOPIC_CHARS, newLessonRecord, recallWithin } from "./engine/lesson-start.ts";
 import { asLanguageModelV3 } from "./engine/model-step.ts";
 import { notSavedMessage, save, saveRetrying } from "./engine/persist.ts";
 import { armVotes, kick } from "./engine/pump.ts";
-import { type QuestionEvent, reofferQuestions, replayEvents } from "./engine/question-events.ts";
 import { readmitAfterRestart, readmitQueued, receiveQueued } from "./engine/queued.ts";
 import { receiveShared } from "./engine/receive.ts";
-import { afterCutOff, cutOffNotice } from "./engine/recover.ts";
-import { repairRecord } from "./engine/repair.ts";
+import { createTakeovers, repairRecord, restartRecovery } from "./engine/recovery.ts";
 import { evictable, isIdle, newSessionState, type SessionState } from "./engine/session-state.ts";
 import { summarize } from "./engine/summary.ts";
-import { createTakeovers } from "./engine/takeover.ts";
-import { pendingLearnerCalls } from "./engine/transcript.ts";
 import { createTurnGate, type TurnGate } from "./engine/turn-gate.ts";
 import { createVoteTimers, type TimerFunctions } from "./engine/votes.ts";
 import { isStoreConflict } from "./store/errors.ts";
@@ -151,16 +147,6 @@ export function createTutor(options: TutorOptions): Tutor {
 	 */
 	const absent = new LRUCache<string, true>({ max: 10_000, ttl: 30_000 });
 	const loading = new Map<string, Promise<SessionState | undefined>>();
-	/** Cut-off turns resume() will re-run once someone listens (their events must reach a platform). */
-	const reruns = new Set<SessionState>();
-	/** Answers left waiting for the grader by a restart while another question is open: graded once someone listens. */
-	const regrades = new Set<SessionState>();
-	/** Questions saved but never posted before a restart: re-sent once someone listens (bounded: reofferQuestions). */
-	const replays = new Map<SessionState, QuestionEvent[]>();
-	/** Cut-off turns re-run MAX_RERUNS times already: the learner is told once someone listens. */
-	const notices = new Set<SessionState>();
-	/** Re-posts under way (idle() and close() wait for them). */
-	const reposting = new Set<Promise<void>>();
 	let closed = false;
 
 	const maxInMemory = options.maxSessionsInMemory ?? 1000;
@@ -168,56 +154,34 @@ export function createTutor(options: TutorOptions): Tutor {
 		if (states.size <= maxInMemory) return;
 		for (const [id, state] of states) {
 			if (states.size <= maxInMemory) break;
-			if (state !== keep && evictable(state) && !reruns.has(state)) states.delete(id);
+			if (state !== keep && evictable(state) && !restarts.holds(state)) states.delete(id);
 		}
 	};
 
-	const takeovers = createTakeovers(rt, { load: (sessionId) => load(sessionId) });
+	const takeovers = createTakeovers(rt, {
+		load: (sessionId) => load(sessionId),
+		kick: (state, lease) => kick(rt, state, lease),
+	});
+	/** Recovery at start (engine/recovery.ts: one set of rules with the takeover under a lease). */
+	const restarts = restartRecovery(rt, {
+		newState(record) {
+			const state = newSessionState(record);
+			states.set(record.sessionId, state);
+			return state;
+		},
+		drop(state) {
+			if (states.get(state.record.sessionId) === state) states.delete(state.record.sessionId);
+		},
+		ready: () => !closed && rt.hub.size() > 0,
+		armVotes: (state) => armVotes(rt, state),
+		kick: (state) => kick(rt, state),
+	});
 
+	/** Recovery runs once someone listens: what it re-posts must reach a platform. */
 	const startReruns = () => {
 		if (closed || rt.hub.size() === 0) return;
 		takeovers.start();
-		for (const [state, events] of replays) {
-			replays.delete(state);
-			const job = (async () => {
-				const record = state.record;
-				const offer = reofferQuestions(record, events);
-				if (offer.gaveUp) delete record.unpublished;
-				// The count of offers first: a process these posts kill leaves it for the next start.
-				await save(rt, state);
-				for (const event of offer.events) await rt.hub.emit(event);
-				if (offer.gaveUp) await rt.hub.emit(cutOffNotice(record));
-				if (offer.events.length === 0) return;
-				// Cleared on disk once the platforms have them (or POSTED_WAIT_MS passed), not while they post.
-				await rt.hub.settled(record.sessionId, POSTED_WAIT_MS);
-				delete record.unpublished;
-				delete record.reposted;
-				state.dirty = true;
-				await save(rt, state);
-			})().catch((error: unknown) =>
-				logger.warn({ err: error, sessionId: state.record.sessionId }, "re-posting questions after a restart failed"),
-			);
-			reposting.add(job);
-			void job.finally(() => reposting.delete(job));
-		}
-		for (const state of reruns) {
-			// Skip it when a learner event got there first (its turn already ran, or runs now).
-			if (!state.record.turnOpen || !isIdle(state) || state.record.ended || replays.has(state)) continue;
-			state.record.reruns = (state.record.reruns ?? 0) + 1;
-			state.queue.push({ type: "kick" });
-			kick(rt, state);
-		}
-		reruns.clear();
-		// Not when a learner's event got there first (the lesson moves on without it).
-		for (const state of notices) if (isIdle(state) && !state.record.ended) void rt.hub.emit(cutOffNotice(state.record));
-		notices.clear();
-		for (const state of regrades) {
-			// A kick with a question still open runs no turn: the pump grades, then waits for the learner.
-			if (!state.record.grading || !isIdle(state) || state.record.ended) continue;
-			state.queue.push({ type: "kick" });
-			kick(rt, state);
-		}
-		regrades.clear();
+		restarts.start();
 	};
 
 	/** The live state of a session, loading (and repairing) it from the store once. */
@@ -237,7 +201,7 @@ export function createTutor(options: TutorOptions): Tutor {
 					return undefined;
 				}
 				const state = newSessionState(record);
-				// Shared stores repair under the lease only (recover.ts): a turn open on disk may be running elsewhere.
+				// Shared stores repair under the lease only (recovery.ts): a turn open on disk may be running elsewhere.
 				if (!inboxOf(rt) && repairRecord(record).changed)
 					await save(rt, state).catch((error: unknown) => {
 						if (!isStoreConflict(error)) throw error;
@@ -341,7 +305,7 @@ export function createTutor(options: TutorOptions): Tutor {
 
 		async getSession(sessionId) {
 			const state = await load(sessionId);
-			if (state && rt.store.shared) await refreshUnlessLive(rt, state);
+			if (state) await refreshUnlessLive(rt, state);
 			return state ? summarize(state) : undefined;
 		},
 
@@ -352,7 +316,7 @@ export function createTutor(options: TutorOptions): Tutor {
 		},
 
 		async idle(sessionId) {
-			await Promise.all(reposting);
+			await restarts.posting();
 			if (sessionId !== undefined) {
 				const state = states.get(sessionId);
 				if (state) await waitIdle(state);
@@ -394,17 +358,14 @@ export function createTutor(options: TutorOptions): Tutor {
 			const deleted = await forgetSession(rt, sessionId, state, options.forgetWaitMs);
 			if (state) {
 				if (states.get(sessionId) === state) states.delete(sessionId);
-				// Nothing re-runs, re-grades or re-posts a forgotten lesson.
-				reruns.delete(state);
-				regrades.delete(state);
-				replays.delete(state);
+				restarts.forget(state);
 			}
 			return deleted;
 		},
 
 		async resume() {
 			// Shared stores: every open session is offered to the watcher, which takes the ones whose lease is
-			// free and recovers them under it (recover.ts); the ones another process holds are theirs.
+			// free and recovers them under it (recovery.ts); the ones another process holds are theirs.
 			if (inboxOf(rt)) {
 				takeovers.schedule(await rt.store.listOpen());
 				startReruns();
@@ -415,39 +376,12 @@ export function createTutor(options: TutorOptions): Tutor {
 				if (states.has(sessionId) || loading.has(sessionId)) continue;
 				const record = await rt.store.get(sessionId);
 				if (!record || record.ended || states.has(sessionId)) continue;
-				const repair = repairRecord(record);
-				// Questions saved before the crash but perhaps never posted: offered again (adapters skip posted ones).
-				const replay = replayEvents(record, record.unpublished ?? []);
-				// A grading cut off while another question is open: no turn re-runs it, so it runs on its own.
-				const regrade =
-					(record.grading?.length ?? 0) > 0 && !repair.cutOff && pendingLearnerCalls(record.messages).length > 0;
-				if (!repair.changed && replay.length === 0 && !regrade && !record.votes && !record.queued) continue;
-				if (repair.changed) repaired++;
-				// A turn cut off with no question pending would leave the learner waiting: run it again,
-				// at most MAX_RERUNS times in a row (a turn that kills the process must not loop forever),
-				// then tell the learner.
-				const next = afterCutOff(record, repair.cutOff);
-				const rerun = next === "rerun";
-				// Still cut off on disk until the re-run starts (it waits for a subscriber; a process that never has one
-				// leaves it for the next start).
-				if (rerun) record.turnOpen = true;
-				const state = newSessionState(record);
-				states.set(sessionId, state);
-				if (repair.changed)
-					try {
-						await save(rt, state);
-					} catch (error) {
-						// Another process (sharing the store) repaired or ran it first: it is theirs to resume.
-						if (!isStoreConflict(error)) throw error;
-						states.delete(sessionId);
-						continue;
-					}
-				if (rerun) reruns.add(state);
-				if (next === "notice") notices.add(state);
-				if (regrade) regrades.add(state);
-				if (replay.length > 0) replays.set(state, replay);
-				armVotes(rt, state);
-				logger.info({ sessionId, rerun, regrade, replayed: replay.length }, "session repaired after a restart");
+				try {
+					if ((await restarts.scan(record))?.repaired) repaired++;
+				} catch (error) {
+					// Another process (sharing the store) repaired or ran it first: it is theirs to resume.
+					if (!isStoreConflict(error)) throw error;
+				}
 			}
 			readmitAfterRestart(rt, states.values());
 			startReruns();
@@ -459,7 +393,7 @@ export function createTutor(options: TutorOptions): Tutor {
 			closed = true;
 			takeovers.stop();
 			rt.voteTimers.clearAll();
-			const all = Promise.all([...reposting, ...[...states.values()].map(waitIdle)]);
+			const all = Promise.all([restarts.posting(), ...[...states.values()].map(waitIdle)]);
 			const bounded = async (ms: number) => {
 				let timer: NodeJS.Timeout | undefined;
 				await Promise.race([all, new Promise<void>((done) => (timer = setTimeout(done, ms)))]);

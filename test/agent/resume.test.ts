@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { MAX_RERUNS } from "../../src/agent/engine/recover.ts";
-import { INTERRUPTED_TEXT } from "../../src/agent/engine/repair.ts";
+import { INTERRUPTED_TEXT, MAX_RERUNS } from "../../src/agent/engine/recovery.ts";
 import { toolParts } from "../../src/agent/engine/transcript.ts";
 import { createSessionStore } from "../../src/agent/store/session-store.ts";
 import type { SessionRecord } from "../../src/agent/store/types.ts";

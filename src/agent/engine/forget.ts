@@ -1,8 +1,8 @@
 /**
  * Forget-me of a learner's own lesson: deleted for good, even while it runs. Nothing more is
  * admitted to it (late clicks and messages are refused), what is queued is dropped, the turn
- * running in this process is waited for (bounded: a model call may hang), and on a shared store
- * the deletion is done under the session's lease when it can be had in that time (a turn running
+ * running in this process is waited for (bounded: a model call may hang), and the deletion is
+ * done under the session's lease (every store grants them) when it can be had in that time (a turn running
  * in another process finishes first). A turn still running after the wait cannot bring the record
  * back: every save compares versions, and the record's version is gone with it; its inbox goes in
  * the same deletion and the store refuses entries for a session it does not hold.
@@ -50,7 +50,7 @@ async function quiesce(state: SessionState, deadline: number): Promise<void> {
 	await within(state.saving, deadline - Date.now());
 }
 
-/** Take the session's lease (shared stores), trying until `deadline`; undefined when it stayed taken. */
+/** Take the session's lease, trying until `deadline`; undefined when it stayed taken. */
 async function leaseUntil(ctx: EngineContext, sessionId: string, deadline: number): Promise<SessionLease | undefined> {
 	for (let attempt = 0; attempt < 10_000 && !ctx.signal.aborted; attempt++) {
 		const lease = await ctx.store.acquire(sessionId, ctx.leaseTtlMs ?? LEASE_TTL_MS);
@@ -72,9 +72,8 @@ export async function forgetSession(
 ): Promise<boolean> {
 	const deadline = Date.now() + waitMs;
 	if (state) await quiesce(state, deadline);
-	const lease = ctx.store.shared ? await leaseUntil(ctx, sessionId, deadline) : undefined;
-	if (ctx.store.shared && !lease)
-		ctx.logger.warn({ sessionId }, "forget-me: the lesson stayed busy elsewhere; deleted without its lease");
+	const lease = await leaseUntil(ctx, sessionId, deadline);
+	if (!lease) ctx.logger.warn({ sessionId }, "forget-me: the lesson stayed busy elsewhere; deleted without its lease");
 	try {
 		return await ctx.store.delete(sessionId);
 	} finally {

@@ -5,7 +5,9 @@
  * it), released when the pump stops. Every save under the lease carries its fencing number,
  * so a process that lost the lease (paused, partitioned) is refused by the store. Taking the
  * lease re-reads the record when its stored version moved: no copy in memory is trusted
- * across lease boundaries. On a single-process store (SQLite, memory) all of this is skipped.
+ * across lease boundaries. The embedded store (SQLite, memory) grants leases too (in memory), but its
+ * pump does not take them yet: there the pump alone serializes the session, and refresh() finds the
+ * version it holds in memory unchanged.
  */
 
 import type { SessionLease } from "../store/types.ts";
@@ -37,7 +39,6 @@ export async function refresh(
 	state: SessionState,
 	when: () => boolean = () => true,
 ): Promise<boolean> {
-	if (!ctx.store.shared) return false;
 	const id = state.record.sessionId;
 	const stored = await ctx.store.version(id);
 	if (stored === undefined || (stored === state.record.version && !state.stale)) return false;

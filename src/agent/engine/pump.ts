@@ -20,7 +20,7 @@ import { endLesson } from "./lesson-end.ts";
 import { notSavedMessage, restoreRecord, saveDelayedMessage, saveRetrying, snapshotRecord } from "./persist.ts";
 import { storePictures } from "./pictures.ts";
 import { dropQueued } from "./queued.ts";
-import { recoverUnderLease } from "./recover.ts";
+import { recoverUnderLease } from "./recovery.ts";
 import type { Job, SessionState } from "./session-state.ts";
 import { applyAnswer, applyHelp } from "./struggle.ts";
 import { pendingLearnerCalls } from "./transcript.ts";

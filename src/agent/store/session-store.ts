@@ -1,17 +1,18 @@
 /**
  * The session store for one process (SQLite, memory) on keyv: one key per session plus an
- * index key listing the ids (keyv has no portable key listing). Index updates, version checks
- * and leases are kept in this process: one process owns such a store (a SQLite file is
+ * index key listing the ids (keyv has no portable key listing). Index updates, version checks,
+ * leases and inboxes (embedded-inbox.ts) are kept in this process: one process owns such a store (a SQLite file is
  * locked by the process that opens it; see sqlite-lock.ts). createSessionStore picks the
  * shared stores (redis-sessions.ts, pg-sessions.ts) for Redis and PostgreSQL URLs.
  * Every operation either happens or rejects with a StoreError, within a deadline: a failed
  * write is never reported as saved.
  */
 
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import { dirname, resolve } from "node:path";
 import type Keyv from "keyv";
 import type { Logger } from "../../core/contracts/logger.ts";
+import { embeddedCoordination } from "./embedded-inbox.ts";
 import { reason, StoreConflictError, StoreError, withDeadline } from "./errors.ts";
 import {
 	compactSqlite,
@@ -26,7 +27,7 @@ import {
 import { createPgSessionStore } from "./pg-sessions.ts";
 import { createRedisSessionStore } from "./redis-sessions.ts";
 import { lockSqliteFile } from "./sqlite-lock.ts";
-import type { SessionLease, SessionRecord, SessionStore } from "./types.ts";
+import type { SessionRecord, SessionStore } from "./types.ts";
 
 /** Longest a single store operation may take before it counts as failed (default of sessionStoreOnKeyv). */
 export const STORE_OP_TIMEOUT_MS = 10_000;
@@ -111,8 +112,6 @@ export function sessionStoreOnKeyv(raw: Keyv, options: { opTimeoutMs?: number } 
 		next.then(forget, forget);
 		return next;
 	};
-	const leases = new Map<string, { token: string; expires: number }>();
-	const fences = new Map<string, number>();
 	let open: Set<string> | undefined;
 	/** The open-session index; a store written before it existed gets it built once from the records. */
 	const loadOpen = async (): Promise<Set<string>> => {
@@ -128,14 +127,20 @@ export function sessionStoreOnKeyv(raw: Keyv, options: { opTimeoutMs?: number } 
 		return open;
 	};
 
+	const version = async (sessionId: string): Promise<number | undefined> =>
+		versions.has(sessionId) ? versions.get(sessionId) : (await readRecord(sessionId))?.version;
+	// Leases and inboxes in this process, the inboxes durable through their own keys (embedded-inbox.ts).
+	const coordination = embeddedCoordination({ ...keyv, version, perSession });
+
 	return {
 		shared: false,
+		inbox: coordination.inbox,
 		get: readRecord,
 		async set(record, saveOptions = {}) {
 			const id = record.sessionId;
 			const isOpen = record.ended === undefined;
 			await perSession(id, async () => {
-				if (saveOptions.fence !== undefined && saveOptions.fence < (fences.get(id) ?? 0))
+				if (saveOptions.fence !== undefined && saveOptions.fence < coordination.fenceOf(id))
 					throw new StoreConflictError(
 						"store-fenced",
 						`session ${id}: the lease was granted again after this writer's`,
@@ -165,34 +170,12 @@ export function sessionStoreOnKeyv(raw: Keyv, options: { opTimeoutMs?: number } 
 				await keyv.set(OPEN_KEY, [...opened]);
 			});
 		},
-		async version(sessionId) {
-			if (versions.has(sessionId)) return versions.get(sessionId);
-			return (await readRecord(sessionId))?.version;
-		},
-		async acquire(sessionId, ttlMs): Promise<SessionLease | undefined> {
-			const held = leases.get(sessionId);
-			if (held && held.expires > Date.now()) return undefined;
-			const token = randomUUID();
-			const fence = (fences.get(sessionId) ?? 0) + 1;
-			fences.set(sessionId, fence);
-			leases.set(sessionId, { token, expires: Date.now() + ttlMs });
-			const mine = () => leases.get(sessionId)?.token === token;
-			return {
-				sessionId,
-				fence,
-				async renew() {
-					if (!mine()) return false;
-					leases.set(sessionId, { token, expires: Date.now() + ttlMs });
-					return true;
-				},
-				async release() {
-					if (mine()) leases.delete(sessionId);
-				},
-			};
-		},
+		version,
+		acquire: coordination.acquire,
 		async delete(sessionId) {
 			const deleted = await perSession(sessionId, async () => {
 				versions.delete(sessionId);
+				await coordination.forget(sessionId);
 				return keyv.delete(recordKey(sessionId));
 			});
 			await serial(async () => {

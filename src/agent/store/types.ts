@@ -132,7 +132,7 @@ export interface InboxEntry {
 }
 
 /**
- * A session's inbox on a shared store: any process appends the learner events it receives (and
+ * A session's inbox (every store has one; the embedded store's lives in this process: embedded-inbox.ts): any process appends the learner events it receives (and
  * acknowledges them at once); the lease holder applies them in order. A session with entries, or
  * whose holder left work behind (a cut-off turn), and no live lease is "due": any process may take it.
  */
@@ -181,8 +181,8 @@ export interface SessionStore {
 	/** Take the session's lease for `ttlMs` unless another holder has it; undefined when it is taken. */
 	acquire(sessionId: string, ttlMs: number): Promise<SessionLease | undefined>;
 	delete(sessionId: string): Promise<boolean>;
-	/** Shared stores: the sessions' inboxes (events received by any process, applied by the lease holder). */
-	readonly inbox?: SessionInbox;
+	/** The sessions' inboxes (events received by any process, applied by the lease holder; embedded-inbox.ts on SQLite). */
+	readonly inbox: SessionInbox;
 	/** Every stored session id (keyv cannot list portably, so the store keeps an index key). */
 	list(): Promise<string[]>;
 	/** The ids of sessions not ended (an index kept next to the other): what a restart has to look at. */

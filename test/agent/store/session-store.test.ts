@@ -156,6 +156,54 @@ function storeContract(name: string, url: () => string) {
 			await store.close();
 		}
 	});
+	it("every store has an inbox: a push is kept across a reopen, checked against the version, read, counted, dropped; a session with entries and no lease is due", async () => {
+		const ns = `${namespace}-q`;
+		let store = await createSessionStore(url(), undefined, { namespace: ns });
+		const id = "terminal:inbox";
+		try {
+			expect(await store.inbox.push(id, "nobody", undefined)).toBe(0); // not stored: nothing appended
+			await store.set(record(id));
+			const version = await store.version(id);
+			const first = await store.inbox.push(id, "one", version);
+			expect(first).toBeGreaterThan(0);
+			expect(await store.inbox.push(id, "stale", (version ?? 0) + 5)).toBe(0);
+			const second = await store.inbox.push(id, "two");
+			expect(second).toBeGreaterThan(first);
+			expect(await store.inbox.due(100)).toContain(id);
+			const lease = await store.acquire(id, 10_000);
+			expect(await store.inbox.due(100)).not.toContain(id); // held: not due
+			// Acknowledged means recorded: another store on the backend (a restart) reads both.
+			if (name === "sqlite") await store.close();
+			const again = name === "sqlite" ? await createSessionStore(url(), undefined, { namespace: ns }) : store;
+			if (name === "sqlite") store = again;
+			expect((await again.inbox.read(id, 0, 10)).map((e) => e.body)).toEqual(["one", "two"]);
+			expect((await again.inbox.read(id, first, 10)).map((e) => e.body)).toEqual(["two"]);
+			expect(await again.inbox.count(id, second)).toBe(1);
+			await again.inbox.drop(id, first);
+			expect((await again.inbox.read(id, 0, 10)).map((e) => e.seq)).toEqual([second]);
+			const third = await again.inbox.push(id, "three");
+			expect(third).toBeGreaterThan(second); // sequence numbers only grow, across a reopen too
+			await lease?.release();
+		} finally {
+			await store.delete(id);
+			expect(await store.inbox.count(id, 0)).toBe(0); // a deleted session keeps no entry (who sent it)
+			await store.close();
+		}
+	});
+	it("a lease given back with work left makes the session due, and one given back without does not", async () => {
+		const store = await createSessionStore(url(), undefined, { namespace: `${namespace}-w` });
+		const id = "terminal:work";
+		try {
+			await store.set(record(id));
+			await (await store.acquire(id, 10_000))?.release(true);
+			expect(await store.inbox.due(100)).toContain(id);
+			await (await store.acquire(id, 10_000))?.release(false);
+			expect(await store.inbox.due(100)).not.toContain(id);
+		} finally {
+			await store.delete(id);
+			await store.close();
+		}
+	});
 	it("a second store on the same backend sees the records (restart)", async () => {
 		const first = await createSessionStore(url(), undefined, { namespace: `${namespace}-r` });
 		await first.set(record("terminal:restart"));

@@ -5,7 +5,7 @@
  */
 
 import { describe, expect, it } from "vitest";
-import { MAX_RERUNS } from "../../../src/agent/engine/recover.ts";
+import { MAX_RERUNS } from "../../../src/agent/engine/recovery.ts";
 import { createSessionStore } from "../../../src/agent/store/session-store.ts";
 import type { SessionRecord, SessionStore } from "../../../src/agent/store/types.ts";
 import { createTutor } from "../../../src/agent/tutor.ts";
