@@ -27,8 +27,13 @@ rmSync(out, { recursive: true, force: true });
 const result = await build({
 	absWorkingDir: root,
 	// The math sandbox's worker thread is an entry of its own: src/render/math/sandbox.ts starts
-	// `./typeset-worker.js` beside the chunk that holds it (every chunk sits in dist/ itself).
-	entryPoints: { cli: "src/cli.ts", "typeset-worker": "src/render/math/typeset-worker.ts" },
+	// `./typeset-worker.js` beside the chunk that holds it (every chunk sits in dist/ itself). `math.js` exposes the
+	// bundle's math renderer (shared with the CLI's chunks), so a check can draw a formula through the built worker.
+	entryPoints: {
+		cli: "src/cli.ts",
+		"typeset-worker": "src/render/math/typeset-worker.ts",
+		math: "src/render/math/renderer.ts",
+	},
 	outdir: out,
 	bundle: true,
 	splitting: true,
