@@ -63,6 +63,7 @@ function sharedStore(): StateStore {
 		set: (key, value, ttlMs) => s.set(key, value, ttlMs),
 		setIfAbsent: (key, value, ttlMs) => s.setIfAbsent(key, value, ttlMs),
 		increment: (key, by, ttlMs) => s.increment(key, by, ttlMs),
+		updateFields: (key, change, ttlMs) => s.updateFields(key, change, ttlMs),
 		delete: (key) => s.delete(key),
 		close: () => s.close(),
 	};
