@@ -27,6 +27,7 @@ import { lessonTopic, MAX_TOPIC_CHARS, newLessonRecord, recallWithin } from "./e
 import { asLanguageModelV3 } from "./engine/model-step.ts";
 import { notSavedMessage, save, saveRetrying } from "./engine/persist.ts";
 import { armVotes, kick } from "./engine/pump.ts";
+import { notePosted, postedOf } from "./engine/question-events.ts";
 import { readmitAfterRestart, readmitQueued, receiveQueued } from "./engine/queued.ts";
 import { receiveShared } from "./engine/receive.ts";
 import { createTakeovers, repairRecord, restartRecovery } from "./engine/recovery.ts";
@@ -307,6 +308,17 @@ export function createTutor(options: TutorOptions): Tutor {
 			const state = await load(sessionId);
 			if (state) await refreshUnlessLive(rt, state);
 			return state ? summarize(state) : undefined;
+		},
+
+		posted(sessionId, toolCallId, card) {
+			const state = states.get(sessionId);
+			// Rides the next save (the answer's, on the next click): never a save of its own.
+			if (state && notePosted(state.record, toolCallId, card)) state.dirty = true;
+		},
+
+		postedCard: (sessionId, toolCallId) => {
+			const state = states.get(sessionId);
+			return state ? postedOf(state.record, toolCallId) : undefined;
 		},
 
 		subscribe(sink, subscribeOptions) {

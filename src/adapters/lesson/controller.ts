@@ -139,6 +139,7 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 		return locale;
 	};
 	const output = createThreadOutput({
+		tutor,
 		port,
 		renderer,
 		math,

@@ -77,8 +77,9 @@ async function refusal(
 
 /**
  * Is a cap of `who` in a thread used up now (the community's first, then the member's)? Reads the
- * community's rules (cached) and two counters, whatever the number of members. A request may still be
- * refused below the cap when its input does not fit what is left. Rejects when the store fails.
+ * community's rules (cached) and the day's spend counters as this process last wrote or read them
+ * (under a minute ago: no store call; else one read), whatever the number of members. A request may
+ * still be refused below the cap when its input does not fit what is left. Rejects when the store fails.
  */
 export async function budgetVerdict(
 	o: LessonBudgetOptions,
@@ -89,7 +90,7 @@ export async function budgetVerdict(
 	const rules = await o.state.rules(community);
 	if (rules.serverTokensPerDay === 0 && rules.memberTokensPerDay === 0) return { ok: true };
 	const now = o.now();
-	const today = await o.ledger.spend.today(community, who.id, now);
+	const today = await o.ledger.spend.recent(community, who.id, now);
 	if (rules.serverTokensPerDay > 0 && today.community >= rules.serverTokensPerDay)
 		return refusal(o, threadId, who, "community", rules, now);
 	if (rules.memberTokensPerDay > 0 && today.member >= rules.memberTokensPerDay)
@@ -98,9 +99,9 @@ export async function budgetVerdict(
 }
 
 /**
- * The TurnBudget of one platform: each request reserves its estimate on the day's spend counters
- * (refused when its input does not fit under a cap: see spend-counters.ts), and its usage goes to the
- * ledger, settling the reservation. Never throws: a store failure lets the request go (logged).
+ * The TurnBudget of one platform: each request reserves its estimate on the day's spend counters (one
+ * write; refused when its input does not fit under a cap: see spend-counters.ts), and its usage goes to
+ * the ledger, settling the reservation (one write). Never throws: a store failure lets the request go (logged).
  */
 export function createLessonBudget(o: LessonBudgetOptions): TurnBudget {
 	return {
@@ -108,8 +109,8 @@ export function createLessonBudget(o: LessonBudgetOptions): TurnBudget {
 			try {
 				const community = communityOf(estimate.sessionId);
 				const rules = await o.state.rules(community);
-				// No caps: nothing to reserve (the usage is still counted when it is spent, for a cap set later today).
-				if (rules.serverTokensPerDay === 0 && rules.memberTokensPerDay === 0) return { ok: true };
+				// Reserved with caps or without (the same one write: a cap set later today counts it, and a click
+				// costs the same store calls either way).
 				const input = Math.max(0, Math.ceil(estimate.inputTokens));
 				const output = Math.max(0, Math.ceil(estimate.outputTokens));
 				const now = o.now();

@@ -1,10 +1,11 @@
 /**
- * What the controller remembers beside the engine, in the state store: the
- * message ids of each posted question card, each lesson's intro (its ended
- * update re-shows it), per-community lesson rules, and each place's latest
- * lesson (Slack's `/lesson end` runs in a channel, not in the thread). Never a
- * copy of engine state: who may answer, what is pending and which map was
- * shown are asked of the tutor. Values read back are checked, never cast.
+ * What the controller remembers beside the engine, in the state store: on
+ * stores several processes share, the claims to post question cards; each
+ * lesson's intro (its ended update re-shows it), per-community lesson rules,
+ * and each place's latest lesson (Slack's `/lesson end` runs in a channel, not
+ * in the thread). Never a copy of engine state: who may answer, what is
+ * pending, which map was shown and where a card was posted are asked of the
+ * tutor. Values read back are checked, never cast.
  */
 
 import { randomUUID } from "node:crypto";
@@ -15,19 +16,13 @@ import { DailyLessonCounter } from "./daily-counter.ts";
 import { DEFAULT_LESSON_RULES, type LessonRules, normalizeLessonRules } from "./lesson-rules.ts";
 import type { LessonIntro } from "./port.ts";
 
-/** How long a lesson's cards, intro and place index are kept (a lesson paused longer still answers; its cards are posted anew). */
+/** How long a lesson's intro and place index are kept (a lesson paused longer still answers). */
 export const LESSON_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** How long the claim to post a question's card is kept (longer than any pause a takeover bridges). */
 export const POST_CLAIM_MS = 10 * 60 * 1000;
 /** A re-post takes over a claim this old whose card never appeared (a post takes seconds at most). */
 export const STALE_POST_CLAIM_MS = 20_000;
-
-/** A posted question card: its messages in order, and the lead shown above it (kept in its answered state). */
-export interface PostedCard {
-	messageIds: string[];
-	lead?: string;
-}
 
 /** A claim to post a question's card: this process's (its token), or another's (and how old it is). */
 export type PostClaim = { mine: true; token: string; tookOverFrom?: number } | { mine: false; ageMs: number };
@@ -61,19 +56,6 @@ export class LessonState {
 		this.counter = new DailyLessonCounter(store);
 		this.ruleDefaults = normalizeLessonRules({ ...DEFAULT_LESSON_RULES, ...ruleDefaults });
 		this.rulesRead = new LRUCache({ max: 10_000, ...(store.shared === true ? { ttl: RULES_FRESH_MS } : {}) });
-	}
-
-	/** Where a question's card was posted, if it was. */
-	async card(threadId: string, toolCallId: string): Promise<PostedCard | undefined> {
-		const v = await this.store.get(`card:${threadId}:${toolCallId}`);
-		if (!isObject(v) || !Array.isArray(v.messageIds) || !v.messageIds.every((id) => typeof id === "string"))
-			return undefined;
-		return { messageIds: v.messageIds as string[], ...(typeof v.lead === "string" ? { lead: v.lead } : {}) };
-	}
-
-	/** Remember where a question's card was posted. */
-	saveCard(threadId: string, toolCallId: string, card: PostedCard): Promise<void> {
-		return this.store.set(`card:${threadId}:${toolCallId}`, card, LESSON_TTL_MS);
 	}
 
 	/**

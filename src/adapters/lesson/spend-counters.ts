@@ -1,34 +1,37 @@
 /**
- * What the daily token caps count: per community and UTC day, two counters in
- * the state store, the community's total and each member's, of tokens spent
- * plus tokens reserved by requests in flight. A request reserves its estimate
- * before it is sent and settles the difference after (spent minus reserved,
- * often negative), so concurrent requests cannot pass a cap together.
+ * What the daily token caps count: per community and UTC day, two fields of the day's usage
+ * record (usage-day.ts), the community's total (`$all`) and each member's (`$m:<member>`), of
+ * tokens spent plus tokens reserved by requests in flight. A request reserves its estimate
+ * before it is sent and settles the difference after (spent minus reserved, often negative), so
+ * concurrent requests cannot pass a cap together. Every request reserves, caps or none, so a
+ * click costs the same store calls whether caps are on (and a cap set later today counts what
+ * was spent before it).
  *
- * A reservation is the store's atomic increment, checked and undone when it
- * went over (like the daily lesson limit): on every backend (Redis, PostgreSQL,
- * SQLite, memory) two processes cannot both slip under a cap. A request is
- * granted when its input fits what is left: the counter after the reservation
- * (input + maximum output) stays within the cap plus that maximum output. So
- * spent tokens stay within the cap plus one request's maximum output, as long
- * as inputs are not underestimated. While a refused reservation is being
- * undone, a racing one may see a sum too high and be refused too (never the
- * other way round).
+ * A reservation is one atomic `updateFields` adding to both counters, checked and undone when
+ * it went over (like the daily lesson limit): on every backend (Redis, PostgreSQL, SQLite,
+ * memory) two processes cannot both slip under a cap. A request is granted when its input fits
+ * what is left: the counter after the reservation (input + maximum output) stays within the
+ * cap plus that maximum output. So spent tokens stay within the cap plus one request's maximum
+ * output, as long as inputs are not underestimated. While a refused reservation is being undone,
+ * a racing one may see a sum too high and be refused too (never the other way round). The
+ * settlement rides the usage ledger's one write per charge.
  *
- * Reading a verdict is two gets and a reservation two increments, whatever the
- * number of members (the ledger's records per member and model are for
- * `/lesson usage`). Keys: `spend:<community>:<day>#all` and
- * `spend:<community>:<day>#m:<member>`, kept 2 days.
+ * Counters of earlier versions (`spend:<community>:<day>#…` keys, no longer written) are read
+ * once per process, community, day and member, and added.
  */
 
-import { type StateStore, stateKeys } from "../../agent/index.ts";
+import type { StateStore } from "../../agent/index.ts";
 import type { Reservation } from "../../core/contracts/budget.ts";
+import { DAY_RECORD_TTL_MS, dayFields, dayKey } from "./usage-day.ts";
+import { legacySpendKey } from "./usage-legacy.ts";
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-const TTL_MS = 2 * DAY_MS;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** How long the counters this process last wrote or read stand in for a read (the verdict after a click). */
+const SEEN_FRESH_MS = 60_000;
+/** Remembered entries (records seen, earlier counters), dropped past this size. */
+const MAX_KNOWN = 5_000;
 
-/** The daily caps of a community (0: none). */
+/** The daily caps of a community (0: none), or what was spent and reserved against them. */
 export interface DailyCaps {
 	community: number;
 	member: number;
@@ -42,24 +45,69 @@ export const dayOf = (now: Date): string => now.toISOString().slice(0, 10);
 
 const count = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? Math.max(0, v) : 0);
 
+/** The counters' fields of a settlement or reservation of `tokens` by `member`. */
+export function spendChange(member: string, tokens: number): Record<string, number> {
+	const n = Math.round(tokens);
+	return n === 0 || !Number.isFinite(n) ? {} : { [dayFields.spendAll]: n, [dayFields.spendOf(member)]: n };
+}
+
+/** The day a charge settles on (its reservation's, else today) and the tokens it adds there. */
+export function settlement(
+	spent: number,
+	reservation: Reservation | undefined,
+	now: Date,
+): { day: string; tokens: number } {
+	const day = reservation?.where !== undefined && DAY.test(reservation.where) ? reservation.where : dayOf(now);
+	return { day, tokens: spent - (reservation?.tokens ?? 0) };
+}
+
 /** The daily spend counters of cost caps over the state store. */
 export class SpendCounters {
+	/** The day records this process last wrote or read, and when. */
+	private readonly seenRecords = new Map<string, { record: Record<string, unknown>; at: number }>();
+	/** Earlier versions' counters, read once (nothing writes them any more). */
+	private readonly earlier = new Map<string, Promise<number>>();
+
 	constructor(private readonly store: StateStore) {}
 
-	/** Tokens spent and reserved today by the community and by `member`. Two gets. */
+	/** Remember a day record as this process just wrote or read it (the newest stands in for a read). */
+	seen(key: string, record: Record<string, unknown>): void {
+		if (this.seenRecords.size >= MAX_KNOWN) this.seenRecords.clear();
+		this.seenRecords.set(key, { record, at: Date.now() });
+	}
+
+	/** Forget what this process saw of a day record (forget-me changed it). */
+	unsee(key: string): void {
+		this.seenRecords.delete(key);
+	}
+
+	/** Tokens spent and reserved today by the community and by `member`: one read (earlier counters once). */
 	async today(community: string, member: string, now: Date): Promise<DailyCaps> {
 		const day = dayOf(now);
-		const [all, mine] = await Promise.all([
-			this.store.get(this.key(community, day)),
-			this.store.get(this.key(community, day, member)),
-		]);
-		return { community: count(all), member: count(mine) };
+		const key = dayKey(community, day);
+		const stored: unknown = await this.store.get(key);
+		const record = typeof stored === "object" && stored !== null ? (stored as Record<string, unknown>) : {};
+		this.seen(key, record);
+		return this.counters(record, community, member, day);
+	}
+
+	/**
+	 * Like `today`, from the record this process last wrote or read when that was under a minute
+	 * ago (no read: what a verdict after a click uses; another process's spending since may be
+	 * missing, which the request's own reservation then catches).
+	 */
+	async recent(community: string, member: string, now: Date): Promise<DailyCaps> {
+		const day = dayOf(now);
+		const seen = this.seenRecords.get(dayKey(community, day));
+		if (seen && Date.now() - seen.at < SEEN_FRESH_MS) return this.counters(seen.record, community, member, day);
+		return this.today(community, member, now);
 	}
 
 	/**
 	 * Reserve `tokens` (a request's estimated input + `allowance`, its maximum output) for `member`
-	 * unless a cap would pass by more than `allowance`. Refused: nothing stays reserved. Rejects when
-	 * the store fails (an increment that went through before the failure stays: it over-counts, never under).
+	 * unless a cap would pass by more than `allowance` (no caps: granted). Refused: nothing stays
+	 * reserved. Rejects when the store fails (a reservation that went through before the failure
+	 * stays: it over-counts, never under).
 	 */
 	async reserve(
 		community: string,
@@ -70,55 +118,76 @@ export class SpendCounters {
 		now: Date,
 	): Promise<SpendReservation> {
 		const day = dayOf(now);
+		const key = dayKey(community, day);
 		const n = Math.max(0, Math.round(tokens));
-		const keys = [this.key(community, day), this.key(community, day, member)] as const;
-		const [all, mine] = await Promise.all(keys.map((key) => this.store.increment(key, n, TTL_MS)));
+		const record = await this.store.updateFields(key, { add: spendChange(member, n) }, DAY_RECORD_TTL_MS);
+		this.seen(key, record);
+		if (caps.community === 0 && caps.member === 0) return { ok: true, day };
+		const { community: all, member: mine } = await this.counters(record, community, member, day);
 		const over =
-			caps.community > 0 && (all ?? 0) > caps.community + allowance
+			caps.community > 0 && all > caps.community + allowance
 				? "community"
-				: caps.member > 0 && (mine ?? 0) > caps.member + allowance
+				: caps.member > 0 && mine > caps.member + allowance
 					? "member"
 					: undefined;
 		if (over === undefined) return { ok: true, day };
-		await Promise.all(keys.map((key) => this.store.increment(key, -n, TTL_MS)));
+		this.seen(key, await this.store.updateFields(key, { add: spendChange(member, -n) }, DAY_RECORD_TTL_MS));
 		return { ok: false, over };
 	}
 
 	/**
 	 * A request spent `spent` tokens: replace its `reservation` (made on the day it names) with them,
-	 * or add them whole without one (no cap was set, or the hook could not reserve).
+	 * or add them whole without one. (The usage ledger's charge does this in its own write.)
 	 */
-	spent(
+	async spent(
 		community: string,
 		member: string,
 		spent: number,
 		reservation: Reservation | undefined,
 		now: Date,
 	): Promise<void> {
-		const day = reservation?.where !== undefined && DAY.test(reservation.where) ? reservation.where : dayOf(now);
-		return this.add(community, member, spent - (reservation?.tokens ?? 0), day);
+		const { day, tokens } = settlement(spent, reservation, now);
+		const add = spendChange(member, tokens);
+		if (Object.keys(add).length === 0) return;
+		const key = dayKey(community, day);
+		this.seen(key, await this.store.updateFields(key, { add }, DAY_RECORD_TTL_MS));
 	}
 
-	/** Add `tokens` (negative: give back) to the community's and `member`'s counters of `day`. */
-	async add(community: string, member: string, tokens: number, day: string): Promise<void> {
-		const n = Math.round(tokens);
-		if (n === 0 || !Number.isFinite(n)) return;
-		await Promise.all([
-			this.store.increment(this.key(community, day), n, TTL_MS),
-			this.store.increment(this.key(community, day, member), n, TTL_MS),
-		]);
-	}
-
-	/**
-	 * Forget-me: drop `member`'s counters (today's and yesterday's; the community's totals stay), so no
-	 * key holds their id. Their member cap starts again from nothing.
-	 */
+	/** Forget-me: drop `member`'s counters of earlier versions (today's and yesterday's; the community's totals stay). */
 	async forget(community: string, member: string, now: Date): Promise<void> {
-		for (const back of [0, 1])
-			await this.store.delete(this.key(community, dayOf(new Date(now.getTime() - back * DAY_MS)), member));
+		for (const back of [0, 1]) {
+			const day = dayOf(new Date(now.getTime() - back * 24 * 60 * 60 * 1000));
+			await this.store.delete(legacySpendKey(community, day, member));
+			this.earlier.delete(legacySpendKey(community, day, member));
+		}
 	}
 
-	private key(community: string, day: string, member?: string): string {
-		return stateKeys.spend(community, day, member);
+	/** The counters of a day record, plus earlier versions' counters of that day. */
+	private async counters(
+		record: Record<string, unknown>,
+		community: string,
+		member: string,
+		day: string,
+	): Promise<DailyCaps> {
+		const [all, mine] = await Promise.all([
+			this.earlierCount(legacySpendKey(community, day)),
+			this.earlierCount(legacySpendKey(community, day, member)),
+		]);
+		return {
+			community: count(record[dayFields.spendAll]) + all,
+			member: count(record[dayFields.spendOf(member)]) + mine,
+		};
+	}
+
+	private earlierCount(key: string): Promise<number> {
+		let known = this.earlier.get(key);
+		if (!known) {
+			known = this.store.get(key).then(count);
+			if (this.earlier.size >= MAX_KNOWN) this.earlier.clear();
+			this.earlier.set(key, known);
+			// A failed read is read again next time.
+			known.catch(() => this.earlier.delete(key));
+		}
+		return known;
 	}
 }

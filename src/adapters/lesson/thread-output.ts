@@ -6,12 +6,15 @@
  * A picture that takes longer than `pictureWaitMs` is posted as its text
  * outline instead, so it never holds the next question back by more than that
  * (its render finishes in the background and is cached for the next time).
- * Work is queued per session so a thread reads in the tutor's order; nothing
- * here calls back into the engine, and a failure is logged, never thrown.
+ * Work is queued per session so a thread reads in the tutor's order; the only
+ * call back into the engine reports where a question's card was posted (the
+ * engine keeps it on the session's record, saved with its next save, and is
+ * asked for it when the card's state changes). A failure is logged, never thrown.
  */
 
 import type { TutorEvent } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
+import type { PostedCard, Tutor } from "../../core/contracts/tutor.ts";
 import { DEFAULT_LOCALE, type Locale } from "../../i18n/index.ts";
 import {
 	answeredCard,
@@ -28,7 +31,7 @@ import {
 	prepareCard,
 	tallyCard,
 } from "../../render/index.ts";
-import { type LessonState, type PostClaim, type PostedCard, STALE_POST_CLAIM_MS } from "./lesson-state.ts";
+import { type LessonState, type PostClaim, STALE_POST_CLAIM_MS } from "./lesson-state.ts";
 import { closingLine } from "./notices.ts";
 import type { PlatformPort } from "./port.ts";
 import type { SerialQueues } from "./serial-queue.ts";
@@ -43,6 +46,8 @@ export interface ThreadOutputDeps {
 	/** Draws the formulas of cards (pictures posted with them); without it TeX shows as text. */
 	math?: MathRenderer;
 	state: LessonState;
+	/** Where cards were posted: reported to the engine, asked of it. */
+	tutor: Pick<Tutor, "posted" | "postedCard">;
 	queues: SerialQueues;
 	logger: Logger;
 	/** The language of a lesson (its cards' and notices' words); default English. Must not throw. */
@@ -87,7 +92,7 @@ type QuestionEvent = Extract<TutorEvent, { type: "quiz" | "ask" }>;
 
 /** Create the output path of one port. */
 export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
-	const { port, renderer, math, state, queues, logger } = deps;
+	const { port, renderer, math, state, tutor, queues, logger } = deps;
 	const localeOf = (threadId: string): Promise<Locale> =>
 		(deps.localeOf?.(threadId) ?? Promise.resolve(DEFAULT_LOCALE)).catch(() => DEFAULT_LOCALE);
 	const pictureWaitMs = Math.max(0, deps.pictureWaitMs ?? PICTURE_WAIT_MS);
@@ -120,10 +125,14 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 		return card;
 	};
 
-	const remember = (threadId: string, toolCallId: string, card: PostedCard): Promise<void> =>
-		state.saveCard(threadId, toolCallId, card).catch((error: unknown) => {
+	/** Tell the engine where a question's card is (it rides the session's next save). */
+	const remember = (threadId: string, toolCallId: string, card: PostedCard): void => {
+		try {
+			tutor.posted?.(threadId, toolCallId, card);
+		} catch (error) {
 			logger.warn({ err: error, sessionId: threadId }, `${tag}: remembering a card failed`);
-		});
+		}
+	};
 
 	/**
 	 * A question's card found among the thread's messages (its poster stopped between posting it and
@@ -132,7 +141,7 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 	async function foundInThread(threadId: string, toolCallId: string): Promise<PostedCard | undefined> {
 		const found = await port.findCard?.(threadId, toolCallId);
 		if (!found || found.length === 0) return undefined;
-		await remember(threadId, toolCallId, { messageIds: found });
+		remember(threadId, toolCallId, { messageIds: found });
 		return { messageIds: found };
 	}
 
@@ -178,24 +187,30 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 		tries = 0,
 	): Promise<void> {
 		// A question resume() re-emits is posted only if no card of it was: a card already posted stays the one.
-		if (event.replay && (await state.card(threadId, event.toolCallId))) return;
-		// One process posts each card: on a shared store a paused process that wakes up, and the one that took
-		// its lesson over and re-posts the question, must not both post it. A failing store posts anyway (a
-		// card twice is better than a question never shown).
-		// On a store no other process shares (SQLite), a claim a re-post meets was made before a restart: stale now.
-		const options = event.replay ? { staleAfterMs: state.store.shared === true ? staleClaimMs : 0 } : {};
-		const claim = await state.claimPost(threadId, event.toolCallId, options).catch((error: unknown): PostClaim => {
-			logger.warn({ err: error, sessionId: threadId }, `${tag}: claiming a card's post failed; posting it`);
-			return { mine: true, token: "" };
-		});
+		if (event.replay && tutor.postedCard?.(threadId, event.toolCallId)) return;
+		// Shared stores: one process posts each card. A paused process that wakes up, and the one that took its
+		// lesson over and re-posts the question, must not both post it: they claim it in the store. A failing
+		// store posts anyway (a card twice is better than a question never shown). A store no other process
+		// shares needs no claim: its one process posts a question once, and re-posts only after a restart.
+		const shared = state.store.shared === true;
+		const claim: PostClaim = shared
+			? await state
+					.claimPost(threadId, event.toolCallId, event.replay ? { staleAfterMs: staleClaimMs } : {})
+					.catch((error: unknown): PostClaim => {
+						logger.warn({ err: error, sessionId: threadId }, `${tag}: claiming a card's post failed; posting it`);
+						return { mine: true, token: "" };
+					})
+			: { mine: true, token: "" };
 		if (!claim.mine) {
 			// Another process claimed it: the asking turn's own post, or a re-post of it. A re-post looks again
 			// once that claim is stale, in case its poster died before the card reached the thread.
 			if (event.replay) retryWhenStale(threadId, event, lead, claim.ageMs, tries);
 			return;
 		}
-		// Taken over from a poster that died or stalled: its card may have reached the thread after all.
-		if (claim.tookOverFrom !== undefined && (await foundInThread(threadId, event.toolCallId))) {
+		// Taken over from a poster that died or stalled, or re-posted after a restart: the card may have reached
+		// the thread after all (its ids not saved yet when the process stopped).
+		const mayBeThere = shared ? claim.tookOverFrom !== undefined : event.replay === true;
+		if (mayBeThere && (await foundInThread(threadId, event.toolCallId))) {
 			logger.info({ sessionId: threadId, toolCallId: event.toolCallId }, `${tag}: found a card its poster left`);
 			return;
 		}
@@ -205,26 +220,28 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 		const ready = event.plain ? await prepareCard(card) : await prepared(card);
 		// A poster paused past the stale bound finds its claim taken over, and leaves the card to the new poster
 		// (only other processes can take it: one process alone never re-reads its claim).
-		const shared = state.store.shared === true;
 		if (shared && claim.token && !(await state.holdsPost(threadId, event.toolCallId, claim.token).catch(() => true)))
 			return;
 		const messageIds = await port.postCard(threadId, ready);
 		if (messageIds.length === 0) return;
 		// Only a lead that shares the controls' message is re-shown when that message becomes the answered state.
 		const keepLead = lead !== undefined && messageIds.length === 1;
-		await state.saveCard(threadId, event.toolCallId, { messageIds, ...(keepLead ? { lead } : {}) });
+		remember(threadId, event.toolCallId, { messageIds, ...(keepLead ? { lead } : {}) });
 	}
 
 	/**
-	 * Where a question's card is: as remembered, or (shared stores) found in the thread when its poster
-	 * stopped between posting it and remembering it; undefined when neither knows.
+	 * Where a question's card is: as the engine remembers it, or found in the thread when the engine does not
+	 * know it (another process posted it, or its poster stopped before its ids were saved: a restart, a
+	 * takeover); undefined when neither knows.
 	 */
 	async function postedCard(threadId: string, toolCallId: string): Promise<PostedCard | undefined> {
-		const posted = await state.card(threadId, toolCallId).catch((error: unknown) => {
-			logger.warn({ err: error, sessionId: threadId }, `${tag}: reading a posted card failed; posting it anew`);
-			return undefined;
-		});
-		return posted || state.store.shared !== true ? posted : foundInThread(threadId, toolCallId);
+		let posted: PostedCard | undefined;
+		try {
+			posted = tutor.postedCard?.(threadId, toolCallId);
+		} catch (error) {
+			logger.warn({ err: error, sessionId: threadId }, `${tag}: asking for a posted card failed; posting it anew`);
+		}
+		return posted ?? foundInThread(threadId, toolCallId);
 	}
 
 	/**
@@ -244,7 +261,7 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 		if (!posted || !(await port.editCard(threadId, posted.messageIds, card))) {
 			// Posted anew, it becomes the question's card: its next state (a graded answer's verdict) edits it.
 			const messageIds = await port.postCard(threadId, card);
-			if (messageIds.length > 0) await remember(threadId, event.toolCallId, { messageIds });
+			if (messageIds.length > 0) remember(threadId, event.toolCallId, { messageIds });
 		}
 		// Group lessons: the vote's tally, one message of its own under the closed question.
 		const tally = event.type === "answered" ? tallyCard(event, locale) : undefined;

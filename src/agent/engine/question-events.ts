@@ -48,3 +48,42 @@ export function replayEvents(record: SessionRecord, toolCallIds: readonly string
 	}
 	return events;
 }
+
+/** Cards remembered per session (the newest questions': older cards are no longer edited). */
+const MAX_POSTED = 32;
+
+/** Remember where question `toolCallId`'s card was posted (checked: the report comes from an adapter). */
+export function notePosted(
+	record: SessionRecord,
+	toolCallId: string,
+	card: { messageIds: readonly unknown[]; lead?: unknown },
+): boolean {
+	const ids = Array.isArray(card.messageIds)
+		? card.messageIds.filter((id): id is string => typeof id === "string")
+		: [];
+	if (typeof toolCallId !== "string" || toolCallId === "" || ids.length === 0) return false;
+	const posted = { ...(record.posted ?? {}) };
+	delete posted[toolCallId]; // re-inserted last: the newest stays
+	posted[toolCallId] = { messageIds: ids, ...(typeof card.lead === "string" ? { lead: card.lead } : {}) };
+	const keys = Object.keys(posted);
+	for (const old of keys.slice(0, Math.max(0, keys.length - MAX_POSTED))) delete posted[old];
+	record.posted = posted;
+	return true;
+}
+
+/** The card remembered for question `toolCallId` (a record read from disk: checked, not trusted). */
+export function postedOf(
+	record: SessionRecord,
+	toolCallId: string,
+): { messageIds: string[]; lead?: string } | undefined {
+	const all: unknown = record.posted;
+	if (typeof all !== "object" || all === null || !Object.hasOwn(all, toolCallId)) return undefined;
+	const card = (all as Record<string, unknown>)[toolCallId] as { messageIds?: unknown; lead?: unknown } | null;
+	if (!card || !Array.isArray(card.messageIds) || !card.messageIds.every((id) => typeof id === "string"))
+		return undefined;
+	if (card.messageIds.length === 0) return undefined;
+	return {
+		messageIds: [...(card.messageIds as string[])],
+		...(typeof card.lead === "string" ? { lead: card.lead } : {}),
+	};
+}

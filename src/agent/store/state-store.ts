@@ -9,7 +9,9 @@
 import type Keyv from "keyv";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { openKeyv } from "./keyv.ts";
-import { atomicOps, isSharedBackend } from "./state-atomic.ts";
+import { atomicOps, type FieldChange, isSharedBackend, mergeFields } from "./state-atomic.ts";
+
+export type { FieldChange } from "./state-atomic.ts";
 
 /** Key-value state with TTL. Every method may reject when the backend fails (a store error is an error). */
 export interface StateStore {
@@ -28,6 +30,13 @@ export interface StateStore {
 	 * the sum; atomic across processes sharing the store. `ttlMs` sets the expiry from now.
 	 */
 	increment(key: string, by: number, ttlMs?: number): Promise<number>;
+	/**
+	 * Change fields of the object under `key` (an absent, expired or non-object value counts as `{}`):
+	 * add `change.add`'s numbers (a non-number field counts as 0; a field that reaches 0 is dropped),
+	 * set `change.set`'s, drop `change.drop`'s; return the object as stored. One atomic operation
+	 * across processes sharing the store (HINCRBY-like: no addition is lost). `ttlMs` sets the expiry from now.
+	 */
+	updateFields(key: string, change: FieldChange, ttlMs?: number): Promise<Record<string, unknown>>;
 	/** Remove `key`; true when something was removed. */
 	delete(key: string): Promise<boolean>;
 	/** Release the connection (a no-op in memory). Never rejects. */
@@ -84,6 +93,14 @@ export function stateStoreOnKeyv(keyv: Keyv): StateStore {
 						await keyv.set(key, sum, ttlMs);
 						return sum;
 					}),
+		updateFields: (key, change, ttlMs) =>
+			atomic
+				? atomic.updateFields(key, change, ttlMs)
+				: serial(key, async () => {
+						const next = mergeFields(await keyv.get(key), change);
+						await keyv.set(key, next, ttlMs);
+						return next;
+					}),
 		delete: (key) => keyv.delete(key),
 		async close() {
 			await keyv.disconnect().catch(() => undefined);
@@ -126,6 +143,11 @@ export function createMemoryStateStore(now: () => number = Date.now): StateStore
 			const sum = (typeof now === "number" && Number.isFinite(now) ? now : 0) + by;
 			write(key, sum, ttlMs);
 			return sum;
+		},
+		async updateFields(key, change, ttlMs) {
+			const next = mergeFields(read(key), change);
+			write(key, next, ttlMs);
+			return next;
 		},
 		delete: async (key) => read(key) !== undefined && map.delete(key),
 		async close() {},

@@ -62,6 +62,11 @@ export interface SessionRecord {
 	turnOpen?: boolean;
 	/** Questions of the last step saved but not yet handed to the platforms (a restart posts them). */
 	unpublished?: string[];
+	/**
+	 * Where the platform shows each question's card (message ids, lead), as the output path reported it; saved
+	 * with the next save (a crash before it loses only the ids: the card is then found in the thread or posted anew).
+	 */
+	posted?: Record<string, { messageIds: string[]; lead?: string }>;
 	/** Quiz calls whose typed answers wait for the grading model (run before the next turn; a restart re-runs them). */
 	grading?: string[];
 	/** Group lessons: the vote settings taken at start (defaults when absent). */

@@ -47,6 +47,12 @@ export type PendingQuestion =
 			input?: AskToolInput;
 	  };
 
+/** A question's card as the platform shows it: its messages in order, and the lead shown above it. */
+export interface PostedCard {
+	messageIds: string[];
+	lead?: string;
+}
+
 /** A read-only summary of a session, for /lesson status and the playground. */
 export interface SessionSummary {
 	sessionId: string;
@@ -98,6 +104,13 @@ export interface Tutor {
 	 * a turn still running after that cannot save it again. True when a record was deleted. Rejects when the store fails.
 	 */
 	forgetLesson?(sessionId: string): Promise<boolean>;
+	/**
+	 * The output path posted the card of question `toolCallId`: remembered on the session's record (if this process
+	 * holds it) and saved with its next save, never by a save of its own. Optional: without it cards are not found again.
+	 */
+	posted?(sessionId: string, toolCallId: string, card: PostedCard): void;
+	/** The card reported posted for question `toolCallId`, as this process holds the session (no store call). */
+	postedCard?(sessionId: string, toolCallId: string): PostedCard | undefined;
 	/** Resolves when the session (or every session) has no turn running or queued. */
 	idle(sessionId?: string): Promise<void>;
 	/** Repair sessions cut off by a crash or restart (dangling calls get an "interrupted" result) and re-run a

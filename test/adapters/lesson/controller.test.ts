@@ -162,13 +162,16 @@ describe("the lesson controller", () => {
 		});
 		await s.tutor.emit(quiz("q1"));
 		await s.controller.flush();
-		expect(await state.get(`card:${threadId}:q1`)).toEqual({ messageIds: ["m1"] });
+		expect(s.tutor.postedCard(threadId, "q1")).toEqual({ messageIds: ["m1"] });
 		await s.tutor.emit(quiz("q1", true));
 		await s.tutor.emit(quiz("q2", true));
 		await s.controller.flush();
 		const posted = s.log.filter((c): c is Extract<PortCall, { call: "postCard" }> => c.call === "postCard");
 		expect(posted.map((c) => (c.card.kind === "question" ? c.card.toolCallId : c.card.kind))).toEqual(["q1", "q2"]);
-		expect(await state.get(`card:${threadId}:q2`)).toEqual({ messageIds: ["m2"] });
+		expect(s.tutor.postedCard(threadId, "q2")).toEqual({ messageIds: ["m2"] });
+		// The engine keeps where cards are: no card or claim key in the state store.
+		expect(await state.get(`card:${threadId}:q1`)).toBeUndefined();
+		expect(await state.get(`posting:${threadId}:q1`)).toBeUndefined();
 		// The answer edits the posted card (the one the replay did not duplicate).
 		await s.tutor.emit({
 			type: "answered",

@@ -6,6 +6,7 @@
 
 import type { HandleResult, LearnerEvent, TutorEvent } from "../../../src/core/contracts/events.ts";
 import type {
+	PostedCard,
 	SessionSummary,
 	StartLessonOptions,
 	StartLessonResult,
@@ -64,6 +65,17 @@ export class FakeTutor implements Tutor {
 		this.calls++;
 		await this.gate.pass();
 		return this.sessions.get(sessionId);
+	}
+
+	/** Where the output path reported each question's card posted (as the engine keeps it on the record). */
+	readonly cards = new Map<string, PostedCard>();
+
+	posted(sessionId: string, toolCallId: string, card: PostedCard): void {
+		this.cards.set(`${sessionId}\0${toolCallId}`, card);
+	}
+
+	postedCard(sessionId: string, toolCallId: string): PostedCard | undefined {
+		return this.cards.get(`${sessionId}\0${toolCallId}`);
 	}
 
 	subscribe(sink: TutorEventSink): () => void {

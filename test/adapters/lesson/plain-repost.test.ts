@@ -11,6 +11,7 @@ import { createMemoryStateStore } from "../../../src/agent/index.ts";
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
 import type { MathRenderer, PlanPicture } from "../../../src/render/index.ts";
+import { postedRecords } from "./posted-records.ts";
 import { type PortCall, recordingPort } from "./recording-port.ts";
 
 const PNG = Buffer.from("89504e470d0a1a0a", "hex");
@@ -32,6 +33,7 @@ function output() {
 		renderer: { renderPlan: () => new Promise<PlanPicture>(() => {}) },
 		math,
 		state: new LessonState(createMemoryStateStore()),
+		tutor: postedRecords(),
 		queues,
 		logger: silentLogger,
 	});

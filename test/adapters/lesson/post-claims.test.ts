@@ -4,8 +4,9 @@
  * poster died or stalled posting (older than the stale bound, still no card): once, and it
  * looks in the thread first. A poster whose claim was taken over while it was paused posts
  * nothing; a re-post that met a fresh claim looks again once it is stale, so a question whose
- * poster died before posting is still shown. On a store no other process shares (SQLite), a
- * claim a re-post meets was made before a restart, and is taken over at once.
+ * poster died before posting is still shown. Claims are made on shared stores only: on a store
+ * no other process shares (SQLite) its one process posts a question once, and a re-post after a
+ * restart looks in the thread first. Where a card was posted is the engine's (`tutor.posted`).
  */
 
 import { describe, expect, it } from "vitest";
@@ -16,6 +17,7 @@ import { createMemoryStateStore, type StateStore } from "../../../src/agent/inde
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
 import type { PlanPicture } from "../../../src/render/index.ts";
+import { postedRecords } from "./posted-records.ts";
 import { type PortCall, recordingPort } from "./recording-port.ts";
 
 describe("claims to post a question's card", () => {
@@ -63,23 +65,40 @@ function sharedStore(): StateStore {
 		set: (key, value, ttlMs) => s.set(key, value, ttlMs),
 		setIfAbsent: (key, value, ttlMs) => s.setIfAbsent(key, value, ttlMs),
 		increment: (key, by, ttlMs) => s.increment(key, by, ttlMs),
+		updateFields: (key, change, ttlMs) => s.updateFields(key, change, ttlMs),
 		delete: (key) => s.delete(key),
 		close: () => s.close(),
 	};
 }
 
+/** Cards in a thread, by question (what every process's posts left there: what `findCard` finds). */
+type Thread = Map<string, string[]>;
+
 /** The output path of one process on `store`, with a port that may find cards in the thread. */
-function processOutput(store: StateStore, inThread?: string[], localeOf?: () => Promise<"en">) {
+function processOutput(
+	store: StateStore,
+	inThread?: string[],
+	localeOf?: () => Promise<"en">,
+	thread: Thread = new Map(),
+) {
 	const log: Array<PortCall | { call: string }> = [];
 	const port = recordingPort(log);
 	const found: string[] = [];
 	const state = new LessonState(store);
+	const tutor = postedRecords();
 	const output = createThreadOutput({
+		tutor,
 		port: {
 			...port,
+			async postCard(threadId, card) {
+				const ids = await port.postCard(threadId, card);
+				const question = card.kind === "question" ? card.toolCallId : undefined;
+				if (question) thread.set(question, ids);
+				return ids;
+			},
 			async findCard(_threadId, toolCallId) {
 				found.push(toolCallId);
-				return inThread ?? [];
+				return inThread ?? thread.get(toolCallId) ?? [];
 			},
 		},
 		renderer: { renderPlan: () => new Promise<PlanPicture>(() => {}) },
@@ -91,7 +110,7 @@ function processOutput(store: StateStore, inThread?: string[], localeOf?: () => 
 	});
 	const posted = () => log.filter((c): c is Extract<PortCall, { call: "postCard" }> => c.call === "postCard");
 	const edits = () => log.filter((c): c is Extract<PortCall, { call: "editCard" }> => c.call === "editCard");
-	return { output, state, posted, edits, found };
+	return { output, state, tutor, posted, edits, found };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -104,13 +123,26 @@ async function within(ms: number, check: () => boolean): Promise<boolean> {
 }
 
 describe("re-posting a question another process claimed", () => {
-	it("on a store no other process shares (SQLite), a claim from before a restart is taken over at once", async () => {
+	it("on a store no other process shares (SQLite), posts claim nothing; a re-post after a restart looks in the thread", async () => {
 		const store = createMemoryStateStore();
-		expect((await new LessonState(store).claimPost("rec:t1", "q1")).mine).toBe(true); // the process before the restart
-		const restarted = processOutput(store);
+		const one = processOutput(store);
+		one.output.onEvent(question("q1", false));
+		expect(await within(3_000, () => one.posted().length === 1)).toBe(true);
+		expect(await store.get("posting:rec:t1:q1")).toBeUndefined();
+		expect(one.tutor.postedCard("rec:t1", "q1")).toEqual({ messageIds: one.posted()[0]?.ids });
+		expect(one.found).toEqual([]);
+		// Restarted before the card's ids were saved: the card the thread shows is kept, not posted again.
+		const restarted = processOutput(store, one.posted()[0]?.ids);
 		restarted.output.onEvent(question("q1", true));
-		expect(await within(100, () => restarted.posted().length === 1)).toBe(true);
-		restarted.output.stop();
+		expect(await within(3_000, () => restarted.found.length === 1)).toBe(true);
+		await sleep(100);
+		expect(restarted.posted()).toHaveLength(0);
+		expect(restarted.tutor.postedCard("rec:t1", "q1")).toEqual({ messageIds: one.posted()[0]?.ids });
+		// Not in the thread either: posted.
+		const empty = processOutput(createMemoryStateStore());
+		empty.output.onEvent(question("q1", true));
+		expect(await within(3_000, () => empty.posted().length === 1)).toBe(true);
+		for (const p of [one, restarted, empty]) p.output.stop();
 	});
 
 	it("posts it once the claim is stale when its poster died before posting", async () => {
@@ -123,7 +155,7 @@ describe("re-posting a question another process claimed", () => {
 		expect(taker.posted()).toHaveLength(0); // the claim is fresh: its poster may be posting
 		expect(await within(3_000, () => taker.posted().length === 1)).toBe(true);
 		expect(taker.found).toEqual(["q1"]); // it looked in the thread first
-		expect(await taker.state.card("rec:t1", "q1")).toEqual({ messageIds: taker.posted()[0]?.ids });
+		expect(taker.tutor.postedCard("rec:t1", "q1")).toEqual({ messageIds: taker.posted()[0]?.ids });
 		taker.output.stop();
 	});
 
@@ -135,7 +167,7 @@ describe("re-posting a question another process claimed", () => {
 		expect(await within(3_000, () => taker.found.length === 1)).toBe(true);
 		await sleep(800); // time for a wrong post to happen
 		expect(taker.posted()).toHaveLength(0);
-		expect(await taker.state.card("rec:t1", "q1")).toEqual({ messageIds: ["m-left"] });
+		expect(taker.tutor.postedCard("rec:t1", "q1")).toEqual({ messageIds: ["m-left"] });
 		taker.output.stop();
 	});
 
@@ -159,15 +191,16 @@ describe("re-posting a question another process claimed", () => {
 		wake();
 		await sleep(200);
 		expect(paused.posted()).toHaveLength(0);
-		expect(await taker.state.card("rec:t1", "q1")).toEqual({ messageIds: taker.posted()[0]?.ids });
+		expect(taker.tutor.postedCard("rec:t1", "q1")).toEqual({ messageIds: taker.posted()[0]?.ids });
 		paused.output.stop();
 		taker.output.stop();
 	});
 
 	it("an asking turn's own post and a replay of it on another process: one card", async () => {
 		const store = sharedStore();
-		const asker = processOutput(store);
-		const taker = processOutput(store);
+		const thread: Thread = new Map();
+		const asker = processOutput(store, undefined, undefined, thread);
+		const taker = processOutput(store, undefined, undefined, thread);
 		asker.output.onEvent(question("q1", false));
 		expect(await within(3_000, () => asker.posted().length === 1)).toBe(true);
 		taker.output.onEvent(question("q1", true));
@@ -188,6 +221,15 @@ const answered = (correct: boolean): TutorEvent => ({
 });
 
 describe("the answered state of a card nobody remembered", () => {
+	it("one process's store (SQLite): a card whose ids a restart lost is found in the thread and edited", async () => {
+		const restarted = processOutput(createMemoryStateStore(), ["m-before"]);
+		restarted.output.onEvent(answered(true));
+		expect(await within(3_000, () => restarted.edits().length === 1)).toBe(true);
+		expect(restarted.posted()).toHaveLength(0);
+		expect(restarted.edits()[0]?.messageIds).toEqual(["m-before"]);
+		restarted.output.stop();
+	});
+
 	it("shared store: the card its stopped poster left in the thread is found and edited, each time", async () => {
 		const taker = processOutput(sharedStore(), ["m-left"]);
 		taker.output.onEvent(answered(false));
@@ -205,7 +247,7 @@ describe("the answered state of a card nobody remembered", () => {
 		expect(await within(3_000, () => one.edits().length === 1)).toBe(true);
 		expect(one.posted()).toHaveLength(1);
 		expect(one.edits()[0]?.messageIds).toEqual(one.posted()[0]?.ids);
-		expect(one.found).toEqual([]); // nobody else could have posted it: the thread is not read
+		expect(one.found).toEqual(["q1"]); // looked for once (the engine did not know it), then remembered
 		one.output.stop();
 	});
 });

@@ -75,6 +75,49 @@ describe.each(backends)("atomic state operations on %s", (name, up, url) => {
 		}
 	});
 
+	it.skipIf(!up)(
+		"updateFields: 60 concurrent multi-field adds on two connections lose nothing, one call each",
+		async () => {
+			const [a, b] = open();
+			try {
+				const field = '["u1","m1"]:in';
+				await Promise.all(
+					Array.from({ length: 60 }, (_, i) =>
+						(i % 2 ? a : b).updateFields(key("h"), { add: { [field]: 2, all: 1, [`m${i % 3}`]: 1 } }, 60_000),
+					),
+				);
+				expect(await a.get(key("h"))).toEqual({ [field]: 120, all: 60, m0: 20, m1: 20, m2: 20 });
+				// Set and drop fields; a field that reaches 0 goes; what comes back is the object as stored.
+				const after = await b.updateFields(
+					key("h"),
+					{ add: { all: -60, m0: 5 }, set: { "n:u1": "Zelda" }, drop: ["m1"] },
+					60_000,
+				);
+				expect(after).toEqual({ [field]: 120, m0: 25, m2: 20, "n:u1": "Zelda" });
+				expect(await a.get(key("h"))).toEqual(after);
+			} finally {
+				await a.close();
+				await b.close();
+			}
+		},
+	);
+
+	it.skipIf(!up)("updateFields starts from nothing over an expired or non-object value", async () => {
+		const [a, b] = open();
+		try {
+			await a.set(key("old"), 7, 60_000);
+			expect(await b.updateFields(key("old"), { add: { x: 3 } }, 60_000)).toEqual({ x: 3 });
+			await a.updateFields(key("exp"), { add: { x: 5 } }, 50);
+			for (let i = 0; i < 100 && (await b.get(key("exp"))) !== undefined; i++)
+				await new Promise((r) => setTimeout(r, 20));
+			expect(await b.updateFields(key("exp"), { add: { x: 1 } })).toEqual({ x: 1 });
+			expect(await a.get(key("exp"))).toEqual({ x: 1 });
+		} finally {
+			await a.close();
+			await b.close();
+		}
+	});
+
 	it.skipIf(!up)("the daily lesson limit holds across processes: 20 starts at once, limit 5", async () => {
 		const [a, b] = open();
 		try {
