@@ -44,7 +44,9 @@ export const STATE_KEYS = {
 		store: "pictures",
 		ttl: "2 hours (lesson), 2 days (learner)",
 	},
+	// Earlier versions kept a card's message ids here; the session record carries them now (read, no longer written).
 	"card:": { owner: "adapters/lesson/lesson-state.ts", store: "controller", ttl: "30 days (LESSON_TTL_MS)" },
+	// Shared stores only: a card's post claim across processes.
 	"posting:": { owner: "adapters/lesson/lesson-state.ts", store: "controller", ttl: "10 minutes (POST_CLAIM_MS)" },
 	"intro:": { owner: "adapters/lesson/lesson-state.ts", store: "controller", ttl: "30 days (LESSON_TTL_MS)" },
 	"latest:": { owner: "adapters/lesson/lesson-state.ts", store: "controller", ttl: "30 days (LESSON_TTL_MS)" },
@@ -53,8 +55,13 @@ export const STATE_KEYS = {
 	"review:": { owner: "adapters/lesson/review.ts", store: "controller", ttl: "1 day" },
 	"seen:": { owner: "adapters/lesson/deliveries.ts", store: "controller", ttl: "15 s pending, then DELIVERY_TTL_MS" },
 	"forgotten:": { owner: "adapters/lesson/forgotten-members.ts", store: "controller", ttl: "1 day (FORGOTTEN_TTL_MS)" },
+	// Earlier versions' cap counters: read once and added, no longer written (the day's usage record holds them).
 	"spend:": { owner: "adapters/lesson/spend-counters.ts", store: "controller", ttl: "2 days" },
-	"usage:": { owner: "adapters/lesson/usage-ledger.ts", store: "controller", ttl: "2 days (day), 40 days (month)" },
+	"usage:": {
+		owner: "adapters/lesson/usage-ledger.ts",
+		store: "controller",
+		ttl: "40 days (the day's record, usage-day.ts; earlier versions' records as they were)",
+	},
 } as const satisfies Record<string, KeySpec>;
 
 /** A declared prefix (or exact key). */
