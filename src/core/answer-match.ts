@@ -171,7 +171,13 @@ function judgeNumbers(given: ReadAnswer, candidate: ReadAnswer, expected: Number
 	if (read.includes("unclear")) return "unclear";
 	const matching = mentions.filter((_m, i) => read[i] === true);
 	// "less than 8" says it is not 8; "about 8", "at most 8", "8+" do not commit to it.
-	const qualifiers = mentions.map((m) => qualifierOf(given.tokens, m.start, m.end));
+	// "120 min" for "2 h" is minutes, not a minimum: a unit the expected one converts to is not a qualifier.
+	const measured = (m: NumberMention): boolean => {
+		const to = expected.unitWord === undefined ? undefined : knownUnit(expected.unitWord, given.locale);
+		const from = unitName(m.unitWord, given.locale);
+		return to !== undefined && from !== undefined && typeof convertUnit(1, from, to) === "number";
+	};
+	const qualifiers = mentions.map((m) => qualifierOf(given.tokens, m.start, measured(m) ? m.end + 1 : m.end));
 	if (qualifiers.some((q) => q !== undefined)) {
 		const sure = mentions.length === 1 && qualifiers[0] === "strict" && matching.length === 1 && given.hedges === 0;
 		return sure ? "mismatch" : "unclear";
