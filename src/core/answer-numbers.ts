@@ -191,14 +191,15 @@ export function numberMentions(tokens: readonly AnswerToken[], locale: Locale = 
 		}
 		const percent = isPercentAt(tokens, read.end);
 		const after = tokens[read.end + percent];
-		const lone = read.weak ?? (read.end === i + 1 && token.text === "one");
+		// A lone `one` (or `ein`, `un`) or an English ordinal yields; a Spanish `cuarto` that may be a position does not.
+		const weak = read.weak ?? (read.ordinal || (read.end === i + 1 && token.text === "one"));
 		mentions.push({
 			value: read.value,
 			ordinal: read.ordinal,
 			percent: percent > 0,
 			...(read.decimals !== undefined ? { decimals: read.decimals } : {}),
 			...(read.alternative !== undefined ? { alternative: read.alternative } : {}),
-			weak: read.ordinal || lone,
+			weak,
 			...(percent === 0 && after?.kind === "word" ? { unitWord: after.text } : {}),
 			start: i,
 			end: read.end + percent,

@@ -19,6 +19,8 @@ interface Part {
 	value: number;
 	/** The token it came from is this part alone (`y` between words, not `und` inside `einundzwanzig`). */
 	whole?: boolean;
+	/** A fraction word that also names a position (`cuarto`). */
+	position?: boolean;
 }
 
 /** A locale's words, folded, with the longest part length for segmenting. */
@@ -53,7 +55,9 @@ function lexiconOf(locale: Locale): Lexicon {
 	for (const [w, v] of Object.entries(n.scales)) add(w, { kind: "scale", value: v });
 	for (const w of n.and.inWord) add(w, { kind: "and", value: 0 });
 	for (const w of n.and.between) add(w, { kind: "and", value: 0, whole: true });
-	for (const [w, v] of Object.entries(n.fractions)) add(w, { kind: "fraction", value: v });
+	const positions = new Set(n.positions.map(foldWords));
+	for (const [w, v] of Object.entries(n.fractions))
+		add(w, { kind: "fraction", value: v, ...(positions.has(foldWords(w)) ? { position: true } : {}) });
 	for (const w of n.articles) add(w, { kind: "article", value: 0 });
 	// "y medio" is two words: its last word is a fraction after "y"; one-word forms ("einhalb") are parts.
 	for (const w of n.andAHalf) if (!foldWords(w).includes(" ")) add(w, { kind: "andAHalf", value: 0.5 });
@@ -120,7 +124,7 @@ interface State {
 	beforeAnd?: Last;
 	/** A finished reading (a fraction ends the number). */
 	value?: number;
-	/** A fraction word with no count before it (`el cuarto`): it may name a position (the fourth). */
+	/** A fraction word that is also an ordinal, with no count before it (`el cuarto`): maybe the fourth. */
 	lone?: boolean;
 	parts: number;
 }
@@ -169,7 +173,8 @@ function step(s: State, p: Part): State | undefined {
 			return s.last === "none" ? { ...next, last: "article", parts: s.parts } : undefined;
 		case "fraction": {
 			// "Viertel", "die Hälfte", "drei Viertel", "tres cuartos"; "dos y medio" after "y".
-			if (s.last === "none" || s.last === "article") return { ...next, last: "done", value: 1 / p.value, lone: true };
+			if (s.last === "none" || s.last === "article")
+				return { ...next, last: "done", value: 1 / p.value, lone: p.position === true };
 			if (s.last === "and" && s.beforeAnd !== undefined && p.value === 2)
 				return { ...next, last: "done", value: s.total + s.current + 0.5 };
 			if ((s.last === "unit" || s.last === "tens") && s.total === 0 && s.current < 100)
@@ -207,7 +212,7 @@ export interface LocaleNumber {
 	end: number;
 	/** A lone `ein`/`un`: often an article, so it yields to other numbers. */
 	weak: boolean;
-	/** A fraction word alone (`el cuarto`, `Viertel`): it may name a position, so a miss is not conclusive. */
+	/** An ordinal-like fraction alone (`el cuarto`): it may name a position, so a miss is not conclusive. */
 	position: boolean;
 }
 

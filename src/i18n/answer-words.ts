@@ -30,6 +30,8 @@ export interface NumberWords {
 	fractions: Readonly<Record<string, number>>;
 	/** A half added to the number before it (`zweieinhalb`: 2.5, `dos y medio`): words that mean "and a half". */
 	andAHalf: readonly string[];
+	/** Fraction words that also name a position (`el cuarto`: the fourth or a quarter?). */
+	positions: readonly string[];
 	/** Articles before a fraction (`die Hälfte`, `la mitad`). */
 	articles: readonly string[];
 }
@@ -77,6 +79,7 @@ const en: AnswerWords = {
 		and: { inWord: [], between: ["and"] },
 		fractions: { half: 2, halves: 2, quarter: 4, quarters: 4 },
 		andAHalf: [],
+		positions: [],
 		articles: ["a", "an"],
 	},
 	units: {},
@@ -174,6 +177,7 @@ const de: AnswerWords = {
 			zehntel: 10,
 		},
 		andAHalf: ["einhalb"],
+		positions: [],
 		articles: ["die", "der", "das", "ein", "eine", "einen"],
 	},
 	units: {
@@ -322,6 +326,7 @@ const es: AnswerWords = {
 			décimos: 10,
 		},
 		andAHalf: ["y medio", "y media"],
+		positions: ["cuarto", "quinto", "octavo", "décimo"],
 		articles: ["la", "el", "un", "una"],
 	},
 	units: {

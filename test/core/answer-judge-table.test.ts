@@ -158,6 +158,9 @@ const NUMBER_WORDS: Row[] = [
 	["un cuarto", "0.25", "es", "correct"],
 	["dos y medio", "2.5", "es", "correct"],
 	["el cuarto", "4", "es", "unsure"],
+	["la mitad de 8", "8", "es", "unsure"],
+	["la mitad de 8", "4", "es", "unsure"],
+	["die Hälfte von 8", "8", "de", "unsure"],
 	["dos y tres", "5", "es", "unsure"],
 	// Only English and the lesson's language: false friends stay words.
 	["once", "11", "en", "unsure"],
