@@ -48,6 +48,9 @@ const UNIT_SPELLINGS: Record<string, string> = {
 /** Our canonical names as mathjs spells them (where they differ). */
 const MATHJS_NAMES: Record<string, string> = { lb: "lbm", ml: "mL", l: "L", byte: "B", kb: "kB", mb: "MB", gb: "GB" };
 
+/** Data sizes whose prefix people read as 1000 or 1024. */
+const BINARY_AMBIGUOUS = new Set(["kb", "mb", "gb"]);
+
 const UNITS = new Map<string, string>(
 	Object.entries(UNIT_SPELLINGS).flatMap(([canonical, spellings]) => spellings.split(" ").map((s) => [s, canonical])),
 );
@@ -100,6 +103,8 @@ export function unitName(word: string | undefined, locale: Locale = "en"): strin
  */
 export function convertUnit(value: number, from: string, to: string): number | "other" | undefined {
 	if (from === to) return value;
+	// A kilobyte is 1000 bytes to mathjs and 1024 to many learners: either reading is the grader's call.
+	if (BINARY_AMBIGUOUS.has(from) || BINARY_AMBIGUOUS.has(to)) return "other";
 	const given = quantity(value, from);
 	const target = quantity(1, to);
 	if (!given || !target) return undefined;
