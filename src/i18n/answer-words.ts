@@ -247,7 +247,7 @@ const de: AnswerWords = {
 	],
 	fillers: {
 		leading: ["ehrlich", "sorry", "hm", "hmm", "ähm", "äh", "also", "tja", "leider", "oh", "naja", "puh"],
-		trailing: ["leider", "sorry", "ehrlich", "wirklich", "gerade", "echt"],
+		trailing: ["leider", "sorry", "ehrlich", "wirklich", "gerade", "echt", "genau"],
 	},
 };
 
@@ -407,7 +407,7 @@ const es: AnswerWords = {
 			"la",
 			"verdad",
 		],
-		trailing: ["perdón", "sinceramente", "la", "verdad", "jaja", "lo", "siento"],
+		trailing: ["perdón", "sinceramente", "la", "verdad", "jaja", "lo", "siento", "bien", "exactamente"],
 	},
 };
 

@@ -230,6 +230,8 @@ const DONT_KNOW: Array<readonly [string, Locale, boolean]> = [
 	["no estoy seguro", "es", true],
 	["no estoy segura", "es", true],
 	["lo siento, no sé", "es", true],
+	["no sé bien", "es", true],
+	["weiß ich nicht genau", "de", true],
 	["no idea", "es", true],
 	["no sé", "en", false],
 	["weiß nicht", "en", false],
