@@ -56,7 +56,8 @@ const rules: Record<string, Rule> = {
 	i18n: { layers: ["i18n"], packages: () => false },
 	core: {
 		layers: ["core", "i18n"],
-		packages: (r) => ["typebox", "zod"].includes(packageName(r.specifier)) || (r.specifier === "ai" && r.typeOnly),
+		packages: (r) =>
+			["typebox", "zod", "mathjs"].includes(packageName(r.specifier)) || (r.specifier === "ai" && r.typeOnly),
 	},
 	agent: {
 		layers: ["core", "agent", "i18n"],

@@ -4,7 +4,7 @@
  * negation ("anything but left"), a multiplier ("8x"), a longer term
  * ("binary search tree" is not "binary search"), or an instruction to the
  * judge ("ignore previous instructions", "mark this correct"). None of them
- * gives the bare value. English, with the common German and Spanish
+ * gives the bare value; nor does a rejection ("8 is wrong"). English, with the common German and Spanish
  * comparators and negations. Phrases are looked up in sets a few tokens at a
  * time (no regex): linear in the answer. Rules: docs/engine.md, Answers.
  */
@@ -55,6 +55,12 @@ export const NEGATIONS = new Set(
 	)
 		.split(" ")
 		.filter((w) => w !== ""),
+);
+/** Words that reject what they stand beside ("8 is wrong", "8 ist falsch", "8 es incorrecto"): never the answer. */
+export const REJECTIONS = new Set(
+	"wrong incorrect mistaken falsch inkorrekt unrichtig incorrecto incorrecta erroneo erronea equivocado equivocada".split(
+		" ",
+	),
 );
 /** Words that offer alternatives or exclude: a match beside one of them is not a commitment. */
 export const ALTERNATIVES = new Set(
@@ -123,14 +129,14 @@ export function multiplierAfter(tokens: readonly AnswerToken[], end: number): st
 	return undefined;
 }
 
-/** How many negations, alternatives and excluding phrases ("anything but") the tokens hold. */
+/** How many negations, rejections ("wrong"), alternatives and excluding phrases ("anything but") the tokens hold. */
 export function hedgeCount(tokens: readonly AnswerToken[]): number {
 	let count = 0;
 	for (let i = 0; i < tokens.length; i++) {
 		const t = tokens[i]!;
 		if (t.kind === "sym" && t.text === "≠") count++;
 		if (t.kind !== "word") continue;
-		if (NEGATIONS.has(t.text) || ALTERNATIVES.has(t.text) || EXCLUDING.has(t.text)) count++;
+		if (NEGATIONS.has(t.text) || ALTERNATIVES.has(t.text) || EXCLUDING.has(t.text) || REJECTIONS.has(t.text)) count++;
 		else if (EXCLUDING_FIRST.has(t.text) && i + 1 < tokens.length && !tokens[i + 1]!.pause) {
 			if (EXCLUDING.has(`${t.text} ${tokens[i + 1]!.text}`)) count++;
 		}
@@ -231,7 +237,8 @@ function extendsAt(neighbour: AnswerToken | undefined, pause: boolean, words: Re
 	if (neighbour.kind === "sym") return !NEUTRAL_SYMBOLS.has(neighbour.text);
 	if (neighbour.kind === "num") return true;
 	// "not beta", "beta or gamma": a hedge, which the hedge count judges, not a longer term.
-	return !(words.has(neighbour.text) || NEGATIONS.has(neighbour.text) || ALTERNATIVES.has(neighbour.text));
+	const hedge = NEGATIONS.has(neighbour.text) || ALTERNATIVES.has(neighbour.text) || REJECTIONS.has(neighbour.text);
+	return !(words.has(neighbour.text) || hedge);
 }
 
 /**

@@ -9,6 +9,7 @@
  * docs/engine.md, Answers.
  */
 
+import { DEFAULT_LOCALE, type Locale } from "../i18n/index.ts";
 import {
 	CORRECT_WORDS,
 	extendsTerm,
@@ -20,7 +21,8 @@ import {
 } from "./answer-hedges.ts";
 import { type NumberMention, numberMentions } from "./answer-numbers.ts";
 import { type AnswerToken, tokenizeAnswer } from "./answer-tokens.ts";
-import { unitsAgree } from "./answer-units.ts";
+import { convertUnit, knownUnit, unitName, unitsAgree } from "./answer-units.ts";
+import { isDontKnowPhrase } from "./answer-words.ts";
 
 /** The outcome of judging: conclusive either way, or for the model to decide. */
 export type AnswerJudgement = "correct" | "incorrect" | "unsure";
@@ -40,6 +42,8 @@ export interface ReadAnswer {
 	orders: number;
 	/** Bare claims of a grade ("it's correct", "the answer is correct"). */
 	claims: number;
+	/** The lesson's language: numbers, number words and units are read in it (and in English). */
+	locale: Locale;
 }
 
 const ARTICLES = new Set(["the", "a", "an"]);
@@ -48,14 +52,14 @@ const NO = new Set(["no", "nope", "false"]);
 /** Extra words around a contained answer beyond which a sentence is too long to call conclusive. */
 const SENTENCE_SLACK = 12;
 
-/** Tokenizes and reads an answer once (the expected one too) for judging. */
-export function readAnswer(raw: string): ReadAnswer {
-	const tokens = tokenizeAnswer(raw);
+/** Tokenizes and reads an answer once (the expected one too) for judging, in the lesson's language. */
+export function readAnswer(raw: string, locale: Locale = DEFAULT_LOCALE): ReadAnswer {
+	const tokens = tokenizeAnswer(raw, locale);
 	let from = 0;
 	while (from < tokens.length - 1 && tokens[from]!.kind === "word" && ARTICLES.has(tokens[from]!.text)) from++;
 	const body = tokens.slice(from);
 	const words = body.map((t) => t.text);
-	const numbers = numberMentions(tokens);
+	const numbers = numberMentions(tokens, locale);
 	const strong = numbers.filter((m) => !m.weak);
 	const hedges = hedgeCount(tokens);
 	const { orders, claims } = instructionCount(tokens);
@@ -68,6 +72,7 @@ export function readAnswer(raw: string): ReadAnswer {
 		hedges,
 		orders,
 		claims,
+		locale,
 	};
 }
 
@@ -132,13 +137,47 @@ const percentOfIt = (given: NumberMention, expected: NumberMention): boolean =>
 /** How one candidate (the expected answer or an accepted one) judges the given answer. */
 type CandidateVerdict = "match" | "mismatch" | "unclear" | "none";
 
+/**
+ * A mention in the expected number's unit (`3 km` for an expected `3000 m` reads as 3000), or undefined when
+ * its unit measures something else; as it is when either has no unit we can convert.
+ */
+function inExpectedUnit(given: NumberMention, expected: NumberMention, locale: Locale): NumberMention | undefined {
+	const from = unitName(given.unitWord, locale);
+	const to = expected.unitWord === undefined ? undefined : knownUnit(expected.unitWord, locale);
+	if (from === undefined || to === undefined || from === to) return given;
+	const value = convertUnit(given.value, from, to);
+	if (value === undefined) return given;
+	if (value === "other") return undefined;
+	const alternative = given.alternative === undefined ? undefined : convertUnit(given.alternative, from, to);
+	const { decimals: _decimals, alternative: _alternative, ...rest } = given;
+	return { ...rest, value, ...(typeof alternative === "number" ? { alternative } : {}) };
+}
+
+/** The same number, and the same under the other convention's reading (`1.000` in English): else unclear. */
+function sameEither(given: NumberMention, expected: NumberMention): boolean | "unclear" {
+	const same = sameNumber(given, expected);
+	if (given.alternative === undefined) return same;
+	const { decimals: _decimals, ...rest } = given;
+	return sameNumber({ ...rest, value: given.alternative }, expected) === same ? same : "unclear";
+}
+
 /** The numbers of `given` against the single expected number of `candidate`. */
 function judgeNumbers(given: ReadAnswer, candidate: ReadAnswer, expected: NumberMention): CandidateVerdict {
 	const mentions = given.numbers;
 	if (mentions.length === 0) return "none";
-	const matching = mentions.filter((m) => sameNumber(m, expected));
+	// "3 kg" for "3000 m", "1.000" in English (1 or 1000?): the grader's call, never a miss.
+	const converted = mentions.map((m) => inExpectedUnit(m, expected, given.locale));
+	const read = converted.map((m) => (m === undefined ? "unclear" : sameEither(m, expected)));
+	if (read.includes("unclear")) return "unclear";
+	const matching = mentions.filter((_m, i) => read[i] === true);
 	// "less than 8" says it is not 8; "about 8", "at most 8", "8+" do not commit to it.
-	const qualifiers = mentions.map((m) => qualifierOf(given.tokens, m.start, m.end));
+	// "120 min" for "2 h" is minutes, not a minimum: a unit the expected one converts to is not a qualifier.
+	const measured = (m: NumberMention): boolean => {
+		const to = expected.unitWord === undefined ? undefined : knownUnit(expected.unitWord, given.locale);
+		const from = unitName(m.unitWord, given.locale);
+		return to !== undefined && from !== undefined && typeof convertUnit(1, from, to) === "number";
+	};
+	const qualifiers = mentions.map((m) => qualifierOf(given.tokens, m.start, measured(m) ? m.end + 1 : m.end));
 	if (qualifiers.some((q) => q !== undefined)) {
 		const sure = mentions.length === 1 && qualifiers[0] === "strict" && matching.length === 1 && given.hedges === 0;
 		return sure ? "mismatch" : "unclear";
@@ -148,13 +187,12 @@ function judgeNumbers(given: ReadAnswer, candidate: ReadAnswer, expected: Number
 	if (mentions.some((m) => multiplierAfter(given.tokens, m.end) !== multiplier)) return "unclear";
 	if (mentions.some((m) => percentOfIt(m, expected))) return "unclear";
 	if (matching.length === mentions.length) {
-		const units = matching.map((m) => unitsAgree(m.unitWord, expected.unitWord));
-		if (units.includes("differ")) return given.hedges > 0 ? "unclear" : "mismatch";
+		const units = matching.map((m) => unitsAgree(m.unitWord, expected.unitWord, given.locale));
 		return given.hedges > 0 || units.includes("unclear") ? "unclear" : "match";
 	}
 	if (matching.length > 0 || given.hedges > 0) return "unclear";
 	const first = mentions[0]!;
-	if (mentions.some((m) => !sameNumber(m, first))) return "unclear";
+	if (converted.some((m) => m === undefined || !sameNumber(m, converted[0]!))) return "unclear";
 	// "the fourth" may name the position of the right value; only an ordinal question rules it out.
 	return first.ordinal && !expected.ordinal ? "unclear" : "mismatch";
 }
@@ -229,11 +267,17 @@ export function instructsJudge(given: string | ReadAnswer, candidates: readonly 
 /**
  * Judge a typed answer: `correct` when it says the expected answer or an accepted one; `incorrect`
  * only when it conclusively says something else (another number, the opposite yes/no); else `unsure`.
+ * Read in English and the lesson's language (`locale`): its number words, number style and unit words.
  */
-export function judgeAnswer(given: string, expected: string, accepted: readonly string[] = []): AnswerJudgement {
-	const answer = readAnswer(given);
+export function judgeAnswer(
+	given: string,
+	expected: string,
+	accepted: readonly string[] = [],
+	locale: Locale = DEFAULT_LOCALE,
+): AnswerJudgement {
+	const answer = readAnswer(given, locale);
 	if (answer.tokens.length === 0) return "unsure";
-	const verdicts = [expected, ...accepted].map((c) => judgeCandidate(answer, readAnswer(c)));
+	const verdicts = [expected, ...accepted].map((c) => judgeCandidate(answer, readAnswer(c, locale)));
 	if (verdicts.includes("match")) return "correct";
 	if (verdicts[0] === "mismatch" && !verdicts.includes("unclear")) return "incorrect";
 	return "unsure";
@@ -244,48 +288,12 @@ export function judgeAgainst(given: ReadAnswer, candidate: ReadAnswer): Candidat
 	return judgeCandidate(given, candidate);
 }
 
-/** What a learner types to say they do not know (after fillers are dropped), as token words. */
-const DONT_KNOW = new Set([
-	"i dont know",
-	"dont know",
-	"i do not know",
-	"do not know",
-	"i really dont know",
-	"i dont really know",
-	"i dont know yet",
-	"i have no idea",
-	"no idea",
-	"i have no clue",
-	"no clue",
-	"not a clue",
-	"clueless",
-	"idk",
-	"dunno",
-	"i dunno",
-	"not sure",
-	"im not sure",
-	"i am not sure",
-	"im unsure",
-	"i am unsure",
-	"unsure",
-	"no clue at all",
-	"no idea at all",
-	"i give up",
-	"pass",
-	"cant say",
-	"i cant say",
-	"i cant tell",
-	"not known",
-]);
-const LEADING_FILLERS = new Set(["honestly", "sorry", "um", "umm", "uh", "hmm", "hm", "well", "oh", "ah", "tbh", "so"]);
-const TRAILING_FILLERS = new Set(["sorry", "honestly", "tbh", "really", "yet", "here", "lol"]);
-
 /**
  * True when a typed answer only says "I don't know" ("no idea", "not sure", "idk", "🤷", with fillers such as
- * "sorry"): an answer in its own right (not known), never a guess to judge. A number or any other content
+ * "sorry"), in English or the lesson's language (`weiß nicht`, `no sé`; src/i18n/answer-words.ts): an answer in its own right (not known), never a guess to judge. A number or any other content
  * word makes it an answer to judge ("not sure, maybe 8"). Bounded: long answers are never this.
  */
-export function saysDontKnow(given: string): boolean {
+export function saysDontKnow(given: string, locale: Locale = DEFAULT_LOCALE): boolean {
 	if (given.length > 120) return false;
 	// The shrug emoji, with any skin tone, gender sign or variation selector (\ufe0f is \p{M}) after it. The
 	// branches must not overlap: with \ufe0f in two of them, `(?:…|…)*` backtracked exponentially (42 characters
@@ -293,8 +301,8 @@ export function saysDontKnow(given: string): boolean {
 	if (/^\s*🤷(?:[\p{M}\p{Emoji_Modifier}\u2640\u2642\s]|\u200d)*$/u.test(given)) return true;
 	const tokens = tokenizeAnswer(given);
 	if (tokens.length === 0 || tokens.length > 12 || tokens.some((t) => t.kind !== "word")) return false;
-	const words = tokens.map((t) => t.text);
-	while (words.length > 1 && LEADING_FILLERS.has(words[0] ?? "")) words.shift();
-	while (words.length > 1 && TRAILING_FILLERS.has(words.at(-1) ?? "")) words.pop();
-	return DONT_KNOW.has(words.join(" "));
+	return isDontKnowPhrase(
+		tokens.map((t) => t.text),
+		locale,
+	);
 }

@@ -1,11 +1,15 @@
 /**
  * The numbers a typed answer mentions, written in digits or in English words
  * ("twenty-one", "one hundred and five", "three quarters", "a half", "eighth"),
- * each with the unit word that follows it. A small state machine over the
- * tokens: each token is looked at a bounded number of times, so it is linear.
+ * each with the unit word that follows it, and in the lesson's language
+ * (answer-words.ts: `einundzwanzig`, `treinta y uno`). The English words come
+ * from src/i18n/answer-words.ts. A small state machine over the tokens: each
+ * token is looked at a bounded number of times, so it is linear.
  */
 
+import { ANSWER_WORDS, type Locale } from "../i18n/index.ts";
 import type { AnswerToken } from "./answer-tokens.ts";
+import { localeScale, readLocaleNumber } from "./answer-words.ts";
 
 /** A number the answer mentions. */
 export interface NumberMention {
@@ -14,6 +18,8 @@ export interface NumberMention {
 	ordinal: boolean;
 	/** Followed by `%` or `percent`. */
 	percent: boolean;
+	/** What the other number convention reads (`1.000` in English: maybe 1000): a verdict must hold for both. */
+	alternative?: number;
 	/** Written with this many decimals (`0.33`), for rounding tolerance. */
 	decimals?: number;
 	/** A lone `one` or an ordinal: often a pronoun or a position ("the middle one"), so it yields to other numbers. */
@@ -25,17 +31,10 @@ export interface NumberMention {
 	end: number;
 }
 
-const WORDS =
-	"zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen";
-const CARDINALS = new Map(WORDS.split(" ").map((w, i) => [w, i]));
-const TENS = new Map(
-	"twenty thirty forty fifty sixty seventy eighty ninety".split(" ").map((w, i) => [w, (i + 2) * 10] as const),
-);
-const SCALES = new Map([
-	["thousand", 1e3],
-	["million", 1e6],
-	["billion", 1e9],
-]);
+const ENGLISH = ANSWER_WORDS.en.numbers;
+const CARDINALS = new Map(Object.entries(ENGLISH.units));
+const TENS = new Map(Object.entries(ENGLISH.tens));
+const SCALES = new Map(Object.entries(ENGLISH.scales));
 const ORDINAL_WORDS =
 	"first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth";
 const ORDINALS = new Map<string, number>([
@@ -46,12 +45,7 @@ const ORDINALS = new Map<string, number>([
 	["hundredth", 100],
 	["thousandth", 1000],
 ]);
-const HALVES = new Map([
-	["half", 2],
-	["halves", 2],
-	["quarter", 4],
-	["quarters", 4],
-]);
+const HALVES = new Map(Object.entries(ENGLISH.fractions));
 const NEGATIVE = new Set(["minus", "negative"]);
 
 type Last = "none" | "sign" | "article" | "cardinal" | "tens" | "hundred" | "scale" | "and" | "point" | "decimal";
@@ -165,36 +159,47 @@ const isPercentAt = (tokens: readonly AnswerToken[], j: number): number => {
 	return 0;
 };
 
-/** Every number the tokens mention, in order, each with its unit word. */
-export function numberMentions(tokens: readonly AnswerToken[]): NumberMention[] {
+/** Every number the tokens mention, in order, each with its unit word: English and the lesson's language. */
+export function numberMentions(tokens: readonly AnswerToken[], locale: Locale = "en"): NumberMention[] {
 	const mentions: NumberMention[] = [];
 	let i = 0;
 	while (i < tokens.length) {
 		const token = tokens[i]!;
-		let read: { value: number; ordinal: boolean; end: number; decimals?: number } | undefined;
+		let read:
+			| { value: number; ordinal: boolean; end: number; decimals?: number; alternative?: number; weak?: boolean }
+			| undefined;
 		if (token.kind === "num" && token.value !== undefined && Number.isFinite(token.value)) {
 			read = { value: token.value, ordinal: token.ordinal === true, end: i + 1 };
 			if (token.decimals !== undefined) read.decimals = token.decimals;
+			if (token.alternative !== undefined) read.alternative = token.alternative;
 			// 2 million, 1.5 thousand
-			const scale = tokens[i + 1]?.kind === "word" ? SCALES.get(tokens[i + 1]!.text) : undefined;
+			const word = tokens[i + 1]?.kind === "word" ? tokens[i + 1]!.text : undefined;
+			const scale = word === undefined ? undefined : (SCALES.get(word) ?? localeScale(word, locale));
 			const hundred = tokens[i + 1]?.text === "hundred" ? 100 : undefined;
 			if (!read.ordinal && (scale ?? hundred) !== undefined) {
 				read = { value: read.value * (scale ?? hundred)!, ordinal: false, end: i + 2 };
 			}
-		} else if (token.kind === "word") read = readWordNumber(tokens, i);
+		} else if (token.kind === "word") {
+			read = readWordNumber(tokens, i);
+			const local = readLocaleNumber(tokens, i, locale);
+			if (local && (!read || local.end > read.end))
+				read = { value: local.value, ordinal: local.position, end: local.end, weak: local.weak };
+		}
 		if (!read) {
 			i++;
 			continue;
 		}
 		const percent = isPercentAt(tokens, read.end);
 		const after = tokens[read.end + percent];
-		const lone = read.end === i + 1 && token.text === "one";
+		// A lone `one` (or `ein`, `un`) or an English ordinal yields; a Spanish `cuarto` that may be a position does not.
+		const weak = read.weak ?? (read.ordinal || (read.end === i + 1 && token.text === "one"));
 		mentions.push({
 			value: read.value,
 			ordinal: read.ordinal,
 			percent: percent > 0,
 			...(read.decimals !== undefined ? { decimals: read.decimals } : {}),
-			weak: read.ordinal || lone,
+			...(read.alternative !== undefined ? { alternative: read.alternative } : {}),
+			weak,
 			...(percent === 0 && after?.kind === "word" ? { unitWord: after.text } : {}),
 			start: i,
 			end: read.end + percent,

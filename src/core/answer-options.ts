@@ -5,6 +5,7 @@
  * without a hedge ("not", "or"), picks it; none or several is not conclusive.
  */
 
+import { DEFAULT_LOCALE, type Locale } from "../i18n/index.ts";
 import { extendsTerm } from "./answer-hedges.ts";
 import {
 	expectedNumber,
@@ -65,11 +66,15 @@ function namedByText(answer: ReadAnswer, options: readonly ReadAnswer[]): number
 	return spans.filter((a) => !spans.some((b) => inside(a, b))).map((s) => s.index);
 }
 
-/** Pick the option a typed reply names. */
-export function pickTypedOption(reply: string, options: readonly string[]): OptionPick {
-	const answer = readAnswer(reply);
+/** Pick the option a typed reply names (numbers and number words read in English and the lesson's language). */
+export function pickTypedOption(
+	reply: string,
+	options: readonly string[],
+	locale: Locale = DEFAULT_LOCALE,
+): OptionPick {
+	const answer = readAnswer(reply, locale);
 	if (answer.tokens.length === 0) return { ok: false, why: "none" };
-	const read = options.map(readAnswer);
+	const read = options.map((o) => readAnswer(o, locale));
 	const equal = read.flatMap((o, i) => (o.text !== "" && o.text === answer.text ? [i] : []));
 	if (equal.length === 1) return { ok: true, index: equal[0]! };
 	if (equal.length > 1) return { ok: false, why: "ambiguous" };

@@ -3,7 +3,12 @@
  * regex with nested quantifiers, so the work is linear in the text length.
  * What the matcher needs is kept (words, number literals with their value,
  * the symbols that carry meaning in math); punctuation only separates.
+ * Numbers are read in the lesson's locale: `1,000.5` in English, `1.000,5`
+ * and `1 000` in German and Spanish; a form the other convention reads
+ * differently (`1.000` in English) keeps that other value as `alternative`.
  */
+
+import type { Locale } from "../i18n/index.ts";
 
 /** One token of a typed answer. */
 export interface AnswerToken {
@@ -14,6 +19,8 @@ export interface AnswerToken {
 	value?: number;
 	/** num: written with a decimal point, with this many decimals. */
 	decimals?: number;
+	/** num: what the other convention reads (`1.000` in English: 1, or 1000 as Germans write it). */
+	alternative?: number;
 	/** num: written as an ordinal (`8th`, `2nd`). */
 	ordinal?: boolean;
 	/** Preceded by the start, a space or punctuation; false when glued to the token before (`8cm`, `f(a)`). */
@@ -82,8 +89,30 @@ function digitsEnd(s: string, i: number): number {
 	return j;
 }
 
+/** How a locale writes numbers: the decimal mark and the thousands separators. */
+interface NumberStyle {
+	decimal: "." | ",";
+	groups: ReadonlySet<string>;
+}
+
+/** Thin, narrow no-break and no-break spaces group thousands in every locale (SI style). */
+const SPACES = ["\u2009", "\u202f", "\u00a0"];
+const STYLES: Record<"dot" | "comma", NumberStyle> = {
+	dot: { decimal: ".", groups: new Set([",", ...SPACES]) },
+	comma: { decimal: ",", groups: new Set([".", " ", ...SPACES]) },
+};
+/** The number style of a lesson language: English a decimal point; German and Spanish a decimal comma. */
+const styleOf = (locale: Locale): NumberStyle => (locale === "en" ? STYLES.dot : STYLES.comma);
+
+/** Three digits after a group separator at `j`, not followed by another digit. */
+const groupAt = (s: string, j: number): boolean => digitsEnd(s, j + 1) === j + 4;
+
 /** A number literal starting at `i` (sign, digits, grouping, decimals, exponent, ordinal suffix, `a/b`). */
-function readNumber(s: string, i: number): { token: Omit<AnswerToken, "spaced">; end: number } | undefined {
+function readNumber(
+	s: string,
+	i: number,
+	style: NumberStyle,
+): { token: Omit<AnswerToken, "spaced">; end: number } | undefined {
 	let j = i;
 	let sign = "";
 	if (s[j] === "-" || s[j] === "+" || s[j] === "−") {
@@ -93,20 +122,30 @@ function readNumber(s: string, i: number): { token: Omit<AnswerToken, "spaced">;
 	const intStart = j;
 	j = digitsEnd(s, j);
 	let intText = s.slice(intStart, j);
-	// 1,000,000: groups of exactly three digits after a 1-3 digit head; "1,5" stays two numbers.
-	if (intText.length >= 1 && intText.length <= 3)
-		while (s[j] === "," && digitsEnd(s, j + 1) === j + 4) {
+	// 1,000,000 (1.000.000, 1 000 000): groups of exactly three digits after a 1-3 digit head, one separator.
+	let grouped = 0;
+	const separator = s[j] ?? "";
+	if (intText.length >= 1 && intText.length <= 3 && style.groups.has(separator))
+		while (s[j] === separator && groupAt(s, j)) {
 			intText += s.slice(j + 1, j + 4);
 			j += 4;
+			grouped++;
 		}
 	let decimals: number | undefined;
 	let fracText = "";
-	if (s[j] === "." && isDigit(s[j + 1])) {
+	// The locale's decimal mark; a point also where it cannot be a group (1.5 in German is one and a half).
+	const mark = s[j] === style.decimal || (s[j] === "." && grouped === 0) ? s[j] : undefined;
+	if (mark !== undefined && isDigit(s[j + 1])) {
 		const end = digitsEnd(s, j + 1);
 		fracText = s.slice(j + 1, end);
 		decimals = fracText.length;
 		j = end;
 	}
+	// 1.000 in English, 1,000 in German: three decimals the other convention reads as a thousands group.
+	let alternative: number | undefined;
+	const head = intText.length <= 3 && intText !== "0" && intText !== "";
+	if (grouped === 0 && mark === style.decimal && decimals === 3 && head && s[j] !== mark)
+		alternative = Number(`${sign}${intText}${fracText}`);
 	if (intText === "" && fracText === "") return undefined;
 	let text = `${sign}${intText || "0"}${fracText ? `.${fracText}` : ""}`;
 	if (s[j] === "e" || s[j] === "E") {
@@ -130,7 +169,11 @@ function readNumber(s: string, i: number): { token: Omit<AnswerToken, "spaced">;
 			j = end;
 		}
 	}
-	return { token: { kind: "num", text, value, ...(decimals !== undefined ? { decimals } : {}) }, end: j };
+	const extra = {
+		...(decimals !== undefined ? { decimals } : {}),
+		...(alternative !== undefined ? { alternative } : {}),
+	};
+	return { token: { kind: "num", text, value, ...extra }, end: j };
 }
 
 /** Reads a word from `i`: letters, marks, digits, inner apostrophes (dropped) and inner hyphens (kept). */
@@ -155,8 +198,9 @@ function spacedAt(s: string, i: number): boolean {
 	return before === undefined || !(isWordish(before) || SYMBOLS.has(before === "−" ? "-" : before));
 }
 
-/** Splits an answer into tokens, in one linear pass. */
-export function tokenizeAnswer(raw: string): AnswerToken[] {
+/** Splits an answer into tokens, in one linear pass; numbers in the lesson locale's style. */
+export function tokenizeAnswer(raw: string, locale: Locale = "en"): AnswerToken[] {
+	const style = styleOf(locale);
 	const s = foldAnswerText(raw);
 	const tokens: AnswerToken[] = [];
 	let paused = false;
@@ -179,7 +223,7 @@ export function tokenizeAnswer(raw: string): AnswerToken[] {
 		const signStart = (c === "-" || c === "+" || c === "−") && !afterWord && (isDigit(next) || next === ".");
 		const dotStart = c === "." && isDigit(next) && !afterWord;
 		if (isDigit(c) || signStart || dotStart) {
-			const read = readNumber(s, i);
+			const read = readNumber(s, i, style);
 			if (read) {
 				push({ ...read.token, spaced: spacedAt(s, i) });
 				i = read.end;

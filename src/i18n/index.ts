@@ -12,6 +12,7 @@ import { de } from "./de.ts";
 import { en, type MessageKey } from "./en.ts";
 import { es } from "./es.ts";
 
+export { ANSWER_WORDS, type AnswerWords, type NumberWords } from "./answer-words.ts";
 export type { MessageKey } from "./en.ts";
 
 /** The languages lessons run in (BCP 47 primary subtags). */

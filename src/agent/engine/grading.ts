@@ -88,8 +88,8 @@ export function resolveQuizAnswer(
 	}
 	const text = freeText(value, locale);
 	if (typeof text !== "string") return text;
-	if (saysDontKnow(text)) return { ok: true, result: NOT_SURE(text) };
-	const judged = judgeAnswer(text, quiz.correctAnswer, quiz.acceptedAnswers ?? []);
+	if (saysDontKnow(text, locale)) return { ok: true, result: NOT_SURE(text) };
+	const judged = judgeAnswer(text, quiz.correctAnswer, quiz.acceptedAnswers ?? [], locale);
 	if (judged === "unsure") return { ok: true, result: { answer: text, judged } };
 	return { ok: true, result: { answer: text, correct: judged === "correct" } };
 }
@@ -98,8 +98,12 @@ export function resolveQuizAnswer(
  * The judge's own result for a typed quiz answer when it decides it (correct, incorrect, "not sure"),
  * else undefined: only then may the grader be asked (grade-pending.ts checks again before each call).
  */
-export function decidedByJudge(quiz: QuizToolInput, answer: string): Omit<AnswerResult, "by"> | undefined {
-	const verdict = resolveQuizAnswer(quiz, answer, true);
+export function decidedByJudge(
+	quiz: QuizToolInput,
+	answer: string,
+	locale: Locale = DEFAULT_LOCALE,
+): Omit<AnswerResult, "by"> | undefined {
+	const verdict = resolveQuizAnswer(quiz, answer, true, locale);
 	if (!verdict.ok) return undefined;
 	const r = verdict.result;
 	return typeof r.correct === "boolean" || r.notSure === true ? r : undefined;
@@ -115,8 +119,8 @@ function typedOption(
 	const text = freeText(value, locale);
 	if (typeof text !== "string") return text;
 	const exact = options.indexOf(text);
-	if (exact < 0 && saysDontKnow(text)) return { ok: true, result: NOT_SURE(text) };
-	const pick = exact >= 0 ? { ok: true as const, index: exact } : pickTypedOption(text, options);
+	if (exact < 0 && saysDontKnow(text, locale)) return { ok: true, result: NOT_SURE(text) };
+	const pick = exact >= 0 ? { ok: true as const, index: exact } : pickTypedOption(text, options, locale);
 	const option = pick.ok ? options[pick.index] : undefined;
 	if (option === undefined) return { ok: true, result: { answer: text, judged: "unsure" } };
 	return { ok: true, result: { answer: option, correct: option === quiz.correctAnswer } };

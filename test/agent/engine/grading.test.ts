@@ -101,3 +101,27 @@ describe("hostile typed answers", () => {
 		});
 	});
 });
+
+describe("typed answers in the lesson's language", () => {
+	const open = { question: "How many legs has a spider?", correctAnswer: "8" };
+	const distance = { question: "How far?", correctAnswer: "3000 m" };
+	it("reads number words, units and don't-know phrases in the locale it is given", () => {
+		expect(resolveQuizAnswer(open, "acht", true, "de")).toEqual({
+			ok: true,
+			result: { answer: "acht", correct: true },
+		});
+		expect(resolveQuizAnswer(open, "ocho", true, "es")).toEqual({
+			ok: true,
+			result: { answer: "ocho", correct: true },
+		});
+		expect(resolveQuizAnswer(distance, "3 km", true, "en")).toMatchObject({ result: { correct: true } });
+		expect(resolveQuizAnswer(open, "weiß nicht", true, "de")).toMatchObject({ result: { notSure: true } });
+		expect(resolveQuizAnswer(open, "no sé", true, "es")).toMatchObject({ result: { notSure: true } });
+		const options = { question: "Legs?", options: ["6", "8"], correctAnswer: "8" };
+		expect(resolveQuizAnswer(options, "acht", true, "de")).toMatchObject({ result: { answer: "8", correct: true } });
+		expect(resolveQuizAnswer(options, "keine Ahnung", true, "de")).toMatchObject({ result: { notSure: true } });
+	});
+	it("never counts '8 is wrong' as 8", () => {
+		expect(resolveQuizAnswer(open, "8 is wrong", true)).toMatchObject({ result: { judged: "unsure" } });
+	});
+});
