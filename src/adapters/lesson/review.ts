@@ -203,7 +203,12 @@ export function createReviewFlow(deps: ReviewDeps): ReviewFlow {
 					await closing(threadId, s);
 					return { ok: true };
 				}
-				const verdict = judgeAnswer(answerOf(item, text), item.correctAnswer, item.acceptedAnswers ?? []);
+				const verdict = judgeAnswer(
+					answerOf(item, text),
+					item.correctAnswer,
+					item.acceptedAnswers ?? [],
+					isLocale(s.locale) ? s.locale : undefined,
+				);
 				const outcome: ReviewOutcome = verdict === "correct" ? "good" : "again";
 				await learning.grade(s.key, item.id, outcome);
 				s.index++;

@@ -71,7 +71,8 @@ export async function gradePending(rt: EngineContext, state: SessionState): Prom
 		const undecided = found?.part.state === "output-available" ? (found.part.output as AnswerResult) : undefined;
 		let event: TutorEvent | undefined;
 		// The grader decides only what the judge leaves open (a record judged by older rules is judged again).
-		const decided = quiz && undecided && needsGrading("quiz", undecided) && decidedByJudge(quiz, undecided.answer);
+		const decided =
+			quiz && undecided && needsGrading("quiz", undecided) && decidedByJudge(quiz, undecided.answer, record.language);
 		if (quiz && undecided && decided) {
 			const { judged: _j, reason: _r, ...rest } = undecided;
 			const result: AnswerResult = { ...rest, ...decided, by: undecided.by };
