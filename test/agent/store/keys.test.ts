@@ -154,8 +154,7 @@ describe("state store keys", () => {
 		const prefixes = new Set([...written].map((k) => declaredPrefixOf(k) ?? `UNDECLARED ${k}`));
 		for (const p of ["profile:", "reviews:", "members:", "reminders", "reminded:", "retention:"])
 			expect(prefixes).toContain(p);
-		for (const p of ["intro:", "latest:", "count:", "review:", "forgotten:", "usage:"])
-			expect(prefixes).toContain(p);
+		for (const p of ["intro:", "latest:", "count:", "review:", "forgotten:", "usage:"]) expect(prefixes).toContain(p);
 		expect([...written].filter((k) => declaredPrefixOf(k) === undefined)).toEqual([]);
 	});
 });
