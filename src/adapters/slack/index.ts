@@ -21,6 +21,7 @@ import { registerEvents, SLACK_FILE_ORIGIN } from "./events.ts";
 import { registerCommands } from "./lesson-command.ts";
 import { createSlackClicks, createSlackPort } from "./port.ts";
 import type { SlackAdapter, SlackAdapterOptions } from "./types.ts";
+import { registerUnhandledAck } from "./unhandled.ts";
 
 export { LESSON_COMMAND } from "./lesson-command.ts";
 export { decodeSlackThreadId, encodeSlackThreadId, type SlackThread, slackCommunityOf } from "./thread-id.ts";
@@ -97,7 +98,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 		logger,
 		admins: createAdminCheck(app.client, config.adminUserIds, logger),
 	};
-	registerDeliveryGuard(app, ctx); // first: a retry or replay reaches no listener's work
+	registerUnhandledAck(app); // first: what no listener takes is answered at once, not with a 404 after 3 s
+	registerDeliveryGuard(app, ctx); // a retry or replay reaches no listener's work
 	registerCommands(app, ctx);
 	registerControls(app, ctx, clicks);
 	registerEvents(app, ctx);
