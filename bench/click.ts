@@ -29,6 +29,7 @@ import { openStateStore } from "../src/agent/index.ts";
 import { createSessionStore } from "../src/agent/store/session-store.ts";
 import { createTutor } from "../src/agent/tutor.ts";
 import { silentLogger } from "../src/core/contracts/logger.ts";
+import { counted } from "../testkit/counted.ts";
 import { type FakeDiscord, type FakeMessage, startFakeDiscord } from "../testkit/fakes/discord.ts";
 import { type ScriptedReply, scriptedModel } from "../testkit/model-stream.ts";
 import { stubRenderer } from "../testkit/stub-renderer.ts";
@@ -36,22 +37,6 @@ import { stubRenderer } from "../testkit/stub-renderer.ts";
 const CLICKS = Number(process.env.BENCH_CLICKS ?? 5);
 const REDIS = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 const WAIT_MS = 20_000;
-
-/** Counts every method call on an object (its methods keep their `this`). */
-function counted<T extends object>(target: T, tally: { calls: number; byMethod: Map<string, number> }): T {
-	return new Proxy(target, {
-		get(obj, key, receiver) {
-			const value: unknown = Reflect.get(obj, key, receiver);
-			if (typeof value !== "function") return value;
-			return (...args: unknown[]) => {
-				tally.calls++;
-				const name = String(key);
-				tally.byMethod.set(name, (tally.byMethod.get(name) ?? 0) + 1);
-				return (value as (...a: unknown[]) => unknown).apply(obj, args);
-			};
-		},
-	});
-}
 
 /** A TCP proxy to Redis that counts the client's writes (round trips). */
 async function redisProxy(target: URL): Promise<{ url: string; writes: () => number; close: () => Promise<void> }> {
@@ -117,22 +102,23 @@ async function run(backend: "sqlite" | "redis", caps: boolean): Promise<ClickCou
 	const prefix = `bench-click-${randomUUID().slice(0, 8)}`;
 	const proxy = backend === "redis" ? await redisProxy(new URL(REDIS)) : undefined;
 	const urlOf = (file: string) => (proxy ? proxy.url : `sqlite://${join(dir, file)}`);
-	const tally = { calls: 0, byMethod: new Map<string, number>() };
-	const sessions = { calls: 0, byMethod: new Map<string, number>() };
 	const script: ScriptedReply[] = Array.from({ length: CLICKS + 3 }, (_, i) => ({
 		text: i === 0 ? "Hi!" : "Right.",
 		calls: [quiz(`q${i}`)],
 	}));
 	const model = scriptedModel(script);
-	const store = await createSessionStore(urlOf("lh.sqlite"), silentLogger, { namespace: `${prefix}:sessions` });
+	const sessions = counted(
+		await createSessionStore(urlOf("lh.sqlite"), silentLogger, { namespace: `${prefix}:sessions` }),
+	);
 	const budgets = createBudgetRouter();
-	const tutor = createTutor({ model, store: counted(store, sessions), maxRetries: 0, budget: budgets.budget });
-	const state = openStateStore(urlOf("discord.sqlite"), `${prefix}:discord`);
+	const tutor = createTutor({ model, store: sessions.proxy, maxRetries: 0, budget: budgets.budget });
+	const states = counted(openStateStore(urlOf("discord.sqlite"), `${prefix}:discord`));
+	const state = states.proxy;
 	const adapter = createDiscordAdapter({
 		tutor,
 		renderer: stubRenderer(Buffer.from("")),
 		logger: silentLogger,
-		state: counted(state, tally),
+		state,
 		budgets,
 		config: { token: fake.token, apiUrl: fake.apiUrl, guildId: fake.guild.id, readyTimeoutMs: 10_000 },
 	});
@@ -184,13 +170,7 @@ async function run(backend: "sqlite" | "redis", caps: boolean): Promise<ClickCou
 			);
 			await tutor.idle(sessionId);
 			await adapter.flush(WAIT_MS);
-			const before = {
-				calls: tally.calls + sessions.calls,
-				saves: sessions.byMethod.get("set") ?? 0,
-				rest: fake.calls.length,
-			};
-			const methods = new Map(tally.byMethod);
-			const sessionMethods = new Map(sessions.byMethod);
+			const before = { session: sessions.calls.length, state: states.calls.length, rest: fake.calls.length };
 			const writes = proxy?.writes() ?? 0;
 			const click = fake.click({ user: fake.users.learner, messageId: card.id, customId: control });
 			const next = `lh:pick:q${i + 1}:0`;
@@ -201,14 +181,15 @@ async function run(backend: "sqlite" | "redis", caps: boolean): Promise<ClickCou
 			);
 			await tutor.idle(sessionId);
 			await adapter.flush(WAIT_MS);
+			const made = [
+				...sessions.calls.slice(before.session).map((m) => `session.${m}`),
+				...states.calls.slice(before.state).map((m) => `state.${m}`),
+			];
 			const byMethod: Record<string, number> = {};
-			for (const [k, v] of sessions.byMethod)
-				if (v - (sessionMethods.get(k) ?? 0) > 0) byMethod[`session.${k}`] = v - (sessionMethods.get(k) ?? 0);
-			for (const [k, v] of tally.byMethod)
-				if (v - (methods.get(k) ?? 0) > 0) byMethod[`state.${k}`] = v - (methods.get(k) ?? 0);
+			for (const m of made) byMethod[m] = (byMethod[m] ?? 0) + 1;
 			const sample: ClickCounts = {
-				store: proxy ? proxy.writes() - writes : tally.calls + sessions.calls - before.calls,
-				saves: (sessions.byMethod.get("set") ?? 0) - before.saves,
+				store: proxy ? proxy.writes() - writes : made.length,
+				saves: byMethod["session.set"] ?? 0,
 				rest: fake.calls.length - before.rest,
 				ackMs: (click.ackedAt ?? Number.NaN) - click.createdAt,
 				byMethod,

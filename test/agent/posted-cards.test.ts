@@ -7,29 +7,12 @@
 
 import { afterAll, expect, it } from "vitest";
 import { createSessionStore } from "../../src/agent/store/session-store.ts";
-import type { SessionStore } from "../../src/agent/store/types.ts";
 import { createTutor } from "../../src/agent/tutor.ts";
+import { counted } from "../../testkit/counted.ts";
 import { harness, learner, probeQuiz, scriptedModel, tempDir } from "./helpers.ts";
 
 const dir = tempDir();
 afterAll(() => dir.cleanup());
-
-/** A session store whose calls are listed. */
-function counted(store: SessionStore): { store: SessionStore; calls: string[] } {
-	const calls: string[] = [];
-	const proxy = new Proxy(store, {
-		get(target, key: keyof SessionStore) {
-			const value = target[key];
-			return typeof value === "function"
-				? (...args: unknown[]) => {
-						calls.push(String(key));
-						return (value as (...a: unknown[]) => unknown).apply(target, args);
-					}
-				: value;
-		},
-	});
-	return { store: proxy, calls };
-}
 
 it("a posted card rides the session's next save, and is answered from memory, then from the store after a restart", async () => {
 	const model = scriptedModel([
@@ -37,7 +20,7 @@ it("a posted card rides the session's next save, and is answered from memory, th
 		{ text: "Right.", calls: [{ name: "quiz", id: "p2", input: probeQuiz }] },
 	]);
 	const url = `sqlite://${dir.path}/lh.sqlite`;
-	const { store, calls } = counted(await createSessionStore(url));
+	const { proxy: store, calls } = counted(await createSessionStore(url));
 	const h = await harness(dir.path, model, { store });
 	const sessionId = "terminal:posted-1";
 	expect((await h.tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" })).ok).toBe(true);

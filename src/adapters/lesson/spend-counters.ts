@@ -20,10 +20,9 @@
  * once per process, community, day and member, and added.
  */
 
-import type { StateStore } from "../../agent/index.ts";
+import { type StateStore, stateKeys } from "../../agent/index.ts";
 import type { Reservation } from "../../core/contracts/budget.ts";
 import { DAY_RECORD_TTL_MS, dayFields, dayKey } from "./usage-day.ts";
-import { legacySpendKey } from "./usage-legacy.ts";
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** How long the counters this process last wrote or read stand in for a read (the verdict after a click). */
@@ -157,8 +156,8 @@ export class SpendCounters {
 	async forget(community: string, member: string, now: Date): Promise<void> {
 		for (const back of [0, 1]) {
 			const day = dayOf(new Date(now.getTime() - back * 24 * 60 * 60 * 1000));
-			await this.store.delete(legacySpendKey(community, day, member));
-			this.earlier.delete(legacySpendKey(community, day, member));
+			await this.store.delete(stateKeys.spend(community, day, member));
+			this.earlier.delete(stateKeys.spend(community, day, member));
 		}
 	}
 
@@ -170,8 +169,8 @@ export class SpendCounters {
 		day: string,
 	): Promise<DailyCaps> {
 		const [all, mine] = await Promise.all([
-			this.earlierCount(legacySpendKey(community, day)),
-			this.earlierCount(legacySpendKey(community, day, member)),
+			this.earlierCount(stateKeys.spend(community, day)),
+			this.earlierCount(stateKeys.spend(community, day, member)),
 		]);
 		return {
 			community: count(record[dayFields.spendAll]) + all,

@@ -52,10 +52,6 @@ const keys = {
 	name: (base: string, member: string) => `${base}#name:${member}`,
 };
 
-/** The earlier versions' spend counter keys of a community's day. */
-export const legacySpendKey = (community: string, day: string, member?: string): string =>
-	member === undefined ? `spend:${community}:${day}#all` : `spend:${community}:${day}#m:${member}`;
-
 /** Earlier versions' usage records over the state store: read and anonymised, never written anew. */
 export class LegacyUsage {
 	/** One-value records rewritten by anonymise, serialized per key in this process. */

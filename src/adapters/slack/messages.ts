@@ -7,6 +7,7 @@
 import type { KnownBlock } from "@slack/types";
 import type { LessonMode } from "../../core/contracts/events.ts";
 import { escapeMrkdwn } from "../../render/index.ts";
+import { clipReply } from "../lesson/commands.ts";
 import { DEFAULT_LOCALE, type Locale, t } from "../lesson/i18n.ts";
 import type { NoticeStyle } from "../lesson/notices.ts";
 
@@ -32,13 +33,8 @@ export interface SlackBody {
 	blocks: KnownBlock[];
 }
 
-/** Cut text to `max` characters on a word boundary when possible, with an ellipsis. */
-export function clip(text: string, max: number): string {
-	if (text.length <= max) return text;
-	const cut = text.slice(0, max - 1);
-	const space = cut.lastIndexOf(" ");
-	return `${space > max * 0.6 ? cut.slice(0, space) : cut}…`;
-}
+/** Cut text to `max` characters on a word boundary when possible, with an ellipsis (the controller's reply cut). */
+export const clip = clipReply;
 
 const section = (text: string): KnownBlock => ({ type: "section", text: { type: "mrkdwn", text: clip(text, 3000) } });
 const context = (text: string): KnownBlock => ({

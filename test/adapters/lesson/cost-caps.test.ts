@@ -7,13 +7,10 @@
  * output as large as the maximum.
  */
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { MockLanguageModelV3 } from "ai/test";
-import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createLessonBudget } from "../../../src/adapters/lesson/lesson-budget.ts";
 import type { LessonRules } from "../../../src/adapters/lesson/lesson-rules.ts";
 import { LessonState } from "../../../src/adapters/lesson/lesson-state.ts";
@@ -25,30 +22,9 @@ import type { TurnBudget } from "../../../src/core/contracts/budget.ts";
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
 import { replyStream } from "../../../testkit/model-stream.ts";
-import { listening } from "../../fixtures/redis-server.ts";
-import { dropRedisKeys, POSTGRES_URL, REDIS_URL, runPrefix } from "../../fixtures/shared-stores.ts";
+import { stateBackends } from "../../fixtures/shared-backends.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "lh-caps-"));
-const ns = runPrefix("caps");
-const redisUp = await listening(6379);
-const postgresUp = await listening(5432);
-
-afterAll(async () => {
-	rmSync(dir, { recursive: true, force: true });
-	if (redisUp) await dropRedisKeys(ns);
-	if (postgresUp) {
-		const client = new pg.Client({ connectionString: POSTGRES_URL });
-		await client.connect();
-		await client.query("DELETE FROM keyv WHERE key LIKE $1", [`${ns}%`]);
-		await client.end();
-	}
-});
-
-const backends: Array<[string, boolean, () => string]> = [
-	["SQLite", true, () => `sqlite://${join(dir, "state.sqlite")}`],
-	["Redis (127.0.0.1:6379)", redisUp, () => REDIS_URL],
-	["PostgreSQL (127.0.0.1:5432)", postgresUp, () => POSTGRES_URL],
-];
+const { ns, dir, backends } = await stateBackends("caps");
 
 /** A turn step's maximum output here (what a reply may pass a cap by). */
 const MAX_OUTPUT = 256;

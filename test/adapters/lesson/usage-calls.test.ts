@@ -15,29 +15,13 @@ import {
 } from "../../../src/adapters/lesson/lesson-budget.ts";
 import { LessonState } from "../../../src/adapters/lesson/lesson-state.ts";
 import { ANONYMOUS_MEMBER, memberTokens, UsageLedger } from "../../../src/adapters/lesson/usage-ledger.ts";
-import { createMemoryStateStore, type StateStore } from "../../../src/agent/index.ts";
+import { createMemoryStateStore } from "../../../src/agent/index.ts";
 import type { TurnUsage } from "../../../src/core/contracts/budget.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
+import { counted } from "../../../testkit/counted.ts";
 
 const at = new Date("2025-03-01T10:00:00Z");
 const sessionId = "discord:g:thread-1";
-
-/** A store whose method calls are listed (the rules are cached by LessonState: warmed first). */
-function counted(store: StateStore): { store: StateStore; calls: string[] } {
-	const calls: string[] = [];
-	const proxy = new Proxy(store, {
-		get(target, key: keyof StateStore) {
-			const value = target[key];
-			return typeof value === "function"
-				? (...args: unknown[]) => {
-						calls.push(String(key));
-						return (value as (...a: unknown[]) => unknown).apply(target, args);
-					}
-				: value;
-		},
-	});
-	return { store: proxy, calls };
-}
 
 const usage = (id: string, input: number, output: number, name?: string): TurnUsage => ({
 	sessionId,
@@ -51,7 +35,7 @@ const usage = (id: string, input: number, output: number, name?: string): TurnUs
 
 /** The store calls of one model request (reserve, then spent) and of the verdict after a click. */
 async function requestCalls(caps: boolean): Promise<{ request: string[]; verdict: string[] }> {
-	const { store, calls } = counted(createMemoryStateStore());
+	const { proxy: store, calls } = counted(createMemoryStateStore());
 	const state = new LessonState(store, caps ? { memberTokensPerDay: 1_000_000, serverTokensPerDay: 10_000_000 } : {});
 	const ledger = new UsageLedger(store);
 	const o: LessonBudgetOptions = {

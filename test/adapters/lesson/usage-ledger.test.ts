@@ -15,6 +15,7 @@ import {
 } from "../../../src/adapters/lesson/usage-ledger.ts";
 import { createMemoryStateStore, openStateStore, type StateStore } from "../../../src/agent/index.ts";
 import type { TurnUsage } from "../../../src/core/contracts/budget.ts";
+import { counted } from "../../../testkit/counted.ts";
 import { listening } from "../../fixtures/redis-server.ts";
 import { dropRedisKeys, POSTGRES_URL, REDIS_URL, runPrefix } from "../../fixtures/shared-stores.ts";
 
@@ -71,18 +72,7 @@ function recordingStore(): { store: StateStore; dump: () => Promise<string> } {
 describe("UsageLedger on one process's store", () => {
 	it("a charge is one store write once its member was checked, whatever the number of members", async () => {
 		const store = createMemoryStateStore();
-		const calls: string[] = [];
-		const counting = new Proxy(store, {
-			get(target, key: keyof StateStore) {
-				const value = target[key];
-				return typeof value === "function"
-					? (...args: unknown[]) => {
-							calls.push(String(key));
-							return (value as (...a: unknown[]) => unknown).apply(target, args);
-						}
-					: value;
-			},
-		});
+		const { proxy: counting, calls } = counted(store);
 		const ledger = new UsageLedger(counting);
 		for (let i = 0; i < 20; i++) await ledger.charge("g", usage(`member-${i}`, 100, 10, 0, "m1", `M ${i}`), at);
 		calls.length = 0;

@@ -1,35 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DailyLessonCounter } from "../../../src/adapters/lesson/daily-counter.ts";
 import { openStateStore, type StateStore } from "../../../src/agent/store/state-store.ts";
-import { listening } from "../../fixtures/redis-server.ts";
-import { dropRedisKeys, POSTGRES_URL, REDIS_URL, runPrefix } from "../../fixtures/shared-stores.ts";
-
-const dir = mkdtempSync(join(tmpdir(), "lh-atomic-"));
-const ns = runPrefix("state");
-const redisUp = await listening(6379);
-const postgresUp = await listening(5432);
-
-afterAll(async () => {
-	rmSync(dir, { recursive: true, force: true });
-	if (redisUp) await dropRedisKeys(ns);
-	if (postgresUp) {
-		const client = new pg.Client({ connectionString: POSTGRES_URL });
-		await client.connect();
-		await client.query("DELETE FROM keyv WHERE key LIKE $1", [`${ns}%`]);
-		await client.end();
-	}
-});
+import { stateBackends } from "../../fixtures/shared-backends.ts";
 
 // Two state stores on one backend stand for two processes: each has its own connection.
-const backends: Array<[string, boolean, () => string]> = [
-	["SQLite", true, () => `sqlite://${join(dir, "s.sqlite")}`],
-	["Redis (127.0.0.1:6379)", redisUp, () => REDIS_URL],
-	["PostgreSQL (127.0.0.1:5432)", postgresUp, () => POSTGRES_URL],
-];
+const { ns, backends } = await stateBackends("state");
 
 describe.each(backends)("atomic state operations on %s", (name, up, url) => {
 	const open = (): [StateStore, StateStore] => [openStateStore(url(), ns), openStateStore(url(), ns)];
