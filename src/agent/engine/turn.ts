@@ -12,6 +12,7 @@ import type { SessionRecord } from "../store/types.ts";
 import { agentFor } from "./agents.ts";
 import { reportUsage, reserveUsage, turnPayer } from "./budget.ts";
 import type { EngineContext } from "./context.ts";
+import { refuseWhileHeld, reofferEvents } from "./held-open.ts";
 import { endLesson } from "./lesson-end.ts";
 import { isPictureRefusal } from "./model-retry.ts";
 import type { StepContent, StepUsage } from "./model-step.ts";
@@ -159,10 +160,11 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 				record,
 				agent,
 				// Group lessons: a split vote's revote comes before any new question.
-				content: holdQuestionsForRevote(
-					record.messages,
+				// A question kept open (the learner asked something first) is answered before anything new is asked.
+				content: refuseWhileHeld(
+					record,
 					(name) => agent.tools.get(name)?.learner === true,
-					outcome.content,
+					holdQuestionsForRevote(record.messages, (name) => agent.tools.get(name)?.learner === true, outcome.content),
 				),
 				draftId,
 				freshMessage: () => ({
@@ -215,6 +217,9 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 	}
 	// A lost lease: this copy is not the session any more (the new holder goes on from the stored one).
 	if (state.stale) return;
+	// The questions kept open over this turn are offered again under the tutor's reply.
+	if (steps > 0 && !record.ended && !rt.signal.aborted)
+		for (const event of reofferEvents(record)) await rt.hub.emit(event);
 	if (!record.ended && !rt.signal.aborted && pendingLearnerCalls(record.messages).length === 0)
 		await openRevoteIfDue(rt, state);
 	if (recapped && !record.ended && pendingLearnerCalls(record.messages).length === 0)

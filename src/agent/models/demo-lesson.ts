@@ -167,3 +167,7 @@ export const PROBE_FAREWELL = "Thanks, that gives me a clear picture. Let's buil
 /** What the demo says when the learner types something it cannot understand. */
 export const DEMO_CANNOT_CHAT =
 	"I'm the demo model, so I can't really read free-form messages; let's carry on with the lesson.";
+
+/** The demo's reply to a message typed while a question is open (it cannot answer questions; the question stays open). */
+export const DEMO_HELD =
+	"I'm the demo model, so I can't answer questions in my own words; the question is still open for you: answer it, ask for a hint, or pick Not sure.";
