@@ -350,6 +350,8 @@ export const de: Record<MessageKey, string> = {
 	"play.menuShow": "die Antwort zeigen",
 	"play.menuPause": "hier pausieren (später weitermachen)",
 	"play.menuEnd": "die Lektion beenden",
+	"play.menuSay": "eine Antwort oder eine Frage tippen",
+	"play.sayPrompt": "Deine Worte:",
 	"play.endNo": "Nein, weitermachen",
 	"play.endYes": "Ja, die Lektion beenden",
 	"play.pickPrompt": "Deine Antwort (Pfeiltasten oder ein Buchstabe, dann Enter)",

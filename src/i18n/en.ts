@@ -346,6 +346,8 @@ export const en = {
 	"play.menuShow": "show the answer",
 	"play.menuPause": "pause here (resume later)",
 	"play.menuEnd": "end the lesson",
+	"play.menuSay": "type an answer or a question",
+	"play.sayPrompt": "Your words:",
 	"play.endNo": "No, go on",
 	"play.endYes": "Yes, end the lesson",
 	"play.pickPrompt": "Your answer (arrow keys or a letter, then Enter)",

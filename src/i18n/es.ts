@@ -345,6 +345,8 @@ export const es: Record<MessageKey, string> = {
 	"play.menuShow": "mostrar la respuesta",
 	"play.menuPause": "pausar aquí (seguir más tarde)",
 	"play.menuEnd": "terminar la lección",
+	"play.menuSay": "escribir una respuesta o una pregunta",
+	"play.sayPrompt": "Tus palabras:",
 	"play.endNo": "No, seguir",
 	"play.endYes": "Sí, terminar la lección",
 	"play.pickPrompt": "Tu respuesta (flechas o una letra, luego Enter)",
