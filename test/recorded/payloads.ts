@@ -95,3 +95,19 @@ export function eventOf(envelope: Json): Json {
 	if (!isObject(envelope.event)) throw new Error("not an event_callback envelope");
 	return envelope.event;
 }
+
+/** The dotted paths (array items by index) where `adapted` differs from `original`: what a replay rewrote. */
+export function changedPaths(original: unknown, adapted: unknown, at = ""): string[] {
+	if (Object.is(original, adapted)) return [];
+	const both = (v: unknown) => typeof v === "object" && v !== null;
+	if (!both(original) || !both(adapted) || Array.isArray(original) !== Array.isArray(adapted)) return [at];
+	const a = original as Record<string, unknown>;
+	const b = adapted as Record<string, unknown>;
+	const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+	return keys.flatMap((k) => changedPaths(a[k], b[k], at === "" ? k : `${at}.${k}`));
+}
+
+/** The fields a replay rewrote, as the manifest must list them (sorted). */
+export function listedAdaptations(entry: RecordedEntry): string[] {
+	return entry.adapted.map((a) => a.field).sort();
+}
