@@ -14,7 +14,7 @@ import { createMemoryStateStore } from "../../src/agent/index.ts";
 import type { HandleResult, LearnerEvent } from "../../src/core/contracts/events.ts";
 import { type FakeDiscord, type FakeInteraction, startFakeDiscord } from "../../testkit/fakes/discord.ts";
 import { stubRenderer } from "../../testkit/stub-renderer.ts";
-import { customIds, type RecordingLogger, recordingLogger, waitForControl } from "../adapters/discord/helpers.ts";
+import { type RecordingLogger, recordingLogger, waitForControl } from "../adapters/discord/helpers.ts";
 import { FakeTutor } from "../adapters/lesson/fake-tutor.ts";
 import { changedPaths, entriesOf, listedAdaptations, type RecordedEntry, readObject } from "./payloads.ts";
 
