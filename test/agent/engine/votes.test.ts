@@ -7,9 +7,9 @@
  */
 
 import { afterAll, describe, expect, it } from "vitest";
-import type { TimerFunctions } from "../../../src/agent/engine/votes.ts";
 import { REVOTE_HOLD_TEXT, REVOTE_SUFFIX } from "../../../src/agent/engine/votes.ts";
 import type { AnswerResult } from "../../../src/core/contracts/events.ts";
+import { manualTimers } from "../../fixtures/manual-timers.ts";
 import { assessmentInput, harness, planMermaid, scriptedModel, tempDir, toolResultsSent } from "../helpers.ts";
 
 const dir = tempDir();
@@ -26,28 +26,6 @@ const check = {
 	options: ["1/2", "2/8", "4/2"],
 	correctAnswer: "1/2",
 };
-
-/** Timers the test fires by hand (no waiting on a clock). */
-function manualTimers() {
-	const pending = new Map<number, { fire: () => void; ms: number }>();
-	let n = 0;
-	const fns: TimerFunctions = {
-		setTimeout: (fire, ms) => {
-			pending.set(++n, { fire, ms });
-			return n;
-		},
-		clearTimeout: (handle) => void pending.delete(handle as number),
-	};
-	return {
-		fns,
-		waits: () => [...pending.values()].map((t) => t.ms),
-		fireAll() {
-			const all = [...pending.values()];
-			pending.clear();
-			for (const t of all) t.fire();
-		},
-	};
-}
 
 describe("group votes", () => {
 	it("votes privately, changes a vote, tallies when all voted, discusses a split, revotes once", async () => {
