@@ -39,14 +39,6 @@ import { firstRoundId, REVOTE_SUFFIX, SPLIT_NEXT, WRONG_NEXT } from "./revote.ts
 import type { SessionState } from "./session-state.ts";
 import { findToolCall, toolParts } from "./transcript.ts";
 
-export {
-	holdForRevote,
-	openRevoteIfDue,
-	REVOTE_HOLD_TEXT,
-	REVOTE_SUFFIX,
-	revotePending,
-} from "./revote.ts";
-
 /** The timer functions the votes run on (injected in tests). */
 export interface TimerFunctions {
 	setTimeout(fire: () => void, ms: number): unknown;

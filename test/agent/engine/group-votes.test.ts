@@ -160,6 +160,12 @@ describe("a split holds the lesson until its revote", () => {
 		const next = h.events.filter((e) => e.type === "quiz").at(-1) as Extract<TutorEvent, { type: "quiz" }>;
 		expect(next.toolCallId).not.toContain(id);
 		expect(h.of("error")).toEqual([]);
+		// Nothing was said twice in the whole lesson, and every question was asked once (its revote aside).
+		const texts = h.of("text").map((e) => e.text);
+		expect(new Set(texts).size).toBe(texts.length);
+		const asked = h.of("quiz").map((q) => q.input.question);
+		expect(asked.filter((q) => q === split?.input.question)).toHaveLength(2);
+		expect(new Set(asked).size).toBe(asked.length - 1);
 		await h.tutor.close();
 	});
 });

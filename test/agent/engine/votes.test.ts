@@ -7,7 +7,7 @@
  */
 
 import { afterAll, describe, expect, it } from "vitest";
-import { REVOTE_HOLD_TEXT, REVOTE_SUFFIX } from "../../../src/agent/engine/votes.ts";
+import { REVOTE_HOLD_TEXT, REVOTE_SUFFIX } from "../../../src/agent/engine/revote.ts";
 import type { AnswerResult } from "../../../src/core/contracts/events.ts";
 import { manualTimers } from "../../fixtures/manual-timers.ts";
 import { assessmentInput, harness, planMermaid, scriptedModel, tempDir, toolResultsSent } from "../helpers.ts";
