@@ -24,6 +24,7 @@ import { isAnswer, outcomeOf } from "../../core/outcome.ts";
 import { findAssessment } from "../../core/phases.ts";
 import { parseQuizInput } from "../../core/tool-parts.ts";
 import { REVOTE_SUFFIX } from "../../core/votes.ts";
+import { ANONYMOUS_PARTICIPANT } from "../engine/anonymise.ts";
 import { latestPlanTree, toolParts } from "../engine/transcript.ts";
 import type { LessonMessage, SessionRecord } from "../store/types.ts";
 
@@ -95,14 +96,11 @@ function misconceptionsOf(messages: readonly LessonMessage[]): string[] {
 	return out;
 }
 
-/** Who gives a participant id no profile (forget-me's stand-in, engine/anonymise.ts). */
-const ANONYMOUS = "anonymous";
-
 /** Everyone who took part in a lesson: the learner first, then whoever wrote, voted or answered, in order. */
 export function lessonParticipants(record: SessionRecord): Participant[] {
 	const byId = new Map<string, Participant>();
 	const add = (who: { id?: unknown; name?: unknown } | undefined) => {
-		if (typeof who?.id !== "string" || who.id === "" || who.id === ANONYMOUS) return;
+		if (typeof who?.id !== "string" || who.id === "" || who.id === ANONYMOUS_PARTICIPANT) return;
 		const name = typeof who.name === "string" ? who.name : byId.get(who.id)?.name;
 		byId.set(who.id, { id: who.id, ...(name !== undefined ? { name } : {}) });
 	};

@@ -137,8 +137,11 @@ export function answeredCard(event: AnsweredEvent, locale: Locale = DEFAULT_LOCA
 			Array.isArray(vote?.tie) && vote.tie.length >= 2
 				? vote.tie.filter((a) => typeof a === "string").slice(0, MAX_TIED_SHOWN)
 				: [];
-		let chosen = tie.length > 0 ? -1 : choices.findIndex((c) => c.text === answer);
-		if (chosen < 0 && tie.length === 0) chosen = choices.findIndex((c) => norm(c.text) === norm(answer));
+		let chosen = -1;
+		if (tie.length === 0) {
+			chosen = choices.findIndex((c) => c.text === answer);
+			if (chosen < 0) chosen = choices.findIndex((c) => norm(c.text) === norm(answer));
+		}
 		const { correct: _verdict, ...unjudged } = flags;
 		const card: AnsweredCard = {
 			...base,

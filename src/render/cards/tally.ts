@@ -3,9 +3,9 @@
  * with a bar, the right option marked when it is revealed (check quizzes, and
  * not while a revote follows), a tie said as a tie, why a revote follows (a
  * split, or a wrong answer: a second vote before any reveal), and who chose
- * what only when the server's `vote_names` setting says so. Bounded by construction: each option line and
- * the names line are cut, so the card always fits one Discord message (2000)
- * and one Slack section (3000).
+ * what only when the server's `vote_names` setting says so. Bounded by
+ * construction: each option line, the tie line and the names line are cut, so
+ * the card always fits one Discord message (2000) and one Slack section (3000).
  */
 
 import type { VoteOutcome } from "../../core/votes.ts";
