@@ -30,6 +30,8 @@ export const de: Record<MessageKey, string> = {
 		"Für diese Frage gibt es keine Buttons: antworte im Thread mit dem Buchstaben deiner Antwort.",
 	"card.noButtonsText": "Für diese Frage gibt es keine Buttons: antworte im Thread mit deiner Antwort.",
 	"card.someone": "jemand",
+	"card.theGroup": "die Gruppe ({votes})",
+	"card.answeredTie": "{who}: Gleichstand zwischen {what}, keine Antwort hat die meisten Stimmen.",
 	"card.skippedShort": "übersprungen",
 	"form.title": "Deine Antwort",
 	"form.label": "Deine Antwort",
@@ -495,6 +497,9 @@ export const de: Record<MessageKey, string> = {
 	"tally.timeUp": " (Zeit abgelaufen)",
 	"tally.more": "…und {count} weitere",
 	"tally.split": "Die Gruppe ist geteilter Meinung: Der Tutor bespricht es, dann stimmt ihr noch einmal ab.",
+	"tally.tie": "Gleichstand zwischen {answers}.",
+	"tally.again":
+		"Noch nicht: Der Tutor fragt, wie ihr darauf gekommen seid, dann stimmt ihr noch einmal ab, bevor eine Antwort gezeigt wird.",
 	"reminder.heading": "Zeit zum Wiederholen",
 	"reminder.due.one": "{count} Idee ist zur Wiederholung fällig: ein paar Minuten jetzt halten sie frisch.",
 	"reminder.due.other": "{count} Ideen sind zur Wiederholung fällig: ein paar Minuten jetzt halten sie frisch.",

@@ -34,6 +34,8 @@ export const en = {
 		"Buttons are unavailable for this question: reply in the thread with the letter of your answer.",
 	"card.noButtonsText": "Buttons are unavailable for this question: reply in the thread with your answer.",
 	"card.someone": "someone",
+	"card.theGroup": "the group ({votes})",
+	"card.answeredTie": "{who} tied between {what}: no answer has the most votes.",
 	"card.skippedShort": "skipped",
 	// The answer form.
 	"form.title": "Your answer",
@@ -479,6 +481,8 @@ export const en = {
 	"tally.timeUp": " (time's up)",
 	"tally.more": "…and {count} more",
 	"tally.split": "The group is split: the tutor talks it through, then you vote again.",
+	"tally.tie": "It's a tie between {answers}.",
+	"tally.again": "Not yet: the tutor asks what led you there, then you vote again before any answer is shown.",
 	"reminder.heading": "Time to review",
 	"reminder.due.one": "{count} idea is due for review: a few minutes now keeps it.",
 	"reminder.due.other": "{count} ideas are due for review: a few minutes now keeps them.",

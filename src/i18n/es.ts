@@ -29,6 +29,8 @@ export const es: Record<MessageKey, string> = {
 	"card.noButtonsLetter": "No hay botones para esta pregunta: responde en el hilo con la letra de tu respuesta.",
 	"card.noButtonsText": "No hay botones para esta pregunta: responde en el hilo con tu respuesta.",
 	"card.someone": "alguien",
+	"card.theGroup": "el grupo ({votes})",
+	"card.answeredTie": "{who}: empate entre {what}, ninguna respuesta tiene más votos.",
 	"card.skippedShort": "omitida",
 	"form.title": "Tu respuesta",
 	"form.label": "Tu respuesta",
@@ -482,6 +484,9 @@ export const es: Record<MessageKey, string> = {
 	"tally.timeUp": " (se acabó el tiempo)",
 	"tally.more": "…y {count} más",
 	"tally.split": "El grupo está dividido: el tutor lo comenta y luego votáis de nuevo.",
+	"tally.tie": "Empate entre {answers}.",
+	"tally.again":
+		"Todavía no: el tutor pregunta qué os llevó ahí y luego votáis de nuevo antes de que se muestre ninguna respuesta.",
 	"reminder.heading": "Hora de repasar",
 	"reminder.due.one": "{count} idea toca repasarla: unos minutos ahora la mantienen.",
 	"reminder.due.other": "{count} ideas tocan repasarlas: unos minutos ahora las mantienen.",

@@ -20,10 +20,10 @@ import { runModelStep } from "./model-step.ts";
 import { save, saveUntilStored } from "./persist.ts";
 import { markRefused, refusedNotice, requestMessages } from "./pictures.ts";
 import { addMessageUsage } from "./record-edit.ts";
+import { holdForRevote, openRevoteIfDue, revotePending } from "./revote.ts";
 import type { SessionState } from "./session-state.ts";
 import { settleStep } from "./settle-step.ts";
 import { pendingLearnerCalls, probeConcluded } from "./transcript.ts";
-import { holdQuestionsForRevote, openRevoteIfDue } from "./votes.ts";
 
 const NO_USAGE: StepUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
 
@@ -156,15 +156,17 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 				break;
 			}
 			const at = rt.now().toISOString();
+			// Group lessons: while a revote is due this turn is the discussion, nothing else (revote.ts).
+			const discussing = revotePending(record.messages) !== undefined;
 			const settled = settleStep({
 				record,
 				agent,
-				// Group lessons: a split vote's revote comes before any new question.
-				// A question kept open (the learner asked something first) is answered before anything new is asked.
+				// Group lessons: a due revote's discussion comes first (engine/revote.ts); a question kept open (the
+				// learner asked something first) is answered before anything new is asked (held-open.ts).
 				content: refuseWhileHeld(
 					record,
 					(name) => agent.tools.get(name)?.learner === true,
-					holdQuestionsForRevote(record.messages, (name) => agent.tools.get(name)?.learner === true, outcome.content),
+					holdForRevote(record.messages, outcome.content),
 				),
 				draftId,
 				freshMessage: () => ({
@@ -177,7 +179,9 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 			draftId = settled.draftId;
 			if (draftId !== undefined) addMessageUsage(record, draftId, outcome.usage);
 			if (settled.recap) recapped = true;
-			const more = settled.learnerPending === 0 && (settled.probeDone || settled.toolCalls > 0);
+			// The discussion ends with its first words: the revote opens, and no step runs past it.
+			const discussed = discussing && outcome.content.some((c) => c.type === "text" && c.text.trim() !== "");
+			const more = !discussed && settled.learnerPending === 0 && (settled.probeDone || settled.toolCalls > 0);
 			// The last step's save also closes the turn (one write per step).
 			if (!more) closeTurn(record);
 			// Questions saved by this step but not yet posted: a crash before they are posted re-posts them on restart.

@@ -21,6 +21,7 @@ import type {
 import { GRADE_OUTPUT_NAME } from "../../core/contracts/side-calls.ts";
 import { isHeldOutput, parseLateAnswer } from "../../core/late-answer.ts";
 import { outcomeOf } from "../../core/outcome.ts";
+import { REVOTE_SUFFIX } from "../../core/votes.ts";
 import { demoGrade } from "./demo-grader.ts";
 import { demoHintReply } from "./demo-hints.ts";
 import {
@@ -31,6 +32,7 @@ import {
 	type DemoAnswer,
 	type DemoStep,
 	demoAssessment,
+	demoDiscussion,
 	demoGreeting,
 	demoPath,
 	PROBE_FAREWELL,
@@ -167,8 +169,12 @@ function teachReply(calls: RecordedCall[], results: Map<string, DemoAnswer>, typ
 	const steps = teachSteps(demoPath(probeAnswers(calls, results)));
 	const mine = calls.filter((c) => c.agent === "teach");
 	const last = mine.at(-1);
+	// A group's vote that is voted again: this turn is the discussion (no call); the same question re-opens.
+	const voted = last && results.get(last.toolCallId);
+	if (voted?.revote && !last?.toolCallId.endsWith(REVOTE_SUFFIX))
+		return { text: `${typed}${demoDiscussion(voted.revote)}`.trim() };
 	const next = nextStep(mine, results);
-	const reaction = typed + (next > 0 ? reactionTo(steps[next - 1], last && results.get(last.toolCallId)) : "");
+	const reaction = typed + (next > 0 ? reactionTo(steps[next - 1], voted) : "");
 	if (next < steps.length) return withStep("teach", next, reaction, steps[next]);
 	// After the recap, text with no question ends the turn, and with it the lesson.
 	return { text: `${typed}${DEMO_FAREWELL}`.trim() };
@@ -284,7 +290,9 @@ function answerOf(value: unknown): DemoAnswer {
 	const v = value as Record<string, unknown>;
 	const answer: DemoAnswer = {};
 	if (typeof v.answer === "string") answer.answer = v.answer;
-	answer.outcome = outcomeOf(v).kind;
+	const outcome = outcomeOf(v);
+	answer.outcome = outcome.kind;
+	if (outcome.tally === "split") answer.revote = (v.vote as { split?: unknown }).split === true ? "split" : "wrong";
 	if (v.judged === "grader" && typeof v.reason === "string") answer.reason = v.reason.slice(0, 200);
 	if (v.ok === false || typeof v.error === "string") answer.error = true;
 	return answer;
