@@ -56,6 +56,8 @@ interface MathSide {
 	logs: Set<string>;
 	/** A plain number (no operator, function or variable). */
 	plain: boolean;
+	/** Functions and powers it holds (`sin(30)`, `√16`, `2^3`): its numbers are not its value. */
+	calls: number;
 }
 
 const FUNCTIONS: Record<string, (x: number) => number> = {
@@ -189,6 +191,7 @@ class Reader {
 	logs = new Set<string>();
 	ambiguous = false;
 	bigO = false;
+	calls = 0;
 
 	read(node: MathNode, depth: number): Expr | undefined {
 		if (++this.nodes > MAX_NODES || depth > MAX_DEPTH) return undefined;
@@ -238,6 +241,7 @@ class Reader {
 		}
 		const op = BINARY[n.fn];
 		if (!op || !first || !second || n.args.length !== 2) return undefined;
+		if (op === "^") this.calls++;
 		// 1/2x and e^2x: mathjs reads (1/2)·x and e²·x; many learners mean 1/(2x) and e^(2x). x^1/2: x/2 or √x?
 		if (n.implicit && (bareDivision(first) || barePower(first))) this.ambiguous = true;
 		// 1/2x read as 1/(2x) by mathjs in some spellings: a product without a sign next to a division is read two ways.
@@ -259,6 +263,7 @@ class Reader {
 		const inner = this.read(arg, depth + 1);
 		if (!inner) return undefined;
 		if (FUNCTIONS[name]) {
+			this.calls++;
 			if (LOG_NAMES.has(name)) this.logs.add(name);
 			return { k: "fn", name, a: inner };
 		}
@@ -312,6 +317,7 @@ export function readMath(raw: string, locale: Locale = "en"): MathSide | undefin
 		ambiguous: reader.ambiguous,
 		bigO: reader.bigO,
 		logs: reader.logs,
+		calls: reader.calls,
 		plain: /^[+-]?\d+(?:\.\d+)?$/.test(text),
 	});
 	if (parts.length === 1) {
@@ -424,6 +430,11 @@ function varsOf(e: Expr, into = new Set<string>()): Set<string> {
 
 const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean =>
 	a.size === b.size && [...a].every((x) => b.has(x));
+
+/** The answer computes a value (`sin(30)`, `√16`, `2^3`): a number in it is not the answer's value. */
+export function computesValue(raw: string, locale: Locale = "en"): boolean {
+	return (readMath(raw, locale)?.calls ?? 0) > 0;
+}
 
 /**
  * Does a typed answer say the expected one as math? `same` (equivalent), `different` (conclusively another

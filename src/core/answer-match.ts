@@ -11,7 +11,7 @@
  */
 
 import { DEFAULT_LOCALE, type Locale } from "../i18n/index.ts";
-import { compareMath } from "./answer-expressions.ts";
+import { compareMath, computesValue } from "./answer-expressions.ts";
 import {
 	CORRECT_WORDS,
 	extendsTerm,
@@ -257,7 +257,9 @@ function judgeContent(given: ReadAnswer, candidate: ReadAnswer): CandidateVerdic
 	const math = compareMath(given.raw, candidate.raw, given.locale);
 	if (math === "same") return "match";
 	const open = verdict === "none" || (verdict === "unclear" && expectedNumber(candidate) === undefined);
-	return math === "different" && open ? "mismatch" : verdict;
+	if (math === "different") return open ? "mismatch" : verdict;
+	// sin(30) for 1/2, √16 for 4: the number in it is not its value (degrees? the grader reads it).
+	return verdict === "mismatch" && computesValue(given.raw, given.locale) ? "unclear" : verdict;
 }
 
 function judgeWords(given: ReadAnswer, candidate: ReadAnswer): CandidateVerdict {
