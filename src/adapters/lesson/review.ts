@@ -33,6 +33,8 @@ export const REVIEW_MAX_MS = 10 * 60_000;
 /** How long a rewording may take before the original question is asked. */
 const REPHRASE_MS = 4_000;
 const STATE_TTL_MS = 24 * 60 * 60_000;
+/** Longest echo of a private answer in its feedback. */
+const ECHO_CHARS = 200;
 /** The tool call id prefix of a private review's controls: `lh-review:<review id>:<question index>`. */
 const CONTROL_PREFIX = "lh-review:";
 
@@ -251,8 +253,10 @@ export function createReviewFlow(deps: ReviewDeps): ReviewFlow {
 		s.done = s.index >= s.items.length;
 		await save(id, s);
 		const line = feedbackLine(judged, item, locale);
-		// A private answer was typed in a form nobody sees afterwards: the feedback says what it was.
-		await out.say(s.private ? `${t(locale, "review.yourAnswer", { answer: text.trim() })}\n${line}` : line);
+		// A private answer was typed in a form nobody sees afterwards: the feedback says what it was (its first line).
+		const typed = text.trim().replace(/\s+/g, " ");
+		const echo = typed.length > ECHO_CHARS ? `${typed.slice(0, ECHO_CHARS - 1)}…` : typed;
+		await out.say(s.private ? `${t(locale, "review.yourAnswer", { answer: echo })}\n${line}` : line);
 		if (s.done) await closing(out, s);
 		else await out.ask(s);
 		logger.debug({ review: id, outcome, judged: judged.kind }, `${port.name}: review answer graded`);
