@@ -267,10 +267,11 @@ export function createReviewFlow(deps: ReviewDeps): ReviewFlow {
 	const privateReview = async (
 		actor: Actor,
 		controlId: string,
+		read: (reviewId: string) => Promise<ReviewState | undefined> = load,
 	): Promise<{ reviewId: string; s: ReviewState } | { refused: HandleResult } | undefined> => {
 		const control = parseControl(controlId);
 		if (!control) return undefined;
-		const s = await load(control.reviewId);
+		const s = await read(control.reviewId);
 		const locale = s ? localeOf(s) : (actor.locale ?? DEFAULT_LOCALE);
 		const refuse = async (code: "ended" | "not-allowed" | "already-answered", key: Parameters<typeof t>[1]) => {
 			const message = t(locale, key);
@@ -366,7 +367,19 @@ export function createReviewFlow(deps: ReviewDeps): ReviewFlow {
 		choose: (actor, controlId, index) => answerPrivately(actor, controlId, (s) => s.items[s.index]?.options?.[index]),
 
 		async openForm(actor, controlId) {
-			const found = await privateReview(actor, controlId);
+			const control = parseControl(controlId);
+			if (!control) return false;
+			// The form must be the click's first response (Discord: within 3 s): a slow store opens it anyway, unworded
+			// (its submit is checked like any answer).
+			const read = await within(
+				load(control.reviewId).then((s) => ({ s })),
+				port.limits.formPrecheckMs,
+			);
+			if (!read) {
+				await actor.openForm?.({ threadId: "", toolCallId: controlId, question: "" });
+				return true;
+			}
+			const found = await privateReview(actor, controlId, async () => read.s);
 			if (!found) return false;
 			if ("refused" in found) return true;
 			const item = found.s.items[found.s.index] as AskedItem;

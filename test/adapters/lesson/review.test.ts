@@ -55,14 +55,19 @@ function setup(options: { privately?: boolean; grader?: MockLanguageModelV3 } = 
 		...(options.grader ? { grade: createAnswerGrader(options.grader, { maxRetries: 0 }) } : {}),
 	});
 	const port = { ...recordingPort(), ...(options.privately ? { reviewsPrivately: true } : {}) };
-	const review = createReviewFlow({
-		port,
+	// The review's own store; after `stall()` its reads never answer (a store that hangs).
+	const memory = createMemoryStateStore(() => NOW);
+	let stalled = false;
+	const state = { ...memory, get: (key: string) => (stalled ? new Promise<never>(() => {}) : memory.get(key)) };
+	const review = createReviewFlow({ port, learning, state, logger: silentLogger, now });
+	return {
 		learning,
-		state: createMemoryStateStore(() => NOW),
-		logger: silentLogger,
-		now,
-	});
-	return { learning, port, review };
+		port,
+		review,
+		stall: () => {
+			stalled = true;
+		},
+	};
 }
 
 /** What a thread received: the texts of its posted cards. */
@@ -204,5 +209,17 @@ describe("the review in the member's private replies", () => {
 		expect(await review.choose(me.actor, "t2", 0)).toBeUndefined();
 		expect(await review.openForm(me.actor, "lh-forget-me")).toBe(false);
 		expect(await review.submit(me.actor, "lh-review:not-a-review:0", "6")).toBeUndefined();
+	});
+
+	it("opens the Answer form in time when the store does not answer (its submit is checked later)", async () => {
+		const { learning, review, stall } = setup({ privately: true });
+		await learning.recordLesson(fractionsRecord({ sessionId: "rec:l", learnerId: "u1" }));
+		const me = privateActor("u1");
+		await review.start(me.actor, { community: "g", channelId: "c" });
+		const first = me.cards[0] as QuestionCard;
+		stall();
+		expect(await review.openForm(me.actor, first.toolCallId)).toBe(true);
+		expect(me.forms).toEqual([{ threadId: "", toolCallId: first.toolCallId, question: "" }]);
+		expect(me.notices).toEqual([]);
 	});
 });
