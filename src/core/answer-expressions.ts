@@ -6,15 +6,15 @@
  * `e`, + - * / ^, and a few one-argument functions) and compared by
  * evaluating both sides, with our own evaluator, at a fixed set of sample
  * points: mathjs never evaluates learner text. TeX as models write it
- * (`\frac{1}{2}`, `\sqrt{x}`, `e^{2x}`) is read as the same math. Bounded: at most
- * MAX_EXPRESSION_CHARS characters, MAX_NODES nodes and MAX_DEPTH levels a side,
- * SAMPLES points; so an answer costs a few thousand steps at most.
+ * (`\frac{1}{2}`, `\sqrt{x}`, `e^{2x}`) is read as the same math. Bounded: at
+ * most MAX_EXPRESSION_CHARS characters, MAX_NODES nodes and MAX_DEPTH levels a
+ * side, SAMPLES points; so an answer costs a few thousand steps at most.
  *
  * The verdict is `same`, `different` or undefined (not math, or not decidable).
  * `different` is given only when it cannot be a notation slip: both sides are
  * expressions (not equations) in the same variables, and neither is written in
- * a form readers take two ways (`1/2x`, `e^2x`, `x^1/2`, `-x^2`, `log` against
- * `ln`, big-O). Numbers without variables are never `different` here (degrees
+ * a form readers take two ways (`1/2x`, `e^2x`, `x^1/2`, `log` against `ln`,
+ * big-O). Numbers without variables are never `different` here (degrees
  * or radians? the number judge and the grader decide), and an arithmetic
  * expression typed for a bare number is not its value (`3*4` for `12`).
  */
