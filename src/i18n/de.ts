@@ -466,9 +466,14 @@ export const de: Record<MessageKey, string> = {
 	"review.over": "Diese Wiederholung ist vorbei.",
 	"review.timeUp": "Die Zeit für diese Wiederholung ist um (sie bleibt absichtlich kurz).",
 	"review.right": "✅ Richtig: {answer}. Das kommt später wieder als beim letzten Mal.",
-	"review.wrong": "Nicht ganz: die Antwort ist **{answer}**. Das kommt früher wieder.",
+	"review.wrong": "Nicht ganz: die Antwort ist **{answer}**.{why} Das kommt früher wieder.",
 	"review.unread":
-		"Nicht ganz (das konnte ich nicht als Antwort lesen): die Antwort ist **{answer}**. Das kommt früher wieder.",
+		"Nicht ganz (das konnte ich nicht als Antwort lesen): die Antwort ist **{answer}**.{why} Das kommt früher wieder.",
+	"review.dontKnow":
+		"Noch nicht gewusst, und das ist in Ordnung: die Antwort ist **{answer}**.{why} Das kommt früher wieder.",
+	"review.why": "Warum: {why}",
+	"review.stale": "Diese Frage ist schon beantwortet: antworte auf die neueste.",
+	"review.yourAnswer": "Deine Antwort: {answer}",
 	"progress.none": "Noch keine Lektionen: starte eine mit /lesson start, dann erscheint hier dein Fortschritt.",
 	"progress.topic": "• {topic}: {learned} gelernt, {shaky} wackelig, {notYet} noch nicht{due}",
 	"progress.topicDue": ", {count} zur Wiederholung fällig",

@@ -9,6 +9,7 @@
 import type { Participant } from "../../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
+import type { Locale } from "../../i18n/index.ts";
 import { stateKeys } from "../store/keys.ts";
 import type { PictureStore } from "../store/picture-store.ts";
 import type { StateStore } from "../store/state-store.ts";
@@ -16,6 +17,7 @@ import type { SessionRecord, SessionStore } from "../store/types.ts";
 import { learnerKeyOf, lessonFacts, lessonParticipants } from "./lesson-facts.ts";
 import { priorKnowledge } from "./prior-note.ts";
 import { type LearnerProfile, ProfileStore, type ReviewItem } from "./profile-store.ts";
+import { type AnswerGrader, judgeReviewAnswer, type ReviewJudgement, type ReviewQuestion } from "./review-judge.ts";
 import { createScheduler, type ReviewOutcome, type Scheduler } from "./schedule.ts";
 
 export type { LearnerProfile, ProfileLesson, ReviewItem } from "./profile-store.ts";
@@ -43,6 +45,8 @@ export interface LearningOptions {
 	scheduler?: Scheduler;
 	/** Days lessons are kept where a community set no retention (LEARNHARNESS_RETENTION_DAYS; default DEFAULT_RETENTION_DAYS). */
 	defaultRetentionDays?: number;
+	/** The grader for review answers the judge leaves open (review-judge.ts createAnswerGrader); without it they are misses. */
+	grade?: AnswerGrader;
 }
 
 /** The due items of a learner and what comes after them. */
@@ -89,6 +93,8 @@ export interface Learning {
 	items(key: string): Promise<ReviewItem[]>;
 	/** Up to `limit` due items, most overdue first. */
 	due(key: string, limit?: number): Promise<DueReview>;
+	/** Judge a typed review answer as a lesson judges a typed quiz answer: the judge, then the grader. Never rejects. */
+	judge(item: ReviewQuestion, text: string, locale?: Locale): Promise<ReviewJudgement>;
 	/** Feed one review's outcome to the scheduler; the item as rescheduled (undefined when it is gone). */
 	grade(key: string, itemId: string, outcome: ReviewOutcome): Promise<ReviewItem | undefined>;
 	/** A community's report rows (members with a lesson there), in member then start order. */
@@ -260,6 +266,8 @@ export function createLearning(options: LearningOptions): Learning {
 				...(next !== undefined ? { nextDue: new Date(next).toISOString() } : {}),
 			};
 		},
+
+		judge: (item, text, locale) => judgeReviewAnswer(item, text, locale, options.grade),
 
 		grade(key, itemId, outcome) {
 			return serial(key, async () => {

@@ -36,6 +36,8 @@ export interface ReviewSeed {
 	correctAnswer: string;
 	options?: string[];
 	acceptedAnswers?: string[];
+	/** Why the answer is right (the quiz's explanation): the review's line when it is missed. */
+	explanation?: string;
 	mastery: Exclude<NodeMastery, "not-yet">;
 }
 
@@ -184,6 +186,7 @@ export function lessonFacts(record: SessionRecord, member?: Participant): Lesson
 			...(input.acceptedAnswers && input.acceptedAnswers.length > 0
 				? { acceptedAnswers: [...input.acceptedAnswers] }
 				: {}),
+			...(input.explanation ? { explanation: input.explanation } : {}),
 			mastery: verdict,
 		});
 	}

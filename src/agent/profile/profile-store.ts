@@ -55,6 +55,8 @@ export interface ReviewItem {
 	correctAnswer: string;
 	options?: string[];
 	acceptedAnswers?: string[];
+	/** Why the answer is right (the lesson's quiz explanation), shown when the review misses it. */
+	explanation?: string;
 	card: StoredCard;
 }
 
@@ -128,6 +130,7 @@ function parseItem(v: unknown): ReviewItem | undefined {
 		correctAnswer: v.correctAnswer,
 		...(options ? { options } : {}),
 		...(accepted ? { acceptedAnswers: accepted } : {}),
+		...(str(v.explanation) ? { explanation: v.explanation } : {}),
 		card,
 	};
 }
