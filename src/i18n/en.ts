@@ -389,6 +389,7 @@ export const en = {
 	"engine.movedOn": "The lesson moved on from that question.",
 	"engine.voteClosed": "The vote on that question has closed, so your vote was not counted; the tally is on its way.",
 	"engine.helpQuizOnly": "Hints and help are for quiz questions.",
+	"engine.helpInVote": "During a group vote, ask the group or the tutor in the thread; the vote stays open.",
 	"engine.maxHints": "That question had {max} hints already: try an answer, or Show answer.",
 	"engine.answerEmpty": "The answer is empty.",
 	"engine.answerTooLong": "The answer is too long; keep it under {max} characters.",

@@ -16,6 +16,9 @@ import { findToolCall, pendingLearnerCalls, toolNameOf } from "./transcript.ts";
 import { readTypedLine } from "./typed-reading.ts";
 import { isVote, voteJob } from "./votes.ts";
 
+/** A member's "Not sure" on a group vote: their ballot (does not know, never a guess). */
+const NOT_SURE_BALLOT = { answer: "Not sure", correct: false, notSure: true } as const;
+
 /** Longest typed message we accept. */
 export const MAX_MESSAGE_CHARS = 4000;
 
@@ -91,6 +94,13 @@ export function admit(state: SessionState, event: LearnerEvent, at = new Date().
 		const hints = record.struggle?.[event.toolCallId]?.hints.length ?? 0;
 		if (event.kind === "hint" && hints >= MAX_HINTS)
 			return refuse("invalid-answer", t(locale, "engine.maxHints", { max: MAX_HINTS }));
+		if (isVote(record, kind)) {
+			// A group vote closes on its tally, never on one member's click: their "Not sure" is their ballot, a hint
+			// is theirs to see, the rest is said in the thread (the vote stays open).
+			if (event.kind === "not-sure")
+				return { ok: true, ...voteJob(state, event.toolCallId, displayQuiz(found.part.input), NOT_SURE_BALLOT, event.by, at) };
+			if (event.kind !== "hint") return refuse("invalid-answer", t(locale, "engine.helpInVote"));
+		}
 		const job = { type: "help" as const, toolCallId: event.toolCallId, kind: event.kind, by: event.by };
 		return { ok: true, job };
 	}

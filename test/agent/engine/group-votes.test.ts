@@ -390,3 +390,33 @@ describe("every participant has their own row and their own mastery", () => {
 		await h.tutor.close();
 	});
 });
+
+describe("help on a group vote", () => {
+	it("a member's Not sure is their own ballot and Explain another way is refused: the vote stays open for the others", async () => {
+		const model = scriptedModel([
+			...opening,
+			{ text: "Vote, everyone.", calls: [{ name: "quiz", input: check, id: "t1" }] },
+		]);
+		const h = await harness(dir.path, model, {
+			timers: manualTimers().fns,
+			now: () => new Date("2026-02-01T09:00:00Z"),
+		});
+		const sessionId = "terminal:help-in-vote";
+		await h.tutor.startLesson({ sessionId, topic: "fractions", learner: ada, mode: "group" });
+		await h.tutor.idle(sessionId);
+		await gather(h, sessionId);
+		expect(await h.tutor.handle(sessionId, { type: "help", toolCallId: "t1", kind: "not-sure", by: bob })).toEqual({
+			ok: true,
+			vote: { answer: "Not sure", changed: false },
+		});
+		expect(await h.tutor.handle(sessionId, { type: "help", toolCallId: "t1", kind: "explain", by: cy })).toMatchObject({
+			ok: false,
+			code: "invalid-answer",
+		});
+		await h.tutor.idle(sessionId);
+		// Nothing closed: the question is open, and no one's click answered it for the group.
+		expect(h.of("answered")).toEqual([]);
+		expect((await h.tutor.getSession(sessionId))?.pending.map((p) => p.toolCallId)).toEqual(["t1"]);
+		await h.tutor.close();
+	});
+});
