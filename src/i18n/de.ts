@@ -398,7 +398,8 @@ export const de: Record<MessageKey, string> = {
 	"engine.movedOn": "Die Lektion ist über diese Frage hinaus.",
 	"engine.voteClosed":
 		"Die Abstimmung über diese Frage ist schon geschlossen, deine Stimme wurde nicht gezählt; das Ergebnis kommt gleich.",
-	"engine.helpInVote": "Während einer Gruppenabstimmung fragt ihr die Gruppe oder den Tutor im Thread; die Abstimmung bleibt offen.",
+	"engine.helpInVote":
+		"Während einer Gruppenabstimmung fragt ihr die Gruppe oder den Tutor im Thread; die Abstimmung bleibt offen.",
 	"engine.helpQuizOnly": "Hinweise und Hilfe gibt es nur für Quizfragen.",
 	"engine.maxHints": "Diese Frage hatte schon {max} Hinweise: versuch eine Antwort oder lass dir die Antwort zeigen.",
 	"engine.answerEmpty": "Die Antwort ist leer.",

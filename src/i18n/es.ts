@@ -389,7 +389,8 @@ export const es: Record<MessageKey, string> = {
 	"engine.movedOn": "La lección ya dejó atrás esa pregunta.",
 	"engine.voteClosed":
 		"La votación de esa pregunta ya se cerró, así que tu voto no se contó; el recuento llega enseguida.",
-	"engine.helpInVote": "Durante una votación del grupo, pregunta al grupo o al tutor en el hilo; la votación sigue abierta.",
+	"engine.helpInVote":
+		"Durante una votación del grupo, pregunta al grupo o al tutor en el hilo; la votación sigue abierta.",
 	"engine.helpQuizOnly": "Las pistas y la ayuda son para preguntas de quiz.",
 	"engine.maxHints": "Esa pregunta ya tuvo {max} pistas: intenta una respuesta o pide ver la respuesta.",
 	"engine.answerEmpty": "La respuesta está vacía.",

@@ -98,7 +98,10 @@ export function admit(state: SessionState, event: LearnerEvent, at = new Date().
 			// A group vote closes on its tally, never on one member's click: their "Not sure" is their ballot, a hint
 			// is theirs to see, the rest is said in the thread (the vote stays open).
 			if (event.kind === "not-sure")
-				return { ok: true, ...voteJob(state, event.toolCallId, displayQuiz(found.part.input), NOT_SURE_BALLOT, event.by, at) };
+				return {
+					ok: true,
+					...voteJob(state, event.toolCallId, displayQuiz(found.part.input), NOT_SURE_BALLOT, event.by, at),
+				};
 			if (event.kind !== "hint") return refuse("invalid-answer", t(locale, "engine.helpInVote"));
 		}
 		const job = { type: "help" as const, toolCallId: event.toolCallId, kind: event.kind, by: event.by };
