@@ -54,7 +54,7 @@ function gradedResult(
 	verdict: "correct" | "incorrect" | "unsure",
 	reason: string | undefined,
 ): AnswerResult {
-	const { correct: _c, judged: _j, reason: _r, ...rest } = undecided;
+	const { correct: _c, judged: _j, reason: _r, inThread: _t, ...rest } = undecided;
 	const why = reason !== undefined ? { reason } : {};
 	if (verdict === "unsure") return { ...rest, judged: "unsure", ...why };
 	return { ...rest, correct: verdict === "correct", judged: "grader", ...why };
@@ -79,7 +79,7 @@ export async function gradePending(rt: EngineContext, state: SessionState): Prom
 		const decided =
 			quiz && undecided && needsGrading("quiz", undecided) && decidedByJudge(quiz, undecided.answer, record.language);
 		if (quiz && undecided && decided) {
-			const { judged: _j, reason: _r, ...rest } = undecided;
+			const { judged: _j, reason: _r, inThread: _t, ...rest } = undecided;
 			events = settleVerdict(rt, state, toolCallId, quiz, undecided, { ...rest, ...decided, by: undecided.by });
 		} else if (quiz && undecided && needsGrading("quiz", undecided)) {
 			const request = gradeRequest(quiz, undecided.answer);
@@ -161,8 +161,10 @@ function settleVerdict(
 	toolCallId: string,
 	quiz: QuizToolInput,
 	recorded: AnswerResult,
-	result: AnswerResult,
+	verdict: AnswerResult,
 ): TutorEvent[] {
+	// The thread mark was for the grader: the recorded answer is the same whichever way it came.
+	const { inThread: _t, ...result } = verdict;
 	let events: TutorEvent[];
 	if (quiz.type === "check" && result.correct === false && result.revealed !== true && result.notSure !== true) {
 		reopenQuestion(state, toolCallId, recorded);

@@ -43,9 +43,7 @@ export function readTypedLine(
 	if (kind === "ask") {
 		const ask = displayAsk(found.part.input);
 		const verdict = ask ? resolveAskAnswer(ask, text, true, locale) : { ok: true as const, result: { answer: text } };
-		return verdict.ok
-			? { type: "answer", toolCallId, kind, result: { ...verdict.result, by, inThread: true } }
-			: undefined;
+		return verdict.ok ? { type: "answer", toolCallId, kind, result: { ...verdict.result, by } } : undefined;
 	}
 	const quiz = displayQuiz(found.part.input);
 	if (!quiz) return undefined;
@@ -54,5 +52,12 @@ export function readTypedLine(
 	const decided = typeof verdict.result.correct === "boolean" || verdict.result.notSure === true;
 	// Undecided and put as a question ("why sorted?", "is it the middle one?"): the learner is asking.
 	if (!decided && putAsQuestion(text)) return undefined;
-	return { type: "answer", toolCallId, kind, result: { ...verdict.result, by, inThread: true } };
+	// Undecided: the grader is told the words came from the thread (they may not be an answer at all); the mark
+	// goes with its verdict, so a decided answer is recorded the same whichever way it came.
+	return {
+		type: "answer",
+		toolCallId,
+		kind,
+		result: { ...verdict.result, by, ...(decided ? {} : { inThread: true }) },
+	};
 }

@@ -55,7 +55,10 @@ export interface AnswerResult {
 	by: Participant;
 	/** Set when the learner moved on (ended the lesson, a vote closed without them) instead of answering. */
 	skipped?: boolean;
-	/** Typed in the thread (not into the question's form): the grader also reads whether it is an answer at all. */
+	/**
+	 * Typed in the thread (not into the question's form) and waiting for the grader, which also reads whether it is
+	 * an answer at all; dropped with the verdict.
+	 */
 	inThread?: true;
 	/** The question stayed open over a turn: the model saw it pending and reads this result in a later message. */
 	deferred?: true;
