@@ -1,8 +1,8 @@
 /**
  * Events API: messages typed in a lesson thread reach the tutor (the engine decides who
  * may speak: the learner, or anyone in group mode), with the files shared with them
- * (subtype file_share: pictures for the tutor), and a mention with a topic starts a
- * lesson. Text is decoded at the edge (text.ts: Slack's escapes and control sequences). Bot messages,
+ * (subtype file_share: pictures for the tutor; Slack Connect's looked up with files.info,
+ * files.ts), and a mention with a topic starts a lesson. Text is decoded at the edge (text.ts: Slack's escapes and control sequences). Bot messages,
  * edits, deletions and join notices are ignored; Slack's retries
  * (deliveries.ts) and the app_mention/message pair of one mention are delivered once, also
  * across bot processes (the claim is in the shared store).
@@ -12,9 +12,9 @@ import type { App } from "@slack/bolt";
 import type { HandleResult, LessonMode, Participant } from "../../core/contracts/events.ts";
 import { DELIVERY_TTL_MS } from "../lesson/deliveries.ts";
 import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
-import type { IncomingFile } from "../lesson/images.ts";
 import { type HandlerContext, slackActor } from "./context.ts";
 import { deliveryBusy, recordFirst } from "./deliveries.ts";
+import { fileCount, sharedFiles } from "./files.ts";
 import { slackTextToPlain } from "./text.ts";
 import { encodeSlackThreadId } from "./thread-id.ts";
 
@@ -26,8 +26,8 @@ interface TypedMessage {
 	threadTs: string | undefined;
 	userId: string;
 	text: string;
-	/** Files shared with the message (subtype file_share). */
-	files: IncomingFile[];
+	/** Files shared with the message (subtype file_share), as the event carries them (read in files.ts). */
+	files: unknown;
 }
 
 // Subtypes that are a person typing in the thread; everything else (edits, bots, joins) is not.
@@ -49,24 +49,8 @@ function typedMessage(body: Record<string, unknown>, event: Record<string, unkno
 		threadTs: str(event.thread_ts),
 		userId,
 		text: typeof event.text === "string" ? event.text : "",
-		files: filesOf(event.files),
+		files: event.files,
 	};
-}
-
-/** Slack's file host: url_private and url_private_download point here. */
-export const SLACK_FILE_ORIGIN = "https://files.slack.com";
-
-/** The files of a message event (url_private is fetched with the bot token; nothing here is trusted). */
-export function filesOf(files: unknown): IncomingFile[] {
-	if (!Array.isArray(files)) return [];
-	return files
-		.filter((f): f is Record<string, unknown> => typeof f === "object" && f !== null)
-		.map((f) => ({
-			url: str(f.url_private_download) ?? str(f.url_private),
-			...(str(f.name) ? { name: str(f.name) } : {}),
-			...(str(f.mimetype) ? { declaredType: str(f.mimetype) } : {}),
-			...(typeof f.size === "number" ? { declaredSize: f.size } : {}),
-		}));
 }
 
 /** Register message and app_mention handlers. */
@@ -93,10 +77,11 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 		const by = await who(m.userId);
 		const target = { channelId: m.channelId, userId: m.userId, threadTs: m.threadTs };
 		// The actor hears (ephemerally) what did not reach the tutor: pictures, or a message the store could not save.
-		const attached = { files: m.files, actor: slackActor(ctx, by, target) };
+		const files = await sharedFiles(ctx.client, m.files, ctx.logger);
+		const attached = { files, actor: slackActor(ctx, by, target) };
 		return ctx.controller.typed(threadId, by, slackTextToPlain(m.text), attached);
 	};
-	const hasContent = (m: TypedMessage): boolean => slackTextToPlain(m.text) !== "" || m.files.length > 0;
+	const hasContent = (m: TypedMessage): boolean => slackTextToPlain(m.text) !== "" || fileCount(m.files) > 0;
 
 	// Slack is answered once the message is with the tutor (bounded), so a process killed before that leaves the
 	// event unanswered and Slack retries it (deliveries.ts).
