@@ -1,8 +1,9 @@
 /**
  * Events API: messages typed in a lesson thread reach the tutor (the engine decides who
  * may speak: the learner, or anyone in group mode), with the files shared with them
- * (subtype file_share: pictures for the tutor; Slack Connect's looked up with files.info,
- * files.ts), and a mention with a topic starts a lesson. Text is decoded at the edge (text.ts: Slack's escapes and control sequences). Bot messages,
+ * (subtype file_share: pictures for the tutor; a Slack Connect file, sent as its id alone, is looked up with
+ * files.info), and a mention with a topic starts a
+ * lesson. Text is decoded at the edge (text.ts: Slack's escapes and control sequences). Bot messages,
  * edits, deletions and join notices are ignored; Slack's retries
  * (deliveries.ts) and the app_mention/message pair of one mention are delivered once, also
  * across bot processes (the claim is in the shared store).
@@ -12,9 +13,9 @@ import type { App } from "@slack/bolt";
 import type { HandleResult, LessonMode, Participant } from "../../core/contracts/events.ts";
 import { DELIVERY_TTL_MS } from "../lesson/deliveries.ts";
 import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
+import type { IncomingFile } from "../lesson/images.ts";
 import { type HandlerContext, slackActor } from "./context.ts";
 import { deliveryBusy, recordFirst } from "./deliveries.ts";
-import { fileCount, sharedFiles } from "./files.ts";
 import { slackTextToPlain } from "./text.ts";
 import { encodeSlackThreadId } from "./thread-id.ts";
 
@@ -26,8 +27,10 @@ interface TypedMessage {
 	threadTs: string | undefined;
 	userId: string;
 	text: string;
-	/** Files shared with the message (subtype file_share), as the event carries them (read in files.ts). */
-	files: unknown;
+	/** Files shared with the message (subtype file_share). */
+	files: IncomingFile[];
+	/** Ids of shared files Slack sent without their details (Slack Connect: `file_access: "check_file_info"`). */
+	stubs: string[];
 }
 
 // Subtypes that are a person typing in the thread; everything else (edits, bots, joins) is not.
@@ -49,8 +52,45 @@ function typedMessage(body: Record<string, unknown>, event: Record<string, unkno
 		threadTs: str(event.thread_ts),
 		userId,
 		text: typeof event.text === "string" ? event.text : "",
-		files: event.files,
+		files: filesOf(event.files),
+		stubs: fileStubsOf(event.files),
 	};
+}
+
+/** Slack's file host: url_private and url_private_download point here. */
+export const SLACK_FILE_ORIGIN = "https://files.slack.com";
+
+const isFileObject = (f: unknown): f is Record<string, unknown> => typeof f === "object" && f !== null;
+
+/**
+ * Slack Connect shares a file as its id alone, with `file_access: "check_file_info"`: "an additional API call"
+ * (files.info) gives its details (Slack's Slack Connect guide, "Additional check required to access file info").
+ */
+const needsLookup = (f: Record<string, unknown>): boolean =>
+	f.file_access === "check_file_info" && str(f.id) !== undefined;
+
+/** The ids of a message's files that must be looked up with files.info. */
+export function fileStubsOf(files: unknown): string[] {
+	return Array.isArray(files)
+		? files
+				.filter(isFileObject)
+				.filter(needsLookup)
+				.map((f) => String(f.id))
+		: [];
+}
+
+/** The files of a message event (url_private is fetched with the bot token; nothing here is trusted). */
+export function filesOf(files: unknown): IncomingFile[] {
+	if (!Array.isArray(files)) return [];
+	return files
+		.filter(isFileObject)
+		.filter((f) => !needsLookup(f))
+		.map((f) => ({
+			url: str(f.url_private_download) ?? str(f.url_private),
+			...(str(f.name) ? { name: str(f.name) } : {}),
+			...(str(f.mimetype) ? { declaredType: str(f.mimetype) } : {}),
+			...(typeof f.size === "number" ? { declaredSize: f.size } : {}),
+		}));
 }
 
 /** Register message and app_mention handlers. */
@@ -73,15 +113,26 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 		const name = await ctx.admins.displayName(userId);
 		return name ? { id: userId, name } : { id: userId };
 	};
+	// A Slack Connect file's details, from files.info; unreadable (no URL: refused as such) when Slack says no.
+	const lookUp = async (id: string): Promise<IncomingFile> => {
+		try {
+			const { file } = await ctx.client.files.info({ file: id });
+			return filesOf([file])[0] ?? { url: undefined };
+		} catch (error) {
+			ctx.logger.warn({ err: error, file: id }, "slack: files.info failed for a shared file");
+			return { url: undefined };
+		}
+	};
 	const deliver = async (m: TypedMessage, threadId: string): Promise<HandleResult> => {
 		const by = await who(m.userId);
 		const target = { channelId: m.channelId, userId: m.userId, threadTs: m.threadTs };
+		const files = m.stubs.length > 0 ? [...m.files, ...(await Promise.all(m.stubs.map(lookUp)))] : m.files;
 		// The actor hears (ephemerally) what did not reach the tutor: pictures, or a message the store could not save.
-		const files = await sharedFiles(ctx.client, m.files, ctx.logger);
 		const attached = { files, actor: slackActor(ctx, by, target) };
 		return ctx.controller.typed(threadId, by, slackTextToPlain(m.text), attached);
 	};
-	const hasContent = (m: TypedMessage): boolean => slackTextToPlain(m.text) !== "" || fileCount(m.files) > 0;
+	const hasContent = (m: TypedMessage): boolean =>
+		slackTextToPlain(m.text) !== "" || m.files.length > 0 || m.stubs.length > 0;
 
 	// Slack is answered once the message is with the tutor (bounded), so a process killed before that leaves the
 	// event unanswered and Slack retries it (deliveries.ts).
