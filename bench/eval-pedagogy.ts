@@ -1,11 +1,12 @@
 /**
  * `npm run eval:pedagogy`: scripted learner personas (knows nothing, knows the basics, holds a
- * misconception, answers in sentences) through a lesson each, against the configured model (the
+ * misconception, answers in sentences, types in the thread) through a lesson each, against the configured model (the
  * built-in demo by default; any OpenAI-compatible server with OPENAI_BASE_URL and
  * LEARNHARNESS_MODEL, or another provider: the same configuration as `learnharness start`).
  * Prints per persona: probe questions to the assessment, plan nodes skipped, the share of teacher
  * turns that end in a question, answers revealed before an attempt, and judged-answer agreement
- * with the persona's intent. The last line is one JSON object. This is how an operator compares
+ * with the persona's intent, the share of answers typed in the thread that were judged as answers, and
+ * the share of questions asked mid-quiz that kept the quiz open. The last line is one JSON object. This is how an operator compares
  * models. Knob: EVAL_TOPIC (default "binary search").
  */
 
@@ -33,8 +34,9 @@ try {
 		const result = await runPersona(tutor, store, persona, topic, `terminal:eval-${i}-${persona.name}`);
 		results.push(result);
 		const pct = (x: number) => `${Math.round(x * 100)}%`;
+		const share = (n: number, of: number) => (of === 0 ? "-" : `${pct(n / of)} of ${of}`);
 		console.log(
-			`${persona.name.padEnd(14)} probe questions ${String(result.probeQuestions).padStart(2)} · nodes skipped ${result.nodesSkipped}/${result.planNodes} · teacher turns ending in a question ${pct(result.questionTurnShare)} (${result.teacherTurns}) · revealed before an attempt ${result.revealedBeforeAttempt} · judged agreement ${pct(result.judgedAgreement)} of ${result.gradedAnswers} (${result.unsure} unsure) · ${result.ended ? "ended" : "not ended"} after ${result.learnerActions} actions, ${Math.round(performance.now() - started)} ms`,
+			`${persona.name.padEnd(14)} probe questions ${String(result.probeQuestions).padStart(2)} · nodes skipped ${result.nodesSkipped}/${result.planNodes} · teacher turns ending in a question ${pct(result.questionTurnShare)} (${result.teacherTurns}) · revealed before an attempt ${result.revealedBeforeAttempt} · judged agreement ${pct(result.judgedAgreement)} of ${result.gradedAnswers} (${result.unsure} unsure) · typed replies judged as answers ${share(result.typedJudged, result.typedAnswers)} · mid-quiz questions that kept the quiz open ${share(result.keptOpen, result.midQuizQuestions)} · ${result.ended ? "ended" : "not ended"} after ${result.learnerActions} actions, ${Math.round(performance.now() - started)} ms`,
 		);
 	}
 } finally {
@@ -62,6 +64,9 @@ console.log(
 					answers_revealed_before_attempt: r.revealedBeforeAttempt,
 					judged_agreement: Math.round(r.judgedAgreement * 1000) / 1000,
 					unsure: r.unsure,
+					typed_judged_share: r.typedAnswers === 0 ? null : Math.round((r.typedJudged / r.typedAnswers) * 1000) / 1000,
+					mid_quiz_kept_open_share:
+						r.midQuizQuestions === 0 ? null : Math.round((r.keptOpen / r.midQuizQuestions) * 1000) / 1000,
 					ended: r.ended,
 				},
 			]),

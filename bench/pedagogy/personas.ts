@@ -14,6 +14,11 @@ export interface PersonaMove {
 	event: LearnerEvent;
 	/** true: it means the right answer; false: a wrong one; undefined: not a graded question. */
 	intendsCorrect?: boolean;
+	/**
+	 * A message typed in the thread while the question is open, and what the persona means by it: an answer
+	 * (it should be judged as one) or a question of its own (the quiz should stay open).
+	 */
+	typed?: "answer" | "question";
 }
 
 /** A scripted learner. */
@@ -57,7 +62,34 @@ function plain(question: Question, right: boolean, by: Participant): PersonaMove
 	return { event: { type: "reply", toolCallId, text, by }, intendsCorrect: right };
 }
 
-/** The four personas the issue names. */
+/** The answer as words to type: the right option's text, or the expected answer. */
+const typedAnswer = (question: Question): string =>
+	question.type === "quiz" ? question.input.correctAnswer : "I want to understand why it works.";
+
+/**
+ * Types in the thread, as people do in chat: first a question of its own on each quiz ("wait, why?"), then
+ * the right answer as a message (never a click or the form).
+ */
+function chatty(): Persona {
+	const asked = new Set<string>();
+	return {
+		name: "chatty",
+		about: "types in the thread: asks a question of its own mid-quiz, then types the answer as a message",
+		move(q, _n, by) {
+			if (q.type === "quiz" && !asked.has(q.toolCallId)) {
+				asked.add(q.toolCallId);
+				return { event: { type: "message", text: "wait, why does that matter here?", by }, typed: "question" };
+			}
+			return {
+				event: { type: "message", text: typedAnswer(q), by },
+				typed: "answer",
+				...(q.type === "quiz" ? { intendsCorrect: true } : {}),
+			};
+		},
+	};
+}
+
+/** The personas the issues name. */
 export const PERSONAS: readonly Persona[] = [
 	{
 		name: "novice",
@@ -87,6 +119,7 @@ export const PERSONAS: readonly Persona[] = [
 			return { event: { type: "reply", toolCallId: q.toolCallId, text, by }, intendsCorrect: true };
 		},
 	},
+	chatty(),
 ];
 
 const NUMBER_WORDS: Record<string, string> = {

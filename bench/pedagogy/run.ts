@@ -27,6 +27,12 @@ export interface PersonaResult {
 	judgedAgreement: number;
 	unsure: number;
 	learnerActions: number;
+	/** Messages typed in the thread as answers, and how many were judged as the open question's answer. */
+	typedAnswers: number;
+	typedJudged: number;
+	/** Questions typed mid-quiz, and how many left the quiz open (no result, offered again). */
+	midQuizQuestions: number;
+	keptOpen: number;
 }
 
 /** Most learner actions a run takes (a lesson that never ends still stops). */
@@ -51,6 +57,7 @@ export async function runPersona(
 	const intents = new Map<string, boolean>();
 	let actions = 0;
 	let seen = 0;
+	const typed = { answers: 0, judged: 0, questions: 0, keptOpen: 0 };
 	try {
 		const started = await tutor.startLesson({ sessionId, topic, learner: by, mode: "solo" });
 		if (!started.ok) throw new Error(`the lesson did not start: ${started.message}`);
@@ -71,14 +78,35 @@ export async function runPersona(
 			} as Question;
 			const move = persona.move(question, seen++, by);
 			if (move.intendsCorrect !== undefined) intents.set(question.toolCallId, move.intendsCorrect);
+			const before = events.length;
 			const verdict = await tutor.handle(sessionId, move.event);
 			if (!verdict.ok) await tutor.handle(sessionId, { type: "message", text: "next question please", by });
+			if (move.typed === undefined) continue;
+			await tutor.idle(sessionId);
+			const after = events.slice(before);
+			const id = question.toolCallId;
+			const resolvedOrTried = after.some((e) => (e.type === "answered" || e.type === "attempt") && e.toolCallId === id);
+			if (move.typed === "answer") {
+				typed.answers++;
+				if (resolvedOrTried) typed.judged++;
+			} else {
+				typed.questions++;
+				const still = (await tutor.getSession(sessionId))?.pending.some((p) => p.toolCallId === id) === true;
+				const offered = after.some((e) => (e.type === "quiz" || e.type === "ask") && e.toolCallId === id && e.again);
+				if (!resolvedOrTried && still && offered) typed.keptOpen++;
+			}
 		}
 		await tutor.idle(sessionId);
 	} finally {
 		unsubscribe();
 	}
-	return measure(persona.name, events, intents, await store.get(sessionId), actions);
+	return {
+		...measure(persona.name, events, intents, await store.get(sessionId), actions),
+		typedAnswers: typed.answers,
+		typedJudged: typed.judged,
+		midQuizQuestions: typed.questions,
+		keptOpen: typed.keptOpen,
+	};
 }
 
 function measure(
@@ -87,11 +115,11 @@ function measure(
 	intents: Map<string, boolean>,
 	record: Awaited<ReturnType<SessionStore["get"]>>,
 	actions: number,
-): PersonaResult {
+): Omit<PersonaResult, "typedAnswers" | "typedJudged" | "midQuizQuestions" | "keptOpen"> {
 	const assessedAt = events.findIndex((e) => e.type === "assessment");
 	const probeQuestions = events
 		.slice(0, assessedAt < 0 ? events.length : assessedAt)
-		.filter((e) => e.type === "quiz" || e.type === "ask").length;
+		.filter((e) => (e.type === "quiz" || e.type === "ask") && e.again !== true).length;
 
 	let planNodes = 0;
 	const everCurrent = new Set<string>();

@@ -35,6 +35,12 @@ export {
 } from "./profile/learning.ts";
 export { communityOf, learnerKeyOf } from "./profile/lesson-facts.ts";
 export { createRephraser } from "./profile/rephrase.ts";
+export {
+	type AnswerGrader,
+	createAnswerGrader,
+	type ReviewJudgement,
+	type ReviewQuestion,
+} from "./profile/review-judge.ts";
 export type { ReviewOutcome } from "./profile/schedule.ts";
 export { isStoreError, reason, StoreError } from "./store/errors.ts";
 export { declaredPrefixOf, type KeySpec, STATE_KEYS, type StateKeyPrefix, stateKeys } from "./store/keys.ts";

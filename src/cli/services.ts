@@ -8,6 +8,7 @@ import type { LanguageModel } from "ai";
 import { type BudgetRouter, createBudgetRouter } from "../adapters/lesson/lesson-budget.ts";
 import type { LearnerServices } from "../adapters/lesson/profile-flows.ts";
 import {
+	createAnswerGrader,
 	createLanguageModel,
 	createLearning,
 	createPictureStore,
@@ -83,11 +84,13 @@ export async function createServices(
 	registry.add({ name: "learner pictures", close: () => pictureState.close() });
 	const retentionMs = (config.retentionDays ?? DEFAULT_RETENTION_DAYS) * 86_400_000;
 	const pictures = createPictureStore(pictureState, { ttlMs: retentionMs });
+	// Review answers the judge leaves open go to the lessons' grader model (the demo model grades by fixed rules).
 	const learning = createLearning({
 		state: profiles,
 		sessions: store,
 		pictures,
 		logger,
+		grade: createAnswerGrader(models?.grader ?? model),
 		...(config.retentionDays !== undefined ? { defaultRetentionDays: config.retentionDays } : {}),
 	});
 	const turnGate =

@@ -1,8 +1,9 @@
 /**
  * Judging a typed answer against the expected one, deterministically: the
  * same words, the same number (in words or digits, inside a sentence, with a
- * unit), an accepted alternative, or the right yes/no. What it cannot decide
- * is `unsure`, never `incorrect`: the teacher model reads those words itself.
+ * unit), the same math (`2cos(2x)` for `2*cos(2*x)`), an accepted alternative,
+ * or the right yes/no. What it cannot decide is `unsure`, never `incorrect`:
+ * the grader (or the teacher model) reads those words itself.
  * A value under a comparison, an approximation, a negation or a multiplier,
  * a longer term, or an answer that instructs the judge is never `correct`
  * (answer-hedges.ts). Linear in the answer's length; never throws. Rules:
@@ -10,6 +11,7 @@
  */
 
 import { DEFAULT_LOCALE, type Locale } from "../i18n/index.ts";
+import { compareMath, computesValue } from "./answer-expressions.ts";
 import {
 	CORRECT_WORDS,
 	extendsTerm,
@@ -35,6 +37,8 @@ export interface ReadAnswer {
 	/** The tokens of `words` (the same indexes). */
 	body: AnswerToken[];
 	text: string;
+	/** The answer as typed (for reading it as math: answer-expressions.ts). */
+	raw: string;
 	numbers: NumberMention[];
 	/** How many times it says "not", "isn't", "or", "either", "anything but"…: a match inside a hedge is not conclusive. */
 	hedges: number;
@@ -68,6 +72,7 @@ export function readAnswer(raw: string, locale: Locale = DEFAULT_LOCALE): ReadAn
 		words,
 		body,
 		text: words.join(" "),
+		raw,
 		numbers: strong.length > 0 ? strong : numbers,
 		hedges,
 		orders,
@@ -243,7 +248,21 @@ function judgeCandidate(given: ReadAnswer, candidate: ReadAnswer): CandidateVerd
 	return verdict === "match" && instructs(given, candidate) ? "unclear" : verdict;
 }
 
+/** Numbers, then the same words, then yes/no; what none of them matches is read as math (answer-expressions.ts). */
 function judgeContent(given: ReadAnswer, candidate: ReadAnswer): CandidateVerdict {
+	const verdict = judgeWords(given, candidate);
+	if (verdict === "match") return verdict;
+	// 2cos(2x) for 2*cos(2*x), (x+1)^2 for x^2+2x+1. Another expression in the same variables is a miss where the
+	// words were not conclusive (x^2+1 for x^2 is a longer term to them); an unclear number stays unclear (1.000x).
+	const math = compareMath(given.raw, candidate.raw, given.locale);
+	if (math === "same") return "match";
+	const open = verdict === "none" || (verdict === "unclear" && expectedNumber(candidate) === undefined);
+	if (math === "different") return open ? "mismatch" : verdict;
+	// sin(30) for 1/2, √16 for 4: the number in it is not its value (degrees? the grader reads it).
+	return verdict === "mismatch" && computesValue(given.raw, given.locale) ? "unclear" : verdict;
+}
+
+function judgeWords(given: ReadAnswer, candidate: ReadAnswer): CandidateVerdict {
 	const n = expectedNumber(candidate);
 	if (n !== undefined) return judgeNumbers(given, candidate, n);
 	const text = judgeText(given, candidate);

@@ -1,11 +1,13 @@
 /**
  * Which option a typed reply names: its letter ("B", "b)", "(b)", "option b"),
  * its text (any case or punctuation, or inside a sentence), its number
- * ("eight" for the option "8"), or "option 2". Exactly one option named,
- * without a hedge ("not", "or"), picks it; none or several is not conclusive.
+ * ("eight" for the option "8"), the same math (`2*cos(2*x)` for `2cos(2x)`),
+ * or "option 2". Exactly one option named, without a hedge ("not", "or"),
+ * picks it; none or several is not conclusive.
  */
 
 import { DEFAULT_LOCALE, type Locale } from "../i18n/index.ts";
+import { compareMath } from "./answer-expressions.ts";
 import { extendsTerm } from "./answer-hedges.ts";
 import {
 	expectedNumber,
@@ -82,7 +84,11 @@ export function pickTypedOption(
 	if (instructsJudge(answer, read)) return { ok: false, why: "ambiguous" };
 	const named = new Set([...namedByLetter(answer.tokens, options.length), ...namedByText(answer, read)]);
 	read.forEach((o, i) => {
-		if (expectedNumber(o) === undefined) return;
+		if (expectedNumber(o) === undefined) {
+			// An option that is math is named by the same math (`2*cos(2*x)` names `2cos(2x)`).
+			if (compareMath(answer.raw, o.raw, locale) === "same") named.add(i);
+			return;
+		}
 		const verdict = judgeAgainst(answer, o);
 		if (verdict === "match" || verdict === "unclear") named.add(i);
 	});

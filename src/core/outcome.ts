@@ -32,7 +32,7 @@ export type OutcomeKind =
 	| "pending"
 	| "plain";
 
-/** An answer result's meaning; `tally` when it is a group's closed vote ("split": a revote follows, no verdict shown). */
+/** An answer result's meaning; `tally` when it is a group's closed vote ("split": a revote follows, after a split or a wrong first vote; no verdict shown). */
 export interface Outcome {
 	kind: OutcomeKind;
 	tally?: "decided" | "split";

@@ -41,17 +41,16 @@ export const NOT_SURE_NOTE =
 /** The note on a revealed result. */
 export const REVEALED_NOTE = "The correct answer was shown to the learner: they did not find it themselves.";
 
-/** The note on an "explain another way" result: the question was not answered; re-explain, then ask again. */
-export const EXPLAIN_AGAIN_NOTE =
-	"The learner asked for another explanation instead of answering: explain the idea another way, then ask again.";
-
 /** The hint shown when the model's hint would give the answer away (or no hint came). */
 export const GENERIC_HINT =
 	"Go back to the idea this question is about and test each option against it: which one must be true, not just likely?";
 
-/** Whether a help kind resolves the question (closing the tool call) rather than leaving it open. */
+/**
+ * Whether a help kind resolves the question (closing the tool call) rather than leaving it open: Show answer
+ * and Not sure do; a hint, another try and another explanation never close it.
+ */
 export function helpResolves(kind: HelpKind): boolean {
-	return kind === "show" || kind === "not-sure" || kind === "explain";
+	return kind === "show" || kind === "not-sure";
 }
 
 /** Parse a help kind from anything (a platform payload, a typed command); undefined when it is none. */

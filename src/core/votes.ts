@@ -6,11 +6,18 @@
  *
  *   split:    at least two voters, at least two different answers, and the
  *             right answer got at least 30% but under 70% of the votes (Mazur's
- *             peer-instruction band: under 30% the teacher re-teaches, at 70%
- *             or more the group moves on). Check quizzes only, first round only
- *             (at most one revote per question).
+ *             peer-instruction band: at 70% or more the group moves on).
  *   correct:  the group's verdict is right when more than half of the voters
  *             answered right (a tie is not right). Mastery reads this verdict.
+ *   revote:   a first-round check vote that split or whose verdict is wrong is
+ *             voted again after the teacher's discussion, as a solo learner's
+ *             first miss gets a second try (core/struggle.ts): the answer is not
+ *             revealed before the second vote. At most one revote per question.
+ *   tie:      two answers or more share the most votes: the tally and the
+ *             closed card show the tie, never one of them as "the group's answer".
+ *   active:   a member who spoke, answered or voted in the last ACTIVE_MINUTES
+ *             (from the transcript and the open ballots); a vote closes early
+ *             only when every active member voted.
  */
 
 import type { Participant } from "./contracts/events.ts";
@@ -24,6 +31,10 @@ export const MAX_VOTE_SECONDS = 600;
 export const REVOTE_BAND = { from: 0.3, below: 0.7 } as const;
 /** Most ballots one vote keeps (a thread with more voters keeps the first ones; bounded state). */
 export const MAX_BALLOTS = 200;
+/** The tool call id suffix of a revote (the re-opened copy of a question). */
+export const REVOTE_SUFFIX = "~revote";
+/** Minutes a member counts as active after they last spoke, answered or voted (a vote waits for them). */
+export const ACTIVE_MINUTES = 10;
 
 /** A group lesson's vote settings, taken when the lesson starts. */
 export interface GroupSettings {
@@ -87,6 +98,8 @@ export interface MemberVote {
 	name?: string;
 	answer: string;
 	correct?: boolean;
+	/** ISO time of the ballot (when the member was last active). */
+	at?: string;
 }
 
 /** How many chose one answer. */
@@ -109,8 +122,10 @@ export interface VoteOutcome {
 	members: MemberVote[];
 	/** The vote split (see the rules above). */
 	split: boolean;
-	/** A revote of the same question follows the teacher's discussion. */
+	/** A revote of the same question follows the teacher's discussion (a split, or a wrong verdict, on a first-round check). */
 	revote: boolean;
+	/** Two answers or more share the most votes: these answers, in the order first chosen. */
+	tie?: string[];
 	/** The vote closed on its timer (not everyone had voted). */
 	timedOut: boolean;
 	/** The posted tally names who chose what (the server's setting; the teacher then may name them too). */
@@ -135,12 +150,12 @@ export function tallyVote(
 	const voters = ballots.length;
 	const correctVotes = ballots.filter((b) => b.correct === true).length;
 	const share = voters === 0 ? 0 : correctVotes / voters;
-	const split =
-		voters >= 2 &&
-		counts.length >= 2 &&
-		share >= REVOTE_BAND.from &&
-		share < REVOTE_BAND.below &&
-		ballots.some((b) => b.correct !== undefined);
+	const graded = ballots.some((b) => b.correct !== undefined);
+	const split = voters >= 2 && counts.length >= 2 && share >= REVOTE_BAND.from && share < REVOTE_BAND.below && graded;
+	// A wrong verdict gets the second vote a solo learner's first miss gets (no reveal before it).
+	const wrong = graded && correctVotes * 2 <= voters;
+	const top = counts[0]?.count ?? 0;
+	const tied = counts.filter((c) => c.count === top);
 	return {
 		round: options.round,
 		voters,
@@ -151,9 +166,11 @@ export function tallyVote(
 			...(b.by.name !== undefined ? { name: b.by.name } : {}),
 			answer: b.answer,
 			...(b.correct !== undefined ? { correct: b.correct } : {}),
+			at: b.at,
 		})),
 		split,
-		revote: split && options.check && options.round === 1,
+		revote: (split || wrong) && options.check && options.round === 1,
+		...(tied.length >= 2 ? { tie: tied.map((c) => c.answer) } : {}),
 		timedOut: options.timedOut,
 		namesShown: options.namesShown === true,
 	};
@@ -163,6 +180,17 @@ export function tallyVote(
 export function groupCorrect(outcome: Pick<VoteOutcome, "voters" | "correctVotes" | "members">): boolean | undefined {
 	if (outcome.voters === 0 || !outcome.members.some((m) => m.correct !== undefined)) return undefined;
 	return outcome.correctVotes * 2 > outcome.voters;
+}
+
+/** The members whose latest activity (an ISO time) is within the last ACTIVE_MINUTES before `now` (ms since the epoch). */
+export function recentlyActive(lastSeen: ReadonlyMap<string, string>, now: number): Set<string> {
+	const since = now - ACTIVE_MINUTES * 60_000;
+	const active = new Set<string>();
+	for (const [id, at] of lastSeen) {
+		const time = Date.parse(at);
+		if (Number.isFinite(time) && time >= since) active.add(id);
+	}
+	return active;
 }
 
 /** True when every active member has a ballot and at least two did (a lone voter waits for the timer). */

@@ -30,6 +30,8 @@ export const de: Record<MessageKey, string> = {
 		"Für diese Frage gibt es keine Buttons: antworte im Thread mit dem Buchstaben deiner Antwort.",
 	"card.noButtonsText": "Für diese Frage gibt es keine Buttons: antworte im Thread mit deiner Antwort.",
 	"card.someone": "jemand",
+	"card.theGroup": "die Gruppe ({votes})",
+	"card.answeredTie": "{who}: Gleichstand zwischen {what}, keine Antwort hat die meisten Stimmen.",
 	"card.skippedShort": "übersprungen",
 	"form.title": "Deine Antwort",
 	"form.label": "Deine Antwort",
@@ -350,6 +352,8 @@ export const de: Record<MessageKey, string> = {
 	"play.menuShow": "die Antwort zeigen",
 	"play.menuPause": "hier pausieren (später weitermachen)",
 	"play.menuEnd": "die Lektion beenden",
+	"play.menuSay": "eine Antwort oder eine Frage tippen",
+	"play.sayPrompt": "Deine Worte:",
 	"play.endNo": "Nein, weitermachen",
 	"play.endYes": "Ja, die Lektion beenden",
 	"play.pickPrompt": "Deine Antwort (Pfeiltasten oder ein Buchstabe, dann Enter)",
@@ -394,6 +398,8 @@ export const de: Record<MessageKey, string> = {
 	"engine.movedOn": "Die Lektion ist über diese Frage hinaus.",
 	"engine.voteClosed":
 		"Die Abstimmung über diese Frage ist schon geschlossen, deine Stimme wurde nicht gezählt; das Ergebnis kommt gleich.",
+	"engine.helpInVote":
+		"Während einer Gruppenabstimmung fragt ihr die Gruppe oder den Tutor im Thread; die Abstimmung bleibt offen.",
 	"engine.helpQuizOnly": "Hinweise und Hilfe gibt es nur für Quizfragen.",
 	"engine.maxHints": "Diese Frage hatte schon {max} Hinweise: versuch eine Antwort oder lass dir die Antwort zeigen.",
 	"engine.answerEmpty": "Die Antwort ist leer.",
@@ -462,9 +468,14 @@ export const de: Record<MessageKey, string> = {
 	"review.over": "Diese Wiederholung ist vorbei.",
 	"review.timeUp": "Die Zeit für diese Wiederholung ist um (sie bleibt absichtlich kurz).",
 	"review.right": "✅ Richtig: {answer}. Das kommt später wieder als beim letzten Mal.",
-	"review.wrong": "Nicht ganz: die Antwort ist **{answer}**. Das kommt früher wieder.",
+	"review.wrong": "Nicht ganz: die Antwort ist **{answer}**.{why} Das kommt früher wieder.",
 	"review.unread":
-		"Nicht ganz (das konnte ich nicht als Antwort lesen): die Antwort ist **{answer}**. Das kommt früher wieder.",
+		"Nicht ganz (das konnte ich nicht als Antwort lesen): die Antwort ist **{answer}**.{why} Das kommt früher wieder.",
+	"review.dontKnow":
+		"Noch nicht gewusst, und das ist in Ordnung: die Antwort ist **{answer}**.{why} Das kommt früher wieder.",
+	"review.why": "Warum: {why}",
+	"review.stale": "Diese Frage ist schon beantwortet: antworte auf die neueste.",
+	"review.yourAnswer": "Deine Antwort: {answer}",
 	"progress.none": "Noch keine Lektionen: starte eine mit /lesson start, dann erscheint hier dein Fortschritt.",
 	"progress.topic": "• {topic}: {learned} gelernt, {shaky} wackelig, {notYet} noch nicht{due}",
 	"progress.topicDue": ", {count} zur Wiederholung fällig",
@@ -493,6 +504,9 @@ export const de: Record<MessageKey, string> = {
 	"tally.timeUp": " (Zeit abgelaufen)",
 	"tally.more": "…und {count} weitere",
 	"tally.split": "Die Gruppe ist geteilter Meinung: Der Tutor bespricht es, dann stimmt ihr noch einmal ab.",
+	"tally.tie": "Gleichstand zwischen {answers}.",
+	"tally.again":
+		"Noch nicht: Der Tutor fragt, wie ihr darauf gekommen seid, dann stimmt ihr noch einmal ab, bevor eine Antwort gezeigt wird.",
 	"reminder.heading": "Zeit zum Wiederholen",
 	"reminder.due.one": "{count} Idee ist zur Wiederholung fällig: ein paar Minuten jetzt halten sie frisch.",
 	"reminder.due.other": "{count} Ideen sind zur Wiederholung fällig: ein paar Minuten jetzt halten sie frisch.",

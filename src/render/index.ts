@@ -34,7 +34,7 @@ export type {
 	QuestionCard,
 	TextCard,
 } from "./cards/model.ts";
-export { choiceLetter, HELP_LABELS } from "./cards/model.ts";
+export { choiceLetter, displayName, HELP_LABELS } from "./cards/model.ts";
 export {
 	SLACK_CODE_FILE_CHARS,
 	type SlackFileShare,

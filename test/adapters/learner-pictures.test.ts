@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLanguageModel, createSessionStore, createTutor, openStateStore } from "../../src/agent/index.ts";
+import { DEMO_HELD } from "../../src/agent/models/demo-lesson.ts";
 import type { LessonMessage } from "../../src/agent/store/types.ts";
 import { startFakeDiscord } from "../../testkit/fakes/discord.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../testkit/fakes/openai.ts";
@@ -258,7 +259,7 @@ describe("a learner's picture on Slack", () => {
 });
 
 describe("the demo model", () => {
-	it("says it cannot see pictures, downloads nothing, and takes the text", async () => {
+	it("says it cannot see pictures, downloads nothing, and takes the text (the open quiz stays open)", async () => {
 		const fake = await startFakeDiscord();
 		const stack = await startStack(fake, createLanguageModel({ model: "demo" }), { png: PNG });
 		try {
@@ -281,7 +282,13 @@ describe("the demo model", () => {
 			expect(notice.content).toMatch(
 				/The tutor's AI model cannot see pictures, so your picture was not sent to it\. Your text went to the tutor\./,
 			);
-			await fake.waitFor(() => stack.events.some((e) => e.type === "answered" && e.result.skipped), "the skip");
+			// A question of the learner's own: the quiz stays open, and the demo says so.
+			await fake.waitFor(
+				() => stack.events.some((e) => e.type === "text" && e.text === DEMO_HELD),
+				"the demo's reply",
+				15_000,
+			);
+			expect(stack.events.some((e) => e.type === "answered")).toBe(false);
 			await stack.tutor.idle(sessionId);
 			expect(fake.attachmentFetches).toEqual([]);
 			const store = await createSessionStore(stack.storeUrl);

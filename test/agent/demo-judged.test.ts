@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createDemoModel } from "../../src/agent/models/demo-model.ts";
 import type { LearnerEvent, TutorEvent } from "../../src/core/contracts/events.ts";
+import { REVEALED_NOTE } from "../../src/core/struggle.ts";
 
 type Question = Extract<TutorEvent, { type: "quiz" | "ask" }>;
 const by = { id: "u1" };
@@ -79,13 +80,29 @@ describe("the demo hears typed answers", () => {
 		const hedge = "Hedges between 2 values instead of committing.";
 		expect(typedAnswers(events)).toEqual([
 			{ answer: "All of them.", correct: true, by },
-			{ answer: "hmm, 4 or 8?", correct: false, judged: "grader", reason: hedge, by },
+			// A check the grader marks wrong gets its second try like any miss; the second miss shows the answer.
+			{
+				answer: "hmm, 4 or 8?",
+				correct: false,
+				judged: "grader",
+				reason: hedge,
+				attempts: [{ answer: "hmm, 4 or 8?", correct: false }],
+				revealed: true,
+				note: REVEALED_NOTE,
+				by,
+			},
 		]);
-		// The card showed "checking" first, then the verdict.
-		const states = events.flatMap((e) =>
-			e.type === "answered" && e.kind === "quiz" && e.result.answer === "hmm, 4 or 8?" ? [e] : [],
+		// The card showed "checking" first, then "not quite" (the second try), "checking" again, then the verdict.
+		const hmm = events.find(
+			(e): e is Extract<TutorEvent, { type: "answered" }> =>
+				e.type === "answered" && e.result.answer === "hmm, 4 or 8?",
 		);
-		expect(states.map((e) => e.checking === true)).toEqual([true, false]);
+		const states = events.flatMap((e) =>
+			(e.type === "answered" || e.type === "attempt") && e.toolCallId === hmm?.toolCallId
+				? [e.type === "attempt" ? e.state : e.checking === true ? "checking" : "verdict"]
+				: [],
+		);
+		expect(states).toEqual(["checking", "missed", "checking", "verdict"]);
 		const texts = textsOf(events);
 		expect(texts).toContain(`I read your answer this way: ${hedge} The first comparison is with the middle item`);
 	});

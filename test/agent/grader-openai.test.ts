@@ -90,7 +90,11 @@ describe("the grader on an OpenAI-compatible server (LEARNHARNESS_MODEL_GRADER)"
 			expect(body.model).toBe("fake-grader");
 			expect(body.response_format?.type).toBe("json_schema");
 			expect(body.response_format?.json_schema?.name).toBe("learnharness_grade");
-			expect(Object.keys(body.response_format?.json_schema?.schema?.properties ?? {})).toEqual(["verdict", "reason"]);
+			expect(Object.keys(body.response_format?.json_schema?.schema?.properties ?? {})).toEqual([
+				"verdict",
+				"reason",
+				"intent",
+			]);
 			expect(body.tools).toBeUndefined();
 		}
 		expect(JSON.stringify(grading[0]?.messages)).toContain("I'd have to look at all of them");

@@ -147,10 +147,11 @@ describe("handle(): verdicts before model work, serialized delivery", () => {
 		await h.tutor.close();
 	});
 
-	it("group mode lets anyone answer; a typed message supersedes pending questions and runs the turn", async () => {
+	it("group mode lets anyone answer; a question typed mid-question keeps it open, runs the turn, then the answer counts", async () => {
 		const model = scriptedModel([
 			{ calls: [{ name: "ask", input: { question: "What do you want to learn?" }, id: "a1" }] },
-			{ text: "Good question, Bob.", calls: [{ name: "quiz", input: probeQuiz, id: "q2" }] },
+			{ text: "Good question, Bob." },
+			{ text: "Thanks.", calls: [{ name: "quiz", input: probeQuiz, id: "q2" }] },
 		]);
 		const h = await harness(dir.path, model);
 		const sessionId = newSession();
@@ -159,20 +160,25 @@ describe("handle(): verdicts before model work, serialized delivery", () => {
 		expect(await h.tutor.handle(sessionId, { type: "message", text: "why fractions?", by: stranger })).toEqual({
 			ok: true,
 		});
-		// The superseded ask can no longer be answered.
-		expect(await h.tutor.handle(sessionId, { type: "reply", toolCallId: "a1", text: "x", by: learner })).toMatchObject({
-			code: "not-pending",
+		await h.tutor.idle(sessionId);
+		const second = model.doStreamCalls[1]!;
+		expect(second.prompt.at(-1)).toMatchObject({
+			role: "user",
+			content: [{ type: "text", text: "Bob: why fractions?" }],
+		});
+		// The ask was not skipped: the model saw it pending, and it is offered again.
+		expect(JSON.stringify(toolResultsSent(second)[0]?.output)).toContain('"status":"pending"');
+		expect(h.of("answered")).toEqual([]);
+		expect(h.of("ask").map((q) => [q.toolCallId, q.again === true])).toEqual([
+			["a1", false],
+			["a1", true],
+		]);
+		// Still answerable.
+		expect(await h.tutor.handle(sessionId, { type: "reply", toolCallId: "a1", text: "x", by: learner })).toEqual({
+			ok: true,
 		});
 		await h.tutor.idle(sessionId);
-		expect(h.of("answered")[0]).toMatchObject({
-			toolCallId: "a1",
-			kind: "ask",
-			result: { skipped: true, by: stranger },
-		});
-		const second = model.doStreamCalls[1]!;
-		const last = second.prompt.at(-1);
-		expect(last).toMatchObject({ role: "user", content: [{ type: "text", text: "Bob: why fractions?" }] });
-		expect(toolResultsSent(second)).toHaveLength(1);
+		expect(h.of("answered")[0]).toMatchObject({ toolCallId: "a1", kind: "ask", result: { answer: "x", by: learner } });
 		// Anyone in the group answers a quiz: as a vote (engine/votes.ts; test/agent/engine/votes.test.ts).
 		expect(await h.tutor.handle(sessionId, { type: "answer", toolCallId: "q2", value: "3/4", by: stranger })).toEqual({
 			ok: true,

@@ -1,19 +1,22 @@
 /**
  * The pure vote rules: the latest ballot counts, the peer-instruction band for a split (30% to
- * under 70% right, two or more voters and answers), a revote only for a first-round check, the
- * group's verdict (more than half right), when everyone voted, bounded settings; and mastery
+ * under 70% right, two or more voters and answers), a revote for a first-round check that split
+ * or whose verdict is wrong, a tie named as a tie, the group's verdict (more than half right),
+ * who is active (the last ACTIVE_MINUTES), when everyone voted, bounded settings; and mastery
  * derived from the group's verdict.
  */
 
 import { describe, expect, it } from "vitest";
 import { derivePlanMastery } from "../../src/core/mastery.ts";
 import {
+	ACTIVE_MINUTES,
 	type Ballot,
 	castBallot,
 	clampVoteSeconds,
 	everyoneVoted,
 	groupCorrect,
 	normalizeGroupSettings,
+	recentlyActive,
 	tallyVote,
 } from "../../src/core/votes.ts";
 
@@ -41,12 +44,38 @@ describe("vote rules", () => {
 		const most = [b("a", "x", true), b("b", "x", true), b("c", "x", true), b("d", "y", false)];
 		expect(tallyVote(most, first).split).toBe(false); // 75% right: move on
 		const none = [b("a", "y", false), b("b", "z", false), b("c", "z", false)];
-		expect(tallyVote(none, first).split).toBe(false); // 0% right: the teacher re-teaches
+		// 0% right: no split, but a wrong verdict gets the second vote a solo learner's first miss gets.
+		expect(tallyVote(none, first)).toMatchObject({ split: false, revote: true });
+		expect(tallyVote(none, { ...first, round: 2 }).revote).toBe(false); // at most one revote
+		expect(tallyVote(none, { ...first, check: false }).revote).toBe(false); // a prediction is a guess
+		expect(tallyVote([b("a", "y", false)], first).revote).toBe(true); // a lone wrong voter too
+		expect(tallyVote([b("a", "words")], first).revote).toBe(false); // ungraded: nothing to try again
 		expect(tallyVote([b("a", "x", true)], first).split).toBe(false); // one voter is no group
 		expect(tallyVote(third, first).counts).toEqual([
 			{ answer: "y", count: 2, correct: false },
 			{ answer: "x", count: 1, correct: true },
 		]);
+	});
+
+	it("names a tie: every answer with the most votes, in the order first chosen", () => {
+		const three = [b("a", "z", false), b("b", "x", true), b("c", "y", false)];
+		expect(tallyVote(three, first).tie).toEqual(["z", "x", "y"]);
+		expect(tallyVote([...three, b("d", "x", true)], first).tie).toBeUndefined(); // x leads
+		expect(tallyVote([b("a", "x", true), b("b", "y", false)], first).tie).toEqual(["x", "y"]);
+		expect(tallyVote([b("a", "x", true)], first).tie).toBeUndefined();
+		expect(tallyVote([b("a", "X ", true), b("b", "x", true)], first).tie).toBeUndefined(); // the same answer
+	});
+
+	it("counts as active whoever was seen in the last ACTIVE_MINUTES", () => {
+		const now = Date.parse("2026-01-01T12:00:00Z");
+		const ago = (minutes: number) => new Date(now - minutes * 60_000).toISOString();
+		const seen = new Map([
+			["fresh", ago(1)],
+			["edge", ago(ACTIVE_MINUTES)],
+			["gone", ago(ACTIVE_MINUTES + 1)],
+			["broken", "not a time"],
+		]);
+		expect([...recentlyActive(seen, now)]).toEqual(["fresh", "edge"]);
 	});
 
 	it("gives the group's verdict by a strict majority", () => {

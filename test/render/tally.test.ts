@@ -84,6 +84,27 @@ describe("tally card", () => {
 		expect(after).toMatchObject({ correct: true, reveal: { correctAnswer: "1/2" } });
 	});
 
+	it("says a tie is a tie, and why a wrong vote is voted again, in the lesson's language", () => {
+		const tie = event([ballot("a", "4/2", false), ballot("b", "2/8", false), ballot("c", "1/2", true)]);
+		expect(tallyCard(tie)!.text).toContain("It's a tie between C · B · A.");
+		expect(tallyCard(tie)!.text).toContain("The group is split"); // a third right: the peer-instruction band
+		const card = answeredCard({ ...tie, result: { ...tie.result, correct: false } });
+		expect(card).toMatchObject({ tie: ["C. 4/2", "B. 2/8", "A. 1/2"], by: { name: "the group (3 votes)" } });
+		expect(card.correct).toBeUndefined();
+		expect(card.chosenIndex).toBeUndefined();
+		expect(toDiscordMessages(card)[0]?.content).toContain(
+			"⚖️ **the group \\(3 votes\\)** tied between **C. 4/2** · **B. 2/8** · **A. 1/2**",
+		);
+		expect(JSON.stringify(toSlackMessages(card))).toContain(":scales: *the group (3 votes)* tied between *C. 4/2*");
+		const wrong = event([ballot("a", "2/8", false), ballot("b", "2/8", false), ballot("c", "2/8", false)]);
+		expect(tallyCard(wrong)!.text).toContain("Not yet: the tutor asks what led you there");
+		expect(tallyCard(wrong)!.text).not.toContain("✓");
+		expect(tallyCard(wrong, "de")!.text).toContain("Noch nicht");
+		expect(tallyCard(tie, "de")!.text).toContain("Gleichstand zwischen C · B · A.");
+		expect(tallyCard(tie, "es")!.text).toContain("Empate entre C · B · A.");
+		expect(answeredCard(tie, "de").by.name).toBe("die Gruppe (3 Stimmen)");
+	});
+
 	it("fits one Discord message and one Slack message with 25 long options and 300 long-named voters", () => {
 		const options = Array.from({ length: 25 }, (_, i) => `${"option text ".repeat(40)}${i}`);
 		const big = { ...quiz, options, correctAnswer: options[3] as string };

@@ -2,12 +2,14 @@
  * The person behind a Discord interaction as the controller's Actor: who
  * they are, whether they may administer lessons (Manage Server, from the
  * interaction's own permission bits), and how to tell them something
- * privately: as the first response (`reply`), after a deferred update
- * (`followUp`), or in the deferred ephemeral reply (`editReply`).
+ * privately (a notice, or a card with working controls): as the first
+ * response (`reply`), after a deferred update (`followUp`), or in the
+ * deferred ephemeral reply (`editReply`).
  */
 
 import { type Interaction, MessageFlags } from "discord.js";
 import type { Logger } from "../../core/contracts/logger.ts";
+import { toDiscordMessages } from "../../render/index.ts";
 import type { Actor } from "../lesson/port.ts";
 import { interactionLocale } from "./notices.ts";
 import { describeRestError } from "./rest-messages.ts";
@@ -35,6 +37,25 @@ export function actorOf(interaction: Repliable, route: NoticeRoute, logger: Logg
 				else await interaction[route]({ ...body, flags: MessageFlags.Ephemeral });
 			} catch (error) {
 				logger.warn({ err: describeRestError(error) }, "discord: a notice could not be sent");
+			}
+		},
+		// A card only they see, its controls working (a private review's question): in the same response as notices.
+		async show(card) {
+			for (const [i, m] of toDiscordMessages(card).entries()) {
+				const files = (m.files ?? []).map((f, k) => ({
+					attachment: f.data,
+					name: f.name,
+					...(m.attachments?.[k]?.description ? { description: m.attachments[k]?.description } : {}),
+				}));
+				const body = { content: m.content, components: m.components ?? [], allowedMentions: { parse: [] }, files };
+				try {
+					if (i === 0 && route === "editReply") await interaction.editReply(body);
+					else if (i === 0 && route === "reply") await interaction.reply({ ...body, flags: MessageFlags.Ephemeral });
+					else await interaction.followUp({ ...body, flags: MessageFlags.Ephemeral });
+				} catch (error) {
+					logger.warn({ err: describeRestError(error) }, "discord: a private card could not be sent");
+					return;
+				}
 			}
 		},
 	};

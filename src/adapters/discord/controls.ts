@@ -24,6 +24,7 @@ import { type AckGate, createAckGate } from "../lesson/ack-gate.ts";
 import type { LessonController } from "../lesson/controller.ts";
 import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { Actor, AnswerForm, PlatformPort } from "../lesson/port.ts";
+import { isProfileButton } from "../lesson/profile-flows.ts";
 import { actorOf, type NoticeRoute } from "./actor.ts";
 import { deferUpdate } from "./interaction-rest.ts";
 import { interactionLocale, NOTICES } from "./notices.ts";
@@ -67,6 +68,9 @@ function gatedClick(
 		notify: async (content, picture) => {
 			if (await gate.open()) await inner.notify(content, picture);
 		},
+		show: async (card) => {
+			if (await gate.open()) await inner.show?.(card);
+		},
 		recorded: () => void gate.open(),
 	};
 	return { gate, actor };
@@ -85,7 +89,10 @@ async function asClick(
 ): Promise<HandleResult> {
 	const messageId = interaction.message?.id;
 	const reply = { applicationId: interaction.applicationId, token: interaction.token, acked: gate.opened };
-	const click = messageId ? ctx.replies?.note(threadId, messageId, reply) : undefined;
+	// A private review's control answers in its own ephemeral replies: a lesson's output never goes through it.
+	const id = decodeComponentId("customId" in interaction ? interaction.customId : undefined);
+	const own = messageId && !isProfileButton(id?.toolCallId);
+	const click = own ? ctx.replies?.note(threadId, messageId, reply) : undefined;
 	try {
 		const result = await run();
 		if (click && !result.ok) ctx.replies?.forget(threadId, click);

@@ -116,6 +116,8 @@ export function createDiscordPort(
 		// The modal must BE the first response, within 3 s of the click; "typing" shows about 10 s per call.
 		limits: { formPrecheckMs: 1_500, typingRefreshMs: 8_000, typingDelayMs: TYPING_DELAY_MS, replyChars: CONTENT_MAX },
 		style: DISCORD_STYLE,
+		// A review is the member's own: in ephemeral replies, not a public thread.
+		reviewsPrivately: true,
 		helpText,
 		// A channel mention is its own link (and names the thread), whatever the label.
 		threadLink: async (threadId) => {

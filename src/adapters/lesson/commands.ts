@@ -180,12 +180,13 @@ export async function runCommand(
 	if (!flows) return undefined;
 	switch (command.kind) {
 		case "review": {
-			const threadId = await flows.review.start(actor, {
+			const started = await flows.review.start(actor, {
 				community: where.community,
 				channelId: where.place.channelId,
 			});
-			if (!threadId) return undefined;
-			const there = await link(threadId, "command.openThread");
+			// Held privately, the first question is already the reply.
+			if (!started || !("threadId" in started)) return undefined;
+			const there = await link(started.threadId, "command.openThread");
 			return say(there ? t(locale, "profile.reviewReadyLink", { link: there }) : t(locale, "profile.reviewReady"));
 		}
 		case "progress": {

@@ -283,15 +283,21 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 		},
 		profile,
 		async choose(actor, threadId, toolCallId, index) {
-			const own = await profile?.choose(actor, threadId, toolCallId);
+			const own = await profile?.choose(actor, threadId, toolCallId, index);
 			if (own) return own;
 			return overBudget(actor, threadId, await answers.choose(actor, threadId, toolCallId, index));
 		},
 		help: async (actor, threadId, toolCallId, kind) =>
 			overBudget(actor, threadId, await answers.help(actor, threadId, toolCallId, kind)),
-		openForm: answers.openForm,
-		submitForm: async (actor, threadId, toolCallId, text) =>
-			overBudget(actor, threadId, await answers.submitForm(actor, threadId, toolCallId, text)),
+		async openForm(actor, threadId, toolCallId) {
+			if (await profile?.openForm(actor, toolCallId)) return; // a private review's question
+			await answers.openForm(actor, threadId, toolCallId);
+		},
+		async submitForm(actor, threadId, toolCallId, text) {
+			const own = await profile?.submitForm(actor, toolCallId, text);
+			if (own) return own;
+			return overBudget(actor, threadId, await answers.submitForm(actor, threadId, toolCallId, text));
+		},
 		async typed(threadId, by, text, attached) {
 			const reviewed = await profile?.review.typed(threadId, by, text).catch((error: unknown) => {
 				logger.error({ err: error, threadId }, `${port.name}: a review answer could not be graded`);

@@ -59,6 +59,11 @@ export interface Actor {
 	isAdmin(): Promise<boolean>;
 	/** Tell this person privately (an ephemeral reply to their action), optionally with a picture. Must not throw. */
 	notify(text: string, picture?: PlanPicture): Promise<void>;
+	/**
+	 * Show this person a card privately, its controls working (Discord: an ephemeral reply or follow-up), where the
+	 * platform can; a private review asks its questions this way. Must not throw.
+	 */
+	show?(card: Card): Promise<void>;
 	/** Show the answer form (Discord: the modal as the first response; Slack: views.open with the trigger). Must not throw. */
 	openForm?(form: AnswerForm): Promise<void>;
 	/** The tutor recorded (or refused) this person's event: the platform may acknowledge their click now (ack-gate.ts). Must not throw. */
@@ -84,6 +89,8 @@ export interface PlatformPort<Address = unknown> {
 	readonly limits: PlatformLimits;
 	/** How notices read on this platform (hints, mentions, escaping). */
 	readonly style: NoticeStyle;
+	/** `/lesson review` runs in the member's private replies (Actor.show), not in a thread others can read. */
+	readonly reviewsPrivately?: boolean;
 	/** The thread id of an address; throws on parts that would not round-trip. */
 	encodeThreadId(address: Address): string;
 	/** The address of a thread id; undefined for another platform's ids or anything malformed. */

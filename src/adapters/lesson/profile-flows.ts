@@ -1,11 +1,12 @@
 /**
  * The learner-profile commands, once for every platform: `/lesson review`
- * (review.ts), `/lesson progress` (a PNG and a summary, private), `/lesson
- * report` (admins: a CSV of numbers), `/lesson forget-me` (after a confirm
- * button) and `/lesson remind on|off` (a nudge at most once a day with a
- * one-tap "Review now"). Buttons reuse the question card's "pick" controls
- * under reserved ids (PROFILE_BUTTONS), so every platform already renders and
- * routes them.
+ * (review.ts: privately on Discord, in a thread elsewhere), `/lesson
+ * progress` (a PNG and a summary, private), `/lesson report` (admins: a CSV
+ * of numbers), `/lesson forget-me` (after a confirm button) and `/lesson
+ * remind on|off` (a nudge at most once a day with a one-tap "Review now").
+ * Buttons reuse the question card's "pick" controls under reserved ids
+ * (PROFILE_BUTTONS, and a private review's `lh-review:` controls), so every
+ * platform already renders and routes them.
  */
 
 import { type Learning, learnerKeyOf, type ReportRow, type StateStore, stateKeys } from "../../agent/index.ts";
@@ -19,16 +20,16 @@ import { adminHintIn } from "./notices.ts";
 import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
 import { progressData, progressSummary } from "./progress.ts";
 import { reportCsv } from "./report.ts";
-import { createReviewFlow, type Rephrase, type ReviewFlow } from "./review.ts";
+import { createReviewFlow, isReviewControl, type Rephrase, type ReviewFlow } from "./review.ts";
 import { communityOf } from "./thread-id.ts";
 import type { UsageLedger } from "./usage-ledger.ts";
 
 /** Reserved ids of the profile buttons (never a model's tool call id: those carry no `lh-` prefix). */
 export const PROFILE_BUTTONS = { reviewNow: "lh-review-now", forgetMe: "lh-forget-me" } as const;
 
-/** Whether a card's tool call id is one of the profile buttons (they need no lesson thread to be clicked in). */
+/** Whether a card's tool call id is one of the profile buttons or a private review's control (they need no lesson thread). */
 export function isProfileButton(toolCallId: string | undefined): boolean {
-	return (Object.values(PROFILE_BUTTONS) as string[]).includes(toolCallId ?? "");
+	return (Object.values(PROFILE_BUTTONS) as string[]).includes(toolCallId ?? "") || isReviewControl(toolCallId);
 }
 
 /** How often the reminder check runs while the controller is attached. */
@@ -82,8 +83,12 @@ export interface ProfileFlows {
 	retention(actor: Actor, community: string, days: number | undefined): Promise<string | undefined>;
 	/** Post today's reminders (each learner at most once a day, across processes); how many went out. */
 	sendReminders(): Promise<number>;
-	/** A click on a profile button; undefined when `toolCallId` is not one. */
-	choose(actor: Actor, threadId: string, toolCallId: string): Promise<HandleResult | undefined>;
+	/** A click on a profile button or a private review's choice (`index`); undefined when `toolCallId` is not one. */
+	choose(actor: Actor, threadId: string, toolCallId: string, index?: number): Promise<HandleResult | undefined>;
+	/** The Answer button of a private review's question: its form (or a notice); false when `toolCallId` is not one. */
+	openForm(actor: Actor, toolCallId: string): Promise<boolean>;
+	/** A private review's typed answer from its form; undefined when `toolCallId` is not one. */
+	submitForm(actor: Actor, toolCallId: string, text: string): Promise<HandleResult | undefined>;
 }
 
 const isPlace = (v: unknown): v is ReminderPlace =>
@@ -249,7 +254,11 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 			return sent;
 		},
 
-		async choose(actor, threadId, toolCallId) {
+		openForm: (actor, toolCallId) => review.openForm(actor, toolCallId),
+		submitForm: (actor, toolCallId, text) => review.submit(actor, toolCallId, text),
+
+		async choose(actor, threadId, toolCallId, index) {
+			if (isReviewControl(toolCallId)) return review.choose(actor, toolCallId, index ?? -1);
 			if (toolCallId === PROFILE_BUTTONS.forgetMe) {
 				const community = communityOf(threadId);
 				await actor.notify(await forget(actor, community));
@@ -263,8 +272,10 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 				await actor.notify(t(actor.locale ?? DEFAULT_LOCALE, "profile.nudgeNotYours"));
 				return { ok: true };
 			}
-			const opened = await review.start(actor, { community: where.community, channelId: where.channelId });
-			if (opened) await actor.notify(t(actor.locale ?? DEFAULT_LOCALE, "profile.reviewReady"));
+			const started = await review.start(actor, { community: where.community, channelId: where.channelId });
+			// Held privately, its first question is already on screen; a thread is pointed at.
+			if (started && "threadId" in started)
+				await actor.notify(t(actor.locale ?? DEFAULT_LOCALE, "profile.reviewReady"));
 			return { ok: true };
 		},
 	};

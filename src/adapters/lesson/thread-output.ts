@@ -192,7 +192,8 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 		// lesson over and re-posts the question, must not both post it: they claim it in the store. A failing
 		// store posts anyway (a card twice is better than a question never shown). A store no other process
 		// shares needs no claim: its one process posts a question once, and re-posts only after a restart.
-		const shared = state.store.shared === true;
+		// Offered again under the tutor's reply (the learner asked something first): a new card, its own post.
+		const shared = state.store.shared === true && event.again !== true;
 		const claim: PostClaim = shared
 			? await state
 					.claimPost(threadId, event.toolCallId, event.replay ? { staleAfterMs: staleClaimMs } : {})

@@ -10,6 +10,7 @@ import {
 	type AssessmentCard,
 	answerOutcome,
 	type Card,
+	displayName,
 	type ExplainCard,
 	type QuestionCard,
 	type TextCard,
@@ -119,6 +120,10 @@ function formatAnswered(card: AnsweredCard, s: Styler): string {
 	const why = card.reason ? s("dim", ` (${card.reason})`) : "";
 	const { outcome, how } = answerOutcome(card);
 	if (card.checking) lines.push(s("dim", `→ ${t(locale, "play.checking", { answer })}`));
+	else if (card.tie && card.tie.length > 0)
+		lines.push(
+			s("yellow", t(locale, "card.answeredTie", { who: displayName(card.by, locale), what: card.tie.join(" · ") })),
+		);
 	else if (outcome === "not-sure") lines.push(s("yellow", t(locale, "play.notSure", { how })));
 	else if (outcome === "explain-again") lines.push(s("dim", t(locale, "play.explainAgain")));
 	else if (outcome === "prediction") lines.push(s("cyan", t(locale, "play.prediction", { answer })));

@@ -12,7 +12,12 @@ import type { QuestionCard } from "../../render/index.ts";
 import { DEFAULT_LOCALE, type Locale, type MessageKey, t } from "../lesson/i18n.ts";
 
 /** A playground command typed instead of an answer (help: only where a question is open). */
-export type PlaygroundCommand = { command: "quit" } | { command: "end" } | { command: "help"; kind: HelpKind };
+export type PlaygroundCommand =
+	| { command: "quit" }
+	| { command: "end" }
+	| { command: "help"; kind: HelpKind }
+	/** Words typed at a question instead of a pick: the lesson reads them as an answer, a question or a request. */
+	| { command: "say"; text: string };
 
 /** The typed help commands on an open quiz, as the playground's help line lists them (the commands stay English words). */
 export function helpCommandsLine(locale: Locale = DEFAULT_LOCALE): string {
@@ -129,6 +134,11 @@ export function createLineSource(input: Readable, output: Writable): AnswerSourc
 					echo(line.trim());
 					return help;
 				}
+				// Words, not a letter out of range: typed like a message in a chat thread (the lesson reads them).
+				if (line.trim().length > 1) {
+					echo(line.trim());
+					return { command: "say", text: line.trim() };
+				}
 				const got = JSON.stringify(line.slice(0, 40));
 				output.write(`${t(card.locale ?? DEFAULT_LOCALE, "play.expected", { letters, got })}\n`);
 			}
@@ -158,6 +168,7 @@ export function createLineSource(input: Readable, output: Writable): AnswerSourc
 /** Values of the extra entries under a question's choices (choices are 0-based indexes). */
 const PAUSE = -1;
 const END = -2;
+const SAY = -7;
 /** Help entries under a quiz's choices: their values, and what they ask. */
 const HELP_ENTRIES: ReadonlyArray<{ value: number; kind: HelpKind; word: string; key: MessageKey }> = [
 	{ value: -3, kind: "hint", word: "hint", key: "play.menuHint" },
@@ -217,6 +228,7 @@ export function createPromptSource(input: Readable, output: Writable): AnswerSou
 										]
 									: []),
 								new Separator(" "),
+								{ value: SAY, name: entry("...", t(locale, "play.menuSay")) },
 								{ value: PAUSE, name: entry("/quit", t(locale, "play.menuPause")) },
 								{ value: END, name: entry("/end", t(locale, "play.menuEnd")) },
 							],
@@ -230,6 +242,12 @@ export function createPromptSource(input: Readable, output: Writable): AnswerSou
 					return cancelled(error);
 				}
 				if (value === PAUSE) return { command: "quit" };
+				if (value === SAY) {
+					const said = await this.text(t(locale, "play.sayPrompt"), { locale });
+					if (typeof said === "string") return { command: "say", text: said };
+					if (said === undefined || said.command !== "help") return said;
+					continue;
+				}
 				const help = HELP_ENTRIES.find((e) => e.value === value);
 				if (help) return { command: "help", kind: help.kind };
 				if (value !== END) return value;

@@ -305,11 +305,17 @@ class PlaygroundRun {
 			if (!quiz) return void (await this.actor.notify(t(this.locale, "engine.helpQuizOnly")));
 			return this.refused(await this.controller.help(this.actor, this.sessionId, question.toolCallId, answer.kind));
 		}
-		if (typeof answer === "object") return this.command(answer.command);
-		const verdict =
-			typeof answer === "number"
-				? await this.controller.choose(this.actor, this.sessionId, question.toolCallId, answer)
-				: await this.controller.submitForm(this.actor, this.sessionId, question.toolCallId, answer);
+		if (typeof answer === "object")
+			return answer.command === "say" ? this.say(answer.text) : this.command(answer.command);
+		// Words typed at an open question go as in a chat thread: the lesson reads them (an answer, a question, a request).
+		if (typeof answer === "string") return this.say(answer);
+		return this.refused(await this.controller.choose(this.actor, this.sessionId, question.toolCallId, answer));
+	}
+
+	/** Words typed in the lesson, like a message in a chat thread. */
+	private async say(text: string): Promise<PlaygroundResult | undefined> {
+		const verdict = await this.controller.typed(this.sessionId, this.learner, text);
+		if (!verdict.ok) await this.actor.notify(verdict.message);
 		return this.refused(verdict);
 	}
 
@@ -317,10 +323,11 @@ class PlaygroundRun {
 		const text = await this.input(() => this.o.source.text(t(this.locale, "play.you"), { locale: this.locale }));
 		if (text === "interrupted") return this.paused();
 		if (text === undefined) return this.inputEnded();
-		if (typeof text === "object") return text.command === "help" ? undefined : this.command(text.command);
-		const verdict = await this.controller.typed(this.sessionId, this.learner, text);
-		if (!verdict.ok) await this.actor.notify(verdict.message);
-		return this.refused(verdict);
+		if (typeof text === "object") {
+			if (text.command === "help") return undefined;
+			return text.command === "say" ? this.say(text.text) : this.command(text.command);
+		}
+		return this.say(text);
 	}
 
 	/** The run ends when the lesson is gone (the refusal was already told). */

@@ -2,8 +2,9 @@
  * `learnharness review` in the terminal: the same review flow as `/lesson
  * review` on Discord and Slack (src/adapters/lesson/review.ts), through the
  * terminal port: the due questions one at a time, one typed answer a line,
- * each graded and rescheduled, then the closing line. Bounded: at most
- * REVIEW_MAX_ITEMS answers are read.
+ * each judged (the judge, then the grader for what it leaves open) and
+ * rescheduled, then the closing line. Bounded: at most REVIEW_MAX_ITEMS
+ * answers are graded, and twice as many lines read.
  */
 
 import type { Writable } from "node:stream";
@@ -62,14 +63,17 @@ export async function runTerminalReview(o: TerminalReviewOptions): Promise<{ ans
 	};
 	let answered = 0;
 	try {
-		const threadId = await flows.review.start(actor, { community: "terminal", channelId: "terminal" });
-		if (!threadId) return { answered };
-		for (let i = 0; i < REVIEW_MAX_ITEMS; i++) {
+		const started = await flows.review.start(actor, { community: "terminal", channelId: "terminal" });
+		if (!started || !("threadId" in started)) return { answered };
+		const threadId = started.threadId;
+		// Bounded: an empty line is asked again (the review said why), at most as often as there are questions.
+		for (let reads = 0; reads < REVIEW_MAX_ITEMS * 2 && answered < REVIEW_MAX_ITEMS; reads++) {
 			const review = (await state.get(stateKeys.review(threadId))) as { done?: boolean } | undefined;
 			if (!review || review.done) break;
 			const answer = await o.source.text("Your answer");
 			if (typeof answer !== "string") break;
 			const result = await controller.typed(threadId, learner, answer);
+			if (!result.ok && result.code === "invalid-answer") continue;
 			if (!result.ok) {
 				screen.print(s("yellow", result.message));
 				break;

@@ -13,7 +13,11 @@ import { displayAsk, displayQuiz } from "./display.ts";
 import { resolveAskAnswer, resolveQuizAnswer } from "./grading.ts";
 import type { Job, SessionState } from "./session-state.ts";
 import { findToolCall, pendingLearnerCalls, toolNameOf } from "./transcript.ts";
+import { readTypedLine } from "./typed-reading.ts";
 import { isVote, voteJob } from "./votes.ts";
+
+/** A member's "Not sure" on a group vote: their ballot (does not know, never a guess). */
+const NOT_SURE_BALLOT = { answer: "Not sure", correct: false, notSure: true } as const;
 
 /** Longest typed message we accept. */
 export const MAX_MESSAGE_CHARS = 4000;
@@ -62,11 +66,16 @@ export function admit(state: SessionState, event: LearnerEvent, at = new Date().
 		if (text === "" && !images) return refuse("invalid-answer", t(locale, "engine.messageEmpty"));
 		if (text.length > MAX_MESSAGE_CHARS)
 			return refuse("invalid-answer", t(locale, "engine.messageTooLong", { max: String(MAX_MESSAGE_CHARS) }));
-		const supersedes = pendingLearnerCalls(record.messages)
-			.filter((p) => !isVote(record, p.kind)) // talk during a vote keeps it open
-			.map((p) => p.toolCallId)
-			.filter((id) => !state.claims.has(id));
-		return { ok: true, job: { type: "message", text, by: event.by, supersedes, ...(images ? { images } : {}) } };
+		// Questions open to this message (a vote is not: talk during a vote keeps it open and runs no turn).
+		const open = pendingLearnerCalls(record.messages)
+			.filter((p) => !isVote(record, p.kind) && !state.claims.has(p.toolCallId))
+			.map((p) => p.toolCallId);
+		const target = open.at(-1);
+		// Typed while a question is open: read for what it is (typed-reading.ts); an answer is judged like a form reply.
+		const read = target !== undefined && !images ? readTypedLine(record, target, text, event.by, locale) : undefined;
+		if (read) return { ok: true, job: read };
+		// A question of the learner's own, or words that are not an answer: the open questions stay open.
+		return { ok: true, job: { type: "message", text, by: event.by, holds: open, ...(images ? { images } : {}) } };
 	}
 	const found = findToolCall(record.messages, event.toolCallId);
 	const kind = found ? toolNameOf(found.part.type) : undefined;
@@ -85,6 +94,16 @@ export function admit(state: SessionState, event: LearnerEvent, at = new Date().
 		const hints = record.struggle?.[event.toolCallId]?.hints.length ?? 0;
 		if (event.kind === "hint" && hints >= MAX_HINTS)
 			return refuse("invalid-answer", t(locale, "engine.maxHints", { max: MAX_HINTS }));
+		if (isVote(record, kind)) {
+			// A group vote closes on its tally, never on one member's click: their "Not sure" is their ballot, a hint
+			// is theirs to see, the rest is said in the thread (the vote stays open).
+			if (event.kind === "not-sure")
+				return {
+					ok: true,
+					...voteJob(state, event.toolCallId, displayQuiz(found.part.input), NOT_SURE_BALLOT, event.by, at),
+				};
+			if (event.kind !== "hint") return refuse("invalid-answer", t(locale, "engine.helpInVote"));
+		}
 		const job = { type: "help" as const, toolCallId: event.toolCallId, kind: event.kind, by: event.by };
 		return { ok: true, job };
 	}
@@ -122,7 +141,6 @@ export function admit(state: SessionState, event: LearnerEvent, at = new Date().
 export function claim(state: SessionState, job: Job): void {
 	if (job.type === "answer") state.claims.set(job.toolCallId, "answered");
 	else if (job.type === "help" && helpResolves(job.kind)) state.claims.set(job.toolCallId, "answered");
-	else if (job.type === "message") for (const id of job.supersedes) state.claims.set(id, "superseded");
 	else if (job.type === "end") {
 		state.ending = true;
 		for (const p of pendingLearnerCalls(state.record.messages))

@@ -11,7 +11,7 @@
  */
 
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { generateText, Output } from "ai";
+import { generateText, jsonSchema, Output, zodSchema } from "ai";
 import { z } from "zod";
 import { leaksAnswer } from "../../core/answer-leaks.ts";
 import { instructsJudge } from "../../core/answer-match.ts";
@@ -36,18 +36,39 @@ export const MAX_RAW_REASON_CHARS = 1000;
 export const gradeSchema = z.object({
 	verdict: z.enum(["correct", "incorrect", "unsure"]),
 	reason: z.string(),
+	/** Whether the words try to answer at all (a line typed in the thread may be a question of the learner's own). */
+	intent: z.enum(["answer", "question", "other"]),
+});
+
+/** What the words are, as the grader read them. */
+export type GradeIntent = z.infer<typeof gradeSchema>["intent"];
+
+/** The verdict as read back: a grader that leaves the intent out (an older prompt, a small model) means an answer. */
+const readSchema = gradeSchema.extend({ intent: gradeSchema.shape.intent.optional() });
+
+/**
+ * What the request sends: the strict schema (every field required, as OpenAI's strict structured outputs
+ * demand), checked on the way back by the lenient one.
+ */
+const sentSchema = jsonSchema<z.infer<typeof readSchema>>(() => zodSchema(gradeSchema).jsonSchema, {
+	validate: (value) => {
+		const parsed = readSchema.safeParse(value);
+		return parsed.success ? { success: true, value: parsed.data } : { success: false, error: parsed.error };
+	},
 });
 
 /** A grader's verdict as code takes it. */
 export type GradeVerdict = "correct" | "incorrect" | "unsure";
 
 /** The parsed verdict: the schema, then the reason on one line and cut; undefined when it is not one. */
-export function parseGrade(output: unknown): { verdict: GradeVerdict; reason: string } | undefined {
-	const parsed = gradeSchema.safeParse(output);
+export function parseGrade(
+	output: unknown,
+): { verdict: GradeVerdict; reason: string; intent: GradeIntent } | undefined {
+	const parsed = readSchema.safeParse(output);
 	// The bound the schema cannot say (strict structured outputs refuse length keywords).
 	if (!parsed.success || parsed.data.reason.length > MAX_RAW_REASON_CHARS) return undefined;
 	const reason = oneLine(parsed.data.reason);
-	return reason === "" ? undefined : { verdict: parsed.data.verdict, reason };
+	return reason === "" ? undefined : { verdict: parsed.data.verdict, reason, intent: parsed.data.intent ?? "answer" };
 }
 
 /**
@@ -82,6 +103,7 @@ export type GradeOutcome =
 			ok: true;
 			verdict: "correct" | "incorrect" | "unsure";
 			reason: string;
+			intent: GradeIntent;
 			usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number };
 	  }
 	| { ok: false; problem: string };
@@ -139,7 +161,7 @@ export async function gradeAnswer(
 			system: graderSystem(options.language),
 			prompt: JSON.stringify(request),
 			output: Output.object({
-				schema: gradeSchema,
+				schema: sentSchema,
 				name: GRADE_OUTPUT_NAME,
 				description: "The verdict on a learner's typed answer and one short line why.",
 			}),
@@ -157,6 +179,7 @@ export async function gradeAnswer(
 			ok: true,
 			verdict: parsed.verdict,
 			reason: parsed.reason,
+			intent: parsed.intent,
 			usage: {
 				inputTokens: usage.inputTokens ?? 0,
 				outputTokens: usage.outputTokens ?? 0,

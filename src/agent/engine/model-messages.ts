@@ -12,9 +12,14 @@
  * of the requests breaks at most once per picture, from that message on. A message whose
  * pictures are all placeholders is memoized like any other; one still carrying bytes is
  * converted per request and never cached (its megabytes stay in the picture store's cache).
+ *
+ * A question the learner has not answered when a turn runs (they asked something first) shows a
+ * placeholder result saying it is still open, and keeps showing it once answered: its answer comes
+ * in a later message (engine/held-open.ts), so that message's bytes never change either.
  */
 
 import { convertToModelMessages, type ModelMessage } from "ai";
+import { HELD_OUTPUT } from "../../core/late-answer.ts";
 import { PICTURE_PART, parsePictureRef, pictureLive, picturePlaceholder } from "../../core/learner-images.ts";
 import type { LessonMessage } from "../store/types.ts";
 
@@ -102,6 +107,28 @@ function renderPictures(
 }
 
 /**
+ * The message as the model sees it: a question the learner has not answered yet (kept open over a turn:
+ * held-open.ts) shows the pending placeholder as its result, and so does one answered after that (its
+ * result comes in a later message): the bytes of that message never change. `pending`: it holds such a
+ * question not answered yet.
+ */
+function withHeldResults(message: LessonMessage): { message: LessonMessage; pending: boolean } {
+	if (message.role !== "assistant") return { message, pending: false };
+	let pending = false;
+	let changed = false;
+	const parts = message.parts.map((part): Part => {
+		if (part.type !== "tool-quiz" && part.type !== "tool-ask") return part;
+		const view = part as { state?: unknown; output?: unknown };
+		const deferred = (view.output as { deferred?: unknown } | undefined)?.deferred === true;
+		if (view.state === "input-available") pending = true;
+		else if (!(view.state === "output-available" && deferred)) return part;
+		changed = true;
+		return { ...part, state: "output-available", output: HELD_OUTPUT } as Part;
+	});
+	return { message: changed ? { ...message, parts } : message, pending };
+}
+
+/**
  * The model messages of one request, with the pictures in their window inline and the others as
  * placeholders; `carried`: the pictures it sends (a provider refusal marks them).
  */
@@ -119,8 +146,10 @@ export async function toRequestMessages(
 				converted = await convertToModelMessages([rendered.message]);
 				if (rendered.settled) cache.set(message, converted);
 			} else {
-				converted = await convertToModelMessages([message]);
-				cache.set(message, converted);
+				const view = withHeldResults(message);
+				converted = await convertToModelMessages([view.message]);
+				// A question still pending renders differently once it is answered (a new message object then).
+				if (!view.pending) cache.set(message, converted);
 			}
 		}
 		out.push(...converted);

@@ -13,8 +13,8 @@ import { isStoreConflict } from "../store/errors.ts";
 import type { SessionLease } from "../store/types.ts";
 import type { EngineContext } from "./context.ts";
 import { gradePending, queueGrading } from "./grade-pending.ts";
+import { answerHeld, holdOpen, unheldPending } from "./held-open.ts";
 import { dropApplied, inboxOf, inboxSeen, pullInbox, pushInbox, rewindInbox } from "./inbox.ts";
-import { skipPending } from "./learner-results.ts";
 import { refresh, takeLease, underLease } from "./lease.ts";
 import { endLesson } from "./lesson-end.ts";
 import { notSavedMessage, restoreRecord, saveDelayedMessage, saveRetrying, snapshotRecord } from "./persist.ts";
@@ -22,8 +22,7 @@ import { storePictures } from "./pictures.ts";
 import { dropQueued } from "./queued.ts";
 import { recoverUnderLease } from "./recovery.ts";
 import type { Job, SessionState } from "./session-state.ts";
-import { applyAnswer, applyHelp } from "./struggle.ts";
-import { pendingLearnerCalls } from "./transcript.ts";
+import { type Applied, applyAnswer, applyHelp } from "./struggle.ts";
 import { runTurn } from "./turn.ts";
 import { applyVote, armVoteTimers, closeVote } from "./votes.ts";
 
@@ -48,19 +47,16 @@ async function applyJob(
 	switch (job.type) {
 		case "kick":
 			return { events: [], changed: false, turn: true };
-		case "answer": {
+		case "answer":
 			// A first miss on a check quiz stays open (an attempt); everything else resolves the question.
-			const applied = applyAnswer(state, job.toolCallId, job.result);
-			// A typed answer the judge could not decide goes to the grader before the turn (same save).
-			for (const event of applied.events) if (event.type === "answered") queueGrading(state, event);
-			return applied;
-		}
+			return answered(ctx, state, applyAnswer(state, job.toolCallId, job.result));
 		case "help":
-			return applyHelp(ctx, state, job);
+			return answered(ctx, state, await applyHelp(ctx, state, job));
 		case "message": {
 			// Pictures first (stored apart, charged to the budget; may reject): nothing is changed before.
 			const pictures = await storePictures(ctx, record, job);
-			const events = skipPending(state, job.supersedes, job.by);
+			// Not an answer: the questions open when it came stay open over the turn it runs (held-open.ts).
+			holdOpen(record, job.holds);
 			record.messages.push({
 				id: ctx.newId(),
 				role: "user",
@@ -70,13 +66,27 @@ async function applyJob(
 					...pictures.parts,
 				],
 			});
-			return { events: [...events, ...pictures.events], changed: true, turn: true };
+			return { events: pictures.events, changed: true, turn: true };
 		}
 		case "vote":
 			return applyVote(ctx, state, job.toolCallId, job.ballot);
 		case "tally":
 			return closeVote(ctx, state, job.toolCallId, true);
 	}
+}
+
+/**
+ * After an answer or a help job: a typed answer the judge could not decide goes to the grader before the
+ * turn (same save); an answer to a question kept open over a turn reaches the model in a later message.
+ */
+function answered(ctx: EngineContext, state: SessionState, applied: Applied): Applied {
+	let changed = applied.changed;
+	for (const event of applied.events) {
+		if (event.type !== "answered") continue;
+		queueGrading(state, event);
+		if (answerHeld(ctx, state, event)) changed = true;
+	}
+	return { ...applied, changed };
 }
 
 /** Arm the timers of the session's open votes (group lessons): a vote that comes due queues its tally. */
@@ -204,7 +214,8 @@ async function applyBatch(ctx: EngineContext, state: SessionState, jobs: Job[]) 
 		record.inbox = seen;
 		changed = true;
 	}
-	turn = turn && !end && !ctx.signal.aborted && pendingLearnerCalls(record.messages).length === 0;
+	// Questions kept open (the learner asked something first) do not hold the turn back; others do.
+	turn = turn && !end && !ctx.signal.aborted && unheldPending(record).length === 0;
 	// The turn about to run is marked in the same write (one save per delivery, not two).
 	if (turn) record.turnOpen = true;
 	return { before, events, turn, changed, end };
@@ -306,7 +317,8 @@ async function drain(ctx: EngineContext, state: SessionState, gateTurns: boolean
 		if (state.record.grading && !ctx.signal.aborted)
 			await turnGate(async () => {
 				try {
-					await gradePending(ctx, state);
+					// A check's first miss found by the grader waits for the second try: no turn.
+					if (!(await gradePending(ctx, state))) turn = false;
 				} catch (error) {
 					ctx.logger.error({ err: error, sessionId }, "grading failed");
 				}

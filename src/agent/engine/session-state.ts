@@ -16,8 +16,8 @@ type JobWork =
 	| { type: "kick" }
 	/** Record the learner's answer as the call's result. */
 	| { type: "answer"; toolCallId: string; kind: "quiz" | "ask"; result: AnswerResult }
-	/** A typed message; `supersedes` are the questions pending when it was admitted. */
-	| { type: "message"; text: string; by: Participant; supersedes: string[]; images?: LearnerImage[] }
+	/** A typed message that is not an answer; `holds`: the questions pending when it was admitted (they stay open). */
+	| { type: "message"; text: string; by: Participant; holds: string[]; images?: LearnerImage[] }
 	/** A help control on an open quiz (see engine/struggle.ts). */
 	| { type: "help"; toolCallId: string; kind: HelpKind; by: Participant }
 	| { type: "end"; by: Participant; reason: EndReason }

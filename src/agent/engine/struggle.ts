@@ -1,8 +1,8 @@
 /**
  * Struggle before the answer, in the pump: a wrong first answer to a `check`
  * quiz is an attempt (kept in the record, the question stays open, no turn
- * runs); the second miss, Show answer, Not sure or Explain another way
- * resolve the question, and the tool result our code authors carries every
+ * runs); the second miss, Show answer or Not sure resolve the question
+ * (Explain another way keeps it open over the tutor's reply: held-open.ts), and the tool result our code authors carries every
  * try and hint (`attempts`, `hints`/`hinted`, `revealed`, `notSure`,
  * `explainAgain`, a `note` for the model). Predict and probe quizzes are
  * never attempts: a prediction is a guess, a probe answer a diagnosis.
@@ -10,7 +10,6 @@
 
 import type { AnswerResult, Participant, TutorEvent } from "../../core/contracts/events.ts";
 import {
-	EXPLAIN_AGAIN_NOTE,
 	type HelpKind,
 	MAX_CHECK_TRIES,
 	NOT_SURE_NOTE,
@@ -20,8 +19,10 @@ import {
 import { learnerMessageText } from "../prompts/context.ts";
 import type { EngineContext } from "./context.ts";
 import { displayQuiz } from "./display.ts";
+import { holdOpen } from "./held-open.ts";
 import { askForHint } from "./hint-call.ts";
 import { recordAnswer } from "./learner-results.ts";
+import { type answeredPart, replaceToolPart } from "./record-edit.ts";
 import type { SessionState } from "./session-state.ts";
 import { findToolCall } from "./transcript.ts";
 
@@ -35,7 +36,7 @@ export interface Applied {
 const NOTHING: Applied = { events: [], changed: false, turn: false };
 
 /** The words of the learner message an "Explain another way" click adds to the transcript. */
-export const EXPLAIN_AGAIN_TEXT = "Could you explain that another way? Then ask me the question again.";
+export const EXPLAIN_AGAIN_TEXT = "Could you explain that another way? I'll answer the question after.";
 
 /** The open quiz `toolCallId` (parsed for display), or undefined when it is not pending. */
 function openQuiz(state: SessionState, toolCallId: string) {
@@ -102,6 +103,26 @@ export function applyAnswer(state: SessionState, toolCallId: string, result: Ans
 	return { events: [event], changed: true, turn: false };
 }
 
+/**
+ * Open a recorded answer's question again (the grader found it a first miss on a check, or not an answer
+ * at all): the call waits for the learner again, with the tries and hints it had gathered.
+ */
+export function reopenQuestion(state: SessionState, toolCallId: string, recorded: AnswerResult): void {
+	replaceToolPart(
+		state.record,
+		toolCallId,
+		(part) =>
+			({ type: part.type, toolCallId: part.toolCallId, state: "input-available", input: part.input }) as ReturnType<
+				typeof answeredPart
+			>,
+	);
+	const attempts = recorded.attempts ?? [];
+	const hints = recorded.hints ?? [];
+	if (attempts.length > 0 || hints.length > 0)
+		keepEntry(state, toolCallId, { attempts: [...attempts], hints: [...hints] });
+	state.claims.delete(toolCallId);
+}
+
 /** A help control on an open quiz; a hint asks the teacher's model (bounded) before it returns. */
 export async function applyHelp(
 	ctx: EngineContext,
@@ -147,15 +168,16 @@ export async function applyHelp(
 		case "not-sure":
 			return resolve(state, toolCallId, { answer: "Not sure", correct: false, notSure: true, note: NOT_SURE_NOTE, by });
 		case "explain": {
-			const applied = resolve(state, toolCallId, { answer: "", explainAgain: true, note: EXPLAIN_AGAIN_NOTE, by });
-			if (!applied.changed) return applied;
+			// The question stays open (held-open.ts): the tutor explains another way, then it is offered again.
+			holdOpen(state.record, [toolCallId]);
+			state.claims.delete(toolCallId);
 			state.record.messages.push({
 				id: ctx.newId(),
 				role: "user",
 				metadata: { kind: "learner", by, at: ctx.now().toISOString() },
 				parts: [{ type: "text", text: learnerMessageText(EXPLAIN_AGAIN_TEXT, by, state.record.mode) }],
 			});
-			return applied;
+			return { events: [], changed: true, turn: true };
 		}
 	}
 }

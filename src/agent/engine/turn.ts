@@ -12,6 +12,7 @@ import type { SessionRecord } from "../store/types.ts";
 import { agentFor } from "./agents.ts";
 import { reportUsage, reserveUsage, turnPayer } from "./budget.ts";
 import type { EngineContext } from "./context.ts";
+import { refuseWhileHeld, reofferEvents } from "./held-open.ts";
 import { endLesson } from "./lesson-end.ts";
 import { isPictureRefusal } from "./model-retry.ts";
 import type { StepContent, StepUsage } from "./model-step.ts";
@@ -19,10 +20,10 @@ import { runModelStep } from "./model-step.ts";
 import { save, saveUntilStored } from "./persist.ts";
 import { markRefused, refusedNotice, requestMessages } from "./pictures.ts";
 import { addMessageUsage } from "./record-edit.ts";
+import { holdForRevote, openRevoteIfDue, revotePending } from "./revote.ts";
 import type { SessionState } from "./session-state.ts";
 import { settleStep } from "./settle-step.ts";
 import { pendingLearnerCalls, probeConcluded } from "./transcript.ts";
-import { holdQuestionsForRevote, openRevoteIfDue } from "./votes.ts";
 
 const NO_USAGE: StepUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
 
@@ -155,14 +156,17 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 				break;
 			}
 			const at = rt.now().toISOString();
+			// Group lessons: while a revote is due this turn is the discussion, nothing else (revote.ts).
+			const discussing = revotePending(record.messages) !== undefined;
 			const settled = settleStep({
 				record,
 				agent,
-				// Group lessons: a split vote's revote comes before any new question.
-				content: holdQuestionsForRevote(
-					record.messages,
+				// Group lessons: a due revote's discussion comes first (engine/revote.ts); a question kept open (the
+				// learner asked something first) is answered before anything new is asked (held-open.ts).
+				content: refuseWhileHeld(
+					record,
 					(name) => agent.tools.get(name)?.learner === true,
-					outcome.content,
+					holdForRevote(record.messages, outcome.content),
 				),
 				draftId,
 				freshMessage: () => ({
@@ -175,7 +179,9 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 			draftId = settled.draftId;
 			if (draftId !== undefined) addMessageUsage(record, draftId, outcome.usage);
 			if (settled.recap) recapped = true;
-			const more = settled.learnerPending === 0 && (settled.probeDone || settled.toolCalls > 0);
+			// The discussion ends with its first words: the revote opens, and no step runs past it.
+			const discussed = discussing && outcome.content.some((c) => c.type === "text" && c.text.trim() !== "");
+			const more = !discussed && settled.learnerPending === 0 && (settled.probeDone || settled.toolCalls > 0);
 			// The last step's save also closes the turn (one write per step).
 			if (!more) closeTurn(record);
 			// Questions saved by this step but not yet posted: a crash before they are posted re-posts them on restart.
@@ -215,6 +221,9 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 	}
 	// A lost lease: this copy is not the session any more (the new holder goes on from the stored one).
 	if (state.stale) return;
+	// The questions kept open over this turn are offered again under the tutor's reply.
+	if (steps > 0 && !record.ended && !rt.signal.aborted)
+		for (const event of reofferEvents(record)) await rt.hub.emit(event);
 	if (!record.ended && !rt.signal.aborted && pendingLearnerCalls(record.messages).length === 0)
 		await openRevoteIfDue(rt, state);
 	if (recapped && !record.ended && pendingLearnerCalls(record.messages).length === 0)

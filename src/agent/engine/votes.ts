@@ -3,18 +3,23 @@
  * privately; the latest ballot of each member counts until the tally, which
  * closes the vote when every ACTIVE member voted (and at least two did) or when
  * the vote's timer ends. The tally becomes the quiz's tool result (per member:
- * id, name, answer, correct); a split check vote is re-opened as a revote of
- * the same question after the teacher's discussion turn (at most once).
+ * id, name, answer, correct, when); a first-round check vote that split or went
+ * wrong is re-opened as a revote of the same question after the teacher's
+ * discussion turn (at most once; revote.ts). A tie names every tied answer.
  *
- * Active members: the learner and the starter, plus everyone who wrote in the
- * thread, answered a question or voted in this lesson (derived from the
- * transcript and the open ballots). The timer starts with a vote's first ballot
- * (its deadline is saved with it, so a restart re-arms it: a vote always closes).
- * Asks are not voted (first answer wins); solo lessons never vote.
+ * Active members: everyone who spoke in the thread, answered or voted in the
+ * last ACTIVE_MINUTES (core/votes.ts), the starter counted from the lesson's
+ * start (derived from the transcript and the open ballots, as of the engine's
+ * clock). A member who arrives while a vote is open is active from their first
+ * message, so the vote waits for them too; one who left long ago does not hold
+ * it. The timer starts with a vote's first ballot (its deadline is saved with
+ * it, so a restart re-arms it: a vote always closes). Asks are not voted (first
+ * answer wins); solo lessons never vote.
  */
 
 import type { AnswerResult, Participant, TutorEvent, VoteAck } from "../../core/contracts/events.ts";
 import type { QuizToolInput } from "../../core/question-core.ts";
+import { REVEALED_NOTE } from "../../core/struggle.ts";
 import {
 	type Ballot,
 	castBallot,
@@ -22,24 +27,17 @@ import {
 	groupCorrect,
 	type MemberResult,
 	normalizeGroupSettings,
+	recentlyActive,
 	tallyVote,
 } from "../../core/votes.ts";
 import type { LessonMessage, SessionRecord } from "../store/types.ts";
+import { ANONYMOUS_PARTICIPANT } from "./anonymise.ts";
 import type { EngineContext } from "./context.ts";
 import { displayQuiz } from "./display.ts";
 import { recordAnswer } from "./learner-results.ts";
-import type { StepContent } from "./model-step.ts";
-import { saveUntilStored } from "./persist.ts";
-import { questionEvent } from "./question-events.ts";
-import { appendAssistantParts } from "./record-edit.ts";
+import { firstRoundId, REVOTE_SUFFIX, SPLIT_NEXT, WRONG_NEXT } from "./revote.ts";
 import type { SessionState } from "./session-state.ts";
 import { findToolCall, toolParts } from "./transcript.ts";
-
-/** The tool call id suffix of a revote (the re-opened copy of a split question). */
-export const REVOTE_SUFFIX = "~revote";
-/** What the model hears when it asks a new question while a revote is due. */
-export const REVOTE_HOLD_TEXT =
-	"A revote of the split question comes first: discuss the split in a short message (no new question), then end your turn; the same question re-opens for a revote by itself.";
 
 /** The timer functions the votes run on (injected in tests). */
 export interface TimerFunctions {
@@ -122,21 +120,36 @@ export function voteJob(
 	return { job: { type: "vote", toolCallId, ballot }, ack };
 }
 
-/** The ids of the lesson's active members (see the header). */
-export function activeMembers(record: SessionRecord): Set<string> {
-	const ids = new Set([record.learner.id, record.startedBy.id]);
+/** When each member was last seen in the lesson (ISO times): messages, answers, ballots; the starter from the start. */
+export function lastSeen(record: SessionRecord): Map<string, string> {
+	const seen = new Map<string, string>();
+	const see = (id: unknown, at: unknown) => {
+		if (typeof id !== "string" || id === "" || id === ANONYMOUS_PARTICIPANT) return;
+		if (typeof at !== "string" || !Number.isFinite(Date.parse(at))) return;
+		const before = seen.get(id);
+		if (before === undefined || Date.parse(at) > Date.parse(before)) seen.set(id, at);
+	};
+	see(record.startedBy.id, record.createdAt);
+	see(record.learner.id, record.createdAt);
 	for (const m of record.messages) {
-		if (m.role === "user" && m.metadata?.kind === "learner" && m.metadata.by) ids.add(m.metadata.by.id);
+		const messageAt = m.metadata?.at;
+		if (m.role === "user" && m.metadata?.kind === "learner") see(m.metadata.by?.id, messageAt);
 		if (m.role !== "assistant") continue;
 		for (const part of m.parts) {
 			const output = (part as { state?: string; output?: AnswerResult }).output;
 			if ((part as { state?: string }).state !== "output-available" || typeof output !== "object" || !output) continue;
-			if (Array.isArray(output.vote?.members)) for (const v of output.vote.members) ids.add(v.id);
-			else if (typeof output.by?.id === "string" && output.skipped !== true) ids.add(output.by.id);
+			// A ballot carries its time; an older tally or an ask's answer only the question's (a lower bound).
+			if (Array.isArray(output.vote?.members)) for (const v of output.vote.members) see(v.id, v.at ?? messageAt);
+			else if (output.skipped !== true) see(output.by?.id, messageAt);
 		}
 	}
-	for (const vote of Object.values(record.votes ?? {})) for (const b of vote.ballots) ids.add(b.by.id);
-	return ids;
+	for (const vote of Object.values(record.votes ?? {})) for (const b of vote.ballots) see(b.by.id, b.at);
+	return seen;
+}
+
+/** The ids of the lesson's active members at `now` (see the header). */
+export function activeMembers(record: SessionRecord, now: Date): Set<string> {
+	return recentlyActive(lastSeen(record), now.getTime());
 }
 
 /** What applying a vote job did (as pump.ts's applyJob reports it). */
@@ -160,7 +173,7 @@ export function applyVote(ctx: EngineContext, state: SessionState, toolCallId: s
 	const { ballots } = castBallot(open?.ballots ?? [], ballot);
 	// Replaced, not mutated: a batch the store refuses is rolled back from a shallow snapshot.
 	record.votes = { ...record.votes, [toolCallId]: { closesAt, ballots } };
-	if (everyoneVoted(activeMembers(record), ballots)) return closeVote(ctx, state, toolCallId, false);
+	if (everyoneVoted(activeMembers(record, ctx.now()), ballots)) return closeVote(ctx, state, toolCallId, false);
 	return { events: [], changed: true, turn: false };
 }
 
@@ -178,23 +191,28 @@ export function closeVote(ctx: EngineContext, state: SessionState, toolCallId: s
 	if (found?.part.state !== "input-available" || open.ballots.length === 0) return { ...NOTHING, changed: true };
 	const quiz = displayQuiz(found.part.input);
 	const round = toolCallId.endsWith(REVOTE_SUFFIX) ? 2 : 1;
+	const check = quiz?.type === "check";
 	const namesShown = normalizeGroupSettings(record.group).showNames;
-	const vote = tallyVote(open.ballots, { check: quiz?.type === "check", round, timedOut, namesShown });
+	const vote = tallyVote(open.ballots, { check, round, timedOut, namesShown });
 	const correct = groupCorrect(vote);
 	const n = vote.voters;
+	// A revote after a wrong first vote is the group's second try: the first one goes with it, as a solo learner's.
+	const first =
+		round === 2
+			? (findToolCall(record.messages, firstRoundId(toolCallId))?.part.output as AnswerResult | undefined)
+			: undefined;
 	const result: AnswerResult = {
-		answer: vote.counts[0]?.answer ?? "",
+		// A tie names every tied answer: no one of them is "the group's answer".
+		answer: vote.tie ? vote.tie.join(" | ") : (vote.counts[0]?.answer ?? ""),
 		...(correct !== undefined ? { correct } : {}),
+		...(first?.correct === false && typeof first.answer === "string"
+			? { attempts: [{ answer: first.answer, correct: false as const }] }
+			: {}),
+		// The second wrong vote on a check shows the answer (as a solo learner's second miss does).
+		...(check && round === 2 && correct === false ? { revealed: true, note: REVEALED_NOTE } : {}),
 		// The group answers; the starter's id keeps budgets and payers on a real member.
 		by: { id: record.startedBy.id, name: `the group (${n} ${n === 1 ? "vote" : "votes"})` },
-		vote: {
-			...vote,
-			...(vote.revote
-				? {
-						next: "The vote split. Discuss it: say why each chosen answer is tempting and ask the group to think again, without giving the answer. The same question re-opens for a revote after your message.",
-					}
-				: {}),
-		},
+		vote: { ...vote, ...(vote.revote ? { next: vote.split ? SPLIT_NEXT : WRONG_NEXT } : {}) },
 	};
 	const event = recordAnswer(state, toolCallId, result);
 	return { events: event ? [event] : [], changed: true, turn: event !== undefined };
@@ -211,71 +229,6 @@ export function armVoteTimers(ctx: EngineContext, state: SessionState, due: (too
 		const ms = Number.isFinite(at) ? at - ctx.now().getTime() : 0;
 		ctx.voteTimers.arm(timerKey(record, toolCallId), ms, () => due(toolCallId));
 	}
-}
-
-/** The split question whose revote is due (the latest question was a split first-round vote not yet revoted). */
-export function revotePending(
-	messages: readonly LessonMessage[],
-): { toolCallId: string; input: unknown; messageIndex: number } | undefined {
-	let last: { toolCallId: string; input: unknown; output: unknown; state: string } | undefined;
-	// Refused calls (output-error) asked nobody anything: they do not count as the latest question.
-	for (const part of toolParts(messages))
-		if ((part.type === "tool-quiz" || part.type === "tool-ask") && part.state !== "output-error")
-			last = { toolCallId: part.toolCallId, input: part.input, output: part.output, state: part.state };
-	if (last?.state !== "output-available") return undefined;
-	if ((last.output as AnswerResult | undefined)?.vote?.revote !== true) return undefined;
-	if (last.toolCallId.endsWith(REVOTE_SUFFIX)) return undefined;
-	const found = findToolCall(messages, last.toolCallId);
-	return found ? { toolCallId: last.toolCallId, input: last.input, messageIndex: found.messageIndex } : undefined;
-}
-
-/** While a revote is due, the model's new questions are refused (it discusses first); other content passes. */
-export function holdQuestionsForRevote(
-	messages: readonly LessonMessage[],
-	isLearnerTool: (name: string) => boolean,
-	content: StepContent[],
-): StepContent[] {
-	if (!revotePending(messages)) return content;
-	return content.map((c) =>
-		c.type === "tool-call" && c.refused === undefined && isLearnerTool(c.toolName)
-			? { ...c, refused: REVOTE_HOLD_TEXT }
-			: c,
-	);
-}
-
-/**
- * After the teacher's turn: when a revote is due and the teacher discussed the split (it wrote
- * something after the tally), re-open the same question as a revote (persist, then publish).
- */
-export async function openRevoteIfDue(ctx: EngineContext, state: SessionState): Promise<void> {
-	const record = state.record;
-	const due = revotePending(record.messages);
-	if (!due) return;
-	const discussed = record.messages
-		.slice(due.messageIndex + 1)
-		.some((m) => m.role === "assistant" && m.parts.some((p) => p.type === "text" && p.text.trim() !== ""));
-	if (!discussed) return;
-	const toolCallId = `${due.toolCallId}${REVOTE_SUFFIX}`;
-	const event = questionEvent(record, "quiz", toolCallId, due.input);
-	if (!event) return;
-	const last = record.messages.at(-1);
-	const draft = last?.role === "assistant" ? last.id : undefined;
-	appendAssistantParts(
-		record,
-		draft,
-		[{ type: "step-start" }, { type: "tool-quiz", toolCallId, state: "input-available", input: due.input } as never],
-		() => ({
-			id: ctx.newId(),
-			role: "assistant",
-			metadata: { kind: "tutor", agent: "teacher", at: ctx.now().toISOString() },
-			parts: [],
-		}),
-	);
-	record.unpublished = [toolCallId];
-	await saveUntilStored(ctx, state);
-	await ctx.hub.emit(event);
-	delete record.unpublished;
-	state.dirty = true;
 }
 
 /** Each member's results in this lesson: votes (per round) and answers, in order of first answer. */

@@ -19,6 +19,8 @@ export interface DemoAnswer {
 	reason?: string;
 	/** The tool result was an error (the call was refused or interrupted). */
 	error?: boolean;
+	/** A group's first vote that is voted again after a discussion: it split, or most chose a wrong answer. */
+	revote?: "split" | "wrong";
 }
 
 /** Graded right, on the first try or after help. */
@@ -164,6 +166,19 @@ export const DEMO_FAREWELL = `That's the end of the demo lesson, thanks for tryi
 /** What the prober says after probe_done, before the teacher takes over. */
 export const PROBE_FAREWELL = "Thanks, that gives me a clear picture. Let's build your lesson.";
 
+/** The demo's discussion of a group vote that is voted again (it never gives the answer). */
+export function demoDiscussion(why: "split" | "wrong"): string {
+	return why === "split"
+		? "You don't all agree on this one, and that is worth a minute. Each of you: tell the others why you picked your " +
+				"answer, and listen for the reason that holds up. Then vote again."
+		: "Most of you went for an answer that doesn't hold up yet. Before I say more: what made it look right? " +
+				"Go back to the idea we just saw and test each option against it. Then vote again.";
+}
+
 /** What the demo says when the learner types something it cannot understand. */
 export const DEMO_CANNOT_CHAT =
 	"I'm the demo model, so I can't really read free-form messages; let's carry on with the lesson.";
+
+/** The demo's reply to a message typed while a question is open (it cannot answer questions; the question stays open). */
+export const DEMO_HELD =
+	"I'm the demo model, so I can't answer questions in my own words; the question is still open for you: answer it, ask for a hint, or pick Not sure.";

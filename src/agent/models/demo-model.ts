@@ -19,16 +19,20 @@ import type {
 	LanguageModelV3Usage,
 } from "@ai-sdk/provider";
 import { GRADE_OUTPUT_NAME } from "../../core/contracts/side-calls.ts";
+import { isHeldOutput, parseLateAnswer } from "../../core/late-answer.ts";
 import { outcomeOf } from "../../core/outcome.ts";
+import { REVOTE_SUFFIX } from "../../core/votes.ts";
 import { demoGrade } from "./demo-grader.ts";
 import { demoHintReply } from "./demo-hints.ts";
 import {
 	answeredRight,
 	DEMO_CANNOT_CHAT,
 	DEMO_FAREWELL,
+	DEMO_HELD,
 	type DemoAnswer,
 	type DemoStep,
 	demoAssessment,
+	demoDiscussion,
 	demoGreeting,
 	demoPath,
 	PROBE_FAREWELL,
@@ -114,6 +118,10 @@ export function planDemoReply(
 	const calls = collectCalls(call.prompt);
 	const results = collectResults(call.prompt);
 	// Say once that typing does not work with the demo; later typed messages just move on.
+	// A question still open under a typed message: the demo cannot answer it, and asks nothing new.
+	const open = calls.at(-1);
+	if (open && (open.toolName === "quiz" || open.toolName === "ask") && !results.has(open.toolCallId))
+		return { text: DEMO_HELD };
 	const typed = lastUserText(call.prompt) && !saidCannotChat(call.prompt) ? `${DEMO_CANNOT_CHAT}\n\n` : "";
 	if (toolNames.has("probe_done"))
 		return probeReply(calls, results, typed, findTopic(call.prompt), demoRecallLine(call.prompt));
@@ -161,8 +169,12 @@ function teachReply(calls: RecordedCall[], results: Map<string, DemoAnswer>, typ
 	const steps = teachSteps(demoPath(probeAnswers(calls, results)));
 	const mine = calls.filter((c) => c.agent === "teach");
 	const last = mine.at(-1);
+	// A group's vote that is voted again: this turn is the discussion (no call); the same question re-opens.
+	const voted = last && results.get(last.toolCallId);
+	if (voted?.revote && !last?.toolCallId.endsWith(REVOTE_SUFFIX))
+		return { text: `${typed}${demoDiscussion(voted.revote)}`.trim() };
 	const next = nextStep(mine, results);
-	const reaction = typed + (next > 0 ? reactionTo(steps[next - 1], last && results.get(last.toolCallId)) : "");
+	const reaction = typed + (next > 0 ? reactionTo(steps[next - 1], voted) : "");
 	if (next < steps.length) return withStep("teach", next, reaction, steps[next]);
 	// After the recap, text with no question ends the turn, and with it the lesson.
 	return { text: `${typed}${DEMO_FAREWELL}`.trim() };
@@ -240,9 +252,17 @@ function collectCalls(prompt: LanguageModelV3Prompt): RecordedCall[] {
 function collectResults(prompt: LanguageModelV3Prompt): Map<string, DemoAnswer> {
 	const results = new Map<string, DemoAnswer>();
 	for (const message of prompt) {
+		// A question answered after it was kept open: its result comes in a later message (core/late-answer.ts).
+		if (message.role === "user")
+			for (const part of message.content) {
+				const late = part.type === "text" ? parseLateAnswer(part.text) : undefined;
+				if (late) results.set(late.toolCallId, answerOf(late.result));
+			}
 		if (message.role !== "tool" && message.role !== "assistant") continue;
 		for (const part of message.content) {
-			if (part.type === "tool-result") results.set(part.toolCallId, readAnswer(part.output));
+			// Still open (the learner wrote something first): not a result yet.
+			if (part.type === "tool-result" && !(part.output.type === "json" && isHeldOutput(part.output.value)))
+				results.set(part.toolCallId, readAnswer(part.output));
 		}
 	}
 	return results;
@@ -261,11 +281,18 @@ function readAnswer(output: LanguageModelV3ToolResultOutput): DemoAnswer {
 			return { answer: output.value };
 		}
 	}
+	return answerOf(value);
+}
+
+/** The answer and its outcome out of a result's value. */
+function answerOf(value: unknown): DemoAnswer {
 	if (typeof value !== "object" || value === null) return {};
 	const v = value as Record<string, unknown>;
 	const answer: DemoAnswer = {};
 	if (typeof v.answer === "string") answer.answer = v.answer;
-	answer.outcome = outcomeOf(v).kind;
+	const outcome = outcomeOf(v);
+	answer.outcome = outcome.kind;
+	if (outcome.tally === "split") answer.revote = (v.vote as { split?: unknown }).split === true ? "split" : "wrong";
 	if (v.judged === "grader" && typeof v.reason === "string") answer.reason = v.reason.slice(0, 200);
 	if (v.ok === false || typeof v.error === "string") answer.error = true;
 	return answer;
@@ -274,7 +301,7 @@ function readAnswer(output: LanguageModelV3ToolResultOutput): DemoAnswer {
 /** The learner's typed text when the prompt ends with a user message (not a tool result); `first`: even the opening one. */
 function lastUserText(prompt: LanguageModelV3Prompt, first = false): string | undefined {
 	const last = prompt.at(-1);
-	if (last?.role !== "user") return undefined;
+	if (last?.role !== "user" || last.content.some((p) => p.type === "text" && parseLateAnswer(p.text))) return undefined;
 	// The opening user message (the lesson request) is not "typing during the lesson".
 	if (!first && !prompt.some((m) => m.role === "assistant")) return undefined;
 	const text = last.content.map((p) => (p.type === "text" ? p.text : "")).join(" ");

@@ -9,13 +9,15 @@
 import type { Participant } from "../../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
+import type { Locale } from "../../i18n/index.ts";
 import { stateKeys } from "../store/keys.ts";
 import type { PictureStore } from "../store/picture-store.ts";
 import type { StateStore } from "../store/state-store.ts";
 import type { SessionRecord, SessionStore } from "../store/types.ts";
-import { learnerKeyOf, lessonFacts } from "./lesson-facts.ts";
+import { learnerKeyOf, lessonFacts, lessonParticipants } from "./lesson-facts.ts";
 import { priorKnowledge } from "./prior-note.ts";
 import { type LearnerProfile, ProfileStore, type ReviewItem } from "./profile-store.ts";
+import { type AnswerGrader, judgeReviewAnswer, type ReviewJudgement, type ReviewQuestion } from "./review-judge.ts";
 import { createScheduler, type ReviewOutcome, type Scheduler } from "./schedule.ts";
 
 export type { LearnerProfile, ProfileLesson, ReviewItem } from "./profile-store.ts";
@@ -43,6 +45,8 @@ export interface LearningOptions {
 	scheduler?: Scheduler;
 	/** Days lessons are kept where a community set no retention (LEARNHARNESS_RETENTION_DAYS; default DEFAULT_RETENTION_DAYS). */
 	defaultRetentionDays?: number;
+	/** The grader for review answers the judge leaves open (review-judge.ts createAnswerGrader); without it they are misses. */
+	grade?: AnswerGrader;
 }
 
 /** The due items of a learner and what comes after them. */
@@ -72,7 +76,10 @@ export interface ReportRow {
 export interface Learning {
 	/** The service's clock (review deadlines and "next review" lines read it too). */
 	now(): Date;
-	/** Build (or rebuild) the profile entry of an ended lesson and its review items; idempotent per lesson. */
+	/**
+	 * Build (or rebuild) the profile entry of an ended lesson and its review items; idempotent per lesson.
+	 * A group lesson builds one for every participant, from their own ballots (lesson-facts.ts).
+	 */
 	recordLesson(record: SessionRecord): Promise<void>;
 	/** Record the place a lesson started in (what forget-me clears there). */
 	notePlace(sessionId: string, learner: Participant, place: string): Promise<void>;
@@ -86,6 +93,8 @@ export interface Learning {
 	items(key: string): Promise<ReviewItem[]>;
 	/** Up to `limit` due items, most overdue first. */
 	due(key: string, limit?: number): Promise<DueReview>;
+	/** Judge a typed review answer as a lesson judges a typed quiz answer: the judge, then the grader. Never rejects. */
+	judge(item: ReviewQuestion, text: string, locale?: Locale): Promise<ReviewJudgement>;
 	/** Feed one review's outcome to the scheduler; the item as rescheduled (undefined when it is gone). */
 	grade(key: string, itemId: string, outcome: ReviewOutcome): Promise<ReviewItem | undefined>;
 	/** A community's report rows (members with a lesson there), in member then start order. */
@@ -162,41 +171,53 @@ export function createLearning(options: LearningOptions): Learning {
 		await options.sessions.delete(sessionId);
 	};
 
+	/** One participant's entry of a lesson (`joined`: a group lesson someone else started; forget-me keeps it). */
+	const recordFor = (record: SessionRecord, person: Participant): Promise<void> => {
+		const key = learnerKeyOf(record.sessionId, person);
+		const joined = person.id !== record.learner.id;
+		return serial(key, async () => {
+			const facts = lessonFacts(record, person);
+			const profile = (await store.profile(key)) ?? newProfile(key, person);
+			const { seeds, ...lesson } = facts;
+			const before = profile.lessons.find((l) => l.sessionId === record.sessionId);
+			profile.lessons = [
+				...profile.lessons.filter((l) => l.sessionId !== record.sessionId),
+				{
+					...lesson,
+					reviews: before?.reviews ?? 0,
+					...(before?.place ? { place: before.place } : {}),
+					...(joined ? { joined: true } : {}),
+				},
+			];
+			const items = await store.items(key);
+			const known = new Set(items.map((i) => i.id));
+			const at = record.ended ? new Date(record.ended.at) : now();
+			for (const seed of seeds) {
+				const id = `${record.sessionId}#${seed.nodeId}`;
+				if (known.has(id)) continue;
+				const { mastery, ...question } = seed;
+				items.push({
+					id,
+					sessionId: record.sessionId,
+					topic: record.topic,
+					...question,
+					card: scheduler.first(at, mastery === "learned" ? "good" : "again"),
+				});
+			}
+			await store.saveItems(key, items);
+			await store.saveProfile(profile);
+			if (facts.community !== "") {
+				await store.edit(stateKeys.members(facts.community), key, true);
+				await store.edit(stateKeys.communities(), facts.community, true);
+			}
+		});
+	};
+
 	const learning: Learning = {
 		now,
-		recordLesson(record) {
-			const key = learnerKeyOf(record.sessionId, record.learner);
-			return serial(key, async () => {
-				const facts = lessonFacts(record);
-				const profile = (await store.profile(key)) ?? newProfile(key, record.learner);
-				const { seeds, ...lesson } = facts;
-				const before = profile.lessons.find((l) => l.sessionId === record.sessionId);
-				profile.lessons = [
-					...profile.lessons.filter((l) => l.sessionId !== record.sessionId),
-					{ ...lesson, reviews: before?.reviews ?? 0, ...(before?.place ? { place: before.place } : {}) },
-				];
-				const items = await store.items(key);
-				const known = new Set(items.map((i) => i.id));
-				const at = record.ended ? new Date(record.ended.at) : now();
-				for (const seed of seeds) {
-					const id = `${record.sessionId}#${seed.nodeId}`;
-					if (known.has(id)) continue;
-					const { mastery, ...question } = seed;
-					items.push({
-						id,
-						sessionId: record.sessionId,
-						topic: record.topic,
-						...question,
-						card: scheduler.first(at, mastery === "learned" ? "good" : "again"),
-					});
-				}
-				await store.saveItems(key, items);
-				await store.saveProfile(profile);
-				if (facts.community !== "") {
-					await store.edit(stateKeys.members(facts.community), key, true);
-					await store.edit(stateKeys.communities(), facts.community, true);
-				}
-			});
+		async recordLesson(record) {
+			const people = record.mode === "group" ? lessonParticipants(record) : [record.learner];
+			for (const person of people) await recordFor(record, person);
 		},
 
 		notePlace(sessionId, learner, place) {
@@ -245,6 +266,8 @@ export function createLearning(options: LearningOptions): Learning {
 				...(next !== undefined ? { nextDue: new Date(next).toISOString() } : {}),
 			};
 		},
+
+		judge: (item, text, locale) => judgeReviewAnswer(item, text, locale, options.grade),
 
 		grade(key, itemId, outcome) {
 			return serial(key, async () => {
@@ -329,6 +352,8 @@ export function createLearning(options: LearningOptions): Learning {
 				const profile = await store.profile(key);
 				const sessions = new Set([...(profile?.lessons.map((l) => l.sessionId) ?? []), ...(profile?.sessionIds ?? [])]);
 				for (const item of await store.items(key)) sessions.add(item.sessionId);
+				// Group lessons someone else started stay (the tutor takes the learner out of them: forgetParticipant).
+				for (const l of profile?.lessons ?? []) if (l.joined === true) sessions.delete(l.sessionId);
 				for (const id of sessions) await removeLesson(id);
 				for (const community of new Set(profile?.lessons.map((l) => l.community) ?? []))
 					if (community !== "") await store.edit(stateKeys.members(community), key, false);

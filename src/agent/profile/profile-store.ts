@@ -18,8 +18,8 @@ import type { StateStore } from "../store/state-store.ts";
 import type { LessonFacts, NodeFact } from "./lesson-facts.ts";
 import { parseCard, type StoredCard } from "./schedule.ts";
 
-/** A lesson as the profile keeps it. */
-export type ProfileLesson = Omit<LessonFacts, "seeds"> & { reviews: number; place?: string };
+/** A lesson as the profile keeps it; `joined`: a group lesson someone else started (forget-me leaves it to them). */
+export type ProfileLesson = Omit<LessonFacts, "seeds"> & { reviews: number; place?: string; joined?: true };
 
 /** Where and whether a learner is reminded of due reviews. */
 export interface ReminderSetting {
@@ -55,6 +55,8 @@ export interface ReviewItem {
 	correctAnswer: string;
 	options?: string[];
 	acceptedAnswers?: string[];
+	/** Why the answer is right (the lesson's quiz explanation), shown when the review misses it. */
+	explanation?: string;
 	card: StoredCard;
 }
 
@@ -86,6 +88,7 @@ function parseLesson(v: unknown): ProfileLesson | undefined {
 		misconceptions: strings(v.misconceptions) ?? [],
 		reviews: count(v.reviews),
 		...(str(v.place) ? { place: v.place } : {}),
+		...(v.joined === true ? { joined: true as const } : {}),
 	};
 }
 
@@ -127,6 +130,7 @@ function parseItem(v: unknown): ReviewItem | undefined {
 		correctAnswer: v.correctAnswer,
 		...(options ? { options } : {}),
 		...(accepted ? { acceptedAnswers: accepted } : {}),
+		...(str(v.explanation) ? { explanation: v.explanation } : {}),
 		card,
 	};
 }

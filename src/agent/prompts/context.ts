@@ -16,7 +16,7 @@ export function lessonStartNote(topic: string, learner: Participant, mode: Lesso
 	const who = learner.name ? `${learner.name}` : "the learner";
 	const modeLine =
 		mode === "group"
-			? "Mode: group study. Several people may answer; their messages start with their name. Each quiz is a vote: every member answers privately, and its result is the tally with each member's answer; a split check vote is re-opened for a revote after your discussion."
+			? "Mode: group study. Several people may answer; their messages start with their name. Each quiz is a vote: every member answers privately, and its result is the tally with each member's answer; a check vote that split or that the group got wrong is re-opened for a revote after your discussion (that turn is the discussion only: no new question or explanation, never the answer); a tie names every tied answer."
 			: `Mode: solo (one learner, ${who}).`;
 	return [
 		"[Lesson note from learnharness, not typed by the learner]",

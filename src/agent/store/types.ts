@@ -11,10 +11,10 @@ import type { Locale } from "../../i18n/index.ts";
 
 /** Metadata on a transcript message; never sent to the model (prefix-stable). */
 export interface LessonMessageMetadata {
-	/** context: a note our code wrote for the model (lesson start, probe→teach seam). */
+	/** context: a note our code wrote for the model (lesson start, probe→teach seam, an answer to a question kept open). */
 	kind?: "context" | "learner" | "tutor";
 	/** Which context note (so it is written once). */
-	note?: "start" | "teach";
+	note?: "start" | "teach" | "late-answer";
 	/** Who typed a learner message. */
 	by?: Participant;
 	/** ISO time the message was recorded. */
@@ -67,6 +67,12 @@ export interface SessionRecord {
 	 * with the next save (a crash before it loses only the ids: the card is then found in the thread or posted anew).
 	 */
 	posted?: Record<string, { messageIds: string[]; lead?: string }>;
+	/**
+	 * Questions kept open over a turn (the learner asked something, or asked for another explanation, before
+	 * answering): the model saw each as pending, so its answer reaches the model in a later message
+	 * (engine/held-open.ts). Dropped as each is answered.
+	 */
+	held?: string[];
 	/** Quiz calls whose typed answers wait for the grading model (run before the next turn; a restart re-runs them). */
 	grading?: string[];
 	/** Group lessons: the vote settings taken at start (defaults when absent). */

@@ -4,6 +4,7 @@
  */
 
 import { tool } from "ai";
+import { PENDING_DESCRIPTION } from "../../core/late-answer.ts";
 import { coreToolSchema } from "./boundary.ts";
 import type { LessonTool } from "./types.ts";
 
@@ -19,14 +20,16 @@ const NOT_SURE =
 
 const STRUGGLE =
 	"A wrong `check` answer gets a second try before the answer is shown: the result lists the earlier `attempts`, the `hints` given (`hinted`), " +
-	"and `revealed: true` when the learner saw the answer; say why the tries went wrong. " +
-	"`explainAgain: true` (no `correct`): explain the idea another way, then ask again. ";
+	"and `revealed: true` when the learner saw the answer; say why the tries went wrong. ";
+
+const PENDING = PENDING_DESCRIPTION;
 
 const PROBER_DESCRIPTION =
 	"Pose one diagnostic question with a right answer, to locate the learner's edge on a strand. " +
 	"Give 2-5 `options` (one is `correctAnswer`, copied exactly; the others plausible misconceptions) or omit them for a short free answer. " +
 	"The learner answers; the tool result is their answer and whether it was correct. Wait for it before asking the next one. " +
 	NOT_SURE +
+	PENDING +
 	JUDGING;
 
 const TEACHER_DESCRIPTION =
@@ -36,6 +39,7 @@ const TEACHER_DESCRIPTION =
 	"put the reasoning in `explanation`. The learner answers; the tool result says what they chose and whether it was correct. " +
 	STRUGGLE +
 	NOT_SURE +
+	PENDING +
 	JUDGING;
 
 /** The quiz tool: the prober's plain diagnostic variant or the teacher's predict/check variant with nodeId. */

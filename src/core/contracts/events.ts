@@ -53,8 +53,12 @@ export interface AnswerResult {
 	/** Our note for the model on how to read this result (not sure, revealed, explain again). */
 	note?: string;
 	by: Participant;
-	/** Set when the learner moved on (typed a message, ended the lesson) instead of answering. */
+	/** Set when the learner moved on (ended the lesson, a vote closed without them) instead of answering. */
 	skipped?: boolean;
+	/** Typed in the thread (not into the question's form): the grader also reads whether it is an answer at all. */
+	inThread?: true;
+	/** The question stayed open over a turn: the model saw it pending and reads this result in a later message. */
+	deferred?: true;
 	/** Group lessons: the closed vote (per member answers, counts, split); `by` is then the group (the starter's id). */
 	vote?: VoteOutcome;
 }
@@ -113,6 +117,8 @@ export type TutorEvent =
 			nodeId?: string;
 			/** Re-sent after a restart: it was saved but may not have been posted (post it unless already posted). */
 			replay?: boolean;
+			/** Offered again after the tutor answered something the learner asked while it was open: post a new card. */
+			again?: boolean;
 			/** Post it as text, its formulas as code (no pictures): the restarts before died while posting it. */
 			plain?: boolean;
 	  }
@@ -123,6 +129,8 @@ export type TutorEvent =
 			input: AskToolInput;
 			/** Re-sent after a restart: it was saved but may not have been posted (post it unless already posted). */
 			replay?: boolean;
+			/** Offered again after the tutor answered something the learner asked while it was open: post a new card. */
+			again?: boolean;
 			/** Post it as text, its formulas as code (no pictures): the restarts before died while posting it. */
 			plain?: boolean;
 	  }

@@ -255,6 +255,10 @@ function resultLine(card: AnsweredCard): string {
 	const what = chosen !== undefined ? `${chosen.letter}. ${chosen.text}` : card.answer;
 	const shown = `**${escapeDiscordMarkdown(fitLine(what, 120))}**`;
 	if (card.checking === true) return `⏳ ${t(locale, "card.answeredChecking", { who, what: shown })}`;
+	if (card.tie !== undefined && card.tie.length > 0) {
+		const tied = card.tie.map((a) => `**${escapeDiscordMarkdown(fitLine(a, 60))}**`).join(" · ");
+		return `⚖️ ${t(locale, "card.answeredTie", { who, what: tied })}`;
+	}
 	const { outcome, how } = answerOutcome(card);
 	if (outcome === "not-sure") return `🤷 ${t(locale, "card.notSure", { who, how })}`;
 	if (outcome === "explain-again") return `🔄 ${t(locale, "card.explainAgain", { who })}`;

@@ -8,7 +8,7 @@ import type { TutorEvent } from "../../core/contracts/events.ts";
 import { outcomeOf } from "../../core/outcome.ts";
 import type { AskToolInput, QuizToolInput } from "../../core/question-core.ts";
 import type { HelpKind } from "../../core/struggle.ts";
-import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
+import { DEFAULT_LOCALE, type Locale, t, tn } from "../../i18n/index.ts";
 import {
 	type AnsweredCard,
 	type Card,
@@ -105,11 +105,19 @@ function askCard(toolCallId: string, ask: AskToolInput, locale: Locale): Questio
 
 const norm = (s: string): string => s.trim().toLowerCase();
 
+/** Most tied answers a closed card names (a tie of many typed answers stays one line). */
+const MAX_TIED_SHOWN = 10;
+
 /** The card of an answered quiz or ask: what was chosen, by whom, right or wrong, and the reveal for check quizzes. */
 export function answeredCard(event: AnsweredEvent, locale: Locale = DEFAULT_LOCALE): AnsweredCard {
 	const result = event.result;
 	const answer = str(result?.answer);
-	const by = result?.by ?? { id: "" };
+	const vote = result?.vote;
+	// A group's answer is signed by the group, in the lesson's language.
+	const by =
+		vote && typeof vote.voters === "number"
+			? { id: result.by?.id ?? "", name: t(locale, "card.theGroup", { votes: tn(locale, "tally.votes", vote.voters) }) }
+			: (result?.by ?? { id: "" });
 	const base = { kind: "answered" as const, locale, toolCallId: event.toolCallId, answer, by };
 	// A split group vote shows no verdict and reveals nothing: the same question is voted again after the discussion.
 	const revote = outcomeOf(result).tally === "split";
@@ -124,11 +132,28 @@ export function answeredCard(event: AnsweredEvent, locale: Locale = DEFAULT_LOCA
 	if (event.kind === "quiz") {
 		const quiz = event.quiz;
 		const choices = quizChoices(quiz);
-		let chosen = choices.findIndex((c) => c.text === answer);
-		if (chosen < 0) chosen = choices.findIndex((c) => norm(c.text) === norm(answer));
+		// A tie: every tied answer, no one of them chosen and no verdict on the group.
+		const tie =
+			Array.isArray(vote?.tie) && vote.tie.length >= 2
+				? vote.tie.filter((a) => typeof a === "string").slice(0, MAX_TIED_SHOWN)
+				: [];
+		let chosen = -1;
+		if (tie.length === 0) {
+			chosen = choices.findIndex((c) => c.text === answer);
+			if (chosen < 0) chosen = choices.findIndex((c) => norm(c.text) === norm(answer));
+		}
+		const { correct: _verdict, ...unjudged } = flags;
 		const card: AnsweredCard = {
 			...base,
-			...flags,
+			...(tie.length > 0 ? unjudged : flags),
+			...(tie.length > 0
+				? {
+						tie: tie.map((a) => {
+							const c = choices.find((x) => norm(x.text) === norm(a));
+							return c ? `${c.letter}. ${c.text}` : a;
+						}),
+					}
+				: {}),
 			source: "quiz",
 			heading: quizHeading(quiz, locale).heading,
 			choices,

@@ -123,6 +123,8 @@ export interface AnsweredCard extends CardBase {
 	by: Participant;
 	/** Graded quizzes only. */
 	correct?: boolean;
+	/** A group vote that ended in a tie: the tied answers (`A. 1/2`), shown instead of one answer and a verdict. */
+	tie?: string[];
 	/** The learner moved on instead of answering. */
 	skipped?: boolean;
 	/** The grader is checking the typed answer: the verdict replaces this card. */

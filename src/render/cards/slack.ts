@@ -270,6 +270,10 @@ function resultLine(card: AnsweredCard): string {
 	const why = card.reason !== undefined ? ` _${escapeMrkdwn(fitLine(card.reason, 200))}_` : "";
 	if (card.checking === true)
 		return `:hourglass_flowing_sand: ${t(locale, "card.answeredChecking", { who: who_, what })}`;
+	if (card.tie !== undefined && card.tie.length > 0) {
+		const tied = card.tie.map((a) => `*${escapeMrkdwn(fitLine(a, 60))}*`).join(" · ");
+		return `:scales: ${t(locale, "card.answeredTie", { who: who_, what: tied })}`;
+	}
 	const { outcome, how } = answerOutcome(card);
 	if (outcome === "not-sure") return `:shrug: ${t(locale, "card.notSure", { who: who_, how })}`;
 	if (outcome === "explain-again") return `:arrows_counterclockwise: ${t(locale, "card.explainAgain", { who: who_ })}`;

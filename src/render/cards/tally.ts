@@ -1,10 +1,11 @@
 /**
  * The tally of a group vote as one text card (markdown): counts per option
  * with a bar, the right option marked when it is revealed (check quizzes, and
- * not while a revote follows), and who chose what only when the server's
- * `vote_names` setting says so. Bounded by construction: each option line and
- * the names line are cut, so the card always fits one Discord message (2000)
- * and one Slack section (3000).
+ * not while a revote follows), a tie said as a tie, why a revote follows (a
+ * split, or a wrong answer: a second vote before any reveal), and who chose
+ * what only when the server's `vote_names` setting says so. Bounded by
+ * construction: each option line, the tie line and the names line are cut, so
+ * the card always fits one Discord message (2000) and one Slack section (3000).
  */
 
 import type { VoteOutcome } from "../../core/votes.ts";
@@ -67,6 +68,15 @@ function namesLine(vote: VoteOutcome, options: readonly string[], locale: Locale
 	return line;
 }
 
+/** The tied answers as their letters (quizzes with options) or their words, cut to a bound. */
+function tieLabels(tie: readonly string[], options: readonly string[]): string {
+	const labels = tie.slice(0, MAX_LINES).map((answer) => {
+		const i = options.findIndex((o) => norm(o) === norm(answer));
+		return i >= 0 ? choiceLetter(i) : clip(answer, 30);
+	});
+	return labels.join(" · ");
+}
+
 /** The tally card of a closed group vote; undefined when the answer was not a vote. */
 export function tallyCard(event: AnsweredEvent, locale: Locale = DEFAULT_LOCALE): TextCard | undefined {
 	const vote = event.result?.vote;
@@ -82,6 +92,8 @@ export function tallyCard(event: AnsweredEvent, locale: Locale = DEFAULT_LOCALE)
 		...countLines(vote, options, typeof quiz?.correctAnswer === "string" ? quiz.correctAnswer : "", reveal, locale),
 	];
 	if (vote.namesShown === true && vote.members.length > 0) lines.push(namesLine(vote, options, locale));
-	if (vote.revote) lines.push(t(locale, "tally.split"));
+	if (Array.isArray(vote.tie) && vote.tie.length >= 2)
+		lines.push(t(locale, "tally.tie", { answers: tieLabels(vote.tie, options) }));
+	if (vote.revote) lines.push(t(locale, vote.split ? "tally.split" : "tally.again"));
 	return { kind: "text", tone: "plain", text: lines.join("\n") };
 }

@@ -213,7 +213,7 @@ describe("a whole Discord lesson", () => {
 		expect(reply.attachments[0]?.filename).toBe("plan.png");
 	});
 
-	it("a typed message reaches the tutor, which moves on, recaps and ends the lesson", async () => {
+	it("an answer typed in the thread is judged as the open question's answer; the tutor recaps and ends the lesson", async () => {
 		fake.say({ user: fake.users.learner, channelId: threadId, content: "I think it is 5/6 but I'm not sure" });
 		// Recall before the recap: the tutor asks what was learned; the learner answers in the form.
 		const recall = await waitForControl(fake, threadId, "lh:open:recall");
@@ -236,8 +236,12 @@ describe("a whole Discord lesson", () => {
 		const contents = fake.channelMessages(threadId).map((m) => m.content);
 		expect(contents.some((c) => c.includes("Recap"))).toBe(true);
 		expect(contents.at(-1)).toBe("_Lesson complete. Well done! Start another lesson any time with `/lesson start`._");
+		// Typed in the thread, it is the open question's answer (never "skipped"): the card shows it answered.
+		expect(answered("t3")[0]?.result).toMatchObject({ answer: "I think it is 5/6 but I'm not sure", inThread: true });
+		expect(answered("t3")[0]?.result.skipped).toBeUndefined();
 		const t3 = fake.channelMessages(threadId).find((m) => m.content.includes("1/2 + 1/3"));
-		expect(t3?.content).toMatch(/Skipped/); // moved on: shown as skipped, its control disabled
+		expect(t3?.content).not.toMatch(/Skipped/);
+		expect(t3?.content).toContain("I think it is 5/6");
 		const controls = (t3?.components ?? []) as Array<{ components: Array<{ disabled?: boolean }> }>;
 		expect(controls.flatMap((r) => r.components).every((c) => c.disabled === true)).toBe(true);
 	});
@@ -253,7 +257,8 @@ describe("a whole Discord lesson", () => {
 		expect(notice.visibleTo).toBe(fake.users.learner.id);
 		expect(notice.content).toMatch(/ended/);
 		expect(answered("p1")).toHaveLength(1);
-		expect(answered("t3")).toHaveLength(1);
+		// Its typed answer went to the grader: "checking", then the verdict; the stale click added nothing.
+		expect(answered("t3").filter((a) => a.checking !== true)).toHaveLength(1);
 	});
 
 	it("kept every payload within Discord's limits, answered every interaction once, and logged no errors", () => {

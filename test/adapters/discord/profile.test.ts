@@ -1,10 +1,10 @@
 /**
  * Lessons across lessons on the fake Discord: a lesson builds the learner's
  * profile; a second lesson's prober gets what is known; `/lesson review` days
- * later (an injected clock) asks the due item in a thread, grades the typed
- * answer and reschedules it with FSRS (longer after a success, shorter after a
- * miss); a reminder fires once across a restart and its "Review now" opens a
- * review; `/lesson progress` posts a PNG; `/lesson report` posts a CSV whose
+ * later (an injected clock) asks the due item privately (ephemeral replies, no
+ * thread), grades the answer typed in its form and reschedules it with FSRS
+ * (longer after a success, shorter after a miss); a reminder fires once across
+ * a restart and its "Review now" starts a private review; `/lesson progress` posts a PNG; `/lesson report` posts a CSV whose
  * figures equal the transcript's; forget-me leaves no key of the learner.
  */
 
@@ -165,52 +165,83 @@ describe("learner profile, review, progress, report and forget-me on Discord", (
 		await backend.tutor.idle(id);
 	});
 
-	it("says nothing is due yet, then reviews the due item days later and lengthens its interval", async () => {
+	/** The ephemeral messages `user` got that are not in `seen` (earlier tests' replies), oldest first. */
+	const newEphemerals = (user: typeof fake.users.learner, seen: ReadonlySet<string>) =>
+		fake.ephemeralsFor(user).filter((m) => !seen.has(m.id));
+	const seenNow = (user: typeof fake.users.learner) => new Set(fake.ephemeralsFor(user).map((m) => m.id));
+
+	/** Answer a private review's question through its Answer button and form. */
+	async function answerInForm(question: { id: string }, user: typeof fake.users.learner, text: string) {
+		const open = customIds(question as Parameters<typeof customIds>[0]).find((id) => id.startsWith("lh:open:")) ?? "";
+		const opened = fake.click({ user, messageId: question.id, customId: open });
+		await fake.waitFor(() => opened.modal, "the answer form");
+		const control = open.slice("lh:open:".length);
+		return fake.submitModal({ user, opened, values: { [`lh:text:${control}`]: text } });
+	}
+
+	it("says nothing is due yet, then reviews the due item privately days later and lengthens its interval", async () => {
 		const early = fake.slash({ user: fake.users.learner, channelId: fake.ids.general, subcommand: "review" });
 		expect((await replyOf(early, "the review reply")).content).toMatch(/^Nothing is due\. Next review: in \d+ days/);
 
 		clock.advanceDays(4);
 		const before = (await backend.learning.items(learnerKey()))[0]?.card;
+		const threads = fake.createdThreads().length;
+		const seen = seenNow(fake.users.learner);
 		const start = fake.slash({ user: fake.users.learner, channelId: fake.ids.general, subcommand: "review" });
-		const reply = await replyOf(start, "the review link");
-		const threadId = /<#(\d+)>/.exec(reply.content)?.[1] ?? "";
-		expect(threadId).not.toBe("");
-		const question = await fake.waitFor(
-			() => fake.channelMessages(threadId).find((m) => m.content.includes("Review 1 of 1")),
-			"the review question",
-		);
+		// The first question is the command's own ephemeral reply: no thread, nothing anyone else can read.
+		const question = await replyOf(start, "the review question");
+		expect(question.visibleTo).toBe(fake.users.learner.id);
+		expect(question.content).toContain("Review 1 of 1");
 		expect(question.content).toContain("Common denominator of 1/2 and 1/5?");
-		fake.say({ user: fake.users.learner, channelId: threadId, content: "it's ten" });
+		expect(fake.createdThreads()).toHaveLength(threads);
+		expect(fake.channelMessages(fake.ids.general).some((m) => m.content.includes("Review"))).toBe(false);
+		await answerInForm(question, fake.users.learner, "it's ten");
 		const closing = await fake.waitFor(
-			() => fake.channelMessages(threadId).find((m) => m.content.startsWith("Review done")),
+			() => newEphemerals(fake.users.learner, seen).find((m) => m.content.startsWith("Review done")),
 			"the closing line",
 		);
 		expect(closing.content).toMatch(/^Review done: 1 of 1 right\. Next review: in \d+ days/);
+		expect(closing.visibleTo).toBe(fake.users.learner.id);
+		expect(newEphemerals(fake.users.learner, seen).map((m) => m.content)).toContainEqual(
+			expect.stringMatching(/^Your answer: it's ten\n✅ Right: 10\./),
+		);
+		// Every reply, follow-up and form fit Discord's limits.
+		expect(fake.problems()).toEqual([]);
 		const after = (await backend.learning.items(learnerKey()))[0]?.card;
 		expect(after?.scheduledDays).toBeGreaterThan(before?.scheduledDays ?? Infinity);
 		expect(new Date(after?.due ?? 0).getTime()).toBeGreaterThan(clock.now().getTime());
 	});
 
-	it("shortens the interval after a miss", async () => {
+	it("shortens the interval after a miss, and refuses someone else's click privately", async () => {
 		const before = (await backend.learning.items(learnerKey()))[0]?.card;
 		clock.advanceDays((before?.scheduledDays ?? 0) + 1);
+		const seen = seenNow(fake.users.learner);
+		const seenOther = seenNow(fake.users.other);
 		const start = fake.slash({ user: fake.users.learner, channelId: fake.ids.general, subcommand: "review" });
-		const threadId = /<#(\d+)>/.exec((await replyOf(start, "the review link")).content)?.[1] ?? "";
-		await fake.waitFor(() => fake.channelMessages(threadId).find((m) => m.content.includes("Review 1 of 1")), "q");
-		// Someone else's answer does not count.
-		fake.say({ user: fake.users.other, channelId: threadId, content: "10" });
-		fake.say({ user: fake.users.learner, channelId: threadId, content: "7" });
+		const question = await replyOf(start, "the review question");
+		expect(question.content).toContain("Review 1 of 1");
+		// Someone else's click on the learner's (ephemeral) card does not count.
+		const open = customIds(question).find((id) => id.startsWith("lh:open:")) ?? "";
+		fake.click({ user: fake.users.other, messageId: question.id, customId: open });
 		await fake.waitFor(
-			() => fake.channelMessages(threadId).find((m) => m.content.startsWith("Review done: 0 of 1")),
+			() =>
+				newEphemerals(fake.users.other, seenOther).find((m) => m.content === "This review belongs to someone else."),
+			"the refusal",
+		);
+		await answerInForm(question, fake.users.learner, "7");
+		await fake.waitFor(
+			() => newEphemerals(fake.users.learner, seen).find((m) => m.content.startsWith("Review done: 0 of 1")),
 			"the closing line",
 		);
-		expect(fake.channelMessages(threadId).some((m) => m.content.includes("the answer is **10**"))).toBe(true);
+		expect(newEphemerals(fake.users.learner, seen).map((m) => m.content)).toContainEqual(
+			"Your answer: 7\nNot quite: the answer is **10**. It comes back sooner.",
+		);
 		const after = (await backend.learning.items(learnerKey()))[0]?.card;
 		expect(after?.scheduledDays).toBeLessThan(before?.scheduledDays ?? 0);
 		expect((await backend.learning.profile(learnerKey()))?.reviewsDone).toBe(2);
 	});
 
-	it("sends a reminder once across a restart, and its Review now opens a review", async () => {
+	it("sends a reminder once across a restart, and its Review now starts a private review", async () => {
 		const on = fake.slash({
 			user: fake.users.learner,
 			channelId: fake.ids.general,
@@ -229,13 +260,15 @@ describe("learner profile, review, progress, report and forget-me on Discord", (
 		const nudges = fake.channelMessages(latest).filter((m) => m.content.includes("Time to review"));
 		expect(nudges).toHaveLength(1);
 		const threadsBefore = fake.createdThreads().length;
+		const seen = seenNow(fake.users.learner);
 		fake.click({ user: fake.users.learner, messageId: nudges[0]?.id ?? "", customId: customIds(nudges[0])[0] ?? "" });
-		await fake.waitFor(() => fake.createdThreads().length > threadsBefore || undefined, "the review thread");
-		const review = fake.createdThreads().at(-1);
-		await fake.waitFor(
-			() => fake.channelMessages(review?.id ?? "").find((m) => m.content.includes("Review 1 of 1")),
+		const question = await fake.waitFor(
+			() => newEphemerals(fake.users.learner, seen).find((m) => m.content.includes("Review 1 of 1")),
 			"the review question",
 		);
+		expect(customIds(question).some((id) => id.startsWith("lh:open:lh-review:"))).toBe(true);
+		expect(fake.createdThreads()).toHaveLength(threadsBefore);
+		expect(fake.channelMessages(latest).some((m) => m.content.includes("Review 1 of 1"))).toBe(false);
 	});
 
 	it("shows progress as a private PNG", async () => {

@@ -196,7 +196,7 @@ describe("Slack lesson end to end (HTTP, real engine, SQLite, renderer)", { time
 		await fake.waitFor(() => updatesOf(next.message.ts)[0], "the answered second teach quiz");
 	});
 
-	it("delivers the learner's thread message, ignores others', bots' and edits, and ends the lesson", async () => {
+	it("takes the learner's thread message as the open ask's answer, ignores others', bots' and edits, and ends the lesson", async () => {
 		const ask = await control("lh:open:teach-4");
 		const thread = { channel: "C1", thread_ts: parentTs };
 		await running.sender.event({
@@ -225,9 +225,10 @@ describe("Slack lesson end to end (HTTP, real engine, SQLite, renderer)", { time
 		await running.sender.event({ type: "message", user: "U1", text: "<@U0BOT> let's add fractions", ts, ...thread });
 		// Slack retries an event it thinks was lost: the second delivery must not reach the tutor.
 		await running.sender.event({ type: "message", user: "U1", text: "<@U0BOT> let's add fractions", ts, ...thread });
-		const skipped = await fake.waitFor(() => updatesOf(ask.message.ts)[0], "the skipped ask card");
-		// A typed message carries no name: the adapter looks it up (users.info), so the card says "ada", not "U1".
-		expect(textOf(skipped.params)).toContain("Skipped: *ada* moved on.");
+		// Typed in the thread while the ask is open, the words are its answer (never "skipped").
+		const answeredCard = await fake.waitFor(() => updatesOf(ask.message.ts)[0], "the answered ask card");
+		expect(textOf(answeredCard.params)).toContain("let's add fractions");
+		expect(textOf(answeredCard.params)).not.toContain("Skipped");
 		const ended = await fake.waitFor(() => updatesOf(parentTs)[0], "the parent marked ended", 20_000);
 		expect(textOf(ended.params)).toMatch(/Ended/);
 		expect(JSON.stringify(ended.params.blocks)).not.toContain("lh-slack:end");

@@ -61,8 +61,10 @@ describe("parseCommand", () => {
 describe("createLineSource", () => {
 	it("reads one answer a line, skipping lines that fit no choice with a hint", async () => {
 		const { out, text } = sink();
-		const source = createLineSource(Readable.from(["zz\n", "B\n", "\n", "a free answer\n"]), out);
+		const source = createLineSource(Readable.from(["z\n", "B\n", "why y?\n", "\n", "a free answer\n"]), out);
 		expect(await source.choose(card(["x", "y"]))).toBe(1);
+		// Words at a question go to the lesson as typed in a chat thread (it reads them: an answer, a question).
+		expect(await source.choose(card(["x", "y"]))).toEqual({ command: "say", text: "why y?" });
 		expect(await source.text("Your answer")).toBe("a free answer");
 		expect(await source.text("Your answer")).toBeUndefined();
 		source.close();

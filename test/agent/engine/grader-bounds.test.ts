@@ -147,7 +147,14 @@ describe("boundVerdict, parseGrade, decidedByJudge", () => {
 	});
 
 	it("parses only the schema, and cuts the reason to one bounded line", () => {
-		expect(parseGrade({ verdict: "correct", reason: "a\n\nb" })).toEqual({ verdict: "correct", reason: "a b" });
+		// Without an intent (an older prompt, a small model) the words are taken as an answer.
+		expect(parseGrade({ verdict: "correct", reason: "a\n\nb" })).toEqual({
+			verdict: "correct",
+			reason: "a b",
+			intent: "answer",
+		});
+		expect(parseGrade({ verdict: "unsure", reason: "asks why", intent: "question" })?.intent).toBe("question");
+		expect(parseGrade({ verdict: "unsure", reason: "x", intent: "maybe" })).toBeUndefined();
 		expect(parseGrade({ verdict: "yes", reason: "x" })).toBeUndefined();
 		expect(parseGrade({ verdict: "correct", reason: "   " })).toBeUndefined();
 		expect(parseGrade({ verdict: "correct", reason: "x".repeat(1001) })).toBeUndefined();

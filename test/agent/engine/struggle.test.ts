@@ -194,16 +194,39 @@ describe("struggle before the answer", () => {
 		await h.tutor.close();
 	});
 
-	it("Explain another way closes the question unanswered (mastery unmoved) and asks the teacher in the transcript", async () => {
-		const { h, model } = await atCheck("terminal:struggle-8", [{ text: "Another way: think of pizza slices." }]);
+	it("Explain another way keeps the question open: the teacher explains, the card comes again, the answer after it counts", async () => {
+		const { h, model } = await atCheck("terminal:struggle-8", [
+			{ text: "Another way: think of pizza slices." },
+			{ text: "Yes: 3/4." },
+		]);
 		const sessionId = "terminal:struggle-8";
 		await h.tutor.handle(sessionId, { type: "help", toolCallId: "c1", kind: "explain", by: learner });
 		await h.tutor.idle(sessionId);
-		expect(h.of("answered").at(-1)?.result).toMatchObject({ explainAgain: true, answer: "" });
-		expect(h.of("answered").at(-1)?.result.correct).toBeUndefined();
-		const last = JSON.stringify(model.doStreamCalls.at(-1)!.prompt.at(-1));
-		expect(last).toContain("explain that another way");
-		expect((await h.tutor.getSession(sessionId))?.plan?.mastery?.unlike).toBe("not-yet");
+		// Not closed: no result, still pending, offered again under the explanation.
+		expect(h.of("answered").map((a) => a.toolCallId)).toEqual(["p1"]);
+		expect((await h.tutor.getSession(sessionId))?.pending.map((p) => p.toolCallId)).toEqual(["c1"]);
+		expect(
+			h
+				.of("quiz")
+				.filter((q) => q.toolCallId === "c1")
+				.map((q) => q.again === true),
+		).toEqual([false, true]);
+		const explained = model.doStreamCalls.at(-1)!;
+		expect(JSON.stringify(explained.prompt.at(-1))).toContain("explain that another way");
+		expect(quizOutput(explained).at(-1)).toContain('"status":"pending"');
+
+		expect(await h.tutor.handle(sessionId, { type: "answer", toolCallId: "c1", value: 1, by: learner })).toEqual({
+			ok: true,
+		});
+		await h.tutor.idle(sessionId);
+		expect(h.of("answered").at(-1)?.result).toMatchObject({ answer: "3/4", correct: true });
+		expect((await h.tutor.getSession(sessionId))?.plan?.mastery?.unlike).not.toBe("not-yet");
+		// The model saw the call pending, so it keeps seeing it so; the answer comes in a later message.
+		const after = model.doStreamCalls.at(-1)!;
+		expect(quizOutput(after).at(-1)).toContain('"status":"pending"');
+		expect(JSON.stringify(after.prompt.at(-1))).toMatch(
+			/the answer to the question that stayed open.*3\/4.*correct\\":true/,
+		);
 		await h.tutor.close();
 	});
 });

@@ -7,9 +7,9 @@
  */
 
 import { afterAll, describe, expect, it } from "vitest";
-import type { TimerFunctions } from "../../../src/agent/engine/votes.ts";
-import { REVOTE_HOLD_TEXT, REVOTE_SUFFIX } from "../../../src/agent/engine/votes.ts";
+import { REVOTE_HOLD_TEXT, REVOTE_SUFFIX } from "../../../src/agent/engine/revote.ts";
 import type { AnswerResult } from "../../../src/core/contracts/events.ts";
+import { manualTimers } from "../../fixtures/manual-timers.ts";
 import { assessmentInput, harness, planMermaid, scriptedModel, tempDir, toolResultsSent } from "../helpers.ts";
 
 const dir = tempDir();
@@ -27,38 +27,17 @@ const check = {
 	correctAnswer: "1/2",
 };
 
-/** Timers the test fires by hand (no waiting on a clock). */
-function manualTimers() {
-	const pending = new Map<number, { fire: () => void; ms: number }>();
-	let n = 0;
-	const fns: TimerFunctions = {
-		setTimeout: (fire, ms) => {
-			pending.set(++n, { fire, ms });
-			return n;
-		},
-		clearTimeout: (handle) => void pending.delete(handle as number),
-	};
-	return {
-		fns,
-		waits: () => [...pending.values()].map((t) => t.ms),
-		fireAll() {
-			const all = [...pending.values()];
-			pending.clear();
-			for (const t of all) t.fire();
-		},
-	};
-}
-
 describe("group votes", () => {
 	it("votes privately, changes a vote, tallies when all voted, discusses a split, revotes once", async () => {
 		const model = scriptedModel([
 			{ calls: [{ name: "probe_done", input: assessmentInput, id: "pd" }] },
 			{ calls: [{ name: "plan_init", input: { mermaid: planMermaid }, id: "plan" }] },
 			{ text: "Vote, everyone.", calls: [{ name: "quiz", input: check, id: "t1" }] },
-			// The discussion turn: a new question is refused while the revote is due...
-			{ text: "Split!", calls: [{ name: "quiz", input: { ...check, question: "Another?" }, id: "x" }] },
-			// ...so the teacher discusses and ends its turn; the same question re-opens.
-			{ text: "Some of you chose 2/8: why is it tempting? Think again." },
+			// The discussion turn: its words are the discussion, a new question is refused and the turn ends there.
+			{
+				text: "Split! Some of you chose 2/8: why is it tempting? Think again.",
+				calls: [{ name: "quiz", input: { ...check, question: "Another?" }, id: "x" }],
+			},
 			{ text: "All agree now." },
 		]);
 		const timers = manualTimers();
@@ -115,6 +94,7 @@ describe("group votes", () => {
 		expect(timers.waits()).toEqual([]); // closed: its timer is cleared
 		// The teacher saw each member's answer.
 		const sent = toolResultsSent(model.doStreamCalls[3]!).find((r) => r.toolName === "quiz");
+		expect(JSON.stringify(sent?.output)).toContain('"split":true');
 		expect(JSON.stringify(sent?.output)).toContain('"name":"Bob","answer":"1/2","correct":true');
 		// Its new question during the discussion was refused; the revote of the same question followed.
 		const record = (await h.store.get(sessionId))!;
@@ -132,7 +112,7 @@ describe("group votes", () => {
 		expect(second.vote).toMatchObject({ round: 2, voters: 3, correctVotes: 3, split: false, revote: false });
 		// At most one revote: the lesson went on without another.
 		expect(h.of("quiz").map((q) => q.toolCallId)).toEqual(["t1", `t1${REVOTE_SUFFIX}`]);
-		expect(model.doStreamCalls).toHaveLength(6);
+		expect(model.doStreamCalls).toHaveLength(5);
 
 		const summary = (await h.tutor.getSession(sessionId))!;
 		expect(summary.members).toEqual([
@@ -149,6 +129,7 @@ describe("group votes", () => {
 		const model = scriptedModel([
 			{ calls: [{ name: "probe_done", input: assessmentInput, id: "pd" }] },
 			{ text: "Vote.", calls: [{ name: "quiz", input: { ...check, nodeId: undefined }, id: "t1" }] },
+			// A wrong check vote is the group's first try: a discussion, then the second vote.
 			{ text: "Only Ada voted, and missed it; let's look again." },
 		]);
 		let now = Date.parse("2026-01-01T10:00:00Z");
@@ -182,7 +163,7 @@ describe("group votes", () => {
 		expect(tally.result).toMatchObject({
 			answer: "4/2",
 			correct: false,
-			vote: { voters: 1, timedOut: true, split: false, revote: false },
+			vote: { voters: 1, timedOut: true, split: false, revote: true },
 		});
 		// The vote is closed: a late click is refused, and the teacher's turn ran on the tally.
 		expect(await h2.tutor.handle(sessionId, { type: "answer", toolCallId: "t1", value: 0, by: bob })).toMatchObject({
@@ -191,6 +172,7 @@ describe("group votes", () => {
 		});
 		expect(model.doStreamCalls).toHaveLength(3);
 		expect((await h2.store.get(sessionId))?.votes).toBeUndefined();
+		expect((await h2.tutor.getSession(sessionId))?.pending).toMatchObject([{ toolCallId: `t1${REVOTE_SUFFIX}` }]);
 		await h2.tutor.close();
 	});
 

@@ -53,6 +53,8 @@ describe("review scheduling with FSRS", () => {
 		expect(next.total).toBe(2);
 		const shaky = next.items[0];
 		if (!shaky) throw new Error("no due item");
+		// The quiz's explanation is kept with its item: a missed review says why with it.
+		expect(shaky.explanation).toBe("Over the common denominator 6: 3/6 + 2/6 = 5/6.");
 		const after = await learning.grade("discord:u1", shaky.id, "good");
 		expect(after?.card.scheduledDays).toBeGreaterThan(shaky.card.scheduledDays);
 
