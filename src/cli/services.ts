@@ -166,7 +166,7 @@ export function whereOf(config: Config, setting: string): string {
 	const spec = parseModelSpec(setting, config.model.baseUrl !== undefined);
 	if (!spec.ok || spec.demo) return "nowhere";
 	const base = {
-		openai: undefined,
+		openai: config.model.openai?.baseUrl,
 		compatible: config.model.baseUrl,
 		anthropic: config.model.anthropic?.baseUrl,
 		google: config.model.google?.baseUrl,

@@ -2,7 +2,8 @@
  * A learner's picture, end to end: attached on the Discord fake or shared on the Slack fake,
  * through the real adapter, the lesson controller and the real engine, it reaches the
  * OpenAI-compatible fake as an image part of the next request (and of every later one:
- * the transcript keeps it). A 30 MB upload, a PDF and a file on a foreign host get a clear
+ * the transcript keeps it); a Slack Connect share (no URL in the event) is looked up with
+ * files.info. A 30 MB upload, a PDF and a file on a foreign host get a clear
  * notice while the message's text still goes through; the demo model (no vision) says it
  * cannot see pictures and the lesson goes on.
  */
@@ -28,6 +29,11 @@ const PNG = Buffer.from(
 	"base64",
 );
 const PNG_URL = `data:image/png;base64,${PNG.toString("base64")}`;
+/** Another picture (one red pixel), so a second share is told apart from the first. */
+const RED = Buffer.from(
+	"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC",
+	"base64",
+);
 const PDF = Buffer.from("%PDF-1.7\n1 0 obj\n<<>>\nendobj\n", "latin1");
 const THIRTY_MB = Buffer.alloc(30 * 1024 * 1024, 0x89);
 
@@ -208,6 +214,31 @@ describe("a learner's picture on Slack", () => {
 			expect(lastUserText(openai, first + 3)).toBe("my notes");
 			expect(imagesIn(openai, first + 3)).toEqual([PNG_URL]);
 			expect(fake.fileFetches).toHaveLength(1);
+			await tutor.idle(sessionId);
+
+			// Shared in a Slack Connect channel: the event names the file only; files.info gives its URL.
+			openai.reply({ text: "A triangle again." });
+			const connect = fake.shareFile({
+				name: "connect.png",
+				mimetype: "image/png",
+				data: RED,
+				channel: "C1",
+				connect: true,
+			});
+			expect(connect).toEqual({
+				id: connect.id,
+				mode: "file_access",
+				file_access: "check_file_info",
+				created: 0,
+				timestamp: 0,
+				user: "",
+			});
+			await share("from the other org", [connect]);
+			await until(() => openai.requests.length === first + 5, "the request with the Slack Connect picture");
+			expect(fake.callsTo("files.info").map((c) => c.params.file)).toEqual([connect.id]);
+			expect(imagesIn(openai, first + 4)).toContain(`data:image/png;base64,${RED.toString("base64")}`);
+			expect(lastUserText(openai, first + 4)).toBe("from the other org");
+			expect(fake.fileFetches.map((f) => f.token)).toEqual(["xoxb-test", "xoxb-test"]);
 			await tutor.idle(sessionId);
 
 			const ephemeral = fake.callsTo("chat.postEphemeral").map((c) => c.params);

@@ -126,8 +126,8 @@ async function onSlack(): Promise<Moves> {
 				thread_ts: parent.ts,
 			});
 		await fake.waitFor(() => cards()[0], "the check's card", 15_000);
-		// Slack escapes `<`, `>` and `&` in what people type.
-		await say("wait, why must the denominators match if 1/2 &lt; 3/4?");
+		// Typed with a `<`: the fake sends it escaped, as Slack escapes `<`, `>` and `&` in what people type.
+		await say("wait, why must the denominators match if 1/2 < 3/4?");
 		await fake.waitFor(() => cards()[1], "the check offered again", 15_000);
 		await say(WRONG);
 		await until(() => of(events, "attempt").length > 0, "the first miss");

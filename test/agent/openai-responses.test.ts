@@ -4,11 +4,16 @@
  * OpenAI refuses: a function tool is strict unless it says `strict: false`, and a strict schema needs every
  * property required (a free-answer quiz, whose `options` is optional, cannot be said in it). From the
  * probe to the recap, with a free-answer quiz and a typed answer the grader judges (its structured output
- * through `text.format`).
+ * through `text.format`). The model comes from the configuration (LEARNHARNESS_MODEL=openai:gpt-4.1-mini with
+ * OPENAI_API_KEY, through parseConfig and the provider registry), pointed at the fake by the provider's base URL.
+ * A stream that fails (OpenAI's `error` and `response.failed` events) ends the turn with an error the learner
+ * can act on; an exhausted quota is named as billing and not retried.
  */
 
-import { createOpenAI } from "@ai-sdk/openai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createLanguageModel, OPENAI_API_URL } from "../../src/agent/models/index.ts";
+import { modelOf } from "../../src/cli/services.ts";
+import { parseConfig } from "../../src/config.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../testkit/fakes/openai.ts";
 import { strictSchemaProblem } from "../../testkit/fakes/openai-responses.ts";
 import { assessmentInput, harness, learner, planMermaid, tempDir } from "./helpers.ts";
@@ -29,6 +34,13 @@ interface ResponsesBody {
 	tools?: Array<{ type: string; name: string; strict?: boolean; parameters: unknown }>;
 	text?: { format?: { type: string; name?: string; strict?: boolean } };
 	input: unknown[];
+}
+
+/** LEARNHARNESS_MODEL=openai:gpt-4.1-mini with a key, read as `learnharness start` reads it, sent to the fake. */
+function configuredModel() {
+	const parsed = parseConfig({ LEARNHARNESS_MODEL: "openai:gpt-4.1-mini", OPENAI_API_KEY: "sk-test" });
+	if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+	return modelOf({ ...parsed.config, model: { ...parsed.config.model, openai: { baseUrl: openai.baseURL } } });
 }
 
 const freeQuiz = {
@@ -55,7 +67,7 @@ describe("the fake's strict-schema rule (as OpenAI documents it)", () => {
 
 describe("a lesson on the Responses API (openai:gpt-4.1-mini)", () => {
 	it("runs from the probe to the recap with a free-answer quiz and a graded typed answer", async () => {
-		const model = createOpenAI({ baseURL: openai.baseURL, apiKey: "test-key" })("gpt-4.1-mini");
+		const model = configuredModel();
 		openai.reply(
 			{ text: "One question first.", toolCalls: [{ id: "call_p1", name: "quiz", arguments: freeQuiz }] },
 			{ toolCalls: [{ id: "call_pd", name: "probe_done", arguments: assessmentInput }] },
@@ -104,6 +116,8 @@ describe("a lesson on the Responses API (openai:gpt-4.1-mini)", () => {
 
 		const bodies = openai.requests.map((r) => r.body as unknown as ResponsesBody);
 		expect(openai.requests.every((r) => r.path === "/v1/responses")).toBe(true);
+		expect(openai.requests.every((r) => r.headers.authorization === "Bearer sk-test")).toBe(true);
+		expect(new Set(bodies.map((b) => b.model))).toEqual(new Set(["gpt-4.1-mini"]));
 		const lesson = bodies.filter((b) => b.text?.format?.type !== "json_schema");
 		expect(lesson).toHaveLength(5);
 		for (const body of lesson) {
@@ -115,5 +129,86 @@ describe("a lesson on the Responses API (openai:gpt-4.1-mini)", () => {
 		expect(grading).toHaveLength(1);
 		expect(grading[0]?.text?.format?.name).toBe("learnharness_grade");
 		await h.tutor.close();
+	});
+});
+
+describe("a failed Responses stream", () => {
+	it("an error event before any output ends the turn with an error; the learner's next message runs it again", async () => {
+		openai.requests.length = 0;
+		openai.reply(
+			{ streamError: { code: "server_error", message: "The server had an error while processing your request." } },
+			{ text: "Here we go.", toolCalls: [{ id: "call_e1", name: "quiz", arguments: freeQuiz }] },
+		);
+		const h = await harness(dir.path, configuredModel(), { maxRetries: 0 });
+		const sessionId = "terminal:responses-stream-error";
+		await h.tutor.startLesson({ sessionId, topic: "linear search", learner, mode: "solo" });
+		await h.tutor.idle(sessionId);
+		expect(h.of("error")).toHaveLength(1);
+		expect(h.of("quiz")).toEqual([]);
+		expect(await h.tutor.handle(sessionId, { type: "message", text: "hello?", by: learner })).toEqual({ ok: true });
+		await h.tutor.idle(sessionId);
+		expect(h.of("quiz")[0]).toMatchObject({ toolCallId: "call_e1" });
+		expect(openai.requests).toHaveLength(2);
+		await h.tutor.close();
+	});
+
+	it("response.failed after some text ends the turn with an error, and the half-said text is not the tutor's reply", async () => {
+		openai.requests.length = 0;
+		openai.reply({
+			text: "Let me think about linear search",
+			streamError: { code: "server_error", message: "The model stopped.", afterText: true },
+		});
+		const h = await harness(dir.path, configuredModel(), { maxRetries: 0 });
+		const sessionId = "terminal:responses-failed";
+		await h.tutor.startLesson({ sessionId, topic: "linear search", learner, mode: "solo" });
+		await h.tutor.idle(sessionId);
+		expect(h.of("error")).toHaveLength(1);
+		expect(h.of("quiz")).toEqual([]);
+		await h.tutor.close();
+	});
+
+	it("insufficient_quota in the stream is named as billing and not retried", async () => {
+		openai.requests.length = 0;
+		openai.reply({
+			streamError: {
+				code: "insufficient_quota",
+				message: "You exceeded your current quota, please check your plan and billing details.",
+			},
+		});
+		const h = await harness(dir.path, configuredModel(), { maxRetries: 2, retryDelayMs: 5 });
+		const sessionId = "terminal:responses-quota";
+		await h.tutor.startLesson({ sessionId, topic: "linear search", learner, mode: "solo" });
+		await h.tutor.idle(sessionId);
+		expect(openai.requests).toHaveLength(1);
+		expect(h.of("error")).toEqual([expect.objectContaining({ code: "model-quota" })]);
+		await h.tutor.close();
+	});
+});
+
+describe("where openai: goes", () => {
+	it("to OpenAI, not to the OPENAI_BASE_URL server (the compatible one), unless told otherwise", () => {
+		vi.stubEnv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1");
+		try {
+			// The provider's own request URL: @ai-sdk/openai fell back to OPENAI_BASE_URL when given no base URL.
+			const urlOf = (model: unknown) =>
+				(model as { config: { url: (o: { path: string; modelId: string }) => string } }).config.url({
+					path: "/responses",
+					modelId: "gpt-4.1-mini",
+				});
+			expect(urlOf(createLanguageModel({ model: "openai:gpt-4.1-mini", apiKey: "sk-test" }))).toBe(
+				`${OPENAI_API_URL}/responses`,
+			);
+			expect(
+				urlOf(
+					createLanguageModel({
+						model: "openai:gpt-4.1-mini",
+						apiKey: "sk-test",
+						openai: { baseUrl: "http://127.0.0.1:8/v1" },
+					}),
+				),
+			).toBe("http://127.0.0.1:8/v1/responses");
+		} finally {
+			vi.unstubAllEnvs();
+		}
 	});
 });

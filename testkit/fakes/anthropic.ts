@@ -3,10 +3,13 @@
  * streams SSE (message_start, content blocks of text and tool_use with
  * input_json_delta pieces, message_delta with the stop reason, message_stop)
  * or answers one JSON message when `stream` is not true, and records every
- * request. Replies use the OpenAI fake's script shape.
+ * request. Replies use the OpenAI fake's script shape. A request the Messages API
+ * would refuse is answered 400 as the API does (anthropic-rules.ts, each rule with
+ * its source) and takes no scripted reply.
  */
 
 import type { ServerResponse } from "node:http";
+import { anthropicRequestProblem } from "./anthropic-rules.ts";
 import type { FakeReply, FakeToolCall } from "./openai.ts";
 import { pieces, type ScriptedServer, startScriptedServer } from "./scripted-server.ts";
 
@@ -94,11 +97,28 @@ function json(res: ServerResponse, reply: FakeReply, model: string, n: number): 
 	);
 }
 
+/**
+ * A structured-output reply (`json`): as the text when the request asked for `output_config.format` (structured
+ * outputs), else as a call of the `json` tool the AI SDK forces for models without them.
+ */
+function structured(reply: FakeReply, body: Record<string, unknown>): FakeReply {
+	if (reply.json === undefined) return reply;
+	const text = typeof reply.json === "string" ? reply.json : JSON.stringify(reply.json);
+	const format = (body.output_config as { format?: unknown } | undefined)?.format;
+	return format !== undefined ? { ...reply, text } : { ...reply, toolCalls: [{ name: "json", arguments: text }] };
+}
+
 /** Start the fake on an ephemeral loopback port. Close it in afterAll. */
 export async function startFakeAnthropic(initial: FakeReply[] = []): Promise<FakeAnthropic> {
 	const isMessages = (method: string, path: string) => method === "POST" && path === "/v1/messages";
 	const server = await startScriptedServer(
 		(request, reply, res) => {
+			const refused = isMessages(request.method, request.path) ? anthropicRequestProblem(request.body) : undefined;
+			if (refused) {
+				res.writeHead(400, { "content-type": "application/json" });
+				res.end(JSON.stringify(refused));
+				return;
+			}
 			if (!isMessages(request.method, request.path)) {
 				res.writeHead(404, { "content-type": "application/json" });
 				res.end(
@@ -122,10 +142,11 @@ export async function startFakeAnthropic(initial: FakeReply[] = []): Promise<Fak
 			}
 			const model = typeof request.body.model === "string" ? request.body.model : "fake-claude";
 			const n = server.requests.length;
-			if (request.body.stream === true) stream(res, reply, model, n);
-			else json(res, reply, model, n);
+			const answer = structured(reply, request.body);
+			if (request.body.stream === true) stream(res, answer, model, n);
+			else json(res, answer, model, n);
 		},
-		isMessages,
+		(method, path, body) => isMessages(method, path) && anthropicRequestProblem(body) === undefined,
 		initial,
 	);
 	const { origin: _origin, ...rest } = server;

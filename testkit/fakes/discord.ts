@@ -278,6 +278,11 @@ export class FakeDiscord {
 		subcommand?: string;
 		options?: Record<string, string | number | boolean>;
 		command?: string;
+		/**
+		 * Top-level fields to leave out of the payload, e.g. `["channel", "entitlements",
+		 * "authorizing_integration_owners", "application_id"]` for the shape of discord-api-docs' own example.
+		 */
+		omit?: readonly string[];
 	}): FakeInteraction {
 		const name = options.command ?? "lesson";
 		const guildId = this.guildOfChannel(options.channelId);
@@ -315,6 +320,7 @@ export class FakeDiscord {
 			values,
 			{ users, channels },
 		);
+		for (const field of options.omit ?? []) delete (payload as Record<string, unknown>)[field];
 		this.dispatch("INTERACTION_CREATE", payload);
 		return it;
 	}

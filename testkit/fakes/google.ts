@@ -5,10 +5,13 @@
  * the functionCall parts, the finish reason and the usage), and
  * `:generateContent` answers one JSON response. Every request is recorded;
  * replies use the OpenAI fake's script shape (the tool-call id is unused:
- * Gemini's calls carry none).
+ * Gemini's calls carry none). A request the API would refuse is answered 400
+ * INVALID_ARGUMENT as the API does (google-rules.ts, each rule with its source)
+ * and takes no scripted reply.
  */
 
 import type { ServerResponse } from "node:http";
+import { googleRequestProblem } from "./google-rules.ts";
 import type { FakeReply } from "./openai.ts";
 import { pieces, type ScriptedServer, startScriptedServer } from "./scripted-server.ts";
 
@@ -76,10 +79,17 @@ function json(res: ServerResponse, reply: FakeReply, model: string): void {
 
 /** Start the fake on an ephemeral loopback port. Close it in afterAll. */
 export async function startFakeGoogle(initial: FakeReply[] = []): Promise<FakeGoogle> {
-	const consumes = (method: string, path: string) => method === "POST" && googleRoute(path) !== undefined;
+	const consumes = (method: string, path: string, body: Record<string, unknown>) =>
+		method === "POST" && googleRoute(path) !== undefined && googleRequestProblem(body) === undefined;
 	const server = await startScriptedServer(
 		(request, reply, res) => {
 			const route = googleRoute(request.path);
+			const refused = request.method === "POST" && route ? googleRequestProblem(request.body) : undefined;
+			if (refused) {
+				res.writeHead(400, { "content-type": "application/json" });
+				res.end(JSON.stringify(refused));
+				return;
+			}
 			if (request.method !== "POST" || !route) {
 				res.writeHead(404, { "content-type": "application/json" });
 				res.end(
@@ -103,8 +113,13 @@ export async function startFakeGoogle(initial: FakeReply[] = []): Promise<FakeGo
 				);
 				return;
 			}
-			if (route.method === "streamGenerateContent") stream(res, reply, route.model);
-			else json(res, reply, route.model);
+			// A structured-output reply is the response's text (responseMimeType application/json).
+			const answer =
+				reply.json === undefined
+					? reply
+					: { ...reply, text: typeof reply.json === "string" ? reply.json : JSON.stringify(reply.json) };
+			if (route.method === "streamGenerateContent") stream(res, answer, route.model);
+			else json(res, answer, route.model);
 		},
 		consumes,
 		initial,

@@ -13,6 +13,11 @@
  *   `invalid_function_parameters` (or `invalid_json_schema` for `text.format`), as the API does.
  * - The same rules for a `text.format` of type `json_schema` with `strict: true` (the SDK's
  *   `Output.object`, strict unless `strictJsonSchema: false`).
+ *
+ * A reply may fail inside its stream, on request (`streamError`), with the two events OpenAI's API reference
+ * lists for it: `error` ("Emitted when an error occurs": code, message, param) before any output, or, after
+ * some text, `response.failed` ("An event that is emitted when a response fails", its `response.error`
+ * holding the code and message).
  */
 
 import type { ServerResponse } from "node:http";
@@ -24,6 +29,16 @@ export interface ResponsesReply {
 	json?: unknown;
 	usage?: { promptTokens?: number; completionTokens?: number; cachedTokens?: number };
 	chunkSize?: number;
+	/** Fail inside the stream: an `error` event before any output, or `response.failed` after the first text delta. */
+	streamError?: ResponsesStreamError;
+}
+
+/** A failure inside a Responses stream (OpenAI's error codes, e.g. `server_error`, `insufficient_quota`). */
+export interface ResponsesStreamError {
+	code: string;
+	message: string;
+	/** Send the first text delta before failing (then `response.failed`; else an `error` event first thing). */
+	afterText?: boolean;
 }
 
 /** Keywords the Structured Outputs guide does not list as supported in strict mode. */
@@ -168,6 +183,10 @@ export function streamResponsesReply(res: ServerResponse, reply: ResponsesReply,
 	const id = `resp_${n}`;
 	const response = { id, object: "response", created_at: 1_700_000_000, model, status: "in_progress", output: [] };
 	send("response.created", { response });
+	if (reply.streamError) {
+		failStream(res, send, reply.streamError, response, textOf(reply)?.slice(0, size));
+		return;
+	}
 	const output: Record<string, unknown>[] = [];
 	const text = textOf(reply);
 	if (text !== undefined && text !== "") {
@@ -240,5 +259,35 @@ export function streamResponsesReply(res: ServerResponse, reply: ResponsesReply,
 			usage: usageOf(reply),
 		},
 	});
+	res.end();
+}
+
+/** End a stream with a failure: `error` before output, or a text delta and then `response.failed`. */
+function failStream(
+	res: ServerResponse,
+	send: (type: string, payload: Record<string, unknown>) => void,
+	failure: ResponsesStreamError,
+	response: Record<string, unknown>,
+	firstDelta: string | undefined,
+): void {
+	const error = { code: failure.code, message: failure.message };
+	if (!failure.afterText || !firstDelta) {
+		send("error", { ...error, param: null });
+		res.end();
+		return;
+	}
+	const itemId = `msg_${String(response.id).slice("resp_".length)}`;
+	send("response.output_item.added", {
+		output_index: 0,
+		item: { id: itemId, type: "message", status: "in_progress", role: "assistant", content: [] },
+	});
+	send("response.output_text.delta", {
+		item_id: itemId,
+		output_index: 0,
+		content_index: 0,
+		delta: firstDelta,
+		logprobs: [],
+	});
+	send("response.failed", { response: { ...response, status: "failed", error, output: [] } });
 	res.end();
 }

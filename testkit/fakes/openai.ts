@@ -15,6 +15,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import {
 	jsonResponsesReply,
+	type ResponsesStreamError,
 	responsesRequestProblem,
 	streamResponsesReply,
 	wantsResponsesSchema,
@@ -46,6 +47,8 @@ export interface FakeReply {
 	json?: unknown;
 	/** Characters per SSE delta (default 7): small deltas exercise the client's reassembly. */
 	chunkSize?: number;
+	/** Responses API only: fail inside the stream (openai-responses.ts). */
+	streamError?: ResponsesStreamError;
 	/**
 	 * Never finish: `before-headers` accepts the request and sends nothing; `mid-stream` sends the
 	 * headers and the first chunk, then nothing. The connection stays open until the client gives

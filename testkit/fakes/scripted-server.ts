@@ -28,10 +28,13 @@ export interface ScriptedServer {
 	close(): Promise<void>;
 }
 
-/** Starts a server on an ephemeral 127.0.0.1 port; `consumes` says which requests take a scripted reply. */
+/**
+ * Starts a server on an ephemeral 127.0.0.1 port; `consumes` says which requests take a scripted reply (a request
+ * the fake refuses takes none, so the script stays in step with the requests the service would answer).
+ */
 export async function startScriptedServer(
 	route: ScriptedRoute,
-	consumes: (method: string, path: string) => boolean,
+	consumes: (method: string, path: string, body: Record<string, unknown>) => boolean,
 	initial: FakeReply[] = [],
 ): Promise<ScriptedServer> {
 	const script: FakeReply[] = [...initial];
@@ -59,7 +62,7 @@ export async function startScriptedServer(
 			const recorded: RecordedRequest = { path: req.url ?? "", headers: req.headers, body, raw };
 			requests.push(recorded);
 			const method = req.method ?? "GET";
-			route({ ...recorded, method }, consumes(method, recorded.path) ? script.shift() : undefined, res);
+			route({ ...recorded, method }, consumes(method, recorded.path, body) ? script.shift() : undefined, res);
 		});
 	});
 	await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));

@@ -1,8 +1,10 @@
 /**
  * A fake Slack on 127.0.0.1 for tests: the Web API methods the adapter calls (recorded, with
- * Slack's own limits enforced), the three-step file upload with a loopback upload URL,
+ * Slack's own limits enforced), files (slack/files.ts: the three-step upload with a loopback
+ * upload URL, shared files and Slack Connect's, files.info, which image blocks Slack shows),
  * response_url, a Socket Mode websocket, and helpers that sign and send requests to Bolt's
- * HTTP receiver the way Slack does (slash commands, block_actions, view_submission, events).
+ * HTTP receiver the way Slack does (slash commands, block_actions, view_submission, events;
+ * typed text escaped as Slack escapes it).
  */
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -18,9 +20,11 @@ import {
 	signSlackRequest,
 } from "../fixtures/slack/requests.ts";
 import { BalancedSender, type BalancerOptions } from "./slack/balancer.ts";
+import { createSlackFiles, type FakeConnectFile, type FakeSharedFile, type FakeUpload } from "./slack/files.ts";
 
 export { blockProblems, callProblems, SLACK_LIMITS } from "../fixtures/slack/limits.ts";
 export { BalancedSender, type BalancerOptions, type DeliveryAttempt } from "./slack/balancer.ts";
+export type { FakeConnectFile, FakeSharedFile, FakeUpload } from "./slack/files.ts";
 export { type Actor, type BoltResponse, type SendOptions, SlackSender, signSlackRequest };
 
 /** One Web API call (or response_url post) the fake received. */
@@ -42,33 +46,6 @@ export interface FakeMessage {
 	threadTs?: string;
 	text?: string;
 	blocks?: unknown[];
-}
-
-/** A file going through files.getUploadURLExternal → upload URL → files.completeUploadExternal. */
-export interface FakeUpload {
-	fileId: string;
-	filename: string;
-	length: number;
-	bytes?: Buffer;
-	completed: boolean;
-	channelId?: string;
-	threadTs?: string;
-	title?: string;
-	initialComment?: string;
-	/** The file's alt text (sent as `alt_txt` with files.getUploadURLExternal). */
-	altText?: string;
-}
-
-/** A file a user shared (what a `message` event's `files[]` carries); its bytes are served at url_private. */
-export interface FakeSharedFile {
-	id: string;
-	name: string;
-	mimetype: string;
-	filetype: string;
-	size: number;
-	url_private: string;
-	url_private_download: string;
-	mode: "hosted";
 }
 
 /** A workspace member as users.info returns it. */
@@ -113,14 +90,32 @@ export interface FakeSlack {
 	uploads: FakeUpload[];
 	messages: Map<string, FakeMessage>;
 	callsTo(method: string): RecordedCall[];
-	/** Share a file: its bytes are served at its url_private (with the bot token only); put it in an event's `files`. */
-	shareFile(file: { name: string; mimetype: string; data: Buffer; size?: number }): FakeSharedFile;
+	/**
+	 * Share a file: its bytes are served at its url_private (with the bot token only); put it in an event's `files`.
+	 * `connect`: shared in a Slack Connect channel, the event carries only its id (files.info gives the rest).
+	 */
+	shareFile(file: { name: string; mimetype: string; data: Buffer; size?: number; channel?: string }): FakeSharedFile;
+	shareFile(file: {
+		name: string;
+		mimetype: string;
+		data: Buffer;
+		size?: number;
+		channel?: string;
+		connect: true;
+	}): FakeConnectFile;
 	/** Every GET of a shared file: its path and the bearer token it carried. */
 	fileFetches: Array<{ path: string; token?: string }>;
 	/** Every limit problem of every recorded call. */
 	limitProblems(): string[];
 	/** Answer `method` with `reply(params)` instead of the default (undefined falls through). */
 	override(method: string, reply: ((params: Record<string, unknown>) => FakeReply) | undefined): void;
+	/**
+	 * Answer the next `times` calls of `method` (default 1) with Slack's error `error`, as Slack answers errors
+	 * (Web API, "Evaluating responses": HTTP 200 with `{ ok: false, error }`; `ratelimited` is HTTP 429 with a
+	 * `Retry-After` in seconds, "Rate limits"). E.g. `account_inactive`, `token_revoked`, `not_in_channel`: errors
+	 * that waiting does not mend.
+	 */
+	refuse(method: string, error: string, options?: { times?: number; retryAfter?: number }): void;
 	addUser(user: FakeSlackUser): void;
 	/** Poll `check` until it returns something truthy (bounded: default 10 s). */
 	waitFor<T>(check: () => T | undefined | null | false, what?: string, timeoutMs?: number): Promise<T>;
@@ -183,10 +178,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 	const botUserId = "U0BOT";
 	const botId = "B0BOT";
 	const calls: RecordedCall[] = [];
-	const uploads: FakeUpload[] = [];
 	const messages = new Map<string, FakeMessage>();
-	const sharedBytes = new Map<string, { mimetype: string; data: Buffer }>();
-	const fileFetches: FakeSlack["fileFetches"] = [];
 	const users = new Map<string, FakeSlackUser>();
 	for (const u of options.users ?? []) users.set(u.id, u);
 	const overrides = new Map<string, (params: Record<string, unknown>) => FakeReply>();
@@ -196,6 +188,16 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 	let seq = 0;
 	const nextTs = (): string => `1700000000.${String(++seq).padStart(6, "0")}`;
 	let baseUrl = "";
+	const files = createSlackFiles(
+		teamId,
+		() => baseUrl,
+		() => ++seq,
+	);
+	/** Limit problems of a message, and image blocks whose file Slack would not show in `channel`. */
+	const messageProblems = (method: string, params: Record<string, unknown>, channel: string): string[] => [
+		...callProblems({ method, params }),
+		...files.blockFileProblems(params.blocks, channel).map((m) => `${method}: ${m}`),
+	];
 
 	const methods: Record<string, (p: Record<string, unknown>) => Record<string, unknown>> = {
 		"auth.test": () => ({
@@ -226,8 +228,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 			channel: { id: p.channel, name: `chan-${String(p.channel).toLowerCase()}`, is_channel: true },
 		}),
 		"chat.postMessage": (p) => {
-			const problems = callProblems({ method: "chat.postMessage", params: p });
 			if (!p.channel) return { ok: false, error: "channel_not_found" };
+			const problems = messageProblems("chat.postMessage", p, String(p.channel));
 			if (problems.length) return { ok: false, error: "invalid_blocks", errors: problems };
 			const ts = nextTs();
 			const thread = typeof p.thread_ts === "string" ? p.thread_ts : undefined;
@@ -268,7 +270,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 		"chat.update": (p) => {
 			const msg = messages.get(String(p.ts));
 			if (!msg || msg.channel !== p.channel) return { ok: false, error: "message_not_found" };
-			const problems = callProblems({ method: "chat.update", params: p });
+			const problems = messageProblems("chat.update", p, msg.channel);
 			if (problems.length) return { ok: false, error: "invalid_blocks", errors: problems };
 			msg.text = p.text as string;
 			msg.blocks = p.blocks as unknown[];
@@ -306,34 +308,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 			views.set(id, view);
 			return { view };
 		},
-		"files.getUploadURLExternal": (p) => {
-			// Slack's method reference: the description is `alt_txt`, at most 1,000 characters (an `alt_text` is an
-			// argument it does not know, and ignores).
-			if (typeof p.alt_txt === "string" && p.alt_txt.length > 1000)
-				return { ok: false, error: "invalid_arguments", errors: ["alt_txt: longer than 1000 characters"] };
-			const fileId = `F${++seq}`;
-			uploads.push({
-				fileId,
-				filename: String(p.filename),
-				length: Number(p.length),
-				completed: false,
-				...(typeof p.alt_txt === "string" ? { altText: p.alt_txt } : {}),
-			});
-			return { upload_url: `${baseUrl}/upload/${fileId}`, file_id: fileId };
-		},
-		"files.completeUploadExternal": (p) => {
-			const files = (Array.isArray(p.files) ? p.files : []) as { id: string; title?: string }[];
-			for (const f of files) {
-				const up = uploads.find((u) => u.fileId === f.id);
-				if (!up?.bytes) return { ok: false, error: "file_not_found" };
-				up.completed = true;
-				if (typeof p.channel_id === "string") up.channelId = p.channel_id;
-				if (typeof p.thread_ts === "string") up.threadTs = p.thread_ts;
-				if (f.title !== undefined) up.title = f.title;
-				if (typeof p.initial_comment === "string") up.initialComment = p.initial_comment;
-			}
-			return { files: files.map((f) => ({ id: f.id, title: f.title })) };
-		},
+		...files.methods,
 		"apps.connections.open": () => ({ url: `${baseUrl.replace("http", "ws")}/socket-mode` }),
 	};
 
@@ -344,30 +319,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 
 	const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
 		const url = new URL(req.url ?? "/", baseUrl);
-		if (req.method === "GET" && url.pathname.startsWith("/files-pri/")) {
-			const auth = req.headers.authorization;
-			const token = auth?.startsWith("Bearer ") ? auth.slice(7) : undefined;
-			fileFetches.push({ path: url.pathname, ...(token ? { token } : {}) });
-			const shared = sharedBytes.get(url.pathname);
-			// Slack answers a url_private without the bot token with its login page (HTML), not the file.
-			if (!token?.startsWith("xoxb-")) {
-				res.writeHead(200, { "content-type": "text/html" });
-				return void res.end("<!DOCTYPE html><html><body>Sign in to Slack</body></html>");
-			}
-			if (!shared) return send(res, 404, { ok: false, error: "file_not_found" });
-			res.writeHead(200, { "content-type": shared.mimetype, "content-length": String(shared.data.length) });
-			return void res.end(shared.data);
-		}
+		if (files.serve(req, res, url)) return;
 		const raw = await readBody(req);
 		if (url.pathname.startsWith("/upload/")) {
-			const up = uploads.find((u) => u.fileId === url.pathname.slice("/upload/".length));
-			if (!up) return send(res, 404, { ok: false });
-			const params = await parseParams(req, raw);
-			const file = Object.values(params).find((v) => Buffer.isBuffer(v));
-			up.bytes = Buffer.isBuffer(file) ? file : raw;
-			calls.push({ method: "upload", params: { fileId: up.fileId, length: up.bytes.length } });
-			res.writeHead(200, { "content-type": "text/plain" });
-			return void res.end(`OK - ${up.bytes.length}`);
+			files.receive(res, url, await parseParams(req, raw), raw);
+			const up = files.uploads.find((u) => u.fileId === url.pathname.slice("/upload/".length));
+			if (up?.bytes) calls.push({ method: "upload", params: { fileId: up.fileId, length: up.bytes.length } });
+			return;
 		}
 		if (url.pathname.startsWith("/respond/")) {
 			const params = await parseParams(req, raw);
@@ -381,10 +339,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 				const msg = messages.get(url.searchParams.get("ts") ?? "");
 				if (!msg || msg.channel !== url.searchParams.get("channel"))
 					return send(res, 404, { ok: false, error: "message_not_found" });
-				const problems = callProblems({
-					method: "chat.update",
-					params: { ...params, channel: msg.channel, ts: msg.ts },
-				});
+				const problems = messageProblems("chat.update", { ...params, channel: msg.channel, ts: msg.ts }, msg.channel);
 				if (problems.length) return send(res, 400, { ok: false, error: "invalid_blocks", errors: problems });
 				msg.text = params.text as string;
 				msg.blocks = params.blocks as unknown[];
@@ -477,27 +432,23 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 		botId,
 		signingSecret,
 		calls,
-		uploads,
+		uploads: files.uploads,
 		messages,
 		callsTo: (method) => calls.filter((c) => c.method === method),
-		shareFile: (file) => {
-			const id = `F${++seq}`;
-			const path = `/files-pri/${teamId}-${id}/${encodeURIComponent(file.name)}`;
-			sharedBytes.set(path, { mimetype: file.mimetype, data: file.data });
-			return {
-				id,
-				name: file.name,
-				mimetype: file.mimetype,
-				filetype: file.name.split(".").pop() ?? "binary",
-				size: file.size ?? file.data.length,
-				url_private: `${baseUrl}${path}`,
-				url_private_download: `${baseUrl}${path}?download=1`,
-				mode: "hosted",
-			};
-		},
-		fileFetches,
+		shareFile: ((file: Parameters<typeof files.share>[0]) => files.share(file)) as FakeSlack["shareFile"],
+		fileFetches: files.fileFetches,
 		limitProblems: () => calls.flatMap(callProblems),
 		override: (method, reply) => (reply ? overrides.set(method, reply) : overrides.delete(method)),
+		refuse: (method, error, options = {}) => {
+			let left = options.times ?? 1;
+			overrides.set(method, () => {
+				if (left <= 0) return undefined;
+				if (--left === 0) overrides.delete(method);
+				return error === "ratelimited"
+					? { status: 429, retryAfter: options.retryAfter ?? 1, body: { ok: false, error } }
+					: { body: { ok: false, error } };
+			});
+		},
 		addUser: (user) => users.set(user.id, user),
 		waitFor,
 		sender: (eventsUrl) => new SlackSender(eventsUrl, fake, triggers),

@@ -99,10 +99,11 @@ export function createDiscordClient(config: DiscordAdapterConfig, logger: Logger
 
 /**
  * discord.js handles a gateway dispatch inside an async listener, so a payload
- * with a missing field (an interaction without `entitlements`, a null message)
- * throws there and surfaces as an unhandled rejection. Its packet entry point
- * (private `handlePacket`) is wrapped so such a payload is logged and dropped
- * instead. If a future discord.js renames it, the process-level handler remains.
+ * with a missing field (a null message) throws there and surfaces as an
+ * unhandled rejection. Its packet entry point (private `handlePacket`) is
+ * wrapped so such a payload is logged and dropped instead, after an
+ * interaction's optional fields were completed (completeInteraction). If a
+ * future discord.js renames it, the process-level handler remains.
  */
 export function guardPacketHandling(client: Client, logger: Logger): void {
 	const ws = client.ws as unknown as { handlePacket?: (packet: unknown, shard: unknown) => boolean };
@@ -113,6 +114,7 @@ export function guardPacketHandling(client: Client, logger: Logger): void {
 	}
 	ws.handlePacket = function guardedHandlePacket(packet: unknown, shard: unknown): boolean {
 		try {
+			completeInteraction(packet, client.application?.id);
 			return original.call(this, packet, shard);
 		} catch (error) {
 			const t = (packet as { t?: unknown } | null)?.t;
@@ -123,4 +125,25 @@ export function guardPacketHandling(client: Client, logger: Logger): void {
 			return true;
 		}
 	};
+}
+
+/**
+ * An INTERACTION_CREATE as discord-api-docs' own example shows it ("Receiving and Responding", the
+ * interaction object: `channel_id` but no `channel`, no `entitlements`, `authorizing_integration_owners` or
+ * `application_id`) made discord.js 14 throw (`data.entitlements.reduce` of undefined) and the command was
+ * dropped; without `channel` its channelId is null. The missing fields are filled in place, before discord.js
+ * reads the payload: the channel as a partial `{ id }` from `channel_id` (discord.js looks the channel up in its
+ * cache by that id), no entitlements, no authorizing owners, and this application's id. A payload that has
+ * them is left as it is.
+ */
+export function completeInteraction(packet: unknown, applicationId: string | undefined): void {
+	if (typeof packet !== "object" || packet === null) return;
+	const { t, d } = packet as { t?: unknown; d?: unknown };
+	if (t !== "INTERACTION_CREATE" || typeof d !== "object" || d === null) return;
+	const data = d as Record<string, unknown>;
+	if (data.channel === undefined && typeof data.channel_id === "string") data.channel = { id: data.channel_id };
+	if (!Array.isArray(data.entitlements)) data.entitlements = [];
+	if (typeof data.authorizing_integration_owners !== "object" || data.authorizing_integration_owners === null)
+		data.authorizing_integration_owners = {};
+	if (typeof data.application_id !== "string" && applicationId) data.application_id = applicationId;
 }

@@ -1,9 +1,10 @@
 /**
  * Slack's platform port: cards via chat.postMessage in the lesson's thread
  * (plain text when Slack refuses the blocks), the answered state via
- * chat.update of the card's own messages, the plan picture via
- * upload.ts (the outline as text when there is no PNG), and the lesson's
- * parent message: its intro (with the End button), "could not start", "ended".
+ * chat.update of the card's own messages, a card's pictures shared in the
+ * thread before it (pictures.ts), the plan picture via upload.ts (the
+ * outline as text when there is no PNG), and the lesson's parent message:
+ * its intro (with the End button), "could not start", "ended".
  *
  * A card someone clicked is updated through the click's response_url
  * (`replace_original`) instead: chat.update is a Tier 3 method (about 50 a
@@ -35,6 +36,7 @@ import {
 	SLACK_STYLE,
 	type SlackBody,
 } from "./messages.ts";
+import { createSlackPictures } from "./pictures.ts";
 import { decodeSlackThreadId, encodeSlackThreadId, type SlackThread } from "./thread-id.ts";
 import { uploadToSlack } from "./upload.ts";
 
@@ -94,6 +96,7 @@ export function createSlackPort(
 	logger: Logger,
 	clicks: SlackClicks = createSlackClicks(),
 ): PlatformPort<SlackThread> {
+	const pictures = createSlackPictures(client, logger);
 	const where = (threadId: string) => {
 		const a = decodeSlackThreadId(threadId);
 		return { channel: a?.channelId ?? "", thread_ts: a?.threadTs ?? "" };
@@ -129,32 +132,6 @@ export function createSlackPort(
 		}
 	};
 
-	/** Uploads a message's pictures (private files) and points its image blocks at them; blocks whose upload failed go. */
-	const withImages = async (threadId: string, message: SlackMessage): Promise<SlackMessage> => {
-		if (!message.images?.length) return message;
-		const ids = new Map<string, string>();
-		for (const image of message.images) {
-			try {
-				ids.set(
-					image.blockId,
-					await uploadToSlack(client, { data: image.data, filename: image.filename, alt: image.alt }),
-				);
-			} catch (error) {
-				logger.warn(
-					{ err: error, sessionId: threadId },
-					"slack: a formula picture did not upload; its TeX stays as text",
-				);
-			}
-		}
-		const blocks = message.blocks.flatMap((block): KnownBlock[] => {
-			if (block.type !== "image" || block.block_id === undefined || !block.block_id.startsWith("lh-img-"))
-				return [block];
-			const id = ids.get(block.block_id);
-			return id ? [{ ...block, slack_file: { id } }] : [];
-		});
-		return { text: message.text, blocks };
-	};
-
 	/** Shares a message's files (long code) in the thread. */
 	const shareFiles = async (threadId: string, message: SlackMessage | SlackBody): Promise<void> => {
 		const files = "files" in message ? (message.files ?? []) : [];
@@ -172,10 +149,17 @@ export function createSlackPort(
 		}
 	};
 
+	/** A message with its pictures shared in the lesson's thread first (pictures.ts). */
+	const withImages = (threadId: string, m: SlackMessage | SlackBody): Promise<SlackMessage | SlackBody> => {
+		if (!("images" in m)) return Promise.resolve(m);
+		const { channel, thread_ts } = where(threadId);
+		return pictures.attach(m, { channel, threadTs: thread_ts }, threadId);
+	};
+
 	const postAll = async (threadId: string, messages: (SlackMessage | SlackBody)[]): Promise<string[]> => {
 		const posted: string[] = [];
 		for (const m of messages) {
-			const ts = await post(threadId, "images" in m ? await withImages(threadId, m) : m);
+			const ts = await post(threadId, await withImages(threadId, m));
 			if (ts) posted.push(ts);
 			await shareFiles(threadId, m);
 		}
@@ -255,9 +239,12 @@ export function createSlackPort(
 			const next = toSlackMessages(card);
 			// Align from the end: the controls sit in a card's last message, so that one must become the answered state.
 			const pairs = Math.min(messageIds.length, next.length);
+			const { channel } = where(threadId);
 			for (let k = 1; k <= pairs; k++) {
 				const message = next[next.length - k]!;
-				if (!(await updateCard(threadId, messageIds[messageIds.length - k]!, message))) await post(threadId, message);
+				// An edit's picture blocks show files already shared here (pictures.ts), never an empty file id.
+				if (!(await updateCard(threadId, messageIds[messageIds.length - k]!, pictures.reuse(message, channel))))
+					await post(threadId, await withImages(threadId, message));
 			}
 			await postAll(threadId, next.slice(0, next.length - pairs));
 			return true;
@@ -268,7 +255,8 @@ export function createSlackPort(
 				const channel = (await client.conversations.open({ users: userId })).channel?.id;
 				if (!channel) return false;
 				let posted = 0;
-				for (const m of toSlackMessages(card)) {
+				for (const part of toSlackMessages(card)) {
+					const m = await pictures.attach(part, { channel });
 					const res = await client.chat.postMessage({ channel, text: m.text, blocks: m.blocks as KnownBlock[] });
 					if (res.ts) posted++;
 				}

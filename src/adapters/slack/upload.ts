@@ -28,8 +28,8 @@ export interface SlackUpload {
 	initialComment?: string;
 }
 
-/** Upload a file; its id. Rejects with what Slack said when a step fails. */
-export async function uploadToSlack(client: webApi.WebClient, upload: SlackUpload): Promise<string> {
+/** The first two steps: a file id and the bytes at its upload URL. Rejects with what Slack said. */
+async function reserve(client: webApi.WebClient, upload: Omit<SlackUpload, "channelId" | "threadTs">): Promise<string> {
 	const alt = upload.alt?.trim();
 	const url = await client.files.getUploadURLExternal({
 		filename: upload.filename,
@@ -45,11 +45,49 @@ export async function uploadToSlack(client: webApi.WebClient, upload: SlackUploa
 	});
 	if (!res.ok) throw new Error(`slack: the upload URL answered HTTP ${res.status}`);
 	await res.arrayBuffer().catch(() => undefined);
-	await client.files.completeUploadExternal({
-		files: [{ id: url.file_id, ...(upload.title ? { title: clip(upload.title, TITLE_MAX) } : {}) }],
-		...(upload.channelId ? { channel_id: upload.channelId } : {}),
-		...(upload.channelId && upload.threadTs ? { thread_ts: upload.threadTs } : {}),
-		...(upload.channelId && upload.initialComment ? { initial_comment: upload.initialComment } : {}),
-	} as Parameters<webApi.WebClient["files"]["completeUploadExternal"]>[0]);
 	return url.file_id;
+}
+
+/** The third step: the files complete, shared where `share` says (nowhere: private to the bot). */
+async function complete(
+	client: webApi.WebClient,
+	files: Array<{ id: string; title?: string | undefined }>,
+	share: Pick<SlackUpload, "channelId" | "threadTs" | "initialComment">,
+): Promise<void> {
+	await client.files.completeUploadExternal({
+		files: files.map((f) => ({ id: f.id, ...(f.title ? { title: clip(f.title, TITLE_MAX) } : {}) })),
+		...(share.channelId ? { channel_id: share.channelId } : {}),
+		...(share.channelId && share.threadTs ? { thread_ts: share.threadTs } : {}),
+		...(share.channelId && share.initialComment ? { initial_comment: share.initialComment } : {}),
+	} as Parameters<webApi.WebClient["files"]["completeUploadExternal"]>[0]);
+}
+
+/** Upload a file; its id. Rejects with what Slack said when a step fails. */
+export async function uploadToSlack(client: webApi.WebClient, upload: SlackUpload): Promise<string> {
+	const id = await reserve(client, upload);
+	await complete(client, [{ id, title: upload.title }], upload);
+	return id;
+}
+
+/**
+ * Upload several files and share them together (one completeUploadExternal: one message in the thread, not one
+ * per file); each file's id, or undefined for one whose first steps failed. Rejects when the sharing itself fails.
+ */
+export async function uploadAllToSlack(
+	client: webApi.WebClient,
+	uploads: ReadonlyArray<Omit<SlackUpload, "channelId" | "threadTs" | "initialComment">>,
+	share: Pick<SlackUpload, "channelId" | "threadTs">,
+	onFailure: (error: unknown, filename: string) => void,
+): Promise<Array<string | undefined>> {
+	const ids: Array<string | undefined> = [];
+	for (const upload of uploads)
+		ids.push(
+			await reserve(client, upload).catch((error: unknown) => {
+				onFailure(error, upload.filename);
+				return undefined;
+			}),
+		);
+	const reserved = ids.flatMap((id, i) => (id ? [{ id, title: uploads[i]?.title }] : []));
+	if (reserved.length > 0) await complete(client, reserved, share);
+	return ids;
 }

@@ -29,9 +29,14 @@ export interface ProviderSettings {
 	apiKey?: string;
 	/** An OpenAI-compatible base URL ending in `/v1` (OPENAI_BASE_URL): the `compatible:` provider. */
 	baseUrl?: string;
+	/** OpenAI's own base URL (tests, proxies speaking the Responses API); never OPENAI_BASE_URL, the compatible server. */
+	openai?: Pick<ProviderAccess, "baseUrl">;
 	anthropic?: ProviderAccess;
 	google?: ProviderAccess;
 }
+
+/** Where `openai:` goes unless `openai.baseUrl` says otherwise. */
+export const OPENAI_API_URL = "https://api.openai.com/v1";
 
 /** Model configuration: a setting (LEARNHARNESS_MODEL's syntax) and the providers' access. */
 export interface ModelConfig extends ProviderSettings {
@@ -46,7 +51,12 @@ export function createModelRegistry(settings: ProviderSettings) {
 			createOpenAI({ baseURL: settings.baseUrl, apiKey: settings.apiKey || "not-needed" })
 		: undefined;
 	const providers: Record<string, ProviderV3> = {
-		openai: createOpenAI({ ...(settings.apiKey ? { apiKey: settings.apiKey } : {}) }),
+		// The base URL is always given: @ai-sdk/openai falls back to the OPENAI_BASE_URL variable, which here names the
+		// compatible server (chat completions), so `openai:` next to a compatible server sent it Responses requests.
+		openai: createOpenAI({
+			...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+			baseURL: settings.openai?.baseUrl ?? OPENAI_API_URL,
+		}),
 		anthropic: createAnthropic(access(settings.anthropic)),
 		google: createGoogleGenerativeAI(access(settings.google)),
 	};

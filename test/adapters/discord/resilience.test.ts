@@ -63,11 +63,9 @@ describe("the Discord adapter under bad input and failures", () => {
 			appPermissions: 0n,
 		};
 		const valid = buttonPayload(base, { id: q1.id }, "lh:pick:q1:0") as Record<string, unknown>;
-		const { entitlements: _e, ...noEntitlements } = valid;
 		const { member: _m, ...noUser } = valid;
 		for (const payload of [
 			{ ...valid, data: undefined },
-			noEntitlements,
 			noUser,
 			{ ...valid, type: 99 },
 			{ ...valid, data: { component_type: 2 } },

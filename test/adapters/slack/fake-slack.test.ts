@@ -65,6 +65,54 @@ describe("fake Slack Web API", () => {
 		expect(up?.initialComment).toBe("Now: A");
 	});
 
+	it("shows an image block's file only where it is shared, and never one named twice (slack/files.ts)", async () => {
+		const client = new webApi.WebClient("xoxb-test", { slackApiUrl: fake.apiUrl, ...quietClient });
+		const png = Buffer.from("89504e470d0a1a0a0000", "hex");
+		const privately = await client.files.uploadV2({ file: png, filename: "private.png" });
+		const sharedHere = await client.files.uploadV2({ channel_id: "C1", file: png, filename: "here.png" });
+		const elsewhere = await client.files.uploadV2({ channel_id: "C2", file: png, filename: "there.png" });
+		const idOf = (r: unknown) =>
+			(r as { files: Array<{ files?: Array<{ id?: string }> }> }).files[0]?.files?.[0]?.id ?? "";
+		const image = (slack_file: Record<string, unknown>) => [{ type: "image", alt_text: "x", slack_file }];
+		const post = (slack_file: Record<string, unknown>) =>
+			client.chat.postMessage({ channel: "C1", text: "t", blocks: image(slack_file) as never });
+		await expect(post({ id: idOf(privately) })).rejects.toThrow(/invalid_blocks/);
+		expect(fake.calls.at(-1)?.error).toBe("invalid_blocks");
+		await expect(post({ id: idOf(elsewhere) })).rejects.toThrow(/invalid_blocks/);
+		await expect(post({ id: "F404" })).rejects.toThrow(/invalid_blocks/);
+		expect((await post({ id: idOf(sharedHere) })).ok).toBe(true);
+		const info = await client.files.info({ file: idOf(sharedHere) });
+		expect((await post({ url: info.file?.url_private ?? "" })).ok).toBe(true);
+		await expect(post({ id: idOf(sharedHere), url: info.file?.url_private ?? "" })).rejects.toThrow(/invalid_blocks/);
+	});
+
+	it("describes a file with files.info as Slack does; a Slack Connect share carries only its id", async () => {
+		const client = new webApi.WebClient("xoxb-test", { slackApiUrl: fake.apiUrl, ...quietClient });
+		const data = Buffer.from("89504e470d0a1a0a", "hex");
+		const connect = fake.shareFile({ name: "chart.png", mimetype: "image/png", data, channel: "C9", connect: true });
+		expect(Object.keys(connect).sort()).toEqual(["created", "file_access", "id", "mode", "timestamp", "user"]);
+		const info = await client.files.info({ file: connect.id });
+		expect(info.file).toMatchObject({ id: connect.id, name: "chart.png", mimetype: "image/png", channels: ["C9"] });
+		const bytes = await fetch(info.file?.url_private ?? "", { headers: { authorization: "Bearer xoxb-test" } });
+		expect(Buffer.from(await bytes.arrayBuffer()).equals(data)).toBe(true);
+		await expect(client.files.info({ file: "F404" })).rejects.toThrow(/file_not_found/);
+	});
+
+	it("answers an error on request as Slack answers it, then goes back to normal", async () => {
+		const client = new webApi.WebClient("xoxb-test", { slackApiUrl: fake.apiUrl, ...quietClient });
+		fake.refuse("chat.postMessage", "account_inactive", { times: 2 });
+		await expect(client.chat.postMessage({ channel: "C1", text: "a" })).rejects.toThrow(/account_inactive/);
+		await expect(client.chat.postMessage({ channel: "C1", text: "b" })).rejects.toThrow(/account_inactive/);
+		expect((await client.chat.postMessage({ channel: "C1", text: "c" })).ok).toBe(true);
+		fake.refuse("conversations.info", "ratelimited", { retryAfter: 1 });
+		const res = await fetch(`${fake.apiUrl}conversations.info`, {
+			method: "POST",
+			headers: { authorization: "Bearer xoxb-test", "content-type": "application/json" },
+			body: JSON.stringify({ channel: "C1" }),
+		});
+		expect([res.status, res.headers.get("retry-after"), (await res.json()).error]).toEqual([429, "1", "ratelimited"]);
+	});
+
 	it("makes the client wait out a 429 and retry", async () => {
 		let first = true;
 		fake.override("chat.postEphemeral", () => {

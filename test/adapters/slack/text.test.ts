@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { slackTextToPlain, unescapeSlack } from "../../../src/adapters/slack/text.ts";
 import { createMemoryStateStore } from "../../../src/agent/index.ts";
 import { type FakeSlack, startFakeSlack } from "../../../testkit/fakes/slack.ts";
-import { slackEscape } from "../../../testkit/fixtures/slack/requests.ts";
+import { slackEscape, slackWire } from "../../../testkit/fixtures/slack/requests.ts";
 import { stubRenderer } from "../../../testkit/stub-renderer.ts";
 import { FakeTutor } from "../lesson/fake-tutor.ts";
 import { type Running, startAdapter } from "./harness.ts";
@@ -34,6 +34,16 @@ describe("slackTextToPlain", () => {
 		];
 		for (const [sent, read] of cases) expect(slackTextToPlain(sent)).toBe(read);
 		expect(slackTextToPlain("hi <@U12|bob>", { mentions: "keep" })).toBe("hi @bob");
+	});
+
+	it("reads back what the fake sends for typed text (Slack's escapes, its own control sequences kept)", () => {
+		expect(slackWire("x > 3 & y < 2, see <#C1|general>")).toBe("x &gt; 3 &amp; y &lt; 2, see <#C1|general>");
+		expect(slackWire("see <https://e.com/a?b=1&c=2|the notes> <3")).toBe(
+			"see <https://e.com/a?b=1&amp;c=2|the notes> &lt;3",
+		);
+		expect(slackWire("<@U0BOT> C++ & Rust")).toBe("<@U0BOT> C++ &amp; Rust");
+		for (const typed of ["1/2 < 3/4 && x > 3", "a <b> c", "<<>>", "&lt; is how you write <"])
+			expect(slackTextToPlain(slackWire(typed))).toBe(typed);
 	});
 
 	it("keeps text with a stray < or > (never sent by Slack, but never lost)", () => {
@@ -65,8 +75,9 @@ describe("a message typed in a Slack lesson thread", { timeout: 20_000 }, () => 
 	});
 
 	it("reaches the tutor as the learner typed it", async () => {
-		// Typed as "x > 3 & y < 2, see #general", the channel picked from Slack's list: sent escaped, with a channel link.
-		const text = `${slackEscape("x > 3 & y < 2, see ")}<#C1|general>`;
+		// Typed as "x > 3 & y < 2, see #general", the channel picked from Slack's list: the fake sends it as Slack
+		// does, "x &gt; 3 &amp; y &lt; 2, see <#C1|general>".
+		const text = "x > 3 & y < 2, see <#C1|general>";
 		const ts = running.sender.nextTs();
 		await running.sender.event({
 			type: "message",
@@ -81,5 +92,11 @@ describe("a message typed in a Slack lesson thread", { timeout: 20_000 }, () => 
 			"the typed message at the tutor",
 		);
 		expect(handled.event).toMatchObject({ type: "message", text: "x > 3 & y < 2, see #general" });
+	});
+
+	it("a /lesson start topic reaches the tutor as typed", async () => {
+		await running.sender.command("/lesson", "start C++ & Rust <templates>", { user: "U1", channel: "C1" });
+		const started = await fake.waitFor(() => tutor.started[0], "the started lesson");
+		expect(started.topic).toBe("C++ & Rust <templates>");
 	});
 });

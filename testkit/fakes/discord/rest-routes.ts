@@ -187,7 +187,7 @@ export function restRoutes(fake: FakeDiscord): Route[] {
 		fake.channels.has(params[0]!) ? [204] : err(404, 10003, "Unknown Channel"),
 	);
 	route("POST", "/webhooks/:app/:token", ({ params, body, files, call }) => {
-		const it = fake.interactions.get(params[1]!);
+		const it = params[0] === fake.applicationId ? fake.interactions.get(params[1]!) : undefined;
 		if (!it || it.responseType === undefined) return err(404, 10015, "Unknown Webhook");
 		call.problems = messageProblems(body, files.length);
 		if (call.problems.length > 0) return err(400, 50035, "Invalid Form Body", { problems: call.problems });
@@ -201,24 +201,27 @@ export function restRoutes(fake: FakeDiscord): Route[] {
 		it.followupIds.push(m.id);
 		return [200, messageObject(m, fake.baseUrl)];
 	});
-	const webhookMessage = (token: string, mid: string) => {
+	// Follow-ups and the original response live under the application's id (discord-api-docs, Receiving and
+	// Responding: "/webhooks/<application_id>/<interaction_token>"); another id is an unknown webhook.
+	const webhookMessage = (app: string, token: string, mid: string) => {
+		if (app !== fake.applicationId) return undefined;
 		const it = fake.interactions.get(token);
 		const id = mid === "@original" ? it?.originalMessageId : mid;
 		return it && id ? fake.messages.get(id) : undefined;
 	};
 	route("GET", "/webhooks/:app/:token/messages/:mid", ({ params }) => {
-		const m = webhookMessage(params[1]!, params[2]!);
+		const m = webhookMessage(params[0]!, params[1]!, params[2]!);
 		return m ? [200, messageObject(m, fake.baseUrl)] : err(404, 10008, "Unknown Message");
 	});
 	route("PATCH", "/webhooks/:app/:token/messages/:mid", ({ params, body, files, call }) => {
-		const m = webhookMessage(params[1]!, params[2]!);
+		const m = webhookMessage(params[0]!, params[1]!, params[2]!);
 		if (!m) return err(404, 10008, "Unknown Message");
 		call.problems = messageProblems(body, files.length, true);
 		if (call.problems.length > 0) return err(400, 50035, "Invalid Form Body", { problems: call.problems });
 		return [200, messageObject(fake.editMessage(m, body as Record<string, unknown>, files), fake.baseUrl)];
 	});
 	route("DELETE", "/webhooks/:app/:token/messages/:mid", ({ params }) => {
-		const m = webhookMessage(params[1]!, params[2]!);
+		const m = webhookMessage(params[0]!, params[1]!, params[2]!);
 		if (!m) return err(404, 10008, "Unknown Message");
 		m.deleted = true;
 		return [204];
