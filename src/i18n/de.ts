@@ -497,4 +497,12 @@ export const de: Record<MessageKey, string> = {
 	"reminder.due.one": "{count} Idee ist zur Wiederholung fällig: ein paar Minuten jetzt halten sie frisch.",
 	"reminder.due.other": "{count} Ideen sind zur Wiederholung fällig: ein paar Minuten jetzt halten sie frisch.",
 	"reminder.button": "Jetzt wiederholen",
+	"closing.reviewHeading": "Das kommt zur Wiederholung",
+	"closing.reviewItem": "• {label}: {when}",
+	"closing.reviewMore": "• …und {count} weitere",
+	"closing.remindAsk":
+		"Tippe auf **Erinnere mich**, dann melde ich mich, wenn es so weit ist; {review} geht jederzeit.",
+	"closing.remindButton": "🔔 Erinnere mich",
+	"closing.remindersOn": "Deine Erinnerungen sind an: Ich melde mich, wenn es so weit ist. {review} geht jederzeit.",
+	"closing.reviewRun": "Starte {review}, wenn es so weit ist.",
 };

@@ -481,6 +481,13 @@ export const en = {
 	"reminder.due.one": "{count} idea is due for review: a few minutes now keeps it.",
 	"reminder.due.other": "{count} ideas are due for review: a few minutes now keeps them.",
 	"reminder.button": "Review now",
+	"closing.reviewHeading": "Coming back for review",
+	"closing.reviewItem": "• {label}: {when}",
+	"closing.reviewMore": "• …and {count} more",
+	"closing.remindAsk": "Tap **Remind me** and I'll nudge you when they're due; {review} works any time.",
+	"closing.remindButton": "🔔 Remind me",
+	"closing.remindersOn": "Your reminders are on: I'll nudge you when they're due. {review} works any time.",
+	"closing.reviewRun": "Run {review} when they're due.",
 } as const;
 
 /** A message key. */

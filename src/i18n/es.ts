@@ -484,4 +484,12 @@ export const es: Record<MessageKey, string> = {
 	"reminder.due.one": "{count} idea toca repasarla: unos minutos ahora la mantienen.",
 	"reminder.due.other": "{count} ideas tocan repasarlas: unos minutos ahora las mantienen.",
 	"reminder.button": "Repasar ahora",
+	"closing.reviewHeading": "Vuelve para repasar",
+	"closing.reviewItem": "• {label}: {when}",
+	"closing.reviewMore": "• …y {count} más",
+	"closing.remindAsk": "Pulsa **Recuérdamelo** y te aviso cuando toque; {review} funciona en cualquier momento.",
+	"closing.remindButton": "🔔 Recuérdamelo",
+	"closing.remindersOn":
+		"Tus recordatorios están activados: te aviso cuando toque. {review} funciona en cualquier momento.",
+	"closing.reviewRun": "Ejecuta {review} cuando toque.",
 };

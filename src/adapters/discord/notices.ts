@@ -11,6 +11,7 @@ import type { LessonIntro } from "../lesson/port.ts";
 /** Notices on Discord: `/lesson start`, Manage Server admins, `<@id>` and `<#id>` mentions. */
 export const DISCORD_STYLE: NoticeStyle = {
 	startHint: "`/lesson start`",
+	reviewHint: "`/lesson review`",
 	adminHint: (locale) => t(locale, "discord.adminHint"),
 	time: (ms) => `<t:${Math.floor(ms / 1000)}:R>`,
 };

@@ -18,6 +18,7 @@ export const LESSON_COMMAND = "/lesson";
 export const SLACK_STYLE: NoticeStyle = {
 	// Escaped: a bare <topic> is Slack control syntax, and the word would vanish.
 	startHint: "`/lesson start &lt;topic&gt;`",
+	reviewHint: "`/lesson review`",
 	escape: escapeMrkdwn,
 	bold: (text) => `*${text}*`,
 	place: "workspace",

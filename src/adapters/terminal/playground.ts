@@ -125,6 +125,7 @@ class PlaygroundRun {
 				return this.pictures;
 			},
 			lastPlan: this.recorder.last,
+			...(o.command ? { command: o.command } : {}),
 		});
 		this.controller = createLessonController({
 			tutor: o.tutor,

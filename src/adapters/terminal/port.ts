@@ -50,6 +50,8 @@ export interface TerminalPortOptions {
 	pictures: (threadId: string) => PlanPictures;
 	/** The plan of the picture being posted (recorded by the renderer wrapper, see planRecorder). */
 	lastPlan: () => PlanState | undefined;
+	/** How the learner runs this program (default "learnharness"): the closing lines name its commands. */
+	command?: string;
 }
 
 /** A plan as last drawn: the tree and what was derived from the transcript. */
@@ -128,7 +130,12 @@ export function createTerminalPort(o: TerminalPortOptions): TerminalPort {
 	const port: TerminalPort = {
 		name: "terminal",
 		limits: { formPrecheckMs: 1_000 },
-		style: { startHint: "`learnharness playground`" },
+		// No reminder reaches a terminal: its closing message names the review command instead.
+		style: {
+			startHint: `\`${o.command ?? "learnharness"} playground\``,
+			reviewHint: `\`${o.command ?? "learnharness"} review\``,
+			reminders: false,
+		},
 		threadId: "",
 		locale: DEFAULT_LOCALE,
 		shown: new Set(),
