@@ -505,4 +505,12 @@ export const de: Record<MessageKey, string> = {
 	"closing.remindButton": "🔔 Erinnere mich",
 	"closing.remindersOn": "Deine Erinnerungen sind an: Ich melde mich, wenn es so weit ist. {review} geht jederzeit.",
 	"closing.reviewRun": "Starte {review}, wenn es so weit ist.",
+	"play.progressPicture": "Fortschrittsbild: {path}",
+	"play.forgetConfirm": "Führe {command} aus, um es zu löschen.",
+	"play.between":
+		"Zwischen den Lektionen: {review} fragt die Ideen ab, die zur Wiederholung fällig sind, {progress} zeigt deinen Fortschritt, {forget} löscht, was über dich gespeichert ist; Erinnerungen gibt es auf Discord und Slack (/lesson remind on).",
+	"discord.help.profile":
+		"• Zwischen den Lektionen: `/lesson review` fragt die Ideen ab, die zur Wiederholung fällig sind, `/lesson progress` zeigt deinen Fortschritt (nur dir), `/lesson remind on:true` schickt dir eine Erinnerung, wenn Wiederholungen fällig sind, `/lesson forget-me` löscht, was über dich gespeichert ist.",
+	"slack.help.profile":
+		"Zwischen den Lektionen: *{command} review* fragt die Ideen ab, die zur Wiederholung fällig sind, *{command} progress* schickt dir dein Fortschrittsbild, *{command} remind on|off* eine Erinnerung, wenn Wiederholungen fällig sind, *{command} forget-me* löscht, was über dich gespeichert ist.",
 };

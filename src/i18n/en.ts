@@ -488,6 +488,14 @@ export const en = {
 	"closing.remindButton": "🔔 Remind me",
 	"closing.remindersOn": "Your reminders are on: I'll nudge you when they're due. {review} works any time.",
 	"closing.reviewRun": "Run {review} when they're due.",
+	"play.progressPicture": "Progress picture: {path}",
+	"play.forgetConfirm": "Run {command} to delete it.",
+	"play.between":
+		"Between lessons: {review} asks the ideas due for review, {progress} shows your progress, {forget} deletes what is stored about you; reminders come on Discord and Slack (/lesson remind on).",
+	"discord.help.profile":
+		"• Between lessons: `/lesson review` asks the ideas due for review, `/lesson progress` shows your progress (only to you), `/lesson remind on:true` sends a nudge when reviews are due, `/lesson forget-me` deletes what is stored about you.",
+	"slack.help.profile":
+		"Between lessons: *{command} review* asks the ideas due for review, *{command} progress* sends your progress picture, *{command} remind on|off* a nudge when reviews are due, *{command} forget-me* deletes what is stored about you.",
 } as const;
 
 /** A message key. */

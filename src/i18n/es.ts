@@ -492,4 +492,12 @@ export const es: Record<MessageKey, string> = {
 	"closing.remindersOn":
 		"Tus recordatorios están activados: te aviso cuando toque. {review} funciona en cualquier momento.",
 	"closing.reviewRun": "Ejecuta {review} cuando toque.",
+	"play.progressPicture": "Imagen de progreso: {path}",
+	"play.forgetConfirm": "Ejecuta {command} para borrarlo.",
+	"play.between":
+		"Entre lecciones: {review} te pregunta las ideas que toca repasar, {progress} muestra tu progreso, {forget} borra lo que se guarda sobre ti; los recordatorios llegan en Discord y Slack (/lesson remind on).",
+	"discord.help.profile":
+		"• Entre lecciones: `/lesson review` te pregunta las ideas que toca repasar, `/lesson progress` muestra tu progreso (solo a ti), `/lesson remind on:true` te avisa cuando toca repasar, `/lesson forget-me` borra lo que se guarda sobre ti.",
+	"slack.help.profile":
+		"Entre lecciones: *{command} review* te pregunta las ideas que toca repasar, *{command} progress* te envía tu imagen de progreso, *{command} remind on|off* un aviso cuando toca repasar, *{command} forget-me* borra lo que se guarda sobre ti.",
 };

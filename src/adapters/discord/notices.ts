@@ -57,6 +57,7 @@ export function helpText(locale: Locale = DEFAULT_LOCALE): string {
 			"discord.help.mode",
 			"discord.help.language",
 			"discord.help.status",
+			"discord.help.profile",
 			"discord.help.config",
 		] as const
 	)

@@ -100,6 +100,7 @@ export function helpText(command: string, locale: Locale = DEFAULT_LOCALE): stri
 				"slack.help.language",
 				"slack.help.end",
 				"slack.help.status",
+				"slack.help.profile",
 				"slack.help.config",
 				"slack.help.mention",
 			] as const

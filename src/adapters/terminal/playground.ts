@@ -251,6 +251,7 @@ class PlaygroundRun {
 			const summary = await this.o.tutor.getSession(this.sessionId);
 			if (!summary || summary.phase === "ended") {
 				this.print(this.s("dim", t(this.locale, "play.over", { session: this.sessionId })));
+				this.print(this.s("dim", this.betweenLessons()));
 				return this.result("ended", 0);
 			}
 			const [question] = summary.pending;
@@ -338,6 +339,16 @@ class PlaygroundRun {
 
 	private get cli(): string {
 		return this.o.command ?? "learnharness";
+	}
+
+	/** The end line: what there is to do between lessons (review, progress, forget-me; reminders on chat). */
+	private betweenLessons(): string {
+		const command = (word: string) => `${this.cli} ${word}`;
+		return t(this.locale, "play.between", {
+			review: command("review"),
+			progress: command("progress"),
+			forget: command("forget-me"),
+		});
 	}
 
 	/** The resume command on a line of its own (indented: never wrapped, easy to copy). */

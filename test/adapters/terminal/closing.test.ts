@@ -1,7 +1,8 @@
 /**
  * The terminal's closing lines: after the demo lesson the playground says which ideas come back
  * for spaced review and when (the items the profile stores, with their due dates), and names the
- * command that runs a review; no Remind me (no reminder reaches a terminal).
+ * command that runs a review; no Remind me (no reminder reaches a terminal). Its end line lists
+ * what there is between lessons.
  */
 
 import { PassThrough, Readable } from "node:stream";
@@ -48,5 +49,9 @@ describe("the playground's closing lines", () => {
 		}
 		expect(closing).toContain("Run npx learnharness review when they're due.");
 		expect(closing).not.toMatch(/Remind me/);
+		// The end line: what there is between lessons (review, progress, forget-me; reminders on chat).
+		expect(closing).toMatch(
+			/Between lessons: npx learnharness review asks .*, npx learnharness progress shows .*, npx learnharness forget-me deletes .*; reminders come on Discord and Slack \(\/lesson remind on\)\./,
+		);
 	});
 });
