@@ -5,7 +5,7 @@ import type { MessageKey } from "./en.ts";
 export const de: Record<MessageKey, string> = {
 	"card.predict": "Vorhersage",
 	"card.predict.framing": "Sag voraus, was passiert, bevor wir es uns ansehen; raten ist erlaubt.",
-	"card.check": "Check",
+	"card.check": "Kontrollfrage",
 	"card.check.framing": "Prüfe, ob du es verstanden hast.",
 	"card.quiz": "Quiz",
 	"card.quiz.framing": "Antworte so gut du kannst; so sehe ich, wo wir anfangen.",
@@ -513,4 +513,16 @@ export const de: Record<MessageKey, string> = {
 		"• Zwischen den Lektionen: `/lesson review` fragt die Ideen ab, die zur Wiederholung fällig sind, `/lesson progress` zeigt deinen Fortschritt (nur dir), `/lesson remind on:true` schickt dir eine Erinnerung, wenn Wiederholungen fällig sind, `/lesson forget-me` löscht, was über dich gespeichert ist.",
 	"slack.help.profile":
 		"Zwischen den Lektionen: *{command} review* fragt die Ideen ab, die zur Wiederholung fällig sind, *{command} progress* schickt dir dein Fortschrittsbild, *{command} remind on|off* eine Erinnerung, wenn Wiederholungen fällig sind, *{command} forget-me* löscht, was über dich gespeichert ist.",
+	"play.keyNavigate": "blättern",
+	"play.keySelect": "auswählen",
+	"demo.graderUnreadable": "Der Demo-Bewerter konnte die Anfrage nicht lesen.",
+	"demo.graderHedges": "Schwankt zwischen {count} Werten, statt sich festzulegen.",
+	"demo.graderTypo": "„{typo}“ liest sich als „{word}“, ein Tippfehler: {number}.",
+	"demo.graderNoNumber": "Der Demo-Bewerter kann diese Worte nicht der erwarteten Zahl zuordnen.",
+	"demo.graderOtherWords": "Sagt die erwartete Antwort mit anderen Worten ({expected}).",
+	"demo.graderNoMatch": "Der Demo-Bewerter kann diese Worte nicht der erwarteten Antwort zuordnen.",
+	"card.genericHint":
+		"Geh zurück zu der Idee, um die es in dieser Frage geht, und prüfe jede Option daran: Welche muss stimmen, nicht nur wahrscheinlich sein?",
+	"profile.reportRows.one": "{count} Lektion im Bericht.",
+	"profile.reportRows.other": "{count} Lektionen im Bericht.",
 };

@@ -496,6 +496,18 @@ export const en = {
 		"• Between lessons: `/lesson review` asks the ideas due for review, `/lesson progress` shows your progress (only to you), `/lesson remind on:true` sends a nudge when reviews are due, `/lesson forget-me` deletes what is stored about you.",
 	"slack.help.profile":
 		"Between lessons: *{command} review* asks the ideas due for review, *{command} progress* sends your progress picture, *{command} remind on|off* a nudge when reviews are due, *{command} forget-me* deletes what is stored about you.",
+	"play.keyNavigate": "navigate",
+	"play.keySelect": "select",
+	"demo.graderUnreadable": "The demo grader could not read the request.",
+	"demo.graderHedges": "Hedges between {count} values instead of committing.",
+	"demo.graderTypo": '"{typo}" reads as "{word}", a typo: {number}.',
+	"demo.graderNoNumber": "The demo grader cannot match these words to the expected number.",
+	"demo.graderOtherWords": "Says the expected answer in other words ({expected}).",
+	"demo.graderNoMatch": "The demo grader cannot match these words to the expected answer.",
+	"card.genericHint":
+		"Go back to the idea this question is about and test each option against it: which one must be true, not just likely?",
+	"profile.reportRows.one": "{count} lesson in the report.",
+	"profile.reportRows.other": "{count} lessons in the report.",
 } as const;
 
 /** A message key. */

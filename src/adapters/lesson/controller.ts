@@ -178,6 +178,7 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 				ledger,
 				tutor,
 				placeOf: (threadId) => state.placeOf(threadId),
+				localeOf,
 				...(options.rephrase ? { rephrase: options.rephrase } : {}),
 			})
 		: undefined;

@@ -63,6 +63,8 @@ export interface ProfileFlowDeps {
 	rephrase?: Rephrase;
 	/** Where a lesson this controller started opened (a Remind me click in its thread turns reminders on there). */
 	placeOf?: (threadId: string) => Promise<LessonPlace | undefined>;
+	/** A lesson's language: what a click there is answered in when the platform does not say the clicker's (Slack). */
+	localeOf?: (threadId: string) => Promise<Locale>;
 }
 
 /** A reminder's address: the thread it is posted in, and the place a "Review now" opens its review in. */
@@ -297,8 +299,10 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 		async choose(actor, threadId, toolCallId) {
 			if (toolCallId === PROFILE_BUTTONS.remindMe) {
 				const place = await deps.placeOf?.(threadId);
-				const locale = actor.locale ?? DEFAULT_LOCALE;
-				await actor.notify(place ? await remind(actor, place, true) : t(locale, "profile.remindUsage"));
+				// Slack's clicks say no language: the lesson's (the card's) is the clicker's best guess.
+				const locale = actor.locale ?? (await deps.localeOf?.(threadId)) ?? DEFAULT_LOCALE;
+				const clicker = { ...actor, locale };
+				await actor.notify(place ? await remind(clicker, place, true) : t(locale, "profile.remindUsage"));
 				return { ok: true };
 			}
 			if (toolCallId === PROFILE_BUTTONS.forgetMe) {

@@ -61,12 +61,13 @@ type PlanState = { tree: PlanTree; statuses: DerivedPlanStatuses; mastery?: Plan
 export function planRecorder(renderer: PlanRenderer | undefined) {
 	let last: PlanState | undefined;
 	const recorder: Pick<PlanRenderer, "renderPlan"> = {
-		async renderPlan(tree, statuses, mastery): Promise<PlanPicture> {
+		async renderPlan(tree, statuses, mastery, locale): Promise<PlanPicture> {
 			last = { tree, statuses, ...(mastery ? { mastery } : {}) };
-			const outline = planOutline(tree, statuses, mastery);
-			const bare: PlanPicture = { key: "", caption: planCaption(tree, statuses, mastery), outline };
+			// In the lesson's language: the picture's legend too, not only the lines printed beside it.
+			const outline = planOutline(tree, statuses, mastery, locale);
+			const bare: PlanPicture = { key: "", caption: planCaption(tree, statuses, mastery, locale), outline };
 			if (!renderer) return bare;
-			return renderer.renderPlan(tree, statuses, mastery).catch((error: unknown) => ({
+			return renderer.renderPlan(tree, statuses, mastery, locale).catch((error: unknown) => ({
 				...bare,
 				error: error instanceof Error ? error.message : String(error),
 			}));

@@ -20,7 +20,7 @@ import type {
 } from "@ai-sdk/provider";
 import { GRADE_OUTPUT_NAME } from "../../core/contracts/side-calls.ts";
 import { outcomeOf } from "../../core/outcome.ts";
-import { demoGrade } from "./demo-grader.ts";
+import { demoGrade, graderLocale } from "./demo-grader.ts";
 import { demoHintReply } from "./demo-hints.ts";
 import {
 	answeredRight,
@@ -108,7 +108,7 @@ export function planDemoReply(
 	// A grading request (structured output): the verdict as JSON, from the demo grader's fixed rules.
 	const format = call.responseFormat;
 	if (format?.type === "json" && format.name === GRADE_OUTPUT_NAME)
-		return { text: JSON.stringify(demoGrade(lastUserText(call.prompt, true) ?? "")) };
+		return { text: JSON.stringify(demoGrade(lastUserText(call.prompt, true) ?? "", graderLocale(call.prompt))) };
 	const hint = demoHintReply(call.prompt); // the hint side call: no tools, answered apart from the lesson
 	if (hint) return hint;
 	const toolNames = new Set((call.tools ?? []).map((t) => t.name));
