@@ -5,7 +5,13 @@
 
 import type { DerivedPlanStatuses, PlanTree } from "../src/core/contracts/plan.ts";
 import type { Locale } from "../src/i18n/index.ts";
-import { type PlanMastery, type PlanPicture, type PlanRenderer, planAltText, planCaption } from "../src/render/index.ts";
+import {
+	type PlanMastery,
+	type PlanPicture,
+	type PlanRenderer,
+	planAltText,
+	planCaption,
+} from "../src/render/index.ts";
 
 /** A renderer returning `png` (or no picture, with an error) for every plan. */
 export function stubRenderer(png: Buffer | undefined): PlanRenderer & { renders: number } {

@@ -50,8 +50,8 @@ export interface PlaygroundOptions {
 	learner?: Participant;
 	/** Where plan pictures go (default ./data/plans). */
 	plansDir?: string;
-	/** A line printed first (model, store). */
-	banner?: string;
+	/** A line printed first (model, store); a function gets the lesson's language (a resumed lesson's own). */
+	banner?: string | ((locale: Locale) => string);
 	/** How the learner runs this command, for the resume hint (default "learnharness"). */
 	command?: string;
 	/** Stops the run as a pause (Ctrl+C or SIGTERM while the tutor thinks): the resume hint is printed. */
@@ -152,7 +152,6 @@ class PlaygroundRun {
 	}
 
 	async run(): Promise<PlaygroundResult> {
-		if (this.o.banner) this.print(this.s("dim", this.o.banner));
 		this.controller.attach();
 		const started = this.o.resume ? await this.resume(this.o.resume) : await this.start();
 		const result = started ?? (await this.loop());
@@ -186,8 +185,15 @@ class PlaygroundRun {
 		return { sessionId: this.sessionId, outcome, exitCode, pictures: this.pictures?.written ?? [] };
 	}
 
+	/** The banner, in the lesson's language. */
+	private printBanner(): void {
+		const banner = typeof this.o.banner === "function" ? this.o.banner(this.locale) : this.o.banner;
+		if (banner) this.print(this.s("dim", banner));
+	}
+
 	/** Starts a new lesson; returns a result only when it could not start. */
 	private async start(): Promise<PlaygroundResult | undefined> {
+		this.printBanner();
 		let topic = this.o.topic?.trim();
 		if (!topic) {
 			if (!this.o.interactive) this.print(t(this.locale, "play.topicScripted"));
@@ -217,12 +223,13 @@ class PlaygroundRun {
 		this.port.threadId = raw.startsWith("terminal:") ? raw : `terminal:${raw}`;
 		const summary =
 			decodeTerminalThreadId(this.sessionId) !== undefined ? await this.o.tutor.getSession(this.sessionId) : undefined;
+		// A resumed lesson keeps the language it started in: the banner says so too.
+		if (summary) this.locale = summary.language ?? DEFAULT_LOCALE;
+		this.printBanner();
 		if (!summary) {
 			this.print(this.s("red", t(this.locale, "play.noSuch", { session: this.sessionId, cli: this.cli })));
 			return this.result("failed", 1);
 		}
-		// A resumed lesson keeps the language it started in.
-		this.locale = summary.language ?? DEFAULT_LOCALE;
 		this.port.locale = this.locale;
 		const phase = phaseWords(summary.phase, this.locale);
 		this.print(this.s("bold", t(this.locale, "play.resuming", { topic: summary.topic, phase })));
