@@ -4,19 +4,32 @@
  */
 
 import type { DerivedPlanStatuses, PlanTree } from "../src/core/contracts/plan.ts";
-import { type PlanMastery, type PlanPicture, type PlanRenderer, planAltText } from "../src/render/index.ts";
+import type { Locale } from "../src/i18n/index.ts";
+import {
+	type PlanMastery,
+	type PlanPicture,
+	type PlanRenderer,
+	planAltText,
+	planCaption,
+} from "../src/render/index.ts";
 
 /** A renderer returning `png` (or no picture, with an error) for every plan. */
 export function stubRenderer(png: Buffer | undefined): PlanRenderer & { renders: number } {
 	const self = {
 		renders: 0,
-		async renderPlan(tree: PlanTree, statuses: DerivedPlanStatuses, mastery?: PlanMastery): Promise<PlanPicture> {
+		async renderPlan(
+			tree: PlanTree,
+			statuses: DerivedPlanStatuses,
+			mastery?: PlanMastery,
+			locale?: Locale,
+		): Promise<PlanPicture> {
 			self.renders++;
-			const key = `${tree.version}:${statuses.current ?? "-"}`;
+			const key = `${tree.version}:${statuses.current ?? "-"}${locale && locale !== "en" ? `:${locale}` : ""}`;
 			const outline = tree.nodes.map((n) => `${n.id === statuses.current ? "▶" : "•"} ${n.title}`).join("\n");
-			// The real alt text (pure), so the ports' alt text is checked with what the renderer would give.
-			const alt = planAltText(tree, statuses, mastery);
-			const picture: PlanPicture = { key, caption: `Now: ${statuses.current ?? "start"}`, outline, alt };
+			// The real alt text and caption (pure), in the lesson's language, as the renderer would give them.
+			const alt = planAltText(tree, statuses, mastery, undefined, locale);
+			const caption = planCaption(tree, statuses, mastery, locale);
+			const picture: PlanPicture = { key, caption, outline, alt };
 			if (png) picture.png = png;
 			else picture.error = "no browser in this test";
 			return picture;

@@ -28,6 +28,7 @@ export {
 	type LearnerProfile,
 	type Learning,
 	type LearningOptions,
+	type LessonReviewPlan,
 	MAX_RETENTION_DAYS,
 	type ProfileLesson,
 	type ReportRow,

@@ -7,7 +7,7 @@
 import { createLineSource, createPromptSource, runPlayground } from "../adapters/terminal/index.ts";
 import { redactUrl } from "../config.ts";
 import type { LessonMode } from "../core/contracts/events.ts";
-import { DEFAULT_LOCALE, type Locale, resolveLocale, t } from "../i18n/index.ts";
+import { type Locale, t } from "../i18n/index.ts";
 import { type CliIo, EXIT_CONFIG, loadConfigOrReport, useColor } from "./io.ts";
 import { createProcessLogger } from "./logger.ts";
 import { installProcessHandlers, ShutdownRegistry } from "./process.ts";
@@ -66,11 +66,13 @@ export async function playgroundCommand(options: PlaygroundCommandOptions, io: C
 			mode: options.mode ?? "solo",
 			...(options.language ? { language: options.language } : {}),
 			...(options.plansDir ? { plansDir: options.plansDir } : {}),
-			banner: t(resolveLocale(options.language) ?? DEFAULT_LOCALE, "play.banner", {
-				model: describeModel(config),
-				store: redactUrl(config.storeUrl),
-				log: PLAYGROUND_LOG,
-			}),
+			// In the lesson's language: the option's, or a resumed lesson's own.
+			banner: (locale: Locale) =>
+				t(locale, "play.banner", {
+					model: describeModel(config),
+					store: redactUrl(config.storeUrl),
+					log: PLAYGROUND_LOG,
+				}),
 			command: io.invocation ?? "learnharness",
 			signal: interrupt.signal,
 			logger,

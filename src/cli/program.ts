@@ -1,5 +1,5 @@
 /**
- * The command line: `learnharness start | playground | review | register-commands | doctor`
+ * The command line: `learnharness start | playground | review | progress | forget-me | register-commands | doctor`
  * (commander), each with `--help`. Commands resolve with an exit code; only the
  * entry (src/cli.ts) exits the process.
  */
@@ -11,6 +11,7 @@ import { LOCALES, type Locale } from "../i18n/index.ts";
 import { doctorCommand } from "./doctor.ts";
 import { type CliIo, processIo } from "./io.ts";
 import { playgroundCommand } from "./playground-command.ts";
+import { forgetMeCommand, progressCommand } from "./profile-commands.ts";
 import { registerCommandsCommand } from "./register-commands.ts";
 import { reviewCommand } from "./review-command.ts";
 import { parseShardsOption, SHARD_PROCESS_FLAG, type ShardSetting } from "./shards.ts";
@@ -88,6 +89,23 @@ export function createProgram(io: CliIo, settle: (outcome: CliOutcome) => void):
 		.description("Review the ideas due from your terminal lessons (spaced review; one answer a line).")
 		.action(async () => {
 			settle({ exit: await reviewCommand(io) });
+		});
+	program
+		.command("progress")
+		.description("Your progress per topic from your terminal lessons (learned, shaky, not yet; items due).")
+		.addOption(new Option("--language <code>", "the language of what is printed").choices([...LOCALES]).default("en"))
+		.action(async (opts: { language: Locale }) => {
+			settle({ exit: await progressCommand(io, { language: opts.language }) });
+		});
+	program
+		.command("forget-me")
+		.description(
+			"Delete your learner profile, review items and the transcripts of your terminal lessons (asks for --yes first).",
+		)
+		.option("--yes", "delete now (without it, the command says what would go)")
+		.addOption(new Option("--language <code>", "the language of what is printed").choices([...LOCALES]).default("en"))
+		.action(async (opts: { yes?: boolean; language: Locale }) => {
+			settle({ exit: await forgetMeCommand(io, { yes: opts.yes === true, language: opts.language }) });
 		});
 	program
 		.command("register-commands")

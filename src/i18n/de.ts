@@ -5,7 +5,7 @@ import type { MessageKey } from "./en.ts";
 export const de: Record<MessageKey, string> = {
 	"card.predict": "Vorhersage",
 	"card.predict.framing": "Sag voraus, was passiert, bevor wir es uns ansehen; raten ist erlaubt.",
-	"card.check": "Check",
+	"card.check": "Kontrollfrage",
 	"card.check.framing": "Prüfe, ob du es verstanden hast.",
 	"card.quiz": "Quiz",
 	"card.quiz.framing": "Antworte so gut du kannst; so sehe ich, wo wir anfangen.",
@@ -511,4 +511,32 @@ export const de: Record<MessageKey, string> = {
 	"reminder.due.one": "{count} Idee ist zur Wiederholung fällig: ein paar Minuten jetzt halten sie frisch.",
 	"reminder.due.other": "{count} Ideen sind zur Wiederholung fällig: ein paar Minuten jetzt halten sie frisch.",
 	"reminder.button": "Jetzt wiederholen",
+	"closing.reviewHeading": "Das kommt zur Wiederholung",
+	"closing.reviewItem": "• {label}: {when}",
+	"closing.reviewMore": "• …und {count} weitere",
+	"closing.remindAsk":
+		"Tippe auf **Erinnere mich**, dann melde ich mich, wenn es so weit ist; {review} geht jederzeit.",
+	"closing.remindButton": "🔔 Erinnere mich",
+	"closing.remindersOn": "Deine Erinnerungen sind an: Ich melde mich, wenn es so weit ist. {review} geht jederzeit.",
+	"closing.reviewRun": "Starte {review}, wenn es so weit ist.",
+	"play.progressPicture": "Fortschrittsbild: {path}",
+	"play.forgetConfirm": "Führe {command} aus, um es zu löschen.",
+	"play.between":
+		"Zwischen den Lektionen: {review} fragt die Ideen ab, die zur Wiederholung fällig sind, {progress} zeigt deinen Fortschritt, {forget} löscht, was über dich gespeichert ist; Erinnerungen gibt es auf Discord und Slack (/lesson remind on).",
+	"discord.help.profile":
+		"• Zwischen den Lektionen: `/lesson review` fragt die Ideen ab, die zur Wiederholung fällig sind, `/lesson progress` zeigt deinen Fortschritt (nur dir), `/lesson remind on:true` schickt dir eine Erinnerung, wenn Wiederholungen fällig sind, `/lesson forget-me` löscht, was über dich gespeichert ist.",
+	"slack.help.profile":
+		"Zwischen den Lektionen: *{command} review* fragt die Ideen ab, die zur Wiederholung fällig sind, *{command} progress* schickt dir dein Fortschrittsbild, *{command} remind on|off* eine Erinnerung, wenn Wiederholungen fällig sind, *{command} forget-me* löscht, was über dich gespeichert ist.",
+	"play.keyNavigate": "blättern",
+	"play.keySelect": "auswählen",
+	"demo.graderUnreadable": "Der Demo-Bewerter konnte die Anfrage nicht lesen.",
+	"demo.graderHedges": "Schwankt zwischen {count} Werten, statt sich festzulegen.",
+	"demo.graderTypo": "„{typo}“ liest sich als „{word}“, ein Tippfehler: {number}.",
+	"demo.graderNoNumber": "Der Demo-Bewerter kann diese Worte nicht der erwarteten Zahl zuordnen.",
+	"demo.graderOtherWords": "Sagt die erwartete Antwort mit anderen Worten ({expected}).",
+	"demo.graderNoMatch": "Der Demo-Bewerter kann diese Worte nicht der erwarteten Antwort zuordnen.",
+	"card.genericHint":
+		"Geh zurück zu der Idee, um die es in dieser Frage geht, und prüfe jede Option daran: Welche muss stimmen, nicht nur wahrscheinlich sein?",
+	"profile.reportRows.one": "{count} Lektion im Bericht.",
+	"profile.reportRows.other": "{count} Lektionen im Bericht.",
 };

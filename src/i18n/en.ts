@@ -493,6 +493,33 @@ export const en = {
 	"reminder.due.one": "{count} idea is due for review: a few minutes now keeps it.",
 	"reminder.due.other": "{count} ideas are due for review: a few minutes now keeps them.",
 	"reminder.button": "Review now",
+	"closing.reviewHeading": "Coming back for review",
+	"closing.reviewItem": "• {label}: {when}",
+	"closing.reviewMore": "• …and {count} more",
+	"closing.remindAsk": "Tap **Remind me** and I'll nudge you when they're due; {review} works any time.",
+	"closing.remindButton": "🔔 Remind me",
+	"closing.remindersOn": "Your reminders are on: I'll nudge you when they're due. {review} works any time.",
+	"closing.reviewRun": "Run {review} when they're due.",
+	"play.progressPicture": "Progress picture: {path}",
+	"play.forgetConfirm": "Run {command} to delete it.",
+	"play.between":
+		"Between lessons: {review} asks the ideas due for review, {progress} shows your progress, {forget} deletes what is stored about you; reminders come on Discord and Slack (/lesson remind on).",
+	"discord.help.profile":
+		"• Between lessons: `/lesson review` asks the ideas due for review, `/lesson progress` shows your progress (only to you), `/lesson remind on:true` sends a nudge when reviews are due, `/lesson forget-me` deletes what is stored about you.",
+	"slack.help.profile":
+		"Between lessons: *{command} review* asks the ideas due for review, *{command} progress* sends your progress picture, *{command} remind on|off* a nudge when reviews are due, *{command} forget-me* deletes what is stored about you.",
+	"play.keyNavigate": "navigate",
+	"play.keySelect": "select",
+	"demo.graderUnreadable": "The demo grader could not read the request.",
+	"demo.graderHedges": "Hedges between {count} values instead of committing.",
+	"demo.graderTypo": '"{typo}" reads as "{word}", a typo: {number}.',
+	"demo.graderNoNumber": "The demo grader cannot match these words to the expected number.",
+	"demo.graderOtherWords": "Says the expected answer in other words ({expected}).",
+	"demo.graderNoMatch": "The demo grader cannot match these words to the expected answer.",
+	"card.genericHint":
+		"Go back to the idea this question is about and test each option against it: which one must be true, not just likely?",
+	"profile.reportRows.one": "{count} lesson in the report.",
+	"profile.reportRows.other": "{count} lessons in the report.",
 } as const;
 
 /** A message key. */

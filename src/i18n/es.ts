@@ -497,4 +497,32 @@ export const es: Record<MessageKey, string> = {
 	"reminder.due.one": "{count} idea toca repasarla: unos minutos ahora la mantienen.",
 	"reminder.due.other": "{count} ideas tocan repasarlas: unos minutos ahora las mantienen.",
 	"reminder.button": "Repasar ahora",
+	"closing.reviewHeading": "Vuelve para repasar",
+	"closing.reviewItem": "• {label}: {when}",
+	"closing.reviewMore": "• …y {count} más",
+	"closing.remindAsk": "Pulsa **Recuérdamelo** y te aviso cuando toque; {review} funciona en cualquier momento.",
+	"closing.remindButton": "🔔 Recuérdamelo",
+	"closing.remindersOn":
+		"Tus recordatorios están activados: te aviso cuando toque. {review} funciona en cualquier momento.",
+	"closing.reviewRun": "Ejecuta {review} cuando toque.",
+	"play.progressPicture": "Imagen de progreso: {path}",
+	"play.forgetConfirm": "Ejecuta {command} para borrarlo.",
+	"play.between":
+		"Entre lecciones: {review} te pregunta las ideas que toca repasar, {progress} muestra tu progreso, {forget} borra lo que se guarda sobre ti; los recordatorios llegan en Discord y Slack (/lesson remind on).",
+	"discord.help.profile":
+		"• Entre lecciones: `/lesson review` te pregunta las ideas que toca repasar, `/lesson progress` muestra tu progreso (solo a ti), `/lesson remind on:true` te avisa cuando toca repasar, `/lesson forget-me` borra lo que se guarda sobre ti.",
+	"slack.help.profile":
+		"Entre lecciones: *{command} review* te pregunta las ideas que toca repasar, *{command} progress* te envía tu imagen de progreso, *{command} remind on|off* un aviso cuando toca repasar, *{command} forget-me* borra lo que se guarda sobre ti.",
+	"play.keyNavigate": "moverse",
+	"play.keySelect": "elegir",
+	"demo.graderUnreadable": "El evaluador de la demo no pudo leer la solicitud.",
+	"demo.graderHedges": "Duda entre {count} valores en lugar de decidirse.",
+	"demo.graderTypo": "«{typo}» se lee como «{word}», una errata: {number}.",
+	"demo.graderNoNumber": "El evaluador de la demo no puede relacionar estas palabras con el número esperado.",
+	"demo.graderOtherWords": "Dice la respuesta esperada con otras palabras ({expected}).",
+	"demo.graderNoMatch": "El evaluador de la demo no puede relacionar estas palabras con la respuesta esperada.",
+	"card.genericHint":
+		"Vuelve a la idea de la que trata esta pregunta y pon a prueba cada opción con ella: ¿cuál tiene que ser cierta, no solo probable?",
+	"profile.reportRows.one": "{count} lección en el informe.",
+	"profile.reportRows.other": "{count} lecciones en el informe.",
 };

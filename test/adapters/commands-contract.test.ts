@@ -196,6 +196,8 @@ describe.each([
 	it("answers help, and help after an unknown or missing subcommand, privately", async () => {
 		for (const reply of [await p.run(p.member, "help"), await p.run(p.member, undefined)]) {
 			expect(reply.text).toContain("/lesson start");
+			// What there is between lessons, on every platform: review, progress, reminders, forget-me.
+			for (const sub of ["review", "progress", "remind", "forget-me"]) expect(reply.text).toContain(`/lesson ${sub}`);
 			expect(reply.privateTo).toBe(p.member);
 		}
 	});

@@ -3,8 +3,8 @@
  * built-in demo lesson on the Discord fake, the Slack fake and the terminal playground
  * (real adapters, the controller, the engine, SQLite) and meets each item of the loop:
  * Not sure in the probe, `eight` judged correct for 8, a missed check (Not quite, a Hint,
- * Try again, the right answer), the node of that check shaky on the map, and a recall ask
- * before the recap. Asserts on what the learner sees and on the transcript.
+ * Try again, the right answer), the node of that check shaky on the map, a second look at
+ * that node before the recap (a fresh check), and a recall ask before the recap. Asserts on what the learner sees and on the transcript.
  */
 
 import { mkdtempSync, rmSync } from "node:fs";
@@ -29,6 +29,8 @@ const RECALLED = "You halve the range each time";
 const CHECK = "lo = 2 and hi = 1";
 /** The right answer of the missed check: never shown before the learner gets it. */
 const MISSED_ANSWER = "5 is not in the list";
+/** The fresh check on the shaky node before the recap (a piece of its question). */
+const REVISIT = "lo = 0, hi = 8";
 
 type Act = { pick: number } | { type: string } | { help: "hint" | "again" | "not-sure" };
 /** A help control's kind in its id (`lh:help:<question>:<kind>`). */
@@ -48,6 +50,7 @@ const LEARNER: Array<{ q: string; act: Act }> = [
 	{ q: CHECK, act: { pick: 1 } }, // right, on the second try with a hint
 	{ q: "1,000,000 sorted items", act: { pick: 0 } },
 	{ q: "from 1,000,000 to 2,000,000", act: { pick: 0 } },
+	{ q: REVISIT, act: { pick: 0 } }, // the shaky node's second look: right
 	{ q: "what did you learn about binary search", act: { type: RECALLED } },
 ];
 
@@ -365,7 +368,14 @@ describe("the teaching loop on the demo model, every platform", { timeout: 60_00
 			expect(before.length).toBeGreaterThan(0);
 			expect(before.map((m) => m.text).join("\n")).not.toMatch(/shaky\)|~ Shrink/);
 
-			// 5. The recall ask comes before the recap, and the recap follows the learner's answer.
+			// 5. Before the recap, the shaky node comes back: a fresh check on it, answered right.
+			const revisit = results.findIndex((p) => String(p.input.question).includes(REVISIT));
+			expect(revisit).toBeGreaterThan(results.findIndex((p) => String(p.input.question).includes(CHECK)));
+			expect(results[revisit]?.input).toMatchObject({ type: "check", nodeId: "shrink-range" });
+			expect(results[revisit]?.output).toMatchObject({ correct: true });
+			expect(r.thread).toMatch(/back to \*?\*?Shrink the range\*?\*?: it was shaky earlier/);
+
+			// 6. The recall ask comes before the recap, and the recap follows the learner's answer.
 			const recall = r.transcript.findIndex((p) => p.type === "tool-ask");
 			const recap = r.transcript.findIndex((p) => p.type === "tool-explain" && p.input.role === "recap");
 			expect(recall).toBeGreaterThan(0);

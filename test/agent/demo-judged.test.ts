@@ -13,13 +13,20 @@ const by = { id: "u1" };
 async function play(
 	typed: (q: Question) => string,
 	pick: (q: Extract<Question, { type: "quiz" }>) => string | { typed: string } | undefined = () => undefined,
+	language?: "de",
 ): Promise<TutorEvent[]> {
 	const { createTutor, createSessionStore } = await import("../../src/agent/index.ts");
 	const tutor = createTutor({ model: createDemoModel(), store: await createSessionStore("memory://") });
 	const events: TutorEvent[] = [];
 	tutor.subscribe((e) => void events.push(e));
 	const sessionId = "terminal:demo-judged";
-	await tutor.startLesson({ sessionId, topic: "binary search", learner: by, mode: "solo" });
+	await tutor.startLesson({
+		sessionId,
+		topic: "binary search",
+		learner: by,
+		mode: "solo",
+		...(language ? { language } : {}),
+	});
 	const seen = new Set<string>();
 	for (let i = 0; i < 40 && !events.some((e) => e.type === "ended"); i++) {
 		await tutor.idle(sessionId);
@@ -105,6 +112,19 @@ describe("the demo hears typed answers", () => {
 		expect(states).toEqual(["checking", "missed", "checking", "verdict"]);
 		const texts = textsOf(events);
 		expect(texts).toContain(`I read your answer this way: ${hedge} The first comparison is with the middle item`);
+	});
+
+	it("in a German lesson the demo grader gives its reason in German (it shows on the German card)", async () => {
+		const events = await play(
+			(q) => (q.input.question.includes("worst case") ? "All of them." : "hmm, 4 or 8?"),
+			() => undefined,
+			"de",
+		);
+		expect(typedAnswers(events)[1]).toMatchObject({
+			correct: false,
+			judged: "grader",
+			reason: "Schwankt zwischen 2 Werten, statt sich festzulegen.",
+		});
 	});
 
 	it("a typo of the number word is read as the number by the grader", async () => {

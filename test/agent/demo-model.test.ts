@@ -341,6 +341,9 @@ describe("demo model on the real engine: learners who do not follow the script",
 
 	it("a learner who answers everything wrong gets the wrong-answer feedback and an assessment that says so", async () => {
 		const run = await playWith((q) => {
+			// The choice after a missed second look: one more question (the free recall ask gets typed words).
+			if (q.type === "ask" && q.input.options?.some((o) => o.value === "again"))
+				return { type: "answer", toolCallId: q.toolCallId, value: "again", by };
 			if (q.type === "ask") return { type: "answer", toolCallId: q.toolCallId, value: "new", by };
 			const wrong = q.input.options?.find((o) => o !== q.input.correctAnswer);
 			return wrong !== undefined
@@ -352,13 +355,68 @@ describe("demo model on the real engine: learners who do not follow the script",
 		const graded = (run.of("answered") as Array<Extract<TutorEvent, { type: "answered" }>>).filter(
 			(a) => a.kind === "quiz",
 		);
-		expect(graded).toHaveLength(11); // 3 probe quizzes + predict and check on each of the 4 nodes
+		// 3 probe quizzes + predict and check on each of the 4 nodes + two more checks on each (then it is let go).
+		expect(graded).toHaveLength(19);
 		expect(graded.every((a) => a.result.correct === false)).toBe(true);
+		const choices = (run.of("ask") as Array<Extract<TutorEvent, { type: "ask" }>>).filter((a) => a.input.options);
+		expect(choices).toHaveLength(4); // one "one more, or move on?" per node, after its first missed second look
 		const assessment = run.of("assessment")[0] as Extract<TutorEvent, { type: "assessment" }>;
 		expect(JSON.stringify(assessment.assessment)).toMatch(/Did not reach for the middle/);
 		const texts = (run.of("text") as Array<Extract<TutorEvent, { type: "text" }>>).map((t) => t.text).join("\n");
 		expect(texts).toMatch(/Not quite/);
 		expect(texts).not.toMatch(/well done/i);
+	});
+
+	/** Right answers, except a wrong one on the first `misses` checks of `nodeId`; `choice` answers the move-on ask. */
+	const missing =
+		(nodeId: string, misses: number, choice = "again") =>
+		(q: Question): import("../../src/core/contracts/events.ts").LearnerEvent => {
+			if (q.type === "ask" && q.input.options?.some((o) => o.value === "move-on"))
+				return { type: "answer", toolCallId: q.toolCallId, value: choice, by };
+			if (q.type === "ask") return { type: "answer", toolCallId: q.toolCallId, value: "sorted lists, halving", by };
+			const input = q.input;
+			const wrongOne = input.type === "check" && q.type === "quiz" && q.nodeId === nodeId && misses-- > 0;
+			const value = wrongOne ? (input.options?.find((o) => o !== input.correctAnswer) ?? "0") : input.correctAnswer;
+			return input.options
+				? { type: "answer", toolCallId: q.toolCallId, value, by }
+				: { type: "reply", toolCallId: q.toolCallId, text: value, by };
+		};
+	const order = (run: Awaited<ReturnType<typeof playWith>>) =>
+		run.events
+			.filter((e) => e.type === "quiz" || e.type === "ask" || (e.type === "explain" && e.input.role === "recap"))
+			.map((e) =>
+				e.type === "quiz"
+					? `${e.input.type ?? "probe"}:${e.nodeId ?? ""}`
+					: e.type === "ask"
+						? e.input.options
+							? "choice"
+							: "recall"
+						: "recap",
+			);
+
+	it("a missed check comes back before the recap: a fresh check on that node, then the recall and the recap", async () => {
+		const run = await playWith(missing("shrink-range", 2));
+		expect(run.of("error")).toEqual([]);
+		expect(run.of("ended")).toMatchObject([{ reason: "completed" }]);
+		const steps = order(run);
+		// After the last node's check, a second look at the shaky node (right this time), then recall, then recap.
+		expect(steps.slice(-4)).toEqual(["check:count-steps", "check:shrink-range", "recall", "recap"]);
+		const revisit = run.of("quiz").at(-1) as Extract<TutorEvent, { type: "quiz" }>;
+		const first = (run.of("quiz") as Array<Extract<TutorEvent, { type: "quiz" }>>).find(
+			(q) => q.input.type === "check" && q.nodeId === "shrink-range",
+		);
+		expect(revisit.input.question).not.toBe(first?.input.question); // a fresh case, not the one missed
+		const texts = (run.of("text") as Array<Extract<TutorEvent, { type: "text" }>>).map((t) => t.text).join("\n");
+		expect(texts).toMatch(/back to \*\*Shrink the range\*\*: it was shaky earlier/);
+		// The explain tool never had to refuse the demo's recap.
+		expect(JSON.stringify(run.record?.messages)).not.toMatch(/Shaky ideas come back before the recap/);
+	});
+
+	it("a second look that misses again: the learner chooses to move on, and the recap follows", async () => {
+		const run = await playWith(missing("check-middle", 4, "move-on"));
+		expect(run.of("ended")).toMatchObject([{ reason: "completed" }]);
+		expect(order(run).slice(-5)).toEqual(["check:count-steps", "check:check-middle", "choice", "recall", "recap"]);
+		expect(JSON.stringify(run.record?.messages)).not.toMatch(/Shaky ideas come back before the recap/);
 	});
 
 	it("a learner who ends early: the open question is skipped, nothing else is asked", async () => {

@@ -12,10 +12,11 @@ const dir = mkdtempSync(join(tmpdir(), "lh-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("learnharness --help", () => {
-	it("lists the four commands", async () => {
+	it("lists the commands", async () => {
 		const run = await runCli(["--help"], { cwd: dir });
 		expect(run.code).toBe(0);
-		for (const command of ["start", "playground", "register-commands", "doctor"]) expect(run.stdout).toContain(command);
+		for (const command of ["start", "playground", "review", "progress", "forget-me", "register-commands", "doctor"])
+			expect(run.stdout).toContain(command);
 	});
 
 	it.each([
@@ -23,6 +24,8 @@ describe("learnharness --help", () => {
 		["playground", /--resume <id>[\s\S]*--topic[\s\S]*--mode[\s\S]*one answer a line/],
 		["register-commands", /DISCORD_GUILD_ID/],
 		["doctor", /--timeout/],
+		["progress", /progress per topic[\s\S]*--language/],
+		["forget-me", /--yes/],
 	])("%s --help explains the command", async (command, pattern) => {
 		// In-process (commander prints help, then exits: captured here instead).
 		const program = createProgram(processIo(), () => undefined);

@@ -463,3 +463,17 @@ describe("other cards", () => {
 		expect(cardFromEvent({ type: "text", sessionId, text: "  " })).toBeUndefined();
 	});
 });
+
+describe("a hint card", () => {
+	it("says the engine's fallback hint in the lesson's language; a model's hint as it came", async () => {
+		const { GENERIC_HINT } = await import("../../src/core/struggle.ts");
+		const hint = (text: string, locale: "en" | "de") =>
+			cardFromEvent({ type: "hint", sessionId: "s", toolCallId: "q", text } as TutorEvent, locale);
+		expect(hint(GENERIC_HINT, "de")).toMatchObject({
+			kind: "text",
+			text: expect.stringMatching(/^💡 \*\*Hinweis:\*\* Geh zurück/),
+		});
+		expect(hint(GENERIC_HINT, "en")).toMatchObject({ text: `💡 **Hint:** ${GENERIC_HINT}` });
+		expect(hint("Denk an die Mitte.", "de")).toMatchObject({ text: "💡 **Hinweis:** Denk an die Mitte." });
+	});
+});

@@ -11,6 +11,7 @@ import type { LessonIntro } from "../lesson/port.ts";
 /** Notices on Discord: `/lesson start`, Manage Server admins, `<@id>` and `<#id>` mentions. */
 export const DISCORD_STYLE: NoticeStyle = {
 	startHint: "`/lesson start`",
+	reviewHint: "`/lesson review`",
 	adminHint: (locale) => t(locale, "discord.adminHint"),
 	time: (ms) => `<t:${Math.floor(ms / 1000)}:R>`,
 };
@@ -56,6 +57,7 @@ export function helpText(locale: Locale = DEFAULT_LOCALE): string {
 			"discord.help.mode",
 			"discord.help.language",
 			"discord.help.status",
+			"discord.help.profile",
 			"discord.help.config",
 		] as const
 	)

@@ -12,7 +12,7 @@
  */
 
 import type { LessonMode, Participant } from "../../core/contracts/events.ts";
-import { DEFAULT_LOCALE, LANGUAGE_NAMES, LOCALES, resolveLocale, t } from "../../i18n/index.ts";
+import { DEFAULT_LOCALE, LANGUAGE_NAMES, LOCALES, resolveLocale, t, tn } from "../../i18n/index.ts";
 import type { QuestionCard } from "../../render/index.ts";
 import { usageText } from "./budget-texts.ts";
 import type { LessonController } from "./controller.ts";
@@ -206,7 +206,7 @@ export async function runCommand(
 			const report = await flows.report(actor, where.community);
 			if (!report) return undefined;
 			return {
-				text: `${report.rows.length} ${report.rows.length === 1 ? "lesson" : "lessons"} in the report.`,
+				text: tn(locale, "profile.reportRows", report.rows.length),
 				file: {
 					data: Buffer.from(report.csv, "utf8"),
 					name: `lessons-${where.community}.csv`,

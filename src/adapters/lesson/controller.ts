@@ -138,6 +138,8 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 		remember(threadId, locale);
 		return locale;
 	};
+	// Built before the output path: the lesson's closing message lists what comes back for review.
+	let profile: ProfileFlows | undefined;
 	const output = createThreadOutput({
 		tutor,
 		port,
@@ -148,6 +150,12 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 		logger,
 		localeOf,
 		...(options.pictureWaitMs !== undefined ? { pictureWaitMs: options.pictureWaitMs } : {}),
+		...(options.learning
+			? {
+					closing: (threadId: string, ended: string, locale: Locale) =>
+						profile?.closingCard(threadId, ended, locale) ?? Promise.resolve(undefined),
+				}
+			: {}),
 	});
 	const answers = createAnswerFlows({
 		tutor,
@@ -160,7 +168,7 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 	const ledger = new UsageLedger(state.store);
 	const place = port.style.place ?? "server";
 	const caps: LessonBudgetOptions = { state, ledger, style: port.style, place, logger, now, localeOf };
-	const profile = options.learning
+	profile = options.learning
 		? createProfileFlows({
 				port,
 				learning: options.learning,
@@ -169,6 +177,8 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 				controllerNow: now,
 				ledger,
 				tutor,
+				placeOf: (threadId) => state.placeOf(threadId),
+				localeOf,
 				...(options.rephrase ? { rephrase: options.rephrase } : {}),
 			})
 		: undefined;

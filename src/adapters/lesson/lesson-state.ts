@@ -97,9 +97,18 @@ export class LessonState {
 		if (!isObject(v) || typeof v.topic !== "string" || !isParticipant(v.learner) || !isParticipant(v.startedBy))
 			return undefined;
 		if (v.mode !== "solo" && v.mode !== "group") return undefined;
-		// A language this version does not know is dropped (English), never passed on.
-		const { language, ...rest } = v as unknown as LessonIntro;
+		// A language this version does not know is dropped (English), never passed on; the place is placeOf's.
+		const { language, place: _place, ...rest } = v as unknown as LessonIntro & { place?: unknown };
 		return { ...rest, ...(isLocale(language) ? { language } : {}) };
+	}
+
+	/** Where a lesson this controller started opened (its community and channel); undefined for older lessons. */
+	async placeOf(threadId: string): Promise<{ community: string; channelId: string } | undefined> {
+		const v = await this.store.get(`intro:${threadId}`);
+		const place = isObject(v) ? v.place : undefined;
+		if (!isObject(place) || typeof place.community !== "string" || typeof place.channelId !== "string")
+			return undefined;
+		return { community: place.community, channelId: place.channelId };
 	}
 
 	/** Remember a started lesson: its intro, and as its learner's and its channel's latest. */
@@ -109,7 +118,8 @@ export class LessonState {
 		intro: LessonIntro,
 	): Promise<void> {
 		const where = `${place.community}:${place.channelId}`;
-		await this.store.set(`intro:${threadId}`, intro, LESSON_TTL_MS);
+		const { community, channelId } = place;
+		await this.store.set(`intro:${threadId}`, { ...intro, place: { community, channelId } }, LESSON_TTL_MS);
 		await this.store.set(`latest:${where}:${intro.learner.id}`, threadId, LESSON_TTL_MS);
 		await this.store.set(`latest:${where}`, threadId, LESSON_TTL_MS);
 	}

@@ -34,6 +34,10 @@ export interface NoticeStyle {
 	place?: string;
 	/** false when a private notice cannot carry a picture (the outline goes in its text instead). */
 	noticePictures?: boolean;
+	/** How to start a review, e.g. "`/lesson review`" (the closing message names it). */
+	reviewHint?: string;
+	/** false where no reminder can reach the learner (the terminal): the closing message offers no Remind me. */
+	reminders?: false;
 }
 
 /** The platform's admin hint in `locale` ("" when it has none). */

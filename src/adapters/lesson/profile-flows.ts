@@ -14,18 +14,25 @@ import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
 import { DEFAULT_LOCALE, isLocale, type Locale, t, tn } from "../../i18n/index.ts";
-import { type PlanPicture, type QuestionCard, renderProgressPng } from "../../render/index.ts";
+import { type Card, type PlanPicture, type QuestionCard, renderProgressPng } from "../../render/index.ts";
 import { markForgotten } from "./forgotten-members.ts";
 import { adminHintIn } from "./notices.ts";
 import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
 import { progressData, progressSummary } from "./progress.ts";
 import { reportCsv } from "./report.ts";
-import { createReviewFlow, isReviewControl, type Rephrase, type ReviewFlow } from "./review.ts";
+import { createReviewFlow, isReviewControl, type Rephrase, type ReviewFlow, whenText } from "./review.ts";
 import { communityOf } from "./thread-id.ts";
 import type { UsageLedger } from "./usage-ledger.ts";
 
 /** Reserved ids of the profile buttons (never a model's tool call id: those carry no `lh-` prefix). */
-export const PROFILE_BUTTONS = { reviewNow: "lh-review-now", forgetMe: "lh-forget-me" } as const;
+export const PROFILE_BUTTONS = {
+	reviewNow: "lh-review-now",
+	forgetMe: "lh-forget-me",
+	remindMe: "lh-remind-me",
+} as const;
+
+/** Review items the closing message lists by name (the rest are counted). */
+const CLOSING_ITEMS = 5;
 
 /** Whether a card's tool call id is one of the profile buttons or a private review's control (they need no lesson thread). */
 export function isProfileButton(toolCallId: string | undefined): boolean {
@@ -55,6 +62,10 @@ export interface ProfileFlowDeps {
 	/** The token ledger: forget-me moves the learner's tokens into its anonymous bucket. */
 	ledger?: UsageLedger;
 	rephrase?: Rephrase;
+	/** Where a lesson this controller started opened (a Remind me click in its thread turns reminders on there). */
+	placeOf?: (threadId: string) => Promise<LessonPlace | undefined>;
+	/** A lesson's language: what a click there is answered in when the platform does not say the clicker's (Slack). */
+	localeOf?: (threadId: string) => Promise<Locale>;
 }
 
 /** A reminder's address: the thread it is posted in, and the place a "Review now" opens its review in. */
@@ -83,6 +94,12 @@ export interface ProfileFlows {
 	retention(actor: Actor, community: string, days: number | undefined): Promise<string | undefined>;
 	/** Post today's reminders (each learner at most once a day, across processes); how many went out. */
 	sendReminders(): Promise<number>;
+	/**
+	 * The lesson's closing message with what comes back for review and when: `ended` (the closing line) leads
+	 * it, and a Remind me button follows where reminders reach the learner (elsewhere, the review command).
+	 * Undefined when the lesson sends nothing to review. Rejects when the store fails.
+	 */
+	closingCard(threadId: string, ended: string, locale: Locale): Promise<Card | undefined>;
 	/** A click on a profile button or a private review's choice (`index`); undefined when `toolCallId` is not one. */
 	choose(actor: Actor, threadId: string, toolCallId: string, index?: number): Promise<HandleResult | undefined>;
 	/** The Answer button of a private review's question: its form (or a notice); false when `toolCallId` is not one. */
@@ -161,6 +178,20 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 			: t(locale, "profile.deleted", { lessons: tn(locale, "count.lessons", sessions.length) });
 	};
 
+	const remind = async (actor: Actor, place: LessonPlace, on: boolean): Promise<string> => {
+		const key = keyOf(place.community, actor.by);
+		const profile = await learning.profile(key);
+		const thread = profile?.sessionIds?.at(-1) ?? profile?.lessons.at(-1)?.sessionId;
+		const locale = actor.locale ?? DEFAULT_LOCALE;
+		if (on && !thread) return t(locale, "profile.remindFirst");
+		const where: ReminderPlace | undefined = thread
+			? { threadId: thread, community: place.community, channelId: place.channelId, locale }
+			: undefined;
+		await learning.setReminders(key, on, where ? JSON.stringify(where) : undefined);
+		if (on && port.postDirect) return t(locale, "profile.remindOnDirect");
+		return t(locale, on ? "profile.remindOn" : "profile.remindOff");
+	};
+
 	return {
 		review,
 		forget,
@@ -203,19 +234,7 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 			choices: [{ index: 0, letter: "A", text: t(locale, "profile.forgetButton") }],
 		}),
 
-		async remind(actor, place, on) {
-			const key = keyOf(place.community, actor.by);
-			const profile = await learning.profile(key);
-			const thread = profile?.sessionIds?.at(-1) ?? profile?.lessons.at(-1)?.sessionId;
-			const locale = actor.locale ?? DEFAULT_LOCALE;
-			if (on && !thread) return t(locale, "profile.remindFirst");
-			const where: ReminderPlace | undefined = thread
-				? { threadId: thread, community: place.community, channelId: place.channelId, locale }
-				: undefined;
-			await learning.setReminders(key, on, where ? JSON.stringify(where) : undefined);
-			if (on && port.postDirect) return t(locale, "profile.remindOnDirect");
-			return t(locale, on ? "profile.remindOn" : "profile.remindOff");
-		},
+		remind,
 
 		async retention(actor, community, days) {
 			const locale = actor.locale ?? DEFAULT_LOCALE;
@@ -257,8 +276,44 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 		openForm: (actor, toolCallId) => review.openForm(actor, toolCallId),
 		submitForm: (actor, toolCallId, text) => review.submit(actor, toolCallId, text),
 
+		async closingCard(threadId, ended, locale) {
+			const plan = await learning.reviewPlan(threadId);
+			if (!plan) return undefined;
+			const at = now();
+			const lines = plan.items
+				.slice(0, CLOSING_ITEMS)
+				.map((i) => t(locale, "closing.reviewItem", { label: i.label, when: whenText(i.due, at, locale) }));
+			if (plan.items.length > CLOSING_ITEMS)
+				lines.push(t(locale, "closing.reviewMore", { count: plan.items.length - CLOSING_ITEMS }));
+			const review = port.style.reviewHint ?? "`/lesson review`";
+			const heading = t(locale, "closing.reviewHeading");
+			if (port.style.reminders === false || plan.remindersOn) {
+				const how = t(locale, plan.remindersOn ? "closing.remindersOn" : "closing.reviewRun", { review });
+				const text = `${ended}\n\n**${heading}**\n${lines.join("\n")}\n${how}`;
+				return { kind: "text", locale, tone: "plain", text };
+			}
+			return {
+				kind: "question",
+				locale,
+				toolCallId: PROFILE_BUTTONS.remindMe,
+				source: "ask",
+				lead: ended,
+				heading,
+				question: `${lines.join("\n")}\n${t(locale, "closing.remindAsk", { review })}`,
+				choices: [{ index: 0, letter: "A", text: t(locale, "closing.remindButton") }],
+			};
+		},
+
 		async choose(actor, threadId, toolCallId, index) {
 			if (isReviewControl(toolCallId)) return review.choose(actor, toolCallId, index ?? -1);
+			if (toolCallId === PROFILE_BUTTONS.remindMe) {
+				const place = await deps.placeOf?.(threadId);
+				// Slack's clicks say no language: the lesson's (the card's) is the clicker's best guess.
+				const locale = actor.locale ?? (await deps.localeOf?.(threadId)) ?? DEFAULT_LOCALE;
+				const clicker = { ...actor, locale };
+				await actor.notify(place ? await remind(clicker, place, true) : t(locale, "profile.remindUsage"));
+				return { ok: true };
+			}
 			if (toolCallId === PROFILE_BUTTONS.forgetMe) {
 				const community = communityOf(threadId);
 				await actor.notify(await forget(actor, community));

@@ -56,6 +56,11 @@ export interface ThreadOutputDeps {
 	pictureWaitMs?: number;
 	/** How old another process's claim to post a card must be before a re-post takes it over (default 20 s). */
 	staleClaimMs?: number;
+	/**
+	 * The lesson's closing message built on its closing line (what comes back for review, when, and a
+	 * Remind me); undefined: the closing line alone. May reject (the closing line is posted then).
+	 */
+	closing?: (threadId: string, ended: string, locale: Locale) => Promise<Card | undefined>;
 }
 
 /** How often a re-post looks again at a question's card that another process claimed and did not post. */
@@ -301,8 +306,17 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 
 	async function postEnded(threadId: string, event: Extract<TutorEvent, { type: "ended" }>): Promise<void> {
 		typing(threadId, false);
-		const card = cardOf(event, undefined, await localeOf(threadId));
-		if (card) await port.postCard(threadId, card);
+		const locale = await localeOf(threadId);
+		const card = cardOf(event, undefined, locale);
+		const closing =
+			card?.kind === "text" && deps.closing
+				? await deps.closing(threadId, card.text, locale).catch((error: unknown) => {
+						logger.warn({ err: error, sessionId: threadId }, `${tag}: the review plan could not be read`);
+						return undefined;
+					})
+				: undefined;
+		const shown = closing ?? card;
+		if (shown) await port.postCard(threadId, shown);
 		const intro = await state.intro(threadId);
 		if (intro) await port.lessonEnded?.(threadId, intro, event);
 	}

@@ -18,6 +18,7 @@ export const LESSON_COMMAND = "/lesson";
 export const SLACK_STYLE: NoticeStyle = {
 	// Escaped: a bare <topic> is Slack control syntax, and the word would vanish.
 	startHint: "`/lesson start &lt;topic&gt;`",
+	reviewHint: "`/lesson review`",
 	escape: escapeMrkdwn,
 	bold: (text) => `*${text}*`,
 	place: "workspace",
@@ -99,6 +100,7 @@ export function helpText(command: string, locale: Locale = DEFAULT_LOCALE): stri
 				"slack.help.language",
 				"slack.help.end",
 				"slack.help.status",
+				"slack.help.profile",
 				"slack.help.config",
 				"slack.help.mention",
 			] as const

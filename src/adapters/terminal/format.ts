@@ -94,10 +94,17 @@ function formatQuestion(card: QuestionCard, s: Styler, withChoices = true): stri
 }
 
 function formatExplain(card: ExplainCard, s: Styler): string {
-	const title =
-		card.role === "recap"
-			? `${t(loc(card), "card.recap")}${card.title ? `: ${card.title.replace(/^recap:\s*/i, "")}` : ""}`
-			: card.title;
+	const recap = t(loc(card), "card.recap");
+	// A recap's own title may repeat the heading ("Recap: …", "Zusammenfassung"): said once.
+	const own = card.title?.replace(/^recap:\s*/i, "").trim();
+	const lead = `${recap.toLowerCase()}:`;
+	const rest =
+		!own || own.toLowerCase() === recap.toLowerCase()
+			? ""
+			: own.toLowerCase().startsWith(lead)
+				? own.slice(lead.length).trim()
+				: own;
+	const title = card.role === "recap" ? `${recap}${rest ? `: ${rest}` : ""}` : card.title;
 	const lines: string[] = [];
 	if (title) lines.push(s("bold", title), s("dim", "─".repeat(Math.min(RULE_WIDTH, Math.max(3, title.length)))));
 	lines.push(formatMarkdown(card.body, s));

@@ -17,6 +17,7 @@ export {
 export { PlanPictures } from "./plan-pictures.ts";
 export { type PlaygroundOptions, type PlaygroundResult, runPlayground } from "./playground.ts";
 export { createTerminalPort, decodeTerminalThreadId, encodeTerminalThreadId, type TerminalPort } from "./port.ts";
+export { runTerminalForget, runTerminalProgress, type TerminalProfileOptions } from "./profile-commands.ts";
 export { runTerminalReview, type TerminalReviewOptions } from "./review.ts";
 export { Screen } from "./screen.ts";
 export { terminalCommunityOf } from "./thread-id.ts";

@@ -177,6 +177,20 @@ const HELP_ENTRIES: ReadonlyArray<{ value: number; kind: HelpKind; word: string;
 	{ value: -6, kind: "show", word: "show", key: "play.menuShow" },
 ];
 
+/**
+ * The pickers' key help ("↑↓ navigate • ⏎ select") in the lesson's language: inquirer writes its own
+ * words in English, so its theme's help line is replaced (an action it adds later shows as it is).
+ */
+function keysHelp(locale: Locale): { style: { keysHelpTip: (keys: [string, string][]) => string } } {
+	const words: Record<string, string> = {
+		navigate: t(locale, "play.keyNavigate"),
+		select: t(locale, "play.keySelect"),
+	};
+	return {
+		style: { keysHelpTip: (keys) => keys.map(([key, action]) => `${key} ${words[action] ?? action}`).join(" • ") },
+	};
+}
+
 /** A menu entry: the word to type, padded, then what it does in the lesson's language. */
 const entry = (word: string, says: string): string => `${word.padEnd(10)} ${says}`;
 
@@ -203,7 +217,7 @@ export function createPromptSource(input: Readable, output: Writable): AnswerSou
 				{ value: true, name: t(locale, "play.endYes") },
 			];
 			return await select<boolean>(
-				{ message: t(locale, "play.endNow"), choices, loop: false },
+				{ message: t(locale, "play.endNow"), choices, loop: false, theme: keysHelp(locale) },
 				{ ...context, clearPromptOnDone: true },
 			);
 		} catch {
@@ -234,6 +248,7 @@ export function createPromptSource(input: Readable, output: Writable): AnswerSou
 							],
 							// No wrap-around: Up on the first choice must not land on "end the lesson".
 							loop: false,
+							theme: keysHelp(locale),
 							pageSize: Math.min(card.choices.length + 8, 14),
 						},
 						{ ...context, clearPromptOnDone: true },

@@ -50,8 +50,8 @@ export interface PlaygroundOptions {
 	learner?: Participant;
 	/** Where plan pictures go (default ./data/plans). */
 	plansDir?: string;
-	/** A line printed first (model, store). */
-	banner?: string;
+	/** A line printed first (model, store); a function gets the lesson's language (a resumed lesson's own). */
+	banner?: string | ((locale: Locale) => string);
 	/** How the learner runs this command, for the resume hint (default "learnharness"). */
 	command?: string;
 	/** Stops the run as a pause (Ctrl+C or SIGTERM while the tutor thinks): the resume hint is printed. */
@@ -125,6 +125,7 @@ class PlaygroundRun {
 				return this.pictures;
 			},
 			lastPlan: this.recorder.last,
+			...(o.command ? { command: o.command } : {}),
 		});
 		this.controller = createLessonController({
 			tutor: o.tutor,
@@ -151,7 +152,6 @@ class PlaygroundRun {
 	}
 
 	async run(): Promise<PlaygroundResult> {
-		if (this.o.banner) this.print(this.s("dim", this.o.banner));
 		this.controller.attach();
 		const started = this.o.resume ? await this.resume(this.o.resume) : await this.start();
 		const result = started ?? (await this.loop());
@@ -185,8 +185,15 @@ class PlaygroundRun {
 		return { sessionId: this.sessionId, outcome, exitCode, pictures: this.pictures?.written ?? [] };
 	}
 
+	/** The banner, in the lesson's language. */
+	private printBanner(): void {
+		const banner = typeof this.o.banner === "function" ? this.o.banner(this.locale) : this.o.banner;
+		if (banner) this.print(this.s("dim", banner));
+	}
+
 	/** Starts a new lesson; returns a result only when it could not start. */
 	private async start(): Promise<PlaygroundResult | undefined> {
+		this.printBanner();
 		let topic = this.o.topic?.trim();
 		if (!topic) {
 			if (!this.o.interactive) this.print(t(this.locale, "play.topicScripted"));
@@ -216,12 +223,13 @@ class PlaygroundRun {
 		this.port.threadId = raw.startsWith("terminal:") ? raw : `terminal:${raw}`;
 		const summary =
 			decodeTerminalThreadId(this.sessionId) !== undefined ? await this.o.tutor.getSession(this.sessionId) : undefined;
+		// A resumed lesson keeps the language it started in: the banner says so too.
+		if (summary) this.locale = summary.language ?? DEFAULT_LOCALE;
+		this.printBanner();
 		if (!summary) {
 			this.print(this.s("red", t(this.locale, "play.noSuch", { session: this.sessionId, cli: this.cli })));
 			return this.result("failed", 1);
 		}
-		// A resumed lesson keeps the language it started in.
-		this.locale = summary.language ?? DEFAULT_LOCALE;
 		this.port.locale = this.locale;
 		const phase = phaseWords(summary.phase, this.locale);
 		this.print(this.s("bold", t(this.locale, "play.resuming", { topic: summary.topic, phase })));
@@ -250,6 +258,7 @@ class PlaygroundRun {
 			const summary = await this.o.tutor.getSession(this.sessionId);
 			if (!summary || summary.phase === "ended") {
 				this.print(this.s("dim", t(this.locale, "play.over", { session: this.sessionId })));
+				this.print(this.s("dim", this.betweenLessons()));
 				return this.result("ended", 0);
 			}
 			const [question] = summary.pending;
@@ -344,6 +353,16 @@ class PlaygroundRun {
 
 	private get cli(): string {
 		return this.o.command ?? "learnharness";
+	}
+
+	/** The end line: what there is to do between lessons (review, progress, forget-me; reminders on chat). */
+	private betweenLessons(): string {
+		const command = (word: string) => `${this.cli} ${word}`;
+		return t(this.locale, "play.between", {
+			review: command("review"),
+			progress: command("progress"),
+			forget: command("forget-me"),
+		});
 	}
 
 	/** The resume command on a line of its own (indented: never wrapped, easy to copy). */

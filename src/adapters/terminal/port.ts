@@ -50,6 +50,8 @@ export interface TerminalPortOptions {
 	pictures: (threadId: string) => PlanPictures;
 	/** The plan of the picture being posted (recorded by the renderer wrapper, see planRecorder). */
 	lastPlan: () => PlanState | undefined;
+	/** How the learner runs this program (default "learnharness"): the closing lines name its commands. */
+	command?: string;
 }
 
 /** A plan as last drawn: the tree and what was derived from the transcript. */
@@ -59,12 +61,13 @@ type PlanState = { tree: PlanTree; statuses: DerivedPlanStatuses; mastery?: Plan
 export function planRecorder(renderer: PlanRenderer | undefined) {
 	let last: PlanState | undefined;
 	const recorder: Pick<PlanRenderer, "renderPlan"> = {
-		async renderPlan(tree, statuses, mastery): Promise<PlanPicture> {
+		async renderPlan(tree, statuses, mastery, locale): Promise<PlanPicture> {
 			last = { tree, statuses, ...(mastery ? { mastery } : {}) };
-			const outline = planOutline(tree, statuses, mastery);
-			const bare: PlanPicture = { key: "", caption: planCaption(tree, statuses, mastery), outline };
+			// In the lesson's language: the picture's legend too, not only the lines printed beside it.
+			const outline = planOutline(tree, statuses, mastery, locale);
+			const bare: PlanPicture = { key: "", caption: planCaption(tree, statuses, mastery, locale), outline };
 			if (!renderer) return bare;
-			return renderer.renderPlan(tree, statuses, mastery).catch((error: unknown) => ({
+			return renderer.renderPlan(tree, statuses, mastery, locale).catch((error: unknown) => ({
 				...bare,
 				error: error instanceof Error ? error.message : String(error),
 			}));
@@ -128,7 +131,12 @@ export function createTerminalPort(o: TerminalPortOptions): TerminalPort {
 	const port: TerminalPort = {
 		name: "terminal",
 		limits: { formPrecheckMs: 1_000 },
-		style: { startHint: "`learnharness playground`" },
+		// No reminder reaches a terminal: its closing message names the review command instead.
+		style: {
+			startHint: `\`${o.command ?? "learnharness"} playground\``,
+			reviewHint: `\`${o.command ?? "learnharness"} review\``,
+			reminders: false,
+		},
 		threadId: "",
 		locale: DEFAULT_LOCALE,
 		shown: new Set(),

@@ -13,6 +13,7 @@ import type { Participant } from "../../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
 import { createLessonController } from "../lesson/controller.ts";
+import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { LearnerServices } from "../lesson/profile-flows.ts";
 import { REVIEW_MAX_ITEMS } from "../lesson/review.ts";
 import { createStyler } from "./format.ts";
@@ -70,7 +71,7 @@ export async function runTerminalReview(o: TerminalReviewOptions): Promise<{ ans
 		for (let reads = 0; reads < REVIEW_MAX_ITEMS * 2 && answered < REVIEW_MAX_ITEMS; reads++) {
 			const review = (await state.get(stateKeys.review(threadId))) as { done?: boolean } | undefined;
 			if (!review || review.done) break;
-			const answer = await o.source.text("Your answer");
+			const answer = await o.source.text(t(DEFAULT_LOCALE, "play.yourAnswer"));
 			if (typeof answer !== "string") break;
 			const result = await controller.typed(threadId, learner, answer);
 			if (!result.ok && result.code === "invalid-answer") continue;

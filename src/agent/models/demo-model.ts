@@ -22,7 +22,7 @@ import { GRADE_OUTPUT_NAME } from "../../core/contracts/side-calls.ts";
 import { isHeldOutput, parseLateAnswer } from "../../core/late-answer.ts";
 import { outcomeOf } from "../../core/outcome.ts";
 import { REVOTE_SUFFIX } from "../../core/votes.ts";
-import { demoGrade } from "./demo-grader.ts";
+import { demoGrade, graderLocale } from "./demo-grader.ts";
 import { demoHintReply } from "./demo-hints.ts";
 import {
 	answeredRight,
@@ -39,6 +39,7 @@ import {
 	PROBE_STEPS,
 } from "./demo-lesson.ts";
 import { demoRecallLine } from "./demo-recall.ts";
+import { nextRevisit, promptParts, revisitStepOf, treeOf } from "./demo-revisit.ts";
 import { teachSteps } from "./demo-teach.ts";
 
 type Agent = "probe" | "teach";
@@ -111,7 +112,7 @@ export function planDemoReply(
 	// A grading request (structured output): the verdict as JSON, from the demo grader's fixed rules.
 	const format = call.responseFormat;
 	if (format?.type === "json" && format.name === GRADE_OUTPUT_NAME)
-		return { text: JSON.stringify(demoGrade(lastUserText(call.prompt, true) ?? "")) };
+		return { text: JSON.stringify(demoGrade(lastUserText(call.prompt, true) ?? "", graderLocale(call.prompt))) };
 	const hint = demoHintReply(call.prompt); // the hint side call: no tools, answered apart from the lesson
 	if (hint) return hint;
 	const toolNames = new Set((call.tools ?? []).map((t) => t.name));
@@ -125,7 +126,7 @@ export function planDemoReply(
 	const typed = lastUserText(call.prompt) && !saidCannotChat(call.prompt) ? `${DEMO_CANNOT_CHAT}\n\n` : "";
 	if (toolNames.has("probe_done"))
 		return probeReply(calls, results, typed, findTopic(call.prompt), demoRecallLine(call.prompt));
-	if (toolNames.has("plan_init")) return teachReply(calls, results, typed);
+	if (toolNames.has("plan_init")) return teachReply(calls, results, typed, call.prompt);
 	// No lesson tools: someone is just talking to the model (a health check, a summary request).
 	return { text: "I'm the learnharness demo model: I only play the built-in binary search lesson." };
 }
@@ -164,7 +165,12 @@ function probeAnswers(calls: RecordedCall[], results: Map<string, DemoAnswer>): 
 	});
 }
 
-function teachReply(calls: RecordedCall[], results: Map<string, DemoAnswer>, typed: string): DemoReply {
+function teachReply(
+	calls: RecordedCall[],
+	results: Map<string, DemoAnswer>,
+	typed: string,
+	prompt: LanguageModelV3Prompt,
+): DemoReply {
 	// The route follows the probe's answers (they never change, so every step agrees on it).
 	const steps = teachSteps(demoPath(probeAnswers(calls, results)));
 	const mine = calls.filter((c) => c.agent === "teach");
@@ -174,7 +180,17 @@ function teachReply(calls: RecordedCall[], results: Map<string, DemoAnswer>, typ
 	if (voted?.revote && !last?.toolCallId.endsWith(REVOTE_SUFFIX))
 		return { text: `${typed}${demoDiscussion(voted.revote)}`.trim() };
 	const next = nextStep(mine, results);
-	const reaction = typed + (next > 0 ? reactionTo(steps[next - 1], voted) : "");
+	// Shaky nodes come back before the recall ask (the explain tool refuses the recap until they did).
+	const parts = promptParts(prompt);
+	const tree = treeOf(parts);
+	const lastCall = calls.filter((c) => c.agent === "teach" || (tree && revisitStepOf(tree, c.toolCallId))).at(-1);
+	const lastStep =
+		lastCall?.agent === "teach"
+			? steps[lastCall.step ?? -1]
+			: tree && lastCall && revisitStepOf(tree, lastCall.toolCallId);
+	const reaction = typed + (next > 0 ? reactionTo(lastStep, lastCall && results.get(lastCall.toolCallId)) : "");
+	const revisit = next === steps.length - 2 && tree ? nextRevisit(tree, parts, randomId) : undefined;
+	if (revisit) return withCall(revisit.toolCallId, reaction, revisit.step);
 	if (next < steps.length) return withStep("teach", next, reaction, steps[next]);
 	// After the recap, text with no question ends the turn, and with it the lesson.
 	return { text: `${typed}${DEMO_FAREWELL}`.trim() };
@@ -201,10 +217,14 @@ function saidCannotChat(prompt: LanguageModelV3Prompt): boolean {
 }
 
 function withStep(agent: Agent, step: number, before: string, demoStep: DemoStep | undefined): DemoReply {
+	return withCall(callId(agent, step), before, demoStep);
+}
+
+function withCall(toolCallId: string, before: string, demoStep: DemoStep | undefined): DemoReply {
 	if (!demoStep) return { text: before.trim() };
 	const text = [before.trim(), demoStep.lead ?? ""].filter((s) => s !== "").join("\n\n");
 	const { toolName, input } = demoStep.call;
-	return { text, call: { toolCallId: callId(agent, step), toolName, input } };
+	return { text, call: { toolCallId, toolName, input } };
 }
 
 /** The sentence that reacts to the learner's answer to a step's question. */

@@ -14,7 +14,7 @@ import { stateKeys } from "../store/keys.ts";
 import type { PictureStore } from "../store/picture-store.ts";
 import type { StateStore } from "../store/state-store.ts";
 import type { SessionRecord, SessionStore } from "../store/types.ts";
-import { learnerKeyOf, lessonFacts, lessonParticipants } from "./lesson-facts.ts";
+import { type LessonFacts, learnerKeyOf, lessonFacts, lessonParticipants } from "./lesson-facts.ts";
 import { priorKnowledge } from "./prior-note.ts";
 import { type LearnerProfile, ProfileStore, type ReviewItem } from "./profile-store.ts";
 import { type AnswerGrader, judgeReviewAnswer, type ReviewJudgement, type ReviewQuestion } from "./review-judge.ts";
@@ -59,6 +59,14 @@ export interface DueReview {
 	total: number;
 }
 
+/** What a lesson sends to spaced review, as its closing message tells it. */
+export interface LessonReviewPlan {
+	/** Each checked node's review item, soonest first: its label and when it is first due (ISO). */
+	items: Array<{ label: string; due: string }>;
+	/** The learner has reminders on already (no need to offer them). */
+	remindersOn: boolean;
+}
+
 /** One row of the admin report: a member's lesson, numbers only. */
 export interface ReportRow {
 	member: string;
@@ -81,6 +89,11 @@ export interface Learning {
 	 * A group lesson builds one for every participant, from their own ballots (lesson-facts.ts).
 	 */
 	recordLesson(record: SessionRecord): Promise<void>;
+	/**
+	 * What an ended lesson sends to review and when (the same items and due dates recordLesson stores, computed
+	 * from the stored record whether or not it ran yet); undefined when the lesson is unknown or checked nothing.
+	 */
+	reviewPlan(sessionId: string): Promise<LessonReviewPlan | undefined>;
 	/** Record the place a lesson started in (what forget-me clears there). */
 	notePlace(sessionId: string, learner: Participant, place: string): Promise<void>;
 	/** Record a review thread opened for the learner (the last REVIEW_THREADS_KEPT are kept). */
@@ -171,6 +184,18 @@ export function createLearning(options: LearningOptions): Learning {
 		await options.sessions.delete(sessionId);
 	};
 
+	/** A lesson's new review items: one per checked node, first due by its mastery at the lesson's end. */
+	const reviewItemsOf = (record: SessionRecord, seeds: LessonFacts["seeds"]): ReviewItem[] => {
+		const at = record.ended ? new Date(record.ended.at) : now();
+		return seeds.map(({ mastery, ...question }) => ({
+			id: `${record.sessionId}#${question.nodeId}`,
+			sessionId: record.sessionId,
+			topic: record.topic,
+			...question,
+			card: scheduler.first(at, mastery === "learned" ? "good" : "again"),
+		}));
+	};
+
 	/** One participant's entry of a lesson (`joined`: a group lesson someone else started; forget-me keeps it). */
 	const recordFor = (record: SessionRecord, person: Participant): Promise<void> => {
 		const key = learnerKeyOf(record.sessionId, person);
@@ -191,19 +216,7 @@ export function createLearning(options: LearningOptions): Learning {
 			];
 			const items = await store.items(key);
 			const known = new Set(items.map((i) => i.id));
-			const at = record.ended ? new Date(record.ended.at) : now();
-			for (const seed of seeds) {
-				const id = `${record.sessionId}#${seed.nodeId}`;
-				if (known.has(id)) continue;
-				const { mastery, ...question } = seed;
-				items.push({
-					id,
-					sessionId: record.sessionId,
-					topic: record.topic,
-					...question,
-					card: scheduler.first(at, mastery === "learned" ? "good" : "again"),
-				});
-			}
+			for (const item of reviewItemsOf(record, seeds)) if (!known.has(item.id)) items.push(item);
 			await store.saveItems(key, items);
 			await store.saveProfile(profile);
 			if (facts.community !== "") {
@@ -215,6 +228,19 @@ export function createLearning(options: LearningOptions): Learning {
 
 	const learning: Learning = {
 		now,
+		async reviewPlan(sessionId) {
+			const record = await options.sessions.get(sessionId);
+			if (!record) return undefined;
+			const items = reviewItemsOf(record, lessonFacts(record).seeds);
+			if (items.length === 0) return undefined;
+			const profile = await store.profile(learnerKeyOf(sessionId, record.learner));
+			return {
+				items: items
+					.map((i) => ({ label: i.label, due: i.card.due }))
+					.sort((a, b) => Date.parse(a.due) - Date.parse(b.due)),
+				remindersOn: profile?.reminders?.on === true,
+			};
+		},
 		async recordLesson(record) {
 			const people = record.mode === "group" ? lessonParticipants(record) : [record.learner];
 			for (const person of people) await recordFor(record, person);

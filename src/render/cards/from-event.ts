@@ -7,7 +7,7 @@
 import type { TutorEvent } from "../../core/contracts/events.ts";
 import { outcomeOf } from "../../core/outcome.ts";
 import type { AskToolInput, QuizToolInput } from "../../core/question-core.ts";
-import type { HelpKind } from "../../core/struggle.ts";
+import { GENERIC_HINT, type HelpKind } from "../../core/struggle.ts";
 import { DEFAULT_LOCALE, type Locale, t, tn } from "../../i18n/index.ts";
 import {
 	type AnsweredCard,
@@ -250,7 +250,9 @@ export function cardFromEvent(event: TutorEvent, locale: Locale = DEFAULT_LOCALE
 		case "attempt":
 			return attemptCard(event, locale);
 		case "hint": {
-			const text = str(event.text).trim();
+			// The engine's fallback hint (the model gave none) is ours: said in the lesson's language.
+			const raw = str(event.text).trim();
+			const text = raw === GENERIC_HINT ? t(locale, "card.genericHint") : raw;
 			return text === ""
 				? undefined
 				: { kind: "text", locale, tone: "plain", text: `💡 **${t(locale, "card.hint")}:** ${text}` };

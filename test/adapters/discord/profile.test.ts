@@ -150,6 +150,39 @@ describe("learner profile, review, progress, report and forget-me on Discord", (
 		expect((await backend.learning.items(learnerKey())).map((i) => i.nodeId)).toEqual(["common-denominator"]);
 	});
 
+	it("closes with what comes back for review and when, and a one-tap Remind me", async () => {
+		const threadId = lessonId.split(":")[2] ?? "";
+		const closing = await fake.waitFor(
+			() => fake.channelMessages(threadId).find((m) => m.content.includes("Coming back for review")),
+			"the closing message",
+		);
+		const [item] = await backend.learning.items(learnerKey());
+		const days = Math.ceil((Date.parse(item?.card.due ?? "") - clock.now().getTime()) / 86_400_000);
+		expect(closing.content).toContain("Lesson ended by");
+		expect(closing.content).toContain(`• Common denominators: in ${days} days (${item?.card.due.slice(0, 10)})`);
+		expect(closing.content).toContain("`/lesson review` works any time");
+		const remind = customIds(closing).find((id) => id.includes("lh-remind-me")) ?? "";
+		expect(remind).not.toBe("");
+		const before = fake.ephemeralsFor(fake.users.learner).length;
+		fake.click({ user: fake.users.learner, messageId: closing.id, customId: remind });
+		const said = await fake.waitFor(
+			() =>
+				fake
+					.ephemeralsFor(fake.users.learner)
+					.slice(before)
+					.find((m) => m.content !== ""),
+			"the reminder notice",
+		);
+		expect(said.content).toMatch(/^Reminders are on/);
+		const profile = await backend.learning.profile(learnerKey());
+		expect(profile?.reminders?.on).toBe(true);
+		// The nudge goes to this lesson's thread; its Review now opens the review in the lesson's channel.
+		expect(JSON.parse(profile?.reminders?.where ?? "{}")).toMatchObject({
+			threadId: lessonId,
+			channelId: fake.ids.general,
+		});
+	});
+
 	it("gives a second lesson's prober what the learner already knows", async () => {
 		fake.slash({
 			user: fake.users.learner,

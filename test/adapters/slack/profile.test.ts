@@ -112,6 +112,26 @@ describe("learner profile, review, progress, report and forget-me on Slack", { t
 			await new Promise((done) => setTimeout(done, 25));
 		expect((await backend.learning.items(key())).map((i) => i.nodeId)).toEqual(["common-denominator"]);
 
+		// The closing message: what comes back for review and when, with a one-tap Remind me.
+		const closingMessage = await fake.waitFor(
+			() => inThread(parentTs).find((m) => JSON.stringify(m.blocks).includes("Coming back for review")),
+			"the closing message",
+		);
+		const closingText = JSON.stringify(closingMessage.blocks);
+		const due = (await backend.learning.items(key()))[0]?.card.due.slice(0, 10);
+		expect(closingText).toMatch(new RegExp(`• Common denominators: in \\d+ days \\(${due}\\)`));
+		expect(closingText).toContain("lh:pick:lh-remind-me:0");
+		await running.sender.action(LEARNER, closingMessage.ts, { action_id: "lh:pick:lh-remind-me:0" });
+		await fake.waitFor(
+			() => fake.callsTo("chat.postEphemeral").find((c) => String(c.params.text).startsWith("Reminders are on")),
+			"the reminder notice",
+		);
+		expect((await backend.learning.profile(key()))?.reminders).toMatchObject({ on: true });
+		expect(JSON.parse((await backend.learning.profile(key()))?.reminders?.where ?? "{}")).toMatchObject({
+			threadId: lessonId,
+			channelId: "C1",
+		});
+
 		clock.advanceDays(4);
 		const before = (await backend.learning.items(key()))[0]?.card;
 		await running.sender.command("/lesson", "review", LEARNER);

@@ -53,6 +53,13 @@ describe("terminal formatting", () => {
 		expect(
 			formatCard({ kind: "explain", toolCallId: "t", role: "recap", title: "Recap: X", body: "b" }, plain),
 		).toMatch(/^Recap: X\n/);
+		// A title that repeats the heading, in the card's language, is said once.
+		const recap = (title: string, locale: "en" | "de") =>
+			formatCard({ kind: "explain", toolCallId: "t", role: "recap", title, body: "b", locale }, plain).split("\n")[0];
+		expect(recap("Zusammenfassung", "de")).toBe("Zusammenfassung");
+		expect(recap("Zusammenfassung: Brüche", "de")).toBe("Zusammenfassung: Brüche");
+		expect(recap("Recap", "en")).toBe("Recap");
+		expect(recap("Brüche", "de")).toBe("Zusammenfassung: Brüche");
 		const assessment = formatCard(
 			{ kind: "assessment", toolCallId: "t", strands: [{ strand: "s1", assessment: "a1" }], summary: "sum" },
 			plain,

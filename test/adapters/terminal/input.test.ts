@@ -7,6 +7,7 @@ import {
 	parseCommand,
 } from "../../../src/adapters/terminal/input.ts";
 import type { QuestionCard } from "../../../src/render/index.ts";
+import { englishIn } from "../../fixtures/english-phrases.ts";
 
 const card = (texts: string[]): QuestionCard => ({
 	kind: "question",
@@ -128,6 +129,27 @@ describe("createPromptSource (the interactive prompts, fed keystrokes)", () => {
 		expect(await prompt(input, ["/", "e", "\r", "n", "\r", "b", "\r"], (s) => s.choose(c))).toBe(1);
 		const spanish: QuestionCard = { ...card(["manzana", "pera"]), locale: "es" };
 		expect(await prompt(input, ["/", "e", "\r", "s", "\r"], (s) => s.choose(spanish))).toEqual({ command: "end" });
+	});
+
+	it("draws a German menu without English: its entries and its key help", async () => {
+		const input = new PassThrough();
+		const { out, text } = sink();
+		const c: QuestionCard = { ...card(["Apfel", "Birne"]), locale: "de" };
+		const keys = ["b", "\r"];
+		const typeNext = (rest: string[]): void => {
+			const [key, ...more] = rest;
+			if (key !== undefined)
+				setTimeout(() => {
+					input.write(key);
+					typeNext(more);
+				}, 0);
+		};
+		out.once("data", () => typeNext(keys));
+		expect(await createPromptSource(input, out).choose(c)).toBe(1);
+		// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes, by design
+		const screen = text().replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
+		expect(screen).toContain("↑↓ blättern • ⏎ auswählen");
+		expect(englishIn(screen)).toEqual([]);
 	});
 
 	it("never wraps from the first choice to the entries below (Up stays on A)", async () => {

@@ -37,3 +37,36 @@ describe("the playground in another language", () => {
 		expect(text).not.toMatch(/\bLesson: |thinking \(Ctrl\+C|\bby you\b|von you\b/);
 	});
 });
+
+describe("the playground's banner", () => {
+	it("is in the lesson's language, a resumed lesson's own when none is given", async () => {
+		const { t } = await import("../../../src/i18n/index.ts");
+		const store = await createSessionStore("memory://");
+		const banner = (locale: "en" | "de" | "es") =>
+			t(locale, "play.banner", { model: "demo", store: "memory", log: "x.log" });
+		const run = async (options: { language?: "de"; resume?: string }, input: string[]) => {
+			const tutor = createTutor({ model: createDemoModel(), store });
+			const out = new PassThrough();
+			let text = "";
+			out.on("data", (c: Buffer) => {
+				text += c.toString();
+			});
+			const result = await runPlayground({
+				tutor,
+				source: createLineSource(Readable.from(input.map((l) => `${l}\n`)), out),
+				output: out,
+				topic: "binary search",
+				banner,
+				...options,
+			});
+			await tutor.close();
+			return { result, text };
+		};
+		const first = await run({ language: "de" }, ["/quit"]);
+		expect(first.result.outcome).toBe("paused");
+		expect(first.text.startsWith(banner("de"))).toBe(true);
+		const resumed = await run({ resume: first.result.sessionId ?? "" }, ["/quit"]);
+		expect(resumed.text.startsWith(banner("de"))).toBe(true);
+		expect(resumed.text).not.toContain(banner("en"));
+	});
+});

@@ -137,3 +137,92 @@ describe("explain: recall before the recap", () => {
 		expect(tool.settle({ body: "An idea.", role: "concept" }, ctx(quizOnly))).toMatchObject({ kind: "output" });
 	});
 });
+
+describe("explain: shaky nodes come back before the recap", () => {
+	const plan = {
+		type: "tool-plan_init",
+		toolCallId: "plan",
+		state: "output-available",
+		input: { mermaid: planMermaid },
+		output: {
+			ok: true,
+			tree: {
+				nodes: [
+					{ id: "common-denominator", title: "Common denominators" },
+					{ id: "unlike", title: "Unlike denominators" },
+				],
+				edges: [{ from: "common-denominator", to: "unlike" }],
+				version: 1,
+			},
+		},
+	};
+	const by = { id: "u1", name: "Ada" };
+	const check = (toolCallId: string, nodeId: string, output: object) => ({
+		type: "tool-quiz",
+		toolCallId,
+		state: "output-available",
+		input: { question: "1/2 + 1/4?", options: ["2/6", "3/4"], correctAnswer: "3/4", type: "check", nodeId },
+		output: { by, ...output },
+	});
+	const recallAsk = {
+		type: "tool-ask",
+		toolCallId: "recall",
+		state: "output-available",
+		input: {},
+		output: { answer: "x", by },
+	};
+	const turn = (...parts: object[]) => [{ id: "m", role: "assistant", parts }] as never;
+	const recap = { body: "You learned it.", role: "recap" };
+
+	it("refuses a recap naming each shaky node not checked again, before asking for recall", async () => {
+		const { createExplainTool } = await import("../../../src/agent/tools/explain.ts");
+		const tool = createExplainTool();
+		const missed = turn(
+			plan,
+			check("q1", "common-denominator", { answer: "2/6", correct: false }),
+			check("q2", "unlike", { answer: "3/4", correct: true, hinted: true, hints: ["add"] }),
+			recallAsk,
+		);
+		const refused = tool.settle(recap, ctx(missed));
+		expect(refused).toMatchObject({ kind: "error" });
+		const text = (refused as { errorText: string }).errorText;
+		expect(text).toContain('`common-denominator` ("Common denominators")');
+		expect(text).toContain('`unlike` ("Unlike denominators")');
+		expect(text).toMatch(/`check` quiz tagged with its `nodeId`/);
+		expect(text).toMatch(/value is `move-on`/);
+		// Checked again and right: the recap still waits for a recall ask after the last quiz.
+		const rechecked = turn(
+			plan,
+			check("q1", "common-denominator", { answer: "2/6", correct: false }),
+			check("q2", "common-denominator", { answer: "3/4", correct: true }),
+		);
+		expect(tool.settle(recap, ctx(rechecked))).toMatchObject({
+			kind: "error",
+			errorText: expect.stringMatching(/^Recall comes before the recap/),
+		});
+		expect(
+			tool.settle(recap, ctx(turn(...(rechecked as unknown as [{ parts: object[] }])[0].parts, recallAsk))),
+		).toEqual({
+			kind: "output",
+			output: { ok: true, shown: true },
+		});
+	});
+
+	it("lets the learner move on: the move-on choice releases the nodes but is no recall", async () => {
+		const { createExplainTool } = await import("../../../src/agent/tools/explain.ts");
+		const tool = createExplainTool();
+		const moveOn = {
+			type: "tool-ask",
+			toolCallId: "choice",
+			state: "output-available",
+			input: {},
+			output: { answer: "move-on", label: "Move on", by },
+		};
+		const parts = [plan, check("q1", "unlike", { answer: "2/6", correct: false }), moveOn];
+		expect(tool.settle(recap, ctx(turn(...parts)))).toMatchObject({
+			kind: "error",
+			errorText: expect.stringMatching(/^Recall comes before the recap/),
+		});
+		expect(tool.settle(recap, ctx(turn(...parts, recallAsk)))).toMatchObject({ kind: "output" });
+	});
+});
