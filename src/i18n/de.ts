@@ -249,6 +249,7 @@ export const de: Record<MessageKey, string> = {
 	"play.step": "Schritt {index} von {total} · {title}",
 	"play.picture": "Bild der Karte: {path}",
 	"play.noPicture": "(kein Bild: {error})",
+	"plan.slowOutline": "das Bild des Plans brauchte über {ms} ms; stattdessen steht hier seine Gliederung",
 	"play.tokens": "Verbrauchte Tokens: {input} Eingabe ({cached} aus dem Cache) + {output} Ausgabe.",
 	"play.topicScripted": "Was möchtest du lernen? (erste Zeile der Eingabe)",
 	"play.topic": "Was möchtest du lernen?",

@@ -251,6 +251,7 @@ export const en = {
 	"play.step": "Step {index} of {total} · {title}",
 	"play.picture": "Plan picture: {path}",
 	"play.noPicture": "(no picture: {error})",
+	"plan.slowOutline": "the plan picture took over {ms} ms; its outline is posted instead",
 	"play.tokens": "Tokens used: {input} input ({cached} cached) + {output} output.",
 	"play.topicScripted": "What would you like to learn? (first line of input)",
 	"play.topic": "What would you like to learn?",

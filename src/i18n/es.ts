@@ -244,6 +244,7 @@ export const es: Record<MessageKey, string> = {
 	"play.step": "Paso {index} de {total} · {title}",
 	"play.picture": "Imagen del mapa: {path}",
 	"play.noPicture": "(sin imagen: {error})",
+	"plan.slowOutline": "la imagen del plan tardó más de {ms} ms; se publica su esquema en su lugar",
 	"play.tokens": "Tokens usados: {input} de entrada ({cached} en caché) + {output} de salida.",
 	"play.topicScripted": "¿Qué te gustaría aprender? (primera línea de la entrada)",
 	"play.topic": "¿Qué te gustaría aprender?",

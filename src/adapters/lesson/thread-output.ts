@@ -15,7 +15,7 @@
 import type { TutorEvent } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { PostedCard, Tutor } from "../../core/contracts/tutor.ts";
-import { DEFAULT_LOCALE, type Locale } from "../../i18n/index.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import {
 	answeredCard,
 	type Card,
@@ -294,7 +294,7 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 		const locale = await localeOf(threadId);
 		const picture =
 			(await pictureWithin(event, locale)) ??
-			outlineOnly(event, `The plan picture took over ${pictureWaitMs} ms; its outline is posted instead.`, locale);
+			outlineOnly(event, t(locale, "plan.slowOutline", { ms: pictureWaitMs }), locale);
 		if (!picture.png && picture.error)
 			logger.warn(
 				{ sessionId: threadId, error: picture.error },
