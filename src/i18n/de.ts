@@ -377,6 +377,8 @@ export const de: Record<MessageKey, string> = {
 		"Das KI-Modell des Tutors hat unseren API-Schlüssel abgelehnt (HTTP {status} von {server}). Ein Admin muss OPENAI_API_KEY prüfen (`learnharness doctor` testet ihn).",
 	"engine.unreachable":
 		"Der Tutor konnte sein KI-Modell nicht erreichen (keine Verbindung zu {server}{tries}). {again} {doctor}",
+	"engine.refused":
+		"Das KI-Modell des Tutors hat die Anfrage abgelehnt (HTTP {status} von {server}): {detail} Erneut senden hilft nicht. {doctor}",
 	"engine.unavailable":
 		"Das KI-Modell des Tutors antwortet nicht (HTTP {status} von {server}{tries}). {again} {doctor}",
 	"engine.failed": "Das KI-Modell des Tutors ist fehlgeschlagen ({detail}). {again}",

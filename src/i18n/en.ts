@@ -371,6 +371,8 @@ export const en = {
 	"engine.auth":
 		"The tutor's AI model refused our API key (HTTP {status} from {server}). An admin needs to check OPENAI_API_KEY (`learnharness doctor` tests it).",
 	"engine.unreachable": "The tutor could not reach its AI model (no connection to {server}{tries}). {again} {doctor}",
+	"engine.refused":
+		"The tutor's AI model refused the request (HTTP {status} from {server}): {detail} Sending it again will not help. {doctor}",
 	"engine.unavailable": "The tutor's AI model is not answering (HTTP {status} from {server}{tries}). {again} {doctor}",
 	"engine.failed": "The tutor's AI model failed ({detail}). {again}",
 	"engine.internal": "Something went wrong on our side. Send a message to continue.",

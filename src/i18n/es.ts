@@ -371,6 +371,8 @@ export const es: Record<MessageKey, string> = {
 		"El modelo de IA del tutor rechazó nuestra clave de API (HTTP {status} de {server}). Un admin debe revisar OPENAI_API_KEY (`learnharness doctor` la prueba).",
 	"engine.unreachable":
 		"El tutor no pudo conectar con su modelo de IA (sin conexión con {server}{tries}). {again} {doctor}",
+	"engine.refused":
+		"El modelo de IA del tutor rechazó la petición (HTTP {status} de {server}): {detail} Enviarla de nuevo no ayudará. {doctor}",
 	"engine.unavailable": "El modelo de IA del tutor no responde (HTTP {status} de {server}{tries}). {again} {doctor}",
 	"engine.failed": "El modelo de IA del tutor falló ({detail}). {again}",
 	"engine.internal": "Algo salió mal por nuestra parte. Envía un mensaje para continuar.",

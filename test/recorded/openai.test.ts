@@ -36,11 +36,12 @@ function failed(outcome: StepOutcome): Failed {
 	return outcome;
 }
 const calls = (o: Ok) => o.content.filter((c) => c.type === "tool-call");
+/** The step's texts as the thread shows them (settle-step.ts: separate texts are paragraphs). */
 const text = (o: Ok) =>
 	o.content
 		.filter((c) => c.type === "text")
 		.map((c) => c.text)
-		.join("");
+		.join("\n\n");
 
 /** Each recorded reply's expected outcome, by file. */
 const EXPECT: Record<string, (outcome: StepOutcome) => void> = {
@@ -110,13 +111,15 @@ const EXPECT: Record<string, (outcome: StepOutcome) => void> = {
 	},
 	"openai/chat-error-unsupported-parameter.json": (outcome) => {
 		const o = failed(outcome);
-		expect(o.code).toBe("model-unavailable");
-		expect(o.message).toMatch(/HTTP 400/);
+		// Refused as asked: named as such, with the service's own reason (a retry never helps).
+		expect(o.code).toBe("model-refused");
+		expect(o.message).toMatch(/HTTP 400.*(Unsupported|unsupported)/);
 	},
 	"openai/responses-error-unsupported-temperature.json": (outcome) => {
 		const o = failed(outcome);
-		expect(o.code).toBe("model-unavailable");
-		expect(o.message).toMatch(/HTTP 400/);
+		// Refused as asked: named as such, with the service's own reason (a retry never helps).
+		expect(o.code).toBe("model-refused");
+		expect(o.message).toMatch(/HTTP 400.*(Unsupported|unsupported)/);
 	},
 	"openai/chat-tool-call-get-weather.json": (outcome) => {
 		const o = ok(outcome);
@@ -198,20 +201,18 @@ describe("recorded OpenAI replies through @ai-sdk/openai and the model step", ()
 		expect(tools.map((t) => [t.type, t.strict])).toEqual(tools.map(() => ["function", false]));
 	});
 
-	// Bug (src/agent/engine/model-step.ts): the step appends every text delta to the last text part, so two output
-	// messages of one Responses reply (gpt-5.3-codex's "commentary", then its "final_answer") run together:
-	// "…with links.Here are a few…" reads "Got itHere are a few" with these recorded deltas.
-	it.fails("keeps the two output messages of one reply apart", async () => {
+	// Two output messages of one Responses reply (gpt-5.3-codex's "commentary", then its "final_answer") stay apart
+	// (they ran together as "Got itHere are a few" when every delta went to the last text part).
+	it("keeps the two output messages of one reply apart", async () => {
 		const entry = entries.find((e) => e.file === "openai/responses-text-two-messages.json");
 		if (!entry) throw new Error("missing fixture");
 		const o = ok(await replay(entry));
 		expect(text(o)).not.toContain("Got itHere");
 	});
 
-	// Bug (src/agent/engine/model-retry.ts, describeModelError): a 400 is told as "not answering … send a message to
-	// try again" and OpenAI's reason is lost; a refused parameter never passes on a retry, and the operator needs
-	// the reason ("Unsupported parameter: 'temperature' …").
-	it.fails("names what OpenAI refused in a 400", async () => {
+	// A 400 names OpenAI's reason ("Unsupported parameter: 'temperature' …"): a refused parameter never passes on a
+	// retry, and the operator needs the reason (it was told as "not answering … send a message to try again").
+	it("names what OpenAI refused in a 400", async () => {
 		const entry = entries.find((e) => e.file === "openai/responses-error-unsupported-temperature.json");
 		if (!entry) throw new Error("missing fixture");
 		const o = failed(await replay(entry));

@@ -141,6 +141,17 @@ export function describeModelError(
 			return { code: "model-auth", message: t(locale, "engine.auth", { status: String(status), server }) };
 		if (status === undefined)
 			return { code: "model-unreachable", message: t(locale, "engine.unreachable", { server, tries, again, doctor }) };
+		// Refused as asked (a parameter, a model name, a malformed request): waiting never helps; say what it said.
+		if (status >= 400 && status < 500 && status !== 408 && status !== 409)
+			return {
+				code: "model-refused",
+				message: t(locale, "engine.refused", {
+					status: String(status),
+					server,
+					detail: oneLineOf(last.message),
+					doctor,
+				}),
+			};
 		return {
 			code: "model-unavailable",
 			message: t(locale, "engine.unavailable", { status: String(status), server, tries, again, doctor }),
@@ -149,6 +160,12 @@ export function describeModelError(
 	const text = last instanceof Error ? last.message : typeof last === "string" ? last : safeJson(last);
 	return { code: "model-error", message: t(locale, "engine.failed", { detail: text.slice(0, 200), again }) };
 }
+
+/** The provider's own words, on one line and bounded (they reach the thread). */
+const oneLineOf = (text: string): string => {
+	const line = text.replace(/\s+/g, " ").trim();
+	return line.length <= 200 ? line : `${line.slice(0, 199)}…`;
+};
 
 function safeJson(value: unknown): string {
 	try {

@@ -165,6 +165,7 @@ async function attempt(request: ModelStepRequest, options: LanguageModelV3CallOp
 		const content: StepContent[] = [];
 		const usage: StepUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
 		let finishReason = "unknown";
+		let textId: string | undefined;
 		for (;;) {
 			const next = await Promise.race([reader.read(), abandoned]);
 			last = Date.now();
@@ -172,9 +173,12 @@ async function attempt(request: ModelStepRequest, options: LanguageModelV3CallOp
 			const part = next.value;
 			switch (part.type) {
 				case "text-delta": {
+					// One text per text part: two output messages of one reply (OpenAI's Responses API sends a
+					// commentary, then a final answer) stay apart instead of running together.
 					const tail = content.at(-1);
-					if (tail?.type === "text") tail.text += part.delta;
+					if (tail?.type === "text" && part.id === textId) tail.text += part.delta;
 					else content.push({ type: "text", text: part.delta });
+					textId = part.id;
 					break;
 				}
 				case "reasoning-start":

@@ -106,10 +106,11 @@ export function settleStep({ record, agent, content, draftId, freshMessage }: Se
 	const learnerCallsInStep = calls.filter(
 		(c) => c.refused === undefined && agent.tools.get(c.toolName)?.learner,
 	).length;
+	// Separate texts of one step (two output messages, text around a tool call) read as paragraphs.
 	const text = content
-		.filter((c) => c.type === "text")
-		.map((c) => c.text)
-		.join("");
+		.filter((c) => c.type === "text" && c.text.trim() !== "")
+		.map((c) => (c as { text: string }).text.trim())
+		.join("\n\n");
 	if (text.trim() !== "") out.events.push({ type: "text", sessionId, text: text.trim() });
 
 	for (const item of content) {
