@@ -160,6 +160,9 @@ function lcp(a: string, b: string): number {
 	return i;
 }
 
+/** What the learner types every fifth turn instead of answering. */
+const TYPED = "Can you say that another way?";
+
 /** A 30-turn lesson: 4 probe questions, probe_done, plan, then predict/explain/check rounds and a recap. */
 async function stablePrefix(dir: string): Promise<{ ratio: number; requests: number; turns: number }> {
 	const store = await createSessionStore(`sqlite://${join(dir, "prefix.sqlite")}`);
@@ -172,6 +175,8 @@ async function stablePrefix(dir: string): Promise<{ ratio: number; requests: num
 	const model = mockModel((call) => {
 		requests.push(JSON.stringify([call.tools ?? [], call.prompt]));
 		const isProber = (call.tools ?? []).some((t) => t.name === "probe_done");
+		// The learner asked for another explanation mid-quiz: the tutor explains; the quiz stays open.
+		if (JSON.stringify(call.prompt.at(-1)).includes(TYPED)) return { text: "Another way: add it to itself." };
 		step++;
 		if (isProber)
 			return step <= 4
@@ -206,8 +211,10 @@ async function stablePrefix(dir: string): Promise<{ ratio: number; requests: num
 	});
 	const tutor = createTutor({ model, store, maxRetries: 0 });
 	const open: string[] = [];
+	const asks = new Set<string>();
 	tutor.subscribe((e: TutorEvent) => {
 		if (e.type === "quiz" || e.type === "ask") open.push(e.toolCallId);
+		if (e.type === "ask") asks.add(e.toolCallId);
 	});
 	const sessionId = "terminal:bench-prefix";
 	await tutor.startLesson({ sessionId, topic: "doubling", learner, mode: "solo" });
@@ -215,17 +222,24 @@ async function stablePrefix(dir: string): Promise<{ ratio: number; requests: num
 	for (; turns < 30 && open.length > 0; ) {
 		turns++;
 		const id = open.shift() as string;
-		// Every fifth turn the learner types instead of answering (the question is superseded).
+		// Every fifth turn the learner asks for another explanation first (the quiz stays open and comes again).
 		const event =
 			turns % 5 === 0
-				? ({ type: "message", text: "Can you say that another way?", by: learner } as const)
+				? ({ type: "message", text: TYPED, by: learner } as const)
 				: ({ type: "answer", toolCallId: id, value: 0, by: learner } as const);
 		await tutor.handle(sessionId, event);
 		await tutor.idle(sessionId);
 	}
-	const recall = open.shift();
-	if (recall) {
-		await tutor.handle(sessionId, { type: "reply", toolCallId: recall, text: "Halving and doubling", by: learner });
+	// What is still open (a quiz offered again, then the recall ask) is answered until the lesson ends.
+	for (let i = 0; i < 5 && open.length > 0; i++) {
+		const id = open.shift() as string;
+		const ask = asks.has(id);
+		await tutor.handle(
+			sessionId,
+			ask
+				? { type: "reply", toolCallId: id, text: "Halving and doubling", by: learner }
+				: { type: "answer", toolCallId: id, value: 0, by: learner },
+		);
 		await tutor.idle(sessionId);
 	}
 	const ended = (await tutor.getSession(sessionId))?.phase === "ended";
