@@ -18,7 +18,9 @@ export type PayloadKind =
 	| "discord-dispatch"
 	| "openai-responses-stream"
 	| "openai-chat-stream"
-	| "openai-error-body";
+	| "openai-error-body"
+	/** What a Slack Web API method answered (the fake answers it in the service's place). */
+	| "slack-response";
 
 /** One manifest entry. */
 export interface RecordedEntry {
@@ -42,6 +44,7 @@ const KINDS = new Set<string>([
 	"openai-responses-stream",
 	"openai-chat-stream",
 	"openai-error-body",
+	"slack-response",
 ]);
 
 type Json = Record<string, unknown>;
