@@ -1,7 +1,7 @@
 /**
  * Writing the learner's side into the transcript: an answer becomes the
- * pending call's tool result; questions left behind (a typed message, an end)
- * are closed as skipped. Each returns the `answered` events to emit after the save.
+ * pending call's tool result; questions left behind by an end are closed as
+ * skipped (a typed message never closes one: held-open.ts). Each returns the `answered` events to emit after the save.
  */
 
 import type { AnswerResult, Participant, TutorEvent } from "../../core/contracts/events.ts";
