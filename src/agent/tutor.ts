@@ -8,29 +8,25 @@
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import type { LanguageModel } from "ai";
-import { LRUCache } from "lru-cache";
 import type { TurnBudget } from "../core/contracts/budget.ts";
 import type { HandleResult, LearnerEvent } from "../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../core/contracts/logger.ts";
 import type { StartLessonOptions, StartLessonResult, Tutor } from "../core/contracts/tutor.ts";
 import { DEFAULT_LOCALE, isLocale, t } from "../i18n/index.ts";
-import { admit, claim } from "./engine/admit.ts";
 import { createAgents } from "./engine/agents.ts";
 import { anonymiseParticipant } from "./engine/anonymise.ts";
 import { DEFAULT_MAX_OUTPUT_TOKENS } from "./engine/budget.ts";
 import type { EngineContext } from "./engine/context.ts";
 import { createEventHub } from "./engine/event-hub.ts";
 import { forgetSession } from "./engine/forget.ts";
-import { inboxOf, pushInbox } from "./engine/inbox.ts";
 import { LEASE_WAIT_MS, refreshUnlessLive, withLease } from "./engine/lease.ts";
 import { lessonTopic, MAX_TOPIC_CHARS, newLessonRecord, recallWithin } from "./engine/lesson-start.ts";
 import { asLanguageModelV3 } from "./engine/model-step.ts";
-import { notSavedMessage, save, saveRetrying } from "./engine/persist.ts";
+import { save, saveRetrying } from "./engine/persist.ts";
 import { armVotes, kick } from "./engine/pump.ts";
 import { notePosted, postedOf } from "./engine/question-events.ts";
-import { readmitAfterRestart, readmitQueued, receiveQueued } from "./engine/queued.ts";
-import { receiveShared } from "./engine/receive.ts";
-import { createTakeovers, repairRecord, restartRecovery } from "./engine/recovery.ts";
+import { receive } from "./engine/receive.ts";
+import { createTakeovers, hasWorkLeft } from "./engine/recovery.ts";
 import { evictable, isIdle, newSessionState, type SessionState } from "./engine/session-state.ts";
 import { summarize } from "./engine/summary.ts";
 import { createTurnGate, type TurnGate } from "./engine/turn-gate.ts";
@@ -84,9 +80,9 @@ export interface TutorOptions {
 	 * Bounded to RECALL_MS; a failure or a late answer starts the lesson without it. Must not throw.
 	 */
 	recall?: (sessionId: string, learner: StartLessonOptions["learner"], topic: string) => Promise<string | undefined>;
-	/** On a shared store: a session lease's time to live, renewed every third of it while turns run (default 10 s). */
+	/** A session lease's time to live, renewed every third of it while turns run (default 10 s). */
 	leaseTtlMs?: number;
-	/** On a shared store: how long a process waits for another one to apply (or give up the lease over) the events it queued (default 20 s); they stay queued after that. */
+	/** How long a process waits for another one to apply (or give up the lease over) the events it queued (default 20 s); they stay queued after that. */
 	leaseWaitMs?: number;
 	/** Cost caps: every model request (turn step, hint, grading) is sent only when `reserve` grants it; its usage goes to `spent` (default: no caps). */
 	budget?: TurnBudget;
@@ -141,12 +137,6 @@ export function createTutor(options: TutorOptions): Tutor {
 		signal: abort.signal,
 	};
 	const states = new Map<string, SessionState>();
-	/**
-	 * Threads known to hold no lesson (a chat thread's every message asks): not read again for
-	 * 30 s. startLesson always reads the store. Per process: with several processes (later) a
-	 * lesson another one starts is seen here at most 30 s late.
-	 */
-	const absent = new LRUCache<string, true>({ max: 10_000, ttl: 30_000 });
 	const loading = new Map<string, Promise<SessionState | undefined>>();
 	let closed = false;
 
@@ -155,58 +145,37 @@ export function createTutor(options: TutorOptions): Tutor {
 		if (states.size <= maxInMemory) return;
 		for (const [id, state] of states) {
 			if (states.size <= maxInMemory) break;
-			if (state !== keep && evictable(state) && !restarts.holds(state)) states.delete(id);
+			if (state !== keep && evictable(state)) states.delete(id);
 		}
 	};
 
 	const takeovers = createTakeovers(rt, {
 		load: (sessionId) => load(sessionId),
 		kick: (state, lease) => kick(rt, state, lease),
+		running: (sessionId) => states.get(sessionId)?.pump !== undefined,
 	});
-	/** Recovery at start (engine/recovery.ts: one set of rules with the takeover under a lease). */
-	const restarts = restartRecovery(rt, {
-		newState(record) {
-			const state = newSessionState(record);
-			states.set(record.sessionId, state);
-			return state;
-		},
-		drop(state) {
-			if (states.get(state.record.sessionId) === state) states.delete(state.record.sessionId);
-		},
-		ready: () => !closed && rt.hub.size() > 0,
-		armVotes: (state) => armVotes(rt, state),
-		kick: (state) => kick(rt, state),
-	});
-
 	/** Recovery runs once someone listens: what it re-posts must reach a platform. */
 	const startReruns = () => {
 		if (closed || rt.hub.size() === 0) return;
 		takeovers.start();
-		restarts.start();
 	};
 
-	/** The live state of a session, loading (and repairing) it from the store once. */
+	/**
+	 * The live state of a session, loaded from the store once (a thread with no lesson asks the store every
+	 * time: the embedded store answers that from its index). What a last run left behind is put right by the
+	 * pump, under the lease (engine/recovery.ts).
+	 */
 	const load = (sessionId: string): Promise<SessionState | undefined> => {
 		const live = states.get(sessionId);
 		if (live) return Promise.resolve(live);
-		if (absent.has(sessionId)) return Promise.resolve(undefined);
 		let pending = loading.get(sessionId);
 		if (!pending) {
 			pending = (async () => {
 				const record = await rt.store.get(sessionId);
 				const raced = states.get(sessionId);
 				if (raced) return raced;
-				if (!record) {
-					// On a shared store another process may start it any moment: no negative cache there.
-					if (!rt.store.shared) absent.set(sessionId, true);
-					return undefined;
-				}
+				if (!record) return undefined;
 				const state = newSessionState(record);
-				// Shared stores repair under the lease only (recovery.ts): a turn open on disk may be running elsewhere.
-				if (!inboxOf(rt) && repairRecord(record).changed)
-					await save(rt, state).catch((error: unknown) => {
-						if (!isStoreConflict(error)) throw error;
-					});
 				states.set(sessionId, state);
 				armVotes(rt, state); // a vote open before a restart closes on its saved deadline
 				evictIdle(state);
@@ -236,15 +205,12 @@ export function createTutor(options: TutorOptions): Tutor {
 			if (!topic.ok) return { ok: false, code: "invalid-topic", message: t(lang, topic.key, topic.vars) };
 			// Before the existence check: no await may come between that check and claiming the thread.
 			const prior = await recallWithin(options.recall, opts, topic.text, logger);
-			absent.delete(opts.sessionId); // a start always asks the store
 			// states.has: another startLesson for this thread got there while the store was read.
 			if ((await load(opts.sessionId)) || states.has(opts.sessionId))
 				return { ok: false, code: "exists", message: t(lang, "engine.exists") };
 			const record = newLessonRecord(opts, topic.text, prior, rt.now().toISOString(), rt.newId());
 			const state = newSessionState(record);
 			states.set(opts.sessionId, state);
-			// The existence check above found none and noted it: it exists now.
-			absent.delete(opts.sessionId);
 			evictIdle(state);
 			try {
 				await saveRetrying(rt, state, rt.saveRetryMs);
@@ -254,15 +220,8 @@ export function createTutor(options: TutorOptions): Tutor {
 				if (isStoreConflict(error)) return { ok: false, code: "exists", message: t(lang, "engine.exists") };
 				return { ok: false, code: "store-unavailable", message: t(lang, "engine.startNotSaved") };
 			}
-			if (inboxOf(rt))
-				try {
-					// Shared stores: through the inbox, like every job (the holder runs it; here, as no one else knows the lesson yet).
-					await pushInbox(rt, state, { kind: "kick" });
-				} catch (error) {
-					logger.warn({ err: error, sessionId: opts.sessionId }, "queueing the first turn failed; it runs here");
-					state.queue.push({ type: "kick" });
-				}
-			else state.queue.push({ type: "kick" });
+			// The first turn runs here (no other process knows the lesson yet; one that holds its lease gets it in its inbox).
+			state.queue.push({ type: "kick" });
 			kick(rt, state);
 			return { ok: true };
 		},
@@ -278,30 +237,7 @@ export function createTutor(options: TutorOptions): Tutor {
 				return { ok: false, code: "store-unavailable", message: t(DEFAULT_LOCALE, "engine.notLoaded") };
 			}
 			if (!state) return { ok: false, code: "unknown-session", message: t(DEFAULT_LOCALE, "engine.noLesson") };
-			// Shared stores: into the session's inbox, for whichever process holds its lease.
-			if (inboxOf(rt)) return receiveShared(rt, state, event);
-			const typed = (event as { type?: unknown } | null)?.type === "message" ? "message" : "answer";
-			// The store is failing and the session is busy: its save would wait behind the turn's retries. Refuse it.
-			if (!rt.storeHealthy && state.pump !== undefined)
-				return { ok: false, code: "store-unavailable", message: notSavedMessage(state.record.language, typed) };
-			// Events a restart left queued in the record were acknowledged before it: they go first.
-			readmitQueued(rt, state);
-			// From here on everything is synchronous: two events cannot both claim one question.
-			const verdict = admit(state, event, rt.now().toISOString());
-			if (!verdict.ok) return verdict;
-			// Busy session (a turn runs, or events queued before this one are being saved), or a hint (it waits on
-			// a model call): the event rides a save of the record and is acknowledged once that save landed; the
-			// pump applies it after (engine/queued.ts). Never waits for model work.
-			const hint = verdict.job.type === "help" && verdict.job.kind === "hint";
-			if (state.pump !== undefined || state.storing > 0 || hint) return receiveQueued(rt, state, event, verdict);
-			claim(state, verdict.job);
-			// Idle session (the common case): applied and saved in one batch; resolves once that is on disk (or
-			// refused by the store), before any model work.
-			const delivered = new Promise<HandleResult>((done) => (verdict.job.delivered = done));
-			state.queue.push(verdict.job);
-			kick(rt, state);
-			const ack = verdict.ack;
-			return ack ? delivered.then((r) => (r.ok ? { ...r, vote: ack } : r)) : delivered;
+			return receive(rt, state, event);
 		},
 
 		async getSession(sessionId) {
@@ -328,7 +264,7 @@ export function createTutor(options: TutorOptions): Tutor {
 		},
 
 		async idle(sessionId) {
-			await restarts.posting();
+			await takeovers.settled();
 			if (sessionId !== undefined) {
 				const state = states.get(sessionId);
 				if (state) await waitIdle(state);
@@ -346,21 +282,13 @@ export function createTutor(options: TutorOptions): Tutor {
 			for (const sessionId of await rt.store.list()) {
 				const state = await load(sessionId);
 				if (!state || state.record.learner.id === who.id) continue;
-				if (inboxOf(rt)) {
-					// Shared stores: under the session's lease (a lesson running elsewhere finishes its turn first).
-					const rewrote = await withLease(rt, state, LEASE_WAIT_MS, async () => {
-						if (!anonymiseParticipant(state.record, who)) return false;
-						await save(rt, state);
-						return true;
-					});
-					if (rewrote) changed++;
-					continue;
-				}
-				// Between turns only: no await between the idle check and the edit.
-				for (let i = 0; i < 100 && !isIdle(state); i++) await waitIdle(state);
-				if (!isIdle(state) || !anonymiseParticipant(state.record, who)) continue;
-				await save(rt, state);
-				changed++;
+				// Under the session's lease (a turn running here or in another process finishes first).
+				const rewrote = await withLease(rt, state, LEASE_WAIT_MS, async () => {
+					if (!anonymiseParticipant(state.record, who)) return false;
+					await save(rt, state);
+					return true;
+				});
+				if (rewrote) changed++;
 			}
 			return changed;
 		},
@@ -368,36 +296,24 @@ export function createTutor(options: TutorOptions): Tutor {
 		async forgetLesson(sessionId) {
 			const state = states.get(sessionId) ?? (await load(sessionId).catch(() => undefined));
 			const deleted = await forgetSession(rt, sessionId, state, options.forgetWaitMs);
-			if (state) {
-				if (states.get(sessionId) === state) states.delete(sessionId);
-				restarts.forget(state);
-			}
+			if (state && states.get(sessionId) === state) states.delete(sessionId);
 			return deleted;
 		},
 
 		async resume() {
-			// Shared stores: every open session is offered to the watcher, which takes the ones whose lease is
-			// free and recovers them under it (recovery.ts); the ones another process holds are theirs.
-			if (inboxOf(rt)) {
-				takeovers.schedule(await rt.store.listOpen());
-				startReruns();
-				return 0;
+			// Every open session is offered to the watcher, which takes the ones whose lease is free and
+			// recovers them under it (recovery.ts) once someone listens; the ones another process holds are
+			// theirs. The count: sessions whose last run left work behind.
+			const open = await rt.store.listOpen();
+			let left = 0;
+			for (const sessionId of open) {
+				const record = (await load(sessionId))?.record;
+				if (record && (hasWorkLeft(record) || (record.queued?.length ?? 0) > 0)) left++;
 			}
-			let repaired = 0;
-			for (const sessionId of await rt.store.listOpen()) {
-				if (states.has(sessionId) || loading.has(sessionId)) continue;
-				const record = await rt.store.get(sessionId);
-				if (!record || record.ended || states.has(sessionId)) continue;
-				try {
-					if ((await restarts.scan(record))?.repaired) repaired++;
-				} catch (error) {
-					// Another process (sharing the store) repaired or ran it first: it is theirs to resume.
-					if (!isStoreConflict(error)) throw error;
-				}
-			}
-			readmitAfterRestart(rt, states.values());
+			takeovers.schedule(open);
 			startReruns();
-			return repaired;
+			if (!closed && rt.hub.size() > 0) await takeovers.settled();
+			return left;
 		},
 
 		async close() {
@@ -405,7 +321,7 @@ export function createTutor(options: TutorOptions): Tutor {
 			closed = true;
 			takeovers.stop();
 			rt.voteTimers.clearAll();
-			const all = Promise.all([restarts.posting(), ...[...states.values()].map(waitIdle)]);
+			const all = Promise.all([takeovers.settled(), ...[...states.values()].map(waitIdle)]);
 			const bounded = async (ms: number) => {
 				let timer: NodeJS.Timeout | undefined;
 				await Promise.race([all, new Promise<void>((done) => (timer = setTimeout(done, ms)))]);

@@ -1,8 +1,8 @@
 /**
- * A session's inbox on a shared store (Redis, PostgreSQL): the way events reach whichever
- * process holds the session's lease. Any process that receives a learner event checks it
- * against the stored session, appends it to the inbox (durable: the platform is answered at
- * once), and tries to take the lease. The holder pulls the entries in order, admits each
+ * A session's inbox (every store has one): the way events reach whichever process holds the
+ * session's lease when it is not this one (engine/receive.ts). The process that receives a learner
+ * event for a session another process holds checks it against the stored session, appends it to
+ * the inbox (durable: the platform is answered at once), and tries to take the lease. The holder pulls the entries in order, admits each
  * against its live record, and saves their effect together with the last sequence number it
  * applied (`record.inbox`), so an entry is applied once even when its holder dies before it
  * drops it. A holder applies what the inbox holds before it lets the lease go, and looks again
@@ -13,7 +13,6 @@
  */
 
 import type { LearnerEvent } from "../../core/contracts/events.ts";
-import type { SessionInbox } from "../store/types.ts";
 import { admit, claim } from "./admit.ts";
 import type { EngineContext } from "./context.ts";
 import type { SessionState } from "./session-state.ts";
@@ -50,11 +49,6 @@ export function parseInboxBody(text: string): InboxBody | undefined {
 	return undefined;
 }
 
-/** The store's inbox (only shared stores have one). */
-export function inboxOf(ctx: EngineContext): SessionInbox | undefined {
-	return ctx.store.shared ? ctx.store.inbox : undefined;
-}
-
 /**
  * Append an entry to the session's inbox (with `ifVersion`: only while the stored session is at that
  * version); remembers the highest sequence number this process appended. False: the session moved.
@@ -65,9 +59,7 @@ export async function pushInbox(
 	body: InboxBody,
 	ifVersion?: number,
 ): Promise<boolean> {
-	const inbox = inboxOf(ctx);
-	if (!inbox) throw new Error("this store has no inbox");
-	const seq = await inbox.push(state.record.sessionId, JSON.stringify(body), ifVersion);
+	const seq = await ctx.store.inbox.push(state.record.sessionId, JSON.stringify(body), ifVersion);
 	if (seq <= 0) return false;
 	state.pushed = Math.max(state.pushed ?? 0, seq);
 	return true;
@@ -82,10 +74,8 @@ export const inboxSeen = (state: SessionState): number => Math.max(state.record.
  * another process's event answered first, is dropped). Returns how many entries were read.
  */
 export async function pullInbox(ctx: EngineContext, state: SessionState): Promise<number> {
-	const inbox = inboxOf(ctx);
-	if (!inbox) return 0;
 	const sessionId = state.record.sessionId;
-	const entries = await inbox.read(sessionId, inboxSeen(state), PAGE);
+	const entries = await ctx.store.inbox.read(sessionId, inboxSeen(state), PAGE);
 	for (const entry of entries) {
 		state.inboxSeen = entry.seq;
 		const body = parseInboxBody(entry.body);
@@ -110,11 +100,14 @@ export async function pullInbox(ctx: EngineContext, state: SessionState): Promis
 
 /** Drop the entries the saved record says were applied (best effort: `record.inbox` already says they ran). */
 export async function dropApplied(ctx: EngineContext, state: SessionState): Promise<void> {
-	const inbox = inboxOf(ctx);
 	const upTo = state.record.inbox;
-	if (!inbox || upTo === undefined || state.stale) return;
-	await inbox
+	// Once per number: a round that applied no entry has nothing to drop (a crashed holder's are dropped by the first).
+	if (upTo === undefined || state.stale || upTo === state.dropped) return;
+	await ctx.store.inbox
 		.drop(state.record.sessionId, upTo)
+		.then(() => {
+			state.dropped = upTo;
+		})
 		.catch((error: unknown) =>
 			ctx.logger.debug({ err: error, sessionId: state.record.sessionId }, "dropping applied inbox entries failed"),
 		);

@@ -1,13 +1,11 @@
 /**
- * Session leases in the engine. On a shared store (Redis, PostgreSQL) a session's pump runs
- * only while this process holds the session's lease: taken when the pump starts (waiting,
- * bounded, while another process holds it), renewed while turns run (a long model call keeps
- * it), released when the pump stops. Every save under the lease carries its fencing number,
- * so a process that lost the lease (paused, partitioned) is refused by the store. Taking the
- * lease re-reads the record when its stored version moved: no copy in memory is trusted
- * across lease boundaries. The embedded store (SQLite, memory) grants leases too (in memory), but its
- * pump does not take them yet: there the pump alone serializes the session, and refresh() finds the
- * version it holds in memory unchanged.
+ * Session leases in the engine, on every store (the embedded one grants them in memory). A
+ * session's pump runs only while this process holds the session's lease: taken when the pump
+ * starts (or by handle() for an idle session, engine/receive.ts), renewed while turns run (a long
+ * model call keeps it), released when the pump stops. Every save under the lease carries its
+ * fencing number, so a process that lost the lease (paused, partitioned) is refused by the store.
+ * Taking the lease re-reads the record when its stored version moved: no copy in memory is trusted
+ * across lease boundaries.
  */
 
 import type { SessionLease } from "../store/types.ts";
@@ -19,6 +17,22 @@ import type { SessionState } from "./session-state.ts";
 export const LEASE_TTL_MS = 10_000;
 /** How much earlier than the store this process stops trusting its lease (clocks, the renewal's round trip). */
 const LIVE_MARGIN = 0.2;
+
+/** Take the session's lease once (no waiting): saves carry its fence from here on, trusted for most of its TTL. */
+export async function tryLease(ctx: EngineContext, state: SessionState): Promise<SessionLease | undefined> {
+	const ttl = ctx.leaseTtlMs ?? LEASE_TTL_MS;
+	const asked = performance.now();
+	const lease = await ctx.store.acquire(state.record.sessionId, ttl);
+	if (lease) {
+		state.fence = lease.fence;
+		state.liveUntil = asked + ttl * (1 - LIVE_MARGIN);
+	}
+	return lease;
+}
+
+/** True while this process holds the session's lease for sure (a pump of its own runs under it). */
+export const holdsLease = (state: SessionState): boolean =>
+	state.fence !== undefined && !state.stale && performance.now() < (state.liveUntil ?? 0);
 
 /** True while this process holds the session's lease for sure and its copy is the one the store has. */
 export function isLive(state: SessionState): boolean {
@@ -47,6 +61,13 @@ export async function refresh(
 	restoreRecord(state.record, fresh);
 	state.stale = false;
 	state.dirty = false;
+	// Events queued in the record are as the store has them (another holder may have applied them): admitted
+	// again from there (engine/queued.ts), not from this process's queue.
+	if (fresh.queued) state.record.queued = fresh.queued;
+	else delete state.record.queued;
+	const local = state.queue.filter((job) => job.queued === undefined);
+	state.queue.splice(0, state.queue.length, ...local);
+	state.inherited = (fresh.queued?.length ?? 0) > 0;
 	ctx.logger.debug({ sessionId: id, version: fresh.version }, "session re-read: another process saved it");
 	return true;
 }
@@ -111,13 +132,15 @@ const workLeft = (state: SessionState): boolean =>
 /**
  * Run `work` under `lease` (taken by takeLease): the fence goes on every save, the lease is renewed
  * every third of its TTL while the work runs, and it is given back at the end (marked as leaving work
- * when the turn was cut off, so another process takes the session at once).
+ * when the turn was cut off, so another process takes the session at once). `fresh`: the record was
+ * re-read under this lease already (handle() took it).
  */
 export async function underLease<T>(
 	ctx: EngineContext,
 	state: SessionState,
 	held: SessionLease,
 	work: () => Promise<T>,
+	fresh = false,
 ): Promise<T> {
 	const sessionId = state.record.sessionId;
 	const ttl = ctx.leaseTtlMs ?? LEASE_TTL_MS;
@@ -142,7 +165,7 @@ export async function underLease<T>(
 		Math.max(10, Math.floor(ttl / 3)),
 	);
 	try {
-		await refresh(ctx, state);
+		if (!fresh) await refresh(ctx, state);
 		state.live = true;
 		return await work();
 	} finally {

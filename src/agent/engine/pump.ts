@@ -14,12 +14,12 @@ import type { SessionLease } from "../store/types.ts";
 import type { EngineContext } from "./context.ts";
 import { gradePending, queueGrading } from "./grade-pending.ts";
 import { answerHeld, holdOpen, unheldPending } from "./held-open.ts";
-import { dropApplied, inboxOf, inboxSeen, pullInbox, pushInbox, rewindInbox } from "./inbox.ts";
-import { refresh, takeLease, underLease } from "./lease.ts";
+import { dropApplied, inboxSeen, pullInbox, pushInbox, rewindInbox } from "./inbox.ts";
+import { refresh, takeLease, tryLease, underLease } from "./lease.ts";
 import { endLesson } from "./lesson-end.ts";
 import { notSavedMessage, restoreRecord, saveDelayedMessage, saveRetrying, snapshotRecord } from "./persist.ts";
 import { storePictures } from "./pictures.ts";
-import { dropQueued } from "./queued.ts";
+import { dropQueued, readmitQueued } from "./queued.ts";
 import { recoverUnderLease } from "./recovery.ts";
 import type { Job, SessionState } from "./session-state.ts";
 import { type Applied, applyAnswer, applyHelp } from "./struggle.ts";
@@ -93,16 +93,7 @@ function answered(ctx: EngineContext, state: SessionState, applied: Applied): Ap
 export function armVotes(ctx: EngineContext, state: SessionState): void {
 	armVoteTimers(ctx, state, (toolCallId) => {
 		if (ctx.signal.aborted) return;
-		if (inboxOf(ctx)) {
-			// Shared stores: the tally goes to the lease holder (a closed vote ignores a second one).
-			pushInbox(ctx, state, { kind: "tally", toolCallId }).then(
-				() => kick(ctx, state),
-				(error: unknown) =>
-					ctx.logger.warn({ err: error, sessionId: state.record.sessionId }, "queueing a vote's tally failed"),
-			);
-			return;
-		}
-		state.claims.set(toolCallId, "answered"); // the vote is closing: later clicks are refused
+		// Queued here; a pump that cannot take the lease hands it to the holder's inbox (a closed vote ignores a second one).
 		state.queue.push({ type: "tally", toolCallId });
 		kick(ctx, state);
 	});
@@ -135,9 +126,9 @@ async function deliver(ctx: EngineContext, state: SessionState, jobs: Job[]): Pr
 			break;
 		} catch (error) {
 			restoreRecord(record, batch.before);
-			if (inboxOf(ctx) && isStoreConflict(error)) {
-				// Shared store: another process holds the session now (this lease was lost). It applies these
-				// events from the inbox; nothing is refused and nothing is said here.
+			if (isStoreConflict(error) && (error as { code?: unknown }).code === "store-fenced") {
+				// Another process (or a later pump here) holds the session now: this lease was lost. It applies
+				// these events from the inbox and the record; nothing is refused and nothing is said here.
 				ctx.logger.warn(
 					{ err: error, sessionId: record.sessionId },
 					"the lease was lost; the new holder applies the events",
@@ -208,7 +199,7 @@ async function applyBatch(ctx: EngineContext, state: SessionState, jobs: Job[]) 
 	}
 	// Queued jobs not applied (the lesson ended before them) are dropped with this save.
 	if (dropQueued(record, end ? jobs.filter((j) => j !== end) : jobs)) changed = true;
-	// Inbox entries taken into this batch (shared stores) are marked applied in the same save.
+	// Inbox entries taken into this batch are marked applied in the same save.
 	const seen = inboxSeen(state);
 	if (seen > (record.inbox ?? 0)) {
 		record.inbox = seen;
@@ -262,27 +253,33 @@ async function gated<T>(ctx: EngineContext, work: () => Promise<T>): Promise<T> 
 	}
 }
 
-async function pump(ctx: EngineContext, state: SessionState, held?: SessionLease): Promise<void> {
-	// A single-process store needs no lease: the pump itself serializes the session's turns.
-	// Its waiters hear the verdict once a batch is saved: only the turns wait for the gate.
-	if (!inboxOf(ctx)) return drain(ctx, state, true);
+async function pump(ctx: EngineContext, state: SessionState, taken?: SessionLease): Promise<void> {
 	const sessionId = state.record.sessionId;
-	// Each round takes the lease, applies the inbox, gives it back, and looks again: an entry appended
-	// while this process held the lease (its sender could not take it) is run here, not stranded.
+	// Each round takes the lease, applies the queue and the inbox, gives it back, and looks again: an entry
+	// appended while this process held the lease (its sender could not take it) is run here, not stranded.
 	for (let round = 0; round < 100 && !ctx.signal.aborted; round++) {
 		try {
-			const lease = round === 0 && held ? held : await takeLease(ctx, state);
-			if (!lease) return; // another process holds it and applies the inbox
-			// The lease is taken first and renewed while the gate holds the work (the session stays here).
-			await underLease(ctx, state, lease, () =>
-				gated(ctx, async () => {
-					await recoverUnderLease(ctx, state);
-					await drain(ctx, state, false);
+			// Taken by handle() or by one try here: the record was re-read under it already.
+			const handed = round === 0 ? taken : undefined;
+			const fresh = handed ? undefined : await enter(ctx, state);
+			const lease = handed ?? fresh ?? (await takeLease(ctx, state));
+			if (!lease) return await handOver(ctx, state); // another process holds it and applies the inbox
+			// Deliveries are not held back by the turn gate (their senders wait for the verdict): turns and gradings are.
+			await underLease(
+				ctx,
+				state,
+				lease,
+				async () => {
+					readmitQueued(ctx, state);
+					await gated(ctx, () => recoverUnderLease(ctx, state));
+					await drain(ctx, state);
 					// Applied entries go before the lease does (a crashed holder may have left some applied, not dropped).
 					await dropApplied(ctx, state);
-				}),
+				},
+				fresh !== undefined,
 			);
-			const waiting = await inboxOf(ctx)?.count(sessionId, inboxSeen(state) + 1);
+			if (state.queue.length > 0 && !state.stale) continue;
+			const waiting = await ctx.store.inbox.count(sessionId, inboxSeen(state) + 1);
 			if (!waiting) return;
 		} catch (error) {
 			// The store failed: the entries stay in the inbox; the session is due for whoever can take it.
@@ -293,14 +290,68 @@ async function pump(ctx: EngineContext, state: SessionState, held?: SessionLease
 	}
 }
 
-/** Deliver the queue (and the inbox) in batches, each followed by its turn; `gateTurns`: each turn and grading passes the gate. */
-async function drain(ctx: EngineContext, state: SessionState, gateTurns: boolean): Promise<void> {
-	const turnGate = <T>(work: () => Promise<T>): Promise<T> => (gateTurns ? gated(ctx, work) : work());
+/**
+ * One try at the session's lease, during which handle() waits (engine/receive.ts): an event that comes
+ * while this pump takes the lease is admitted under it, after what the pump has queued.
+ */
+async function enter(ctx: EngineContext, state: SessionState): Promise<SessionLease | undefined> {
+	// handle() is taking it: the lease it takes is this round's.
+	for (let i = 0; i < 100 && state.entering; i++) await state.entering;
+	if (state.held) {
+		const held = state.held;
+		state.held = undefined;
+		return held;
+	}
+	let entered!: () => void;
+	state.entering = new Promise<void>((done) => (entered = done));
+	try {
+		// The fence now, and the stored record: an event admitted from here on is checked against it and rides this lease's saves.
+		const lease = await tryLease(ctx, state);
+		if (!lease) return undefined;
+		try {
+			await refresh(ctx, state);
+		} catch (error) {
+			state.fence = undefined;
+			await lease.release(true);
+			throw error;
+		}
+		return lease;
+	} finally {
+		state.entering = undefined;
+		entered();
+	}
+}
+
+/**
+ * The lease is another process's: jobs queued here that nobody waits for (a vote's tally, a first turn)
+ * go to its inbox; events queued in the record are there for it already (it admits them again).
+ */
+async function handOver(ctx: EngineContext, state: SessionState): Promise<void> {
+	for (const job of state.queue.splice(0)) {
+		if (job.queued !== undefined) continue;
+		if (job.type === "kick" || job.type === "tally") {
+			const body =
+				job.type === "kick" ? { kind: "kick" as const } : { kind: "tally" as const, toolCallId: job.toolCallId };
+			await pushInbox(ctx, state, body).catch((error: unknown) =>
+				ctx.logger.warn(
+					{ err: error, sessionId: state.record.sessionId },
+					"handing a job to the session's holder failed",
+				),
+			);
+		} else job.delivered?.(notSaved(state)(job));
+	}
+	state.claims.clear();
+	state.ending = false;
+}
+
+/** Deliver the queue (and the inbox) in batches, each followed by its turn; each turn and grading passes the gate. */
+async function drain(ctx: EngineContext, state: SessionState): Promise<void> {
+	const turnGate = <T>(work: () => Promise<T>): Promise<T> => gated(ctx, work);
 	const sessionId = state.record.sessionId;
 	for (let round = 0; round < 100_000; round++) {
-		// Shared stores: what other processes (and this one) appended to the inbox, in order.
-		if (inboxOf(ctx) && !ctx.signal.aborted && !state.stale) await pullInbox(ctx, state);
-		if (state.queue.length === 0 || (state.stale && inboxOf(ctx))) break;
+		// What other processes appended to the inbox, in order (after this process's own queue).
+		if (!ctx.signal.aborted && !state.stale) await pullInbox(ctx, state);
+		if (state.queue.length === 0 || state.stale) break;
 		const jobs = state.queue.splice(0);
 		let turn = false;
 		try {
@@ -352,12 +403,13 @@ async function drain(ctx: EngineContext, state: SessionState, gateTurns: boolean
 /** Start the session's pump unless it is running; `held`: a lease of the session already taken (its first round uses it). */
 export function kick(ctx: EngineContext, state: SessionState, held?: SessionLease): void {
 	if (state.pump) {
-		void held?.release();
+		// The running pump takes the lease itself; this one goes back, the session still due for whoever can run it.
+		void held?.release(true);
 		return;
 	}
 	state.pump = pump(ctx, state, held).finally(() => {
 		state.pump = undefined;
-		// Shared stores keep no job outside the lease: what was left is in the inbox for the next holder.
-		if (state.queue.length > 0 && !ctx.signal.aborted && !inboxOf(ctx)) kick(ctx, state);
+		// Jobs queued as the last round ended (a vote's timer): another round takes them.
+		if (state.queue.length > 0 && !ctx.signal.aborted && !state.stale) kick(ctx, state);
 	});
 }

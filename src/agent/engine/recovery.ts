@@ -1,9 +1,9 @@
 /**
  * Recovery: what a session's last run left behind (a kill, a crash, a holder that paused past its
- * lease) is put right with one set of rules, whoever finds it: this process at its start
- * (`restartRecovery`, the embedded store) or the process that takes the session's lease
- * (`recoverUnderLease`, a restart or a takeover on a shared store; `createTakeovers` watches for
- * such sessions). The rules:
+ * lease) is put right with one set of rules, on every store, by the process that takes the
+ * session's lease next (`recoverUnderLease`, at the start of every lease round). At this process's
+ * start resume() hands every open session to the watcher (`createTakeovers`), which also finds the
+ * sessions other processes left behind. The rules:
  * - repair: calls that can never complete get an "interrupted" error result (the replay invariant:
  *   every call has a result); quizzes and asks stay pending and answerable; the open turn is closed;
  * - a turn cut off with no question open is re-run, at most MAX_RERUNS times in a row (a turn that
@@ -19,11 +19,11 @@ import type { TutorEvent } from "../../core/contracts/events.ts";
 import { DEFAULT_LOCALE, t } from "../../i18n/index.ts";
 import type { SessionLease, SessionRecord } from "../store/types.ts";
 import type { EngineContext } from "./context.ts";
-import { LEASE_TTL_MS, POSTED_WAIT_MS } from "./lease.ts";
-import { save, saveUntilStored } from "./persist.ts";
+import { LEASE_TTL_MS } from "./lease.ts";
+import { saveUntilStored } from "./persist.ts";
 import { type QuestionEvent, replayEvents } from "./question-events.ts";
 import { erroredPart, replaceToolPart } from "./record-edit.ts";
-import { isIdle, type SessionState } from "./session-state.ts";
+import type { SessionState } from "./session-state.ts";
 import { LEARNER_TOOLS, pendingLearnerCalls, toolNameOf, toolParts } from "./transcript.ts";
 
 // ---- Repair ----
@@ -127,7 +127,13 @@ function offered(state: SessionState): void {
 	state.dirty = true;
 }
 
-// ---- Under the lease (a restart or a takeover on a shared store) ----
+// ---- Under the lease (a restart or a takeover) ----
+
+/** True when the record's last holder left work behind: a cut-off turn, questions perhaps never posted, a grading. */
+export function hasWorkLeft(record: SessionRecord): boolean {
+	if (record.ended) return false;
+	return record.turnOpen === true || (record.unpublished?.length ?? 0) > 0 || (record.grading?.length ?? 0) > 0;
+}
 
 /**
  * Repair and save, re-post (bounded: reofferQuestions), and queue a kick that re-runs the turn
@@ -135,9 +141,8 @@ function offered(state: SessionState): void {
  */
 export async function recoverUnderLease(ctx: EngineContext, state: SessionState): Promise<void> {
 	const record = state.record;
-	if (record.ended) return;
+	if (!hasWorkLeft(record)) return;
 	const unpublished = record.unpublished ?? [];
-	if (!record.turnOpen && unpublished.length === 0 && (record.grading?.length ?? 0) === 0) return;
 	const repair = repairRecord(record);
 	const offer = reofferQuestions(record, replayEvents(record, unpublished));
 	const next = afterCutOff(record, repair.cutOff);
@@ -163,133 +168,7 @@ export async function recoverUnderLease(ctx: EngineContext, state: SessionState)
 	);
 }
 
-// ---- At the start of this process (the embedded store) ----
-
-/** The restart recovery of one process: sessions found at start are recovered once someone listens. */
-export interface RestartRecovery {
-	/** Look at a stored record at start: repaired (and saved) now; the rest waits for a listener. The state when kept. */
-	scan(record: SessionRecord): Promise<{ state: SessionState; repaired: boolean } | undefined>;
-	/** Run what waits (re-posts, re-runs, notices, gradings) once someone listens. */
-	start(): void;
-	/** A forgotten lesson: nothing of it re-runs, re-grades or re-posts. */
-	forget(state: SessionState): void;
-	/** True while a re-run waits for this state (it must stay in memory). */
-	holds(state: SessionState): boolean;
-	/** Re-posts under way (idle() and close() wait for them). */
-	posting(): Promise<unknown>;
-}
-
-/** What restartRecovery needs from the tutor. */
-export interface RestartDeps {
-	newState(record: SessionRecord): SessionState;
-	/** Drop a state scan() made (another process got the session first). */
-	drop(state: SessionState): void;
-	/** Whether anyone listens now and the tutor is not closing. */
-	ready(): boolean;
-	/** The session's pending votes' timers (a vote open before the restart closes on its saved deadline). */
-	armVotes(state: SessionState): void;
-	/** Start the session's pump. */
-	kick(state: SessionState): void;
-}
-
-/** The restart recovery on an embedded store (one process: no lease is needed to repair at start). */
-export function restartRecovery(ctx: EngineContext, deps: RestartDeps): RestartRecovery {
-	const reruns = new Set<SessionState>();
-	const regrades = new Set<SessionState>();
-	const replays = new Map<SessionState, QuestionEvent[]>();
-	const notices = new Set<SessionState>();
-	const reposting = new Set<Promise<void>>();
-
-	const repost = async (state: SessionState, events: QuestionEvent[]) => {
-		const record = state.record;
-		const offer = reofferQuestions(record, events);
-		// The count of offers first: a process these posts kill leaves it for the next start.
-		await save(ctx, state);
-		for (const event of offer.events) await ctx.hub.emit(event);
-		if (offer.gaveUp) await ctx.hub.emit(cutOffNotice(record));
-		if (offer.events.length === 0) return;
-		// Cleared on disk once the platforms have them (or POSTED_WAIT_MS passed), not while they post.
-		await ctx.hub.settled(record.sessionId, POSTED_WAIT_MS);
-		offered(state);
-		await save(ctx, state);
-	};
-
-	return {
-		async scan(record) {
-			if (record.ended) return undefined;
-			const repair = repairRecord(record);
-			// Questions saved before the crash but perhaps never posted: offered again (adapters skip posted ones).
-			const replay = replayEvents(record, record.unpublished ?? []);
-			// A grading cut off while another question is open: no turn re-runs it, so it runs on its own.
-			const regrade =
-				(record.grading?.length ?? 0) > 0 && !repair.cutOff && pendingLearnerCalls(record.messages).length > 0;
-			if (!repair.changed && replay.length === 0 && !regrade && !record.votes && !record.queued) return undefined;
-			const next = afterCutOff(record, repair.cutOff);
-			// Still cut off on disk until the re-run starts (a process that never has a listener leaves it for the next start).
-			if (next === "rerun") record.turnOpen = true;
-			const state = deps.newState(record);
-			if (repair.changed)
-				try {
-					await save(ctx, state);
-				} catch (error) {
-					deps.drop(state);
-					throw error;
-				}
-			if (next === "rerun") reruns.add(state);
-			if (next === "notice") notices.add(state);
-			if (regrade) regrades.add(state);
-			if (replay.length > 0) replays.set(state, replay);
-			deps.armVotes(state);
-			ctx.logger.info(
-				{ sessionId: record.sessionId, rerun: next === "rerun", regrade, replayed: replay.length },
-				"session repaired after a restart",
-			);
-			return { state, repaired: repair.changed };
-		},
-		start() {
-			if (!deps.ready()) return;
-			for (const [state, events] of replays) {
-				replays.delete(state);
-				const job = repost(state, events).catch((error: unknown) =>
-					ctx.logger.warn(
-						{ err: error, sessionId: state.record.sessionId },
-						"re-posting questions after a restart failed",
-					),
-				);
-				reposting.add(job);
-				void job.finally(() => reposting.delete(job));
-			}
-			for (const state of reruns) {
-				// Skip it when a learner event got there first (its turn already ran, or runs now).
-				if (!state.record.turnOpen || !isIdle(state) || state.record.ended) continue;
-				state.record.reruns = (state.record.reruns ?? 0) + 1;
-				state.queue.push({ type: "kick" });
-				deps.kick(state);
-			}
-			reruns.clear();
-			// Not when a learner's event got there first (the lesson moves on without it).
-			for (const state of notices)
-				if (isIdle(state) && !state.record.ended) void ctx.hub.emit(cutOffNotice(state.record));
-			notices.clear();
-			for (const state of regrades) {
-				if (!state.record.grading || !isIdle(state) || state.record.ended) continue;
-				state.queue.push({ type: "kick" });
-				deps.kick(state);
-			}
-			regrades.clear();
-		},
-		forget(state) {
-			reruns.delete(state);
-			regrades.delete(state);
-			replays.delete(state);
-			notices.delete(state);
-		},
-		holds: (state) => reruns.has(state),
-		posting: () => Promise.all(reposting),
-	};
-}
-
-// ---- Sessions nobody runs any more (shared stores) ----
+// ---- Sessions nobody runs any more ----
 
 /** How often a process looks for due sessions. */
 export const WATCH_MS = 2_000;
@@ -305,6 +184,8 @@ export interface TakeoverDeps {
 	load(sessionId: string): Promise<SessionState | undefined>;
 	/** Start the session's pump with the lease just taken (its first round uses it). */
 	kick(state: SessionState, lease: SessionLease): void;
+	/** True while a pump of this process runs the session. */
+	running(sessionId: string): boolean;
 }
 
 /** The watcher of due sessions (every store lists them: the embedded one's inbox is in this process). */
@@ -314,6 +195,8 @@ export interface Takeovers {
 	/** Start polling (once someone listens: re-posted questions must reach a platform). */
 	start(): void;
 	stop(): void;
+	/** Resolves once the look under way (if any) has handed what it took to their pumps. */
+	settled(): Promise<void>;
 }
 
 /**
@@ -326,9 +209,10 @@ export interface Takeovers {
 export function createTakeovers(ctx: EngineContext, deps: TakeoverDeps, everyMs = WATCH_MS): Takeovers {
 	const scheduled = new Set<string>();
 	let timer: NodeJS.Timeout | undefined;
-	let sweeping = false;
 
 	const take = async (sessionId: string): Promise<void> => {
+		// A pump of this process runs it (a turn past its lease: paused, cut off from the store): another process takes it.
+		if (deps.running(sessionId)) return;
 		// The lease first (cheap): a session another process holds is theirs, and is not even read here.
 		const lease = await ctx.store.acquire(sessionId, ctx.leaseTtlMs ?? LEASE_TTL_MS);
 		if (!lease) return;
@@ -359,23 +243,39 @@ export function createTakeovers(ctx: EngineContext, deps: TakeoverDeps, everyMs 
 		await Promise.all(Array.from({ length: Math.min(TAKE_AT_ONCE, ids.length) }, worker));
 	};
 
-	const sweep = async (): Promise<void> => {
-		if (sweeping || ctx.signal.aborted) return;
-		sweeping = true;
-		try {
-			for (let page = 0; page < DUE_PAGES && !ctx.signal.aborted; page++) {
-				const due = await ctx.store.inbox.due(DUE_PAGE);
-				const ids = [...new Set([...scheduled, ...due])];
-				scheduled.clear();
-				await takeAll(ids);
-				// A full page: more may be due (a process with hundreds of lessons died); the ones taken are not due now.
-				if (due.length < DUE_PAGE) break;
-			}
-		} catch (error) {
-			ctx.logger.warn({ err: error }, "looking for sessions left by other processes failed");
-		} finally {
-			sweeping = false;
+	let sweeping: Promise<void> | undefined;
+	/** Another look is wanted once this one ends (sessions scheduled while it ran). */
+	let again = false;
+	const look = async (): Promise<void> => {
+		for (let page = 0; page < DUE_PAGES && !ctx.signal.aborted; page++) {
+			const due = await ctx.store.inbox.due(DUE_PAGE);
+			const ids = [...new Set([...scheduled, ...due])];
+			scheduled.clear();
+			await takeAll(ids);
+			// A full page: more may be due (a process with hundreds of lessons died); the ones taken are not due now.
+			if (due.length < DUE_PAGE) break;
 		}
+	};
+	const sweep = (): Promise<void> => {
+		if (ctx.signal.aborted) return Promise.resolve();
+		if (sweeping) {
+			again = true;
+			return sweeping;
+		}
+		sweeping = (async () => {
+			for (let i = 0; i < 10; i++) {
+				again = false;
+				try {
+					await look();
+				} catch (error) {
+					ctx.logger.warn({ err: error }, "looking for sessions left behind failed");
+				}
+				if (!again || scheduled.size === 0) break;
+			}
+		})().finally(() => {
+			sweeping = undefined;
+		});
+		return sweeping;
 	};
 
 	return {
@@ -383,6 +283,7 @@ export function createTakeovers(ctx: EngineContext, deps: TakeoverDeps, everyMs 
 			for (const id of sessionIds) scheduled.add(id);
 			if (timer) void sweep();
 		},
+		settled: () => sweeping ?? Promise.resolve(),
 		start() {
 			if (timer) return;
 			// Jittered, so processes started together do not poll in step.

@@ -8,7 +8,7 @@ import type { AnswerResult, HandleResult, Participant } from "../../core/contrac
 import type { LearnerImage } from "../../core/learner-images.ts";
 import type { HelpKind } from "../../core/struggle.ts";
 import type { Ballot } from "../../core/votes.ts";
-import type { EndReason, SessionRecord } from "../store/types.ts";
+import type { EndReason, SessionLease, SessionRecord } from "../store/types.ts";
 
 /** What a job asks the pump to do. */
 type JobWork =
@@ -33,7 +33,7 @@ export type Job = JobWork & {
 	 * refused it (nothing was recorded). handle() waits for it when the pump was idle.
 	 */
 	delivered?: (outcome: HandleResult) => void;
-	/** The id of the job's entry in `record.queued` (the embedded store's inbox): the save that applies it drops it. */
+	/** The id of the job's entry in `record.queued` (an event received while the session was busy here): the save that applies it drops it. */
 	queued?: string;
 };
 
@@ -58,29 +58,35 @@ export interface SessionState {
 	dirty: boolean;
 	/** Saves queued or running: a state with unsaved changes is never evicted (a reload would read stale data). */
 	unsaved: number;
-	/** The fencing number of the session's lease while this process holds it (shared stores); saves carry it. */
+	/** The fencing number of the session's lease while this process holds it; saves carry it. */
 	fence?: number;
+	/** A lease handle() took for an idle session: the pump's first round runs under it (engine/receive.ts). */
+	held?: SessionLease;
+	/** handle() is taking the session's lease: another event in this process waits for it, then is admitted here. */
+	entering?: Promise<void>;
 	/** The store refused a save as stale, or the lease was lost: re-read before anything else is recorded. */
 	stale: boolean;
 	/**
-	 * Shared stores: this process holds the session's lease and has re-read the record under it, so the copy
-	 * here is the live one (false again when the lease is given back or lost). Trusted only until `liveUntil`.
+	 * This process holds the session's lease and has re-read the record under it, so the copy here is the
+	 * live one (false again when the lease is given back or lost). Trusted only until `liveUntil`.
 	 */
 	live?: boolean;
 	/**
-	 * Shared stores: until when (performance.now()) the lease is surely still this process's: its last
+	 * Until when (performance.now()) the lease is surely still this process's: its last
 	 * confirmed grant or renewal plus the TTL, less a margin. A process paused past it (SIGSTOP, a long GC)
 	 * wakes with `live` still set and must not trust its copy before a renewal says the lease is still its own.
 	 */
 	liveUntil?: number;
-	/** Embedded store: events written into `record.queued` whose save has not landed yet (later events queue behind them). */
+	/** Events written into `record.queued` under this process's lease whose save has not landed yet (later events queue behind them). */
 	storing: number;
-	/** Embedded store: the record came with `record.queued` entries (a restart): admitted again once (engine/queued.ts). */
+	/** The record came with `record.queued` entries an earlier holder left (a restart, a takeover): admitted again once (engine/queued.ts). */
 	inherited: boolean;
-	/** Shared stores: the highest inbox sequence number this process appended (it waits, bounded, until that one is applied). */
+	/** The highest inbox sequence number this process appended (it waits, bounded, until that one is applied). */
 	pushed?: number;
-	/** Shared stores: the highest inbox sequence number taken into `queue` (applied once a save carries it in `record.inbox`). */
+	/** The highest inbox sequence number taken into `queue` (applied once a save carries it in `record.inbox`). */
 	inboxSeen?: number;
+	/** The `record.inbox` number up to which this process dropped the applied entries. */
+	dropped?: number;
 }
 
 /** A fresh in-memory state for a record. */
@@ -103,7 +109,7 @@ export function newSessionState(record: SessionRecord): SessionState {
 
 /** True when nothing runs or waits for this session. */
 export function isIdle(state: SessionState): boolean {
-	return state.pump === undefined && state.queue.length === 0;
+	return state.pump === undefined && state.queue.length === 0 && state.entering === undefined;
 }
 
 /** True when the state can be dropped from memory: idle, nothing claimed, everything saved. */

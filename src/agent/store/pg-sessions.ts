@@ -277,7 +277,6 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 	}
 
 	return {
-		shared: true,
 		inbox,
 		get: (sessionId) =>
 			op(`reading session ${sessionId}`, async () => {

@@ -216,7 +216,6 @@ export function createRedisSessionStore(url: string, options: RedisSessionStoreO
 	};
 
 	return {
-		shared: true,
 		inbox,
 		get: (sessionId) =>
 			op(`reading session ${sessionId}`, async (c) => {
@@ -315,7 +314,11 @@ export function createRedisSessionStore(url: string, options: RedisSessionStoreO
 				return c.sMembers(open);
 			}),
 		async close() {
-			if (client.isOpen) await client.quit().catch(() => client.destroy());
+			// A client whose server went away is closed already: destroy() throws then, and there is nothing left to close.
+			if (client.isOpen)
+				await client.quit().catch(() => {
+					if (client.isOpen) client.destroy();
+				});
 		},
 	};
 }

@@ -27,7 +27,7 @@ import {
 import { createPgSessionStore } from "./pg-sessions.ts";
 import { createRedisSessionStore } from "./redis-sessions.ts";
 import { lockSqliteFile } from "./sqlite-lock.ts";
-import type { SessionRecord, SessionStore } from "./types.ts";
+import type { SaveOptions, SessionRecord, SessionStore } from "./types.ts";
 
 /** Longest a single store operation may take before it counts as failed (default of sessionStoreOnKeyv). */
 export const STORE_OP_TIMEOUT_MS = 10_000;
@@ -132,43 +132,57 @@ export function sessionStoreOnKeyv(raw: Keyv, options: { opTimeoutMs?: number } 
 	// Leases and inboxes in this process, the inboxes durable through their own keys (embedded-inbox.ts).
 	const coordination = embeddedCoordination({ ...keyv, version, perSession });
 
+	/** Ids whose first save is under way (get() looks for them on disk before the index has them). */
+	const writing = new Set<string>();
+	const saveRecord = async (record: SessionRecord, saveOptions: SaveOptions): Promise<void> => {
+		const id = record.sessionId;
+		const isOpen = record.ended === undefined;
+		await perSession(id, async () => {
+			if (saveOptions.fence !== undefined && saveOptions.fence < coordination.fenceOf(id))
+				throw new StoreConflictError("store-fenced", `session ${id}: the lease was granted again after this writer's`);
+			const stored = versions.has(id) ? versions.get(id) : (await readRecord(id))?.version;
+			const expected = record.version ?? 0;
+			if ((stored ?? 0) !== expected)
+				throw new StoreConflictError(
+					"store-conflict",
+					`session ${id} was saved by another writer (stored version ${stored}, this copy ${expected})`,
+				);
+			const next = expected + 1;
+			await keyv.set(recordKey(id), { ...record, version: next });
+			record.version = next;
+			versions.set(id, next);
+		});
+		await serial(async () => {
+			const ids = await loadIndex();
+			if (!ids.has(id)) {
+				ids.add(id);
+				await keyv.set(INDEX_KEY, [...ids]);
+			}
+			const opened = await loadOpen();
+			if (opened.has(id) === isOpen) return;
+			if (isOpen) opened.add(id);
+			else opened.delete(id);
+			await keyv.set(OPEN_KEY, [...opened]);
+		});
+	};
+
 	return {
-		shared: false,
 		inbox: coordination.inbox,
-		get: readRecord,
+		async get(sessionId) {
+			// This process is the store's only writer: an id its index lacks is not stored (no disk read for a
+			// chat thread that holds no lesson). A first save under way is looked for on disk.
+			const ids = index ?? (await serial(loadIndex));
+			if (!ids.has(sessionId) && !writing.has(sessionId)) return undefined;
+			return readRecord(sessionId);
+		},
 		async set(record, saveOptions = {}) {
 			const id = record.sessionId;
-			const isOpen = record.ended === undefined;
-			await perSession(id, async () => {
-				if (saveOptions.fence !== undefined && saveOptions.fence < coordination.fenceOf(id))
-					throw new StoreConflictError(
-						"store-fenced",
-						`session ${id}: the lease was granted again after this writer's`,
-					);
-				const stored = versions.has(id) ? versions.get(id) : (await readRecord(id))?.version;
-				const expected = record.version ?? 0;
-				if ((stored ?? 0) !== expected)
-					throw new StoreConflictError(
-						"store-conflict",
-						`session ${id} was saved by another writer (stored version ${stored}, this copy ${expected})`,
-					);
-				const next = expected + 1;
-				await keyv.set(recordKey(id), { ...record, version: next });
-				record.version = next;
-				versions.set(id, next);
-			});
-			await serial(async () => {
-				const ids = await loadIndex();
-				if (!ids.has(id)) {
-					ids.add(id);
-					await keyv.set(INDEX_KEY, [...ids]);
-				}
-				const opened = await loadOpen();
-				if (opened.has(id) === isOpen) return;
-				if (isOpen) opened.add(id);
-				else opened.delete(id);
-				await keyv.set(OPEN_KEY, [...opened]);
-			});
+			writing.add(id);
+			try {
+				await saveRecord(record, saveOptions);
+			} finally {
+				writing.delete(id);
+			}
 		},
 		version,
 		acquire: coordination.acquire,

@@ -176,8 +176,6 @@ export interface SaveOptions {
  * was stale or the writer fenced off).
  */
 export interface SessionStore {
-	/** True when several processes may share this store (Redis, PostgreSQL): leases and version checks matter. */
-	readonly shared: boolean;
 	/** The record at its latest version (`version` set), or undefined. Old stored formats are migrated on read. */
 	get(sessionId: string): Promise<SessionRecord | undefined>;
 	/**
