@@ -1,10 +1,10 @@
 /**
- * The embedded store's inbox (SQLite or memory, one process): a learner event that arrives
- * while its session is busy (a turn runs, events are being delivered) rides the session record
- * (`record.queued`) and is acknowledged once the save that carries it has landed, so a kill
- * cannot lose what the learner was told was received. The pump applies the entries in order,
- * and the save of each one's effect drops it (engine/pump.ts); a restart admits again what is
- * left (readmitQueued). The acknowledgement waits for that save only, never for model work.
+ * Events received while this process runs the session (a turn runs, events are being delivered):
+ * each one rides the session record (`record.queued`) and is acknowledged once the save that
+ * carries it has landed, so a kill cannot lose what the learner was told was received. The pump
+ * applies the entries in order, and the save of each one's effect drops it (engine/pump.ts); the
+ * next holder of the lease (a restart, a takeover) admits again what is left (readmitQueued). The
+ * acknowledgement waits for that save only, never for model work.
  */
 
 import type { HandleResult, LearnerEvent } from "../../core/contracts/events.ts";
@@ -87,14 +87,6 @@ export function readmitQueued(ctx: EngineContext, state: SessionState): boolean 
 		state.dirty = true;
 	}
 	return queued;
-}
-
-/**
- * After a restart (resume): admit every loaded session's queued events, and run them once someone
- * listens (what their turns say must reach a platform).
- */
-export function readmitAfterRestart(ctx: EngineContext, states: Iterable<SessionState>): void {
-	for (const state of states) if (readmitQueued(ctx, state)) ctx.hub.whenHeard(() => kick(ctx, state));
 }
 
 /** Drop the entries of applied jobs from the record; true when it changed (the batch's save carries it). */
