@@ -6,11 +6,11 @@
  * row is ended by the learner.
  */
 
+import type { LessonMessage, SessionStore } from "../../src/agent/store/types.ts";
 import { type AnswerKey, leaksAnswer } from "../../src/core/answer-leaks.ts";
 import type { LearnerEvent, Participant, TutorEvent } from "../../src/core/contracts/events.ts";
 import type { ProbeAssessment } from "../../src/core/contracts/probe.ts";
 import type { Tutor } from "../../src/core/contracts/tutor.ts";
-import type { LessonMessage, SessionStore } from "../../src/agent/store/types.ts";
 import type { NodeState, SimLearner } from "./learner.ts";
 import { learnersOf, type Persona } from "./personas.ts";
 import { topicOf } from "./topics.ts";
@@ -162,7 +162,9 @@ export async function drivePersona(
 			}
 			const input = pending.input;
 			// A question of its own while the quiz is open, at the persona's rate (once per quiz).
-			if (persona.asks > 0 && !asked.has(id) && (asked.add(id), lead.chance(persona.asks))) {
+			const ask = persona.asks > 0 && !asked.has(id) && lead.chance(persona.asks);
+			asked.add(id);
+			if (ask) {
 				const from = await act({ type: "message", text: "wait, why does that matter here?", by: starter });
 				const after = events.slice(from);
 				result.typed.questions++;

@@ -4,7 +4,7 @@
  * and answers questions from its state; it learns by one documented rule (docs/evaluation.md):
  *
  * - tutor words about a node (cue per sentence) mark it EXPLAINED; a message of 160 characters or
- *   more about an unknown node teaches it outright with P_READ (reading alone helps a little);
+ *   more teaches the one unknown node it is most about outright with P_READ (reading helps a little);
  * - an attempt at a question on an unknown node that was explained before (retrieval practice)
  *   moves it to known with P_LEARN; an answer copied from tutor words that gave it away teaches
  *   nothing (told, not retrieved);
@@ -124,10 +124,10 @@ export class SimLearner {
 				this.repaired.push(m.id);
 			}
 		}
-		for (const id of about) {
-			this.explained.add(id);
-			if (long && this.state.get(id) === "unknown" && this.random() < RULE.P_READ) this.state.set(id, "known");
-		}
+		for (const id of about) this.explained.add(id);
+		// Reading teaches at most the one idea a long message is most about.
+		const main = long ? nodeAbout(this.topic, text) : undefined;
+		if (main && this.state.get(main.id) === "unknown" && this.random() < RULE.P_READ) this.state.set(main.id, "known");
 	}
 
 	/** The node a question is about (its tag when it names one of ours; its words otherwise). */
@@ -181,7 +181,7 @@ export class SimLearner {
 	/** After an attempt (retrieval practice): an explained unknown node may become known. */
 	attempted(answer: LearnerAnswer): void {
 		const node = answer.node;
-		if (!node || answer.copied || answer.intends === "unknown") return;
+		if (!node || answer.copied) return;
 		if (this.state.get(node) === "unknown" && this.explained.has(node) && this.random() < RULE.P_LEARN)
 			this.state.set(node, "known");
 	}

@@ -3,8 +3,8 @@
  * (what each number means and cannot tell: docs/evaluation.md).
  */
 
-import { type AnswerKey, leaksAnswer } from "../../src/core/answer-leaks.ts";
 import type { LessonMessage } from "../../src/agent/store/types.ts";
+import { type AnswerKey, leaksAnswer } from "../../src/core/answer-leaks.ts";
 import type { RunResult } from "./drive.ts";
 import { cueHits } from "./topics.ts";
 

@@ -97,5 +97,7 @@ export function personaOf(name: string): Persona {
 /** The persona's learners, seeded. */
 export function learnersOf(persona: Persona, seed: string): SimLearner[] {
 	const topic = topicOf(persona.topic);
-	return persona.members.map((m) => new SimLearner(m.name, topic, m.known, m.misconceptions, `${seed}:${persona.name}`));
+	return persona.members.map(
+		(m) => new SimLearner(m.name, topic, m.known, m.misconceptions, `${seed}:${persona.name}`),
+	);
 }
