@@ -24,6 +24,7 @@ describe("README and docs", () => {
 			"docs/render.md",
 			"docs/discord.md",
 			"docs/slack.md",
+			"docs/evaluation.md",
 		]) {
 			const links = [...read(doc).matchAll(/\]\((?!https?:|#|mailto:)([^)\s#]+)/g)].map((m) => m[1]!);
 			for (const link of links) expect(existsSync(join(root, dirname(doc), link)), `${doc} -> ${link}`).toBe(true);
