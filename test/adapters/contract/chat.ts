@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { MockLanguageModelV3 } from "ai/test";
+import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, beforeAll } from "vitest";
 import { createDiscordAdapter, type DiscordAdapter } from "../../../src/adapters/discord/index.ts";
 import { type BudgetRouter, createBudgetRouter } from "../../../src/adapters/lesson/lesson-budget.ts";
@@ -18,6 +18,7 @@ import type { TutorEvent } from "../../../src/core/contracts/events.ts";
 import { type FakeDiscord, type FakeMessage, type FakeUser, startFakeDiscord } from "../../../testkit/fakes/discord.ts";
 import { type FakeSlack, startFakeSlack } from "../../../testkit/fakes/slack.ts";
 import { snowflake } from "../../../testkit/fixtures/discord/payloads.ts";
+import { type ScriptedReply, scriptedModel } from "../../../testkit/model-stream.ts";
 import { stubRenderer } from "../../../testkit/stub-renderer.ts";
 import { type LearnerBackend, openLearnerBackend, type TestClock, testClock } from "../../fixtures/profile-stack.ts";
 import { type RecordingLogger, recordingLogger } from "../discord/helpers.ts";
@@ -509,3 +510,33 @@ export const answered = (events: TutorEvent[], toolCallId: string) =>
 	events.find(
 		(e): e is Extract<TutorEvent, { type: "answered" }> => e.type === "answered" && e.toolCallId === toolCallId,
 	)?.result;
+
+/** A model whose script a test replaces between lessons; `use` returns the script's own model (its calls). */
+export function switchable(first: ScriptedReply[] = []) {
+	let script = scriptedModel(first);
+	return {
+		model: new MockLanguageModelV3({ doStream: (options) => script.doStream(options) }),
+		use(replies: ScriptedReply[]) {
+			script = scriptedModel(replies);
+			return script;
+		},
+	};
+}
+
+/** The learning service's key of a person (profiles, review items). */
+export const learnerKey = (chat: Chat, who: PersonKey) =>
+	chat.name === "discord" ? `discord:${chat.people[who].id}` : `slack:${chat.community}:${chat.people[who].id}`;
+
+/** Click `control` and wait for the private notice to `who` it brings (matching `pattern`); its text. */
+export async function noticeOf(chat: Chat, who: PersonKey, card: Card, control: string, pattern: RegExp) {
+	const before = chat.notices(who).length;
+	await chat.click(who, card, control);
+	return chat.waitFor(
+		() =>
+			chat
+				.notices(who)
+				.slice(before)
+				.find((n) => pattern.test(n)),
+		`${pattern} to ${who}`,
+	);
+}
