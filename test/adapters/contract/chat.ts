@@ -90,6 +90,8 @@ export interface Chat {
 	flush(): Promise<void>;
 	/** Payloads outside the platform's limits and refused API calls. */
 	problems(): unknown[];
+	/** The API calls made so far whose method (Slack) or `METHOD /path` (Discord) contains `method`: their params or body. */
+	calls(method: string): Array<Record<string, unknown>>;
 	/** Stop the adapter and the engine, then open both again on the same files. */
 	restart(): Promise<void>;
 	close(): Promise<void>;
@@ -286,6 +288,10 @@ async function onDiscord(options: ChatOptions, clock: TestClock, budgets: Budget
 			...fake.problems(),
 			...fake.calls.filter((c) => c.status >= 400).map((c) => `${c.method} ${c.path} ${c.status}`),
 		],
+		calls: (method) =>
+			fake.calls
+				.filter((c) => `${c.method} ${c.path}`.includes(method))
+				.map((c) => (c.body ?? {}) as Record<string, unknown>),
 		async restart() {
 			await shut();
 			await open();
@@ -462,6 +468,7 @@ async function onSlack(options: ChatOptions, clock: TestClock, budgets: BudgetRo
 		waitFor: (check, what, timeoutMs = 15_000) => fake.waitFor(check, what, timeoutMs),
 		sendReminders: () => running().adapter.sendReminders(),
 		async flush() {},
+		calls: (method) => fake.calls.filter((c) => c.method.includes(method)).map((c) => c.params),
 		problems: () => [
 			...fake.limitProblems(),
 			...fake.calls.filter((c) => c.ok === false).map((c) => `${c.method} ${c.error}`),
