@@ -44,6 +44,8 @@ export interface Card {
 	labels: string[];
 	/** Seen by this person only. */
 	privateTo?: string | undefined;
+	/** The thread it is in (Slack: its parent's ts). */
+	thread?: string | undefined;
 	/** Files that came with it (Discord attachments; Slack uploads to the person's DM since the command). */
 	files: Array<{ name: string; bytes: Buffer | undefined }>;
 }
@@ -53,6 +55,8 @@ export interface Chat {
 	name: "discord" | "slack";
 	/** The guild or workspace id. */
 	community: string;
+	/** The channel lessons start in. */
+	channel: string;
 	people: Record<PersonKey, Person>;
 	/** The engine side (reopened by restart()). */
 	readonly backend: LearnerBackend;
@@ -92,8 +96,8 @@ export interface Chat {
 	problems(): unknown[];
 	/** The API calls made so far whose method (Slack) or `METHOD /path` (Discord) contains `method`: their params or body. */
 	calls(method: string): Array<Record<string, unknown>>;
-	/** Stop the adapter and the engine, then open both again on the same files. */
-	restart(): Promise<void>;
+	/** Stop the adapter and the engine, then (after `between`, if given) open both again on the same files. */
+	restart(between?: () => Promise<void>): Promise<void>;
 	close(): Promise<void>;
 }
 
@@ -211,6 +215,7 @@ async function onDiscord(options: ChatOptions, clock: TestClock, budgets: Budget
 	return {
 		name: "discord",
 		community: fake.guild.id,
+		channel: fake.ids.general,
 		people: {
 			learner: person(users.learner),
 			other: person(users.other),
@@ -292,8 +297,9 @@ async function onDiscord(options: ChatOptions, clock: TestClock, budgets: Budget
 			fake.calls
 				.filter((c) => `${c.method} ${c.path}`.includes(method))
 				.map((c) => (c.body ?? {}) as Record<string, unknown>),
-		async restart() {
+		async restart(between) {
 			await shut();
+			await between?.();
 			await open();
 		},
 		async close() {
@@ -349,9 +355,10 @@ async function onSlack(options: ChatOptions, clock: TestClock, budgets: BudgetRo
 	};
 	const actor = (who: PersonKey, channel = "C1") => ({ user: ids[who].id, name: ids[who].name, channel });
 	const parentOf = (sessionId: string) => sessionId.split(":")[3] ?? "";
-	const cardOf = (m: { ts: string; channel: string; text?: string; blocks?: unknown[] }): Card => ({
+	const cardOf = (m: { ts: string; channel: string; threadTs?: string; text?: string; blocks?: unknown[] }): Card => ({
 		ref: m.ts,
 		where: m.channel,
+		thread: m.threadTs,
 		text: slackText(m),
 		controls: slackControls(m.blocks).map((e) => String(e.action_id)),
 		labels: slackControls(m.blocks).map((e) => e.text?.text ?? ""),
@@ -392,6 +399,7 @@ async function onSlack(options: ChatOptions, clock: TestClock, budgets: BudgetRo
 	return {
 		name: "slack",
 		community: fake.teamId,
+		channel: "C1",
 		people: ids,
 		get backend() {
 			return live().backend;
@@ -473,8 +481,9 @@ async function onSlack(options: ChatOptions, clock: TestClock, budgets: BudgetRo
 			...fake.limitProblems(),
 			...fake.calls.filter((c) => c.ok === false).map((c) => `${c.method} ${c.error}`),
 		],
-		async restart() {
+		async restart(between) {
 			await shut();
+			await between?.();
 			await open();
 		},
 		async close() {
