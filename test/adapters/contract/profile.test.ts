@@ -83,7 +83,8 @@ describe.each(CHATS)("learner profile, review, progress, report and forget-me on
 		const due = (await items())[0]?.card.due ?? "";
 		const days = Math.ceil((Date.parse(due) - clock.now().getTime()) / 86_400_000);
 		expect(closing.text).toContain(`• Common denominators: in ${days} days (${due.slice(0, 10)})`);
-		expect(closing.text).toContain("/lesson review");
+		expect(closing.text).toContain("Lesson ended by");
+		expect(closing.text).toContain("/lesson review` works any time");
 		expect(closing.controls).toContain("lh:pick:lh-remind-me:0");
 		await noticeOf(chat, "learner", closing, "lh:pick:lh-remind-me:0", /^Reminders are on/);
 		const reminders = (await chat.backend.learning.profile(key()))?.reminders;
