@@ -5,7 +5,11 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lessonCommands, registerDiscordCommands } from "../../../src/adapters/discord/commands.ts";
+import {
+	discordLocalizations,
+	lessonCommands,
+	registerDiscordCommands,
+} from "../../../src/adapters/discord/commands.ts";
 import { DEFAULT_GUILD_CONFIG } from "../../../src/adapters/discord/index.ts";
 import { DISCORD_STYLE } from "../../../src/adapters/discord/notices.ts";
 import { threadName } from "../../../src/adapters/discord/port.ts";
@@ -42,6 +46,21 @@ describe("registering /lesson", () => {
 			"remind",
 			"retention",
 		]);
+	});
+
+	it("registers German and Spanish descriptions and a language option with choices", () => {
+		const lesson = lessonCommands[0] as { description_localizations?: Record<string, string>; options?: unknown[] };
+		expect(lesson.description_localizations?.de).toMatch(/Tutor/);
+		expect(Object.keys(lesson.description_localizations ?? {}).sort()).toEqual(["de", "es-419", "es-ES"]);
+		const start = (
+			lesson.options as Array<{ name: string; options?: Array<{ name: string; choices?: unknown[] }> }>
+		).find((o) => o.name === "start");
+		expect(start?.options?.find((o) => o.name === "language")?.choices).toEqual([
+			{ name: "English", value: "en" },
+			{ name: "Deutsch", value: "de" },
+			{ name: "Español", value: "es" },
+		]);
+		for (const text of Object.values(discordLocalizations("cmd.usage"))) expect(text.length).toBeLessThanOrEqual(100);
 	});
 
 	it("registers to a guild when a guild id is set, reading the application id from /applications/@me", async () => {
