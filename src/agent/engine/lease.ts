@@ -10,7 +10,7 @@
 
 import type { SessionLease } from "../store/types.ts";
 import type { EngineContext } from "./context.ts";
-import { pause, restoreRecord, save } from "./persist.ts";
+import { pause, restoreRecord } from "./persist.ts";
 import type { SessionState } from "./session-state.ts";
 
 /** A lease's time to live; renewed every third of it while the pump runs. */
@@ -52,9 +52,11 @@ export async function refresh(
 	ctx: EngineContext,
 	state: SessionState,
 	when: () => boolean = () => true,
+	known?: SessionLease,
 ): Promise<boolean> {
 	const id = state.record.sessionId;
-	const stored = await ctx.store.version(id);
+	// A lease just granted says the stored version (no read of its own); otherwise it is asked.
+	const stored = known?.version ?? (await ctx.store.version(id));
 	if (stored === undefined || (stored === state.record.version && !state.stale)) return false;
 	const fresh = await ctx.store.get(id);
 	if (!fresh || !when()) return false;
@@ -165,7 +167,7 @@ export async function underLease<T>(
 		Math.max(10, Math.floor(ttl / 3)),
 	);
 	try {
-		if (!fresh) await refresh(ctx, state);
+		if (!fresh) await refresh(ctx, state, undefined, held);
 		state.live = true;
 		return await work();
 	} finally {
@@ -176,12 +178,10 @@ export async function underLease<T>(
 		if (!state.stale) await ctx.hub.settled(sessionId, POSTED_WAIT_MS);
 		clearInterval(timer);
 		await renewing;
-		// Saves queued under this lease land before it is given back, and so do marks no save carried yet
-		// (questions posted): the next holder must not take them for questions never posted.
-		if (state.dirty && !state.stale)
-			await save(ctx, state).catch((error: unknown) =>
-				ctx.logger.warn({ err: error, sessionId }, "saving the session before giving its lease back failed"),
-			);
+		// Saves queued under this lease land before it is given back. Marks no save carried yet (the cards a
+		// turn's questions were posted as) ride the session's next save, as they always did: a holder that
+		// reads the record before that finds the questions marked unposted, offers them again, and the
+		// platforms find the cards already in the thread (one look, no second card).
 		await state.saving;
 		state.fence = undefined;
 		await held.release(workLeft(state));

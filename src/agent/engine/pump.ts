@@ -309,7 +309,7 @@ async function enter(ctx: EngineContext, state: SessionState): Promise<SessionLe
 		const lease = await tryLease(ctx, state);
 		if (!lease) return undefined;
 		try {
-			await refresh(ctx, state);
+			await refresh(ctx, state, undefined, lease);
 		} catch (error) {
 			state.fence = undefined;
 			await lease.release(true);

@@ -94,7 +94,7 @@ async function enterAndAdmit(ctx: EngineContext, state: SessionState, event: Lea
 	try {
 		lease = await tryLease(ctx, state);
 		if (!lease) return undefined;
-		await refresh(ctx, state);
+		await refresh(ctx, state, undefined, lease);
 	} catch (error) {
 		state.fence = undefined;
 		await lease?.release(false);

@@ -19,8 +19,8 @@ import type { TutorEvent } from "../../core/contracts/events.ts";
 import { DEFAULT_LOCALE, t } from "../../i18n/index.ts";
 import type { SessionLease, SessionRecord } from "../store/types.ts";
 import type { EngineContext } from "./context.ts";
-import { LEASE_TTL_MS } from "./lease.ts";
-import { saveUntilStored } from "./persist.ts";
+import { LEASE_TTL_MS, POSTED_WAIT_MS } from "./lease.ts";
+import { save, saveUntilStored } from "./persist.ts";
 import { type QuestionEvent, replayEvents } from "./question-events.ts";
 import { erroredPart, replaceToolPart } from "./record-edit.ts";
 import type { SessionState } from "./session-state.ts";
@@ -90,6 +90,8 @@ export interface Reoffer {
 	events: QuestionEvent[];
 	/** MAX_REPOSTS offers of these questions were made already, and each start died before they were out. */
 	gaveUp: boolean;
+	/** Marks of questions no longer open were dropped (the record changed). */
+	cleared?: true;
 }
 
 /** How often these very questions were offered (a count read from disk: checked, not trusted). */
@@ -107,7 +109,13 @@ function timesOffered(record: SessionRecord, ids: readonly string[]): number {
  * offered again (`gaveUp`: `unpublished` is dropped here, and the caller tells the learner).
  */
 export function reofferQuestions(record: SessionRecord, replay: readonly QuestionEvent[]): Reoffer {
-	if (replay.length === 0) return { events: [], gaveUp: false };
+	if (replay.length === 0) {
+		// Marked but no longer open (answered since, or the mark of a posted card no save carried): nothing to offer.
+		const stale = record.unpublished !== undefined || record.reposted !== undefined;
+		delete record.unpublished;
+		delete record.reposted;
+		return { events: [], gaveUp: false, ...(stale ? { cleared: true } : {}) };
+	}
 	const ids = record.unpublished ?? replay.map((e) => e.toolCallId);
 	const before = timesOffered(record, ids);
 	if (before >= MAX_REPOSTS) {
@@ -150,10 +158,17 @@ export async function recoverUnderLease(ctx: EngineContext, state: SessionState)
 	if (rerun) record.reruns = (record.reruns ?? 0) + 1;
 	// Persist, then publish: the repair and the count of offers first (a holder the posts kill leaves the
 	// count for the next one), then the questions (adapters skip the ones already posted).
-	if (repair.changed || offer.events.length > 0 || offer.gaveUp) await saveUntilStored(ctx, state);
+	if (repair.changed || offer.events.length > 0 || offer.gaveUp || offer.cleared) await saveUntilStored(ctx, state);
 	for (const event of offer.events) await ctx.hub.emit(event);
-	// On disk with the save after the posts are out (the lease waits for them: lease.ts).
-	if (offer.events.length > 0) offered(state);
+	// Cleared on disk once the platforms have them (or POSTED_WAIT_MS passed), not while they post: a
+	// process these posts kill leaves the count for the next one.
+	if (offer.events.length > 0) {
+		await ctx.hub.settled(record.sessionId, POSTED_WAIT_MS);
+		offered(state);
+		await save(ctx, state).catch((error: unknown) =>
+			ctx.logger.warn({ err: error, sessionId: record.sessionId }, "saving the re-posted questions' marks failed"),
+		);
+	}
 	if (next === "notice" || offer.gaveUp) await ctx.hub.emit(cutOffNotice(record));
 	if (rerun || (record.grading?.length ?? 0) > 0) state.queue.push({ type: "kick" });
 	ctx.logger.info(

@@ -130,9 +130,12 @@ export function embeddedCoordination(deps: EmbeddedDeps): EmbeddedCoordination {
 			fences.set(sessionId, fence);
 			leases.set(sessionId, { token, expires: Date.now() + ttlMs });
 			const mine = () => leases.get(sessionId)?.token === token;
+			// The stored version with the grant (known in memory once read): the taker re-reads only when it moved.
+			const version = await deps.version(sessionId);
 			return {
 				sessionId,
 				fence,
+				...(version === undefined ? {} : { version }),
 				async renew() {
 					if (!mine()) return false;
 					leases.set(sessionId, { token, expires: Date.now() + ttlMs });

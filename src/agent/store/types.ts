@@ -126,6 +126,8 @@ export interface SessionLease {
 	readonly sessionId: string;
 	/** Grows with every grant of this session's lease: saves carry it, and one below the latest is refused. */
 	readonly fence: number;
+	/** The session's stored version when the lease was granted, where the store reads it in the same call (saves a read). */
+	readonly version?: number;
 	/** Extend the lease by its TTL; false when it was lost (expired and taken, or released). */
 	renew(): Promise<boolean>;
 	/**
