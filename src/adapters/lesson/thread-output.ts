@@ -146,16 +146,21 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 	}
 
 	/** Whether this process may still post the session's question cards (the engine's word; a failure counts as yes). */
-	const mayPost = async (threadId: string): Promise<boolean> => {
+	const mayPost = async (threadId: string, toolCallId: string, receivedAt: number): Promise<boolean> => {
 		try {
-			return (await tutor.mayPost?.(threadId)) ?? true;
+			return (await tutor.mayPost?.(threadId, toolCallId, receivedAt)) ?? true;
 		} catch (error) {
 			logger.warn({ err: error, sessionId: threadId }, `${tag}: asking whether to post a card failed; posting it`);
 			return true;
 		}
 	};
 
-	async function postQuestion(threadId: string, event: QuestionEvent, lead: string | undefined): Promise<void> {
+	async function postQuestion(
+		threadId: string,
+		event: QuestionEvent,
+		lead: string | undefined,
+		receivedAt: number,
+	): Promise<void> {
 		// A question re-sent after a restart or a takeover is posted only if no card of it was: one the engine knows of
 		// stays the one, and so does one found in the thread (its poster stopped before its ids were saved).
 		if (event.replay) {
@@ -170,7 +175,7 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 		// `plain`: the starts before died posting it (a formula?): its formulas go as code, no pictures drawn.
 		const ready = event.plain ? await prepareCard(card) : await prepared(card);
 		// A process paused since the engine emitted it may have lost the lesson to another, which posts it instead.
-		if (!(await mayPost(threadId))) return;
+		if (!(await mayPost(threadId, event.toolCallId, receivedAt))) return;
 		const messageIds = await port.postCard(threadId, ready);
 		if (messageIds.length === 0) return;
 		// Only a lead that shares the controls' message is re-shown when that message becomes the answered state.
@@ -264,11 +269,12 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 		if (intro) await port.lessonEnded?.(threadId, intro, event);
 	}
 
-	async function post(threadId: string, { event, lead }: ThreadPost): Promise<void> {
+	/** Post one thing; `receivedAt`: when its event reached this sink (the engine was emitting it). */
+	async function post(threadId: string, { event, lead }: ThreadPost, receivedAt: number): Promise<void> {
 		switch (event.type) {
 			case "quiz":
 			case "ask":
-				return postQuestion(threadId, event, lead);
+				return postQuestion(threadId, event, lead, receivedAt);
 			case "answered":
 			case "attempt":
 				return postInPlace(threadId, event);
@@ -286,6 +292,7 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 	}
 
 	const onEvent = (event: TutorEvent) => {
+		const receivedAt = performance.now();
 		try {
 			const threadId = typeof event?.sessionId === "string" ? event.sessionId : "";
 			if (port.decodeThreadId(threadId) === undefined) return; // another platform's lesson
@@ -296,7 +303,7 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 				if (next.event.type === "typing") continue;
 				void queues.run(threadId, async () => {
 					try {
-						await post(threadId, next);
+						await post(threadId, next, receivedAt);
 						typingLoops?.posted(threadId);
 					} catch (error) {
 						logger.error({ err: error, sessionId: threadId, type: next.event.type }, `${tag}: posting failed`);

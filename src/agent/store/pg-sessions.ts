@@ -15,9 +15,9 @@ import { LRUCache } from "lru-cache";
 import pg from "pg";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { StoreConflictError, withDeadline } from "./errors.ts";
-import { leaseBook } from "./lease-book.ts";
+import { type BookLease, leaseBook } from "./lease-book.ts";
 import { assembleRecord, legacyIds, legacyRecord, messageTracker, metaJson } from "./record-layout.ts";
-import type { SessionInbox, SessionLease, SessionRecord, SessionStore } from "./types.ts";
+import type { SessionInbox, SessionRecord, SessionStore } from "./types.ts";
 
 /** readSnapshot's answer for a session without a row. */
 const ABSENT: unique symbol = Symbol("absent");
@@ -165,7 +165,7 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 		return wanted.filter((id) => !have.has(id));
 	};
 
-	const lease = (sessionId: string, token: string, fence: number, ttlMs: number): SessionLease => ({
+	const lease = (sessionId: string, token: string, fence: number, ttlMs: number): BookLease => ({
 		sessionId,
 		fence,
 		renew: () =>
@@ -176,6 +176,7 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 				);
 				return rowCount === 1;
 			}),
+		// True when it was still ours (a failure to answer counts as ours: nothing says another took it).
 		release: (left = false) =>
 			op("releasing a lease", () =>
 				// The row stays (its fence keeps growing); only its holder and expiry go. Work left, or entries in
@@ -187,8 +188,11 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 					[sessionId, token, left],
 				),
 			).then(
-				() => undefined,
-				(error: unknown) => options.logger?.debug({ err: error, sessionId }, "releasing a lease failed"),
+				(result) => result.rowCount === 1,
+				(error: unknown) => {
+					options.logger?.debug({ err: error, sessionId }, "releasing a lease failed");
+					return true;
+				},
 			),
 	});
 
@@ -387,7 +391,7 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 			const fence = Number(rows[0]?.fence ?? 0);
 			return fence > 0 ? book.granted(lease(sessionId, token, fence, ttlMs), ttlMs, asked) : undefined;
 		},
-		holding: (sessionId) => book.holding(sessionId),
+		holding: (sessionId, at) => book.holding(sessionId, at),
 		delete: (sessionId) =>
 			op(`deleting session ${sessionId}`, async () => {
 				tracker.forget(sessionId);

@@ -14,10 +14,10 @@ import { LRUCache } from "lru-cache";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { StoreConflictError, withDeadline } from "./errors.ts";
 import { createRedisClient } from "./keyv.ts";
-import { leaseBook } from "./lease-book.ts";
+import { type BookLease, leaseBook } from "./lease-book.ts";
 import { assembleRecord, legacyIds, legacyRecord, messageTracker, metaJson } from "./record-layout.ts";
 import { runScript, type ScriptClient } from "./redis-script.ts";
-import type { SessionInbox, SessionLease, SessionStore } from "./types.ts";
+import type { SessionInbox, SessionStore } from "./types.ts";
 
 /**
  * Check the fence and the version, write the changed messages and the metadata, keep the sets, and drop the
@@ -173,7 +173,7 @@ export function createRedisSessionStore(url: string, options: RedisSessionStoreO
 		migrated = true;
 	};
 
-	const lease = (sessionId: string, token: string, fence: number, ttlMs: number): SessionLease => {
+	const lease = (sessionId: string, token: string, fence: number, ttlMs: number): BookLease => {
 		const k = keys(sessionId);
 		return {
 			sessionId,
@@ -183,12 +183,16 @@ export function createRedisSessionStore(url: string, options: RedisSessionStoreO
 					const ok = await script(c, RENEW, { keys: [k.lease, work], arguments: [token, String(ttlMs), sessionId] });
 					return ok === 1;
 				}),
+			// True when it was still ours (a failure to answer counts as ours: nothing says another took it).
 			release: (left = false) =>
 				op("releasing a lease", (c) =>
 					script(c, RELEASE, { keys: [k.lease, k.inbox, work], arguments: [token, left ? "1" : "0", sessionId] }),
 				).then(
-					() => undefined,
-					(error: unknown) => options.logger?.debug({ err: error, sessionId }, "releasing a lease failed"),
+					(released) => released === 1,
+					(error: unknown) => {
+						options.logger?.debug({ err: error, sessionId }, "releasing a lease failed");
+						return true;
+					},
 				),
 		};
 	};
@@ -317,7 +321,7 @@ export function createRedisSessionStore(url: string, options: RedisSessionStoreO
 			const known = version !== undefined && Number.isSafeInteger(version) && version >= 0 ? version : undefined;
 			return book.granted(lease(sessionId, token, fence, ttlMs), ttlMs, asked, known);
 		},
-		holding: (sessionId) => book.holding(sessionId),
+		holding: (sessionId, at) => book.holding(sessionId, at),
 		delete: (sessionId) =>
 			op(`deleting session ${sessionId}`, async (c) => {
 				const k = keys(sessionId);

@@ -196,13 +196,13 @@ export interface SessionStore {
 	/** Take the session's lease for `ttlMs` unless another holder has it; undefined when it is taken. */
 	acquire(sessionId: string, ttlMs: number): Promise<SessionLease | undefined>;
 	/**
-	 * Whether this process still holds the session (no store call while its lease is surely held): false once
-	 * its lease of the session expired and a renewal found it gone (another process may run the session now);
-	 * true while it is held, when none is out (given back, never taken here), and when the store cannot answer.
-	 * Absent: this process is the store's only user (the embedded store), so it always holds its sessions.
-	 * Never rejects.
+	 * Whether the session's lease this process held at `at` (performance.now(); default now) was never lost: no
+	 * store call while it is surely held (lease-book.ts); false once a renewal or its release found it gone
+	 * (another process may run the session now); true once given back while still its own, when no lease of it
+	 * was held then, and when the store cannot answer. Absent: this process is the store's only user (the
+	 * embedded store), so it always holds its sessions. Never rejects.
 	 */
-	holding?(sessionId: string): Promise<boolean>;
+	holding?(sessionId: string, at?: number): Promise<boolean>;
 	delete(sessionId: string): Promise<boolean>;
 	/** The sessions' inboxes (events received by any process, applied by the lease holder; embedded-inbox.ts on SQLite). */
 	readonly inbox: SessionInbox;

@@ -116,12 +116,13 @@ export interface Tutor {
 	/** The card reported posted for question `toolCallId`, as this process holds the session (no store call). */
 	postedCard?(sessionId: string, toolCallId: string): PostedCard | undefined;
 	/**
-	 * Whether this process may still post the cards of the questions it emitted for the session, asked just before
-	 * each post. The engine emits a question only while it holds the session; false once it lost it meanwhile (a
-	 * process paused past its lease: the one that took the session over posts them). No store call while the lease
-	 * is surely held. Optional: without it every question emitted is posted. Never rejects.
+	 * Whether this process may still post the card of question `toolCallId`, asked just before the post; `receivedAt`
+	 * (performance.now()) is when its event reached the sink (sinks are called while the engine emits it). The engine
+	 * emits a question only while it holds the session; false once the lease it held then was lost (a process paused
+	 * past it: the one that took the session over posts the card). No store call while the lease is surely held.
+	 * Optional: without it every question emitted is posted. Never rejects.
 	 */
-	mayPost?(sessionId: string): Promise<boolean>;
+	mayPost?(sessionId: string, toolCallId: string, receivedAt?: number): Promise<boolean>;
 	/** Resolves when the session (or every session) has no turn running or queued. */
 	idle(sessionId?: string): Promise<void>;
 	/** Repair sessions cut off by a crash or restart (dangling calls get an "interrupted" result) and re-run a

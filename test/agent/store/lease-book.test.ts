@@ -8,19 +8,19 @@
  */
 
 import { describe, expect, it } from "vitest";
-import { LEASE_MARGIN, leaseBook } from "../../../src/agent/store/lease-book.ts";
+import { type BookLease, LEASE_MARGIN, leaseBook } from "../../../src/agent/store/lease-book.ts";
 import { createSessionStore } from "../../../src/agent/store/session-store.ts";
-import type { SessionLease, SessionRecord, SessionStore } from "../../../src/agent/store/types.ts";
+import type { SessionRecord, SessionStore } from "../../../src/agent/store/types.ts";
 import { sharedBackends } from "../../fixtures/shared-backends.ts";
 import { learner } from "../helpers.ts";
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-/** A lease whose renewals answer what the test says, counted. */
+/** A lease whose renewals (and release) answer what the test says, counted. */
 function fakeLease(fence: number, answer: () => Promise<boolean>) {
 	let renewals = 0;
 	let released = 0;
-	const lease: SessionLease = {
+	const lease: BookLease = {
 		sessionId: "s1",
 		fence,
 		renew: () => {
@@ -29,6 +29,7 @@ function fakeLease(fence: number, answer: () => Promise<boolean>) {
 		},
 		release: async () => {
 			released++;
+			return answer().catch(() => true);
 		},
 	};
 	return { lease, renewals: () => renewals, released: () => released };
@@ -78,13 +79,33 @@ describe("the lease book", () => {
 		const down = fakeLease(4, () => Promise.reject(new Error("down")));
 		const downHeld = book.granted(down.lease, 1_000, performance.now() - 1_000);
 		expect(await book.holding("s1")).toBe(true);
-		// Given back: nothing says another process has it.
+		// Given back: nothing says another process has it now.
 		await downHeld.release();
 		expect(down.released()).toBe(1);
 		expect(await book.holding("s1")).toBe(true);
-		// A release of an older lease leaves the newer one's entry alone.
+		// Asked about an older moment: the lease held then decides (`gone` was lost; `held` is over but was not).
 		await held.release();
 		expect(fake.released()).toBe(1);
+	});
+
+	it("judges what a lease covered by that lease: lost, given back cleanly, or held", async () => {
+		const book = leaseBook();
+		const first = fakeLease(1, async () => false);
+		const held = book.granted(first.lease, 60_000, performance.now());
+		const during = performance.now();
+		await held.release(); // its release found it gone: lost
+		expect(await book.holding("s1", during)).toBe(false);
+		// Taken back later: a post of the new lease's time may go, one from the lost lease's time still may not.
+		const second = fakeLease(2, async () => true);
+		const again = book.granted(second.lease, 60_000, performance.now());
+		const later = performance.now();
+		expect(await book.holding("s1", later)).toBe(true);
+		expect(await book.holding("s1", during)).toBe(false);
+		// Given back while still its own: what it covered may still be posted.
+		await again.release();
+		expect(await book.holding("s1", later)).toBe(true);
+		// A moment no lease of this process covered: nothing says another process has it.
+		expect(await book.holding("s1", during - 1_000_000)).toBe(true);
 	});
 
 	it("counts on a lease for its TTL less the margin, from when it was asked", async () => {
