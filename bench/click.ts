@@ -7,8 +7,9 @@
  *
  * What is counted, per click (the median of BENCH_CLICKS clicks after a first one that warms caches):
  * - `store_calls`: calls into the session store and the state stores (every method, saves included)
- *   on SQLite; on Redis, the client's writes to the server seen by a TCP proxy in between (one write
- *   per round trip: a pipeline or a script is one);
+ *   on SQLite, but for the keys the embedded store keeps in this process's memory (keys.ts
+ *   `embedded: "process"`: a delivery's `seen:` key reaches no store); on Redis, the client's writes
+ *   to the server seen by a TCP proxy in between (one write per round trip: a pipeline or a script is one);
  * - `saves`: session saves (the session store's `set`);
  * - `rest_calls`: the bot's REST calls to the fake Discord;
  * - `ack_ms_p50`: from the fake's dispatch of the click to the bot's first callback.
@@ -27,6 +28,7 @@ import { createBudgetRouter } from "../src/adapters/lesson/lesson-budget.ts";
 import { UsageLedger } from "../src/adapters/lesson/usage-ledger.ts";
 import { openStateStore } from "../src/agent/index.ts";
 import { createSessionStore } from "../src/agent/store/session-store.ts";
+import { keptInProcess } from "../src/agent/store/state-store.ts";
 import { createTutor } from "../src/agent/tutor.ts";
 import { silentLogger } from "../src/core/contracts/logger.ts";
 import { counted } from "../testkit/counted.ts";
@@ -112,7 +114,10 @@ async function run(backend: "sqlite" | "redis", caps: boolean): Promise<ClickCou
 	);
 	const budgets = createBudgetRouter();
 	const tutor = createTutor({ model, store: sessions.proxy, maxRetries: 0, budget: budgets.budget });
-	const states = counted(openStateStore(urlOf("discord.sqlite"), `${prefix}:discord`));
+	const states = counted(
+		openStateStore(urlOf("discord.sqlite"), `${prefix}:discord`),
+		(_method, [key]) => !proxy && typeof key === "string" && keptInProcess(key),
+	);
 	const state = states.proxy;
 	const adapter = createDiscordAdapter({
 		tutor,

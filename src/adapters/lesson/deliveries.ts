@@ -13,9 +13,10 @@
  * otherwise answers "busy": the caller must not acknowledge, so the platform redelivers.
  *
  * A claim is first checked in this process (no I/O: a duplicate within one process is known at
- * once); on a store that other processes share (Redis, PostgreSQL) it is then the store's
- * setIfAbsent, atomic across processes. SQLite is locked to one process, so there the
- * process's memory is the whole truth and nothing is written.
+ * once), then it is the store's setIfAbsent under `seen:<key>`, atomic across the processes that
+ * share the store (Redis, PostgreSQL). A store one process owns (SQLite, memory) keeps `seen:`
+ * keys in that process's memory and writes nothing (its decision, declared in keys.ts): this
+ * module never asks which it has.
  *
  * Fail-open: when the store errs or does not answer in time, the delivery counts as first.
  * A store outage must not drop every click; at worst a duplicate runs, as it did before.
@@ -96,7 +97,7 @@ export function createDeliveryClaims(
 	waitMs: number = DELIVERY_CLAIM_WAIT_MS,
 ): DeliveryClaims {
 	const here = claimedHere(store);
-	/** The shared store's verdict, polling another process's pending claim until `deadline`. */
+	/** The store's verdict, polling another process's pending claim until `deadline`. */
 	async function shared(key: string, deadline: number): Promise<DeliveryVerdict> {
 		for (let round = 0; ; round++) {
 			if (await store.setIfAbsent(stateKeys.seen(key), PENDING, PENDING_TTL_MS)) return "first";
@@ -120,7 +121,6 @@ export function createDeliveryClaims(
 	return {
 		async claim(key, ttlMs, wait = waitMs) {
 			if (seenHere(key, ttlMs)) return "seen";
-			if (store.shared !== true) return "first";
 			const verdict = await within(shared(key, Date.now() + wait), wait);
 			if (verdict === undefined) {
 				logger.warn({ key }, `${tag}: the store did not confirm a delivery in time; handling it`);
@@ -136,7 +136,6 @@ export function createDeliveryClaims(
 		},
 		async claimFinal(key, ttlMs, wait = waitMs) {
 			if (seenHere(key, ttlMs)) return "seen";
-			if (store.shared !== true) return "first";
 			const won = await within(store.setIfAbsent(stateKeys.seen(key), DONE, ttlMs), wait);
 			if (won === undefined) {
 				logger.warn({ key }, `${tag}: the store did not confirm a delivery in time; handling it`);
@@ -148,7 +147,6 @@ export function createDeliveryClaims(
 		async confirm(key, ttlMs) {
 			here.set(key, true, { ttl: ttlMs });
 			if (
-				store.shared === true &&
 				(await within(
 					store.set(stateKeys.seen(key), DONE, ttlMs).then(() => true),
 					waitMs,
@@ -158,7 +156,7 @@ export function createDeliveryClaims(
 		},
 		async release(key) {
 			here.delete(key);
-			if (store.shared === true) await within(store.delete(stateKeys.seen(key)), waitMs);
+			await within(store.delete(stateKeys.seen(key)), waitMs);
 		},
 	};
 }

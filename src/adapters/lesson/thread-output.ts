@@ -6,10 +6,13 @@
  * A picture that takes longer than `pictureWaitMs` is posted as its text
  * outline instead, so it never holds the next question back by more than that
  * (its render finishes in the background and is cached for the next time).
- * Work is queued per session so a thread reads in the tutor's order; the only
- * call back into the engine reports where a question's card was posted (the
- * engine keeps it on the session's record, saved with its next save, and is
- * asked for it when the card's state changes). A failure is logged, never thrown.
+ * Work is queued per session so a thread reads in the tutor's order. The engine
+ * decides which process posts a question's card (it emits one only from the
+ * process that holds the session, and says whether that process still does
+ * just before the post: `mayPost`); the output path reports where each card
+ * went (the engine keeps it on the session's record, saved with its next save,
+ * and is asked for it when the card's state changes; a replayed question
+ * carries it). A failure is logged, never thrown.
  */
 
 import type { TutorEvent } from "../../core/contracts/events.ts";
@@ -31,7 +34,7 @@ import {
 	prepareCard,
 	tallyCard,
 } from "../../render/index.ts";
-import { type LessonState, type PostClaim, STALE_POST_CLAIM_MS } from "./lesson-state.ts";
+import type { LessonState } from "./lesson-state.ts";
 import { closingLine } from "./notices.ts";
 import type { PlatformPort } from "./port.ts";
 import type { SerialQueues } from "./serial-queue.ts";
@@ -46,27 +49,20 @@ export interface ThreadOutputDeps {
 	/** Draws the formulas of cards (pictures posted with them); without it TeX shows as text. */
 	math?: MathRenderer;
 	state: LessonState;
-	/** Where cards were posted: reported to the engine, asked of it. */
-	tutor: Pick<Tutor, "posted" | "postedCard">;
+	/** Where cards were posted: reported to the engine, asked of it; and whether this process may still post them. */
+	tutor: Pick<Tutor, "posted" | "postedCard" | "mayPost">;
 	queues: SerialQueues;
 	logger: Logger;
 	/** The language of a lesson (its cards' and notices' words); default English. Must not throw. */
 	localeOf?: (threadId: string) => Promise<Locale>;
 	/** How long the thread waits for a plan picture before posting its outline instead (default 4 s). */
 	pictureWaitMs?: number;
-	/** How old another process's claim to post a card must be before a re-post takes it over (default 20 s). */
-	staleClaimMs?: number;
 	/**
 	 * The lesson's closing message built on its closing line (what comes back for review, when, and a
 	 * Remind me); undefined: the closing line alone. May reject (the closing line is posted then).
 	 */
 	closing?: (threadId: string, ended: string, locale: Locale) => Promise<Card | undefined>;
 }
-
-/** How often a re-post looks again at a question's card that another process claimed and did not post. */
-export const MAX_POST_RETRIES = 3;
-/** How long after a claim turns stale the re-post looks again. */
-const STALE_MARGIN_MS = 500;
 
 /** Default bound of the wait for a plan picture. */
 export const PICTURE_WAIT_MS = 4_000;
@@ -89,7 +85,7 @@ function outlineOnly(event: PlanEvent, why: string, locale: Locale): PlanPicture
 /** The tutor's event sink for one platform (returns at once, never throws), and a stop for its timers. */
 export interface ThreadOutput {
 	onEvent(event: TutorEvent): void;
-	/** Stop every typing indicator and every re-post waiting for a stale claim. */
+	/** Stop every typing indicator. */
 	stop(): void;
 }
 
@@ -101,7 +97,6 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 	const localeOf = (threadId: string): Promise<Locale> =>
 		(deps.localeOf?.(threadId) ?? Promise.resolve(DEFAULT_LOCALE)).catch(() => DEFAULT_LOCALE);
 	const pictureWaitMs = Math.max(0, deps.pictureWaitMs ?? PICTURE_WAIT_MS);
-	const staleClaimMs = Math.max(0, deps.staleClaimMs ?? STALE_POST_CLAIM_MS);
 	const sequencer = createThreadSequencer();
 	const tag = port.name;
 	const typingLoops = port.startTyping
@@ -150,84 +145,37 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 		return { messageIds: found };
 	}
 
-	/** Re-posts waiting for another process's claim to go stale, per question (cleared as they run). */
-	const waiting = new Map<string, NodeJS.Timeout>();
-
-	/**
-	 * A re-posted question whose card another process claimed and has not posted yet: look again once its
-	 * claim is stale (that process died or stalled posting it). Bounded: MAX_POST_RETRIES per question.
-	 */
-	function retryWhenStale(
-		threadId: string,
-		event: QuestionEvent,
-		lead: string | undefined,
-		ageMs: number,
-		tries: number,
-	): void {
-		const key = `${threadId}\0${event.toolCallId}`;
-		if (waiting.has(key)) return;
-		if (tries >= MAX_POST_RETRIES) {
-			logger.warn({ sessionId: threadId, toolCallId: event.toolCallId }, `${tag}: a question's card stays unposted`);
-			return;
+	/** Whether this process may still post the session's question cards (the engine's word; a failure counts as yes). */
+	const mayPost = async (threadId: string, toolCallId: string, receivedAt: number): Promise<boolean> => {
+		try {
+			return (await tutor.mayPost?.(threadId, toolCallId, receivedAt)) ?? true;
+		} catch (error) {
+			logger.warn({ err: error, sessionId: threadId }, `${tag}: asking whether to post a card failed; posting it`);
+			return true;
 		}
-		const timer = setTimeout(
-			() => {
-				waiting.delete(key);
-				void queues.run(threadId, () =>
-					postQuestion(threadId, event, lead, tries + 1).catch((error: unknown) =>
-						logger.error({ err: error, sessionId: threadId }, `${tag}: re-posting a question failed`),
-					),
-				);
-			},
-			Math.max(0, staleClaimMs - ageMs) + STALE_MARGIN_MS,
-		);
-		timer.unref();
-		waiting.set(key, timer);
-	}
+	};
 
 	async function postQuestion(
 		threadId: string,
 		event: QuestionEvent,
 		lead: string | undefined,
-		tries = 0,
+		receivedAt: number,
 	): Promise<void> {
-		// A question resume() re-emits is posted only if no card of it was: a card already posted stays the one.
-		if (event.replay && tutor.postedCard?.(threadId, event.toolCallId)) return;
-		// Shared stores: one process posts each card. A paused process that wakes up, and the one that took its
-		// lesson over and re-posts the question, must not both post it: they claim it in the store. A failing
-		// store posts anyway (a card twice is better than a question never shown). A store no other process
-		// shares needs no claim: its one process posts a question once, and re-posts only after a restart.
-		// Offered again under the tutor's reply (the learner asked something first): a new card, its own post.
-		const shared = state.store.shared === true && event.again !== true;
-		const claim: PostClaim = shared
-			? await state
-					.claimPost(threadId, event.toolCallId, event.replay ? { staleAfterMs: staleClaimMs } : {})
-					.catch((error: unknown): PostClaim => {
-						logger.warn({ err: error, sessionId: threadId }, `${tag}: claiming a card's post failed; posting it`);
-						return { mine: true, token: "" };
-					})
-			: { mine: true, token: "" };
-		if (!claim.mine) {
-			// Another process claimed it: the asking turn's own post, or a re-post of it. A re-post looks again
-			// once that claim is stale, in case its poster died before the card reached the thread.
-			if (event.replay) retryWhenStale(threadId, event, lead, claim.ageMs, tries);
-			return;
-		}
-		// Taken over from a poster that died or stalled, or re-posted after a restart: the card may have reached
-		// the thread after all (its ids not saved yet when the process stopped).
-		const mayBeThere = shared ? claim.tookOverFrom !== undefined : event.replay === true;
-		if (mayBeThere && (await foundInThread(threadId, event.toolCallId))) {
-			logger.info({ sessionId: threadId, toolCallId: event.toolCallId }, `${tag}: found a card its poster left`);
-			return;
+		// A question re-sent after a restart or a takeover is posted only if no card of it was: one the engine knows of
+		// stays the one, and so does one found in the thread (its poster stopped before its ids were saved).
+		if (event.replay) {
+			if (event.posted ?? tutor.postedCard?.(threadId, event.toolCallId)) return;
+			if (await foundInThread(threadId, event.toolCallId)) {
+				logger.info({ sessionId: threadId, toolCallId: event.toolCallId }, `${tag}: found a card its poster left`);
+				return;
+			}
 		}
 		const card = cardOf(event, lead, await localeOf(threadId));
 		if (!card) return;
 		// `plain`: the starts before died posting it (a formula?): its formulas go as code, no pictures drawn.
 		const ready = event.plain ? await prepareCard(card) : await prepared(card);
-		// A poster paused past the stale bound finds its claim taken over, and leaves the card to the new poster
-		// (only other processes can take it: one process alone never re-reads its claim).
-		if (shared && claim.token && !(await state.holdsPost(threadId, event.toolCallId, claim.token).catch(() => true)))
-			return;
+		// A process paused since the engine emitted it may have lost the lesson to another, which posts it instead.
+		if (!(await mayPost(threadId, event.toolCallId, receivedAt))) return;
 		const messageIds = await port.postCard(threadId, ready);
 		if (messageIds.length === 0) return;
 		// Only a lead that shares the controls' message is re-shown when that message becomes the answered state.
@@ -321,11 +269,12 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 		if (intro) await port.lessonEnded?.(threadId, intro, event);
 	}
 
-	async function post(threadId: string, { event, lead }: ThreadPost): Promise<void> {
+	/** Post one thing; `receivedAt`: when its event reached this sink (the engine was emitting it). */
+	async function post(threadId: string, { event, lead }: ThreadPost, receivedAt: number): Promise<void> {
 		switch (event.type) {
 			case "quiz":
 			case "ask":
-				return postQuestion(threadId, event, lead);
+				return postQuestion(threadId, event, lead, receivedAt);
 			case "answered":
 			case "attempt":
 				return postInPlace(threadId, event);
@@ -343,6 +292,7 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 	}
 
 	const onEvent = (event: TutorEvent) => {
+		const receivedAt = performance.now();
 		try {
 			const threadId = typeof event?.sessionId === "string" ? event.sessionId : "";
 			if (port.decodeThreadId(threadId) === undefined) return; // another platform's lesson
@@ -353,7 +303,7 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 				if (next.event.type === "typing") continue;
 				void queues.run(threadId, async () => {
 					try {
-						await post(threadId, next);
+						await post(threadId, next, receivedAt);
 						typingLoops?.posted(threadId);
 					} catch (error) {
 						logger.error({ err: error, sessionId: threadId, type: next.event.type }, `${tag}: posting failed`);
@@ -366,10 +316,6 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 	};
 	return {
 		onEvent,
-		stop: () => {
-			typingLoops?.stopAll();
-			for (const timer of waiting.values()) clearTimeout(timer);
-			waiting.clear();
-		},
+		stop: () => typingLoops?.stopAll(),
 	};
 }

@@ -101,7 +101,7 @@ export function answerHeld(
 /** The questions kept open, to post again after the tutor's reply (marked `again`: a new card, not a replay). */
 export function reofferEvents(record: SessionRecord): QuestionEvent[] {
 	const ids = heldPending(record).map((p) => p.toolCallId);
-	return replayEvents(record, ids).map(({ replay: _replay, ...event }) => ({ ...event, again: true }));
+	return replayEvents(record, ids).map(({ replay: _replay, posted: _posted, ...event }) => ({ ...event, again: true }));
 }
 
 /** What the model is told when it asks something new while a question is kept open. */

@@ -1,7 +1,8 @@
 /**
  * The `quiz` and `ask` events of a question in the transcript: built once here
- * for the step that asks it and for the replay after a restart (a question
- * saved but never posted is posted then).
+ * for the step that asks it and for the replay after a restart or a takeover (a
+ * question saved but never posted is posted then), and where each question's
+ * card was posted (reported by the output path, kept on the record: outbox.ts).
  */
 
 import type { TutorEvent } from "../../core/contracts/events.ts";
@@ -36,7 +37,10 @@ export function questionEvent(
 	return undefined;
 }
 
-/** Replay events for the given questions that are still pending (in transcript order of the ids given). */
+/**
+ * Replay events for the given questions that are still pending (in transcript order of the ids given), each
+ * with where its card was posted when the record says (the output path then posts nothing).
+ */
 export function replayEvents(record: SessionRecord, toolCallIds: readonly string[]): QuestionEvent[] {
 	const events: QuestionEvent[] = [];
 	for (const id of toolCallIds) {
@@ -44,7 +48,8 @@ export function replayEvents(record: SessionRecord, toolCallIds: readonly string
 		const part = found?.part;
 		if (part?.state !== "input-available") continue;
 		const event = questionEvent(record, toolNameOf(part.type) ?? "", id, part.input, true);
-		if (event) events.push(event);
+		const posted = postedOf(record, id);
+		if (event) events.push(posted ? { ...event, posted } : event);
 	}
 	return events;
 }

@@ -23,6 +23,11 @@ export interface KeySpec {
 	ttl: string;
 	/** The whole key, not a prefix. */
 	exact?: true;
+	/**
+	 * `process`: on a store one process owns (SQLite, memory) kept in that process's memory, never written (no
+	 * other process can ask for it; a restart forgets it). Stores several processes share write it as any key.
+	 */
+	embedded?: "process";
 }
 
 /** Every key prefix written in a state store. */
@@ -46,14 +51,18 @@ export const STATE_KEYS = {
 	},
 	// Earlier versions kept a card's message ids here; the session record carries them now (read, no longer written).
 	"card:": { owner: "adapters/lesson/lesson-state.ts", store: "controller", ttl: "30 days (LESSON_TTL_MS)" },
-	// Shared stores only: a card's post claim across processes.
-	"posting:": { owner: "adapters/lesson/lesson-state.ts", store: "controller", ttl: "10 minutes (POST_CLAIM_MS)" },
 	"intro:": { owner: "adapters/lesson/lesson-state.ts", store: "controller", ttl: "30 days (LESSON_TTL_MS)" },
 	"latest:": { owner: "adapters/lesson/lesson-state.ts", store: "controller", ttl: "30 days (LESSON_TTL_MS)" },
 	"rules:": { owner: "adapters/lesson/lesson-state.ts", store: "controller", ttl: "none: an admin's setting" },
 	"count:": { owner: "adapters/lesson/daily-counter.ts", store: "controller", ttl: "2 days" },
 	"review:": { owner: "adapters/lesson/review.ts", store: "controller", ttl: "1 day" },
-	"seen:": { owner: "adapters/lesson/deliveries.ts", store: "controller", ttl: "15 s pending, then DELIVERY_TTL_MS" },
+	"seen:": {
+		owner: "adapters/lesson/deliveries.ts",
+		store: "controller",
+		ttl: "15 s pending, then DELIVERY_TTL_MS",
+		// A duplicate delivery only another process could have handled: one process's store needs no write for it.
+		embedded: "process",
+	},
 	"forgotten:": { owner: "adapters/lesson/forgotten-members.ts", store: "controller", ttl: "1 day (FORGOTTEN_TTL_MS)" },
 	// Earlier versions' cap counters: read once and added, no longer written (the day's usage record holds them).
 	"spend:": { owner: "adapters/lesson/spend-counters.ts", store: "controller", ttl: "2 days" },
@@ -102,8 +111,6 @@ export const stateKeys = {
 	pictureBytesOfLearner: (learner: string, day: number) => `picture-bytes:learner:${learner}:${day}`,
 	/** A posted card's message ids. */
 	card: (threadId: string, toolCallId: string) => `card:${threadId}:${toolCallId}`,
-	/** A card's post claim (one poster across processes). */
-	posting: (threadId: string, toolCallId: string) => `posting:${threadId}:${toolCallId}`,
 	/** A lesson's intro (learner, place, topic). */
 	intro: (threadId: string) => `intro:${threadId}`,
 	/**

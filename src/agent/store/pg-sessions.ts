@@ -4,17 +4,20 @@
  * inserts one or two rows, it does not rewrite the transcript), and a lease row per session
  * taken with `INSERT ... ON CONFLICT ... WHERE expires_at < now()`, whose fencing number grows
  * with every grant. A save is one transaction: compare-and-set on the version, fence check,
- * then the changed messages. Each session has an inbox (a row per event, numbered per session
+ * then the changed messages, and the inbox entries the record marks applied go in the same
+ * transaction. Each session has an inbox (a row per event, numbered per session
  * through a counter row) any process appends to; the lease row's `work` flag with an expired
  * lease makes the session due for another taker.
  */
 
 import { randomUUID } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import pg from "pg";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { StoreConflictError, withDeadline } from "./errors.ts";
+import { type BookLease, leaseBook } from "./lease-book.ts";
 import { assembleRecord, legacyIds, legacyRecord, messageTracker, metaJson } from "./record-layout.ts";
-import type { SessionInbox, SessionLease, SessionRecord, SessionStore } from "./types.ts";
+import type { SessionInbox, SessionRecord, SessionStore } from "./types.ts";
 
 /** readSnapshot's answer for a session without a row. */
 const ABSENT: unique symbol = Symbol("absent");
@@ -142,6 +145,10 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 		}
 	};
 	const tracker = messageTracker();
+	/** Leases this store granted, and whether they are still held (lease-book.ts; no version is read with a grant here). */
+	const book = leaseBook();
+	/** Per session, the inbox entries a save through this store dropped (up to this number; recent sessions). */
+	const dropped = new LRUCache<string, number>({ max: 10_000 });
 	let migrated = false;
 	/** Sessions of the old layout that have no row yet: listed (and loaded through the migration on read). */
 	const legacyOnly = async (openOnly: boolean): Promise<string[]> => {
@@ -158,7 +165,7 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 		return wanted.filter((id) => !have.has(id));
 	};
 
-	const lease = (sessionId: string, token: string, fence: number, ttlMs: number): SessionLease => ({
+	const lease = (sessionId: string, token: string, fence: number, ttlMs: number): BookLease => ({
 		sessionId,
 		fence,
 		renew: () =>
@@ -169,6 +176,7 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 				);
 				return rowCount === 1;
 			}),
+		// True when it was still ours (a failure to answer counts as ours: nothing says another took it).
 		release: (left = false) =>
 			op("releasing a lease", () =>
 				// The row stays (its fence keeps growing); only its holder and expiry go. Work left, or entries in
@@ -180,8 +188,11 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 					[sessionId, token, left],
 				),
 			).then(
-				() => undefined,
-				(error: unknown) => options.logger?.debug({ err: error, sessionId }, "releasing a lease failed"),
+				(result) => result.rowCount === 1,
+				(error: unknown) => {
+					options.logger?.debug({ err: error, sessionId }, "releasing a lease failed");
+					return true;
+				},
 			),
 	});
 
@@ -227,10 +238,13 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 				);
 				return Number(rows[0]?.n ?? 0);
 			}),
-		drop: (sessionId, upTo) =>
-			op(`dropping applied events of ${sessionId}`, async () => {
+		drop: (sessionId, upTo) => {
+			// The save that marked them applied dropped them already: no round trip.
+			if ((dropped.get(sessionId) ?? 0) >= upTo) return Promise.resolve();
+			return op(`dropping applied events of ${sessionId}`, async () => {
 				await pool.query(`DELETE FROM ${t.inbox} WHERE session_id = $1 AND seq <= $2`, [sessionId, upTo]);
-			}),
+			});
+		},
 		due: (limit) =>
 			op("listing sessions due", async () => {
 				const { rows } = await pool.query<{ session_id: string }>(
@@ -292,6 +306,7 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 			const id = record.sessionId;
 			const { writes, length } = tracker.changes(record);
 			const expected = record.version ?? 0;
+			const applied = Number.isSafeInteger(record.inbox) && (record.inbox ?? 0) > 0 ? (record.inbox as number) : 0;
 			const version = await op(`writing session ${id}`, async () => {
 				const client = await pool.connect();
 				try {
@@ -335,6 +350,9 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 							[id, writes.map(([i]) => i), writes.map(([, json]) => json)],
 						);
 					await client.query(`DELETE FROM ${t.messages} WHERE session_id = $1 AND idx >= $2`, [id, length]);
+					// Applied inbox entries go with the save that records their effect.
+					if (applied > 0)
+						await client.query(`DELETE FROM ${t.inbox} WHERE session_id = $1 AND seq <= $2`, [id, applied]);
 					await client.query("COMMIT");
 					return Number(rows[0]?.version);
 				} catch (error) {
@@ -346,6 +364,7 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 			});
 			record.version = version;
 			tracker.remember(record, version);
+			if (applied > 0) dropped.set(id, applied);
 		},
 		version: (sessionId) =>
 			op(`reading the version of ${sessionId}`, async () => {
@@ -357,6 +376,7 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 			}),
 		async acquire(sessionId, ttlMs) {
 			const token = randomUUID();
+			const asked = performance.now();
 			const { rows } = await op("taking a lease", () =>
 				pool.query<{ fence: string }>(
 					`INSERT INTO ${t.leases} AS l (session_id, token, fence, expires_at, work)
@@ -368,11 +388,13 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 				),
 			);
 			const fence = Number(rows[0]?.fence ?? 0);
-			return fence > 0 ? lease(sessionId, token, fence, ttlMs) : undefined;
+			return fence > 0 ? book.granted(lease(sessionId, token, fence, ttlMs), ttlMs, asked) : undefined;
 		},
+		holding: (sessionId, at) => book.holding(sessionId, at),
 		delete: (sessionId) =>
 			op(`deleting session ${sessionId}`, async () => {
 				tracker.forget(sessionId);
+				dropped.delete(sessionId);
 				await pool.query(`DELETE FROM ${t.messages} WHERE session_id = $1`, [sessionId]);
 				await pool.query(`DELETE FROM ${t.inbox} WHERE session_id = $1`, [sessionId]);
 				await pool.query(`UPDATE ${t.leases} SET work = false WHERE session_id = $1`, [sessionId]);

@@ -10,14 +10,19 @@
  */
 
 import { randomUUID } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { StoreConflictError, withDeadline } from "./errors.ts";
 import { createRedisClient } from "./keyv.ts";
+import { type BookLease, leaseBook } from "./lease-book.ts";
 import { assembleRecord, legacyIds, legacyRecord, messageTracker, metaJson } from "./record-layout.ts";
 import { runScript, type ScriptClient } from "./redis-script.ts";
-import type { SessionInbox, SessionLease, SessionStore } from "./types.ts";
+import type { SessionInbox, SessionStore } from "./types.ts";
 
-/** Check the fence and the version, write the changed messages and the metadata, keep the sets. */
+/**
+ * Check the fence and the version, write the changed messages and the metadata, keep the sets, and drop the
+ * inbox entries the record says were applied (ARGV[7], its `inbox` number): in the same write as their effect.
+ */
 const SAVE = `
 if ARGV[2] ~= '' then
   local f = tonumber(redis.call('GET', KEYS[3]) or '0')
@@ -27,7 +32,7 @@ local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if v ~= tonumber(ARGV[1]) then return {-1, v} end
 local n = redis.call('LLEN', KEYS[2])
 local len = tonumber(ARGV[4])
-for i = 7, #ARGV, 2 do
+for i = 8, #ARGV, 2 do
   local idx = tonumber(ARGV[i])
   if idx < n then redis.call('LSET', KEYS[2], idx, ARGV[i + 1])
   else redis.call('RPUSH', KEYS[2], ARGV[i + 1]); n = n + 1 end
@@ -37,21 +42,25 @@ redis.call('HSET', KEYS[1], 'v', v + 1, 'meta', ARGV[3])
 redis.call('SADD', KEYS[4], ARGV[6])
 if ARGV[5] == '1' then redis.call('SADD', KEYS[5], ARGV[6]) else redis.call('SREM', KEYS[5], ARGV[6]) end
 redis.call('DEL', KEYS[6])
+if tonumber(ARGV[7]) > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[7], '-inf', ARGV[7]) end
 return {v + 1, 0}
 `;
 /** Milliseconds by the server's clock (one clock for every process): `now` in the scripts below. */
 const NOW = `local t = redis.call('TIME'); local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 /**
- * Take the lease when free; the new fencing number, or 0 when someone holds it. The session is marked
+ * Take the lease when free: the new fencing number and the session's stored version (-1: none stored; 0: a
+ * record of the old layout), read in the same atomic step; {0, 0} when someone holds it. The session is marked
  * as worked on until the lease's expiry (`work` sorted set, score = when it is due for another taker).
  */
 const ACQUIRE = `
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   ${NOW}
   redis.call('ZADD', KEYS[3], now + tonumber(ARGV[2]), ARGV[3])
-  return redis.call('INCR', KEYS[2])
+  local v = redis.call('HGET', KEYS[4], 'v')
+  if v then v = tonumber(v) elseif redis.call('EXISTS', KEYS[5]) == 1 then v = 0 else v = -1 end
+  return {redis.call('INCR', KEYS[2]), v}
 end
-return 0
+return {0, 0}
 `;
 const RENEW = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -143,6 +152,10 @@ export function createRedisSessionStore(url: string, options: RedisSessionStoreO
 	const legacyIndex = `${ns}::${ns}:index`;
 	const legacyOpen = `${ns}::${ns}:open`;
 	const tracker = messageTracker();
+	/** Leases this store granted (the version known under them, whether they are still held): lease-book.ts. */
+	const book = leaseBook();
+	/** Per session, the inbox entries a save through this store dropped (up to this number; recent sessions). */
+	const dropped = new LRUCache<string, number>({ max: 10_000 });
 	let migrated = false;
 
 	/** Move the old layout's index values into the sets, once (idempotent when processes race). */
@@ -160,7 +173,7 @@ export function createRedisSessionStore(url: string, options: RedisSessionStoreO
 		migrated = true;
 	};
 
-	const lease = (sessionId: string, token: string, fence: number, ttlMs: number): SessionLease => {
+	const lease = (sessionId: string, token: string, fence: number, ttlMs: number): BookLease => {
 		const k = keys(sessionId);
 		return {
 			sessionId,
@@ -170,12 +183,16 @@ export function createRedisSessionStore(url: string, options: RedisSessionStoreO
 					const ok = await script(c, RENEW, { keys: [k.lease, work], arguments: [token, String(ttlMs), sessionId] });
 					return ok === 1;
 				}),
+			// True when it was still ours (a failure to answer counts as ours: nothing says another took it).
 			release: (left = false) =>
 				op("releasing a lease", (c) =>
 					script(c, RELEASE, { keys: [k.lease, k.inbox, work], arguments: [token, left ? "1" : "0", sessionId] }),
 				).then(
-					() => undefined,
-					(error: unknown) => options.logger?.debug({ err: error, sessionId }, "releasing a lease failed"),
+					(released) => released === 1,
+					(error: unknown) => {
+						options.logger?.debug({ err: error, sessionId }, "releasing a lease failed");
+						return true;
+					},
 				),
 		};
 	};
@@ -204,10 +221,13 @@ export function createRedisSessionStore(url: string, options: RedisSessionStoreO
 			}),
 		count: (sessionId, from) =>
 			op(`counting the inbox of ${sessionId}`, (c) => c.zCount(keys(sessionId).inbox, from, "+inf")),
-		drop: (sessionId, upTo) =>
-			op(`dropping applied events of ${sessionId}`, async (c) => {
+		drop: (sessionId, upTo) => {
+			// The save that marked them applied dropped them already (SAVE): no round trip.
+			if ((dropped.get(sessionId) ?? 0) >= upTo) return Promise.resolve();
+			return op(`dropping applied events of ${sessionId}`, async (c) => {
 				await c.zRemRangeByScore(keys(sessionId).inbox, "-inf", upTo);
-			}),
+			});
+		},
 		due: (limit) =>
 			op("listing sessions due", async (c) => {
 				const due = await script(c, DUE, { keys: [work], arguments: [String(limit)] });
@@ -243,6 +263,7 @@ export function createRedisSessionStore(url: string, options: RedisSessionStoreO
 			const k = keys(id);
 			const { writes, length } = tracker.changes(record);
 			const expected = record.version ?? 0;
+			const applied = Number.isSafeInteger(record.inbox) && (record.inbox ?? 0) > 0 ? (record.inbox as number) : 0;
 			const args = [
 				String(expected),
 				saveOptions.fence === undefined ? "" : String(saveOptions.fence),
@@ -250,12 +271,14 @@ export function createRedisSessionStore(url: string, options: RedisSessionStoreO
 				String(length),
 				record.ended === undefined ? "1" : "0",
 				id,
+				String(applied),
 				...writes.flatMap(([i, json]) => [String(i), json]),
 			];
 			const reply = (await op(`writing session ${id}`, (c) =>
-				script(c, SAVE, { keys: [k.hash, k.list, k.fence, ids, open, k.legacy], arguments: args }),
+				script(c, SAVE, { keys: [k.hash, k.list, k.fence, ids, open, k.legacy, k.inbox], arguments: args }),
 			)) as [number, number];
 			const [version, current] = reply;
+			if (version < 0) book.forget(id);
 			if (version === -1) {
 				tracker.forget(id);
 				throw new StoreConflictError(
@@ -270,30 +293,40 @@ export function createRedisSessionStore(url: string, options: RedisSessionStoreO
 				);
 			record.version = version;
 			tracker.remember(record, version);
+			book.saved(id, saveOptions.fence, version);
+			if (applied > 0) dropped.set(id, applied);
 		},
-		version: (sessionId) =>
-			op(`reading the version of ${sessionId}`, async (c) => {
+		version: (sessionId) => {
+			const known = book.version(sessionId);
+			if (known !== undefined) return Promise.resolve(known);
+			return op(`reading the version of ${sessionId}`, async (c) => {
 				const v = await c.hGet(keys(sessionId).hash, "v");
 				if (v !== null && v !== undefined) return Number(v);
 				return (await c.exists(keys(sessionId).legacy)) ? 0 : undefined;
-			}),
+			});
+		},
 		async acquire(sessionId, ttlMs) {
 			const k = keys(sessionId);
 			const token = randomUUID();
-			const fence = Number(
-				await op("taking a lease", (c) =>
-					script(c, ACQUIRE, {
-						keys: [k.lease, k.fence, work],
-						arguments: [token, String(Math.max(1, Math.round(ttlMs))), sessionId],
-					}),
-				),
+			const asked = performance.now();
+			const reply = await op("taking a lease", (c) =>
+				script(c, ACQUIRE, {
+					keys: [k.lease, k.fence, work, k.hash, k.legacy],
+					arguments: [token, String(Math.max(1, Math.round(ttlMs))), sessionId],
+				}),
 			);
-			return fence > 0 ? lease(sessionId, token, fence, ttlMs) : undefined;
+			const [fence, version] = Array.isArray(reply) ? reply.map(Number) : [0, -1];
+			if (!fence || fence <= 0) return undefined;
+			const known = version !== undefined && Number.isSafeInteger(version) && version >= 0 ? version : undefined;
+			return book.granted(lease(sessionId, token, fence, ttlMs), ttlMs, asked, known);
 		},
+		holding: (sessionId, at) => book.holding(sessionId, at),
 		delete: (sessionId) =>
 			op(`deleting session ${sessionId}`, async (c) => {
 				const k = keys(sessionId);
 				tracker.forget(sessionId);
+				book.forget(sessionId);
+				dropped.delete(sessionId);
 				const [removed] = (await c
 					.multi()
 					.del([k.hash, k.list, k.legacy, k.inbox, k.inboxSeq])

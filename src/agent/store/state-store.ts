@@ -1,13 +1,17 @@
 /**
  * The state store: the small things adapters must remember beside the
- * sessions (message ids of posted cards, per-community lesson rules, daily
- * counters), with a TTL, on the same backend as the sessions
+ * sessions (lesson intros, per-community lesson rules, daily counters, usage,
+ * deliveries seen), with a TTL, on the same backend as the sessions
  * (`LEARNHARNESS_STORE_URL`). Values are plain JSON; what comes back is
- * `unknown` and is checked by the reader, never cast blindly.
+ * `unknown` and is checked by the reader, never cast blindly. Callers never ask
+ * whether other processes share the store: a store one process owns (SQLite,
+ * memory) keeps the keys keys.ts declares `embedded: "process"` in that
+ * process's memory instead of writing them, since no other process can ask.
  */
 
 import type Keyv from "keyv";
 import type { Logger } from "../../core/contracts/logger.ts";
+import { declaredPrefixOf, type KeySpec, STATE_KEYS } from "./keys.ts";
 import { openKeyv } from "./keyv.ts";
 import { atomicOps, type FieldChange, isSharedBackend, mergeFields } from "./state-atomic.ts";
 
@@ -41,11 +45,32 @@ export interface StateStore {
 	delete(key: string): Promise<boolean>;
 	/** Release the connection (a no-op in memory). Never rejects. */
 	close(): Promise<void>;
-	/**
-	 * True when other processes may share this store (Redis, PostgreSQL). SQLite (locked to one
-	 * process) and memory stores leave it unset: what one process remembers is then the whole truth.
-	 */
-	readonly shared?: boolean;
+}
+
+/** Most keys an embedded store keeps in its process's memory (each also expires with its TTL). */
+const PROCESS_KEYS_MAX = 100_000;
+
+/** True when keys.ts declares `key` kept in the process's memory on a store one process owns. */
+export function keptInProcess(key: string): boolean {
+	const prefix = declaredPrefixOf(key);
+	return prefix !== undefined && (STATE_KEYS[prefix] as KeySpec).embedded === "process";
+}
+
+/**
+ * A store one process owns (`inner`), with the keys keys.ts declares process-local kept in memory (`local`,
+ * bounded) instead: same contract, no write for them.
+ */
+function withProcessKeys(inner: StateStore, local: StateStore): StateStore {
+	const pick = (key: string) => (keptInProcess(key) ? local : inner);
+	return {
+		get: (key) => pick(key).get(key),
+		set: (key, value, ttlMs) => pick(key).set(key, value, ttlMs),
+		setIfAbsent: (key, value, ttlMs) => pick(key).setIfAbsent(key, value, ttlMs),
+		increment: (key, by, ttlMs) => pick(key).increment(key, by, ttlMs),
+		updateFields: (key, change, ttlMs) => pick(key).updateFields(key, change, ttlMs),
+		delete: (key) => pick(key).delete(key),
+		close: () => inner.close(),
+	};
 }
 
 /** Serializes work per key inside this process (a chain of promises per key, dropped once idle). */
@@ -70,8 +95,7 @@ function keyedChains(): <T>(key: string, work: () => Promise<T>) => Promise<T> {
 export function stateStoreOnKeyv(keyv: Keyv): StateStore {
 	const serial = keyedChains();
 	const atomic = atomicOps(keyv);
-	return {
-		...(isSharedBackend(keyv) ? { shared: true } : {}),
+	const store: StateStore = {
 		get: (key) => keyv.get(key),
 		async set(key, value, ttlMs) {
 			await keyv.set(key, value, ttlMs);
@@ -106,6 +130,7 @@ export function stateStoreOnKeyv(keyv: Keyv): StateStore {
 			await keyv.disconnect().catch(() => undefined);
 		},
 	};
+	return isSharedBackend(keyv) ? store : withProcessKeys(store, createMemoryStateStore(Date.now, PROCESS_KEYS_MAX));
 }
 
 /** The state store on the backend `url` names (sqlite://, redis://, postgres://, memory://), one namespace. Throws on a bad URL. */
@@ -113,8 +138,11 @@ export function openStateStore(url: string, namespace: string, logger?: Logger):
 	return stateStoreOnKeyv(openKeyv(url, namespace, logger));
 }
 
-/** An in-memory state store (tests, the playground): a Map with expiry; values are copied through JSON like a real backend's. */
-export function createMemoryStateStore(now: () => number = Date.now): StateStore {
+/**
+ * An in-memory state store (tests, the playground): a Map with expiry; values are copied through JSON like a real
+ * backend's. With `max`, the oldest keys go first once it holds more.
+ */
+export function createMemoryStateStore(now: () => number = Date.now, max = Number.POSITIVE_INFINITY): StateStore {
 	const map = new Map<string, { json: string; expires: number }>();
 	const read = (key: string): unknown => {
 		const hit = map.get(key);
@@ -126,7 +154,12 @@ export function createMemoryStateStore(now: () => number = Date.now): StateStore
 		return JSON.parse(hit.json);
 	};
 	const write = (key: string, value: unknown, ttlMs?: number) => {
+		map.delete(key); // re-inserted last: the newest stays
 		map.set(key, { json: JSON.stringify(value), expires: ttlMs !== undefined && ttlMs > 0 ? now() + ttlMs : Infinity });
+		for (const oldest of map.keys()) {
+			if (map.size <= max) break;
+			map.delete(oldest);
+		}
 	};
 	return {
 		get: async (key) => read(key),

@@ -187,10 +187,22 @@ export interface SessionStore {
 	 * Writes only what changed since this store read or saved the record (appended or replaced messages).
 	 */
 	set(record: SessionRecord, options?: SaveOptions): Promise<void>;
-	/** The stored version of a session (cheap; no transcript read), or undefined when none is stored. */
+	/**
+	 * The stored version of a session (cheap; no transcript read), or undefined when none is stored. While this
+	 * store surely holds the session's lease it may answer from what it read with the grant and wrote since
+	 * (lease-book.ts: no other writer can move it meanwhile), with no round trip.
+	 */
 	version(sessionId: string): Promise<number | undefined>;
 	/** Take the session's lease for `ttlMs` unless another holder has it; undefined when it is taken. */
 	acquire(sessionId: string, ttlMs: number): Promise<SessionLease | undefined>;
+	/**
+	 * Whether the session's lease this process held at `at` (performance.now(); default now) was never lost: no
+	 * store call while it is surely held (lease-book.ts); false once a renewal or its release found it gone
+	 * (another process may run the session now); true once given back while still its own, when no lease of it
+	 * was held then, and when the store cannot answer. Absent: this process is the store's only user (the
+	 * embedded store), so it always holds its sessions. Never rejects.
+	 */
+	holding?(sessionId: string, at?: number): Promise<boolean>;
 	delete(sessionId: string): Promise<boolean>;
 	/** The sessions' inboxes (events received by any process, applied by the lease holder; embedded-inbox.ts on SQLite). */
 	readonly inbox: SessionInbox;

@@ -108,6 +108,12 @@ export type RefusalCode =
 /** handle()'s verdict, known before any model work: recorded (or queued) or refused. */
 export type HandleResult = { ok: true; vote?: VoteAck } | { ok: false; code: RefusalCode; message: string };
 
+/** A question's card as the platform shows it: its messages in order, and the lead shown above it. */
+export interface PostedCard {
+	messageIds: string[];
+	lead?: string;
+}
+
 /** What the tutor says. Every event names its session. */
 export type TutorEvent =
 	| { type: "text"; sessionId: string; text: string }
@@ -118,8 +124,10 @@ export type TutorEvent =
 			input: QuizToolInput;
 			/** The plan node the quiz is about (read from the raw call), when tagged and known. */
 			nodeId?: string;
-			/** Re-sent after a restart: it was saved but may not have been posted (post it unless already posted). */
+			/** Re-sent after a restart or a takeover: it was saved but may not have been posted (post it unless already posted). */
 			replay?: boolean;
+			/** A replay: where its card was posted, as the engine knows it (the output path posts nothing then). */
+			posted?: PostedCard;
 			/** Offered again after the tutor answered something the learner asked while it was open: post a new card. */
 			again?: boolean;
 			/** Post it as text, its formulas as code (no pictures): the restarts before died while posting it. */
@@ -130,8 +138,10 @@ export type TutorEvent =
 			sessionId: string;
 			toolCallId: string;
 			input: AskToolInput;
-			/** Re-sent after a restart: it was saved but may not have been posted (post it unless already posted). */
+			/** Re-sent after a restart or a takeover: it was saved but may not have been posted (post it unless already posted). */
 			replay?: boolean;
+			/** A replay: where its card was posted, as the engine knows it (the output path posts nothing then). */
+			posted?: PostedCard;
 			/** Offered again after the tutor answered something the learner asked while it was open: post a new card. */
 			again?: boolean;
 			/** Post it as text, its formulas as code (no pictures): the restarts before died while posting it. */

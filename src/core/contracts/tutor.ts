@@ -7,7 +7,15 @@ import type { Locale } from "../../i18n/index.ts";
 import type { PlanMastery } from "../mastery.ts";
 import type { AskToolInput, QuizToolInput } from "../question-core.ts";
 import type { GroupSettings, MemberResult } from "../votes.ts";
-import type { HandleResult, LearnerEvent, LessonMode, LessonPhase, Participant, TutorEvent } from "./events.ts";
+import type {
+	HandleResult,
+	LearnerEvent,
+	LessonMode,
+	LessonPhase,
+	Participant,
+	PostedCard,
+	TutorEvent,
+} from "./events.ts";
 import type { DerivedPlanStatuses, PlanTree } from "./plan.ts";
 import type { ProbeAssessment } from "./probe.ts";
 
@@ -47,11 +55,7 @@ export type PendingQuestion =
 			input?: AskToolInput;
 	  };
 
-/** A question's card as the platform shows it: its messages in order, and the lead shown above it. */
-export interface PostedCard {
-	messageIds: string[];
-	lead?: string;
-}
+export type { PostedCard } from "./events.ts";
 
 /** A read-only summary of a session, for /lesson status and the playground. */
 export interface SessionSummary {
@@ -111,6 +115,14 @@ export interface Tutor {
 	posted?(sessionId: string, toolCallId: string, card: PostedCard): void;
 	/** The card reported posted for question `toolCallId`, as this process holds the session (no store call). */
 	postedCard?(sessionId: string, toolCallId: string): PostedCard | undefined;
+	/**
+	 * Whether this process may still post the card of question `toolCallId`, asked just before the post; `receivedAt`
+	 * (performance.now()) is when its event reached the sink (sinks are called while the engine emits it). The engine
+	 * emits a question only while it holds the session; false once the lease it held then was lost (a process paused
+	 * past it: the one that took the session over posts the card). No store call while the lease is surely held.
+	 * Optional: without it every question emitted is posted. Never rejects.
+	 */
+	mayPost?(sessionId: string, toolCallId: string, receivedAt?: number): Promise<boolean>;
 	/** Resolves when the session (or every session) has no turn running or queued. */
 	idle(sessionId?: string): Promise<void>;
 	/** Repair sessions cut off by a crash or restart (dangling calls get an "interrupted" result) and re-run a

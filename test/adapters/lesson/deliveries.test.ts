@@ -1,9 +1,10 @@
 /**
- * Delivery claims: a duplicate in this process is known without I/O; a store that other
- * processes share is asked (setIfAbsent) and its answer wins; a store of one process
- * (SQLite, memory) is never written; a store that does not answer in time fails open. A
- * claim is provisional until confirmed: another process's unconfirmed claim answers "busy"
- * (not acknowledged, so the platform redelivers), and one left by a dead process expires.
+ * Delivery claims: a duplicate in this process is known without I/O; otherwise the store is
+ * asked (setIfAbsent) and its answer wins, whatever the store (one a single process owns keeps
+ * `seen:` keys in memory: test/agent/store/state-store.test.ts); a store that does not answer
+ * in time fails open. A claim is provisional until confirmed: another process's unconfirmed
+ * claim answers "busy" (not acknowledged, so the platform redelivers), and one left by a dead
+ * process expires.
  */
 
 import { describe, expect, it } from "vitest";
@@ -11,13 +12,12 @@ import { createDeliveryClaims, PENDING_TTL_MS } from "../../../src/adapters/less
 import { createMemoryStateStore, type StateStore } from "../../../src/agent/index.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
 
-/** A state store that records its calls; `shared` and the setIfAbsent answer are chosen by the test. */
-function recordingStore(shared: boolean, answer: () => Promise<boolean>) {
+/** A state store that records its calls; the setIfAbsent answer is chosen by the test. */
+function recordingStore(answer: () => Promise<boolean>) {
 	const calls: string[] = [];
 	const base = createMemoryStateStore();
 	const store: StateStore = {
 		...base,
-		...(shared ? { shared: true } : {}),
 		setIfAbsent: (key, value, ttlMs) => {
 			calls.push(`setIfAbsent ${key}`);
 			return answer().then((first) => (first ? base.setIfAbsent(key, value, ttlMs) : false));
@@ -31,8 +31,8 @@ function recordingStore(shared: boolean, answer: () => Promise<boolean>) {
 }
 
 describe("delivery claims", () => {
-	it("knows a duplicate in this process at once, and writes nothing to a one-process store", async () => {
-		const { store, calls } = recordingStore(false, async () => true);
+	it("knows a duplicate in this process at once: the store is asked once per delivery", async () => {
+		const { store, calls } = recordingStore(async () => true);
 		const claims = createDeliveryClaims(store, silentLogger, "test");
 		expect(await claims.claim("discord:interaction:1", 60_000)).toBe("first");
 		expect(await claims.claim("discord:interaction:1", 60_000)).toBe("seen");
@@ -41,13 +41,14 @@ describe("delivery claims", () => {
 			"seen",
 		);
 		await claims.confirm("discord:interaction:1", 60_000);
-		expect(calls).toEqual([]);
+		expect(calls).toEqual(["setIfAbsent seen:discord:interaction:1"]);
 		await claims.release("discord:interaction:1");
+		expect(calls).toContain("delete seen:discord:interaction:1");
 		expect(await claims.claim("discord:interaction:1", 60_000)).toBe("first");
 	});
 
-	it("asks a shared store, and another process's claim wins", async () => {
-		const { store, calls } = recordingStore(true, async () => false);
+	it("asks the store, and another process's claim wins", async () => {
+		const { store, calls } = recordingStore(async () => false);
 		await store.set("seen:slack:trigger:abc", "done");
 		const claims = createDeliveryClaims(store, silentLogger, "test");
 		expect(await claims.claim("slack:trigger:abc", 60_000)).toBe("seen");
@@ -56,14 +57,14 @@ describe("delivery claims", () => {
 		expect(calls).toContain("delete seen:slack:trigger:abc");
 	});
 
-	it("fails open when the shared store does not answer in time", async () => {
-		const { store } = recordingStore(true, () => new Promise<boolean>(() => undefined));
+	it("fails open when the store does not answer in time", async () => {
+		const { store } = recordingStore(() => new Promise<boolean>(() => undefined));
 		const claims = createDeliveryClaims(store, silentLogger, "test", 20);
 		expect(await claims.claim("slack:event:E1", 60_000)).toBe("first");
 	});
 
 	it("holds an unconfirmed claim of another process as busy, then as seen once it is confirmed", async () => {
-		const store = { ...createMemoryStateStore(), shared: true as const };
+		const store = createMemoryStateStore();
 		// Two processes: each has its own memory of what it claimed; the store is shared.
 		const one = createDeliveryClaims(store, silentLogger, "one");
 		const two = createDeliveryClaims({ ...store }, silentLogger, "two");
@@ -78,7 +79,7 @@ describe("delivery claims", () => {
 	});
 
 	it("claims a delivery of a platform that never redelivers as handled at once, with one write", async () => {
-		const { store, calls } = recordingStore(true, async () => true);
+		const { store, calls } = recordingStore(async () => true);
 		const one = createDeliveryClaims(store, silentLogger, "one");
 		const two = createDeliveryClaims({ ...store }, silentLogger, "two");
 		expect(await one.claimFinal("discord:interaction:9", 60_000)).toBe("first");
@@ -87,12 +88,12 @@ describe("delivery claims", () => {
 		expect(await one.claimFinal("discord:interaction:9", 60_000)).toBe("seen"); // this process: no I/O
 		expect(calls).toHaveLength(1);
 		// Another process's copy is dropped at once (no waiting for a confirm that never comes).
-		const lost = createDeliveryClaims(recordingStore(true, async () => false).store, silentLogger, "three");
+		const lost = createDeliveryClaims(recordingStore(async () => false).store, silentLogger, "three");
 		expect(await lost.claimFinal("discord:interaction:9", 60_000)).toBe("seen");
 		expect(await two.claimFinal("discord:interaction:10", 60_000)).toBe("first");
 		// A store that does not answer in time: handled (fail open), as with claim().
 		const slow = createDeliveryClaims(
-			recordingStore(true, () => new Promise<boolean>(() => undefined)).store,
+			recordingStore(() => new Promise<boolean>(() => undefined)).store,
 			silentLogger,
 			"slow",
 			20,
@@ -105,7 +106,6 @@ describe("delivery claims", () => {
 		let ttlOfPending: number | undefined;
 		const store: StateStore = {
 			...base,
-			shared: true,
 			// The pending claim's TTL, shortened here to 50 ms so the test does not wait PENDING_TTL_MS.
 			setIfAbsent: (key, value, ttlMs) => {
 				if (value === "pending") ttlOfPending = ttlMs;

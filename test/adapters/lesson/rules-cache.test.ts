@@ -1,7 +1,7 @@
 /**
- * A community's lesson rules are read from the store at most every RULES_FRESH_MS on a shared
- * store (kept on a store of this process alone); a save in this process is seen at once, also by
- * a read that was on its way while the save was written.
+ * A community's lesson rules are read from the store at most every RULES_FRESH_MS, whatever the
+ * store (the controller never asks whether other processes share it); a save in this process is
+ * seen at once, also by a read that was on its way while the save was written.
  */
 
 import { describe, expect, it } from "vitest";
@@ -9,13 +9,12 @@ import { LessonState } from "../../../src/adapters/lesson/lesson-state.ts";
 import { createMemoryStateStore, type StateStore } from "../../../src/agent/index.ts";
 
 /** A memory store counting its reads; `hold` (when set) delays them until released. */
-function countingStore(shared: boolean) {
+function countingStore() {
 	const base = createMemoryStateStore();
 	let reads = 0;
 	let hold: Promise<void> | undefined;
 	const store: StateStore = {
 		...base,
-		...(shared ? { shared: true } : {}),
 		get: async (key) => {
 			reads++;
 			const value = await base.get(key); // read now: the value as it was when the read began
@@ -41,7 +40,7 @@ function countingStore(shared: boolean) {
 
 describe("lesson rules in memory", () => {
 	it("are read once, and a save is seen at once", async () => {
-		const { store, reads } = countingStore(true);
+		const { store, reads } = countingStore();
 		const state = new LessonState(store);
 		const first = await state.rules("g1");
 		await state.rules("g1");
@@ -52,7 +51,7 @@ describe("lesson rules in memory", () => {
 	});
 
 	it("do not keep a read that a save overtook", async () => {
-		const { store, holdReads } = countingStore(false);
+		const { store, holdReads } = countingStore();
 		const state = new LessonState(store);
 		const release = holdReads();
 		const reading = state.rules("g1"); // started before the save: it reads the old rules

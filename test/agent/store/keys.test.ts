@@ -77,7 +77,6 @@ describe("state store keys", () => {
 			stateKeys.pictureBytesOfLesson("discord:G1:t1", 3),
 			stateKeys.pictureBytesOfLearner("discord:u1", 3),
 			stateKeys.card("t1", "q1"),
-			stateKeys.posting("t1", "q1"),
 			stateKeys.intro("t1"),
 			stateKeys.latest("G1:C1"),
 			stateKeys.latest("G1:C1", "u1"),

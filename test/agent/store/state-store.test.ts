@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createMemoryStateStore, openStateStore, type StateStore } from "../../../src/agent/store/state-store.ts";
+import { openKeyv } from "../../../src/agent/store/keyv.ts";
+import {
+	createMemoryStateStore,
+	keptInProcess,
+	openStateStore,
+	type StateStore,
+} from "../../../src/agent/store/state-store.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lh-state-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -42,5 +48,26 @@ describe.each(backends)("state store on %s", (_, open) => {
 		expect(await store.get("t")).toBeUndefined();
 		expect(await store.setIfAbsent("t", "y", 1000)).toBe(true);
 		await store.close();
+	});
+});
+
+describe('keys an embedded store keeps in its process (keys.ts `embedded: "process"`)', () => {
+	it("a delivery's seen: key on SQLite lives in this process only: same contract, nothing written to the file", async () => {
+		const url = `sqlite://${join(dir, "local.sqlite")}`;
+		const store = openStateStore(url, "c");
+		expect(keptInProcess("seen:discord:interaction:1")).toBe(true);
+		expect(keptInProcess("intro:t1")).toBe(false);
+		expect(await store.setIfAbsent("seen:discord:interaction:1", "pending", 60_000)).toBe(true);
+		expect(await store.setIfAbsent("seen:discord:interaction:1", "pending", 60_000)).toBe(false);
+		await store.set("seen:discord:interaction:1", "done", 60_000);
+		expect(await store.get("seen:discord:interaction:1")).toBe("done");
+		await store.set("intro:t1", { topic: "x" });
+		// The file holds the intro, not the delivery.
+		const file = openKeyv(url, "c");
+		expect(await file.get("intro:t1")).toEqual({ topic: "x" });
+		expect(await file.get("seen:discord:interaction:1")).toBeUndefined();
+		expect(await store.delete("seen:discord:interaction:1")).toBe(true);
+		expect(await store.setIfAbsent("seen:discord:interaction:1", "pending", 60_000)).toBe(true);
+		await Promise.all([store.close(), file.disconnect()]);
 	});
 });
