@@ -22,9 +22,9 @@ import { forgetSession } from "./engine/forget.ts";
 import { LEASE_WAIT_MS, refreshUnlessLive, withLease } from "./engine/lease.ts";
 import { lessonTopic, MAX_TOPIC_CHARS, newLessonRecord, recallWithin } from "./engine/lesson-start.ts";
 import { asLanguageModelV3 } from "./engine/model-step.ts";
+import { createOutbox } from "./engine/outbox.ts";
 import { save, saveRetrying } from "./engine/persist.ts";
 import { armVotes, kick } from "./engine/pump.ts";
-import { notePosted, postedOf } from "./engine/question-events.ts";
 import { receive } from "./engine/receive.ts";
 import { createTakeovers, hasWorkLeft } from "./engine/recovery.ts";
 import { evictable, isIdle, newSessionState, type SessionState } from "./engine/session-state.ts";
@@ -246,16 +246,8 @@ export function createTutor(options: TutorOptions): Tutor {
 			return state ? summarize(state) : undefined;
 		},
 
-		posted(sessionId, toolCallId, card) {
-			const state = states.get(sessionId);
-			// Rides the next save (the answer's, on the next click): never a save of its own.
-			if (state && notePosted(state.record, toolCallId, card)) state.dirty = true;
-		},
-
-		postedCard: (sessionId, toolCallId) => {
-			const state = states.get(sessionId);
-			return state ? postedOf(state.record, toolCallId) : undefined;
-		},
+		// Where question cards went, and whether this process may still post one (engine/outbox.ts).
+		...createOutbox(rt, (sessionId) => states.get(sessionId)),
 
 		subscribe(sink, subscribeOptions) {
 			const unsubscribe = rt.hub.subscribe(sink, subscribeOptions?.settled);
