@@ -8,7 +8,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeDiscordThreadId, discordCommunityOf, encodeDiscordThreadId } from "../../src/adapters/discord/index.ts";
-import { communityOf as budgetCommunityOf } from "../../src/adapters/lesson/lesson-budget.ts";
 import { communityOf } from "../../src/adapters/lesson/thread-id.ts";
 import { decodeSlackThreadId, encodeSlackThreadId, slackCommunityOf } from "../../src/adapters/slack/index.ts";
 import {
@@ -73,12 +72,11 @@ describe.each(codecs)("$name thread ids", (codec) => {
 });
 
 describe("the community of a thread id", () => {
-	it.each(codecs)("is read the same by $name's port, the controller, the budgets and the profile", (codec) => {
+	it.each(codecs)("is read the same by $name's port, the controller and the profile", (codec) => {
 		const [portCommunityOf, community] = codec.community;
 		const id = codec.sample[0];
 		expect(portCommunityOf(id)).toBe(community);
 		expect(communityOf(id)).toBe(community);
-		expect(budgetCommunityOf(id)).toBe(community);
 		expect(factsCommunityOf(id)).toBe(community);
 		// A port reads only its own ids.
 		for (const other of codecs.filter((c) => c.name !== codec.name))
