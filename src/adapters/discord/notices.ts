@@ -64,6 +64,3 @@ export function helpText(locale: Locale = DEFAULT_LOCALE): string {
 		.map((key) => t(locale, key))
 		.join("\n");
 }
-
-/** The help text of `/lesson help` in English. */
-export const HELP_TEXT = helpText();

@@ -25,14 +25,7 @@ import { registerUnhandledAck } from "./unhandled.ts";
 
 export { LESSON_COMMAND } from "./lesson-command.ts";
 export { decodeSlackThreadId, encodeSlackThreadId, type SlackThread, slackCommunityOf } from "./thread-id.ts";
-export type {
-	SlackAdapter,
-	SlackAdapterConfig,
-	SlackAdapterOptions,
-	SlackHttpRoute,
-	SlackRetryConfig,
-	WorkspaceConfig,
-} from "./types.ts";
+export type { SlackAdapter, SlackAdapterConfig, SlackAdapterOptions, SlackHttpRoute } from "./types.ts";
 
 /** How long start() waits for a Socket Mode connection. */
 const CONNECT_MS = 30_000;
