@@ -17,7 +17,7 @@ import { createDiscordPort, createInteractionReplies } from "./port.ts";
 import type { DiscordAdapter, DiscordAdapterOptions } from "./types.ts";
 
 export { LESSON_COMMAND, lessonCommands, registerDiscordCommands } from "./commands.ts";
-export { decodeDiscordThreadId, discordCommunityOf, encodeDiscordThreadId } from "./thread-id.ts";
+export { decodeDiscordThreadId, encodeDiscordThreadId } from "./thread-id.ts";
 export type { DiscordAdapter, DiscordAdapterConfig } from "./types.ts";
 
 /** Built-in guild defaults: every channel, no daily limit, solo lessons. */

@@ -10,4 +10,3 @@ export { runPlayground } from "./playground.ts";
 export { decodeTerminalThreadId, encodeTerminalThreadId } from "./port.ts";
 export { runTerminalForget, runTerminalProgress } from "./profile-commands.ts";
 export { runTerminalReview } from "./review.ts";
-export { terminalCommunityOf } from "./thread-id.ts";
