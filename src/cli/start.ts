@@ -15,7 +15,6 @@ import type { Logger } from "../core/contracts/logger.ts";
 import { createHealth, type Health } from "./health.ts";
 import { type CliIo, EXIT_CONFIG, loadConfigOrReport } from "./io.ts";
 import { createProcessLogger } from "./logger.ts";
-import { PLAYGROUND_LOG, playgroundCommand } from "./playground-command.ts";
 import { installProcessHandlers, ShutdownRegistry } from "./process.ts";
 import { createServices, describeModel, type Services } from "./services.ts";
 import {
@@ -25,6 +24,7 @@ import {
 	shardChildConfig,
 	shardIdsOfThisProcess,
 } from "./shards.ts";
+import { PLAYGROUND_LOG, playgroundCommand } from "./terminal-commands.ts";
 import { turnGateDetail } from "./turn-gate-report.ts";
 
 /** A started adapter, as start sees it. */
