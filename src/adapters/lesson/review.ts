@@ -39,16 +39,7 @@ const ECHO_CHARS = 200;
 const CONTROL_PREFIX = "lh-review:";
 
 /** A question as the review asks it (its wording may be the model's). */
-interface AskedItem {
-	id: string;
-	topic: string;
-	label: string;
-	question: string;
-	correctAnswer: string;
-	options?: string[];
-	acceptedAnswers?: string[];
-	explanation?: string;
-}
+type AskedItem = Omit<ReviewItem, "sessionId" | "nodeId" | "card">;
 
 /** A review in progress, as stored under `review:<threadId or review id>`. */
 interface ReviewState {
