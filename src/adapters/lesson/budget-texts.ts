@@ -8,7 +8,6 @@ import {
 	DEFAULT_LOCALE,
 	formatDollars,
 	formatDuration,
-	formatNumber,
 	formatUtcClock,
 	type Locale,
 	type MessageKey,
@@ -17,9 +16,6 @@ import {
 import type { ModelPrice } from "./lesson-rules.ts";
 import type { NoticeStyle } from "./notices.ts";
 import { dayOf, type ModelTokens, memberTokens, monthOf, type PeriodUsage, plusTokens } from "./usage-period.ts";
-
-/** A token count for people: `50,000` (`50.000` in German). */
-export const tokens = (n: number, locale: Locale = DEFAULT_LOCALE): string => formatNumber(locale, n);
 
 /** "server" / "workspace" in `locale` (another word stays as it is). */
 export function placeWord(place: string, locale: Locale = DEFAULT_LOCALE): string {
