@@ -8,5 +8,4 @@ export { createStyler, formatCard, formatMarkdown, type Styler, wrapText } from 
 export { type Answer, createLineSource, createPromptSource, parseChoice, parseCommand } from "./input.ts";
 export { runPlayground } from "./playground.ts";
 export { decodeTerminalThreadId, encodeTerminalThreadId } from "./port.ts";
-export { runTerminalForget, runTerminalProgress } from "./profile-commands.ts";
-export { runTerminalReview } from "./review.ts";
+export { runTerminalForget, runTerminalProgress, runTerminalReview } from "./profile-commands.ts";
