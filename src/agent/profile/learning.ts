@@ -9,6 +9,7 @@
 import type { Participant } from "../../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
+import { perKey } from "../../core/per-key.ts";
 import type { Locale } from "../../i18n/index.ts";
 import { stateKeys } from "../store/keys.ts";
 import type { PictureStore } from "../store/picture-store.ts";
@@ -138,18 +139,6 @@ export interface Learning {
 	sweep(): Promise<number>;
 	/** Record each lesson's facts when it ends (only sessions whose id starts with `prefix`); returns the unsubscribe function. */
 	observe(tutor: Pick<Tutor, "subscribe">, prefix?: string): () => void;
-}
-
-/** Serializes work per key inside this process. */
-function perKey(): <T>(key: string, work: () => Promise<T>) => Promise<T> {
-	const chains = new Map<string, Promise<unknown>>();
-	return (key, work) => {
-		const next = (chains.get(key) ?? Promise.resolve()).catch(() => undefined).then(work);
-		chains.set(key, next);
-		const drop = () => chains.get(key) === next && chains.delete(key);
-		next.then(drop, drop);
-		return next;
-	};
 }
 
 const newProfile = (key: string, learner: Participant): LearnerProfile => ({
