@@ -5,8 +5,8 @@
  */
 
 import type { LessonMode } from "../../core/contracts/events.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import type { LessonCommand } from "../lesson/commands.ts";
-import { DEFAULT_LOCALE, type Locale, t } from "../lesson/i18n.ts";
 import { parsePriceSetting } from "../lesson/lesson-rules.ts";
 import { slackTextToPlain } from "./text.ts";
 

@@ -8,8 +8,8 @@ import { createInterface, type Interface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { input as inputPrompt, Separator, select } from "@inquirer/prompts";
 import type { HelpKind } from "../../core/contracts/help.ts";
+import { DEFAULT_LOCALE, type Locale, type MessageKey, t } from "../../i18n/index.ts";
 import type { QuestionCard } from "../../render/index.ts";
-import { DEFAULT_LOCALE, type Locale, type MessageKey, t } from "../lesson/i18n.ts";
 
 /** A playground command typed instead of an answer (help: only where a question is open). */
 export type PlaygroundCommand =

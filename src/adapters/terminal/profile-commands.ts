@@ -17,8 +17,8 @@ import { createMemoryStateStore, type StateStore, stateKeys } from "../../agent/
 import type { Participant } from "../../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import { createLessonController, type LessonController } from "../lesson/controller.ts";
-import { DEFAULT_LOCALE, type Locale, t } from "../lesson/i18n.ts";
 import type { Actor } from "../lesson/port.ts";
 import type { LearnerServices } from "../lesson/profile-flows.ts";
 import { REVIEW_MAX_ITEMS } from "../lesson/review.ts";
