@@ -34,14 +34,13 @@ export { texToSvg } from "./math/typeset.ts";
 export { PLAN_ALT_MAX_CHARS, planAltText } from "./plan-alt.ts";
 export { createPlanRenderer, PLAN_MAX_WIDTH_PX, type PlanPicture, type PlanRenderer } from "./plan-image.ts";
 export {
-	PLAN_COLORS,
 	PLAN_CURRENT_FILL,
 	planCaption,
 	planMermaidSource,
 	planOutline,
 	planPictureKey,
 } from "./plan-source.ts";
-export { contrastRatio, PLAN_BACKGROUNDS, PLAN_EDGE_COLOR, planLegendItems } from "./plan-style.ts";
+export { contrastRatio, PLAN_BACKGROUNDS, PLAN_COLORS, PLAN_EDGE_COLOR, planLegendItems } from "./plan-style.ts";
 export { type ProgressData, type ProgressTopic, renderProgressPng } from "./progress-image.ts";
 export { splitMessage } from "./split-message.ts";
 export { TABLE_MAX_WIDTH, tablesToCode } from "./tables.ts";

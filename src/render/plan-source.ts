@@ -23,8 +23,6 @@ import {
 	planNodeMarks,
 } from "./plan-style.ts";
 
-export { PLAN_COLORS } from "./plan-style.ts";
-
 /** The current node's fill colour (hex). */
 export const PLAN_CURRENT_FILL = PLAN_COLORS.current.fill;
 

@@ -23,7 +23,7 @@ import { createSlackClicks, createSlackPort } from "./port.ts";
 import type { SlackAdapter, SlackAdapterOptions } from "./types.ts";
 import { registerUnhandledAck } from "./unhandled.ts";
 
-export { LESSON_COMMAND } from "./lesson-command.ts";
+export { LESSON_COMMAND } from "./messages.ts";
 export { decodeSlackThreadId, encodeSlackThreadId, type SlackThread } from "./thread-id.ts";
 export type { SlackAdapter, SlackAdapterConfig, SlackAdapterOptions, SlackHttpRoute } from "./types.ts";
 

@@ -23,8 +23,6 @@ import { type HandlerContext, notify, slackActor } from "./context.ts";
 import { afterAnswer } from "./deliveries.ts";
 import { clip, LESSON_COMMAND } from "./messages.ts";
 
-export { LESSON_COMMAND } from "./messages.ts";
-
 /** Upload a file to the user's DM with the bot; false (logged) when Slack refused. */
 async function sendPrivateFile(ctx: HandlerContext, userId: string, file: CommandFile, comment: string) {
 	try {

@@ -7,5 +7,5 @@
 export { createStyler, formatCard, formatMarkdown, type Styler, wrapText } from "./format.ts";
 export { type Answer, createLineSource, createPromptSource, parseChoice, parseCommand } from "./input.ts";
 export { runPlayground } from "./playground.ts";
-export { decodeTerminalThreadId, encodeTerminalThreadId } from "./port.ts";
 export { runTerminalForget, runTerminalProgress, runTerminalReview } from "./profile-commands.ts";
+export { decodeTerminalThreadId, encodeTerminalThreadId } from "./thread-id.ts";

@@ -21,14 +21,9 @@ import type { LearnerServices } from "../lesson/profile-flows.ts";
 import { createStyler, type Styler } from "./format.ts";
 import { type Answer, type AnswerSource, helpCommandsLine } from "./input.ts";
 import { PlanPictures } from "./plan-pictures.ts";
-import {
-	createTerminalPort,
-	decodeTerminalThreadId,
-	planRecorder,
-	type TerminalPort,
-	terminalUserName,
-} from "./port.ts";
+import { createTerminalPort, planRecorder, type TerminalPort, terminalUserName } from "./port.ts";
 import { Screen } from "./screen.ts";
+import { decodeTerminalThreadId } from "./thread-id.ts";
 
 /** Options of a playground run. */
 export interface PlaygroundOptions {

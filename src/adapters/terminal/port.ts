@@ -25,8 +25,6 @@ import type { PlanPictures } from "./plan-pictures.ts";
 import type { Screen } from "./screen.ts";
 import { decodeTerminalThreadId, encodeTerminalThreadId } from "./thread-id.ts";
 
-export { decodeTerminalThreadId, encodeTerminalThreadId } from "./thread-id.ts";
-
 /** What the terminal port prints with, and what it remembers of the one lesson it shows. */
 export interface TerminalPort extends PlatformPort<string> {
 	/** The lesson this screen shows (set by openThread, or by a resume). */
