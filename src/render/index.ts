@@ -34,7 +34,6 @@ export { texToSvg } from "./math/typeset.ts";
 export { PLAN_ALT_MAX_CHARS, planAltText } from "./plan-alt.ts";
 export { createPlanRenderer, PLAN_MAX_WIDTH_PX, type PlanPicture, type PlanRenderer } from "./plan-image.ts";
 export {
-	PLAN_CURRENT_FILL,
 	planCaption,
 	planMermaidSource,
 	planOutline,
