@@ -167,10 +167,13 @@ export function createLearning(options: LearningOptions): Learning {
 		const record = await options.sessions.get(sessionId);
 		if (record) await options.pictures.forgetLesson(record);
 	};
-	/** Delete a lesson: its pictures' bytes, then its record. */
-	const deleteLesson = async (sessionId: string): Promise<void> => {
+	/** Delete a lesson: its pictures' bytes (its record names them), then its record (`remove`: default the store's delete). */
+	const deleteLesson = async (
+		sessionId: string,
+		remove: (id: string) => Promise<unknown> = (id) => options.sessions.delete(id),
+	): Promise<void> => {
 		await forgetPictures(sessionId);
-		await options.sessions.delete(sessionId);
+		await remove(sessionId);
 	};
 
 	/** A lesson's new review items: one per checked node, first due by its mastery at the lesson's end. */
@@ -355,21 +358,14 @@ export function createLearning(options: LearningOptions): Learning {
 		},
 
 		forget(key, forgetOptions = {}) {
-			// The pictures first (their record names them), then the lesson through the tutor when it is given one.
-			const deleteGiven = forgetOptions.deleteLesson;
-			const removeLesson = deleteGiven
-				? async (id: string) => {
-						await forgetPictures(id);
-						await deleteGiven(id);
-					}
-				: deleteLesson;
 			return serial(key, async () => {
 				const profile = await store.profile(key);
 				const sessions = new Set([...(profile?.lessons.map((l) => l.sessionId) ?? []), ...(profile?.sessionIds ?? [])]);
 				for (const item of await store.items(key)) sessions.add(item.sessionId);
 				// Group lessons someone else started stay (the tutor takes the learner out of them: forgetParticipant).
 				for (const l of profile?.lessons ?? []) if (l.joined === true) sessions.delete(l.sessionId);
-				for (const id of sessions) await removeLesson(id);
+				// Through the tutor when it is given one (it stops the lesson's turns first).
+				for (const id of sessions) await deleteLesson(id, forgetOptions.deleteLesson);
 				for (const community of new Set(profile?.lessons.map((l) => l.community) ?? []))
 					if (community !== "") await store.edit(stateKeys.members(community), key, false);
 				await store.edit(stateKeys.reminders(), key, false);
