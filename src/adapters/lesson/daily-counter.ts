@@ -46,9 +46,12 @@ export class DailyLessonCounter {
 		if ((await this.store.increment(key, -1, 2 * DAY_MS)) < 0) await this.store.increment(key, 1, 2 * DAY_MS);
 	}
 
-	/** Forget-me: drop a member's counts of today and yesterday (rejects when the store fails). */
+	/**
+	 * Forget-me: drop a member's counts of the last three days (a count lives 2 days after its last take, late
+	 * on its day). Rejects when the store fails.
+	 */
 	async forget(scope: string, userId: string, now: Date): Promise<void> {
-		for (const back of [0, 1])
+		for (const back of [0, 1, 2])
 			await this.store.delete(this.key(scope, userId, new Date(now.getTime() - back * DAY_MS)));
 	}
 

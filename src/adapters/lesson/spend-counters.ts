@@ -148,9 +148,12 @@ export class SpendCounters {
 		this.seen(key, await this.store.updateFields(key, { add }, DAY_RECORD_TTL_MS));
 	}
 
-	/** Forget-me: drop `member`'s counters of earlier versions (today's and yesterday's; the community's totals stay). */
+	/**
+	 * Forget-me: drop `member`'s counters of earlier versions (the community's totals stay): those of the last
+	 * three days, since a counter lives 2 days after its last write (late on its day).
+	 */
 	async forget(community: string, member: string, now: Date): Promise<void> {
-		for (const back of [0, 1]) {
+		for (const back of [0, 1, 2]) {
 			const day = dayOf(new Date(now.getTime() - back * 24 * 60 * 60 * 1000));
 			await this.store.delete(stateKeys.spend(community, day, member));
 			this.earlier.delete(stateKeys.spend(community, day, member));

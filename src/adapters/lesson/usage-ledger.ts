@@ -163,9 +163,11 @@ export class UsageLedger {
 			if (Object.keys(change.add).length > 0 || named) await this.store.updateFields(key, change, DAY_RECORD_TTL_MS);
 			this.spend.unsee(key);
 		}
-		for (const day of new Set([dayOf(ago(0)), dayOf(ago(1))]))
+		// Earlier versions' records live 2 (days) and 40 (months) days after their last write: every day and
+		// month that reaches back as far (a month's record of 40 days ago may be two months back).
+		for (const day of [0, 1, 2].map((d) => dayOf(ago(d))))
 			await this.legacy.anonymise(`usage:${community}:${day}`, memberId, LEGACY_DAY_TTL_MS);
-		for (const month of new Set([monthOf(ago(0)), monthOf(ago(40))]))
+		for (const month of new Set(Array.from({ length: 41 }, (_, d) => monthOf(ago(d)))))
 			await this.legacy.anonymise(`usage:${community}:${month}`, memberId, LEGACY_MONTH_TTL_MS);
 		await this.spend.forget(community, memberId, now);
 	}

@@ -369,7 +369,8 @@ export function createLearning(options: LearningOptions): Learning {
 				for (const community of new Set(profile?.lessons.map((l) => l.community) ?? []))
 					if (community !== "") await store.edit(stateKeys.members(community), key, false);
 				await store.edit(stateKeys.reminders(), key, false);
-				for (let d = 0; d < 2; d++) {
+				// A once-guard lives REMINDED_TTL_MS (2 days) after its day's claim: the last three days' may be there.
+				for (let d = 0; d <= 2; d++) {
 					const day = new Date(now().getTime() - d * 86_400_000).toISOString().slice(0, 10);
 					await options.state.delete(stateKeys.reminded(key, day));
 				}
