@@ -19,7 +19,7 @@ import { MIN_VOTE_SECONDS } from "../lesson/lesson-rules.ts";
 import type { Actor } from "../lesson/port.ts";
 import type { LearnerServices } from "../lesson/profile-flows.ts";
 import { createStyler, type Styler } from "./format.ts";
-import { type Answer, type AnswerSource, helpCommandsLine } from "./input.ts";
+import type { Answer, AnswerSource } from "./input.ts";
 import { PlanPictures } from "./plan-pictures.ts";
 import { createTerminalPort, planRecorder, type TerminalPort, terminalUserName } from "./port.ts";
 import { Screen } from "./screen.ts";
@@ -380,7 +380,7 @@ class PlaygroundRun {
 		this.print(
 			this.s(
 				"dim",
-				`${t(this.locale, "play.session", { session: this.sessionId, how })} ${helpCommandsLine(this.locale)}`,
+				`${t(this.locale, "play.session", { session: this.sessionId, how })} ${t(this.locale, "play.helpCommands")}`,
 			),
 		);
 	}
