@@ -8,8 +8,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse as parseDotenv } from "dotenv";
 import type { ProviderSettings } from "./agent/models/index.ts";
+import { redactUrl } from "./agent/store/keyv.ts";
 import { checkModelSettings, JOB_VARIABLE, MODEL_JOBS, type ModelJob } from "./config/models.ts";
-import { redactUrl } from "./config/store-path.ts";
 import {
 	DEFAULT_OPENAI_MODEL,
 	DEFAULT_PORT,
@@ -20,7 +20,8 @@ import {
 	type VariableSpec,
 } from "./config/variables.ts";
 
-export { redactUrl } from "./config/store-path.ts";
+/** A URL with its password replaced by `***` (one definition, beside the store that opens the URL). */
+export { redactUrl } from "./agent/store/keyv.ts";
 export {
 	type ConfigEntry,
 	configTable,
