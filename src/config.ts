@@ -8,8 +8,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse as parseDotenv } from "dotenv";
 import type { ProviderSettings } from "./agent/models/index.ts";
+import { redactUrl } from "./agent/store/keyv.ts";
 import { checkModelSettings, JOB_VARIABLE, MODEL_JOBS, type ModelJob } from "./config/models.ts";
-import { redactUrl } from "./config/store-path.ts";
 import {
 	DEFAULT_OPENAI_MODEL,
 	DEFAULT_PORT,
@@ -20,7 +20,8 @@ import {
 	type VariableSpec,
 } from "./config/variables.ts";
 
-export { redactUrl } from "./config/store-path.ts";
+/** A URL with its password replaced by `***` (one definition, beside the store that opens the URL). */
+export { redactUrl } from "./agent/store/keyv.ts";
 export {
 	type ConfigEntry,
 	configTable,
@@ -102,9 +103,8 @@ export function parseConfig(env: Env): ConfigResult {
 		else problems.push(problemOf(spec, raw, parsed.error.issues[0]?.message ?? "is invalid"));
 	}
 	const str = (name: string): string | undefined => (typeof v[name] === "string" ? (v[name] as string) : undefined);
-	const need = (variable: string, problem: string, fix: string): void => {
-		problems.push({ variable, problem, fix });
-	};
+	const need = (variable: string, problem: string, fix: string) => problems.push({ variable, problem, fix });
+	const warn = (variable: string, problem: string, fix: string) => warnings.push({ variable, problem, fix });
 
 	const apiKey = str("OPENAI_API_KEY");
 	const baseUrl = str("OPENAI_BASE_URL");
@@ -142,11 +142,7 @@ export function parseConfig(env: Env): ConfigResult {
 	const discordToken = str("DISCORD_TOKEN");
 	for (const name of ["DISCORD_API_URL", "DISCORD_GUILD_ID", "DISCORD_SHARDS"])
 		if (!discordToken && v[name] !== undefined)
-			warnings.push({
-				variable: name,
-				problem: "is set but DISCORD_TOKEN is not, so Discord stays off",
-				fix: "Set DISCORD_TOKEN.",
-			});
+			warn(name, "is set but DISCORD_TOKEN is not, so Discord stays off", "Set DISCORD_TOKEN.");
 
 	const botToken = str("SLACK_BOT_TOKEN");
 	const signingSecret = str("SLACK_SIGNING_SECRET");
@@ -160,37 +156,26 @@ export function parseConfig(env: Env): ConfigResult {
 	if (!botToken)
 		for (const name of ["SLACK_SIGNING_SECRET", "SLACK_APP_TOKEN", "SLACK_API_URL", "SLACK_ADMIN_USER_IDS"])
 			if (v[name] !== undefined)
-				warnings.push({
-					variable: name,
-					problem: "is set but SLACK_BOT_TOKEN is not, so Slack stays off",
-					fix: "Set SLACK_BOT_TOKEN (starts with xoxb-).",
-				});
-	if (botToken && !botToken.startsWith("xoxb-"))
-		warnings.push({
-			variable: "SLACK_BOT_TOKEN",
-			problem: "does not start with xoxb-",
-			fix: specOf("SLACK_BOT_TOKEN").fix,
-		});
-	if (appToken && !appToken.startsWith("xapp-"))
-		warnings.push({
-			variable: "SLACK_APP_TOKEN",
-			problem: "does not start with xapp-",
-			fix: specOf("SLACK_APP_TOKEN").fix,
-		});
+				warn(name, "is set but SLACK_BOT_TOKEN is not, so Slack stays off", "Set SLACK_BOT_TOKEN (starts with xoxb-).");
+	for (const [name, token, prefix] of [
+		["SLACK_BOT_TOKEN", botToken, "xoxb-"],
+		["SLACK_APP_TOKEN", appToken, "xapp-"],
+	] as const)
+		if (token && !token.startsWith(prefix)) warn(name, `does not start with ${prefix}`, specOf(name).fix);
 	if (apiKey && demo)
-		warnings.push({
-			variable: "LEARNHARNESS_MODEL",
-			problem: "is demo although OPENAI_API_KEY is set: the key is unused",
-			fix: `Remove LEARNHARNESS_MODEL=demo to use ${DEFAULT_OPENAI_MODEL}, or name another model.`,
-		});
+		warn(
+			"LEARNHARNESS_MODEL",
+			"is demo although OPENAI_API_KEY is set: the key is unused",
+			`Remove LEARNHARNESS_MODEL=demo to use ${DEFAULT_OPENAI_MODEL}, or name another model.`,
+		);
 
 	const visionSetting = str("LEARNHARNESS_MODEL_VISION") as "auto" | "on" | "off" | undefined;
 	if (demo && visionSetting === "on")
-		warnings.push({
-			variable: "LEARNHARNESS_MODEL_VISION",
-			problem: "is on, but the demo model cannot read pictures (learners are told so)",
-			fix: "Set a model that reads images (OPENAI_API_KEY with e.g. gpt-4.1-mini), or remove the line.",
-		});
+		warn(
+			"LEARNHARNESS_MODEL_VISION",
+			"is on, but the demo model cannot read pictures (learners are told so)",
+			"Set a model that reads images (OPENAI_API_KEY with e.g. gpt-4.1-mini), or remove the line.",
+		);
 
 	if (problems.length > 0 || modelId === undefined) return { ok: false, problems, warnings };
 	const config: Config = {

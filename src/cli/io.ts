@@ -71,3 +71,8 @@ export function formatWarnings(warnings: readonly ConfigProblem[]): string {
 export function useColor(stream: { isTTY?: boolean }, env: Record<string, string | undefined>): boolean {
 	return stream.isTTY === true && env.NO_COLOR === undefined && env.TERM !== "dumb";
 }
+
+/** An error's first line (our start-up errors are sentences that name the fix). */
+export function messageOf(error: unknown): string {
+	return (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "unknown error";
+}

@@ -10,12 +10,10 @@ import type { LessonMode } from "../core/contracts/events.ts";
 import { LOCALES, type Locale } from "../i18n/index.ts";
 import { doctorCommand } from "./doctor.ts";
 import { type CliIo, processIo } from "./io.ts";
-import { playgroundCommand } from "./playground-command.ts";
-import { forgetMeCommand, progressCommand } from "./profile-commands.ts";
 import { registerCommandsCommand } from "./register-commands.ts";
-import { reviewCommand } from "./review-command.ts";
 import { parseShardsOption, SHARD_PROCESS_FLAG, type ShardSetting } from "./shards.ts";
 import { startCommand } from "./start.ts";
+import { forgetMeCommand, playgroundCommand, progressCommand, reviewCommand } from "./terminal-commands.ts";
 
 /** What running the CLI leads to: exit with a code, or keep running (servers). */
 export type CliOutcome = { exit: number } | { running: true };

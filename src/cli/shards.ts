@@ -16,7 +16,7 @@ import { shardSetting } from "../config/variables.ts";
 import { type Config, redactUrl } from "../config.ts";
 import type { Logger } from "../core/contracts/logger.ts";
 import { createHealth, type Health, READY_CHECK_MS, type ReadinessStatus } from "./health.ts";
-import { type CliIo, EXIT_CONFIG } from "./io.ts";
+import { type CliIo, EXIT_CONFIG, messageOf } from "./io.ts";
 import { createProcessLogger } from "./logger.ts";
 import { installProcessHandlers, ShutdownRegistry } from "./process.ts";
 
@@ -235,8 +235,4 @@ export function serveShardChild(health: Health, logger: Logger): void {
 	// Gone while this shard was starting: the disconnect event has passed already.
 	if (!process.connected) orphaned();
 	else process.once("disconnect", orphaned);
-}
-
-function messageOf(error: unknown): string {
-	return (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "unknown error";
 }

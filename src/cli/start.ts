@@ -13,9 +13,8 @@ import { isStoreError, openStateStore } from "../agent/index.ts";
 import { type Config, redactUrl } from "../config.ts";
 import type { Logger } from "../core/contracts/logger.ts";
 import { createHealth, type Health } from "./health.ts";
-import { type CliIo, EXIT_CONFIG, loadConfigOrReport } from "./io.ts";
+import { type CliIo, EXIT_CONFIG, loadConfigOrReport, messageOf } from "./io.ts";
 import { createProcessLogger } from "./logger.ts";
-import { PLAYGROUND_LOG, playgroundCommand } from "./playground-command.ts";
 import { installProcessHandlers, ShutdownRegistry } from "./process.ts";
 import { createServices, describeModel, type Services } from "./services.ts";
 import {
@@ -25,6 +24,7 @@ import {
 	shardChildConfig,
 	shardIdsOfThisProcess,
 } from "./shards.ts";
+import { PLAYGROUND_LOG, playgroundCommand } from "./terminal-commands.ts";
 import { turnGateDetail } from "./turn-gate-report.ts";
 
 /** A started adapter, as start sees it. */
@@ -192,11 +192,6 @@ async function startAdapter(
 
 /** A message ending as a sentence does. */
 const sentence = (text: string): string => (/[.!?)]$/.test(text) ? text : `${text}.`);
-
-/** An error's first line (our start-up errors are sentences that name the fix). */
-function messageOf(error: unknown): string {
-	return (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "unknown error";
-}
 
 /**
  * Start-up failed: people get sentences on stderr, each with its fix, and a pointer to the

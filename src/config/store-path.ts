@@ -25,6 +25,3 @@ export function sqliteFileOf(url: string, cwd = process.cwd()): string | undefin
 export function systemFolderOf(path: string): string | undefined {
 	return SYSTEM_FOLDERS.find((folder) => path === folder || path.startsWith(`${folder}${sep}`));
 }
-
-/** A URL with its password replaced by `***` (one definition, beside the store that opens the URL). */
-export { redactUrl } from "../agent/store/keyv.ts";

@@ -66,21 +66,18 @@ const storeUrl = text
 		},
 		{ error: "puts the SQLite file under /proc, /sys or /dev, which cannot hold files" },
 	);
-const port = z.coerce
-	.number({ error: "is not a number" })
-	.int({ error: "is not a whole number" })
-	.min(0, { error: "is negative" })
-	.max(65_535, { error: "is above 65535" });
+/** A whole number from `min` to `max` (`unit`: what it is a whole number of; `below`: the message under `min`). */
+function wholeNumber(min: number, max?: number, o: { unit?: string; below?: string; nan?: string } = {}) {
+	const n = z.coerce
+		.number({ error: o.nan ?? "is not a number" })
+		.int({ error: `is not a whole ${o.unit ?? "number"}` })
+		.min(min, { error: o.below ?? `is below ${min}` });
+	return max === undefined ? n : n.max(max, { error: `is above ${max}` });
+}
+const port = wholeNumber(0, 65_535, { below: "is negative" });
 const snowflake = text.regex(/^\d{5,25}$/, { error: "is not a Discord id (digits only)" });
 /** DISCORD_SHARDS and `start --shards`: `auto` or a shard count. */
-export const shardSetting = z.union([
-	z.literal("auto"),
-	z.coerce
-		.number({ error: "is not auto or a number" })
-		.int({ error: "is not a whole number" })
-		.min(1, { error: "is below 1" })
-		.max(4096, { error: "is above 4096" }),
-]);
+export const shardSetting = z.union([z.literal("auto"), wholeNumber(1, 4096, { nan: "is not auto or a number" })]);
 const idList = text.regex(/^[A-Za-z0-9_]+(\s*,\s*[A-Za-z0-9_]+)*$/, {
 	error: "is not a comma-separated list of user ids",
 });
@@ -140,10 +137,7 @@ export const VARIABLES: readonly VariableSpec[] = [
 		default: String(DEFAULT_MODEL_TIMEOUT_MS),
 		description:
 			"Most milliseconds one model request may take, however steadily it streams (then it is retried, then the learner is told).",
-		schema: z.coerce
-			.number({ error: "is not a number" })
-			.int({ error: "is not a whole number of milliseconds" })
-			.min(1_000, { error: "is below 1000 (one second)" }),
+		schema: wholeNumber(1_000, undefined, { unit: "number of milliseconds", below: "is below 1000 (one second)" }),
 		fix: `Use a whole number of milliseconds of at least 1000, e.g. LEARNHARNESS_MODEL_TIMEOUT_MS=${DEFAULT_MODEL_TIMEOUT_MS}.`,
 	},
 	{
@@ -166,11 +160,7 @@ export const VARIABLES: readonly VariableSpec[] = [
 		default: "2",
 		description:
 			"Warm Chromium pages drawing plan pictures in parallel (1 to 8; each costs memory, two doubled throughput).",
-		schema: z.coerce
-			.number({ error: "is not a number" })
-			.int({ error: "is not a whole number" })
-			.min(1, { error: "is below 1" })
-			.max(8, { error: "is above 8" }),
+		schema: wholeNumber(1, 8),
 		fix: "Use a whole number from 1 to 8, e.g. LEARNHARNESS_RENDER_PAGES=2.",
 	},
 	{
@@ -178,11 +168,7 @@ export const VARIABLES: readonly VariableSpec[] = [
 		default: "10",
 		description:
 			"Event-loop delay (ms) above which a busy process holds new turns back, so clicks and forms are still acknowledged in time (0 turns it off; up to 1000).",
-		schema: z.coerce
-			.number({ error: "is not a number" })
-			.int({ error: "is not a whole number" })
-			.min(0, { error: "is below 0" })
-			.max(1000, { error: "is above 1000" }),
+		schema: wholeNumber(0, 1000),
 		fix: "Use a whole number of milliseconds from 0 to 1000, e.g. LEARNHARNESS_TURN_LAG_MS=10.",
 	},
 	{
@@ -190,11 +176,7 @@ export const VARIABLES: readonly VariableSpec[] = [
 		default: "365",
 		description:
 			"Days a lesson (transcript, profile entry, review items) is kept after it ends, where a server or workspace set none with `/lesson retention` (1 to 3650).",
-		schema: z.coerce
-			.number({ error: "is not a number" })
-			.int({ error: "is not a whole number" })
-			.min(1, { error: "is below 1" })
-			.max(3650, { error: "is above 3650" }),
+		schema: wholeNumber(1, 3650),
 		fix: "Use a whole number of days from 1 to 3650, e.g. LEARNHARNESS_RETENTION_DAYS=365.",
 	},
 	{

@@ -239,10 +239,10 @@ function instructs(given: ReadAnswer, candidate: ReadAnswer): boolean {
 	return given.orders > candidate.orders || (given.claims > candidate.claims && !namesGrade(candidate));
 }
 
-/** One candidate against the given answer: the same text, then yes/no, then numbers (a number in a sentence
+/** One candidate against the given answer (also option picking: numeric options, "8" named as "eight"): the same text, then yes/no, then numbers (a number in a sentence
  *  is judged by all the numbers there, not by finding the expected one among them). An answer that
  *  instructs the judge is never a match (it is left to the grader, which may not call it correct either). */
-function judgeCandidate(given: ReadAnswer, candidate: ReadAnswer): CandidateVerdict {
+export function judgeCandidate(given: ReadAnswer, candidate: ReadAnswer): CandidateVerdict {
 	if (given.text === candidate.text && given.text !== "") return "match";
 	const verdict = judgeContent(given, candidate);
 	return verdict === "match" && instructs(given, candidate) ? "unclear" : verdict;
@@ -300,11 +300,6 @@ export function judgeAnswer(
 	if (verdicts.includes("match")) return "correct";
 	if (verdicts[0] === "mismatch" && !verdicts.includes("unclear")) return "incorrect";
 	return "unsure";
-}
-
-/** One candidate's verdict, for option picking (numeric options: "8" named as "eight"). */
-export function judgeAgainst(given: ReadAnswer, candidate: ReadAnswer): CandidateVerdict {
-	return judgeCandidate(given, candidate);
 }
 
 /**

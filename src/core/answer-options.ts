@@ -12,7 +12,7 @@ import { extendsTerm } from "./answer-hedges.ts";
 import {
 	expectedNumber,
 	instructsJudge,
-	judgeAgainst,
+	judgeCandidate,
 	type ReadAnswer,
 	readAnswer,
 	tokenRunStarts,
@@ -89,7 +89,7 @@ export function pickTypedOption(
 			if (compareMath(answer.raw, o.raw, locale) === "same") named.add(i);
 			return;
 		}
-		const verdict = judgeAgainst(answer, o);
+		const verdict = judgeCandidate(answer, o);
 		if (verdict === "match" || verdict === "unclear") named.add(i);
 	});
 	if (named.size === 0) return { ok: false, why: "none" };

@@ -29,9 +29,6 @@ export type NodeMastery = "learned" | "shaky" | "not-yet";
 /** Mastery of every node of a tree, keyed by node id. */
 export type PlanMastery = Readonly<Record<string, NodeMastery>>;
 
-/** Every mastery value, in legend order. */
-export const NODE_MASTERIES: readonly NodeMastery[] = ["learned", "shaky", "not-yet"];
-
 /** Minimal structural message slice: anything with typed parts (as in plan.ts). */
 interface PartsCarrier {
 	parts: ReadonlyArray<{ type: string; state?: string; input?: unknown; output?: unknown }>;

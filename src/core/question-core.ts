@@ -113,7 +113,6 @@ export const explainRoleSchema = Type.Union(
 	[Type.Literal("intro"), Type.Literal("concept"), Type.Literal("example"), Type.Literal("recap")],
 	{ description: "intro | concept | example | recap (the final summary of the lesson)." },
 );
-export type ExplainRole = Static<typeof explainRoleSchema>;
 
 const explainBaseProperties = {
 	title: Type.Optional(Type.String({ maxLength: MAX.titleMaxChars, description: "A short heading." })),

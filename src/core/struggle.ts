@@ -53,13 +53,6 @@ export function helpResolves(kind: HelpKind): boolean {
 	return kind === "show" || kind === "not-sure";
 }
 
-/** Parse a help kind from anything (a platform payload, a typed command); undefined when it is none. */
-export function parseHelpKind(value: unknown): HelpKind | undefined {
-	return typeof value === "string" && (HELP_KINDS as readonly string[]).includes(value)
-		? (value as HelpKind)
-		: undefined;
-}
-
 /**
  * A hint safe to show: trimmed and bounded, or GENERIC_HINT when it is empty or gives the answer away
  * (core/answer-leaks.ts: the answer or an accepted form in any writing the judge accepts, "eight" for

@@ -38,49 +38,26 @@ import {
 	teacherQuizInputSchema,
 } from "./question-core.ts";
 
-/** clone → Convert → Check → Clean, as the boundary does. Convert mutates, hence the clone. */
-function boundaryParse<T>(schema: TSchema, input: unknown): T | undefined {
-	if (typeof input !== "object" || input === null || Array.isArray(input)) return undefined;
-	// structuredClone recurses: a deeply nested value would throw RangeError; the boundary refused it anyway.
-	if (argumentShapeProblem(input) !== undefined) return undefined;
-	const converted = structuredClone(input);
-	Value.Convert(schema, converted);
-	if (!Value.Check(schema, converted)) return undefined;
-	return Value.Clean(schema, converted) as T;
+/** A parser for DISPLAY: the boundary's own chain (validateWithSchema) over `schema`, undefined where it refuses. */
+function forDisplay<T>(schema: TSchema, refine?: (value: T) => string[]): (input: unknown) => T | undefined {
+	return (input) => {
+		const verdict = validateWithSchema<T>(schema, input, refine);
+		return verdict.ok ? verdict.value : undefined;
+	};
 }
 
 /** Quiz for DISPLAY: the lenient common core of both boundaries; the teacher's nodeId is cleaned away
  *  (plan statuses read it from the raw call). */
-export function parseQuizInput(input: unknown): QuizToolInput | undefined {
-	const cleaned = boundaryParse<QuizToolInput>(
-		quizDisplayInputSchema,
-		healEncodedArguments(input, quizDisplayInputSchema),
-	);
-	if (!cleaned || quizInputProblems(cleaned).length > 0) return undefined;
-	return cleaned;
-}
+export const parseQuizInput = forDisplay<QuizToolInput>(quizDisplayInputSchema, quizInputProblems);
 
 /** Ask for DISPLAY: options optional (free text without), option sanity enforced. */
-export function parseAskInput(input: unknown): AskToolInput | undefined {
-	const cleaned = boundaryParse<AskToolInput>(askInputSchema, healEncodedArguments(input, askInputSchema));
-	if (!cleaned || askInputProblems(cleaned).length > 0) return undefined;
-	return cleaned;
-}
+export const parseAskInput = forDisplay<AskToolInput>(askInputSchema, askInputProblems);
 
 /** Explain for DISPLAY (nodeId cleaned away). */
-export function parseExplainInput(input: unknown): ExplainToolInput | undefined {
-	const cleaned = boundaryParse<ExplainToolInput>(
-		explainDisplayInputSchema,
-		healEncodedArguments(input, explainDisplayInputSchema),
-	);
-	if (!cleaned || explainInputProblems(cleaned).length > 0) return undefined;
-	return cleaned;
-}
+export const parseExplainInput = forDisplay<ExplainToolInput>(explainDisplayInputSchema, explainInputProblems);
 
 /** probe_done for DISPLAY: the schema the tool itself declares. */
-export function parseProbeDoneInput(input: unknown): ProbeDoneInput | undefined {
-	return boundaryParse<ProbeDoneInput>(probeDoneInputSchema, healEncodedArguments(input, probeDoneInputSchema));
-}
+export const parseProbeDoneInput = forDisplay<ProbeDoneInput>(probeDoneInputSchema);
 
 /** The model-facing tools whose input the boundary validates. */
 export type ToolInputKind = "proberQuiz" | "teacherQuiz" | "ask" | "explain" | "probeDone";

@@ -23,11 +23,6 @@ import {
 	planNodeMarks,
 } from "./plan-style.ts";
 
-export { PLAN_COLORS } from "./plan-style.ts";
-
-/** The current node's fill colour (hex). */
-export const PLAN_CURRENT_FILL = PLAN_COLORS.current.fill;
-
 /** Bumped when the drawing changes for the same tree, so picture keys change with it. */
 const DRAWING_VERSION = "plan-v2";
 /** Characters per label line; mermaid's own wrapping (wrappingWidth) stays wider so it never re-wraps ours. */

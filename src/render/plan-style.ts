@@ -50,16 +50,7 @@ export const PLAN_MARKS: Readonly<Record<PlanNodeKind, string>> = {
 	upcoming: "○",
 };
 
-/** Legend words per kind in English (visited = been there, no check answered yet); legendWords() for other languages. */
-export const PLAN_LEGEND_WORDS: Readonly<Record<PlanNodeKind, string>> = {
-	current: "current",
-	learned: "learned",
-	shaky: "shaky",
-	visited: "visited",
-	upcoming: "not yet",
-};
-
-/** Legend words per kind in `locale`. */
+/** Legend words per kind in `locale` (visited: been there, no check answered yet). */
 export function legendWords(locale: Locale = DEFAULT_LOCALE): Readonly<Record<PlanNodeKind, string>> {
 	return {
 		current: t(locale, "plan.kind.current"),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkVerdict } from "../../src/core/mastery.ts";
-import { GENERIC_HINT, MAX_HINT_CHARS, parseHelpKind, safeHint } from "../../src/core/struggle.ts";
+import { GENERIC_HINT, MAX_HINT_CHARS, safeHint } from "../../src/core/struggle.ts";
 
 describe("safeHint", () => {
 	it("keeps a hint that does not give the answer away, bounded", () => {
@@ -24,13 +24,7 @@ describe("safeHint", () => {
 	});
 });
 
-describe("help kinds and mastery", () => {
-	it("parses only the known help kinds", () => {
-		expect(parseHelpKind("not-sure")).toBe("not-sure");
-		expect(parseHelpKind("dance")).toBeUndefined();
-		expect(parseHelpKind(3)).toBeUndefined();
-	});
-
+describe("mastery", () => {
 	it("reads not sure as shaky with or without `correct`, help as shaky, explain-again as no answer", () => {
 		expect(checkVerdict({ answer: "Not sure", notSure: true })).toBe("shaky");
 		expect(checkVerdict({ answer: "Not sure", notSure: true, correct: false })).toBe("shaky");

@@ -9,7 +9,7 @@ import { silentLogger } from "../../src/core/contracts/logger.ts";
 import { launchChromium, openWarmPage, renderOnPage } from "../../src/render/chromium.ts";
 import {
 	createPlanRenderer,
-	PLAN_CURRENT_FILL,
+	PLAN_COLORS,
 	PLAN_MAX_WIDTH_PX,
 	type PlanRenderer,
 	planLegendItems,
@@ -25,7 +25,7 @@ import {
 	noStatuses,
 } from "../../testkit/plans.ts";
 
-const fill = PLAN_CURRENT_FILL.match(/[0-9a-f]{2}/gi)!.map((h) => Number.parseInt(h, 16));
+const fill = PLAN_COLORS.current.fill.match(/[0-9a-f]{2}/gi)!.map((h) => Number.parseInt(h, 16));
 
 /**
  * Pixels of exactly the current node's fill colour, and their bounding box (the current node's box).

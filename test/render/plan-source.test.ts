@@ -1,13 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { PlanTree } from "../../src/core/contracts/plan.ts";
-import {
-	PLAN_CURRENT_FILL,
-	planCaption,
-	planMermaidSource,
-	planOutline,
-	planPictureKey,
-} from "../../src/render/index.ts";
+import { PLAN_COLORS, planCaption, planMermaidSource, planOutline, planPictureKey } from "../../src/render/index.ts";
 import { calculusPlan, calculusStatuses, hostilePlan, noStatuses } from "../../testkit/plans.ts";
 
 const tree = calculusPlan;
@@ -17,7 +11,7 @@ describe("plan source", () => {
 	it("classes nodes by derived status with our own node ids", () => {
 		const src = planMermaidSource(tree, statuses);
 		expect(src.startsWith("flowchart TD\n")).toBe(true);
-		expect(src).toContain(`classDef current fill:${PLAN_CURRENT_FILL}`);
+		expect(src).toContain(`classDef current fill:${PLAN_COLORS.current.fill}`);
 		expect(src).toMatch(/class n3 current/);
 		expect(src).toMatch(/class n0,n1,n2 visited/);
 		expect(src).toMatch(/class n4 upcoming/);

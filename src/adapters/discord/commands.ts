@@ -19,7 +19,7 @@ import {
 } from "discord.js";
 import { DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS } from "../../agent/index.ts";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
-import { LANGUAGE_NAMES, LOCALES, t } from "../lesson/i18n.ts";
+import { LANGUAGE_NAMES, LOCALES, t } from "../../i18n/index.ts";
 import { MAX_VOTE_SECONDS, MIN_VOTE_SECONDS } from "../lesson/lesson-rules.ts";
 import { described, discordLocalizations } from "./localized.ts";
 import type { DiscordAdapterConfig } from "./types.ts";

@@ -19,10 +19,10 @@ import {
 import type { HandleResult } from "../../core/contracts/events.ts";
 import { HELP_KINDS } from "../../core/contracts/help.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
+import { DEFAULT_LOCALE, t } from "../../i18n/index.ts";
 import { decodeComponentId, discordAnswerModal, encodeComponentId } from "../../render/index.ts";
 import { type AckGate, createAckGate } from "../lesson/ack-gate.ts";
 import type { LessonController } from "../lesson/controller.ts";
-import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { Actor, AnswerForm, PlatformPort } from "../lesson/port.ts";
 import { isProfileButton } from "../lesson/profile-flows.ts";
 import { actorOf, type NoticeRoute } from "./actor.ts";

@@ -16,10 +16,9 @@ import { DISCORD_FILE_ORIGINS, onMessage } from "./messages.ts";
 import { createDiscordPort, createInteractionReplies } from "./port.ts";
 import type { DiscordAdapter, DiscordAdapterOptions } from "./types.ts";
 
-export { DISCORD_INTENTS } from "./client.ts";
-export { LESSON_COMMAND, lessonCommands, type RegisteredCommands, registerDiscordCommands } from "./commands.ts";
-export { type DiscordThread, decodeDiscordThreadId, discordCommunityOf, encodeDiscordThreadId } from "./thread-id.ts";
-export type { DiscordAdapter, DiscordAdapterConfig, DiscordAdapterOptions, GuildConfig } from "./types.ts";
+export { LESSON_COMMAND, lessonCommands, registerDiscordCommands } from "./commands.ts";
+export { decodeDiscordThreadId, encodeDiscordThreadId } from "./thread-id.ts";
+export type { DiscordAdapter, DiscordAdapterConfig } from "./types.ts";
 
 /** Built-in guild defaults: every channel, no daily limit, solo lessons. */
 export const DEFAULT_GUILD_CONFIG = DEFAULT_LESSON_RULES;

@@ -5,8 +5,8 @@
  */
 
 import { type Interaction, MessageFlags } from "discord.js";
+import { DEFAULT_LOCALE, t } from "../../i18n/index.ts";
 import { DELIVERY_TTL_MS } from "../lesson/deliveries.ts";
-import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import { LESSON_COMMAND } from "./commands.ts";
 import { type ControlsContext, onButton, onModalSubmit, onSelect } from "./controls.ts";
 import { lessonCommand } from "./lesson-command.ts";

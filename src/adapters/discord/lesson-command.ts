@@ -8,10 +8,10 @@
 
 import { ChannelType, type ChatInputCommandInteraction, MessageFlags } from "discord.js";
 import type { Logger } from "../../core/contracts/logger.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import { toDiscordMessages } from "../../render/index.ts";
 import { type CommandReply, type CommandWhere, type LessonCommand, runCommand } from "../lesson/commands.ts";
 import type { LessonController } from "../lesson/controller.ts";
-import { DEFAULT_LOCALE, type Locale, t } from "../lesson/i18n.ts";
 import { isLessonMode, type LessonRulesChange, parsePriceSetting } from "../lesson/lesson-rules.ts";
 import type { LessonPlace, PlatformPort } from "../lesson/port.ts";
 import { actorOf } from "./actor.ts";

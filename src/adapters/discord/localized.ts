@@ -4,7 +4,7 @@
  * Spanish) for each of Discord's locale codes.
  */
 
-import { type Locale, type MessageKey, type MessageParams, t } from "../lesson/i18n.ts";
+import { type Locale, type MessageKey, type MessageParams, t } from "../../i18n/index.ts";
 
 /** Discord's locale codes for each of our languages other than English (Spanish has two). */
 const DISCORD_LOCALES: Readonly<Record<Exclude<Locale, "en">, readonly string[]>> = {

@@ -4,7 +4,7 @@
  * replies and the help text.
  */
 
-import { DEFAULT_LOCALE, type Locale, type MessageKey, resolveLocale, t } from "../lesson/i18n.ts";
+import { DEFAULT_LOCALE, type Locale, type MessageKey, resolveLocale, t } from "../../i18n/index.ts";
 import type { NoticeStyle } from "../lesson/notices.ts";
 import type { LessonIntro } from "../lesson/port.ts";
 
@@ -64,6 +64,3 @@ export function helpText(locale: Locale = DEFAULT_LOCALE): string {
 		.map((key) => t(locale, key))
 		.join("\n");
 }
-
-/** The help text of `/lesson help` in English. */
-export const HELP_TEXT = helpText();

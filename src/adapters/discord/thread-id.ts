@@ -15,11 +15,6 @@ export function encodeDiscordThreadId(address: DiscordThread): string {
 	return joinThreadId("discord", [address.guildId, address.threadId]);
 }
 
-/** The community of a Discord thread id (its guild); undefined for anything else. */
-export function discordCommunityOf(threadId: string): string | undefined {
-	return decodeDiscordThreadId(threadId)?.guildId;
-}
-
 /** The address of a Discord thread id; undefined for anything else. */
 export function decodeDiscordThreadId(threadId: string): DiscordThread | undefined {
 	const parts = splitThreadId("discord", threadId, 2);

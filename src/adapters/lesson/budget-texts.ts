@@ -8,7 +8,6 @@ import {
 	DEFAULT_LOCALE,
 	formatDollars,
 	formatDuration,
-	formatNumber,
 	formatUtcClock,
 	type Locale,
 	type MessageKey,
@@ -16,10 +15,7 @@ import {
 } from "../../i18n/index.ts";
 import type { ModelPrice } from "./lesson-rules.ts";
 import type { NoticeStyle } from "./notices.ts";
-import { type MemberUsage, type ModelTokens, memberTokens, type PeriodUsage } from "./usage-ledger.ts";
-
-/** A token count for people: `50,000` (`50.000` in German). */
-export const tokens = (n: number, locale: Locale = DEFAULT_LOCALE): string => formatNumber(locale, n);
+import { dayOf, type ModelTokens, memberTokens, monthOf, type PeriodUsage, plusTokens } from "./usage-period.ts";
 
 /** "server" / "workspace" in `locale` (another word stays as it is). */
 export function placeWord(place: string, locale: Locale = DEFAULT_LOCALE): string {
@@ -80,17 +76,6 @@ function costOf(model: string, t: ModelTokens, prices: Record<string, ModelPrice
 /** Members listed per period in `/lesson usage` (the largest first). */
 export const USAGE_TOP_MEMBERS = 8;
 
-/** The sum of tokens per model over members. */
-function perModel(period: PeriodUsage): Record<string, ModelTokens> {
-	const out: Record<string, ModelTokens> = {};
-	for (const member of Object.values(period))
-		for (const [model, t] of Object.entries(member.models)) {
-			const sum = out[model] ?? { input: 0, output: 0, cached: 0 };
-			out[model] = { input: sum.input + t.input, output: sum.output + t.output, cached: sum.cached + t.cached };
-		}
-	return out;
-}
-
 /** One period's section of `/lesson usage`. */
 function periodLines(
 	title: string,
@@ -100,11 +85,11 @@ function periodLines(
 	locale: Locale,
 ): string[] {
 	const mention = style.mention ?? ((id: string) => `<@${id}>`);
-	const models = perModel(period);
-	const total = Object.values(models).reduce(
-		(s, t) => ({ input: s.input + t.input, output: s.output + t.output, cached: s.cached + t.cached }),
-		{ input: 0, output: 0, cached: 0 },
-	);
+	// The sums per model over members, and over both.
+	const models: Record<string, ModelTokens> = {};
+	for (const member of Object.values(period))
+		for (const [model, t] of Object.entries(member.models)) models[model] = plusTokens(models[model], t);
+	const total = Object.values(models).reduce(plusTokens, { input: 0, output: 0, cached: 0 });
 	const costs = Object.entries(models).map(([model, t]) => costOf(model, t, prices));
 	const known = costs.filter((c): c is number => c !== undefined);
 	const cost =
@@ -127,9 +112,7 @@ function periodLines(
 	const members = Object.entries(period).sort(([, a], [, b]) => memberTokens(b) - memberTokens(a));
 	// The top members only: a reply must fit one message (Discord 2,000 characters) on a large server.
 	for (const [id, member] of members.slice(0, USAGE_TOP_MEMBERS))
-		lines.push(
-			`  • ${t(locale, "usage.member", { member: mention(id), tokens: memberTokens(member as MemberUsage) })}`,
-		);
+		lines.push(`  • ${t(locale, "usage.member", { member: mention(id), tokens: memberTokens(member) })}`);
 	if (members.length > USAGE_TOP_MEMBERS)
 		lines.push(`  • ${t(locale, "usage.moreMembers", { count: members.length - USAGE_TOP_MEMBERS })}`);
 	return lines;
@@ -142,14 +125,16 @@ export function usageText(
 	locale: Locale = DEFAULT_LOCALE,
 ): string {
 	const bold = style.bold ?? ((text: string) => `**${text}**`);
-	const { day, month } = (() => {
-		const iso = report.now.toISOString();
-		return { day: iso.slice(0, 10), month: iso.slice(0, 7) };
-	})();
 	return [
 		bold(t(locale, "usage.title")),
-		...periodLines(t(locale, "usage.today", { day }), report.day, report.prices, style, locale),
-		...periodLines(t(locale, "usage.month", { month }), report.month, report.prices, style, locale),
+		...periodLines(t(locale, "usage.today", { day: dayOf(report.now) }), report.day, report.prices, style, locale),
+		...periodLines(
+			t(locale, "usage.month", { month: monthOf(report.now) }),
+			report.month,
+			report.prices,
+			style,
+			locale,
+		),
 		t(locale, "usage.note"),
 	].join("\n");
 }

@@ -18,7 +18,7 @@ import { usageText } from "./budget-texts.ts";
 import type { LessonController } from "./controller.ts";
 import type { LessonRulesChange } from "./lesson-rules.ts";
 import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
-import { rulesText, statusText } from "./texts.ts";
+import { oneLine, rulesText, statusText } from "./texts.ts";
 
 /** A parsed `/lesson` command: what the person asked for, whatever platform they asked on. */
 export type LessonCommand =
@@ -83,8 +83,6 @@ const PROFILE_KINDS = new Set<LessonCommand["kind"]>([
 	"remind",
 	"retention",
 ]);
-
-const oneLine = (text: string, max: number) => text.replace(/\s+/g, " ").trim().slice(0, max);
 
 /** Cut text to `max` characters on a word boundary when possible, with an ellipsis. */
 export function clipReply(text: string, max: number): string {

@@ -7,6 +7,7 @@
  */
 
 import { type StateStore, stateKeys } from "../../agent/index.ts";
+import { dayOf } from "./usage-period.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -45,7 +46,16 @@ export class DailyLessonCounter {
 		if ((await this.store.increment(key, -1, 2 * DAY_MS)) < 0) await this.store.increment(key, 1, 2 * DAY_MS);
 	}
 
+	/**
+	 * Forget-me: drop a member's counts of the last three days (a count lives 2 days after its last take, late
+	 * on its day). Rejects when the store fails.
+	 */
+	async forget(scope: string, userId: string, now: Date): Promise<void> {
+		for (const back of [0, 1, 2])
+			await this.store.delete(this.key(scope, userId, new Date(now.getTime() - back * DAY_MS)));
+	}
+
 	private key(scope: string, userId: string, now: Date): string {
-		return stateKeys.count(scope, userId, now.toISOString().slice(0, 10));
+		return stateKeys.count(scope, userId, dayOf(now));
 	}
 }

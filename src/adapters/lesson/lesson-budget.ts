@@ -16,9 +16,6 @@ import type { NoticeStyle } from "./notices.ts";
 import { communityOf, platformOf } from "./thread-id.ts";
 import type { UsageLedger } from "./usage-ledger.ts";
 
-/** The community a thread id belongs to: the controller's one reading (thread-id.ts). */
-export { communityOf } from "./thread-id.ts";
-
 /** Routes the tutor's one budget hook to the platform whose thread id prefix a session has. */
 export interface BudgetRouter {
 	/** The hook to pass to createTutor. */

@@ -93,11 +93,6 @@ export function refusalNotice(
 	}
 }
 
-/** "1 lesson", "3 lessons": a count with its noun, singular or plural (English; tn() for other languages). */
-export function plural(count: number, noun: string): string {
-	return `${count} ${noun}${count === 1 ? "" : "s"}`;
-}
-
 /** The refusal when a member reached the daily limit (`count` started today, `limit` a day). */
 export function dailyLimitNotice(count: number, limit: number, locale: Locale = DEFAULT_LOCALE): string {
 	return t(locale, "refuse.dailyLimit", {

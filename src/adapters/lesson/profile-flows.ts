@@ -15,6 +15,7 @@ import type { Logger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
 import { DEFAULT_LOCALE, isLocale, type Locale, t, tn } from "../../i18n/index.ts";
 import { type Card, type PlanPicture, type QuestionCard, renderProgressPng } from "../../render/index.ts";
+import { DailyLessonCounter } from "./daily-counter.ts";
 import { markForgotten } from "./forgotten-members.ts";
 import { adminHintIn } from "./notices.ts";
 import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
@@ -155,21 +156,20 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 		// The controller's own keys that name the learner or their lessons (intros, reviews, places, daily counts).
 		for (const id of sessions) await state.delete(stateKeys.intro(id));
 		for (const id of reviewThreads) await state.delete(stateKeys.review(id));
-		for (const place of new Set([...(profile?.places ?? []), `${community}:`])) {
+		const places = new Set([...(profile?.places ?? []), `${community}:`]);
+		for (const place of places) {
 			await state.delete(stateKeys.latest(place, actor.by.id));
 			const latest = await state.get(stateKeys.latest(place));
 			if (typeof latest === "string" && sessions.includes(latest)) await state.delete(stateKeys.latest(place));
-			const placeCommunity = place.split(":")[0] ?? community;
-			for (let d = 0; d < 2; d++) {
-				const day = new Date(deps.controllerNow().getTime() - d * 86_400_000).toISOString().slice(0, 10);
-				await state.delete(stateKeys.count(placeCommunity, actor.by.id, day));
-			}
 		}
 		// Group lessons someone else started: the lesson stays, the learner's id and name leave it.
 		await deps.tutor?.forgetParticipant?.(actor.by);
-		// Token usage: the totals stay (budgets, /lesson usage), the learner's id and name go.
-		for (const c of new Set([community, ...(profile?.places ?? []).map((p) => p.split(":")[0] ?? community)]))
+		// Per community (a place is `<community>:<channel>`): daily lesson counts go; token usage keeps its
+		// totals (budgets, /lesson usage) while the learner's id and name go.
+		for (const c of new Set([...places].map((place) => place.split(":")[0] ?? community))) {
+			await new DailyLessonCounter(state).forget(c, actor.by.id, deps.controllerNow());
 			await deps.ledger?.anonymise(c, actor.by.id, deps.controllerNow());
+		}
 		// Last: what was deleted leaves the store's files too (SQLite keeps old copies in its WAL and free pages).
 		await learning.compact();
 		logger.info({ lessons: sessions.length }, `${port.name}: a learner's data was deleted on request`);

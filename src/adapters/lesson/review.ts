@@ -21,6 +21,7 @@ import type { Learning, ReviewItem, ReviewJudgement, ReviewOutcome, StateStore }
 import { learnerKeyOf, stateKeys } from "../../agent/index.ts";
 import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
+import { perKey } from "../../core/per-key.ts";
 import { DEFAULT_LOCALE, isLocale, type Locale, t, tn } from "../../i18n/index.ts";
 import { type Card, choiceLetter, type QuestionCard } from "../../render/index.ts";
 import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
@@ -39,16 +40,7 @@ const ECHO_CHARS = 200;
 const CONTROL_PREFIX = "lh-review:";
 
 /** A question as the review asks it (its wording may be the model's). */
-interface AskedItem {
-	id: string;
-	topic: string;
-	label: string;
-	question: string;
-	correctAnswer: string;
-	options?: string[];
-	acceptedAnswers?: string[];
-	explanation?: string;
-}
+type AskedItem = Omit<ReviewItem, "sessionId" | "nodeId" | "card">;
 
 /** A review in progress, as stored under `review:<threadId or review id>`. */
 interface ReviewState {
@@ -180,14 +172,7 @@ interface ReviewOutput {
 /** Create the review flow. */
 export function createReviewFlow(deps: ReviewDeps): ReviewFlow {
 	const { port, learning, state, logger } = deps;
-	const chains = new Map<string, Promise<unknown>>();
-	const serial = <T>(key: string, work: () => Promise<T>): Promise<T> => {
-		const next = (chains.get(key) ?? Promise.resolve()).catch(() => undefined).then(work);
-		chains.set(key, next);
-		const drop = () => chains.get(key) === next && chains.delete(key);
-		next.then(drop, drop);
-		return next;
-	};
+	const serial = perKey();
 	const post = (threadId: string, text: string) => port.postCard(threadId, { kind: "text", tone: "plain", text });
 	const load = async (id: string): Promise<ReviewState | undefined> => {
 		const stored: unknown = await state.get(stateKeys.review(id));

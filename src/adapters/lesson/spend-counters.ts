@@ -23,6 +23,7 @@
 import { type StateStore, stateKeys } from "../../agent/index.ts";
 import type { Reservation } from "../../core/contracts/budget.ts";
 import { DAY_RECORD_TTL_MS, dayFields, dayKey } from "./usage-day.ts";
+import { dayOf, num } from "./usage-period.ts";
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** How long the counters this process last wrote or read stand in for a read (the verdict after a click). */
@@ -38,11 +39,6 @@ export interface DailyCaps {
 
 /** A reservation's outcome: granted (on `day`), or refused by the cap it would pass. */
 export type SpendReservation = { ok: true; day: string } | { ok: false; over: "community" | "member" };
-
-/** The UTC day (`YYYY-MM-DD`) of a time. */
-export const dayOf = (now: Date): string => now.toISOString().slice(0, 10);
-
-const count = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? Math.max(0, v) : 0);
 
 /** The counters' fields of a settlement or reservation of `tokens` by `member`. */
 export function spendChange(member: string, tokens: number): Record<string, number> {
@@ -152,9 +148,12 @@ export class SpendCounters {
 		this.seen(key, await this.store.updateFields(key, { add }, DAY_RECORD_TTL_MS));
 	}
 
-	/** Forget-me: drop `member`'s counters of earlier versions (today's and yesterday's; the community's totals stay). */
+	/**
+	 * Forget-me: drop `member`'s counters of earlier versions (the community's totals stay): those of the last
+	 * three days, since a counter lives 2 days after its last write (late on its day).
+	 */
 	async forget(community: string, member: string, now: Date): Promise<void> {
-		for (const back of [0, 1]) {
+		for (const back of [0, 1, 2]) {
 			const day = dayOf(new Date(now.getTime() - back * 24 * 60 * 60 * 1000));
 			await this.store.delete(stateKeys.spend(community, day, member));
 			this.earlier.delete(stateKeys.spend(community, day, member));
@@ -173,15 +172,15 @@ export class SpendCounters {
 			this.earlierCount(stateKeys.spend(community, day, member)),
 		]);
 		return {
-			community: count(record[dayFields.spendAll]) + all,
-			member: count(record[dayFields.spendOf(member)]) + mine,
+			community: num(record[dayFields.spendAll]) + all,
+			member: num(record[dayFields.spendOf(member)]) + mine,
 		};
 	}
 
 	private earlierCount(key: string): Promise<number> {
 		let known = this.earlier.get(key);
 		if (!known) {
-			known = this.store.get(key).then(count);
+			known = this.store.get(key).then(num);
 			if (this.earlier.size >= MAX_KNOWN) this.earlier.clear();
 			this.earlier.set(key, known);
 			// A failed read is read again next time.

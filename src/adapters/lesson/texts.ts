@@ -12,7 +12,8 @@ import { type NoticeStyle, pendingLabel, phaseLabel } from "./notices.ts";
 import { memberLines } from "./votes.ts";
 
 const bold = (style: NoticeStyle, text: string) => (style.bold ?? ((t: string) => `**${t}**`))(text);
-const oneLine = (text: string, max: number) => text.replace(/\s+/g, " ").trim().slice(0, max);
+/** Whitespace collapsed, cut to `max` characters. */
+export const oneLine = (text: string, max: number) => text.replace(/\s+/g, " ").trim().slice(0, max);
 
 /** `/lesson status` in `locale` (default the lesson's own): the topic and learner, the phase, open questions, the tokens, the assessment and the map. */
 export function statusText(

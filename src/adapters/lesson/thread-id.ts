@@ -35,8 +35,8 @@ const NO_COMMUNITY = new Set(["terminal"]);
 /**
  * The community (guild, team) a lesson's thread id belongs to; "" where its platform has none (the
  * terminal) or the id has no second part. The one reading for the controller (budgets, ledgers, profile
- * buttons): it agrees with each port's own (`discordCommunityOf`, `slackCommunityOf`,
- * `terminalCommunityOf`) and with the profile's lesson facts (test/adapters/thread-ids.test.ts). Ids of
+ * buttons): it agrees with what each port encodes and with the profile's lesson facts
+ * (test/adapters/thread-ids.test.ts). Ids of
  * platforms with communities are `<platform>:<community>:…`.
  */
 export function communityOf(threadId: string): string {

@@ -21,20 +21,12 @@
 import type { StateStore } from "../../agent/index.ts";
 import type { Reservation, TurnUsage } from "../../core/contracts/budget.ts";
 import { isForgotten } from "./forgotten-members.ts";
-import { dayOf, SpendCounters, settlement, spendChange } from "./spend-counters.ts";
+import { SpendCounters, settlement, spendChange } from "./spend-counters.ts";
 import { anonymising, DAY_RECORD_TTL_MS, dayFields, dayKey, usageOfDay } from "./usage-day.ts";
 import { LegacyUsage } from "./usage-legacy.ts";
-import { ANONYMOUS_MEMBER, addPeriod, num, type PeriodUsage, periodsOf } from "./usage-period.ts";
+import { ANONYMOUS_MEMBER, addPeriod, dayOf, monthOf, num, type PeriodUsage } from "./usage-period.ts";
 
-export {
-	ANONYMOUS_MEMBER,
-	type MemberUsage,
-	type ModelTokens,
-	memberTokens,
-	type PeriodUsage,
-	periodsOf,
-	periodTokens,
-} from "./usage-period.ts";
+export { ANONYMOUS_MEMBER, memberTokens, type PeriodUsage, periodTokens } from "./usage-period.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Earlier versions kept days 2 days and months 40. */
@@ -89,14 +81,14 @@ export class UsageLedger {
 			[dayFields.tokens("c", by.id, usage.model)]: num(usage.cachedInputTokens),
 		};
 		for (const field of Object.keys(tokens)) if (tokens[field] === 0) delete tokens[field];
-		const settle = settlement(num(usage.inputTokens) + num(usage.outputTokens), reservation, now);
+		const spent = num(usage.inputTokens) + num(usage.outputTokens);
+		const settle = settlement(spent, reservation, now);
 		const sameDay = dayKey(community, settle.day) === key;
 		const add = { ...tokens, ...(sameDay ? spendChange(by.id, settle.tokens) : {}) };
 		const set = by.name && by.id !== ANONYMOUS_MEMBER ? { [dayFields.name(by.id)]: by.name } : undefined;
 		const record = await this.store.updateFields(key, { add, ...(set ? { set } : {}) }, DAY_RECORD_TTL_MS);
 		this.spend.seen(key, record);
-		if (!sameDay)
-			await this.spend.spent(community, by.id, num(usage.inputTokens) + num(usage.outputTokens), reservation, now);
+		if (!sameDay) await this.spend.spent(community, by.id, spent, reservation, now);
 		if (!checked && by.id !== ANONYMOUS_MEMBER && record[dayFields.forgotten(by.id)] !== undefined) {
 			// Not checked (charged here lately) and forgotten in another process meanwhile: move this charge's
 			// tokens, drop what names them; the next charge reads the tombstone.
@@ -126,7 +118,7 @@ export class UsageLedger {
 
 	/** The community's usage on `now`'s UTC day. */
 	async day(community: string, now: Date = new Date()): Promise<PeriodUsage> {
-		const { day } = periodsOf(now);
+		const day = dayOf(now);
 		const [current, earlier] = await Promise.all([
 			this.readDay(community, day),
 			this.legacy.read(`usage:${community}:${day}`),
@@ -136,7 +128,7 @@ export class UsageLedger {
 
 	/** The community's usage in `now`'s UTC month: the sum of its days (a member's newest name kept). */
 	async month(community: string, now: Date = new Date()): Promise<PeriodUsage> {
-		const { month } = periodsOf(now);
+		const month = monthOf(now);
 		const length = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)).getUTCDate();
 		const days = Array.from({ length }, (_, i) => `${month}-${String(length - i).padStart(2, "0")}`);
 		const [records, earlier] = await Promise.all([
@@ -156,8 +148,9 @@ export class UsageLedger {
 	async anonymise(community: string, memberId: string, now: Date = new Date()): Promise<void> {
 		if (memberId === ANONYMOUS_MEMBER) return;
 		for (const [key] of this.charged) if (key.endsWith(`\n${memberId}`)) this.charged.delete(key);
+		const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
 		for (let back = 0; back <= 40; back++) {
-			const key = dayKey(community, dayOf(new Date(now.getTime() - back * DAY_MS)));
+			const key = dayKey(community, dayOf(ago(back)));
 			await this.settled(key);
 			// Today and yesterday take charges still: mark them first (a charge landing after the mark moves itself).
 			const record =
@@ -170,10 +163,11 @@ export class UsageLedger {
 			if (Object.keys(change.add).length > 0 || named) await this.store.updateFields(key, change, DAY_RECORD_TTL_MS);
 			this.spend.unsee(key);
 		}
-		const days = new Set([0, 1].map((d) => periodsOf(new Date(now.getTime() - d * DAY_MS)).day));
-		const months = new Set([0, 40].map((d) => periodsOf(new Date(now.getTime() - d * DAY_MS)).month));
-		for (const day of days) await this.legacy.anonymise(`usage:${community}:${day}`, memberId, LEGACY_DAY_TTL_MS);
-		for (const month of months)
+		// Earlier versions' records live 2 (days) and 40 (months) days after their last write: every day and
+		// month that reaches back as far (a month's record of 40 days ago may be two months back).
+		for (const day of [0, 1, 2].map((d) => dayOf(ago(d))))
+			await this.legacy.anonymise(`usage:${community}:${day}`, memberId, LEGACY_DAY_TTL_MS);
+		for (const month of new Set(Array.from({ length: 41 }, (_, d) => monthOf(ago(d)))))
 			await this.legacy.anonymise(`usage:${community}:${month}`, memberId, LEGACY_MONTH_TTL_MS);
 		await this.spend.forget(community, memberId, now);
 	}

@@ -10,6 +10,7 @@
  */
 
 import type { StateStore } from "../../agent/index.ts";
+import { perKey } from "../../core/per-key.ts";
 import { ANONYMOUS_MEMBER, addTo, type ModelTokens, num, type PeriodUsage } from "./usage-period.ts";
 
 /** At most this many slots per community and period are read (members x models). */
@@ -55,7 +56,7 @@ const keys = {
 /** Earlier versions' usage records over the state store: read and anonymised, never written anew. */
 export class LegacyUsage {
 	/** One-value records rewritten by anonymise, serialized per key in this process. */
-	private readonly chains = new Map<string, Promise<unknown>>();
+	private readonly serial = perKey();
 
 	constructor(private readonly store: StateStore) {}
 
@@ -109,24 +110,16 @@ export class LegacyUsage {
 
 	/** The one-value record: move the member's tokens into the anonymous bucket. */
 	private anonymiseValue(base: string, memberId: string, ttlMs: number): Promise<void> {
-		const next = (this.chains.get(base) ?? Promise.resolve())
-			.catch(() => undefined)
-			.then(async () => {
-				const stored: unknown = await this.store.get(base);
-				if (stored === undefined) return;
-				const period = periodOf(stored);
-				const member = period[memberId];
-				if (!member) return;
-				for (const [model, t] of Object.entries(member.models)) addTo(period, ANONYMOUS_MEMBER, model, t);
-				delete period[memberId];
-				period[ANONYMOUS_MEMBER] = { models: period[ANONYMOUS_MEMBER]?.models ?? {} };
-				await this.store.set(base, period, ttlMs);
-			});
-		this.chains.set(base, next);
-		const forget = () => {
-			if (this.chains.get(base) === next) this.chains.delete(base);
-		};
-		next.then(forget, forget);
-		return next;
+		return this.serial(base, async () => {
+			const stored: unknown = await this.store.get(base);
+			if (stored === undefined) return;
+			const period = periodOf(stored);
+			const member = period[memberId];
+			if (!member) return;
+			for (const [model, t] of Object.entries(member.models)) addTo(period, ANONYMOUS_MEMBER, model, t);
+			delete period[memberId];
+			period[ANONYMOUS_MEMBER] = { models: period[ANONYMOUS_MEMBER]?.models ?? {} };
+			await this.store.set(base, period, ttlMs);
+		});
 	}
 }

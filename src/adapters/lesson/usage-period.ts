@@ -26,15 +26,17 @@ export type PeriodUsage = Record<string, MemberUsage>;
 /** A stored count: a finite number at least 0, anything else 0. */
 export const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0);
 
+/** The sum of two token counts (`a` missing: `b`). */
+export const plusTokens = (a: ModelTokens | undefined, b: ModelTokens): ModelTokens => ({
+	input: (a?.input ?? 0) + b.input,
+	output: (a?.output ?? 0) + b.output,
+	cached: (a?.cached ?? 0) + b.cached,
+});
+
 /** Add `t` to `member`'s tokens of `model` in `period`. */
 export function addTo(period: PeriodUsage, member: string, model: string, t: ModelTokens): void {
 	const usage = period[member] ?? { models: {} };
-	const before = usage.models[model] ?? { input: 0, output: 0, cached: 0 };
-	usage.models[model] = {
-		input: before.input + t.input,
-		output: before.output + t.output,
-		cached: before.cached + t.cached,
-	};
+	usage.models[model] = plusTokens(usage.models[model], t);
 	period[member] = usage;
 }
 
@@ -59,8 +61,8 @@ export function periodTokens(period: PeriodUsage): number {
 	return Object.values(period).reduce((sum, m) => sum + memberTokens(m), 0);
 }
 
-/** The UTC day (`YYYY-MM-DD`) and month (`YYYY-MM`) of a time. */
-export function periodsOf(now: Date): { day: string; month: string } {
-	const iso = now.toISOString();
-	return { day: iso.slice(0, 10), month: iso.slice(0, 7) };
-}
+/** The UTC day (`YYYY-MM-DD`) of a time: what daily caps, lesson counts and day records go by. */
+export const dayOf = (now: Date): string => now.toISOString().slice(0, 10);
+
+/** The UTC month (`YYYY-MM`) of a time. */
+export const monthOf = (now: Date): string => now.toISOString().slice(0, 7);

@@ -7,7 +7,7 @@
 import type { webApi } from "@slack/bolt";
 import { LRUCache } from "lru-cache";
 import type { Logger } from "../../core/contracts/logger.ts";
-import { type Locale, resolveLocale } from "../lesson/i18n.ts";
+import { type Locale, resolveLocale } from "../../i18n/index.ts";
 
 /** Answers "may this user administer lessons?" and "what is their name?". */
 export interface AdminCheck {

@@ -4,9 +4,10 @@
  * raw ids are accepted too.
  */
 
+import { MAX_RETENTION_DAYS } from "../../agent/index.ts";
 import type { LessonMode } from "../../core/contracts/events.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import type { LessonCommand } from "../lesson/commands.ts";
-import { DEFAULT_LOCALE, type Locale, t } from "../lesson/i18n.ts";
 import { parsePriceSetting } from "../lesson/lesson-rules.ts";
 import { slackTextToPlain } from "./text.ts";
 
@@ -99,7 +100,7 @@ export function parseLessonCommand(text: string, locale: Locale = DEFAULT_LOCALE
 		case "retention": {
 			if (args.length === 0) return { kind: "retention" };
 			const n = Number(args[0]);
-			return args.length === 1 && Number.isInteger(n) && n >= 1 && n <= 3650
+			return args.length === 1 && Number.isInteger(n) && n >= 1 && n <= MAX_RETENTION_DAYS
 				? { kind: "retention", days: n }
 				: { kind: "retention", error: t(locale, "config.retention") };
 		}

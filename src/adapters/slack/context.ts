@@ -8,8 +8,8 @@
 import type { webApi } from "@slack/bolt";
 import type { Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
+import type { Locale } from "../../i18n/index.ts";
 import type { LessonController } from "../lesson/controller.ts";
-import type { Locale } from "../lesson/i18n.ts";
 import type { Actor, PlatformPort } from "../lesson/port.ts";
 import type { AdminCheck } from "./admins.ts";
 import { clip } from "./messages.ts";

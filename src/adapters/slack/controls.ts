@@ -10,8 +10,8 @@
 import type { App, BlockAction, BlockElementAction, ViewOutput, ViewSubmitAction } from "@slack/bolt";
 import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import { HELP_KINDS } from "../../core/contracts/help.ts";
+import { DEFAULT_LOCALE, type Locale, resolveLocale, t } from "../../i18n/index.ts";
 import { decodeComponentId, slackAnswerModal } from "../../render/index.ts";
-import { DEFAULT_LOCALE, type Locale, resolveLocale, t } from "../lesson/i18n.ts";
 import type { AnswerForm } from "../lesson/port.ts";
 import { isProfileButton } from "../lesson/profile-flows.ts";
 import { type HandlerContext, notify, slackActor } from "./context.ts";

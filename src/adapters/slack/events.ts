@@ -11,8 +11,8 @@
 
 import type { App } from "@slack/bolt";
 import type { HandleResult, LessonMode, Participant } from "../../core/contracts/events.ts";
+import { DEFAULT_LOCALE, t } from "../../i18n/index.ts";
 import { DELIVERY_TTL_MS } from "../lesson/deliveries.ts";
-import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { IncomingFile } from "../lesson/images.ts";
 import { type HandlerContext, slackActor } from "./context.ts";
 import { deliveryBusy, recordFirst } from "./deliveries.ts";

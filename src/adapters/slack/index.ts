@@ -23,16 +23,9 @@ import { createSlackClicks, createSlackPort } from "./port.ts";
 import type { SlackAdapter, SlackAdapterOptions } from "./types.ts";
 import { registerUnhandledAck } from "./unhandled.ts";
 
-export { LESSON_COMMAND } from "./lesson-command.ts";
-export { decodeSlackThreadId, encodeSlackThreadId, type SlackThread, slackCommunityOf } from "./thread-id.ts";
-export type {
-	SlackAdapter,
-	SlackAdapterConfig,
-	SlackAdapterOptions,
-	SlackHttpRoute,
-	SlackRetryConfig,
-	WorkspaceConfig,
-} from "./types.ts";
+export { LESSON_COMMAND } from "./messages.ts";
+export { decodeSlackThreadId, encodeSlackThreadId, type SlackThread } from "./thread-id.ts";
+export type { SlackAdapter, SlackAdapterConfig, SlackAdapterOptions, SlackHttpRoute } from "./types.ts";
 
 /** How long start() waits for a Socket Mode connection. */
 const CONNECT_MS = 30_000;

@@ -14,16 +14,14 @@
 import type { App, RespondFn, SlashCommand } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import type { Participant } from "../../core/contracts/events.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import { toSlackMessages } from "../../render/index.ts";
 import { type CommandFile, type CommandReply, runCommand } from "../lesson/commands.ts";
-import { DEFAULT_LOCALE, type Locale, t } from "../lesson/i18n.ts";
 import type { Actor } from "../lesson/port.ts";
 import { parseLessonCommand } from "./command-parse.ts";
 import { type HandlerContext, notify, slackActor } from "./context.ts";
 import { afterAnswer } from "./deliveries.ts";
 import { clip, LESSON_COMMAND } from "./messages.ts";
-
-export { LESSON_COMMAND } from "./messages.ts";
 
 /** Upload a file to the user's DM with the bot; false (logged) when Slack refused. */
 async function sendPrivateFile(ctx: HandlerContext, userId: string, file: CommandFile, comment: string) {

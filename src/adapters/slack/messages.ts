@@ -6,9 +6,9 @@
 
 import type { KnownBlock } from "@slack/types";
 import type { LessonMode } from "../../core/contracts/events.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import { escapeMrkdwn } from "../../render/index.ts";
 import { clipReply } from "../lesson/commands.ts";
-import { DEFAULT_LOCALE, type Locale, t } from "../lesson/i18n.ts";
 import type { NoticeStyle } from "../lesson/notices.ts";
 
 /** The slash command this adapter answers. */

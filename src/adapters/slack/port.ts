@@ -15,6 +15,7 @@
 import type { webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import type { Logger } from "../../core/contracts/logger.ts";
+import { DEFAULT_LOCALE, t } from "../../i18n/index.ts";
 import {
 	type Card,
 	carriesControlsOf,
@@ -25,7 +26,6 @@ import {
 	toSlackMessages,
 } from "../../render/index.ts";
 import { type ClickReplies, createClickReplies } from "../lesson/click-replies.ts";
-import { DEFAULT_LOCALE, t } from "../lesson/i18n.ts";
 import type { PlatformPort } from "../lesson/port.ts";
 import {
 	clip,

@@ -17,11 +17,6 @@ export function encodeSlackThreadId(address: SlackThread): string {
 	return joinThreadId("slack", [address.teamId, address.channelId, address.threadTs]);
 }
 
-/** The community of a Slack thread id (its team); undefined for anything else. */
-export function slackCommunityOf(threadId: string): string | undefined {
-	return decodeSlackThreadId(threadId)?.teamId;
-}
-
 /** The address of a Slack thread id; undefined for anything else. */
 export function decodeSlackThreadId(threadId: string): SlackThread | undefined {
 	const parts = splitThreadId("slack", threadId, 3);

@@ -5,6 +5,7 @@
  */
 
 import { stripVTControlCharacters, styleText } from "node:util";
+import { DEFAULT_LOCALE, LOCALES, type Locale, t } from "../../i18n/index.ts";
 import {
 	type AnsweredCard,
 	type AssessmentCard,
@@ -15,7 +16,6 @@ import {
 	type QuestionCard,
 	type TextCard,
 } from "../../render/index.ts";
-import { DEFAULT_LOCALE, LOCALES, type Locale, t } from "../lesson/i18n.ts";
 
 /** The language of a card's own words. */
 const loc = (card: { locale?: Locale }): Locale => card.locale ?? DEFAULT_LOCALE;

@@ -4,20 +4,8 @@
  * platform port).
  */
 
-export { createStyler, type FormatOptions, formatCard, formatMarkdown, type Styler, wrapText } from "./format.ts";
-export {
-	type Answer,
-	type AnswerSource,
-	createLineSource,
-	createPromptSource,
-	type PlaygroundCommand,
-	parseChoice,
-	parseCommand,
-} from "./input.ts";
-export { PlanPictures } from "./plan-pictures.ts";
-export { type PlaygroundOptions, type PlaygroundResult, runPlayground } from "./playground.ts";
-export { createTerminalPort, decodeTerminalThreadId, encodeTerminalThreadId, type TerminalPort } from "./port.ts";
-export { runTerminalForget, runTerminalProgress, type TerminalProfileOptions } from "./profile-commands.ts";
-export { runTerminalReview, type TerminalReviewOptions } from "./review.ts";
-export { Screen } from "./screen.ts";
-export { terminalCommunityOf } from "./thread-id.ts";
+export { createStyler, formatCard, formatMarkdown, type Styler, wrapText } from "./format.ts";
+export { type Answer, createLineSource, createPromptSource, parseChoice, parseCommand } from "./input.ts";
+export { runPlayground } from "./playground.ts";
+export { runTerminalForget, runTerminalProgress, runTerminalReview } from "./profile-commands.ts";
+export { decodeTerminalThreadId, encodeTerminalThreadId } from "./thread-id.ts";

@@ -8,8 +8,8 @@ import { createInterface, type Interface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { input as inputPrompt, Separator, select } from "@inquirer/prompts";
 import type { HelpKind } from "../../core/contracts/help.ts";
+import { DEFAULT_LOCALE, type Locale, type MessageKey, t } from "../../i18n/index.ts";
 import type { QuestionCard } from "../../render/index.ts";
-import { DEFAULT_LOCALE, type Locale, type MessageKey, t } from "../lesson/i18n.ts";
 
 /** A playground command typed instead of an answer (help: only where a question is open). */
 export type PlaygroundCommand =
@@ -19,11 +19,7 @@ export type PlaygroundCommand =
 	/** Words typed at a question instead of a pick: the lesson reads them as an answer, a question or a request. */
 	| { command: "say"; text: string };
 
-/** The typed help commands on an open quiz, as the playground's help line lists them (the commands stay English words). */
-export function helpCommandsLine(locale: Locale = DEFAULT_LOCALE): string {
-	return t(locale, "play.helpCommands");
-}
-
+/** The typed help commands on an open quiz (`play.helpCommands` lists them: they stay English words). */
 const HELP_WORDS: Readonly<Record<string, HelpKind>> = {
 	hint: "hint",
 	"/hint": "hint",
@@ -278,7 +274,7 @@ export function createPromptSource(input: Readable, output: Writable): AnswerSou
 						required: true,
 						validate: (v) =>
 							v.trim() !== "" ||
-							`${t(locale, "play.typePrompt")}${options.help === true ? ` ${helpCommandsLine(locale)}` : ""}`,
+							`${t(locale, "play.typePrompt")}${options.help === true ? ` ${t(locale, "play.helpCommands")}` : ""}`,
 					},
 					{ ...context, clearPromptOnDone: options.answer === true },
 				);

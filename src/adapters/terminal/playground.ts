@@ -12,23 +12,18 @@ import { createMemoryStateStore } from "../../agent/index.ts";
 import type { HandleResult, LessonMode, Participant } from "../../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
 import type { PendingQuestion, SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import { cardFromEvent, type PlanRenderer, type QuestionCard } from "../../render/index.ts";
 import { createLessonController, type LessonController } from "../lesson/controller.ts";
-import { DEFAULT_LOCALE, type Locale, t } from "../lesson/i18n.ts";
 import { MIN_VOTE_SECONDS } from "../lesson/lesson-rules.ts";
 import type { Actor } from "../lesson/port.ts";
 import type { LearnerServices } from "../lesson/profile-flows.ts";
 import { createStyler, type Styler } from "./format.ts";
-import { type Answer, type AnswerSource, helpCommandsLine } from "./input.ts";
+import type { Answer, AnswerSource } from "./input.ts";
 import { PlanPictures } from "./plan-pictures.ts";
-import {
-	createTerminalPort,
-	decodeTerminalThreadId,
-	planRecorder,
-	type TerminalPort,
-	terminalUserName,
-} from "./port.ts";
+import { createTerminalPort, planRecorder, type TerminalPort, terminalUserName } from "./port.ts";
 import { Screen } from "./screen.ts";
+import { decodeTerminalThreadId } from "./thread-id.ts";
 
 /** Options of a playground run. */
 export interface PlaygroundOptions {
@@ -385,7 +380,7 @@ class PlaygroundRun {
 		this.print(
 			this.s(
 				"dim",
-				`${t(this.locale, "play.session", { session: this.sessionId, how })} ${helpCommandsLine(this.locale)}`,
+				`${t(this.locale, "play.session", { session: this.sessionId, how })} ${t(this.locale, "play.helpCommands")}`,
 			),
 		);
 	}

@@ -10,6 +10,7 @@
 import { randomBytes } from "node:crypto";
 import { userInfo } from "node:os";
 import type { DerivedPlanStatuses, PlanTree } from "../../core/contracts/plan.ts";
+import { DEFAULT_LOCALE, type Locale, t, tn } from "../../i18n/index.ts";
 import {
 	type Card,
 	type PlanMastery,
@@ -18,14 +19,11 @@ import {
 	planCaption,
 	planOutline,
 } from "../../render/index.ts";
-import { DEFAULT_LOCALE, type Locale, t, tn } from "../lesson/i18n.ts";
 import type { PlatformPort } from "../lesson/port.ts";
 import { formatCard, formatMarkdown, formatPlanOutline, type Styler } from "./format.ts";
 import type { PlanPictures } from "./plan-pictures.ts";
 import type { Screen } from "./screen.ts";
 import { decodeTerminalThreadId, encodeTerminalThreadId } from "./thread-id.ts";
-
-export { decodeTerminalThreadId, encodeTerminalThreadId } from "./thread-id.ts";
 
 /** What the terminal port prints with, and what it remembers of the one lesson it shows. */
 export interface TerminalPort extends PlatformPort<string> {

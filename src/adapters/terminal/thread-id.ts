@@ -11,8 +11,3 @@ export const encodeTerminalThreadId = (id: string): string => joinThreadId("term
 /** The id of a terminal thread id; undefined for anything else. */
 export const decodeTerminalThreadId = (threadId: string): string | undefined =>
 	splitThreadId("terminal", threadId, 1)?.[0];
-
-/** The community of a terminal thread id: "" (the terminal has none); undefined for anything else. */
-export function terminalCommunityOf(threadId: string): string | undefined {
-	return decodeTerminalThreadId(threadId) === undefined ? undefined : "";
-}

@@ -39,7 +39,7 @@ import {
 	PROBE_STEPS,
 } from "./demo-lesson.ts";
 import { demoRecallLine } from "./demo-recall.ts";
-import { nextRevisit, promptParts, revisitStepOf, treeOf } from "./demo-revisit.ts";
+import { nextRevisit, promptParts, resultValue, revisitStepOf, treeOf } from "./demo-revisit.ts";
 import { teachSteps } from "./demo-teach.ts";
 
 type Agent = "probe" | "teach";
@@ -290,18 +290,10 @@ function collectResults(prompt: LanguageModelV3Prompt): Map<string, DemoAnswer> 
 
 /** Reads the answer and its outcome (core/outcome.ts) out of a tool result, whatever its encoding. */
 function readAnswer(output: LanguageModelV3ToolResultOutput): DemoAnswer {
-	if (output.type === "error-text" || output.type === "error-json" || output.type === "execution-denied")
-		return { error: true };
-	let value: unknown;
-	if (output.type === "json") value = output.value;
-	else if (output.type === "text") {
-		try {
-			value = JSON.parse(output.value);
-		} catch {
-			return { answer: output.value };
-		}
-	}
-	return answerOf(value);
+	const { error, value } = resultValue(output);
+	if (error) return { error: true };
+	// A text result that is not JSON is the answer itself.
+	return output.type === "text" && value === output.value ? { answer: output.value } : answerOf(value);
 }
 
 /** The answer and its outcome out of a result's value. */

@@ -145,7 +145,8 @@ interface PromptPart {
 	output?: unknown;
 }
 
-function resultValue(output: LanguageModelV3ToolResultOutput): { error: boolean; value?: unknown } {
+/** A tool result's value, whatever its encoding (a text that is not JSON: the text); `error` for a failed call. */
+export function resultValue(output: LanguageModelV3ToolResultOutput): { error: boolean; value?: unknown } {
 	if (output.type === "error-text" || output.type === "error-json" || output.type === "execution-denied")
 		return { error: true };
 	if (output.type === "json") return { error: false, value: output.value };

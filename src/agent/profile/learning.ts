@@ -9,6 +9,7 @@
 import type { Participant } from "../../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
+import { perKey } from "../../core/per-key.ts";
 import type { Locale } from "../../i18n/index.ts";
 import { stateKeys } from "../store/keys.ts";
 import type { PictureStore } from "../store/picture-store.ts";
@@ -140,18 +141,6 @@ export interface Learning {
 	observe(tutor: Pick<Tutor, "subscribe">, prefix?: string): () => void;
 }
 
-/** Serializes work per key inside this process. */
-function perKey(): <T>(key: string, work: () => Promise<T>) => Promise<T> {
-	const chains = new Map<string, Promise<unknown>>();
-	return (key, work) => {
-		const next = (chains.get(key) ?? Promise.resolve()).catch(() => undefined).then(work);
-		chains.set(key, next);
-		const drop = () => chains.get(key) === next && chains.delete(key);
-		next.then(drop, drop);
-		return next;
-	};
-}
-
 const newProfile = (key: string, learner: Participant): LearnerProfile => ({
 	format: 1,
 	key,
@@ -178,10 +167,13 @@ export function createLearning(options: LearningOptions): Learning {
 		const record = await options.sessions.get(sessionId);
 		if (record) await options.pictures.forgetLesson(record);
 	};
-	/** Delete a lesson: its pictures' bytes, then its record. */
-	const deleteLesson = async (sessionId: string): Promise<void> => {
+	/** Delete a lesson: its pictures' bytes (its record names them), then its record (`remove`: default the store's delete). */
+	const deleteLesson = async (
+		sessionId: string,
+		remove: (id: string) => Promise<unknown> = (id) => options.sessions.delete(id),
+	): Promise<void> => {
 		await forgetPictures(sessionId);
-		await options.sessions.delete(sessionId);
+		await remove(sessionId);
 	};
 
 	/** A lesson's new review items: one per checked node, first due by its mastery at the lesson's end. */
@@ -366,25 +358,19 @@ export function createLearning(options: LearningOptions): Learning {
 		},
 
 		forget(key, forgetOptions = {}) {
-			// The pictures first (their record names them), then the lesson through the tutor when it is given one.
-			const deleteGiven = forgetOptions.deleteLesson;
-			const removeLesson = deleteGiven
-				? async (id: string) => {
-						await forgetPictures(id);
-						await deleteGiven(id);
-					}
-				: deleteLesson;
 			return serial(key, async () => {
 				const profile = await store.profile(key);
 				const sessions = new Set([...(profile?.lessons.map((l) => l.sessionId) ?? []), ...(profile?.sessionIds ?? [])]);
 				for (const item of await store.items(key)) sessions.add(item.sessionId);
 				// Group lessons someone else started stay (the tutor takes the learner out of them: forgetParticipant).
 				for (const l of profile?.lessons ?? []) if (l.joined === true) sessions.delete(l.sessionId);
-				for (const id of sessions) await removeLesson(id);
+				// Through the tutor when it is given one (it stops the lesson's turns first).
+				for (const id of sessions) await deleteLesson(id, forgetOptions.deleteLesson);
 				for (const community of new Set(profile?.lessons.map((l) => l.community) ?? []))
 					if (community !== "") await store.edit(stateKeys.members(community), key, false);
 				await store.edit(stateKeys.reminders(), key, false);
-				for (let d = 0; d < 2; d++) {
+				// A once-guard lives REMINDED_TTL_MS (2 days) after its day's claim: the last three days' may be there.
+				for (let d = 0; d <= 2; d++) {
 					const day = new Date(now().getTime() - d * 86_400_000).toISOString().slice(0, 10);
 					await options.state.delete(stateKeys.reminded(key, day));
 				}

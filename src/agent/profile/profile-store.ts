@@ -15,7 +15,7 @@
 import type { Participant } from "../../core/contracts/events.ts";
 import { stateKeys } from "../store/keys.ts";
 import type { StateStore } from "../store/state-store.ts";
-import type { LessonFacts, NodeFact } from "./lesson-facts.ts";
+import type { LessonFacts, NodeFact, ReviewSeed } from "./lesson-facts.ts";
 import { parseCard, type StoredCard } from "./schedule.ts";
 
 /** A lesson as the profile keeps it; `joined`: a group lesson someone else started (forget-me leaves it to them). */
@@ -44,19 +44,11 @@ export interface LearnerProfile {
 	reviewThreads?: string[];
 }
 
-/** One review item: a check question of a node, scheduled by FSRS. */
-export interface ReviewItem {
+/** One review item: a check question of a node (its lesson's ReviewSeed, less the mastery), scheduled by FSRS. */
+export interface ReviewItem extends Omit<ReviewSeed, "mastery"> {
 	id: string;
 	sessionId: string;
 	topic: string;
-	nodeId: string;
-	label: string;
-	question: string;
-	correctAnswer: string;
-	options?: string[];
-	acceptedAnswers?: string[];
-	/** Why the answer is right (the lesson's quiz explanation), shown when the review misses it. */
-	explanation?: string;
 	card: StoredCard;
 }
 

@@ -28,13 +28,8 @@ export interface TurnUsage {
 	cachedInputTokens: number;
 }
 
-/** What one model request may cost, asked for before it is sent. */
-export interface UsageEstimate {
-	sessionId: string;
-	/** Who is charged (as in TurnUsage). */
-	by: Participant;
-	agent: UsageAgent;
-	model: string;
+/** What one model request may cost, asked for before it is sent (for whom and what: as in TurnUsage). */
+export interface UsageEstimate extends Pick<TurnUsage, "sessionId" | "by" | "agent" | "model"> {
 	/** The request's input, estimated from its size (characters / 4, a fixed amount per image or file). */
 	inputTokens: number;
 	/** The most the reply may hold: the request's maximum output tokens. */

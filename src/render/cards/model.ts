@@ -16,15 +16,6 @@ interface CardBase {
 
 import type { HelpKind } from "../../core/struggle.ts";
 
-/** The label of each help control (the same on every platform; the terminal types the command instead). */
-export const HELP_LABELS: Readonly<Record<HelpKind, string>> = {
-	hint: "💡 Hint",
-	again: "🔁 Try again",
-	explain: "🔄 Explain another way",
-	show: "👀 Show answer",
-	"not-sure": "🤷 Not sure",
-};
-
 /** The label of a help control in `locale`. */
 export function helpLabel(kind: HelpKind, locale: Locale = "en"): string {
 	const key = kind === "not-sure" ? "help.notSure" : (`help.${kind}` as const);

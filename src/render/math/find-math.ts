@@ -146,8 +146,3 @@ export function findMath(text: string): MathSpan[] {
 	}
 	return spans;
 }
-
-/** Whether a text holds any formula (cheap check before a card is prepared). */
-export function hasMath(text: string): boolean {
-	return findMath(text).length > 0;
-}

@@ -1,7 +1,7 @@
 /**
  * Daily lesson counts: per member and UTC day, a limit that concurrent starts
- * cannot slip past, admins counted without a check, give-back on failure, and
- * corrupt stored values read as zero.
+ * cannot slip past, admins counted without a check, give-back on failure,
+ * forget-me, and corrupt stored values read as zero.
  */
 
 import { describe, expect, it } from "vitest";
@@ -26,6 +26,16 @@ describe("DailyLessonCounter", () => {
 		expect(takes.filter((t) => t.ok)).toHaveLength(2);
 		expect(takes.filter((t) => !t.ok).every((t) => t.count === 2)).toBe(true);
 		expect(await counter.today("g", "u", day)).toBe(2);
+	});
+
+	it("forget-me drops every count still stored: those of the last three days (a count lives 2 days)", async () => {
+		const counter = new DailyLessonCounter(createMemoryStateStore());
+		const ago = (days: number) => new Date(day.getTime() - days * 86_400_000);
+		for (const d of [0, 1, 2]) await counter.take("g", "u", 0, ago(d));
+		await counter.take("g", "other", 0, day);
+		await counter.forget("g", "u", day);
+		for (const d of [0, 1, 2]) expect(await counter.today("g", "u", ago(d))).toBe(0);
+		expect(await counter.today("g", "other", day)).toBe(1);
 	});
 
 	it("gives a take back when the lesson did not start, never below zero", async () => {

@@ -138,6 +138,12 @@ describe("UsageLedger on one process's store", () => {
 	it("forget-me: the member's tokens go to the anonymous bucket, no id or name stays, totals kept", async () => {
 		const { store, dump } = recordingStore();
 		await store.set("usage:g:2025-03", { u1: { name: "Zelda", models: { m1: { input: 1, output: 1, cached: 0 } } } });
+		// Earlier versions' records still alive on 2025-03-01: last month's (kept 40 days) and the day before
+		// yesterday's (kept 2 days after its last write, late on 2025-02-27).
+		for (const period of ["2025-02", "2025-02-27"])
+			await store.set(`usage:g:${period}`, {
+				u1: { name: "Zelda", models: { m1: { input: 1, output: 0, cached: 0 } } },
+			});
 		const ledger = new UsageLedger(store);
 		await ledger.charge("g", usage("u1", 100, 10, 0, "m1", "Zelda"), at);
 		await ledger.charge("g", usage("u1", 20, 2, 0, "m2", "Zelda"), at);
