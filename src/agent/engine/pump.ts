@@ -20,7 +20,7 @@ import { endLesson } from "./lesson-end.ts";
 import { notSavedMessage, restoreRecord, saveDelayedMessage, saveRetrying, snapshotRecord } from "./persist.ts";
 import { storePictures } from "./pictures.ts";
 import { dropQueued, readmitQueued } from "./queued.ts";
-import { recoverUnderLease } from "./recovery.ts";
+import { hasWorkLeft, recoverUnderLease } from "./recovery.ts";
 import type { Job, SessionState } from "./session-state.ts";
 import { type Applied, applyAnswer, applyHelp } from "./struggle.ts";
 import { runTurn } from "./turn.ts";
@@ -258,6 +258,9 @@ async function pump(ctx: EngineContext, state: SessionState, taken?: SessionLeas
 	// Each round takes the lease, applies the queue and the inbox, gives it back, and looks again: an entry
 	// appended while this process held the lease (its sender could not take it) is run here, not stranded.
 	for (let round = 0; round < 100 && !ctx.signal.aborted; round++) {
+		// The round's first batch is what was queued when it began (events that come while it takes the lease are
+		// the next batch, as if it had taken it at once).
+		const first = state.queue.length;
 		try {
 			// Taken by handle() or by one try here: the record was re-read under it already.
 			const handed = round === 0 ? taken : undefined;
@@ -271,8 +274,9 @@ async function pump(ctx: EngineContext, state: SessionState, taken?: SessionLeas
 				lease,
 				async () => {
 					readmitQueued(ctx, state);
-					await gated(ctx, () => recoverUnderLease(ctx, state));
-					await drain(ctx, state);
+					// What a last run left behind (rare) waits for the gate; a delivery does not.
+					if (hasWorkLeft(state.record)) await gated(ctx, () => recoverUnderLease(ctx, state));
+					await drain(ctx, state, first);
 					// Applied entries go before the lease does (a crashed holder may have left some applied, not dropped).
 					await dropApplied(ctx, state);
 				},
@@ -345,14 +349,14 @@ async function handOver(ctx: EngineContext, state: SessionState): Promise<void> 
 }
 
 /** Deliver the queue (and the inbox) in batches, each followed by its turn; each turn and grading passes the gate. */
-async function drain(ctx: EngineContext, state: SessionState): Promise<void> {
+async function drain(ctx: EngineContext, state: SessionState, first = 0): Promise<void> {
 	const turnGate = <T>(work: () => Promise<T>): Promise<T> => gated(ctx, work);
 	const sessionId = state.record.sessionId;
 	for (let round = 0; round < 100_000; round++) {
 		// What other processes appended to the inbox, in order (after this process's own queue).
 		if (!ctx.signal.aborted && !state.stale) await pullInbox(ctx, state);
 		if (state.queue.length === 0 || state.stale) break;
-		const jobs = state.queue.splice(0);
+		const jobs = round === 0 && first > 0 ? state.queue.splice(0, first) : state.queue.splice(0);
 		let turn = false;
 		try {
 			// A save was refused as stale meanwhile: what follows is applied to the stored record.
