@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse as parseDotenv } from "dotenv";
 import type { ProviderSettings } from "./agent/models/index.ts";
+import type { ConfigProblem, VariableSpec } from "./config/entries.ts";
 import { checkModelSettings, JOB_VARIABLE, MODEL_JOBS, type ModelJob } from "./config/models.ts";
 import { redactUrl } from "./config/store-path.ts";
 import {
@@ -17,12 +18,11 @@ import {
 	type LogLevel,
 	modelSeesImages,
 	VARIABLES,
-	type VariableSpec,
 } from "./config/variables.ts";
 
+export type { ConfigEntry, ConfigProblem } from "./config/entries.ts";
 export { redactUrl } from "./config/store-path.ts";
 export {
-	type ConfigEntry,
 	configTable,
 	configTableMarkdown,
 	DEFAULT_OPENAI_MODEL,
@@ -64,13 +64,6 @@ export interface Config {
 		port: number;
 		adminUserIds: string[];
 	};
-}
-
-/** One thing wrong with the configuration, and how to fix it. */
-export interface ConfigProblem {
-	variable: string;
-	problem: string;
-	fix: string;
 }
 
 /** Thrown by loadConfig when the configuration is not usable; `problems` lists every issue. */

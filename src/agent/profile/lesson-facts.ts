@@ -18,14 +18,13 @@
  * lesson's map) is for the thread; a profile holds what its learner did.
  */
 
-import type { AnswerResult, Participant } from "../../core/contracts/events.ts";
+import { ANONYMOUS_PARTICIPANT, type AnswerResult, type Participant } from "../../core/contracts/events.ts";
 import { derivePlanMastery, type NodeMastery, quizCallType } from "../../core/mastery.ts";
 import { isAnswer, outcomeOf } from "../../core/outcome.ts";
 import { findAssessment } from "../../core/phases.ts";
 import { parseQuizInput } from "../../core/tool-parts.ts";
+import { latestPlanTree, toolParts } from "../../core/transcript.ts";
 import { REVOTE_SUFFIX } from "../../core/votes.ts";
-import { ANONYMOUS_PARTICIPANT } from "../engine/anonymise.ts";
-import { latestPlanTree, toolParts } from "../engine/transcript.ts";
 import type { LessonMessage, SessionRecord } from "../store/types.ts";
 
 /** A check question kept for review. */
