@@ -8,15 +8,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeDiscordThreadId, discordCommunityOf, encodeDiscordThreadId } from "../../src/adapters/discord/index.ts";
-import { communityOf as budgetCommunityOf } from "../../src/adapters/lesson/lesson-budget.ts";
-import { communityOf } from "../../src/adapters/lesson/thread-id.ts";
 import { decodeSlackThreadId, encodeSlackThreadId, slackCommunityOf } from "../../src/adapters/slack/index.ts";
 import {
 	decodeTerminalThreadId,
 	encodeTerminalThreadId,
 	terminalCommunityOf,
 } from "../../src/adapters/terminal/index.ts";
-import { communityOf as factsCommunityOf } from "../../src/agent/index.ts";
+import { communityOf } from "../../src/core/contracts/thread-id.ts";
 
 const part = fc.stringMatching(/^[A-Za-z0-9._-]{1,20}$/);
 
@@ -73,22 +71,22 @@ describe.each(codecs)("$name thread ids", (codec) => {
 });
 
 describe("the community of a thread id", () => {
-	it.each(codecs)("is read the same by $name's port, the controller, the budgets and the profile", (codec) => {
-		const [portCommunityOf, community] = codec.community;
-		const id = codec.sample[0];
-		expect(portCommunityOf(id)).toBe(community);
-		expect(communityOf(id)).toBe(community);
-		expect(budgetCommunityOf(id)).toBe(community);
-		expect(factsCommunityOf(id)).toBe(community);
-		// A port reads only its own ids.
-		for (const other of codecs.filter((c) => c.name !== codec.name))
-			expect(portCommunityOf(other.sample[0])).toBeUndefined();
-		fc.assert(
-			fc.property(codec.address as fc.Arbitrary<unknown>, (a) => {
-				const encoded = (codec.encode as (a: unknown) => string)(a);
-				expect(communityOf(encoded)).toBe(portCommunityOf(encoded));
-				expect(factsCommunityOf(encoded)).toBe(portCommunityOf(encoded));
-			}),
-		);
-	});
+	it.each(codecs)(
+		"is read the same by $name's port and the format's owner (which the controller, the budgets and the profile use)",
+		(codec) => {
+			const [portCommunityOf, community] = codec.community;
+			const id = codec.sample[0];
+			expect(portCommunityOf(id)).toBe(community);
+			expect(communityOf(id)).toBe(community);
+			// A port reads only its own ids.
+			for (const other of codecs.filter((c) => c.name !== codec.name))
+				expect(portCommunityOf(other.sample[0])).toBeUndefined();
+			fc.assert(
+				fc.property(codec.address as fc.Arbitrary<unknown>, (a) => {
+					const encoded = (codec.encode as (a: unknown) => string)(a);
+					expect(communityOf(encoded)).toBe(portCommunityOf(encoded));
+				}),
+			);
+		},
+	);
 });
