@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { parse as parseDotenv } from "dotenv";
 import type { ProviderSettings } from "./agent/models/index.ts";
 import { redactUrl } from "./agent/store/keyv.ts";
+import type { ConfigProblem, VariableSpec } from "./config/entries.ts";
 import { checkModelSettings, JOB_VARIABLE, MODEL_JOBS, type ModelJob } from "./config/models.ts";
 import {
 	DEFAULT_OPENAI_MODEL,
@@ -17,13 +18,12 @@ import {
 	type LogLevel,
 	modelSeesImages,
 	VARIABLES,
-	type VariableSpec,
 } from "./config/variables.ts";
 
 /** A URL with its password replaced by `***` (one definition, beside the store that opens the URL). */
 export { redactUrl } from "./agent/store/keyv.ts";
+export type { ConfigEntry, ConfigProblem } from "./config/entries.ts";
 export {
-	type ConfigEntry,
 	configTable,
 	configTableMarkdown,
 	DEFAULT_OPENAI_MODEL,
@@ -65,13 +65,6 @@ export interface Config {
 		port: number;
 		adminUserIds: string[];
 	};
-}
-
-/** One thing wrong with the configuration, and how to fix it. */
-export interface ConfigProblem {
-	variable: string;
-	problem: string;
-	fix: string;
 }
 
 /** Thrown by loadConfig when the configuration is not usable; `problems` lists every issue. */

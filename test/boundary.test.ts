@@ -1,47 +1,25 @@
 /**
  * The layer rule, enforced: adapters -> agent/render -> core -> i18n, one way (i18n, the message
- * catalogues, imports nothing: every room may read it).
- * Reads every source file and fails when a folder imports what it must not.
+ * catalogues, imports nothing: every room may read it), and the rooms inside agent (models and
+ * profile never import the engine). Reads every source file and fails when a folder imports what it
+ * must not. Beside it: test/boundary/cycles.test.ts (no import circles) and
+ * test/boundary/thread-ids.test.ts (only the platform ports parse thread ids).
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const src = join(root, "src");
-
-interface ImportRef {
-	specifier: string;
-	typeOnly: boolean;
-}
-
-function filesUnder(dir: string): string[] {
-	return readdirSync(dir).flatMap((name) => {
-		const path = join(dir, name);
-		return statSync(path).isDirectory() ? filesUnder(path) : path.endsWith(".ts") ? [path] : [];
-	});
-}
-
-/** Static imports, re-exports and dynamic imports of a file. */
-function importsOf(code: string): ImportRef[] {
-	const refs: ImportRef[] = [];
-	const statics = /^\s*(import|export)\s+(type\s+)?[^'"]*?from\s+["']([^"']+)["']/gm;
-	for (const m of code.matchAll(statics)) refs.push({ specifier: m[3]!, typeOnly: m[2] !== undefined });
-	for (const m of code.matchAll(/^\s*import\s+["']([^"']+)["']/gm)) refs.push({ specifier: m[1]!, typeOnly: false });
-	for (const m of code.matchAll(/import\(\s*["']([^"']+)["']\s*\)/g)) refs.push({ specifier: m[1]!, typeOnly: false });
-	return refs;
-}
+import { filesUnder, type ImportRef, importsOf, root, shown, src, targetOf } from "./boundary/source.ts";
 
 /** The src folder a relative import lands in (core, agent, render, adapters, or "" for src root). */
 function layerOf(fromFile: string, specifier: string): string {
-	const target = relative(src, resolve(dirname(fromFile), specifier));
+	const target = targetOf(fromFile, specifier);
 	return target.startsWith("..") ? "outside" : (target.split("/")[0] ?? "");
 }
 
-/** True when a relative import lands in src/agent/engine. */
+/** True when a relative import lands in the engine: src/agent/engine or the tutor that runs it. */
 function isEngine(fromFile: string, specifier: string): boolean {
-	return relative(src, resolve(dirname(fromFile), specifier)).startsWith("agent/engine/");
+	const target = targetOf(fromFile, specifier);
+	return target.startsWith("agent/engine/") || target === "agent/tutor.ts";
 }
 
 const packageName = (specifier: string) =>
@@ -83,7 +61,7 @@ describe("layer boundaries", () => {
 		it(`src/${layer} imports only what its layer may`, () => {
 			const dir = join(src, layer);
 			const violations: string[] = [];
-			for (const file of statSafe(dir) ? filesUnder(dir) : []) {
+			for (const file of filesUnder(dir)) {
 				for (const ref of importsOf(readFileSync(file, "utf8"))) {
 					const where = `${relative(root, file)} imports ${ref.specifier}`;
 					if (ref.specifier.startsWith(".")) {
@@ -139,7 +117,7 @@ describe("layer boundaries", () => {
 				for (const ref of importsOf(readFileSync(file, "utf8"))) {
 					const where = `${relative(root, file)} imports ${ref.specifier}`;
 					if (ref.specifier.startsWith(".")) {
-						if (!rule.targets(relative(src, resolve(dirname(file), ref.specifier)))) violations.push(where);
+						if (!rule.targets(targetOf(file, ref.specifier))) violations.push(where);
 					} else if (!ref.specifier.startsWith("node:") && !rule.packages(packageName(ref.specifier)))
 						violations.push(where);
 				}
@@ -148,16 +126,19 @@ describe("layer boundaries", () => {
 		});
 	}
 
-	// A model speaks the engine's contract (core/contracts/side-calls.ts), never its private files.
-	it("src/agent/models never imports the engine", () => {
-		const violations = filesUnder(join(src, "agent", "models")).flatMap((file) =>
-			importsOf(readFileSync(file, "utf8"))
-				.filter((ref) => ref.specifier.startsWith(".") && isEngine(file, ref.specifier))
-				.map((ref) => `${relative(root, file)} imports ${ref.specifier}`),
-		);
-		expect(violations).toEqual([]);
-		expect(isEngine(join(src, "agent", "models", "demo-model.ts"), "../engine/grader.ts")).toBe(true);
-	});
+	// Rooms of agent that the engine uses and that never reach into it: a model speaks the engine's contract
+	// (core/contracts/side-calls.ts); the profile reads finished records and the pure transcript readers
+	// (core/transcript.ts), and judges review answers with core's answer-resolve.ts and the grader (agent/grader.ts).
+	for (const room of ["models", "profile"]) {
+		it(`src/agent/${room} never imports the engine`, () => {
+			const violations = filesUnder(join(src, "agent", room)).flatMap((file) =>
+				importsOf(readFileSync(file, "utf8"))
+					.filter((ref) => ref.specifier.startsWith(".") && isEngine(file, ref.specifier))
+					.map((ref) => `${shown(file)} imports ${ref.specifier}`),
+			);
+			expect(violations).toEqual([]);
+		});
+	}
 
 	it("the import reader sees every import form (so the rule above can fail)", () => {
 		const code = [
@@ -182,13 +163,8 @@ describe("layer boundaries", () => {
 		expect(adapterRules.lesson!.packages("@slack/bolt")).toBe(false);
 		expect(adapterRules.discord!.targets("agent/store/keyv.ts")).toBe(false);
 		expect(adapterRules.discord!.targets("adapters/slack/port.ts")).toBe(false);
+		expect(isEngine(join(src, "agent", "models", "demo-model.ts"), "../engine/admit.ts")).toBe(true);
+		expect(isEngine(join(src, "agent", "profile", "learning.ts"), "../tutor.ts")).toBe(true);
+		expect(isEngine(join(src, "agent", "profile", "learning.ts"), "../store/types.ts")).toBe(false);
 	});
 });
-
-function statSafe(path: string): boolean {
-	try {
-		return statSync(path).isDirectory();
-	} catch {
-		return false;
-	}
-}

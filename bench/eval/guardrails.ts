@@ -7,12 +7,12 @@
  * this file expects code to stop got through, or the bad tutor never got to try (the eval cannot tell).
  */
 
-import { latestPlanTree, toolParts } from "../../src/agent/engine/transcript.ts";
 import type { LessonMessage } from "../../src/agent/store/types.ts";
 import { recalledSinceLastQuiz } from "../../src/agent/tools/explain.ts";
 import { type AnswerKey, leaksAnswer } from "../../src/core/answer-leaks.ts";
 import type { HelpKind } from "../../src/core/contracts/help.ts";
 import { openRevisits } from "../../src/core/revisits.ts";
+import { latestPlanTree, toolParts } from "../../src/core/transcript.ts";
 import type { RunResult } from "./drive.ts";
 
 /** What a guardrail is held by. */

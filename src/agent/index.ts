@@ -34,7 +34,7 @@ export {
 	type ReportRow,
 	type ReviewItem,
 } from "./profile/learning.ts";
-export { communityOf, learnerKeyOf } from "./profile/lesson-facts.ts";
+export { learnerKeyOf } from "./profile/lesson-facts.ts";
 export { createRephraser } from "./profile/rephrase.ts";
 export {
 	type AnswerGrader,

@@ -15,7 +15,6 @@ import type { StartLessonOptions, StartLessonResult, Tutor } from "../core/contr
 import { DEFAULT_LOCALE, isLocale, t } from "../i18n/index.ts";
 import { createAgents } from "./engine/agents.ts";
 import { anonymiseParticipant } from "./engine/anonymise.ts";
-import { DEFAULT_MAX_OUTPUT_TOKENS } from "./engine/budget.ts";
 import type { EngineContext } from "./engine/context.ts";
 import { createEventHub } from "./engine/event-hub.ts";
 import { forgetSession } from "./engine/forget.ts";
@@ -29,8 +28,9 @@ import { receive } from "./engine/receive.ts";
 import { createTakeovers, hasWorkLeft } from "./engine/recovery.ts";
 import { evictable, isIdle, newSessionState, type SessionState } from "./engine/session-state.ts";
 import { summarize } from "./engine/summary.ts";
+import { DEFAULT_MAX_OUTPUT_TOKENS } from "./engine/token-estimate.ts";
 import { createTurnGate, type TurnGate } from "./engine/turn-gate.ts";
-import { createVoteTimers, type TimerFunctions } from "./engine/votes.ts";
+import { createVoteTimers, type TimerFunctions } from "./engine/vote-timers.ts";
 import { isStoreConflict } from "./store/errors.ts";
 import { createPictureStore, type PictureStore } from "./store/picture-store.ts";
 import { createMemoryStateStore } from "./store/state-store.ts";

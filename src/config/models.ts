@@ -6,7 +6,7 @@
  */
 
 import { type ModelProvider, parseModelSpec } from "../agent/models/model-spec.ts";
-import type { ConfigProblem } from "../config.ts";
+import type { ConfigProblem } from "./entries.ts";
 
 /** The jobs with a model setting of their own. */
 export const MODEL_JOBS = ["prober", "teacher", "grader"] as const;

@@ -5,7 +5,7 @@
  */
 
 import { z } from "zod";
-import type { VariableSpec } from "./variables.ts";
+import type { VariableSpec } from "./entries.ts";
 
 // Own schemas, not variables.ts's: that module imports this one, so its constants are not ready yet.
 const text = z.string().trim().min(1);

@@ -6,21 +6,9 @@
 
 import { z } from "zod";
 import { DEFAULT_STORE_URL } from "../agent/index.ts";
+import type { ConfigEntry, VariableSpec } from "./entries.ts";
 import { JOB_MODEL_VARIABLES, modelSetting, PROVIDER_VARIABLES } from "./provider-variables.ts";
 import { sqliteFileOf, systemFolderOf } from "./store-path.ts";
-
-/** One row of the configuration table. */
-export interface ConfigEntry {
-	name: string;
-	default: string;
-	description: string;
-}
-
-/** A variable: its table row, schema (of the raw string) and the fix to print when it is bad. */
-export interface VariableSpec extends ConfigEntry {
-	schema: z.ZodType;
-	fix: string;
-}
 
 /** The model used when OPENAI_API_KEY is set and LEARNHARNESS_MODEL is not. */
 export const DEFAULT_OPENAI_MODEL = "gpt-4.1-mini";

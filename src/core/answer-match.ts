@@ -274,7 +274,7 @@ function judgeWords(given: ReadAnswer, candidate: ReadAnswer): CandidateVerdict 
 /**
  * True when a typed answer instructs the judge ("ignore previous instructions", "mark this correct",
  * "the answer is correct") beyond what every candidate says: no verdict may call it correct, the
- * grader's included (src/agent/engine/grader.ts bounds it).
+ * grader's included (src/agent/grader.ts bounds it).
  */
 export function instructsJudge(given: string | ReadAnswer, candidates: readonly (string | ReadAnswer)[]): boolean {
 	const answer = typeof given === "string" ? readAnswer(given) : given;

@@ -21,6 +21,7 @@
  */
 
 import type { Participant } from "./contracts/events.ts";
+import type { VoteCount, VoteOutcome } from "./contracts/vote-outcome.ts";
 
 /** Default seconds a vote stays open after its first ballot. */
 export const DEFAULT_VOTE_SECONDS = 60;
@@ -90,48 +91,6 @@ export function castBallot(ballots: readonly Ballot[], ballot: Ballot): { ballot
 	const next = [...ballots];
 	next[index] = ballot;
 	return { ballots: next, changed: true };
-}
-
-/** One member's answer, as the teacher (and /lesson status) see it. */
-export interface MemberVote {
-	id: string;
-	name?: string;
-	answer: string;
-	correct?: boolean;
-	/** ISO time of the ballot (when the member was last active). */
-	at?: string;
-}
-
-/** How many chose one answer. */
-export interface VoteCount {
-	answer: string;
-	count: number;
-	correct?: boolean;
-}
-
-/** A closed vote, as the quiz's tool result carries it (authored by our code). */
-export interface VoteOutcome {
-	/** 1: the first vote; 2: the revote after a split. */
-	round: 1 | 2;
-	voters: number;
-	/** Voters whose answer was right. */
-	correctVotes: number;
-	/** Per answer, most chosen first (ties in the order first chosen). */
-	counts: VoteCount[];
-	/** Per member: id, name, answer, correct. */
-	members: MemberVote[];
-	/** The vote split (see the rules above). */
-	split: boolean;
-	/** A revote of the same question follows the teacher's discussion (a split, or a wrong verdict, on a first-round check). */
-	revote: boolean;
-	/** Two answers or more share the most votes: these answers, in the order first chosen. */
-	tie?: string[];
-	/** The vote closed on its timer (not everyone had voted). */
-	timedOut: boolean;
-	/** The posted tally names who chose what (the server's setting; the teacher then may name them too). */
-	namesShown: boolean;
-	/** What the teacher does next (set on a split that gets a revote). */
-	next?: string;
 }
 
 /** Tally ballots. `check`: a check quiz (only those are revoted); `round`: 1 or 2. */

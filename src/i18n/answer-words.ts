@@ -10,7 +10,7 @@
  * 11, English "once" is not a number).
  */
 
-import type { Locale } from "./index.ts";
+import type { Locale } from "./locales.ts";
 
 /** Number words of one language; every value is the word's own (compounds are joined by the judge). */
 export interface NumberWords {

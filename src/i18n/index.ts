@@ -11,18 +11,11 @@
 import { de } from "./de.ts";
 import { en, type MessageKey } from "./en.ts";
 import { es } from "./es.ts";
+import { DEFAULT_LOCALE, LOCALES, type Locale } from "./locales.ts";
 
 export { ANSWER_WORDS, type AnswerWords, type NumberWords } from "./answer-words.ts";
 export type { MessageKey } from "./en.ts";
-
-/** The languages lessons run in (BCP 47 primary subtags). */
-export const LOCALES = ["en", "de", "es"] as const;
-
-/** A supported lesson language. */
-export type Locale = (typeof LOCALES)[number];
-
-/** The default (and fallback) language. */
-export const DEFAULT_LOCALE: Locale = "en";
+export { DEFAULT_LOCALE, LOCALES, type Locale } from "./locales.ts";
 
 /** Every catalogue, by locale. */
 export const CATALOGUES: Readonly<Record<Locale, Readonly<Record<MessageKey, string>>>> = { en, de, es };

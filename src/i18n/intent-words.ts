@@ -7,7 +7,7 @@
  * accents and apostrophes dropped) and matches them at the start of the text, word by word.
  */
 
-import type { Locale } from "./index.ts";
+import type { Locale } from "./locales.ts";
 
 /** What one language contributes to reading typed text. */
 export interface IntentWords {

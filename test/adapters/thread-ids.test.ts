@@ -8,10 +8,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeDiscordThreadId, encodeDiscordThreadId } from "../../src/adapters/discord/index.ts";
-import { communityOf } from "../../src/adapters/lesson/thread-id.ts";
 import { decodeSlackThreadId, encodeSlackThreadId } from "../../src/adapters/slack/index.ts";
 import { decodeTerminalThreadId, encodeTerminalThreadId } from "../../src/adapters/terminal/index.ts";
-import { communityOf as factsCommunityOf } from "../../src/agent/index.ts";
+import { communityOf } from "../../src/core/contracts/thread-id.ts";
 
 const part = fc.stringMatching(/^[A-Za-z0-9._-]{1,20}$/);
 
@@ -68,14 +67,16 @@ describe.each(codecs)("$name thread ids", (codec) => {
 });
 
 describe("the community of a thread id", () => {
-	it.each(codecs)("is read by the controller and the profile as $name's port encoded it", (codec) => {
-		fc.assert(
-			fc.property(codec.address as fc.Arbitrary<unknown>, (a) => {
-				const encoded = (codec.encode as (a: unknown) => string)(a);
-				const community = (codec.community as (a: unknown) => string)(a);
-				expect(communityOf(encoded)).toBe(community);
-				expect(factsCommunityOf(encoded)).toBe(community);
-			}),
-		);
-	});
+	it.each(codecs)(
+		"is read by the format's owner (which the controller, the budgets and the profile use) as $name's port encoded it",
+		(codec) => {
+			fc.assert(
+				fc.property(codec.address as fc.Arbitrary<unknown>, (a) => {
+					const encoded = (codec.encode as (a: unknown) => string)(a);
+					const community = (codec.community as (a: unknown) => string)(a);
+					expect(communityOf(encoded)).toBe(community);
+				}),
+			);
+		},
+	);
 });

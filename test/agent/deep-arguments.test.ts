@@ -5,7 +5,7 @@
 import { afterAll, expect, it } from "vitest";
 import { jsonDepth, MAX_ARGUMENT_DEPTH } from "../../src/agent/engine/model-tools.ts";
 import { boundedRawInput, MAX_REFUSED_INPUT_CHARS } from "../../src/agent/engine/settle-step.ts";
-import { toolParts } from "../../src/agent/engine/transcript.ts";
+import { toolParts } from "../../src/core/transcript.ts";
 import { harness, learner, probeQuiz, scriptedModel, tempDir } from "./helpers.ts";
 
 const dir = tempDir();

@@ -9,12 +9,12 @@ import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { MockLanguageModelV3 } from "ai/test";
 import fc from "fast-check";
 import { afterAll, expect, it } from "vitest";
-import { toolParts } from "../../src/agent/engine/transcript.ts";
 import { createSessionStore } from "../../src/agent/store/session-store.ts";
 import type { SessionStore } from "../../src/agent/store/types.ts";
 import { createTutor } from "../../src/agent/tutor.ts";
 import type { TutorEvent } from "../../src/core/contracts/events.ts";
 import type { Logger } from "../../src/core/contracts/logger.ts";
+import { toolParts } from "../../src/core/transcript.ts";
 import { assessmentInput, learner, planMermaid, probeQuiz, tempDir } from "./helpers.ts";
 
 const dir = tempDir();

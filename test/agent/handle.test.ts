@@ -1,11 +1,11 @@
 import { APICallError } from "ai";
 import Keyv from "keyv";
 import { afterAll, describe, expect, it } from "vitest";
-import { toolParts } from "../../src/agent/engine/transcript.ts";
 import { createSessionStore, sessionStoreOnKeyv } from "../../src/agent/store/session-store.ts";
 import type { SessionStore } from "../../src/agent/store/types.ts";
 import { createTutor } from "../../src/agent/tutor.ts";
 import { silentLogger } from "../../src/core/contracts/logger.ts";
+import { toolParts } from "../../src/core/transcript.ts";
 import { harness, learner, probeQuiz, scriptedModel, stranger, tempDir, toolResultsSent } from "./helpers.ts";
 
 const dir = tempDir();

@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { latestPlanTree, toolParts } from "../../src/agent/engine/transcript.ts";
 import { PROBER_PROMPT, TEACHER_PROMPT } from "../../src/agent/prompts/index.ts";
 import { createSessionStore } from "../../src/agent/store/session-store.ts";
 import { derivePlanStatuses } from "../../src/core/contracts/plan.ts";
 import { deriveLessonPhase } from "../../src/core/phases.ts";
+import { latestPlanTree, toolParts } from "../../src/core/transcript.ts";
 import { fractionsLesson } from "../fixtures/lesson-script.ts";
 import { harness, learner, scriptedModel, tempDir, toolResultsSent } from "./helpers.ts";
 

@@ -10,8 +10,8 @@ import { describe, expect, it } from "vitest";
 import { createAgents } from "../../src/agent/engine/agents.ts";
 import { toModelMessages } from "../../src/agent/engine/model-messages.ts";
 import { runModelStep } from "../../src/agent/engine/model-step.ts";
-import { probeConcluded, toolParts } from "../../src/agent/engine/transcript.ts";
 import type { SessionRecord } from "../../src/agent/store/types.ts";
+import { probeConcluded, toolParts } from "../../src/core/transcript.ts";
 import {
 	assessmentInput,
 	type Harness,

@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { INTERRUPTED_TEXT, MAX_RERUNS } from "../../src/agent/engine/recovery.ts";
-import { toolParts } from "../../src/agent/engine/transcript.ts";
 import { createSessionStore } from "../../src/agent/store/session-store.ts";
 import type { SessionRecord } from "../../src/agent/store/types.ts";
 import { createTutor } from "../../src/agent/tutor.ts";
+import { toolParts } from "../../src/core/transcript.ts";
 import { t } from "../../src/i18n/index.ts";
 import { assessmentInput, harness, learner, probeQuiz, scriptedModel, tempDir, toolResultsSent } from "./helpers.ts";
 

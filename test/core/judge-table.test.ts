@@ -1,6 +1,6 @@
 /**
  * The judge's table, run through the entry point the engine uses for a typed quiz answer
- * (src/agent/engine/grading.ts resolveQuizAnswer, as admit.ts and the pending grading call it): the
+ * (src/core/answer-resolve.ts resolveQuizAnswer, as admit.ts and the pending grading call it): the
  * quiz's expected answer (or its options and the right one), the learner's words, the lesson's
  * language, and the verdict: correct, incorrect, undecided (the grader's) or "I don't know" (not
  * known: the Not sure button's shape). English, German and Spanish: units, the locale's number
@@ -9,7 +9,7 @@
  */
 
 import { describe, expect, it } from "vitest";
-import { resolveQuizAnswer } from "../../src/agent/engine/grading.ts";
+import { resolveQuizAnswer } from "../../src/core/answer-resolve.ts";
 import type { QuizToolInput } from "../../src/core/question-core.ts";
 import type { Locale } from "../../src/i18n/index.ts";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { answeredRight } from "../../src/agent/models/demo-lesson.ts";
 import { lessonFacts } from "../../src/agent/profile/lesson-facts.ts";
+import type { VoteOutcome } from "../../src/core/contracts/vote-outcome.ts";
 import { checkVerdict } from "../../src/core/mastery.ts";
 import { type OutcomeKind, outcomeOf } from "../../src/core/outcome.ts";
-import type { VoteOutcome } from "../../src/core/votes.ts";
 import { answeredCard, answerOutcome } from "../../src/render/index.ts";
 import { fractionsRecord } from "../fixtures/profile-lesson.ts";
 

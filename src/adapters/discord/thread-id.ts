@@ -2,7 +2,7 @@
  * Discord thread ids: `discord:<guild>:<thread>` (the lesson's session id).
  */
 
-import { joinThreadId, splitThreadId } from "../lesson/thread-id.ts";
+import { joinThreadId, splitThreadId } from "../../core/contracts/thread-id.ts";
 
 /** Where a Discord lesson lives. */
 export interface DiscordThread {

@@ -3,17 +3,17 @@
  * after every model request (through a BudgetRouter, one tutor serving several
  * platforms), backed by the community's rules, the daily spend counters and
  * the usage ledger. The community is read from the thread id by the
- * controller's one `communityOf` (thread-id.ts).
+ * one `communityOf` (core/contracts/thread-id.ts).
  */
 
 import type { BudgetVerdict, TurnBudget } from "../../core/contracts/budget.ts";
 import type { Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
+import { communityOf, platformOf } from "../../core/contracts/thread-id.ts";
 import { DEFAULT_LOCALE, type Locale } from "../../i18n/index.ts";
 import { budgetNotice, nextUtcMidnight } from "./budget-texts.ts";
 import type { LessonState } from "./lesson-state.ts";
 import type { NoticeStyle } from "./notices.ts";
-import { communityOf, platformOf } from "./thread-id.ts";
 import type { UsageLedger } from "./usage-ledger.ts";
 
 /** Routes the tutor's one budget hook to the platform whose thread id prefix a session has. */

@@ -12,6 +12,7 @@
 import { type Learning, learnerKeyOf, type ReportRow, type StateStore, stateKeys } from "../../agent/index.ts";
 import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
+import { communityOf, platformOf } from "../../core/contracts/thread-id.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
 import { DEFAULT_LOCALE, isLocale, type Locale, t, tn } from "../../i18n/index.ts";
 import { type Card, type PlanPicture, type QuestionCard, renderProgressPng } from "../../render/index.ts";
@@ -22,7 +23,6 @@ import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
 import { progressData, progressSummary } from "./progress.ts";
 import { reportCsv } from "./report.ts";
 import { createReviewFlow, isReviewControl, type Rephrase, type ReviewFlow, whenText } from "./review.ts";
-import { communityOf } from "./thread-id.ts";
 import type { UsageLedger } from "./usage-ledger.ts";
 
 /** Reserved ids of the profile buttons (never a model's tool call id: those carry no `lh-` prefix). */
@@ -251,7 +251,7 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 			let sent = 0;
 			for (const due of await learning.claimReminders(`${port.name}:`)) {
 				const where = parsePlace(due.where);
-				if (!where?.threadId.startsWith(`${port.name}:`)) continue;
+				if (!where || platformOf(where.threadId) !== port.name) continue;
 				const learner = due.key.split(":").at(-1) ?? "";
 				const direct = port.postDirect;
 				const locale = isLocale(where.locale) ? where.locale : DEFAULT_LOCALE;
@@ -347,7 +347,7 @@ export function attachProfile(
 	platform: string,
 	logger: Logger,
 ): () => void {
-	const unsubscribe = learning.observe(tutor, `${platform}:`);
+	const unsubscribe = learning.observe(tutor, platform);
 	const timer = setInterval(() => {
 		flows
 			.sendReminders()

@@ -3,7 +3,7 @@
  * the thread hangs off the lesson's parent message, whose ts is `thread_ts`).
  */
 
-import { joinThreadId, splitThreadId } from "../lesson/thread-id.ts";
+import { joinThreadId, splitThreadId } from "../../core/contracts/thread-id.ts";
 
 /** Where a Slack lesson lives. */
 export interface SlackThread {

@@ -3,7 +3,7 @@
  * machine's playground: its ids name no community.
  */
 
-import { joinThreadId, splitThreadId } from "../lesson/thread-id.ts";
+import { joinThreadId, splitThreadId } from "../../core/contracts/thread-id.ts";
 
 /** `terminal:<id>`; throws on an id that would not round-trip. */
 export const encodeTerminalThreadId = (id: string): string => joinThreadId("terminal", [id]);

@@ -5,14 +5,14 @@
  * valid answer. An admitted event becomes a job; nothing here calls the model.
  */
 
+import { resolveAskAnswer, resolveQuizAnswer } from "../../core/answer-resolve.ts";
 import type { HandleResult, LearnerEvent, RefusalCode, VoteAck } from "../../core/contracts/events.ts";
 import { learnerImagesProblem } from "../../core/learner-images.ts";
 import { HELP_KINDS, helpResolves, MAX_HINTS } from "../../core/struggle.ts";
+import { findToolCall, pendingLearnerCalls, toolNameOf } from "../../core/transcript.ts";
 import { DEFAULT_LOCALE, t } from "../../i18n/index.ts";
 import { displayAsk, displayQuiz } from "./display.ts";
-import { resolveAskAnswer, resolveQuizAnswer } from "./grading.ts";
 import type { Job, SessionState } from "./session-state.ts";
-import { findToolCall, pendingLearnerCalls, toolNameOf } from "./transcript.ts";
 import { readTypedLine } from "./typed-reading.ts";
 import { isVote, voteJob } from "./votes.ts";
 

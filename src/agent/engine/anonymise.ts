@@ -16,11 +16,8 @@
  * lose the id and the exact names only.
  */
 
-import type { Participant } from "../../core/contracts/events.ts";
+import { ANONYMOUS_PARTICIPANT, type Participant } from "../../core/contracts/events.ts";
 import type { SessionRecord } from "../store/types.ts";
-
-/** Who a forgotten participant becomes. */
-export const ANONYMOUS_PARTICIPANT = "anonymous";
 
 /** Shortest name token scrubbed on its own (a one-letter initial would hit every "a"). */
 const MIN_TOKEN = 2;

@@ -1,8 +1,8 @@
 /**
  * The engine's side of cost caps (TutorOptions.budget): who a request is
  * charged to (for a turn, derived from the transcript: the latest learner
- * message or recorded answer, else the lesson's starter), the estimate of what
- * a request may cost, the reservation before every model request (each turn
+ * message or recorded answer, else the lesson's starter), the reservation
+ * (of what token-estimate.ts says a request may cost) before every model request (each turn
  * step, hint and grading) and the report after it, which hands the
  * reservation back so the hook settles the difference. The hook decides; the
  * engine only skips the request and says why.
@@ -14,33 +14,6 @@ import type { Participant } from "../../core/contracts/events.ts";
 import type { SessionRecord } from "../store/types.ts";
 import type { EngineContext } from "./context.ts";
 import type { StepUsage } from "./model-step.ts";
-
-/** Characters per token in the input estimate (English prose and JSON run about 4). */
-export const CHARS_PER_TOKEN = 4;
-/** What an image or file in a request is estimated at (its bytes say nothing of its tokens; a large picture costs about this much). */
-export const FILE_TOKENS = 1_600;
-/** A turn step's maximum output tokens by default (TutorOptions.maxOutputTokens): room for a reasoning model's thoughts and a lesson step. */
-export const DEFAULT_MAX_OUTPUT_TOKENS = 8_192;
-
-/** Parts whose bytes are data, not tokens: counted as FILE_TOKENS each. */
-const FILE_TYPES = new Set(["file", "image", "image-data", "file-data", "media"]);
-
-/**
- * The input tokens a request (anything JSON-shaped: a provider prompt with its tools, a system and
- * prompt text) will likely cost: its characters / CHARS_PER_TOKEN, plus FILE_TOKENS per image or file.
- * Linear in the request's size.
- */
-export function estimateInputTokens(request: unknown): number {
-	let files = 0;
-	const text = JSON.stringify(request, (_key, value: unknown) => {
-		if (typeof value === "object" && value !== null && FILE_TYPES.has((value as { type?: unknown }).type as string)) {
-			files++;
-			return 0;
-		}
-		return value;
-	});
-	return Math.ceil((text?.length ?? 0) / CHARS_PER_TOKEN) + files * FILE_TOKENS;
-}
 
 const isParticipant = (v: unknown): v is Participant =>
 	typeof v === "object" && v !== null && typeof (v as { id?: unknown }).id === "string";

@@ -12,7 +12,7 @@ import type { SessionStore } from "../store/types.ts";
 import type { LessonAgent } from "./agents.ts";
 import type { EventHub } from "./event-hub.ts";
 import type { TurnGate } from "./turn-gate.ts";
-import type { VoteTimers } from "./votes.ts";
+import type { VoteTimers } from "./vote-timers.ts";
 
 /** The engine's shared dependencies and settings. */
 export interface EngineContext {

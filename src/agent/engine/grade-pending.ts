@@ -8,12 +8,10 @@
  * publish an `answered` event with it); a failed call leaves the fallback.
  */
 
+import { decidedByJudge } from "../../core/answer-resolve.ts";
 import type { AnswerResult, TutorEvent } from "../../core/contracts/events.ts";
 import type { QuizToolInput } from "../../core/question-core.ts";
-import { learnerMessageText } from "../prompts/context.ts";
-import { estimateInputTokens, reportUsage, reserveUsage, turnPayer } from "./budget.ts";
-import type { EngineContext } from "./context.ts";
-import { displayQuiz } from "./display.ts";
+import { findToolCall, toolNameOf } from "../../core/transcript.ts";
 import {
 	boundVerdict,
 	GRADE_MAX_OUTPUT_TOKENS,
@@ -21,14 +19,17 @@ import {
 	gradeAnswer,
 	gradeRequest,
 	gradeRequestText,
-} from "./grader.ts";
-import { decidedByJudge } from "./grading.ts";
+} from "../grader.ts";
+import { learnerMessageText } from "../prompts/context.ts";
+import { reportUsage, reserveUsage, turnPayer } from "./budget.ts";
+import type { EngineContext } from "./context.ts";
+import { displayQuiz } from "./display.ts";
 import { answerHeld, holdOpen } from "./held-open.ts";
 import { saveUntilStored } from "./persist.ts";
 import { answeredPart, replaceToolPart } from "./record-edit.ts";
 import type { SessionState } from "./session-state.ts";
 import { applyAnswer, reopenQuestion } from "./struggle.ts";
-import { findToolCall, toolNameOf } from "./transcript.ts";
+import { estimateInputTokens } from "./token-estimate.ts";
 
 const NO_USAGE = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
 

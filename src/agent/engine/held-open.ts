@@ -12,13 +12,13 @@
 
 import type { AnswerResult, TutorEvent } from "../../core/contracts/events.ts";
 import { lateAnswerText } from "../../core/late-answer.ts";
+import { findToolCall, pendingLearnerCalls, toolNameOf } from "../../core/transcript.ts";
 import type { SessionRecord } from "../store/types.ts";
 import type { EngineContext } from "./context.ts";
 import { displayAsk, displayQuiz } from "./display.ts";
 import { type QuestionEvent, replayEvents } from "./question-events.ts";
 import { answeredPart, replaceToolPart } from "./record-edit.ts";
 import type { SessionState } from "./session-state.ts";
-import { findToolCall, pendingLearnerCalls, toolNameOf } from "./transcript.ts";
 
 /** The ids of the questions kept open (the record is read from disk: parse, don't cast). */
 export function heldIds(record: SessionRecord): Set<string> {

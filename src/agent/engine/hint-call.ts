@@ -12,8 +12,9 @@ import type { Participant } from "../../core/contracts/events.ts";
 import { HINT_REQUEST_MARKER } from "../../core/contracts/side-calls.ts";
 import type { QuizToolInput } from "../../core/question-core.ts";
 import { GENERIC_HINT, MAX_HINT_CHARS, type QuizAttempt, safeHint } from "../../core/struggle.ts";
-import { estimateInputTokens, reportUsage, reserveUsage } from "./budget.ts";
+import { reportUsage, reserveUsage } from "./budget.ts";
 import type { EngineContext } from "./context.ts";
+import { estimateInputTokens } from "./token-estimate.ts";
 
 const NO_USAGE = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
 

@@ -5,10 +5,10 @@
  */
 
 import type { AnswerResult, Participant, TutorEvent } from "../../core/contracts/events.ts";
+import { toolNameOf } from "../../core/transcript.ts";
 import { displayAsk, displayQuiz } from "./display.ts";
 import { answeredPart, replaceToolPart } from "./record-edit.ts";
 import type { SessionState } from "./session-state.ts";
-import { toolNameOf } from "./transcript.ts";
 
 /** Record a learner result on a pending call; the `answered` event to emit, if it was recorded. */
 export function recordAnswer(state: SessionState, toolCallId: string, result: AnswerResult): TutorEvent | undefined {

@@ -5,13 +5,13 @@
  */
 
 import type { Participant } from "../../core/contracts/events.ts";
+import { pendingLearnerCalls } from "../../core/transcript.ts";
 import type { EndReason } from "../store/types.ts";
 import type { EngineContext } from "./context.ts";
 import { skipPending } from "./learner-results.ts";
 import { restoreRecord, saveRetrying, snapshotRecord } from "./persist.ts";
 import { endMarker } from "./record-edit.ts";
 import type { SessionState } from "./session-state.ts";
-import { pendingLearnerCalls } from "./transcript.ts";
 
 /** Options of endLesson. */
 export interface EndOptions {

@@ -22,11 +22,11 @@ import type {
 import type { LanguageModel, ModelMessage } from "ai";
 import type { Locale } from "../../i18n/index.ts";
 import type { LessonAgent } from "./agents.ts";
-import { DEFAULT_MAX_OUTPUT_TOKENS, estimateInputTokens } from "./budget.ts";
 import { toFunctionTools, toLanguageModelPrompt } from "./model-prompt.ts";
 import { ClosedError, describeModelError, ModelTimeoutError, retryable, retryDelay, sleep } from "./model-retry.ts";
 import { meta, type ParsedToolCall, parseToolCall } from "./model-tools.ts";
 import { startStepSpan } from "./telemetry.ts";
+import { DEFAULT_MAX_OUTPUT_TOKENS, estimateInputTokens } from "./token-estimate.ts";
 
 /** A piece of the step's output, in the order the model produced it. */
 export type StepContent =

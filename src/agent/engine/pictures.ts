@@ -7,6 +7,7 @@
  */
 
 import type { TutorEvent } from "../../core/contracts/events.ts";
+import { platformOf } from "../../core/contracts/thread-id.ts";
 import {
 	type LearnerImage,
 	PICTURE_PART,
@@ -44,7 +45,7 @@ const megabytes = (bytes: number): string => {
 };
 
 /** The key a learner's daily budget is kept under: the platform of the lesson and the member's id. */
-const learnerKey = (sessionId: string, id: string): string => `${sessionId.split(":")[0] ?? ""}:${id}`;
+const learnerKey = (sessionId: string, id: string): string => `${platformOf(sessionId)}:${id}`;
 
 /**
  * Charge and store the pictures of a message job, once per job (a batch applied again after a

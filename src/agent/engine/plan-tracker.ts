@@ -7,8 +7,8 @@
 import type { TutorEvent } from "../../core/contracts/events.ts";
 import { derivePlanStatuses } from "../../core/contracts/plan.ts";
 import { derivePlanMastery } from "../../core/mastery.ts";
+import { latestPlanTree } from "../../core/transcript.ts";
 import type { SessionRecord } from "../store/types.ts";
-import { latestPlanTree } from "./transcript.ts";
 
 /** The plan event the transcript calls for now, if any; records it as shown. */
 export function planEventIfChanged(record: SessionRecord): Extract<TutorEvent, { type: "plan" }> | undefined {

@@ -6,9 +6,9 @@
  */
 
 import type { TutorEvent } from "../../core/contracts/events.ts";
+import { findToolCall, latestPlanTree, toolNameOf } from "../../core/transcript.ts";
 import type { SessionRecord } from "../store/types.ts";
 import { displayAsk, displayQuiz } from "./display.ts";
-import { findToolCall, latestPlanTree, toolNameOf } from "./transcript.ts";
 
 /** A question event: what a platform posts as a card. */
 export type QuestionEvent = Extract<TutorEvent, { type: "quiz" | "ask" }>;

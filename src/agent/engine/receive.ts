@@ -18,14 +18,14 @@
 
 import type { HandleResult, LearnerEvent } from "../../core/contracts/events.ts";
 import { DEFAULT_LOCALE, t } from "../../i18n/index.ts";
-import type { SessionLease } from "../store/types.ts";
+import type { QueuedEvent, SessionLease } from "../store/types.ts";
 import { type Admission, admit, claim } from "./admit.ts";
 import type { EngineContext } from "./context.ts";
 import { pushInbox } from "./inbox.ts";
 import { holdsLease, isLive, refresh, refreshUnlessLive, tryLease } from "./lease.ts";
-import { notSavedMessage } from "./persist.ts";
+import { notSavedMessage, saveRetrying } from "./persist.ts";
 import { kick } from "./pump.ts";
-import { readmitQueued, receiveQueued } from "./queued.ts";
+import { dropQueuedEntries, readmitQueued } from "./queued.ts";
 import type { SessionState } from "./session-state.ts";
 
 /** Checks against a re-read copy before the event is appended without a version (the holder checks it again). */
@@ -61,6 +61,48 @@ function receiveHeld(
 	// From here on everything is synchronous: two events cannot both claim one question.
 	const verdict = admit(state, event, ctx.now().toISOString());
 	return verdict.ok ? receiveQueued(ctx, state, event, verdict) : verdict;
+}
+
+/**
+ * Record an admitted event in the session record, then queue its job: resolves `{ ok: true }` once a
+ * save carrying it landed (retried for `saveRetryMs`), or a refusal (nothing kept, its claims undone).
+ */
+async function receiveQueued(
+	ctx: EngineContext,
+	state: SessionState,
+	event: LearnerEvent,
+	verdict: Extract<Admission, { ok: true }>,
+): Promise<HandleResult> {
+	const record = state.record;
+	const claimedBefore = new Set(state.claims.keys());
+	const wasEnding = state.ending;
+	// At once: a second event sees this one's claims while its save is under way.
+	claim(state, verdict.job);
+	const entry: QueuedEvent = { id: ctx.newId(), event, at: ctx.now().toISOString() };
+	// Replaced, never mutated: a snapshot taken for a rollback keeps the array it saw (persist.ts).
+	record.queued = [...(record.queued ?? []), entry];
+	state.storing++;
+	try {
+		await saveRetrying(ctx, state, ctx.saveRetryMs);
+	} catch (error) {
+		ctx.logger.warn({ err: error, sessionId: record.sessionId }, "a queued event could not be saved; refused");
+		dropQueuedEntries(record, new Set([entry.id]));
+		// A later save must not carry it either (it was refused); the next one writes the record without it.
+		state.dirty = true;
+		for (const id of state.claims.keys()) if (!claimedBefore.has(id)) state.claims.delete(id);
+		state.ending = wasEnding;
+		return {
+			ok: false,
+			code: "store-unavailable",
+			message: notSavedMessage(record.language, event.type === "message" ? "message" : "answer"),
+		};
+	} finally {
+		state.storing--;
+	}
+	// Saves land in order and their waiters resume in order: jobs join the queue in arrival order.
+	state.queue.push({ ...verdict.job, queued: entry.id });
+	kick(ctx, state);
+	return accepted(verdict);
 }
 
 /**

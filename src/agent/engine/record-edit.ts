@@ -6,8 +6,8 @@
 
 import type { AnswerResult } from "../../core/contracts/events.ts";
 import { LESSON_ENDED_PART } from "../../core/phases.ts";
+import { findToolCall, type ToolPartView } from "../../core/transcript.ts";
 import type { EndReason, LessonMessage, SessionRecord, UsageTotals } from "../store/types.ts";
-import { findToolCall, type ToolPartView } from "./transcript.ts";
 
 type Part = LessonMessage["parts"][number];
 

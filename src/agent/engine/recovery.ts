@@ -16,6 +16,7 @@
  */
 
 import type { TutorEvent } from "../../core/contracts/events.ts";
+import { LEARNER_TOOLS, pendingLearnerCalls, toolNameOf, toolParts } from "../../core/transcript.ts";
 import { DEFAULT_LOCALE, t } from "../../i18n/index.ts";
 import type { SessionLease, SessionRecord } from "../store/types.ts";
 import type { EngineContext } from "./context.ts";
@@ -24,7 +25,6 @@ import { save, saveUntilStored } from "./persist.ts";
 import { type QuestionEvent, replayEvents } from "./question-events.ts";
 import { erroredPart, replaceToolPart } from "./record-edit.ts";
 import type { SessionState } from "./session-state.ts";
-import { LEARNER_TOOLS, pendingLearnerCalls, toolNameOf, toolParts } from "./transcript.ts";
 
 // ---- Repair ----
 

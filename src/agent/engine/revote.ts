@@ -9,6 +9,7 @@
  */
 
 import type { AnswerResult } from "../../core/contracts/events.ts";
+import { findToolCall, toolParts } from "../../core/transcript.ts";
 import { REVOTE_SUFFIX } from "../../core/votes.ts";
 import type { LessonMessage } from "../store/types.ts";
 import type { EngineContext } from "./context.ts";
@@ -17,7 +18,6 @@ import { saveUntilStored } from "./persist.ts";
 import { questionEvent } from "./question-events.ts";
 import { appendAssistantParts } from "./record-edit.ts";
 import type { SessionState } from "./session-state.ts";
-import { findToolCall, toolParts } from "./transcript.ts";
 
 export { REVOTE_SUFFIX };
 

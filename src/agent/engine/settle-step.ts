@@ -7,13 +7,13 @@
 import type { TutorEvent } from "../../core/contracts/events.ts";
 import type { ProbeDoneResult } from "../../core/contracts/probe.ts";
 import { parseExplainInput } from "../../core/tool-parts.ts";
+import { toolCallIds } from "../../core/transcript.ts";
 import type { LessonMessage, SessionRecord } from "../store/types.ts";
 import type { LessonAgent } from "./agents.ts";
 import type { StepContent } from "./model-step.ts";
 import { planEventIfChanged } from "./plan-tracker.ts";
 import { questionEvent } from "./question-events.ts";
 import { appendAssistantParts } from "./record-edit.ts";
-import { toolCallIds } from "./transcript.ts";
 
 type Part = LessonMessage["parts"][number];
 type ToolCall = Extract<StepContent, { type: "tool-call" }>;

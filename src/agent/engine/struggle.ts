@@ -16,6 +16,7 @@ import {
 	REVEALED_NOTE,
 	type StruggleEntry,
 } from "../../core/struggle.ts";
+import { findToolCall } from "../../core/transcript.ts";
 import { learnerMessageText } from "../prompts/context.ts";
 import type { EngineContext } from "./context.ts";
 import { displayQuiz } from "./display.ts";
@@ -24,7 +25,6 @@ import { askForHint } from "./hint-call.ts";
 import { recordAnswer } from "./learner-results.ts";
 import { type answeredPart, replaceToolPart } from "./record-edit.ts";
 import type { SessionState } from "./session-state.ts";
-import { findToolCall } from "./transcript.ts";
 
 /** What applying a job did: events to emit after the save, whether the record changed, whether a turn should run. */
 export interface Applied {

@@ -7,11 +7,11 @@ import { derivePlanStatuses } from "../../core/contracts/plan.ts";
 import type { PendingQuestion, SessionSummary } from "../../core/contracts/tutor.ts";
 import { derivePlanMastery } from "../../core/mastery.ts";
 import { deriveLessonPhase, findAssessment, isSuccessfulProbeDone } from "../../core/phases.ts";
+import { findToolCall, latestPlanTree, pendingLearnerCalls, toolParts } from "../../core/transcript.ts";
 import { DEFAULT_LOCALE, isLocale } from "../../i18n/index.ts";
 import type { LessonMessage } from "../store/types.ts";
 import { displayAsk, displayQuiz } from "./display.ts";
 import type { SessionState } from "./session-state.ts";
-import { findToolCall, latestPlanTree, pendingLearnerCalls, toolParts } from "./transcript.ts";
 import { memberResults } from "./votes.ts";
 
 /** Summarize a live session (claimed questions no longer count as pending). */

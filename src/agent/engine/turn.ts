@@ -6,6 +6,7 @@
  */
 
 import type { Reservation } from "../../core/contracts/budget.ts";
+import { pendingLearnerCalls, probeConcluded } from "../../core/transcript.ts";
 import { DEFAULT_LOCALE, t } from "../../i18n/index.ts";
 import { isStoreConflict } from "../store/errors.ts";
 import type { SessionRecord } from "../store/types.ts";
@@ -23,7 +24,6 @@ import { addMessageUsage } from "./record-edit.ts";
 import { holdForRevote, openRevoteIfDue, revotePending } from "./revote.ts";
 import type { SessionState } from "./session-state.ts";
 import { settleStep } from "./settle-step.ts";
-import { pendingLearnerCalls, probeConcluded } from "./transcript.ts";
 
 const NO_USAGE: StepUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
 

@@ -4,21 +4,21 @@
  * - a request for a hint or for the answer (core/typed-intent.ts): that help, on the open quiz;
  * - a question of the learner's own, or a request for another explanation: a message, and the
  *   question stays open (admit.ts; engine/held-open.ts);
- * - otherwise an answer, judged exactly like a form reply (grading.ts), with a check's second try;
+ * - otherwise an answer, judged exactly like a form reply (core/answer-resolve.ts), with a check's second try;
  *   what the judge cannot decide goes to the grader, which also says whether it was an answer at
  *   all (grade-pending.ts), except a text put as a question (`…?`), which stays a question.
  * Undefined: not an answer or a help request (the caller makes it a message).
  */
 
+import { resolveAskAnswer, resolveQuizAnswer } from "../../core/answer-resolve.ts";
 import type { Participant } from "../../core/contracts/events.ts";
 import { MAX_HINTS } from "../../core/struggle.ts";
+import { findToolCall, toolNameOf } from "../../core/transcript.ts";
 import { putAsQuestion, readTypedIntent } from "../../core/typed-intent.ts";
 import type { Locale } from "../../i18n/index.ts";
 import type { SessionRecord } from "../store/types.ts";
 import { displayAsk, displayQuiz } from "./display.ts";
-import { resolveAskAnswer, resolveQuizAnswer } from "./grading.ts";
 import type { Job } from "./session-state.ts";
-import { findToolCall, toolNameOf } from "./transcript.ts";
 
 /** The job a typed line makes on the open question `toolCallId`, or undefined when it is a message. */
 export function readTypedLine(

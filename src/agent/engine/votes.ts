@@ -17,9 +17,16 @@
  * answer wins); solo lessons never vote.
  */
 
-import type { AnswerResult, Participant, TutorEvent, VoteAck } from "../../core/contracts/events.ts";
+import {
+	ANONYMOUS_PARTICIPANT,
+	type AnswerResult,
+	type Participant,
+	type TutorEvent,
+	type VoteAck,
+} from "../../core/contracts/events.ts";
 import type { QuizToolInput } from "../../core/question-core.ts";
 import { REVEALED_NOTE } from "../../core/struggle.ts";
+import { findToolCall, toolParts } from "../../core/transcript.ts";
 import {
 	type Ballot,
 	castBallot,
@@ -31,60 +38,11 @@ import {
 	tallyVote,
 } from "../../core/votes.ts";
 import type { LessonMessage, SessionRecord } from "../store/types.ts";
-import { ANONYMOUS_PARTICIPANT } from "./anonymise.ts";
 import type { EngineContext } from "./context.ts";
 import { displayQuiz } from "./display.ts";
 import { recordAnswer } from "./learner-results.ts";
 import { firstRoundId, REVOTE_SUFFIX, SPLIT_NEXT, WRONG_NEXT } from "./revote.ts";
 import type { SessionState } from "./session-state.ts";
-import { findToolCall, toolParts } from "./transcript.ts";
-
-/** The timer functions the votes run on (injected in tests). */
-export interface TimerFunctions {
-	setTimeout(fire: () => void, ms: number): unknown;
-	clearTimeout(handle: unknown): void;
-}
-
-/** Armed vote timers, by key. */
-export interface VoteTimers {
-	/** Arm `key` (no-op when armed). */
-	arm(key: string, ms: number, fire: () => void): void;
-	clear(key: string): void;
-	clearAll(): void;
-}
-
-/** Longest single wait (setTimeout's limit); a later deadline re-arms. */
-const MAX_WAIT_MS = 2 ** 31 - 1;
-
-/** Vote timers on `timers` (default: the process's, unref'd so a pending vote never holds the process open). */
-export function createVoteTimers(timers?: TimerFunctions): VoteTimers {
-	const fns: TimerFunctions = timers ?? {
-		setTimeout: (fire, ms) => setTimeout(fire, ms).unref(),
-		clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-	};
-	const armed = new Map<string, unknown>();
-	return {
-		arm(key, ms, fire) {
-			if (armed.has(key)) return;
-			const handle = fns.setTimeout(
-				() => {
-					armed.delete(key);
-					fire();
-				},
-				Math.max(0, Math.min(ms, MAX_WAIT_MS)),
-			);
-			armed.set(key, handle);
-		},
-		clear(key) {
-			if (armed.has(key)) fns.clearTimeout(armed.get(key));
-			armed.delete(key);
-		},
-		clearAll() {
-			for (const handle of armed.values()) fns.clearTimeout(handle);
-			armed.clear();
-		},
-	};
-}
 
 /** Whether an answer to a `kind` call is a vote in this lesson. */
 export function isVote(record: SessionRecord, kind: string | undefined): boolean {

@@ -41,7 +41,7 @@ export function oneEditApart(a: string, b: string): boolean {
 	return short.slice(i) === long.slice(i + 1);
 }
 
-/** The language a grading request asks its reason in (engine/grader.ts says it in the system prompt); English when none. */
+/** The language a grading request asks its reason in (agent/grader.ts says it in the system prompt); English when none. */
 export function graderLocale(prompt: LanguageModelV3Prompt): Locale {
 	const system = prompt.find((m) => m.role === "system");
 	const named = system?.role === "system" ? /Write the reason in (\w+)\./.exec(system.content)?.[1] : undefined;

@@ -8,6 +8,7 @@
 
 import type { Participant } from "../../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
+import { platformOf } from "../../core/contracts/thread-id.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
 import { perKey } from "../../core/per-key.ts";
 import type { Locale } from "../../i18n/index.ts";
@@ -137,8 +138,8 @@ export interface Learning {
 	setRetention(community: string, days: number): Promise<number>;
 	/** Delete lessons older than their community's retention: transcripts, profile entries, review items. Returns how many went. */
 	sweep(): Promise<number>;
-	/** Record each lesson's facts when it ends (only sessions whose id starts with `prefix`); returns the unsubscribe function. */
-	observe(tutor: Pick<Tutor, "subscribe">, prefix?: string): () => void;
+	/** Record each lesson's facts when it ends (only `platform`'s sessions when given); returns the unsubscribe function. */
+	observe(tutor: Pick<Tutor, "subscribe">, platform?: string): () => void;
 }
 
 const newProfile = (key: string, learner: Participant): LearnerProfile => ({
@@ -425,9 +426,10 @@ export function createLearning(options: LearningOptions): Learning {
 			return removed;
 		},
 
-		observe(tutor, prefix = "") {
+		observe(tutor, platform) {
 			return tutor.subscribe(async (event) => {
-				if (event.type !== "ended" || !event.sessionId.startsWith(prefix)) return;
+				if (event.type !== "ended") return;
+				if (platform !== undefined && platformOf(event.sessionId) !== platform) return;
 				try {
 					const record = await options.sessions.get(event.sessionId);
 					if (record) await learning.recordLesson(record);

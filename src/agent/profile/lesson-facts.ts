@@ -18,14 +18,14 @@
  * lesson's map) is for the thread; a profile holds what its learner did.
  */
 
-import type { AnswerResult, Participant } from "../../core/contracts/events.ts";
+import { ANONYMOUS_PARTICIPANT, type AnswerResult, type Participant } from "../../core/contracts/events.ts";
+import { communityOf, platformOf } from "../../core/contracts/thread-id.ts";
 import { derivePlanMastery, type NodeMastery, quizCallType } from "../../core/mastery.ts";
 import { isAnswer, outcomeOf } from "../../core/outcome.ts";
 import { findAssessment } from "../../core/phases.ts";
 import { parseQuizInput } from "../../core/tool-parts.ts";
+import { latestPlanTree, toolParts } from "../../core/transcript.ts";
 import { REVOTE_SUFFIX } from "../../core/votes.ts";
-import { ANONYMOUS_PARTICIPANT } from "../engine/anonymise.ts";
-import { latestPlanTree, toolParts } from "../engine/transcript.ts";
 import type { LessonMessage, SessionRecord } from "../store/types.ts";
 
 /** A check question kept for review. */
@@ -68,19 +68,13 @@ export interface LessonFacts {
 const MISCONCEPTION_MAX_CHARS = 200;
 const MISCONCEPTION_WORDS = /misconcept|confus|mistak|thinks that|believes|mixes up|mix(?:es)? up|wrongly/i;
 
-/** The community part of a session id (`discord:<guild>:…`, `slack:<team>:…`); "" for the terminal. */
-export function communityOf(sessionId: string): string {
-	const [platform, community] = sessionId.split(":");
-	return platform === "terminal" || community === undefined ? "" : community;
-}
-
 /**
  * A learner's profile key: Discord user ids are global (`discord:<user>`), Slack ids
  * are per team (`slack:<team>:<user>`), the terminal's per machine (`terminal:<user>`).
  */
 export function learnerKeyOf(sessionId: string, learner: Participant): string {
-	const [platform = "terminal", community = ""] = sessionId.split(":");
-	return platform === "slack" ? `slack:${community}:${learner.id}` : `${platform}:${learner.id}`;
+	const platform = platformOf(sessionId);
+	return platform === "slack" ? `${platform}:${communityOf(sessionId)}:${learner.id}` : `${platform}:${learner.id}`;
 }
 
 /** Sentences of the probe's assessment that name a misconception, cut to a line each. */

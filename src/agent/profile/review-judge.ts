@@ -1,8 +1,8 @@
 /**
  * Judging a review answer the way a lesson judges a typed quiz answer: the
- * same judge first (engine/grading.ts resolveQuizAnswer: a letter or option
+ * same judge first (core/answer-resolve.ts resolveQuizAnswer: a letter or option
  * text, numbers, units, the lesson's language, math), then, for what it
- * leaves undecided, the same grader (engine/grader.ts: one structured-output
+ * leaves undecided, the same grader (agent/grader.ts: one structured-output
  * request, bounded by a deadline, its verdict bounded by code). "I don't know"
  * is not known: a miss like any other, never sent to the grader as a
  * paraphrase. A miss carries a one-line why: the grader's reason, else the
@@ -10,10 +10,10 @@
  */
 
 import type { LanguageModel } from "ai";
+import { resolveQuizAnswer } from "../../core/answer-resolve.ts";
 import type { QuizToolInput } from "../../core/question-core.ts";
 import { DEFAULT_LOCALE, type Locale } from "../../i18n/index.ts";
-import { boundVerdict, type GradeVerdict, gradeAnswer, gradeRequest, oneLine } from "../engine/grader.ts";
-import { resolveQuizAnswer } from "../engine/grading.ts";
+import { boundVerdict, type GradeVerdict, gradeAnswer, gradeRequest, oneLine } from "../grader.ts";
 
 /** A review question as the judge needs it. */
 export interface ReviewQuestion {

@@ -11,7 +11,7 @@
 import { tool } from "ai";
 import { choseMoveOn, MAX_RECHECKS, MOVE_ON_VALUE, type OpenRevisit, openRevisits } from "../../core/revisits.ts";
 import { parseExplainInput } from "../../core/tool-parts.ts";
-import { latestPlanTree, type ToolPartView, toolNameOf, toolParts } from "../engine/transcript.ts";
+import { latestPlanTree, type ToolPartView, toolNameOf, toolParts } from "../../core/transcript.ts";
 import type { LessonMessage } from "../store/types.ts";
 import { coreToolSchema } from "./boundary.ts";
 import type { LessonTool } from "./types.ts";

@@ -8,7 +8,7 @@ import { tool } from "ai";
 import type { PlanToolResult } from "../../core/contracts/plan.ts";
 import { parsePlanMermaid, planInitInputSchema } from "../../core/plan-mermaid.ts";
 import { validateWithSchema } from "../../core/tool-parts.ts";
-import { latestPlanTree } from "../engine/transcript.ts";
+import { latestPlanTree } from "../../core/transcript.ts";
 import { localToolSchema } from "./boundary.ts";
 import type { LessonTool } from "./types.ts";
 

@@ -7,7 +7,7 @@
 import { tool } from "ai";
 import type { ProbeDoneResult } from "../../core/contracts/probe.ts";
 import { parseProbeDoneInput } from "../../core/tool-parts.ts";
-import { pendingLearnerCalls, probeConcluded } from "../engine/transcript.ts";
+import { pendingLearnerCalls, probeConcluded } from "../../core/transcript.ts";
 import { coreToolSchema } from "./boundary.ts";
 import type { LessonTool } from "./types.ts";
 

@@ -8,15 +8,18 @@ import type { LearnerImage } from "../learner-images.ts";
 import type { PlanMastery } from "../mastery.ts";
 import type { AskToolInput, ExplainToolInput, QuizToolInput } from "../question-core.ts";
 import type { HelpKind, QuizAttempt } from "../struggle.ts";
-import type { VoteOutcome } from "../votes.ts";
 import type { DerivedPlanStatuses, PlanTree } from "./plan.ts";
 import type { ProbeAssessment } from "./probe.ts";
+import type { VoteOutcome } from "./vote-outcome.ts";
 
 /** Someone in the thread: a platform user id and a display name when known. */
 export interface Participant {
 	id: string;
 	name?: string;
 }
+
+/** Who a forgotten participant becomes (forget-me in a group lesson: engine/anonymise.ts); never a member's id. */
+export const ANONYMOUS_PARTICIPANT = "anonymous";
 
 /** solo: only the learner answers; group: any member of the thread may. */
 export type LessonMode = "solo" | "group";

@@ -8,7 +8,7 @@
  * the card always fits one Discord message (2000) and one Slack section (3000).
  */
 
-import type { VoteOutcome } from "../../core/votes.ts";
+import type { VoteOutcome } from "../../core/contracts/vote-outcome.ts";
 import { DEFAULT_LOCALE, type Locale, t, tn } from "../../i18n/index.ts";
 import type { AnsweredEvent } from "./from-event.ts";
 import { choiceLetter, type TextCard } from "./model.ts";

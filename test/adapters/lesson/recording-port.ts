@@ -4,8 +4,8 @@
  */
 
 import type { Actor, AnswerForm, LessonIntro, LessonPlace, PlatformPort } from "../../../src/adapters/lesson/port.ts";
-import { joinThreadId, splitThreadId } from "../../../src/adapters/lesson/thread-id.ts";
 import type { Participant } from "../../../src/core/contracts/events.ts";
+import { joinThreadId, splitThreadId } from "../../../src/core/contracts/thread-id.ts";
 import type { Card, PlanPicture } from "../../../src/render/index.ts";
 
 /** One recorded port call. */

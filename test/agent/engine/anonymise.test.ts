@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import KeyvSqlite from "@keyv/sqlite";
 import { afterAll, describe, expect, it } from "vitest";
-import type { TimerFunctions } from "../../../src/agent/engine/votes.ts";
+import type { TimerFunctions } from "../../../src/agent/engine/vote-timers.ts";
 import { assessmentInput, harness, planMermaid, scriptedModel, tempDir } from "../helpers.ts";
 
 const dir = tempDir();

@@ -8,9 +8,9 @@
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, describe, expect, it } from "vitest";
-import { toolParts } from "../../../src/agent/engine/transcript.ts";
 import type { Reservation, TurnBudget, TurnUsage, UsageEstimate } from "../../../src/core/contracts/budget.ts";
 import { GENERIC_HINT } from "../../../src/core/struggle.ts";
+import { toolParts } from "../../../src/core/transcript.ts";
 import { assessmentInput, harness, learner, planMermaid, probeQuiz, scriptedModel, tempDir } from "../helpers.ts";
 
 const dir = tempDir();

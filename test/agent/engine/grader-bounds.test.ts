@@ -1,12 +1,12 @@
 import type { LanguageModelV3GenerateResult } from "@ai-sdk/provider";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, describe, expect, it } from "vitest";
-import { boundVerdict, MAX_REASON_CHARS, parseGrade } from "../../../src/agent/engine/grader.ts";
-import { decidedByJudge } from "../../../src/agent/engine/grading.ts";
-import { toolParts } from "../../../src/agent/engine/transcript.ts";
+import { boundVerdict, MAX_REASON_CHARS, parseGrade } from "../../../src/agent/grader.ts";
 import { createSessionStore } from "../../../src/agent/store/session-store.ts";
+import { decidedByJudge } from "../../../src/core/answer-resolve.ts";
 import type { AnswerResult } from "../../../src/core/contracts/events.ts";
 import type { QuizToolInput } from "../../../src/core/question-core.ts";
+import { toolParts } from "../../../src/core/transcript.ts";
 import { harness, learner, scriptedModel, tempDir } from "../helpers.ts";
 
 const dir = tempDir();

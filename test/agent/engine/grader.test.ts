@@ -1,8 +1,8 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from "@ai-sdk/provider";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, describe, expect, it } from "vitest";
-import { toolParts } from "../../../src/agent/engine/transcript.ts";
 import type { AnswerResult } from "../../../src/core/contracts/events.ts";
+import { toolParts } from "../../../src/core/transcript.ts";
 import { harness, learner, scriptedModel, tempDir, toolResultsSent } from "../helpers.ts";
 
 const dir = tempDir();

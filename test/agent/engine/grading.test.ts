@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeAnswer, resolveAskAnswer, resolveQuizAnswer } from "../../../src/agent/engine/grading.ts";
+import { normalizeAnswer, resolveAskAnswer, resolveQuizAnswer } from "../../../src/core/answer-resolve.ts";
 import { finishesWithin } from "../../fixtures/time-bound.ts";
 
 describe("normalized choices", () => {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { toolParts } from "../../../src/agent/engine/transcript.ts";
+import { toolParts } from "../../../src/core/transcript.ts";
 import { harness, learner, scriptedModel, tempDir, toolResultsSent } from "../helpers.ts";
 
 const dir = tempDir();

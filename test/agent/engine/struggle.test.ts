@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { toolParts } from "../../../src/agent/engine/transcript.ts";
 import { GENERIC_HINT, NOT_SURE_NOTE, REVEALED_NOTE } from "../../../src/core/struggle.ts";
+import { toolParts } from "../../../src/core/transcript.ts";
 import {
 	assessmentInput,
 	harness,

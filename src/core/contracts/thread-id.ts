@@ -2,6 +2,11 @@
  * The shape every port's thread ids share: `<platform>:<part>:<part>…`, each
  * part letters, digits, '.', '_' or '-', so ids round-trip and never collide
  * across platforms. Each port names its own parts (see its thread-id.ts).
+ *
+ * The one module outside the platform ports that reads a thread id (a lesson's
+ * session id): the engine, the profile and the controller ask it for an id's
+ * platform or community and never split ids themselves
+ * (test/boundary/thread-ids.test.ts).
  */
 
 const PART = /^[A-Za-z0-9._-]+$/;

@@ -13,13 +13,13 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { generateText, jsonSchema, Output, zodSchema } from "ai";
 import { z } from "zod";
-import { leaksAnswer } from "../../core/answer-leaks.ts";
-import { instructsJudge } from "../../core/answer-match.ts";
-import { GRADE_OUTPUT_NAME } from "../../core/contracts/side-calls.ts";
-import type { QuizToolInput } from "../../core/question-core.ts";
-import { LANGUAGE_NAMES, type Locale } from "../../i18n/index.ts";
-import { languageInstruction } from "../prompts/context.ts";
-import { GRADER_PROMPT } from "../prompts/index.ts";
+import { leaksAnswer } from "../core/answer-leaks.ts";
+import { instructsJudge } from "../core/answer-match.ts";
+import { GRADE_OUTPUT_NAME } from "../core/contracts/side-calls.ts";
+import type { QuizToolInput } from "../core/question-core.ts";
+import { LANGUAGE_NAMES, type Locale } from "../i18n/index.ts";
+import { languageInstruction } from "./prompts/context.ts";
+import { GRADER_PROMPT } from "./prompts/index.ts";
 
 /** The most tokens a verdict may hold (also what a grading reserves against cost caps beyond its input). */
 export const GRADE_MAX_OUTPUT_TOKENS = 200;

@@ -8,11 +8,11 @@
  * cannot). "I don't know" typed to a quiz is not known: `notSure`, not correct.
  */
 
-import { judgeAnswer, saysDontKnow } from "../../core/answer-match.ts";
-import { pickTypedOption } from "../../core/answer-options.ts";
-import type { AnswerResult } from "../../core/contracts/events.ts";
-import type { AskToolInput, QuizToolInput } from "../../core/question-core.ts";
-import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
+import { DEFAULT_LOCALE, type Locale, t } from "../i18n/index.ts";
+import { judgeAnswer, saysDontKnow } from "./answer-match.ts";
+import { pickTypedOption } from "./answer-options.ts";
+import type { AnswerResult } from "./contracts/events.ts";
+import type { AskToolInput, QuizToolInput } from "./question-core.ts";
 
 /** Longest typed answer we record (a chat message, not an essay). */
 export const MAX_ANSWER_CHARS = 2000;

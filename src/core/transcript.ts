@@ -1,11 +1,15 @@
 /**
  * Reading the transcript (UIMessage[]): tool parts, pending learner calls, the
- * latest plan. Pure helpers; everything here is derived, never stored.
+ * latest plan. Pure helpers; everything here is derived, never stored. Read by
+ * the engine, the tools and the profile's lesson facts.
  */
 
-import type { PlanToolResult, PlanTree } from "../../core/contracts/plan.ts";
-import { isSuccessfulProbeDone } from "../../core/phases.ts";
-import type { LessonMessage } from "../store/types.ts";
+import type { UIMessage } from "ai";
+import type { PlanToolResult, PlanTree } from "./contracts/plan.ts";
+import { isSuccessfulProbeDone } from "./phases.ts";
+
+/** A transcript message as the readers need it: any UIMessage (the session record's LessonMessage is one). */
+type LessonMessage = UIMessage<unknown>;
 
 /** The tool parts as the engine writes them (`tool-<name>`), loosely typed for reading. */
 export interface ToolPartView {
