@@ -34,8 +34,11 @@ export function resetText(now: Date, locale: Locale = DEFAULT_LOCALE): string {
 	return t(locale, "budget.resets", { time: formatUtcClock(locale, at), left: formatDuration(locale, minutes) });
 }
 
-/** Whose budget ran out: the community's (`place`: "server", "workspace") or one member's. */
-export type BudgetScope = { kind: "community"; place: string } | { kind: "member"; userId: string };
+/**
+ * Whose budget ran out: the community's (`place`: "server", "workspace") or one member's, by mention (a private
+ * notice) or by `name` (the thread's notice: it goes out as the tutor's text, where no mention is kept).
+ */
+export type BudgetScope = { kind: "community"; place: string } | { kind: "member"; userId: string; name?: string };
 
 /** The notice shown when a daily token budget is used up, in `locale`. */
 export function budgetNotice(
@@ -49,7 +52,7 @@ export function budgetNotice(
 	const resets = resetText(now, locale);
 	return scope.kind === "community"
 		? t(locale, "budget.usedUpCommunity", { place: placeWord(scope.place, locale), tokens: limit, resets })
-		: t(locale, "budget.usedUpMember", { member: mention(scope.userId), tokens: limit, resets });
+		: t(locale, "budget.usedUpMember", { member: scope.name ?? mention(scope.userId), tokens: limit, resets });
 }
 
 /** The caps lines of `/lesson config`. */

@@ -63,12 +63,19 @@ async function refusal(
 	over: "community" | "member",
 	rules: { serverTokensPerDay: number; memberTokensPerDay: number },
 	now: Date,
+	inThread = false,
 ): Promise<{ ok: false; message: string; resetsAt: string }> {
 	const locale = await (o.localeOf?.(threadId) ?? Promise.resolve(DEFAULT_LOCALE)).catch(() => DEFAULT_LOCALE);
 	const message =
 		over === "community"
 			? budgetNotice({ kind: "community", place: o.place }, rules.serverTokensPerDay, now, o.style, locale)
-			: budgetNotice({ kind: "member", userId: who.id }, rules.memberTokensPerDay, now, o.style, locale);
+			: budgetNotice(
+					{ kind: "member", userId: who.id, ...(inThread ? { name: who.name } : {}) },
+					rules.memberTokensPerDay,
+					now,
+					o.style,
+					locale,
+				);
 	return { ok: false, message, resetsAt: nextUtcMidnight(now).toISOString() };
 }
 
@@ -113,7 +120,8 @@ export function createLessonBudget(o: LessonBudgetOptions): TurnBudget {
 				const now = o.now();
 				const caps = { community: rules.serverTokensPerDay, member: rules.memberTokensPerDay };
 				const held = await o.ledger.spend.reserve(community, estimate.by.id, input + output, output, caps, now);
-				if (!held.ok) return await refusal(o, estimate.sessionId, estimate.by, held.over, rules, now);
+				// Said in the thread, as the tutor's text (where Slack keeps no mention): the member by name.
+				if (!held.ok) return await refusal(o, estimate.sessionId, estimate.by, held.over, rules, now, true);
 				return { ok: true, reservation: { tokens: input + output, where: held.day } };
 			} catch (error) {
 				o.logger.warn(
