@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import { dirname, resolve } from "node:path";
 import type Keyv from "keyv";
 import type { Logger } from "../../core/contracts/logger.ts";
+import { perKey } from "../../core/per-key.ts";
 import { embeddedCoordination } from "./embedded-inbox.ts";
 import { reason, StoreConflictError, StoreError, withDeadline } from "./errors.ts";
 import {
@@ -102,16 +103,7 @@ export function sessionStoreOnKeyv(raw: Keyv, options: { opTimeoutMs?: number } 
 		return record;
 	};
 	/** Per-session chains: a version check and its write happen together. */
-	const recordChains = new Map<string, Promise<unknown>>();
-	const perSession = <T>(id: string, work: () => Promise<T>): Promise<T> => {
-		const next = (recordChains.get(id) ?? Promise.resolve()).catch(() => undefined).then(work);
-		recordChains.set(id, next);
-		const forget = () => {
-			if (recordChains.get(id) === next) recordChains.delete(id);
-		};
-		next.then(forget, forget);
-		return next;
-	};
+	const perSession = perKey();
 	let open: Set<string> | undefined;
 	/** The open-session index; a store written before it existed gets it built once from the records. */
 	const loadOpen = async (): Promise<Set<string>> => {

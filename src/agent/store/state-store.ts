@@ -11,6 +11,7 @@
 
 import type Keyv from "keyv";
 import type { Logger } from "../../core/contracts/logger.ts";
+import { perKey } from "../../core/per-key.ts";
 import { declaredPrefixOf, type KeySpec, STATE_KEYS } from "./keys.ts";
 import { openKeyv } from "./keyv.ts";
 import { atomicOps, type FieldChange, isSharedBackend, mergeFields } from "./state-atomic.ts";
@@ -73,27 +74,13 @@ function withProcessKeys(inner: StateStore, local: StateStore): StateStore {
 	};
 }
 
-/** Serializes work per key inside this process (a chain of promises per key, dropped once idle). */
-function keyedChains(): <T>(key: string, work: () => Promise<T>) => Promise<T> {
-	const chains = new Map<string, Promise<unknown>>();
-	return (key, work) => {
-		const next = (chains.get(key) ?? Promise.resolve()).catch(() => undefined).then(work);
-		chains.set(key, next);
-		const forget = () => {
-			if (chains.get(key) === next) chains.delete(key);
-		};
-		next.then(forget, forget);
-		return next;
-	};
-}
-
 /**
  * A state store over one keyv namespace. setIfAbsent and increment are single atomic operations
  * on the backend (state-atomic.ts): a Lua script on Redis, one `INSERT ... ON CONFLICT` statement
  * on PostgreSQL and SQLite; a memory keyv serializes them per key in this process.
  */
 export function stateStoreOnKeyv(keyv: Keyv): StateStore {
-	const serial = keyedChains();
+	const serial = perKey();
 	const atomic = atomicOps(keyv);
 	const store: StateStore = {
 		get: (key) => keyv.get(key),
