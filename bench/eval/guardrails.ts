@@ -109,7 +109,7 @@ export const GUARDRAILS: readonly Guardrail[] = [
 		name: "off_map_quiz",
 		about: "a quiz on a node not in the map",
 		persona: "bs-novice",
-		expected: "prompt",
+		expected: "code",
 		reached(run) {
 			let n = 0;
 			run.messages.forEach((m, i) => {

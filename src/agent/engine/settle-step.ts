@@ -143,6 +143,12 @@ export function settleStep({ record, agent, content, draftId, freshMessage }: Se
 			continue;
 		}
 		if (tool.learner) {
+			// A learner tool may refuse a call too (a quiz on a node not on the map: tools/quiz.ts).
+			const check = tool.settle(item.input, { messages: record.messages, learnerCallsInStep });
+			if (check.kind === "error") {
+				refuse(check.errorText);
+				continue;
+			}
 			const question = questionEvent(record, item.toolName, toolCallId, item.input);
 			if (!question) {
 				// Boundary and display run the same chain, so this is a bug guard, not a path.

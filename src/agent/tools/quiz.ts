@@ -1,10 +1,14 @@
 /**
  * quiz: a question with a right answer, answered by the learner (no server
- * result). The learner's graded answer becomes the tool result.
+ * result). The learner's graded answer becomes the tool result. The teacher's
+ * quiz tagged with a node the lesson map does not have is refused (the model
+ * sees the map's node ids): a quiz moves the learner's place on the map, and
+ * one off the map would teach beside it.
  */
 
 import { tool } from "ai";
 import { PENDING_DESCRIPTION } from "../../core/late-answer.ts";
+import { latestPlanTree } from "../../core/transcript.ts";
 import { coreToolSchema } from "./boundary.ts";
 import type { LessonTool } from "./types.ts";
 
@@ -42,6 +46,18 @@ const TEACHER_DESCRIPTION =
 	PENDING +
 	JUDGING;
 
+/** Node ids named in a refusal at the most (a map is small; the list stays short). */
+const MAX_NAMED = 30;
+
+/** The refusal of a quiz tagged with `nodeId` when the map has none such, naming the map's nodes. */
+export function offMap(nodeId: string, nodes: readonly { id: string }[]): string {
+	const ids = nodes.slice(0, MAX_NAMED).map((n) => `\`${n.id}\``);
+	return (
+		`\`nodeId\` "${nodeId.slice(0, 80)}" is not on the lesson map. Tag the quiz with one of its nodes (${ids.join(", ")}), ` +
+		"or change the map with plan_init first when the lesson needs a new node."
+	);
+}
+
 /** The quiz tool: the prober's plain diagnostic variant or the teacher's predict/check variant with nodeId. */
 export function createQuizTool(variant: "prober" | "teacher"): LessonTool {
 	return {
@@ -51,6 +67,12 @@ export function createQuizTool(variant: "prober" | "teacher"): LessonTool {
 			description: variant === "prober" ? PROBER_DESCRIPTION : TEACHER_DESCRIPTION,
 			inputSchema: coreToolSchema(variant === "prober" ? "proberQuiz" : "teacherQuiz"),
 		}),
-		settle: () => ({ kind: "await-learner" }),
+		settle: (input, context) => {
+			const nodeId = variant === "teacher" ? (input as { nodeId?: unknown } | null)?.nodeId : undefined;
+			if (typeof nodeId !== "string") return { kind: "await-learner" };
+			const tree = latestPlanTree(context.messages);
+			if (!tree || tree.nodes.some((n) => n.id === nodeId)) return { kind: "await-learner" };
+			return { kind: "error", errorText: offMap(nodeId, tree.nodes) };
+		},
 	};
 }

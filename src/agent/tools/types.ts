@@ -29,6 +29,9 @@ export interface LessonTool {
 	learner: boolean;
 	/** The AI SDK definition (description + jsonSchema with validate), without execute. */
 	tool: Tool;
-	/** Settle a call the boundary accepted. `input` is the stored (healed raw) input. Must not throw. */
+	/**
+	 * Settle a call the boundary accepted. `input` is the stored (healed raw) input. Must not throw. A learner
+	 * tool answers "await-learner", or refuses the call ("error": the learner never sees it).
+	 */
 	settle(input: unknown, context: ToolContext): ToolOutcome;
 }

@@ -5,7 +5,16 @@
  */
 
 import { afterAll, describe, expect, it } from "vitest";
-import { assessmentInput, harness, learner, planMermaid, probeQuiz, scriptedModel, tempDir } from "../helpers.ts";
+import {
+	assessmentInput,
+	harness,
+	learner,
+	planMermaid,
+	probeQuiz,
+	scriptedModel,
+	tempDir,
+	toolResultsSent,
+} from "../helpers.ts";
 
 const dir = tempDir();
 afterAll(() => dir.cleanup());
@@ -17,7 +26,7 @@ const quiz = (id: string, nodeId: string) => ({
 });
 
 describe("plan and quiz events", () => {
-	it("an unknown nodeId moves nothing and is not passed on; a second plan_init is a rewrite", async () => {
+	it("a quiz on a node not on the map is refused (the model sees the map's nodes); a second plan_init is a rewrite", async () => {
 		const model = scriptedModel([
 			{ calls: [{ name: "probe_done", input: assessmentInput, id: "pd" }] },
 			{ calls: [{ name: "plan_init", input: { mermaid: planMermaid }, id: "plan1" }] },
@@ -29,18 +38,17 @@ describe("plan and quiz events", () => {
 		const sessionId = "terminal:events-plan";
 		await h.tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
 		await h.tutor.idle(sessionId);
-		expect(h.of("quiz")).toHaveLength(1);
-		expect(h.of("quiz")[0]).not.toHaveProperty("nodeId");
-		expect(h.of("plan").map((p) => p.reason)).toEqual(["init"]);
-
-		await h.tutor.handle(sessionId, { type: "answer", toolCallId: "q1", value: 0, by: learner });
-		await h.tutor.idle(sessionId);
+		// q1 never reaches the learner: the model is told which nodes the map has, and revises the map.
+		expect(h.of("quiz").map((q) => q.toolCallId)).toEqual(["q2"]);
+		const refused = JSON.stringify(toolResultsSent(model.doStreamCalls[3]!));
+		expect(refused).toContain("no-such-node");
+		expect(refused).toContain("is not on the lesson map");
 		expect(h.of("plan").map((p) => [p.reason, p.tree.version, p.statuses.current])).toEqual([
 			["init", 1, null],
 			["rewrite", 2, null],
 			["moved", 2, "quarters"],
 		]);
-		expect(h.of("quiz")[1]).toMatchObject({ toolCallId: "q2", nodeId: "quarters" });
+		expect(h.of("quiz")[0]).toMatchObject({ toolCallId: "q2", nodeId: "quarters" });
 		await h.tutor.close();
 	});
 });
