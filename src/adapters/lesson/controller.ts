@@ -23,6 +23,7 @@ import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
 import { attachProfile, createProfileFlows, type ProfileFlows } from "./profile-flows.ts";
 import type { Rephrase } from "./review.ts";
 import { createSerialQueues } from "./serial-queue.ts";
+import { AHEAD_MS } from "./spend-counters.ts";
 import { type StartOutcome, type StartRequest, startLesson } from "./start.ts";
 import { createThreadOutput } from "./thread-output.ts";
 import { type PeriodUsage, UsageLedger } from "./usage-ledger.ts";
@@ -185,6 +186,12 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 	let detachProfile: (() => void) | undefined;
 	let unsubscribe: (() => void) | undefined;
 	let detachBudget: (() => void) | undefined;
+	/** Gives back, every AHEAD_MS / 4, what was reserved ahead and not used (spend-counters.ts). */
+	let expiring: NodeJS.Timeout | undefined;
+	const expireAhead = (all = false) =>
+		ledger.spend
+			.expire(all)
+			.catch((error: unknown) => logger.warn({ err: error }, `${port.name}: giving back reserved tokens failed`));
 	let stopped = false;
 	/** After a recorded click: tell the clicker privately when their turn will not run (the thread is told too). */
 	const overBudget = async (actor: Actor, threadId: string, result: HandleResult): Promise<HandleResult> => {
@@ -199,6 +206,10 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 		attach() {
 			unsubscribe ??= tutor.subscribe(output.onEvent, { settled: (sessionId) => queues.settled(sessionId) });
 			detachBudget ??= options.budgets?.attach(port.name, createLessonBudget(caps));
+			if (options.budgets && !expiring) {
+				expiring = setInterval(() => void expireAhead(), AHEAD_MS / 4);
+				expiring.unref();
+			}
 			if (options.learning && profile)
 				detachProfile ??= attachProfile(tutor, options.learning, profile, port.name, logger);
 		},
@@ -217,6 +228,8 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 			unsubscribe?.();
 			unsubscribe = undefined;
 			detachBudget?.();
+			clearInterval(expiring);
+			await expireAhead(true);
 			detachProfile?.();
 			output.stop();
 			if (!options.math) await math.close(); // the math sandbox's worker, when this controller made it

@@ -14,6 +14,7 @@ import { DEFAULT_LOCALE, type Locale } from "../../i18n/index.ts";
 import { budgetNotice, nextUtcMidnight } from "./budget-texts.ts";
 import type { LessonState } from "./lesson-state.ts";
 import type { NoticeStyle } from "./notices.ts";
+import { type AheadRequest, aheadTokens } from "./spend-counters.ts";
 import type { UsageLedger } from "./usage-ledger.ts";
 
 /** Routes the tutor's one budget hook to the platform whose thread id prefix a session has. */
@@ -102,12 +103,18 @@ export async function budgetVerdict(
 	return { ok: true };
 }
 
+/** The agents whose requests a turn makes one after another (a reservation ahead waits for the next). */
+const TURN_AGENTS = new Set(["prober", "teacher"]);
+
 /**
  * The TurnBudget of one platform: each request reserves its estimate on the day's spend counters (one
  * write; refused when its input does not fit under a cap: see spend-counters.ts), and its usage goes to
- * the ledger, settling the reservation (one write). Never throws: a store failure lets the request go (logged).
+ * the ledger, settling the reservation (one write) and, after a turn step, reserving ahead for the
+ * session's next request (which then needs no write). Never throws: a store failure lets the request go (logged).
  */
 export function createLessonBudget(o: LessonBudgetOptions): TurnBudget {
+	/** Each session's last request: its estimate (input + maximum output) and maximum output. */
+	const lastRequest = new Map<string, { tokens: number; output: number }>();
 	return {
 		async reserve(estimate) {
 			try {
@@ -119,10 +126,20 @@ export function createLessonBudget(o: LessonBudgetOptions): TurnBudget {
 				const output = Math.max(0, Math.ceil(estimate.outputTokens));
 				const now = o.now();
 				const caps = { community: rules.serverTokensPerDay, member: rules.memberTokensPerDay };
-				const held = await o.ledger.spend.reserve(community, estimate.by.id, input + output, output, caps, now);
+				const held = await o.ledger.spend.reserve(
+					community,
+					estimate.by.id,
+					input + output,
+					output,
+					caps,
+					now,
+					estimate.sessionId,
+				);
 				// Said in the thread, as the tutor's text (where Slack keeps no mention): the member by name.
 				if (!held.ok) return await refusal(o, estimate.sessionId, estimate.by, held.over, rules, now, true);
-				return { ok: true, reservation: { tokens: input + output, where: held.day } };
+				if (lastRequest.size >= 5_000) lastRequest.clear();
+				lastRequest.set(estimate.sessionId, { tokens: input + output, output });
+				return { ok: true, reservation: { tokens: held.tokens, where: held.day } };
 			} catch (error) {
 				o.logger.warn(
 					{ err: error, sessionId: estimate.sessionId },
@@ -133,7 +150,16 @@ export function createLessonBudget(o: LessonBudgetOptions): TurnBudget {
 		},
 		async spent(usage, reservation) {
 			try {
-				await o.ledger.charge(communityOf(usage.sessionId), usage, o.now(), reservation);
+				const community = communityOf(usage.sessionId);
+				const last = lastRequest.get(usage.sessionId);
+				let ahead: AheadRequest | undefined;
+				if (last && reservation && TURN_AGENTS.has(usage.agent) && usage.outputTokens > 0) {
+					const rules = await o.state.rules(community);
+					const caps = { community: rules.serverTokensPerDay, member: rules.memberTokensPerDay };
+					const tokens = aheadTokens(last.tokens, usage.outputTokens);
+					ahead = { sessionId: usage.sessionId, tokens, allowance: last.output, caps };
+				}
+				await o.ledger.charge(community, usage, o.now(), reservation, ahead);
 			} catch (error) {
 				o.logger.warn({ err: error, sessionId: usage.sessionId }, "recording usage failed (store)");
 			}

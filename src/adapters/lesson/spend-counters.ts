@@ -16,6 +16,14 @@
  * a racing one may see a sum too high and be refused too (never the other way round). The
  * settlement rides the usage ledger's one write per charge.
  *
+ * Reserved ahead: a turn step's charge also reserves, in the same write, what the session's next
+ * request may cost (its reservation grown by the step's output and a margin), checked against the
+ * caps like any reservation. The next request of the same member (the learner's click, the next
+ * step of a turn) then goes without a write of its own, so a click costs one usage write, not two.
+ * What is reserved ahead and not used within AHEAD_MS is given back (one write per day record,
+ * off the click's path); this process's own reservations ahead do not count against the requests
+ * and verdicts it makes (another process's do, until they are given back or the day ends).
+ *
  * Counters of earlier versions (`spend:<community>:<day>#…` keys, no longer written) are read
  * once per process, community, day and member, and added.
  */
@@ -30,6 +38,12 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const SEEN_FRESH_MS = 60_000;
 /** Remembered entries (records seen, earlier counters), dropped past this size. */
 const MAX_KNOWN = 5_000;
+/** How long a reservation made ahead waits for its session's next request before it is given back. */
+export const AHEAD_MS = 120_000;
+/** Tokens added to a reservation ahead beyond the last step's reservation and output (the learner's answer, tool results). */
+const AHEAD_MARGIN = 1_024;
+/** Reservations ahead held at once (sessions); past it, none is made until some are used or given back. */
+const MAX_AHEAD = 5_000;
 
 /** The daily caps of a community (0: none), or what was spent and reserved against them. */
 export interface DailyCaps {
@@ -37,8 +51,37 @@ export interface DailyCaps {
 	member: number;
 }
 
-/** A reservation's outcome: granted (on `day`), or refused by the cap it would pass. */
-export type SpendReservation = { ok: true; day: string } | { ok: false; over: "community" | "member" };
+/** A reservation's outcome: granted (`tokens` on `day`), or refused by the cap it would pass. */
+export type SpendReservation = { ok: true; day: string; tokens: number } | { ok: false; over: "community" | "member" };
+
+/** A reservation made ahead for a session's next request. */
+interface Ahead {
+	community: string;
+	member: string;
+	day: string;
+	tokens: number;
+	until: number;
+}
+
+/** What a charge reserves ahead for its session's next request. */
+export interface AheadRequest {
+	sessionId: string;
+	tokens: number;
+	/** The next request's maximum output (the caps' allowance). */
+	allowance: number;
+	caps: DailyCaps;
+}
+
+/** The size of a reservation ahead after a step estimated at `estimate` tokens that wrote `output`. */
+export const aheadTokens = (estimate: number, output: number): number =>
+	Math.max(0, Math.round(estimate + output + AHEAD_MARGIN));
+
+/** `a` and `b` added field by field. */
+const sum = (a: Record<string, number>, b: Record<string, number>): Record<string, number> => {
+	const out = { ...a };
+	for (const [field, n] of Object.entries(b)) out[field] = (out[field] ?? 0) + n;
+	return out;
+};
 
 /** The counters' fields of a settlement or reservation of `tokens` by `member`. */
 export function spendChange(member: string, tokens: number): Record<string, number> {
@@ -62,6 +105,8 @@ export class SpendCounters {
 	private readonly seenRecords = new Map<string, { record: Record<string, unknown>; at: number }>();
 	/** Earlier versions' counters, read once (nothing writes them any more). */
 	private readonly earlier = new Map<string, Promise<number>>();
+	/** Reservations made ahead, by session id. */
+	private readonly ahead = new Map<string, Ahead>();
 
 	constructor(private readonly store: StateStore) {}
 
@@ -102,7 +147,8 @@ export class SpendCounters {
 	 * Reserve `tokens` (a request's estimated input + `allowance`, its maximum output) for `member`
 	 * unless a cap would pass by more than `allowance` (no caps: granted). Refused: nothing stays
 	 * reserved. Rejects when the store fails (a reservation that went through before the failure
-	 * stays: it over-counts, never under).
+	 * stays: it over-counts, never under). With `sessionId`, what was reserved ahead for the session is
+	 * used (no write) when it is this member's and enough, else given back in the reservation's write.
 	 */
 	async reserve(
 		community: string,
@@ -111,23 +157,90 @@ export class SpendCounters {
 		allowance: number,
 		caps: DailyCaps,
 		now: Date,
+		sessionId?: string,
 	): Promise<SpendReservation> {
 		const day = dayOf(now);
 		const key = dayKey(community, day);
 		const n = Math.max(0, Math.round(tokens));
-		const record = await this.store.updateFields(key, { add: spendChange(member, n) }, DAY_RECORD_TTL_MS);
+		const ahead = sessionId === undefined ? undefined : this.take(sessionId);
+		const here = ahead?.community === community && ahead.day === day ? ahead : undefined;
+		// Made ahead for this member's next request, and enough: granted with no write.
+		if (here && here.member === member && here.tokens >= n && here.until > Date.now())
+			return { ok: true, day, tokens: here.tokens };
+		// Else given back in the reservation's write (on another day: in its own).
+		if (ahead && !here) await this.giveBack([ahead]);
+		const change = sum(spendChange(member, n), here ? spendChange(here.member, -here.tokens) : {});
+		const record = await this.store.updateFields(key, { add: change }, DAY_RECORD_TTL_MS);
 		this.seen(key, record);
-		if (caps.community === 0 && caps.member === 0) return { ok: true, day };
-		const { community: all, member: mine } = await this.counters(record, community, member, day);
-		const over =
-			caps.community > 0 && all > caps.community + allowance
-				? "community"
-				: caps.member > 0 && mine > caps.member + allowance
-					? "member"
-					: undefined;
-		if (over === undefined) return { ok: true, day };
+		const over = await this.over(record, community, member, day, caps, allowance);
+		if (over === undefined) return { ok: true, day, tokens: n };
 		this.seen(key, await this.store.updateFields(key, { add: spendChange(member, -n) }, DAY_RECORD_TTL_MS));
 		return { ok: false, over };
+	}
+
+	/**
+	 * A charge's write reserved `request.tokens` ahead for `member` on `day` (its `record` after): held for the
+	 * session's next request when it fits under the caps, else given back at once.
+	 */
+	async heldAhead(
+		record: Record<string, unknown>,
+		community: string,
+		member: string,
+		day: string,
+		request: AheadRequest,
+	): Promise<void> {
+		const fits =
+			this.ahead.size < MAX_AHEAD &&
+			(await this.over(record, community, member, day, request.caps, request.allowance)) === undefined;
+		const ahead = { community, member, day, tokens: request.tokens, until: Date.now() + AHEAD_MS };
+		if (!fits) return this.giveBack([ahead]);
+		const before = this.take(request.sessionId);
+		this.ahead.set(request.sessionId, ahead);
+		if (before) await this.giveBack([before]);
+	}
+
+	/** Give back what was reserved ahead and not used within AHEAD_MS (all of it with `all`): one write per day record. */
+	async expire(all = false): Promise<void> {
+		const due: Ahead[] = [];
+		for (const [sessionId, ahead] of this.ahead)
+			if (all || ahead.until <= Date.now()) {
+				this.ahead.delete(sessionId);
+				due.push(ahead);
+			}
+		await this.giveBack(due);
+	}
+
+	/** The cap `member`'s counters in `record` pass by more than `allowance` (this process's reservations ahead not counted). */
+	private async over(
+		record: Record<string, unknown>,
+		community: string,
+		member: string,
+		day: string,
+		caps: DailyCaps,
+		allowance: number,
+	): Promise<"community" | "member" | undefined> {
+		if (caps.community === 0 && caps.member === 0) return undefined;
+		const { community: all, member: mine } = await this.counters(record, community, member, day);
+		if (caps.community > 0 && all > caps.community + allowance) return "community";
+		if (caps.member > 0 && mine > caps.member + allowance) return "member";
+		return undefined;
+	}
+
+	private take(sessionId: string): Ahead | undefined {
+		const ahead = this.ahead.get(sessionId);
+		this.ahead.delete(sessionId);
+		return ahead;
+	}
+
+	/** Subtract reservations ahead from their day records' counters (a member's own counter unless forgotten). */
+	private async giveBack(list: Ahead[], forgotten?: string): Promise<void> {
+		const changes = new Map<string, Record<string, number>>();
+		for (const a of list) {
+			const key = dayKey(a.community, a.day);
+			const back = a.member === forgotten ? { [dayFields.spendAll]: -a.tokens } : spendChange(a.member, -a.tokens);
+			changes.set(key, sum(changes.get(key) ?? {}, back));
+		}
+		for (const [key, add] of changes) this.seen(key, await this.store.updateFields(key, { add }, DAY_RECORD_TTL_MS));
 	}
 
 	/**
@@ -153,6 +266,14 @@ export class SpendCounters {
 	 * three days, since a counter lives 2 days after its last write (late on its day).
 	 */
 	async forget(community: string, member: string, now: Date): Promise<void> {
+		// Reserved ahead for them: given back to the community's total only (no counter of theirs written again).
+		const theirs: Ahead[] = [];
+		for (const [sessionId, ahead] of this.ahead)
+			if (ahead.member === member && ahead.community === community) {
+				this.ahead.delete(sessionId);
+				theirs.push(ahead);
+			}
+		await this.giveBack(theirs, member);
 		for (const back of [0, 1, 2]) {
 			const day = dayOf(new Date(now.getTime() - back * 24 * 60 * 60 * 1000));
 			await this.store.delete(stateKeys.spend(community, day, member));
@@ -171,9 +292,16 @@ export class SpendCounters {
 			this.earlierCount(stateKeys.spend(community, day)),
 			this.earlierCount(stateKeys.spend(community, day, member)),
 		]);
+		let aheadAll = 0;
+		let aheadMine = 0;
+		for (const a of this.ahead.values())
+			if (a.community === community && a.day === day) {
+				aheadAll += a.tokens;
+				if (a.member === member) aheadMine += a.tokens;
+			}
 		return {
-			community: num(record[dayFields.spendAll]) + all,
-			member: num(record[dayFields.spendOf(member)]) + mine,
+			community: num(record[dayFields.spendAll]) + all - aheadAll,
+			member: num(record[dayFields.spendOf(member)]) + mine - aheadMine,
 		};
 	}
 

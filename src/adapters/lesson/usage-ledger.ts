@@ -21,7 +21,7 @@
 import type { StateStore } from "../../agent/index.ts";
 import type { Reservation, TurnUsage } from "../../core/contracts/budget.ts";
 import { isForgotten } from "./forgotten-members.ts";
-import { SpendCounters, settlement, spendChange } from "./spend-counters.ts";
+import { type AheadRequest, SpendCounters, settlement, spendChange } from "./spend-counters.ts";
 import { anonymising, DAY_RECORD_TTL_MS, dayFields, dayKey, usageOfDay } from "./usage-day.ts";
 import { LegacyUsage } from "./usage-legacy.ts";
 import { ANONYMOUS_MEMBER, addPeriod, dayOf, monthOf, num, type PeriodUsage } from "./usage-period.ts";
@@ -58,13 +58,21 @@ export class UsageLedger {
 
 	/**
 	 * Add a request's usage to the community's day, and to the spend counters: replacing
-	 * `reservation` (what reserve granted for it, on its own day) when given, else added whole.
-	 * One store write (two when the reservation was made on another day). Rejects when the store fails.
+	 * `reservation` (what reserve granted for it, on its own day) when given, else added whole;
+	 * with `ahead`, reserving in the same write what the session's next request may cost
+	 * (spend-counters.ts). One store write (two when the reservation was made on another day).
+	 * Rejects when the store fails.
 	 */
-	async charge(community: string, usage: TurnUsage, now: Date = new Date(), reservation?: Reservation): Promise<void> {
+	async charge(
+		community: string,
+		usage: TurnUsage,
+		now: Date = new Date(),
+		reservation?: Reservation,
+		ahead?: AheadRequest,
+	): Promise<void> {
 		const key = dayKey(community, dayOf(now));
 		// Tracked at once (before any await): a read in this process waits for this charge.
-		await this.track(key, this.write(community, key, usage, now, reservation));
+		await this.track(key, this.write(community, key, usage, now, reservation, ahead));
 	}
 
 	private async write(
@@ -73,6 +81,7 @@ export class UsageLedger {
 		usage: TurnUsage,
 		now: Date,
 		reservation: Reservation | undefined,
+		ahead: AheadRequest | undefined,
 	): Promise<void> {
 		const { by, checked } = await this.chargeable(key, usage);
 		const tokens: Record<string, number> = {
@@ -84,7 +93,9 @@ export class UsageLedger {
 		const spent = num(usage.inputTokens) + num(usage.outputTokens);
 		const settle = settlement(spent, reservation, now);
 		const sameDay = dayKey(community, settle.day) === key;
-		const add = { ...tokens, ...(sameDay ? spendChange(by.id, settle.tokens) : {}) };
+		// Reserved ahead only on the day's record, for a member not forgotten.
+		const next = sameDay && by.id === usage.by.id && by.id !== ANONYMOUS_MEMBER ? ahead : undefined;
+		const add = { ...tokens, ...(sameDay ? spendChange(by.id, settle.tokens + (next?.tokens ?? 0)) : {}) };
 		const set = by.name && by.id !== ANONYMOUS_MEMBER ? { [dayFields.name(by.id)]: by.name } : undefined;
 		const record = await this.store.updateFields(key, { add, ...(set ? { set } : {}) }, DAY_RECORD_TTL_MS);
 		this.spend.seen(key, record);
@@ -93,11 +104,13 @@ export class UsageLedger {
 			// Not checked (charged here lately) and forgotten in another process meanwhile: move this charge's
 			// tokens, drop what names them; the next charge reads the tombstone.
 			const moved = anonymising(tokens, by.id);
+			if (next) moved.add[dayFields.spendAll] = -next.tokens;
 			this.spend.seen(key, await this.store.updateFields(key, moved, DAY_RECORD_TTL_MS));
 			this.charged.delete(`${key}\n${by.id}`);
 			return;
 		}
 		if (by.id === ANONYMOUS_MEMBER) return;
+		if (next) await this.spend.heldAhead(record, community, by.id, settle.day, next);
 		if (this.charged.size >= MAX_CHARGED) this.charged.clear();
 		this.charged.set(`${key}\n${by.id}`, { name: by.name, until: Date.now() + CHARGED_FRESH_MS });
 	}

@@ -1,7 +1,7 @@
 /**
- * What usage costs the store per model request: a reservation and a charge, one write each,
- * whether cost caps are on or off and however many members were charged today; the verdict after
- * a click reads nothing this process just wrote. Records of earlier versions still count (usage
+ * What usage costs the store per model request: after a turn step, one write (the step's charge
+ * reserved ahead for the next request), whether cost caps are on or off and however many members
+ * were charged today; the verdict after a click reads nothing this process just wrote. Records of earlier versions still count (usage
  * and spend), and a member forgotten in another process is not written back by a charge that
  * skipped the tombstone.
  */
@@ -70,10 +70,10 @@ async function requestCalls(caps: boolean): Promise<{ request: string[]; verdict
 }
 
 describe("usage on the store, per model request", () => {
-	it("a reservation and a charge, one write each, caps on or off, 20 members charged; the verdict reads nothing", async () => {
+	it("a request after a turn step is one write (reserved ahead), caps on or off, 20 members charged; the verdict reads nothing", async () => {
 		const off = await requestCalls(false);
 		const on = await requestCalls(true);
-		expect(off.request).toEqual(["updateFields", "updateFields"]);
+		expect(off.request).toEqual(["updateFields"]);
 		expect(on.request).toEqual(off.request);
 		expect(on.verdict).toEqual([]);
 		expect(off.verdict).toEqual([]);

@@ -82,6 +82,7 @@ describe("UsageLedger on one process's store", () => {
 			expect(await ledger.spend.reserve("g", "u1", 20, 10, { community: 0, member: 0 }, at)).toEqual({
 				ok: true,
 				day: "2025-03-01",
+				tokens: 20,
 			});
 			calls.length = 0;
 			await ledger.charge("g", usage("u1", 10, 1, 2, "m1", "Zelda"), at, { tokens: 20, where: "2025-03-01" });
