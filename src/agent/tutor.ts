@@ -250,13 +250,13 @@ export function createTutor(options: TutorOptions): Tutor {
 		...createOutbox(rt, (sessionId) => states.get(sessionId)),
 
 		subscribe(sink, subscribeOptions) {
-			const unsubscribe = rt.hub.subscribe(sink, subscribeOptions?.settled);
+			const unsubscribe = rt.hub.subscribe(sink, subscribeOptions?.drained);
 			startReruns();
 			return unsubscribe;
 		},
 
 		async idle(sessionId) {
-			await takeovers.settled();
+			await takeovers.swept();
 			if (sessionId !== undefined) {
 				const state = states.get(sessionId);
 				if (state) await waitIdle(state);
@@ -304,7 +304,7 @@ export function createTutor(options: TutorOptions): Tutor {
 			}
 			takeovers.schedule(open);
 			startReruns();
-			if (!closed && rt.hub.size() > 0) await takeovers.settled();
+			if (!closed && rt.hub.size() > 0) await takeovers.swept();
 			return left;
 		},
 
@@ -313,7 +313,7 @@ export function createTutor(options: TutorOptions): Tutor {
 			closed = true;
 			takeovers.stop();
 			rt.voteTimers.clearAll();
-			const all = Promise.all([takeovers.settled(), ...[...states.values()].map(waitIdle)]);
+			const all = Promise.all([takeovers.swept(), ...[...states.values()].map(waitIdle)]);
 			const bounded = async (ms: number) => {
 				let timer: NodeJS.Timeout | undefined;
 				await Promise.race([all, new Promise<void>((done) => (timer = setTimeout(done, ms)))]);

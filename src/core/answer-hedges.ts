@@ -177,16 +177,27 @@ const GRADING_VERBS = new Set(
 );
 /** Grade words an instruction asks for ("right" and "true" are answers too often to count). */
 export const CORRECT_WORDS = new Set(["correct", "pass", "passed", "richtig", "korrekt", "correcto", "correcta"]);
-/** "this is correct", "it's correct", "the answer is correct": a claim about the grade, with nothing in it. */
-const CLAIM_SUBJECTS = new Set(["this", "that", "it", "answer", "response", "mine", "esto", "eso", "das", "antwort"]);
+/** "this is correct", "it's correct", "the answer is correct": an assertion about the grade, with nothing in it. */
+const ASSERTION_SUBJECTS = new Set([
+	"this",
+	"that",
+	"it",
+	"answer",
+	"response",
+	"mine",
+	"esto",
+	"eso",
+	"das",
+	"antwort",
+]);
 const COPULAS = new Set(["is", "be", "as", "ist", "es", "sea"]);
 /** How far after the verb the object or the grade word may stand ("mark this answer as correct"). */
 const REACH = 4;
 
-/** Instructions to the judge the tokens hold: orders ("ignore…", "mark this correct") and bare claims ("it's correct"). */
-export function instructionCount(tokens: readonly AnswerToken[]): { orders: number; claims: number } {
+/** Instructions to the judge the tokens hold: orders ("ignore…", "mark this correct") and bare assertions ("it's correct"). */
+export function instructionCount(tokens: readonly AnswerToken[]): { orders: number; assertions: number } {
 	let orders = 0;
-	let claims = 0;
+	let assertions = 0;
 	const within = (i: number, set: ReadonlySet<string>, reach: number): boolean => {
 		for (let j = i + 1; j <= i + reach && j < tokens.length; j++) if (set.has(tokens[j]!.text)) return true;
 		return false;
@@ -199,10 +210,11 @@ export function instructionCount(tokens: readonly AnswerToken[]): { orders: numb
 		else if (CORRECT_WORDS.has(t.text)) {
 			const before = tokens[i - 1]?.text ?? "";
 			const subject = tokens[i - 2]?.text ?? "";
-			if (before === "its" || before === "thats" || (COPULAS.has(before) && CLAIM_SUBJECTS.has(subject))) claims++;
+			if (before === "its" || before === "thats" || (COPULAS.has(before) && ASSERTION_SUBJECTS.has(subject)))
+				assertions++;
 		}
 	}
-	return { orders, claims };
+	return { orders, assertions };
 }
 
 /** Words that may stand right before a term without changing it ("I think it's the chain rule"). */

@@ -44,8 +44,8 @@ export interface ReadAnswer {
 	hedges: number;
 	/** Orders to the judge ("ignore previous instructions", "mark this correct"). */
 	orders: number;
-	/** Bare claims of a grade ("it's correct", "the answer is correct"). */
-	claims: number;
+	/** Bare assertions of a grade ("it's correct", "the answer is correct"). */
+	assertions: number;
 	/** The lesson's language: numbers, number words and units are read in it (and in English). */
 	locale: Locale;
 }
@@ -66,7 +66,7 @@ export function readAnswer(raw: string, locale: Locale = DEFAULT_LOCALE): ReadAn
 	const numbers = numberMentions(tokens, locale);
 	const strong = numbers.filter((m) => !m.weak);
 	const hedges = hedgeCount(tokens);
-	const { orders, claims } = instructionCount(tokens);
+	const { orders, assertions } = instructionCount(tokens);
 	return {
 		tokens,
 		words,
@@ -76,7 +76,7 @@ export function readAnswer(raw: string, locale: Locale = DEFAULT_LOCALE): ReadAn
 		numbers: strong.length > 0 ? strong : numbers,
 		hedges,
 		orders,
-		claims,
+		assertions,
 		locale,
 	};
 }
@@ -231,12 +231,12 @@ function judgePolarity(given: ReadAnswer, candidate: ReadAnswer): CandidateVerdi
 	return said.has(want) ? "match" : "mismatch";
 }
 
-/** The candidate names a grade ("correct"), so a claim like "it's correct" may be its answer. */
+/** The candidate names a grade ("correct"), so an assertion like "it's correct" may be its answer. */
 const namesGrade = (candidate: ReadAnswer): boolean => candidate.words.some((w) => CORRECT_WORDS.has(w));
 
 /** The given answer tells the judge what to decide, beyond what the candidate itself says. */
 function instructs(given: ReadAnswer, candidate: ReadAnswer): boolean {
-	return given.orders > candidate.orders || (given.claims > candidate.claims && !namesGrade(candidate));
+	return given.orders > candidate.orders || (given.assertions > candidate.assertions && !namesGrade(candidate));
 }
 
 /** One candidate against the given answer (also option picking: numeric options, "8" named as "eight"): the same text, then yes/no, then numbers (a number in a sentence
@@ -278,7 +278,7 @@ function judgeWords(given: ReadAnswer, candidate: ReadAnswer): CandidateVerdict 
  */
 export function instructsJudge(given: string | ReadAnswer, candidates: readonly (string | ReadAnswer)[]): boolean {
 	const answer = typeof given === "string" ? readAnswer(given) : given;
-	if (answer.orders === 0 && answer.claims === 0) return false;
+	if (answer.orders === 0 && answer.assertions === 0) return false;
 	const read = candidates.map((c) => (typeof c === "string" ? readAnswer(c) : c));
 	return read.length === 0 || read.every((c) => instructs(answer, c));
 }

@@ -2,11 +2,11 @@
  * Clicks, selects and modal submits on lesson cards, decoded into controller
  * calls. A pick, select or submit is acknowledged (a deferred update) once the
  * tutor has recorded or refused it, at the latest after RECORD_BEFORE_ACK_MS
- * (ack-gate.ts): a process that dies before recording leaves the click
+ * (held-ack.ts): a process that dies before recording leaves the click
  * unacknowledged (Discord says it failed; the learner clicks again) rather
  * than acknowledged and lost. For an "Answer" button the first response is the
  * modal itself (or a notice), after the controller's bounded pre-check.
- * Component ids are a claim the tutor checks against the session's pending calls.
+ * Component ids name a pending call; the tutor checks them against the session's pending calls.
  */
 
 import {
@@ -21,8 +21,8 @@ import { HELP_KINDS } from "../../core/contracts/help.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { DEFAULT_LOCALE, t } from "../../i18n/index.ts";
 import { decodeComponentId, discordAnswerModal, encodeComponentId } from "../../render/index.ts";
-import { type AckGate, createAckGate } from "../lesson/ack-gate.ts";
 import type { LessonController } from "../lesson/controller.ts";
+import { type HeldAck, holdAck } from "../lesson/held-ack.ts";
 import type { Actor, AnswerForm, PlatformPort } from "../lesson/port.ts";
 import { isProfileButton } from "../lesson/profile-flows.ts";
 import { actorOf, type NoticeRoute } from "./actor.ts";
@@ -53,27 +53,27 @@ function threadOf(interaction: Interaction): string | undefined {
  * A click acknowledged by `ack` once recorded: its actor's notices (ephemeral, through `route`) wait for the
  * acknowledgement, and the tutor's verdict opens it.
  */
-function gatedClick(
+function heldClick(
 	ctx: ControlsContext,
 	interaction: ButtonInteraction | StringSelectMenuInteraction | ModalSubmitInteraction,
 	route: NoticeRoute,
 	ack: () => Promise<void>,
-): { gate: AckGate; actor: Actor } {
-	const gate = createAckGate(ack, (error) =>
+): { held: HeldAck; actor: Actor } {
+	const held = holdAck(ack, (error) =>
 		ctx.logger.warn({ err: describeRestError(error), interactionId: interaction.id }, "discord: a click's ack failed"),
 	);
 	const inner = actorOf(interaction, route, ctx.logger);
 	const actor: Actor = {
 		...inner,
 		notify: async (content, picture) => {
-			if (await gate.open()) await inner.notify(content, picture);
+			if (await held.send()) await inner.notify(content, picture);
 		},
 		show: async (card) => {
-			if (await gate.open()) await inner.show?.(card);
+			if (await held.send()) await inner.show?.(card);
 		},
-		recorded: () => void gate.open(),
+		recorded: () => void held.send(),
 	};
-	return { gate, actor };
+	return { held, actor };
 }
 
 /**
@@ -84,11 +84,11 @@ async function asClick(
 	ctx: ControlsContext,
 	interaction: MessageComponentInteraction | ModalSubmitInteraction,
 	threadId: string,
-	gate: AckGate,
+	held: HeldAck,
 	run: () => Promise<HandleResult>,
 ): Promise<HandleResult> {
 	const messageId = interaction.message?.id;
-	const reply = { applicationId: interaction.applicationId, token: interaction.token, acked: gate.opened };
+	const reply = { applicationId: interaction.applicationId, token: interaction.token, acked: held.sent };
 	// A private review's control answers in its own ephemeral replies: a lesson's output never goes through it.
 	const id = decodeComponentId("customId" in interaction ? interaction.customId : undefined);
 	const own = messageId && !isProfileButton(id?.toolCallId);
@@ -98,7 +98,7 @@ async function asClick(
 		if (click && !result.ok) ctx.replies?.forget(threadId, click);
 		return result;
 	} finally {
-		await gate.open();
+		await held.send();
 	}
 }
 
@@ -124,16 +124,16 @@ export async function onButton(ctx: ControlsContext, interaction: ButtonInteract
 	if (id?.verb === "help") {
 		const kind = HELP_KINDS[id.choice ?? -1];
 		if (!kind) return void (await interaction.reply(ephemeral(interaction, NOTICES.unknownComponent)));
-		const { gate, actor } = gatedClick(ctx, interaction, "followUp", () => deferUpdate(interaction));
-		return void (await asClick(ctx, interaction, threadId, gate, () =>
+		const { held, actor } = heldClick(ctx, interaction, "followUp", () => deferUpdate(interaction));
+		return void (await asClick(ctx, interaction, threadId, held, () =>
 			ctx.controller.help(actor, threadId, id.toolCallId, kind),
 		));
 	}
 	if (id?.verb !== "pick" || id.choice === undefined)
 		return void (await interaction.reply(ephemeral(interaction, NOTICES.unknownComponent)));
-	const { gate, actor } = gatedClick(ctx, interaction, "followUp", () => deferUpdate(interaction));
+	const { held, actor } = heldClick(ctx, interaction, "followUp", () => deferUpdate(interaction));
 	const choice = id.choice;
-	await asClick(ctx, interaction, threadId, gate, () => ctx.controller.choose(actor, threadId, id.toolCallId, choice));
+	await asClick(ctx, interaction, threadId, held, () => ctx.controller.choose(actor, threadId, id.toolCallId, choice));
 }
 
 /** A string select: its value is the chosen option's 0-based index. */
@@ -144,8 +144,8 @@ export async function onSelect(ctx: ControlsContext, interaction: StringSelectMe
 	if (id?.verb !== "select") return void (await interaction.reply(ephemeral(interaction, NOTICES.unknownComponent)));
 	const raw = interaction.values[0] ?? "";
 	if (!/^\d{1,4}$/.test(raw)) return void (await interaction.reply(ephemeral(interaction, NOTICES.invalidChoice)));
-	const { gate, actor } = gatedClick(ctx, interaction, "followUp", () => deferUpdate(interaction));
-	await asClick(ctx, interaction, threadId, gate, () =>
+	const { held, actor } = heldClick(ctx, interaction, "followUp", () => deferUpdate(interaction));
+	await asClick(ctx, interaction, threadId, held, () =>
 		ctx.controller.choose(actor, threadId, id.toolCallId, Number(raw)),
 	);
 }
@@ -169,9 +169,9 @@ export async function onModalSubmit(ctx: ControlsContext, interaction: ModalSubm
 	if (id?.verb !== "modal") return void (await interaction.reply(ephemeral(interaction, NOTICES.unknownComponent)));
 	// From a card: update it (the answered state follows); from elsewhere: an ephemeral reply says what happened.
 	const fromMessage = interaction.isFromMessage();
-	const { gate, actor } = fromMessage
-		? gatedClick(ctx, interaction, "followUp", () => deferUpdate(interaction))
-		: gatedClick(ctx, interaction, "editReply", async () => {
+	const { held, actor } = fromMessage
+		? heldClick(ctx, interaction, "followUp", () => deferUpdate(interaction))
+		: heldClick(ctx, interaction, "editReply", async () => {
 				await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 			});
 	const submit = () =>
@@ -179,7 +179,7 @@ export async function onModalSubmit(ctx: ControlsContext, interaction: ModalSubm
 	// Not from a card: its deferred reply is ephemeral, and a first follow-up would replace it, so the thread's
 	// output goes through the channel.
 	const result = fromMessage
-		? await asClick(ctx, interaction, threadId, gate, submit)
-		: await submit().finally(() => gate.open());
+		? await asClick(ctx, interaction, threadId, held, submit)
+		: await submit().finally(() => held.send());
 	if (result.ok && !fromMessage) await actor.notify(t(actor.locale ?? DEFAULT_LOCALE, "start.recorded"));
 }

@@ -204,7 +204,7 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 	return {
 		deliveries: createDeliveryClaims(state.store, logger, port.name),
 		attach() {
-			unsubscribe ??= tutor.subscribe(output.onEvent, { settled: (sessionId) => queues.settled(sessionId) });
+			unsubscribe ??= tutor.subscribe(output.onEvent, { drained: (sessionId) => queues.drained(sessionId) });
 			detachBudget ??= options.budgets?.attach(port.name, createLessonBudget(caps));
 			if (options.budgets && !expiring) {
 				expiring = setInterval(() => void expireAhead(), AHEAD_MS / 4);

@@ -66,7 +66,7 @@ export interface Actor {
 	show?(card: Card): Promise<void>;
 	/** Show the answer form (Discord: the modal as the first response; Slack: views.open with the trigger). Must not throw. */
 	openForm?(form: AnswerForm): Promise<void>;
-	/** The tutor recorded (or refused) this person's event: the platform may acknowledge their click now (ack-gate.ts). Must not throw. */
+	/** The tutor recorded (or refused) this person's event: the platform may acknowledge their click now (held-ack.ts). Must not throw. */
 	recorded?(): void;
 }
 

@@ -11,7 +11,7 @@ export interface SerialQueues {
 	/** Queue `task` after the key's earlier tasks; a failing task is logged, never rethrown. */
 	run(key: string, task: () => Promise<void>): Promise<void>;
 	/** Resolves once the key's tasks queued so far have run. */
-	settled(key: string): Promise<void>;
+	drained(key: string): Promise<void>;
 	/** Resolves true once every queue is empty, false when `timeoutMs` passed first. */
 	drain(timeoutMs: number): Promise<boolean>;
 }
@@ -31,7 +31,7 @@ export function createSerialQueues(logger: Logger): SerialQueues {
 			});
 			return next;
 		},
-		settled: (key) => tails.get(key) ?? Promise.resolve(),
+		drained: (key) => tails.get(key) ?? Promise.resolve(),
 		async drain(timeoutMs) {
 			const deadline = Date.now() + timeoutMs;
 			while (tails.size > 0) {

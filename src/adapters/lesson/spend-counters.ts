@@ -2,7 +2,7 @@
  * What the daily token caps count: per community and UTC day, two fields of the day's usage
  * record (usage-day.ts), the community's total (`$all`) and each member's (`$m:<member>`), of
  * tokens spent plus tokens reserved by requests in flight. A request reserves its estimate
- * before it is sent and settles the difference after (spent minus reserved, often negative), so
+ * before it is sent and trues it up after (spent minus reserved, often negative), so
  * concurrent requests cannot pass a cap together. Every request reserves, caps or none, so a
  * click costs the same store calls whether caps are on (and a cap set later today counts what
  * was spent before it).
@@ -14,7 +14,7 @@
  * cap plus that maximum output. So spent tokens stay within the cap plus one request's maximum
  * output, as long as inputs are not underestimated. While a refused reservation is being undone,
  * a racing one may see a sum too high and be refused too (never the other way round). The
- * settlement rides the usage ledger's one write per charge.
+ * true-up rides the usage ledger's one write per charge.
  *
  * Reserved ahead: a turn step's charge also reserves, in the same write, what the session's next
  * request may cost (its reservation grown by the step's output and a margin), checked against the
@@ -83,14 +83,14 @@ const sum = (a: Record<string, number>, b: Record<string, number>): Record<strin
 	return out;
 };
 
-/** The counters' fields of a settlement or reservation of `tokens` by `member`. */
+/** The counters' fields of a true-up or reservation of `tokens` by `member`. */
 export function spendChange(member: string, tokens: number): Record<string, number> {
 	const n = Math.round(tokens);
 	return n === 0 || !Number.isFinite(n) ? {} : { [dayFields.spendAll]: n, [dayFields.spendOf(member)]: n };
 }
 
-/** The day a charge settles on (its reservation's, else today) and the tokens it adds there. */
-export function settlement(
+/** The day a charge trues up on (its reservation's, else today) and the tokens it adds there. */
+export function trueUp(
 	spent: number,
 	reservation: Reservation | undefined,
 	now: Date,
@@ -254,7 +254,7 @@ export class SpendCounters {
 		reservation: Reservation | undefined,
 		now: Date,
 	): Promise<void> {
-		const { day, tokens } = settlement(spent, reservation, now);
+		const { day, tokens } = trueUp(spent, reservation, now);
 		const add = spendChange(member, tokens);
 		if (Object.keys(add).length === 0) return;
 		const key = dayKey(community, day);

@@ -4,7 +4,7 @@
  * cost caps' spend counters), kept 40 days; a month's usage is the sum of its days.
  *
  * A model step's charge is one atomic `updateFields` on the day's record: its tokens, the
- * member's name and the settlement of its reservation (spend-counters.ts) together, so
+ * member's name and the true-up of its reservation (spend-counters.ts) together, so
  * processes sharing a Redis or PostgreSQL store never lose each other's additions, and a
  * charge costs one store call whatever the number of members. Records of earlier versions
  * (usage-legacy.ts) still read, summed with the day records, until they expire.
@@ -21,7 +21,7 @@
 import type { StateStore } from "../../agent/index.ts";
 import type { Reservation, TurnUsage } from "../../core/contracts/budget.ts";
 import { isForgotten } from "./forgotten-members.ts";
-import { type AheadRequest, SpendCounters, settlement, spendChange } from "./spend-counters.ts";
+import { type AheadRequest, SpendCounters, spendChange, trueUp } from "./spend-counters.ts";
 import { anonymising, DAY_RECORD_TTL_MS, dayFields, dayKey, usageOfDay } from "./usage-day.ts";
 import { LegacyUsage } from "./usage-legacy.ts";
 import { ANONYMOUS_MEMBER, addPeriod, dayOf, monthOf, num, type PeriodUsage } from "./usage-period.ts";
@@ -91,7 +91,7 @@ export class UsageLedger {
 		};
 		for (const field of Object.keys(tokens)) if (tokens[field] === 0) delete tokens[field];
 		const spent = num(usage.inputTokens) + num(usage.outputTokens);
-		const settle = settlement(spent, reservation, now);
+		const settle = trueUp(spent, reservation, now);
 		const sameDay = dayKey(community, settle.day) === key;
 		// Reserved ahead only on the day's record, for a member not forgotten.
 		const next = sameDay && by.id === usage.by.id && by.id !== ANONYMOUS_MEMBER ? ahead : undefined;

@@ -3,8 +3,8 @@
  * button that opens the free-text modal, the parent message's End button) and
  * the modal's view_submission, decoded into controller calls. Each is acked
  * once the tutor has recorded or refused it (bounded: deliveries.ts); the
- * component id is a claim the tutor checks against the session's pending
- * calls, so a stale or double click records nothing.
+ * component id names a pending call, which the tutor checks against the
+ * session's pending calls, so a stale or double click records nothing.
  */
 
 import type { App, BlockAction, BlockElementAction, ViewOutput, ViewSubmitAction } from "@slack/bolt";

@@ -4,7 +4,7 @@
  * message or recorded answer, else the lesson's starter), the reservation
  * (of what token-estimate.ts says a request may cost) before every model request (each turn
  * step, hint and grading) and the report after it, which hands the
- * reservation back so the hook settles the difference. The hook decides; the
+ * reservation back so the hook trues up the difference. The hook decides; the
  * engine only skips the request and says why.
  */
 

@@ -9,9 +9,9 @@ import type { TutorEventSink } from "../../core/contracts/tutor.ts";
 
 /** Subscribers and ordered delivery. */
 export interface EventHub {
-	subscribe(sink: TutorEventSink, settled?: (sessionId: string) => Promise<void>): () => void;
+	subscribe(sink: TutorEventSink, drained?: (sessionId: string) => Promise<void>): () => void;
 	/** Resolves once every sink's posts for the session are out (see Tutor.subscribe), or after `withinMs`. */
-	settled(sessionId: string, withinMs: number): Promise<void>;
+	drained(sessionId: string, withinMs: number): Promise<void>;
 	/** How many sinks listen. */
 	size(): number;
 	/** Run `work` once a sink listens: now, or after the next subscribe (work a restart left must reach a platform). */
@@ -23,32 +23,32 @@ export interface EventHub {
 /** A new hub; sink failures go to the logger. */
 export function createEventHub(logger: Logger): EventHub {
 	const sinks = new Set<TutorEventSink>();
-	const settlers = new Set<(sessionId: string) => Promise<void>>();
+	const drainers = new Set<(sessionId: string) => Promise<void>>();
 	let waiting: Array<() => void> = [];
 	return {
-		subscribe(sink, settled) {
+		subscribe(sink, drained) {
 			// Wrap so the same function may subscribe twice and unsubscribe independently.
 			const entry: TutorEventSink = (event) => sink(event);
-			const settler = settled ? (sessionId: string) => settled(sessionId) : undefined;
+			const drainer = drained ? (sessionId: string) => drained(sessionId) : undefined;
 			sinks.add(entry);
-			if (settler) settlers.add(settler);
+			if (drainer) drainers.add(drainer);
 			const due = waiting;
 			waiting = [];
 			for (const work of due) work();
 			return () => {
 				sinks.delete(entry);
-				if (settler) settlers.delete(settler);
+				if (drainer) drainers.delete(drainer);
 			};
 		},
-		async settled(sessionId, withinMs) {
-			if (settlers.size === 0) return;
+		async drained(sessionId, withinMs) {
+			if (drainers.size === 0) return;
 			let timer: NodeJS.Timeout | undefined;
 			const late = new Promise<void>((done) => {
 				timer = setTimeout(done, withinMs);
 			});
 			const all = Promise.all(
-				[...settlers].map((settle) =>
-					settle(sessionId).catch((error: unknown) =>
+				[...drainers].map((drain) =>
+					drain(sessionId).catch((error: unknown) =>
 						logger.warn({ err: error, sessionId }, "waiting for a sink's posts failed"),
 					),
 				),

@@ -175,7 +175,7 @@ export async function underLease<T>(
 		state.liveUntil = undefined;
 		// The lease is kept (and renewed) until the platforms have the questions this process took on: a
 		// process that dies while posting leaves them unpublished on disk, for the one that takes over.
-		if (!state.stale) await ctx.hub.settled(sessionId, POSTED_WAIT_MS);
+		if (!state.stale) await ctx.hub.drained(sessionId, POSTED_WAIT_MS);
 		clearInterval(timer);
 		await renewing;
 		// Saves queued under this lease land before it is given back. Marks no save carried yet (the cards a

@@ -149,7 +149,7 @@ async function deliver(ctx: EngineContext, state: SessionState, jobs: Job[]): Pr
 		}
 	}
 	const { events, end: ending, turn } = batch;
-	settleDelivered(
+	tellWaiters(
 		jobs.filter((j) => j !== ending),
 		DELIVERED,
 	);
@@ -160,7 +160,7 @@ async function deliver(ctx: EngineContext, state: SessionState, jobs: Job[]): Pr
 			...(ending.by ? { by: ending.by } : {}),
 			withinMs: retryWindow(ctx, [ending]),
 			saved: () => {
-				settleDelivered([ending], DELIVERED);
+				tellWaiters([ending], DELIVERED);
 				// The end is on disk: its queued entry goes with the next save (an ended lesson admits nothing).
 				if (dropQueued(state.record, [ending])) state.dirty = true;
 			},
@@ -217,7 +217,7 @@ async function refuseBatch(ctx: EngineContext, state: SessionState, jobs: Job[])
 	const outcome = notSaved(state);
 	// A queued job is in the stored record (engine/queued.ts): refused here only as the tutor closes, the next start applies it.
 	const unheard = jobs.find((j) => j.delivered === undefined && j.type !== "kick" && j.queued === undefined);
-	settleDelivered(jobs, outcome);
+	tellWaiters(jobs, outcome);
 	if (unheard) await storeNotice(ctx, state, outcome(unheard).message);
 }
 
@@ -233,7 +233,7 @@ function storeNotice(ctx: EngineContext, state: SessionState, message: string): 
 }
 
 /** Tell the jobs' waiters how delivery ended (once each). */
-function settleDelivered(jobs: Job[], outcome: HandleResult | ((job: Job) => HandleResult)): void {
+function tellWaiters(jobs: Job[], outcome: HandleResult | ((job: Job) => HandleResult)): void {
 	for (const job of jobs) {
 		job.delivered?.(typeof outcome === "function" ? outcome(job) : outcome);
 		job.delivered = undefined;
@@ -365,7 +365,7 @@ async function drain(ctx: EngineContext, state: SessionState, first = 0): Promis
 		} catch (error) {
 			ctx.logger.error({ err: error, sessionId }, "delivering learner events failed");
 		} finally {
-			settleDelivered(jobs, notSaved(state));
+			tellWaiters(jobs, notSaved(state));
 		}
 		// Pending gradings first (also after a restart: resume re-runs the open turn), so the turn sees verdicts.
 		// They run even when no turn follows (another question is still open): the card should not wait on it.

@@ -163,7 +163,7 @@ export async function recoverUnderLease(ctx: EngineContext, state: SessionState)
 	// Cleared on disk once the platforms have them (or POSTED_WAIT_MS passed), not while they post: a
 	// process these posts kill leaves the count for the next one.
 	if (offer.events.length > 0) {
-		await ctx.hub.settled(record.sessionId, POSTED_WAIT_MS);
+		await ctx.hub.drained(record.sessionId, POSTED_WAIT_MS);
 		offered(state);
 		await save(ctx, state).catch((error: unknown) =>
 			ctx.logger.warn({ err: error, sessionId: record.sessionId }, "saving the re-posted questions' marks failed"),
@@ -211,7 +211,7 @@ export interface Takeovers {
 	start(): void;
 	stop(): void;
 	/** Resolves once the look under way (if any) has handed what it took to their pumps. */
-	settled(): Promise<void>;
+	swept(): Promise<void>;
 }
 
 /**
@@ -298,7 +298,7 @@ export function createTakeovers(ctx: EngineContext, deps: TakeoverDeps, everyMs 
 			for (const id of sessionIds) scheduled.add(id);
 			if (timer) void sweep();
 		},
-		settled: () => sweeping ?? Promise.resolve(),
+		swept: () => sweeping ?? Promise.resolve(),
 		start() {
 			if (timer) return;
 			// Jittered, so processes started together do not poll in step.

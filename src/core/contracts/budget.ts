@@ -2,7 +2,7 @@
  * Cost caps as the engine sees them: before every model request (each step of
  * a turn, each hint, each grading) it reserves what the request may cost, and
  * after it reports what it cost, handing the reservation back so the hook
- * settles the difference. A refused reservation means the request is not sent.
+ * trues up the difference. A refused reservation means the request is not sent.
  * The engine knows only the session id and the Participant; communities,
  * members' budgets and counters belong to whoever implements this (the lesson
  * controller).
@@ -65,7 +65,7 @@ export interface TurnBudget {
 	 */
 	reserve(estimate: UsageEstimate): ReserveVerdict | Promise<ReserveVerdict>;
 	/**
-	 * A request's usage, after it. `reservation` is what reserve granted for it (settle the difference,
+	 * A request's usage, after it. `reservation` is what reserve granted for it (true up the difference,
 	 * which may be negative); a request that failed reports zero usage, giving its reservation back.
 	 */
 	spent(usage: TurnUsage, reservation?: Reservation): void | Promise<void>;

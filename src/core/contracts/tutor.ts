@@ -90,12 +90,12 @@ export interface Tutor {
 	/** A session's summary; undefined when unknown. Rejects when the store cannot be read. */
 	getSession(sessionId: string): Promise<SessionSummary | undefined>;
 	/**
-	 * Subscribe to events; returns an unsubscribe function. `settled`: resolves once what the sink took for a
-	 * session is on the platform (its posts are queued asynchronously). On a shared store the engine keeps the
-	 * session's lease until then (bounded), so a process that dies while posting leaves the questions it had
-	 * not posted yet to the process that takes over.
+	 * Subscribe to events; returns an unsubscribe function. `drained`: resolves once what the sink took for a
+	 * session is on the platform (its posts are queued asynchronously). The engine keeps the session's lease
+	 * until then (bounded), so a process that dies while posting leaves the questions it had not posted yet
+	 * to the process that takes over.
 	 */
-	subscribe(sink: TutorEventSink, options?: { settled?: (sessionId: string) => Promise<void> }): () => void;
+	subscribe(sink: TutorEventSink, options?: { drained?: (sessionId: string) => Promise<void> }): () => void;
 	/**
 	 * Forget-me in lessons others started (group lessons): `who`'s id and name leave every stored session
 	 * whose learner they are not (messages, answers, open ballots), replaced by an anonymous participant;

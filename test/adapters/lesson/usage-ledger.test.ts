@@ -86,7 +86,7 @@ describe("UsageLedger on one process's store", () => {
 			});
 			calls.length = 0;
 			await ledger.charge("g", usage("u1", 10, 1, 2, "m1", "Zelda"), at, { tokens: 20, where: "2025-03-01" });
-			expect(calls).toEqual(["updateFields"]); // tokens, name and the reservation's settlement at once
+			expect(calls).toEqual(["updateFields"]); // tokens, name and the reservation's true-up at once
 		}
 		expect(memberTokens((await ledger.day("g", at)).u1)).toBe(66);
 		expect(await ledger.spend.today("g", "u1", at)).toEqual({ community: 20 * 110 + 66, member: 66 });

@@ -70,7 +70,7 @@ async function atMissedCheck(sessionId: string, budget: TurnBudget, after: Array
 const sentTokens = (call: LanguageModelV3CallOptions) =>
 	Math.ceil(JSON.stringify({ prompt: call.prompt, tools: call.tools }).length / 4);
 
-describe("every model request reserves its estimate and settles it", () => {
+describe("every model request reserves its estimate and trues it up", () => {
 	it("a turn's step: input from the request's size plus its maximum output, sent with that maximum; the reservation comes back with the usage", async () => {
 		const { budget, reserved, granted, spent } = recordingBudget();
 		const { h, model } = await atMissedCheck("terminal:budget-steps", budget, []);

@@ -353,7 +353,7 @@ describe.each(backends)("events reach the lease holder on %s", (name, up, url) =
 			const posting = new Promise<void>((done) => {
 				posted = done;
 			});
-			tutor.subscribe(() => undefined, { settled: () => posting });
+			tutor.subscribe(() => undefined, { drained: () => posting });
 			try {
 				const sessionId = newId();
 				await tutor.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
