@@ -4,8 +4,9 @@
  * and forms, which have 3 seconds (Discord, Slack) and are cheap. With more turns than the CPU
  * can run, every callback waits behind the others and the cheap ones miss their deadline; so
  * a turn starts only while fewer than `limit` run, and the limit adapts to the loop (AIMD):
- * cut by a fifth when the loop is busy (its utilisation, smoothed, at or above `busyAbove`)
- * and lags more than `targetLagMs`; raised by a twentieth (at least one) while turns wait and
+ * cut by a fifth when the loop is busy with this process's own work (its utilisation, capped
+ * by the CPU time the process got: see ownLoad; smoothed, at or above `busyAbove`) and lags
+ * more than `targetLagMs`; raised by a twentieth (at least one) while turns wait and
  * the loop is not busy. A delay while the loop is mostly idle (a garbage collection, another
  * process on the same cores) is not the turns' doing: holding turns back then would only make
  * learners wait for their next question. Turns held back wait in order, holding nothing but
@@ -13,8 +14,8 @@
  *
  * Bounded: a turn waits at most `maxWaitMs`, then starts anyway (progress over latency); the
  * limit never goes under `minLimit`. The delay is read from `monitorEventLoopDelay` (a libuv
- * timer: fake JavaScript timers in tests do not touch it) and the utilisation from
- * `performance.eventLoopUtilization`, at most every `windowMs`.
+ * timer: fake JavaScript timers in tests do not touch it), the utilisation from
+ * `performance.eventLoopUtilization` and the CPU time from `process.cpuUsage`, at most every `windowMs`.
  */
 
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
@@ -35,7 +36,7 @@ export interface TurnGateOptions {
 	windowMs?: number;
 	/** The loop delay now (ms) and a reset (tests); default a `monitorEventLoopDelay` histogram. */
 	lag?: { read(): number; reset(): void; close(): void };
-	/** The loop's utilisation (0-1) since the last call (tests); default `performance.eventLoopUtilization`. */
+	/** The loop's own load (0-1) since the last call (tests); default its utilisation capped by the process's CPU share (ownLoad). */
 	load?: () => number;
 }
 
@@ -72,14 +73,28 @@ function histogramLag(): { read(): number; reset(): void; close(): void } {
 	};
 }
 
-/** The loop's utilisation since the previous call. */
+/**
+ * How busy the loop is with this process's own work: its utilisation, but no more than the CPU time
+ * the process got over the same wall time (one core = 1). The utilisation alone counts a callback
+ * waiting for a core (another process holding it) as busy: cutting turns then starves a process
+ * that is not the bottleneck. NaN when either is unknown.
+ */
+export const ownLoad = (utilisation: number, cpuShare: number): number => Math.min(utilisation, cpuShare);
+
+/** The loop's own load (see ownLoad) since the previous call. */
 function loopLoad(): () => number {
 	let last = performance.eventLoopUtilization();
+	let cpu = process.cpuUsage();
+	let at = performance.now();
 	return () => {
 		const now = performance.eventLoopUtilization();
 		const { utilization } = performance.eventLoopUtilization(now, last);
+		const used = process.cpuUsage(cpu);
+		const wallUs = (performance.now() - at) * 1000;
 		last = now;
-		return utilization;
+		cpu = process.cpuUsage();
+		at = performance.now();
+		return ownLoad(utilization, wallUs > 0 ? (used.user + used.system) / wallUs : Number.NaN);
 	};
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createTurnGate, type TurnGate } from "../../../src/agent/engine/turn-gate.ts";
+import { createTurnGate, ownLoad, type TurnGate } from "../../../src/agent/engine/turn-gate.ts";
 
 /**
  * A loop delay (ms) and utilisation (0-1) the test sets; it starts busy (the gate smooths the
@@ -79,6 +79,29 @@ describe("turn gate", () => {
 		const release = await waited;
 		expect(g.stats()).toMatchObject({ running: 1, waiting: 0, held: 1 });
 		release();
+	});
+
+	it("a loop busy waiting for a core another process holds is not busy with its own work: nothing is cut", async () => {
+		expect(ownLoad(0.97, 1.3)).toBe(0.97); // its own work (threads beside the loop add CPU time)
+		expect(ownLoad(0.97, 0.45)).toBe(0.45); // half the time it waited for a core
+		expect(Number.isNaN(ownLoad(0.97, Number.NaN))).toBe(true);
+		const lag = fakeLag(0);
+		let share = 0.45;
+		const g = createTurnGate({ lag: lag.source, load: () => ownLoad(0.97, share), windowMs: 0, minLimit: 1 });
+		gate = g;
+		lag.set(80, 0.97);
+		const releases = await Promise.all(Array.from({ length: 20 }, () => g.enter()));
+		expect(g.stats()).toMatchObject({ running: 20, waiting: 0, held: 0, limit: 10_000 });
+		share = 1; // the same delay with the process on its core the whole time: cut within a few looks
+		let waited = g.enter();
+		for (let look = 0; look < 10 && (await settles(waited)); look++) {
+			(await waited)();
+			waited = g.enter();
+		}
+		expect(await settles(waited)).toBe(false);
+		expect(g.stats().limit).toBeLessThan(20);
+		for (const r of releases) r();
+		(await waited)();
 	});
 
 	it("ignores a utilisation it cannot read (no time passed) instead of losing its measure", async () => {
