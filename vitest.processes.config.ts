@@ -10,7 +10,7 @@ import { PROCESS_TESTS } from "./vitest.config.ts";
 export default defineConfig({
 	test: {
 		include: PROCESS_TESTS,
-		testTimeout: 30_000,
+		testTimeout: 120_000,
 		hookTimeout: 120_000,
 		fileParallelism: false,
 	},

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../fixtures/child-process.ts";
-import { runCli } from "./run-cli.ts";
+import { CLI_TEST_TIMEOUT_MS, runCli } from "./run-cli.ts";
 
 const run = promisify(execFile);
 const out = join(REPO_ROOT, "node_modules", ".cache", `lh-build-test-${process.pid}`);
@@ -25,10 +25,10 @@ afterAll(() => {
 const ANSWERS = ["B", "C", "8", "B", "A", "B", "8", "B", "B", "A", "A"];
 
 describe("npm run build", () => {
-	it("bundles the CLI, and the bundle teaches a whole demo lesson", { timeout: 180_000 }, async () => {
+	it("bundles the CLI, and the bundle teaches a whole demo lesson", { timeout: 2 * CLI_TEST_TIMEOUT_MS }, async () => {
 		const built = await run(process.execPath, ["--import", "tsx", "scripts/build.ts", "--outdir", out], {
 			cwd: REPO_ROOT,
-			timeout: 120_000,
+			timeout: CLI_TEST_TIMEOUT_MS,
 		});
 		expect(built.stdout).toMatch(/cli\.js and \d+ chunks/);
 		for (const file of ["cli.js", "typeset-worker.js", "BUILT", "prober.md", "teacher.md"])
@@ -48,7 +48,7 @@ const r = await math.render("x^2 + \\\\frac{1}{2}", true);
 await math.close();
 console.log(r.ok ? r.png.subarray(0, 4).toString("hex") : r.error, math.stats().workers);`,
 			],
-			{ cwd: dir, timeout: 60_000 },
+			{ cwd: dir, timeout: CLI_TEST_TIMEOUT_MS },
 		);
 		expect(drawn.stdout.trim()).toBe("89504e47 1");
 		const lesson = await runCli(["playground", "--topic", "binary search"], {
@@ -59,7 +59,6 @@ console.log(r.ok ? r.png.subarray(0, 4).toString("hex") : r.error, math.stats().
 				PUPPETEER_EXECUTABLE_PATH: "/nonexistent/chromium", // the outline stands in: no browser needed here
 			},
 			input: ANSWERS.map((l) => `${l}\n`).join(""),
-			timeoutMs: 120_000,
 		});
 		expect(lesson.code, lesson.stderr).toBe(0);
 		expect(lesson.stdout).toMatch(/Recap: binary search/);

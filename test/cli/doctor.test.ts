@@ -9,19 +9,18 @@ import { doctorCommand, formatTable } from "../../src/cli/doctor.ts";
 import { checkChromium, checkDiscord, checkSlack, checkStore } from "../../src/cli/doctor-checks.ts";
 import { type FakeDiscord, startFakeDiscord } from "../../testkit/fakes/discord.ts";
 import { type FakeSlack, startFakeSlack } from "../../testkit/fakes/slack.ts";
-import { runCli } from "./run-cli.ts";
+import { CLI_TEST_TIMEOUT_MS, runCli } from "./run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lh-doctor-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const rowOf = (stdout: string, name: string): string => stdout.split("\n").find((l) => l.startsWith(`${name} `)) ?? "";
 
-describe("learnharness doctor (child process)", () => {
+describe("learnharness doctor (child process)", { timeout: CLI_TEST_TIMEOUT_MS }, () => {
 	it("passes on the default setup: demo model, SQLite store, Chromium with a test render", async () => {
 		const run = await runCli(["doctor"], {
 			cwd: dir,
 			env: { LEARNHARNESS_STORE_URL: `sqlite://${join(dir, "ok.sqlite")}` },
-			timeoutMs: 90_000,
 		});
 		expect(run.stdout).toMatch(/All checks passed/);
 		expect(rowOf(run.stdout, "plan picture")).toMatch(/ ok .*test render \d+ bytes/);
@@ -34,7 +33,6 @@ describe("learnharness doctor (child process)", () => {
 		const run = await runCli(["doctor"], {
 			cwd: dir,
 			env: { LEARNHARNESS_STORE_URL: "mysql://127.0.0.1/x", PUPPETEER_EXECUTABLE_PATH: "/usr/bin/chromium" },
-			timeoutMs: 90_000,
 		});
 		expect(run.code).toBe(1);
 		expect(rowOf(run.stdout, "configuration")).toMatch(/FAIL\s+LEARNHARNESS_STORE_URL is not a store URL.*Fix: /);
@@ -52,7 +50,6 @@ describe("learnharness doctor (child process)", () => {
 				LEARNHARNESS_STORE_URL: `sqlite://${join(dir, "a-file", "x.sqlite")}`,
 				PUPPETEER_EXECUTABLE_PATH: "/nonexistent",
 			},
-			timeoutMs: 60_000,
 		});
 		expect(run.code).toBe(1);
 		expect(rowOf(run.stdout, "store")).toMatch(
@@ -64,7 +61,6 @@ describe("learnharness doctor (child process)", () => {
 		const run = await runCli(["doctor"], {
 			cwd: dir,
 			env: { LEARNHARNESS_STORE_URL: "sqlite:///proc/lh/x.sqlite", PUPPETEER_EXECUTABLE_PATH: "/nonexistent" },
-			timeoutMs: 60_000,
 		});
 		expect(run.code).toBe(1);
 		expect(rowOf(run.stdout, "configuration")).toMatch(
@@ -77,7 +73,6 @@ describe("learnharness doctor (child process)", () => {
 		const run = await runCli(["doctor"], {
 			cwd: dir,
 			env: { LEARNHARNESS_STORE_URL: `sqlite://${join(dir, "ok2.sqlite")}`, PUPPETEER_EXECUTABLE_PATH: "/nonexistent" },
-			timeoutMs: 60_000,
 		});
 		expect(run.code).toBe(1);
 		expect(rowOf(run.stdout, "chromium")).toMatch(

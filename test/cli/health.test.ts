@@ -16,7 +16,7 @@ import { startFakeSlack } from "../../testkit/fakes/slack.ts";
 import { stubRenderer } from "../../testkit/stub-renderer.ts";
 import { FakeTutor } from "../adapters/lesson/fake-tutor.ts";
 import { startAdapter } from "../adapters/slack/harness.ts";
-import { bareEnv, REPO_ROOT, startCli } from "../fixtures/child-process.ts";
+import { bareEnv, CHILD_START_MS, REPO_ROOT, startCli } from "../fixtures/child-process.ts";
 
 async function get(url: string): Promise<{ status: number; body: Record<string, unknown> }> {
 	const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
@@ -24,7 +24,7 @@ async function get(url: string): Promise<{ status: number; body: Record<string, 
 }
 
 /** Poll `predicate` every 50 ms, at most `ms` (bounded). */
-async function until<T>(predicate: () => Promise<T | undefined> | T | undefined, label: string, ms = 60_000) {
+async function until<T>(predicate: () => Promise<T | undefined> | T | undefined, label: string, ms = CHILD_START_MS) {
 	const deadline = Date.now() + ms;
 	for (;;) {
 		const v = await predicate();

@@ -4,8 +4,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { bareEnv, startCli } from "../fixtures/child-process.ts";
-import { runCli } from "./run-cli.ts";
+import { bareEnv, CHILD_START_MS, startCli } from "../fixtures/child-process.ts";
+import { CLI_TEST_TIMEOUT_MS, runCli } from "./run-cli.ts";
 
 /** Every answer of the demo lesson (probe: 3, teach: 4 nodes x predict + check). */
 const ANSWERS = ["B", "C", "8", "B", "A", "B", "8", "B", "B", "A", "A"];
@@ -14,7 +14,9 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 const dir = mkdtempSync(join(tmpdir(), "lh-cli-playground-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("learnharness playground (child process, demo model, scripted stdin)", () => {
+describe("learnharness playground (child process, demo model, scripted stdin)", {
+	timeout: CLI_TEST_TIMEOUT_MS,
+}, () => {
 	it("runs the whole lesson: plan picture saved as a PNG, recap, exit 0", async () => {
 		const cwd = mkdtempSync(join(dir, "run-"));
 		const run = await runCli(["playground"], {
@@ -22,7 +24,6 @@ describe("learnharness playground (child process, demo model, scripted stdin)", 
 			env: { LEARNHARNESS_STORE_URL: `sqlite://${join(cwd, "store.sqlite")}` },
 			// The first line is the topic (no --topic): what a new user types.
 			input: ["binary search", ...ANSWERS].map((l) => `${l}\n`).join(""),
-			timeoutMs: 120_000,
 		});
 		expect(run.stderr).toBe("");
 		expect(run.code).toBe(0);
@@ -47,7 +48,6 @@ describe("learnharness playground (child process, demo model, scripted stdin)", 
 				PUPPETEER_EXECUTABLE_PATH: "/nonexistent/chromium",
 			},
 			input: ANSWERS.map((l) => `${l}\n`).join(""),
-			timeoutMs: 120_000,
 		});
 		expect(run.code).toBe(0);
 		expect(run.stdout).toMatch(/no picture: /);
@@ -85,7 +85,7 @@ describe("learnharness playground (child process, demo model, scripted stdin)", 
 		};
 		const cli = startCli(["playground", "--topic", "fractions"], { cwd, env, stdin: "pipe" });
 		try {
-			await until(() => cli.stdout().includes("Session terminal:") && asked > 0, 60_000);
+			await until(() => cli.stdout().includes("Session terminal:") && asked > 0, CHILD_START_MS);
 			expect(await cli.stop("SIGINT", 30_000)).toBe(0);
 			expect(cli.stdout()).toMatch(
 				/Paused\. Resume with:\n {4}node \S+learnharness\.js playground --resume terminal:[a-z0-9]+/,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "./run-cli.ts";
+import { CLI_TEST_TIMEOUT_MS, runCli } from "./run-cli.ts";
 
 /** Every answer of the demo lesson (as in playground-cli.test.ts). */
 const ANSWERS = ["B", "C", "8", "B", "A", "B", "8", "B", "B", "A", "A"];
@@ -12,7 +12,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("lessons across lessons in the terminal (child processes, demo model, one store)", () => {
 	it("a second lesson's prober says what it skips from the first; review says when items fall due", {
-		timeout: 300_000,
+		timeout: 3 * CLI_TEST_TIMEOUT_MS,
 	}, async () => {
 		const cwd = mkdtempSync(join(dir, "run-"));
 		const env = {
@@ -23,7 +23,6 @@ describe("lessons across lessons in the terminal (child processes, demo model, o
 			cwd,
 			env,
 			input: ANSWERS.map((l) => `${l}\n`).join(""),
-			timeoutMs: 120_000,
 		});
 		expect(first.code).toBe(0);
 		expect(first.stdout).toMatch(/Lesson complete/);
@@ -33,13 +32,12 @@ describe("lessons across lessons in the terminal (child processes, demo model, o
 			cwd,
 			env,
 			input: "/quit\n",
-			timeoutMs: 120_000,
 		});
 		expect(second.stdout).toMatch(
 			/Welcome back! In our lesson on binary search \(\d{4}-\d\d-\d\d\) you showed you know /,
 		);
 
-		const review = await runCli(["review"], { cwd, env, input: "", timeoutMs: 120_000 });
+		const review = await runCli(["review"], { cwd, env, input: "" });
 		expect(review.code).toBe(0);
 		expect(review.stdout).toMatch(/Nothing is due\. Next review: (tomorrow|in \d+ days)/);
 	});

@@ -5,13 +5,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { cliInvocation, processIo } from "../../src/cli/io.ts";
 import { createProgram } from "../../src/cli/program.ts";
 import { startFakeSlack } from "../../testkit/fakes/slack.ts";
-import { bareEnv, startCli } from "../fixtures/child-process.ts";
-import { runCli } from "./run-cli.ts";
+import { bareEnv, CHILD_START_MS, startCli } from "../fixtures/child-process.ts";
+import { CLI_TEST_TIMEOUT_MS, runCli } from "./run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lh-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("learnharness --help", () => {
+describe("learnharness --help", { timeout: CLI_TEST_TIMEOUT_MS }, () => {
 	it("lists the commands", async () => {
 		const run = await runCli(["--help"], { cwd: dir });
 		expect(run.code).toBe(0);
@@ -50,13 +50,12 @@ describe("learnharness --help", () => {
 	});
 });
 
-describe("learnharness start", () => {
+describe("learnharness start", { timeout: CLI_TEST_TIMEOUT_MS }, () => {
 	it("runs the playground when no platform is configured", async () => {
 		const run = await runCli(["start"], {
 			cwd: dir,
 			env: { LEARNHARNESS_STORE_URL: `sqlite://${join(dir, "start.sqlite")}` },
 			input: "binary search\n/quit\n",
-			timeoutMs: 60_000,
 		});
 		expect(run.code).toBe(0);
 		expect(run.stdout).toMatch(/No chat platform is configured/);
@@ -71,7 +70,6 @@ describe("learnharness start", () => {
 			cwd: dir,
 			env: { LEARNHARNESS_STORE_URL: `sqlite://${join(dir, "closed.sqlite")}` },
 			input: "",
-			timeoutMs: 60_000,
 		});
 		expect(run.code).toBe(1);
 		expect(run.stdout).toMatch(/Standard input is not a terminal/);
@@ -99,7 +97,11 @@ describe("learnharness start", () => {
 			};
 			const cli = startCli(["start"], { cwd: dir, env });
 			try {
-				await slack.waitFor(() => cli.stderr().includes("learnharness is running"), "the running log line", 60_000);
+				await slack.waitFor(
+					() => cli.stderr().includes("learnharness is running"),
+					"the running log line",
+					CHILD_START_MS,
+				);
 				expect(await cli.stop("SIGTERM", 20_000)).toBe(0);
 				const stderr = cli.stderr();
 				expect(stderr).toMatch(/"adapter":"slack".*"msg":"adapter started"/);

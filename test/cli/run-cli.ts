@@ -5,7 +5,10 @@
  */
 
 import { spawn } from "node:child_process";
-import { BIN } from "../fixtures/child-process.ts";
+import { BIN, CHILD_START_MS } from "../fixtures/child-process.ts";
+
+/** The vitest timeout of a test that runs the CLI as a child (above CHILD_START_MS, its hard limit). */
+export const CLI_TEST_TIMEOUT_MS = 300_000;
 
 /** What a run produced. */
 export interface CliRun {
@@ -21,7 +24,6 @@ export function runCli(
 		env?: Record<string, string>;
 		cwd: string;
 		input?: string;
-		timeoutMs?: number;
 		/** Another entry script than bin/learnharness.js (e.g. a built bundle). */
 		entry?: string;
 	},
@@ -46,12 +48,11 @@ export function runCli(
 		child.stderr.on("data", (c: Buffer) => {
 			stderr += c.toString();
 		});
+		const limitMs = CHILD_START_MS;
 		const timer = setTimeout(() => {
 			child.kill("SIGKILL");
-			reject(
-				new Error(`learnharness ${args.join(" ")} ran over ${options.timeoutMs ?? 60_000} ms\n${stdout}\n${stderr}`),
-			);
-		}, options.timeoutMs ?? 60_000);
+			reject(new Error(`learnharness ${args.join(" ")} ran over ${limitMs} ms\n${stdout}\n${stderr}`));
+		}, limitMs);
 		child.on("error", (error) => {
 			clearTimeout(timer);
 			reject(error);

@@ -10,17 +10,16 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { shardChildConfig, shardIdsOfThisProcess, storeIsShared } from "../../src/cli/shards.ts";
 import { parseConfig } from "../../src/config.ts";
-import { runCli } from "./run-cli.ts";
+import { CLI_TEST_TIMEOUT_MS, runCli } from "./run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lh-shards-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("start --shards refusals", () => {
+describe("start --shards refusals", { timeout: CLI_TEST_TIMEOUT_MS }, () => {
 	it("refuses a SQLite store, saying shard processes need a shared one (exit 2, nothing spawned)", async () => {
 		const run = await runCli(["start", "--shards", "2"], {
 			cwd: dir,
 			env: { DISCORD_TOKEN: "abc.def.ghi", DISCORD_API_URL: "http://127.0.0.1:9/api", LEARNHARNESS_MODEL: "demo" },
-			timeoutMs: 60_000,
 		});
 		expect(run.code, run.stderr).toBe(2);
 		expect(run.stderr).toMatch(
@@ -34,7 +33,6 @@ describe("start --shards refusals", () => {
 		const run = await runCli(["start", "--shards", "auto"], {
 			cwd: dir,
 			env: { LEARNHARNESS_STORE_URL: "redis://127.0.0.1:9", LEARNHARNESS_MODEL: "demo" },
-			timeoutMs: 60_000,
 		});
 		expect(run.code, run.stderr).toBe(2);
 		expect(run.stderr).toMatch(
@@ -43,7 +41,7 @@ describe("start --shards refusals", () => {
 	});
 
 	it("rejects a count that is not auto or a whole number from 1", async () => {
-		const run = await runCli(["start", "--shards", "0"], { cwd: dir, env: {}, timeoutMs: 60_000 });
+		const run = await runCli(["start", "--shards", "0"], { cwd: dir, env: {} });
 		expect(run.code).toBe(1);
 		expect(run.stderr).toMatch(/--shards <count>' argument '0' is invalid\. use auto or a whole number from 1 to 4096/);
 	});

@@ -14,7 +14,7 @@ import { createSessionStore } from "../../src/agent/store/session-store.ts";
 import { checkModel, checkStore } from "../../src/cli/doctor-checks.ts";
 import { loadConfig } from "../../src/config.ts";
 import { freePort } from "../fixtures/redis-server.ts";
-import { runCli } from "./run-cli.ts";
+import { CLI_TEST_TIMEOUT_MS, runCli } from "./run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lh-start-fail-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,7 +26,7 @@ function readable(stderr: string): void {
 	expect(stderr).not.toMatch(/SQLITE_MISUSE/);
 }
 
-describe("learnharness start that cannot start", () => {
+describe("learnharness start that cannot start", { timeout: CLI_TEST_TIMEOUT_MS }, () => {
 	it("a store file that is not a database: one sentence with the fix, details in the log, exit 1", async () => {
 		const cwd = mkdtempSync(join(dir, "notadb-"));
 		writeFileSync(join(cwd, "notes.sqlite"), "not a database\n".repeat(100));
@@ -38,7 +38,6 @@ describe("learnharness start that cannot start", () => {
 				DISCORD_TOKEN: "abc.def.ghi",
 				DISCORD_API_URL: `http://127.0.0.1:${port}/api`,
 			},
-			timeoutMs: 60_000,
 		});
 		expect(run.code).toBe(1);
 		readable(run.stderr);
@@ -65,7 +64,6 @@ describe("learnharness start that cannot start", () => {
 					DISCORD_TOKEN: "abc.def.ghi",
 					DISCORD_API_URL: `http://127.0.0.1:${port}/api`,
 				},
-				timeoutMs: 60_000,
 			});
 			expect(run.code).toBe(1);
 			readable(run.stderr);
@@ -98,7 +96,6 @@ describe("learnharness start that cannot start", () => {
 				SLACK_BOT_TOKEN: "xoxb-1",
 				SLACK_SIGNING_SECRET: "s",
 			},
-			timeoutMs: 60_000,
 		});
 		expect(run.code).toBe(1);
 		readable(run.stderr);
@@ -116,7 +113,6 @@ describe("learnharness start that cannot start", () => {
 				DISCORD_TOKEN: "abc.def.ghi",
 				DISCORD_API_URL: `http://127.0.0.1:${port}/api`,
 			},
-			timeoutMs: 90_000,
 		});
 		expect(run.code).toBe(1);
 		readable(run.stderr);
@@ -125,7 +121,7 @@ describe("learnharness start that cannot start", () => {
 	});
 });
 
-describe("doctor on a refused connection", () => {
+describe("doctor on a refused connection", { timeout: CLI_TEST_TIMEOUT_MS }, () => {
 	it("reports the store at once (no wait for the time limit)", async () => {
 		const port = await freePort();
 		const started = Date.now();
