@@ -189,6 +189,12 @@ export async function onDiscord(
 			return [await fake.waitFor(() => it.responseType, `the first response to ${JSON.stringify(Object.keys(d))}`)];
 		},
 		threads: () => fake.createdThreads().length,
+		forms: () => [...fake.interactions.values()].filter((it) => it.modal).length,
+		replies: () =>
+			[...fake.interactions.values()].flatMap((it) => {
+				const m = it.kind === "command" ? fake.messages.get(it.originalMessageId ?? "") : undefined;
+				return m && (it.responseType === 4 || m.editedAt) ? [m.content] : [];
+			}),
 		card: (sessionId, toolCallId, nth = 0) =>
 			fake
 				.waitFor(

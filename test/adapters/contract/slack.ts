@@ -220,6 +220,8 @@ export async function onSlack(
 			return statuses;
 		},
 		threads: () => parents().length,
+		forms: () => fake.callsTo("views.open").length,
+		replies: () => fake.callsTo("response_url").map((c) => String(c.params.text ?? "")),
 		card: (sessionId, toolCallId, nth = 0) =>
 			fake.waitFor(
 				() =>
@@ -236,7 +238,7 @@ export async function onSlack(
 		},
 		click: async (who, card, click) => void (await chat.send(who, { click, card })),
 		async form(who, card, control, text) {
-			const opens = fake.callsTo("views.open").length;
+			const opens = chat.forms();
 			await chat.send(who, { click: control, card });
 			const opened = await fake.waitFor(() => fake.callsTo("views.open")[opens], "the answer form");
 			if (text !== undefined) await chat.send(who, { submit: control, card, text });

@@ -87,6 +87,10 @@ export interface Chat {
 	 * gets none), Slack's HTTP status.
 	 */
 	send(who: PersonKey, delivery: Delivery, copies?: number): Promise<number[]>;
+	/** How many answer forms were opened (Discord's modals; Slack's views.open). */
+	forms(): number;
+	/** Every command's private reply so far, as it reads now (Discord: the deferred reply once edited; Slack: response_url). */
+	replies(): string[];
 	/** How many lesson threads were opened (Discord: threads created; Slack: parent messages in the channel). */
 	threads(): number;
 	/** Payloads outside the platform's limits, refused API calls and refused interaction callbacks. */
