@@ -94,6 +94,7 @@ describe.each(CHATS)("answering in time on %s", { timeout: 60_000 }, (name) => {
 				.sort();
 		await chat.waitFor(() => types().length >= 5, "the held deliveries to reach the tutor");
 		expect(types()).toEqual(["answer", "answer", "end", "message", "reply"]);
+		await chat.waitFor(() => tutor.started.find((s) => s.topic === "decimals"), "the held start's lesson");
 		await chat.waitFor(() => chat.replies().some((r) => /2 per member per day/.test(r)), "the config reply");
 		expect(chat.problems()).toEqual([]);
 	});

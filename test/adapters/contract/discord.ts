@@ -43,13 +43,14 @@ const DISCORD_NAMES: Record<string, string> = { limit: "lessons-per-day", mode: 
 
 /** Discord options from a Slack-style line: "start --group language:es topic", "config k v k v", "remind on". */
 function discordOptions(sub: string, words: string[]): Record<string, string | number | boolean> {
-	const value = (v: string) => (/^\d+$/.test(v) ? Number(v) : v === "on" ? true : v === "off" ? false : v);
+	// A count is a number; a snowflake (17 digits and more) stays the string it is.
+	const value = (v: string) => (/^\d{1,15}$/.test(v) ? Number(v) : v === "on" ? true : v === "off" ? false : v);
 	if (sub === "start") {
 		const options: Record<string, string> = {};
 		const topic = words.filter((w) => {
 			if (w === "--group") options.mode = "group";
 			else if (w.startsWith("language:")) options.language = w.slice(9);
-			else if (w.startsWith("for:")) options.for = w.slice(4);
+			else if (w.startsWith("<@")) options.for = w.slice(2, -1).split("|")[0] ?? "";
 			else return true;
 			return false;
 		});
@@ -130,8 +131,14 @@ export async function onDiscord(
 	const slash = (who: PersonKey, line: string, sessionId?: string) => {
 		const [sub = "", ...words] = line.split(" ").filter(Boolean);
 		const channelId = sessionId ? threadOf(sessionId) : fake.ids.general;
-		const options = words.length ? { options: discordOptions(sub, words) } : {};
-		return fake.slash({ user: users[who], channelId, subcommand: sub, ...options });
+		const options = discordOptions(sub, words);
+		// No subcommand at all, as a client sends `/lesson` alone.
+		return fake.slash({
+			user: users[who],
+			channelId,
+			...(sub ? { subcommand: sub } : {}),
+			...(Object.keys(options).length ? { options } : {}),
+		});
 	};
 	/** The answer forms opened, by control. */
 	const forms = new Map<string, FakeInteraction>();
@@ -157,6 +164,7 @@ export async function onDiscord(
 		name: "discord",
 		community: fake.guild.id,
 		channel: fake.ids.general,
+		elsewhere: fake.ids.other,
 		people: {
 			learner: person(users.learner),
 			other: person(users.other),
@@ -215,7 +223,9 @@ export async function onDiscord(
 			await chat.send(who, { click: control, card });
 			const modal = await fake.waitFor(() => forms.get(control)?.modal, "the answer form");
 			if (text !== undefined) deliver(who, { submit: control, card, text });
-			return modal.title;
+			// The question (a text display) and the field's label.
+			const parts = modal.components as Array<{ content?: string; label?: string }>;
+			return [modal.title, ...parts.flatMap((p) => [p.content ?? "", p.label ?? ""])].filter(Boolean).join("\n");
 		},
 		posts: (sessionId) => fake.channelMessages(threadOf(sessionId)).map((m) => m.content),
 		find: (pattern) => [...fake.messages.values()].filter((m) => pattern.test(m.content)).map(discordCard),

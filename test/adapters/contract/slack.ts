@@ -187,6 +187,7 @@ export async function onSlack(
 		name: "slack",
 		community: fake.teamId,
 		channel: "C1",
+		elsewhere: "C9",
 		people: ids,
 		get backend() {
 			return live().backend;
@@ -242,7 +243,8 @@ export async function onSlack(
 			await chat.send(who, { click: control, card });
 			const opened = await fake.waitFor(() => fake.callsTo("views.open")[opens], "the answer form");
 			if (text !== undefined) await chat.send(who, { submit: control, card, text });
-			return (opened.params.view as { title?: { text?: string } }).title?.text ?? "";
+			const view = opened.params.view as { title?: { text?: string }; blocks?: unknown };
+			return slackText({ text: view.title?.text ?? "", blocks: view.blocks });
 		},
 		posts: (sessionId) =>
 			[...fake.messages.values()].filter((m) => m.threadTs === parentOf(sessionId)).map((m) => slackText(m)),

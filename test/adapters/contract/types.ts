@@ -45,6 +45,8 @@ export interface Chat {
 	community: string;
 	/** The channel lessons start in. */
 	channel: string;
+	/** Another channel of the community (lessons can be kept to it). */
+	elsewhere: string;
 	people: Record<PersonKey, Person>;
 	/** The engine side (reopened by restart()). */
 	readonly backend: LearnerBackend;
@@ -68,7 +70,7 @@ export interface Chat {
 	view(card: Card): Card;
 	/** Click (or pick) `control` of a card; resolves once the platform has its first response. */
 	click(who: PersonKey, card: Card, control: string): Promise<void>;
-	/** Open the answer form of `control`; its title. With `text`, also submit it. */
+	/** Open the answer form of `control`; its words (its title, then the question and the field's label). With `text`, also submit it. */
 	form(who: PersonKey, card: Card, control: string, text?: string): Promise<string>;
 	/** What a lesson's thread shows, oldest first (texts as they read now). */
 	posts(sessionId: string): string[];
