@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { stateStoreOnKeyv } from "../../../src/agent/index.ts";
 import { FakeTutor } from "../lesson/fake-tutor.ts";
 import { HeldStore } from "../lesson/held-store.ts";
-import { type Card, CHATS, switchable, useChat } from "./chat.ts";
+import { type Card, CHATS, quizIn, switchable, useChat } from "./chat.ts";
 
 /** Each delivery's first response, as the test sends them (Discord's interaction response types; Slack's status). */
 const FIRST = {
@@ -38,15 +38,8 @@ describe.each(CHATS)("answering in time on %s", { timeout: 60_000 }, (name) => {
 	beforeAll(async () => {
 		const { chat } = handle;
 		({ sessionId } = await chat.start("learner", "held"));
-		const quiz = (toolCallId: string, options: string[]) =>
-			tutor.emit({
-				type: "quiz",
-				sessionId,
-				toolCallId,
-				input: { question: `${options.length}?`, options, correctAnswer: options[0] ?? "" },
-			});
-		await quiz("q1", ["a", "b"]);
-		await quiz("q2", ["1", "2", "3", "4", "5", "6"]);
+		await quizIn(tutor, sessionId, "q1", ["a", "b"]);
+		await quizIn(tutor, sessionId, "q2", ["1", "2", "3", "4", "5", "6"]);
 		await tutor.emit({ type: "ask", sessionId, toolCallId: "a1", input: { question: "Why do you think so?" } });
 		cards.pick = await chat.card(sessionId, "q1");
 		cards.six = await chat.card(sessionId, "q2");

@@ -81,3 +81,17 @@ export async function noticeOf(chat: Chat, who: PersonKey, card: Card, control: 
 		`${pattern} to ${who}`,
 	);
 }
+
+/** A quiz a stand-in tutor asks in a lesson, as the engine would emit it (the first option is right). */
+export const quizIn = (
+	tutor: { emit(event: TutorEvent): Promise<void> },
+	sessionId: string,
+	toolCallId: string,
+	options: string[],
+) =>
+	tutor.emit({
+		type: "quiz",
+		sessionId,
+		toolCallId,
+		input: { question: `${options.join(" or ")}?`, options, correctAnswer: options[0] ?? "" },
+	});

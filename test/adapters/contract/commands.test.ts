@@ -11,7 +11,7 @@
 
 import { describe, expect, it } from "vitest";
 import { FakeTutor } from "../lesson/fake-tutor.ts";
-import { CHATS, noticeOf, switchable, useChat } from "./chat.ts";
+import { CHATS, noticeOf, quizIn, switchable, useChat } from "./chat.ts";
 
 /** Discord's hint after "admin(s)": the permission it means. */
 const HINT = String.raw`( \(Manage Server\))?`;
@@ -187,12 +187,7 @@ describe.each(CHATS)("/lesson commands with a stand-in tutor on %s", { timeout: 
 		const { sessionId: id } = await chat.start("learner", "photosynthesis");
 		sessionId = id;
 		await tutor.emit({ type: "ask", sessionId, toolCallId: "call-9", input: { question: "Why green?" } });
-		await tutor.emit({
-			type: "quiz",
-			sessionId,
-			toolCallId: "call-8",
-			input: { question: "Green?", options: ["no", "yes"], correctAnswer: "yes" },
-		});
+		await quizIn(tutor, sessionId, "call-8", ["yes", "no"]);
 		const card = await chat.card(sessionId, "call-8");
 		tutor.verdict = { ok: false, code: "not-pending", message: "The lesson moved on from that question." };
 		try {

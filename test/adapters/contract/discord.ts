@@ -3,13 +3,8 @@
  * the test's stand-in), the learning service and SQLite files. Lines come Slack-spelled and become slash options here.
  */
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createDiscordAdapter, type DiscordAdapter } from "../../../src/adapters/discord/index.ts";
 import type { BudgetRouter } from "../../../src/adapters/lesson/lesson-budget.ts";
-import { openStateStore, type StateStore } from "../../../src/agent/index.ts";
-import type { TutorEvent } from "../../../src/core/contracts/events.ts";
 import {
 	type FakeDiscord,
 	type FakeInteraction,
@@ -18,10 +13,9 @@ import {
 	startFakeDiscord,
 } from "../../../testkit/fakes/discord.ts";
 import { snowflake } from "../../../testkit/fixtures/discord/payloads.ts";
-import { stubRenderer } from "../../../testkit/stub-renderer.ts";
-import { type LearnerBackend, openLearnerBackend, type TestClock } from "../../fixtures/profile-stack.ts";
-import { recordingLogger } from "../discord/helpers.ts";
-import { type Card, type Chat, type ChatOptions, type Delivery, type Person, type PersonKey, PNG } from "./types.ts";
+import type { TestClock } from "../../fixtures/profile-stack.ts";
+import { openSide, type PlatformChat } from "./engine-side.ts";
+import type { Card, Chat, ChatOptions, Delivery, Person, PersonKey } from "./types.ts";
 
 type Row = { components?: Array<{ custom_id?: string; label?: string }> };
 const discordCard = (m: FakeMessage): Card => {
@@ -69,7 +63,6 @@ export async function onDiscord(
 	clock: TestClock,
 	budgets: BudgetRouter | undefined,
 ): Promise<Chat> {
-	const dir = mkdtempSync(join(tmpdir(), "lh-contract-discord-"));
 	const fake: FakeDiscord = await startFakeDiscord();
 	// Every dispatch, to replay one (a copy of a delivery).
 	const dispatched: Array<[string, unknown]> = [];
@@ -83,43 +76,17 @@ export async function onDiscord(
 	const users: Record<PersonKey, FakeUser> = { ...fake.users, dan };
 	for (const [key, locale] of Object.entries(options.locales ?? {}))
 		users[key as PersonKey] = { ...users[key as PersonKey], locale };
-	const logger = recordingLogger();
-	const events: TutorEvent[] = [];
-	let parts: { backend: LearnerBackend; state: StateStore; adapters: DiscordAdapter[] } | undefined;
-	const open = async () => {
-		const backend = await openLearnerBackend(dir, options.model, clock, budgets?.budget, options);
-		backend.tutor.subscribe((e) => void events.push(e));
-		const state = options.state?.() ?? openStateStore(`sqlite://${join(dir, "discord.sqlite")}`, "discord");
-		const adapters = (options.twin ? [true, false] : [true]).map((registerCommands) =>
-			createDiscordAdapter({
-				tutor: options.tutor ?? backend.tutor,
-				renderer: stubRenderer(options.png ?? PNG),
-				logger,
-				state,
-				learning: { learning: backend.learning },
-				...(budgets ? { budgets } : {}),
-				config: {
-					token: fake.token,
-					apiUrl: fake.apiUrl,
-					guildId: fake.guild.id,
-					readyTimeoutMs: 10_000,
-					registerCommands,
-				},
-			}),
-		);
-		for (const adapter of adapters) await adapter.start();
-		parts = { backend, state, adapters };
-	};
-	const shut = async () => {
-		for (const adapter of parts?.adapters ?? []) await adapter.stop();
-		await parts?.backend.close();
-		await parts?.state.close();
-	};
-	await open();
-	const live = () => {
-		if (!parts) throw new Error("not started");
-		return parts;
-	};
+	const side = await openSide<DiscordAdapter>("discord", options, clock, budgets, {
+		async start(deps, index) {
+			const config = { token: fake.token, apiUrl: fake.apiUrl, guildId: fake.guild.id, readyTimeoutMs: 10_000 };
+			// One process registers the commands (as one deployment does).
+			const adapter = createDiscordAdapter({ ...deps, config: { ...config, registerCommands: index === 0 } });
+			await adapter.start();
+			return adapter;
+		},
+		stop: (adapter) => adapter.stop(),
+		closeFake: () => fake.close(),
+	});
 	const threadOf = (sessionId: string) => sessionId.split(":")[2] ?? "";
 	const replyTo = async (it: FakeInteraction, what: string) =>
 		discordCard(
@@ -160,7 +127,7 @@ export async function onDiscord(
 		return it;
 	};
 	const person = (u: FakeUser): Person => ({ id: u.id, name: u.username });
-	const chat: Chat = {
+	const chat: PlatformChat = {
 		name: "discord",
 		community: fake.guild.id,
 		channel: fake.ids.general,
@@ -171,15 +138,6 @@ export async function onDiscord(
 			admin: person(users.admin),
 			dan: person(dan),
 		},
-		get backend() {
-			return live().backend;
-		},
-		get state() {
-			return live().state;
-		},
-		events,
-		logger,
-		dir,
 		async start(who, topic, { group, language } = {}) {
 			const threads = fake.createdThreads().length;
 			const words = [...(group ? ["--group"] : []), ...(language ? [`language:${language}`] : []), topic];
@@ -231,9 +189,9 @@ export async function onDiscord(
 		find: (pattern) => [...fake.messages.values()].filter((m) => pattern.test(m.content)).map(discordCard),
 		notices: (who) => fake.ephemeralsFor(users[who]).map((m) => m.content),
 		waitFor: (check, what, timeoutMs = 15_000) => fake.waitFor(() => check() ?? undefined, what, timeoutMs),
-		sendReminders: () => live().adapters[0]!.sendReminders(),
+		sendReminders: () => side.processes()[0]!.sendReminders(),
 		async flush() {
-			for (const adapter of live().adapters) await adapter.flush(10_000);
+			for (const adapter of side.processes()) await adapter.flush(10_000);
 		},
 		problems: () => [
 			...fake.problems(),
@@ -246,16 +204,6 @@ export async function onDiscord(
 			fake.calls
 				.filter((c) => `${c.method} ${c.path}`.includes(method))
 				.map((c) => (c.body ?? {}) as Record<string, unknown>),
-		async restart(between) {
-			await shut();
-			await between?.();
-			await open();
-		},
-		async close() {
-			await shut();
-			await fake.close();
-			rmSync(dir, { recursive: true, force: true });
-		},
 	};
-	return chat;
+	return side.chat(chat);
 }

@@ -10,7 +10,7 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryStateStore } from "../../../src/agent/index.ts";
 import { FakeTutor } from "../lesson/fake-tutor.ts";
-import { CHATS, switchable, until, useChat } from "./chat.ts";
+import { CHATS, quizIn, switchable, until, useChat } from "./chat.ts";
 
 describe.each(CHATS)("a delivery seen twice on %s", { timeout: 60_000 }, (name) => {
 	const tutor = new FakeTutor();
@@ -32,12 +32,7 @@ describe.each(CHATS)("a delivery seen twice on %s", { timeout: 60_000 }, (name) 
 	it("records one click and delivers one typed message", async () => {
 		const { chat } = handle;
 		const sessionId = tutor.started[0]?.sessionId ?? "";
-		await tutor.emit({
-			type: "quiz",
-			sessionId,
-			toolCallId: "q1",
-			input: { question: "Half of 1?", options: ["0.5", "2"], correctAnswer: "0.5" },
-		});
+		await quizIn(tutor, sessionId, "q1", ["0.5", "2"]);
 		const card = await chat.card(sessionId, "q1");
 		const dropped = drops();
 		const handled = tutor.handled.length;

@@ -3,19 +3,13 @@
  * test's stand-in), the learning service and SQLite files. A `/lesson` line is sent as typed.
  */
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { BudgetRouter } from "../../../src/adapters/lesson/lesson-budget.ts";
-import { openStateStore, type StateStore } from "../../../src/agent/index.ts";
-import type { TutorEvent } from "../../../src/core/contracts/events.ts";
 import { type FakeMessage, type FakeSlack, startFakeSlack } from "../../../testkit/fakes/slack.ts";
 import { slackWire } from "../../../testkit/fixtures/slack/requests.ts";
-import { stubRenderer } from "../../../testkit/stub-renderer.ts";
-import { type LearnerBackend, openLearnerBackend, type TestClock } from "../../fixtures/profile-stack.ts";
-import { recordingLogger } from "../discord/helpers.ts";
+import type { TestClock } from "../../fixtures/profile-stack.ts";
 import { type Running, startAdapter } from "../slack/harness.ts";
-import { type Card, type Chat, type ChatOptions, type Delivery, type Person, type PersonKey, PNG } from "./types.ts";
+import { openSide, type PlatformChat } from "./engine-side.ts";
+import type { Card, Chat, ChatOptions, Delivery, Person, PersonKey } from "./types.ts";
 
 /** All texts of Slack blocks, in order (section, context and button texts). */
 function slackText(message: { text?: string; blocks?: unknown }): string {
@@ -48,7 +42,6 @@ export async function onSlack(
 	clock: TestClock,
 	budgets: BudgetRouter | undefined,
 ): Promise<Chat> {
-	const dir = mkdtempSync(join(tmpdir(), "lh-contract-slack-"));
 	const ids: Record<PersonKey, Person> = {
 		learner: { id: "U1", name: "ada" },
 		other: { id: "U2", name: "cy" },
@@ -63,38 +56,12 @@ export async function onSlack(
 			...(k === "admin" ? { is_admin: true } : {}),
 		})),
 	});
-	const logger = recordingLogger();
-	const events: TutorEvent[] = [];
-	let parts: { backend: LearnerBackend; state: StateStore; processes: Running[] } | undefined;
-	const open = async () => {
-		const backend = await openLearnerBackend(dir, options.model, clock, budgets?.budget, options);
-		backend.tutor.subscribe((e) => void events.push(e));
-		const state = options.state?.() ?? openStateStore(`sqlite://${join(dir, "slack.sqlite")}`, "slack");
-		const processes: Running[] = [];
-		for (let i = options.twin ? 2 : 1; i > 0; i--)
-			processes.push(
-				await startAdapter(fake, {
-					tutor: options.tutor ?? backend.tutor,
-					renderer: stubRenderer(options.png ?? PNG),
-					logger,
-					state,
-					learning: { learning: backend.learning },
-					...(budgets ? { budgets } : {}),
-				}),
-			);
-		parts = { backend, state, processes };
-	};
-	const shut = async () => {
-		for (const process of parts?.processes ?? []) await process.adapter.stop();
-		await parts?.backend.close();
-		await parts?.state.close();
-	};
-	await open();
-	const live = () => {
-		if (!parts) throw new Error("not started");
-		return parts;
-	};
-	const running = () => live().processes[0]!;
+	const side = await openSide<Running>("slack", options, clock, budgets, {
+		start: (deps) => startAdapter(fake, deps),
+		stop: (process) => process.adapter.stop(),
+		closeFake: () => fake.close(),
+	});
+	const running = () => side.processes()[0]!;
 	const sender = () => running().sender;
 	const actor = (who: PersonKey, channel = "C1") => ({ user: ids[who].id, name: ids[who].name, channel });
 	const parentOf = (sessionId: string) => sessionId.split(":")[3] ?? "";
@@ -183,21 +150,12 @@ export async function onSlack(
 			: { action_id: d.click };
 		return [interactive(s.actionPayload(actor(who, d.card.where), d.card.ref, action)), FORM, false];
 	};
-	const chat: Chat = {
+	const chat: PlatformChat = {
 		name: "slack",
 		community: fake.teamId,
 		channel: "C1",
 		elsewhere: "C9",
 		people: ids,
-		get backend() {
-			return live().backend;
-		},
-		get state() {
-			return live().state;
-		},
-		events,
-		logger,
-		dir,
 		async start(who, topic, { group, language } = {}) {
 			const before = parents().length;
 			const words = [...(language ? [`language:${language}`] : []), ...(group ? ["--group"] : []), topic];
@@ -210,7 +168,7 @@ export async function onSlack(
 		async send(who, d, copies = 1) {
 			const [body, type, retried] = bodyOf(who, d);
 			const timestampSec = Math.floor(Date.now() / 1000);
-			const { processes } = live();
+			const processes = side.processes();
 			const statuses: number[] = [];
 			// The same signed bytes each time, to the processes in turn (sequential: a copy racing the first is answered 500).
 			for (let i = 0; i < copies; i++) {
@@ -262,16 +220,6 @@ export async function onSlack(
 			...fake.limitProblems(),
 			...fake.calls.filter((c) => c.ok === false).map((c) => `${c.method} ${c.error}`),
 		],
-		async restart(between) {
-			await shut();
-			await between?.();
-			await open();
-		},
-		async close() {
-			await shut();
-			await fake.close();
-			rmSync(dir, { recursive: true, force: true });
-		},
 	};
-	return chat;
+	return side.chat(chat);
 }

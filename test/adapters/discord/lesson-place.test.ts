@@ -5,27 +5,18 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDiscordAdapter, type DiscordAdapter } from "../../../src/adapters/discord/index.ts";
+import type { DiscordAdapter } from "../../../src/adapters/discord/index.ts";
 import { createMemoryStateStore } from "../../../src/agent/index.ts";
-import { silentLogger } from "../../../src/core/contracts/logger.ts";
-import { type FakeDiscord, type FakeInteraction, startFakeDiscord } from "../../../testkit/fakes/discord.ts";
-import { stubRenderer } from "../../../testkit/stub-renderer.ts";
+import type { FakeDiscord, FakeInteraction } from "../../../testkit/fakes/discord.ts";
 import { FakeTutor } from "../lesson/fake-tutor.ts";
+import { startOnFake } from "./helpers.ts";
 
 let fake: FakeDiscord;
 let adapter: DiscordAdapter;
 const tutor = new FakeTutor();
 
 beforeAll(async () => {
-	fake = await startFakeDiscord();
-	adapter = createDiscordAdapter({
-		tutor,
-		renderer: stubRenderer(undefined),
-		logger: silentLogger,
-		state: createMemoryStateStore(),
-		config: { token: fake.token, apiUrl: fake.apiUrl, guildId: fake.guild.id, readyTimeoutMs: 10_000 },
-	});
-	await adapter.start();
+	({ fake, adapter } = await startOnFake(tutor, createMemoryStateStore()));
 });
 
 afterAll(async () => {
