@@ -24,6 +24,7 @@ const FIRST = {
 	slack: Array.from({ length: 11 }, () => [200]),
 };
 
+// Chats only: the terminal has no deadline to answer by (it reads a line when the tutor asks for one).
 describe.each(CHATS)("answering in time on %s", { timeout: 60_000 }, (name) => {
 	const tutor = new FakeTutor();
 	const store = new HeldStore();

@@ -16,6 +16,7 @@ import { CHATS, noticeOf, quizIn, switchable, useChat } from "./chat.ts";
 /** Discord's hint after "admin(s)": the permission it means. */
 const HINT = String.raw`( \(Manage Server\))?`;
 
+// Chats only: the terminal has no `/lesson` commands (its profile words: terminal/profile-commands.test.ts).
 describe.each(CHATS)("/lesson commands on %s", { timeout: 60_000 }, (name) => {
 	const handle = useChat(name, { model: switchable().model });
 

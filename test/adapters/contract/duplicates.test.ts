@@ -12,6 +12,7 @@ import { createMemoryStateStore } from "../../../src/agent/index.ts";
 import { FakeTutor } from "../lesson/fake-tutor.ts";
 import { CHATS, quizIn, switchable, until, useChat } from "./chat.ts";
 
+// Chats only: the terminal reads each line once; nothing redelivers it.
 describe.each(CHATS)("a delivery seen twice on %s", { timeout: 60_000 }, (name) => {
 	const tutor = new FakeTutor();
 	const handle = useChat(name, { model: switchable().model, tutor, state: createMemoryStateStore, twin: true });

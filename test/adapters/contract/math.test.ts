@@ -40,6 +40,7 @@ const model = () =>
 
 const png = (picture: { bytes: Buffer | undefined }) => picture.bytes?.subarray(0, 8).toString("hex");
 
+// Chats only: the terminal draws no pictures (it prints the TeX as written).
 describe.each(CHATS)("math cards on %s", { timeout: 60_000 }, (name) => {
 	const handle = useChat(name, { model: model() });
 	let sessionId = "";
