@@ -4,7 +4,7 @@
  * a private Redis and again on a private PostgreSQL database. Every acknowledged answer is in the
  * final transcripts, no card or tutor message is posted twice, no step is stored twice, and every
  * lesson completes with its recap. Then a signed `/lesson start` replayed three times, once to
- * each process, starts one lesson (test/adapters/slack/duplicates.test.ts checks the same with
+ * each process, starts one lesson (test/adapters/contract/duplicates.test.ts checks the same with
  * two adapters in one process on a memory store; here the claim goes through the shared store).
  */
 

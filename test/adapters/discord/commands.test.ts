@@ -1,7 +1,8 @@
 /**
  * The /lesson command definition and its registration (guild and global, the
- * application id looked up), and the adapter's small pure pieces: thread
- * names, guild config normalization, refusal notices.
+ * application id looked up), and the adapter's small pure pieces: parsing an
+ * unknown subcommand, thread names, guild config normalization, refusal
+ * notices. What the commands do: contract/commands.test.ts.
  */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +12,7 @@ import {
 	registerDiscordCommands,
 } from "../../../src/adapters/discord/commands.ts";
 import { DEFAULT_GUILD_CONFIG } from "../../../src/adapters/discord/index.ts";
+import { parseDiscordCommand } from "../../../src/adapters/discord/lesson-command.ts";
 import { DISCORD_STYLE } from "../../../src/adapters/discord/notices.ts";
 import { threadName } from "../../../src/adapters/discord/port.ts";
 import { normalizeLessonRules as normalizeGuildConfig } from "../../../src/adapters/lesson/lesson-rules.ts";
@@ -88,6 +90,13 @@ describe("registering /lesson", () => {
 });
 
 describe("adapter pieces", () => {
+	it("turns an unknown subcommand into help naming it (Slack's parser too: slack/parse.test.ts)", () => {
+		const interaction = { options: { getSubcommand: () => "dance" } } as unknown as Parameters<
+			typeof parseDiscordCommand
+		>[0];
+		expect(parseDiscordCommand(interaction, "en")).toEqual({ kind: "help", unknown: "dance" });
+	});
+
 	it("names threads after the topic: one line, at most 100 characters, never empty", () => {
 		expect(threadName("  adding\n fractions ")).toBe("adding fractions");
 		expect(threadName("   ")).toBe("Lesson");

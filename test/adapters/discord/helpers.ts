@@ -19,7 +19,7 @@ import { openStateStore, type StateStore } from "../../../src/agent/index.ts";
 import { createSessionStore } from "../../../src/agent/store/session-store.ts";
 import { createTutor, type TutorOptions } from "../../../src/agent/tutor.ts";
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
-import type { LogFields, Logger } from "../../../src/core/contracts/logger.ts";
+import { type LogFields, type Logger, silentLogger } from "../../../src/core/contracts/logger.ts";
 import type { Tutor } from "../../../src/core/contracts/tutor.ts";
 import { createPlanRenderer, type PlanRenderer } from "../../../src/render/index.ts";
 import { type FakeDiscord, type FakeMessage, startFakeDiscord } from "../../../testkit/fakes/discord.ts";
@@ -219,4 +219,21 @@ export function waitForAck(fake: FakeDiscord, token: string, timeoutMs = 10_000)
 		`the ack of interaction ${token}`,
 		timeoutMs,
 	);
+}
+
+/** The adapter over a fresh fake Discord with a stand-in tutor (no engine) on `state`, started. */
+export async function startOnFake(
+	tutor: Tutor,
+	state: StateStore,
+): Promise<{ fake: FakeDiscord; adapter: DiscordAdapter }> {
+	const fake = await startFakeDiscord();
+	const adapter = createDiscordAdapter({
+		tutor,
+		renderer: stubRenderer(undefined),
+		logger: silentLogger,
+		state,
+		config: { token: fake.token, apiUrl: fake.apiUrl, guildId: fake.guild.id, readyTimeoutMs: 10_000 },
+	});
+	await adapter.start();
+	return { fake, adapter };
 }

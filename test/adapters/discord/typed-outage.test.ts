@@ -6,13 +6,12 @@
 
 import Keyv from "keyv";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createDiscordAdapter, type DiscordAdapter } from "../../../src/adapters/discord/index.ts";
+import type { DiscordAdapter } from "../../../src/adapters/discord/index.ts";
 import { stateStoreOnKeyv } from "../../../src/agent/index.ts";
-import { silentLogger } from "../../../src/core/contracts/logger.ts";
 import { t } from "../../../src/i18n/index.ts";
-import { type FakeDiscord, startFakeDiscord } from "../../../testkit/fakes/discord.ts";
-import { stubRenderer } from "../../../testkit/stub-renderer.ts";
+import type { FakeDiscord } from "../../../testkit/fakes/discord.ts";
 import { FakeTutor } from "../lesson/fake-tutor.ts";
+import { startOnFake } from "./helpers.ts";
 
 let fake: FakeDiscord;
 let adapter: DiscordAdapter;
@@ -20,15 +19,7 @@ const tutor = new FakeTutor();
 let threadId = "";
 
 beforeAll(async () => {
-	fake = await startFakeDiscord();
-	adapter = createDiscordAdapter({
-		tutor,
-		renderer: stubRenderer(undefined),
-		logger: silentLogger,
-		state: stateStoreOnKeyv(new Keyv({ namespace: "discord" })),
-		config: { token: fake.token, apiUrl: fake.apiUrl, guildId: fake.guild.id, readyTimeoutMs: 10_000 },
-	});
-	await adapter.start();
+	({ fake, adapter } = await startOnFake(tutor, stateStoreOnKeyv(new Keyv({ namespace: "discord" }))));
 	fake.slash({
 		user: fake.users.learner,
 		channelId: fake.ids.general,

@@ -1,10 +1,11 @@
 /**
- * Math on the Slack fake through Slack's port: a display formula is uploaded as a PNG and
- * shown in an image block whose alt text is its TeX, quiz choices holding math are drawn
- * lettered in one picture with letter-only buttons, bad TeX stays text. The fake is strict
- * (testkit/fakes/slack/files.ts): an image block shows only a file shared in the channel the
- * card goes to, so the pictures are shared in the lesson's thread first, and the math quiz
- * arrives with its buttons, its pictures and their alt text. A picture shown before is not uploaded again.
+ * Math through Slack's port, as Slack carries it: a formula's PNG is uploaded and shared in
+ * the lesson's thread before the card whose image block shows it (the fake is strict,
+ * testkit/fakes/slack/files.ts: an image block shows only a file shared in the channel the
+ * card goes to), a picture shown before is not uploaded again, one card's pictures go up
+ * together with their alt text, a new picture is shown once processed, and a card whose
+ * pictures Slack refuses still arrives. What a learner sees of math on every platform:
+ * contract/math.test.ts.
  */
 
 import { webApi } from "@slack/bolt";
@@ -47,18 +48,16 @@ describe("math cards on the Slack fake", { timeout: 30_000 }, () => {
 	};
 	const lastPost = () => fake.callsTo("chat.postMessage").at(-1)!.params as { blocks: Block[]; text: string };
 
-	it("an explain with a display formula uploads a PNG and shows it in an image block whose alt text is the TeX", async () => {
+	it("a display formula is uploaded and shared in the thread before the card shows it; shown again, it is not uploaded again", async () => {
 		await port.postCard(threadId, await prepared(explain(`The roots are:\n\n\\[${QUADRATIC}\\]`)));
 		const blocks = lastPost().blocks;
 		const image = blocks.find((b) => b.type === "image");
 		expect(image?.alt_text).toBe(QUADRATIC);
 		const upload = fake.uploads.find((u) => u.fileId === image?.slack_file?.id);
 		expect(upload?.completed).toBe(true);
-		expect(upload?.bytes?.subarray(0, 8).toString("hex")).toBe(PNG_MAGIC);
 		// Shared in the lesson's thread before the card (Slack shows an image block's file only where it is shared).
 		expect(upload).toMatchObject({ channelId: "C1", threadTs });
 		expect(fake.callsTo("chat.postMessage").at(-1)?.ok).toBe(true);
-		expect(JSON.stringify(blocks)).toContain(`\`${QUADRATIC.replaceAll("\\", "\\\\")}\``);
 
 		// The same formula again: the file already shared in the thread, nothing uploaded.
 		const uploads = fake.callsTo("files.getUploadURLExternal").length;
@@ -67,7 +66,7 @@ describe("math cards on the Slack fake", { timeout: 30_000 }, () => {
 		expect(lastPost().blocks.find((b) => b.type === "image")?.slack_file?.id).toBe(image?.slack_file?.id);
 	});
 
-	it("a math quiz arrives with its buttons, its pictures and their alt text; its answered state is taken", async () => {
+	it("a math quiz's pictures go up together, shared in the thread with their alt text; its answered state uploads nothing", async () => {
 		const posts = fake.callsTo("chat.postMessage").length;
 		const [ts] = await port.postCard(threadId, await prepared(mathQuiz));
 		// One post, accepted: not the fallback without pictures.
@@ -77,18 +76,8 @@ describe("math cards on the Slack fake", { timeout: 30_000 }, () => {
 				.slice(posts)
 				.map((c) => c.ok),
 		).toEqual([true]);
-		const blocks = lastPost().blocks;
-		const buttons = blocks.filter((b) => b.type === "actions").flatMap((b) => b.elements ?? []);
-		expect(buttons.map((b) => b.text?.text)).toEqual([
-			"A",
-			"B",
-			"C",
-			"💡 Hint",
-			"🔄 Explain another way",
-			"🤷 Not sure",
-		]);
-		const images = blocks.filter((b) => b.type === "image");
-		expect(images.map((b) => b.alt_text)).toContain(String.raw`A. $3x^2$ B. $\frac{x^4}{4}$ C. $3x$`);
+		const images = lastPost().blocks.filter((b) => b.type === "image");
+		expect(images.length).toBeGreaterThan(1);
 		// Each picture a PNG shared in the thread, its description for screen readers sent as alt_txt.
 		for (const image of images) {
 			const upload = fake.uploads.find((u) => u.fileId === image.slack_file?.id);
@@ -181,12 +170,5 @@ describe("math cards on the Slack fake", { timeout: 30_000 }, () => {
 		]);
 		// The options' TeX is in the text, as code, for whoever cannot see a picture.
 		expect(JSON.stringify(blocks)).toContain(String.raw`\frac{x^4}{4}`);
-	});
-
-	it("bad TeX posts no image block and keeps the TeX as code", async () => {
-		await port.postCard(threadId, await prepared(explain(String.raw`Broken: \[\frac{a\]`)));
-		const blocks = lastPost().blocks;
-		expect(blocks.some((b) => b.type === "image")).toBe(false);
-		expect(JSON.stringify(blocks)).toContain(String.raw`\\frac{a`);
 	});
 });
