@@ -91,7 +91,7 @@ a{color:#0b57d0}
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(9rem,1fr));gap:.75rem;margin:0;padding:0}
 .cards div{background:#fff;border:1px solid #d0d5dd;border-radius:.4rem;padding:.6rem .8rem}
 .cards dt{font-size:.85rem;color:#4a5261}
-.cards dd{margin:0;font-size:1.4rem;font-weight:600}
+.cards dd{margin:0;font-size:1.4rem;font-weight:600;overflow-wrap:anywhere}
 .table-wrap{overflow-x:auto;background:#fff;border:1px solid #d0d5dd;border-radius:.4rem}
 table{border-collapse:collapse;width:100%;min-width:20rem}
 th,td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid #e3e6eb;vertical-align:top;overflow-wrap:anywhere}
@@ -103,9 +103,9 @@ svg{max-width:100%;height:auto;display:block}
 .swatch{display:inline-block;width:.9rem;height:.9rem;border-radius:.15rem;margin-right:.3rem;vertical-align:-.1rem;border:1px solid #555}
 .learned{background:#2e7d32}.shaky{background:#f2b705}.notyet{background:#c5cad3}
 ol.transcript{list-style:none;padding:0;margin:0}
-ol.transcript li{background:#fff;border:1px solid #d0d5dd;border-radius:.4rem;padding:.6rem .8rem;margin:0 0 .6rem}
-ol.transcript li.learner{border-left:4px solid #0b57d0}
-ol.transcript li.tutor{border-left:4px solid #1f2a44}
+ol.transcript>li{background:#fff;border:1px solid #d0d5dd;border-radius:.4rem;padding:.6rem .8rem;margin:0 0 .6rem}
+ol.transcript>li.learner{border-left:4px solid #0b57d0}
+ol.transcript>li.tutor{border-left:4px solid #1f2a44}
 .who{font-size:.85rem;color:#4a5261;margin:0 0 .25rem}
 .text{white-space:pre-wrap;overflow-wrap:anywhere;margin:0}
 .verdict{font-weight:600}

@@ -9,8 +9,8 @@
  *   GET  /static/dashboard.css
  *
  * Every response carries a strict Content-Security-Policy (no script at all,
- * styles from this origin only), no caching of pages, no referrer (a link's
- * token never leaves in a Referer), and no framing. A community's pages need a
+ * styles from this origin only), no caching of pages, no referrer to other
+ * sites (a link's token never leaves in a Referer), and no framing. A community's pages need a
  * session for that very community; another's are refused (403).
  */
 
@@ -82,7 +82,8 @@ export function createDashboardServer(deps: DashboardServerDeps): Server {
 			"Content-Type": type,
 			"Content-Security-Policy": CONTENT_SECURITY_POLICY,
 			"X-Content-Type-Options": "nosniff",
-			"Referrer-Policy": "no-referrer",
+			// Same-origin only: a link's token never leaves in a Referer, and forms keep their Origin (no-referrer makes it "null").
+			"Referrer-Policy": "same-origin",
 			"X-Frame-Options": "DENY",
 			"Cross-Origin-Opener-Policy": "same-origin",
 			"Cache-Control": "no-store",
@@ -141,7 +142,9 @@ export function createDashboardServer(deps: DashboardServerDeps): Server {
 				used === "used" ? "This sign-in link was used already" : "This sign-in link is no longer valid",
 				`Links work once, for ten minutes. ${SIGN_IN_HINT}`,
 			);
-		redirect(res, baseOf(used.grant), { "Set-Cookie": setCookie(used.cookie, Math.floor(SESSION_TTL_MS / 1000)) });
+		redirect(res, `${baseOf(used.grant)}/`, {
+			"Set-Cookie": setCookie(used.cookie, Math.floor(SESSION_TTL_MS / 1000)),
+		});
 	};
 
 	const signOut = async (req: IncomingMessage, res: ServerResponse) => {
@@ -234,7 +237,7 @@ export function createDashboardServer(deps: DashboardServerDeps): Server {
 			return sendPage(res, 200, { title: "Signed out" }, messageBody("You are signed out.", SIGN_IN_HINT));
 		if (get && path === "/") {
 			const grant = await deps.signIn.session(cookieOf(req));
-			if (grant) return redirect(res, baseOf(grant));
+			if (grant) return redirect(res, `${baseOf(grant)}/`);
 			throw new HttpError(401, "Sign in first", SIGN_IN_HINT);
 		}
 		if (get && parts[0] === "c") return community(req, res, url, parts.slice(1));
