@@ -21,6 +21,23 @@ export function sameKey(text: string): string {
 	return text.trim().replace(/\s+/g, " ").toLowerCase();
 }
 
+/** sameKey with a memo (the same few titles recur in thousands of lessons). */
+function keyMemo(): (text: string) => string {
+	const memo = new Map<string, string>();
+	return (text) => {
+		let key = memo.get(text);
+		if (key === undefined) {
+			key = sameKey(text);
+			if (memo.size < 100_000) memo.set(text, key);
+		}
+		return key;
+	};
+}
+
+/** ISO start times compare as strings (one format, UTC): no date parsing in a sort. */
+const byStart = (a: LessonDigest, b: LessonDigest): number =>
+	a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : 0;
+
 /** The community at a glance. */
 export interface Overview {
 	lessons: number;
@@ -44,6 +61,7 @@ export function overviewOf(digests: readonly LessonDigest[], now: Date, weeks = 
 	const recent = new Set<string>();
 	const perWeek = Array.from({ length: weeks }, () => 0);
 	const topics = new Map<string, { topic: string; lessons: number; latest: number }>();
+	const keyOf = keyMemo();
 	const o = { lessons: 0, lessonsThisWeek: 0, groupLessons: 0, completed: 0, answered: 0, firstTry: 0 };
 	for (const d of digests) {
 		const started = Date.parse(d.startedAt);
@@ -60,7 +78,7 @@ export function overviewOf(digests: readonly LessonDigest[], now: Date, weeks = 
 			o.answered += p.answered;
 			o.firstTry += p.firstTry;
 		}
-		const key = sameKey(d.topic);
+		const key = keyOf(d.topic);
 		const t = topics.get(key) ?? { topic: d.topic, lessons: 0, latest: -Infinity };
 		t.lessons++;
 		if (started > t.latest) {
@@ -106,7 +124,8 @@ export interface StuckTopic {
 /** Where learners get stuck, per topic (most lessons first, at most `maxTopics`) and node. Linear in the digests' cells. */
 export function stuckOf(digests: readonly LessonDigest[], maxTopics = 30): { topics: StuckTopic[]; more: number } {
 	// Oldest first, so a learner's later lesson overwrites their earlier one.
-	const ordered = [...digests].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
+	const ordered = [...digests].sort(byStart);
+	const keyOf = keyMemo();
 	interface TopicAcc {
 		topic: string;
 		lessons: number;
@@ -115,7 +134,7 @@ export function stuckOf(digests: readonly LessonDigest[], maxTopics = 30): { top
 	}
 	const topics = new Map<string, TopicAcc>();
 	for (const d of ordered) {
-		const key = sameKey(d.topic);
+		const key = keyOf(d.topic);
 		let t = topics.get(key);
 		if (!t) {
 			t = { topic: d.topic, lessons: 0, learners: new Set(), nodes: new Map() };
@@ -124,7 +143,7 @@ export function stuckOf(digests: readonly LessonDigest[], maxTopics = 30): { top
 		t.topic = d.topic;
 		t.lessons++;
 		for (const [i, node] of d.nodes.entries()) {
-			const nodeKey = sameKey(node.label);
+			const nodeKey = keyOf(node.label);
 			let n = t.nodes.get(nodeKey);
 			if (!n) {
 				n = { label: node.label, by: new Map() };
@@ -170,5 +189,5 @@ export function percent(part: number, whole: number): number {
 
 /** Lessons newest first. */
 export function newestFirst(digests: readonly LessonDigest[]): LessonDigest[] {
-	return [...digests].sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
+	return [...digests].sort((a, b) => byStart(b, a));
 }

@@ -18,7 +18,10 @@
  * an object whose fields are session ids and whose values are digests as JSON
  * text, in LESSON_INDEX_BUCKETS buckets chosen by a hash of the session id (so a
  * lesson is dropped without knowing its date, and a community is read in a
- * fixed number of gets). Each change is one atomic updateFields.
+ * fixed number of gets). Each change is one atomic updateFields, followed by one
+ * on `lesson-versions:<platform>:<community>` (a change count per bucket): a
+ * reader keeps what it decoded per bucket and, on the next read, fetches only the
+ * buckets whose count moved (one small get when nothing did).
  */
 
 import type { Participant } from "../../core/contracts/events.ts";
@@ -30,6 +33,8 @@ import type { LessonFacts } from "./lesson-facts.ts";
 
 /** Buckets a community's digests are spread over (a page reads them all, in parallel). */
 export const LESSON_INDEX_BUCKETS = 64;
+/** Communities whose decoded buckets a reader keeps (the least recently read goes first). */
+const CACHED_COMMUNITIES = 8;
 
 /** One participant of a lesson, as the digest keeps them. */
 export interface DigestPerson {
@@ -89,7 +94,7 @@ export function lessonDigest(
 }
 
 /** The stored (compact) form: short field names, mastery as letters. */
-function encode(d: LessonDigest): string {
+export function encodeDigest(d: LessonDigest): string {
 	return JSON.stringify({
 		t: d.topic,
 		m: d.mode,
@@ -150,8 +155,8 @@ export function decodeDigest(sessionId: string, text: unknown): LessonDigest | u
 	};
 }
 
-/** FNV-1a over the id's UTF-16 units: a stable bucket, the same in every process. */
-function bucketOf(sessionId: string): number {
+/** A lesson's bucket: FNV-1a over the id's UTF-16 units, the same in every process. */
+export function lessonBucketOf(sessionId: string): number {
 	let h = 0x811c9dc5;
 	for (let i = 0; i < sessionId.length; i++) {
 		h ^= sessionId.charCodeAt(i);
@@ -166,32 +171,46 @@ export function indexCommunityOf(sessionId: string): string | undefined {
 	return community === "" ? undefined : `${platformOf(sessionId)}:${community}`;
 }
 
+/** What a reader keeps of a community: each bucket's change count and its decoded digests. */
+interface CachedCommunity {
+	buckets: Map<number, { version: number; digests: LessonDigest[] }>;
+}
+
 /** The lesson index on the profiles' state store. Every method may reject when the store fails. */
 export class LessonIndex {
+	private readonly cache = new Map<string, CachedCommunity>();
+
 	constructor(private readonly store: StateStore) {}
+
+	/** Count a change of a bucket (after the change is stored: a reader that saw the count sees the change). */
+	private async changed(community: string, bucket: number): Promise<void> {
+		await this.store.updateFields(stateKeys.lessonVersions(community), { add: { [String(bucket)]: 1 } });
+	}
 
 	/** Store (or replace) a lesson's digest; lessons without a community (the terminal) are not indexed. */
 	async put(digest: LessonDigest): Promise<void> {
 		const community = indexCommunityOf(digest.sessionId);
 		if (!community) return;
-		const key = stateKeys.lessons(community, bucketOf(digest.sessionId));
-		await this.store.updateFields(key, { set: { [digest.sessionId]: encode(digest) } });
+		const key = stateKeys.lessons(community, lessonBucketOf(digest.sessionId));
+		await this.store.updateFields(key, { set: { [digest.sessionId]: encodeDigest(digest) } });
+		await this.changed(community, lessonBucketOf(digest.sessionId));
 	}
 
 	/** Drop a lesson (forget-me, the retention sweep). */
 	async drop(sessionId: string): Promise<void> {
 		const community = indexCommunityOf(sessionId);
 		if (!community) return;
-		const key = stateKeys.lessons(community, bucketOf(sessionId));
+		const key = stateKeys.lessons(community, lessonBucketOf(sessionId));
 		const left = await this.store.updateFields(key, { drop: [sessionId] });
 		if (Object.keys(left).length === 0) await this.store.delete(key);
+		await this.changed(community, lessonBucketOf(sessionId));
 	}
 
 	/** Take a participant out of a lesson that stays (forget-me in a group lesson someone else started). */
 	async anonymise(sessionId: string, personId: string, anonymous: string): Promise<void> {
 		const community = indexCommunityOf(sessionId);
 		if (!community) return;
-		const key = stateKeys.lessons(community, bucketOf(sessionId));
+		const key = stateKeys.lessons(community, lessonBucketOf(sessionId));
 		const stored = await this.store.get(key);
 		const digest = isObject(stored) ? decodeDigest(sessionId, stored[sessionId]) : undefined;
 		if (!digest?.people.some((p) => p.id === personId)) return;
@@ -200,22 +219,39 @@ export class LessonIndex {
 			const { name: _name, ...rest } = p;
 			return { ...rest, id: anonymous };
 		});
-		await this.store.updateFields(key, { set: { [sessionId]: encode(digest) } });
+		await this.store.updateFields(key, { set: { [sessionId]: encodeDigest(digest) } });
+		await this.changed(community, lessonBucketOf(sessionId));
 	}
 
 	/** Every digest of a community (`<platform>:<guild or team>`), in no particular order. */
 	async list(community: string): Promise<LessonDigest[]> {
-		const buckets = await Promise.all(
-			Array.from({ length: LESSON_INDEX_BUCKETS }, (_, b) => this.store.get(stateKeys.lessons(community, b))),
+		const counts = await this.store.get(stateKeys.lessonVersions(community));
+		const versionOf = (b: number): number => {
+			const v = isObject(counts) ? counts[String(b)] : undefined;
+			return typeof v === "number" ? v : 0;
+		};
+		const cached = this.cache.get(community) ?? { buckets: new Map() };
+		this.cache.delete(community); // re-inserted last: the most recently read stays
+		const stale = Array.from({ length: LESSON_INDEX_BUCKETS }, (_, b) => b).filter(
+			// A bucket never counted (written before counts existed) is read every time.
+			(b) => versionOf(b) === 0 || cached.buckets.get(b)?.version !== versionOf(b),
 		);
-		const out: LessonDigest[] = [];
-		for (const bucket of buckets) {
-			if (!isObject(bucket)) continue;
-			for (const [sessionId, text] of Object.entries(bucket)) {
-				const digest = decodeDigest(sessionId, text);
-				if (digest) out.push(digest);
-			}
+		const read = await Promise.all(stale.map((b) => this.store.get(stateKeys.lessons(community, b))));
+		for (const [i, b] of stale.entries()) {
+			const bucket = read[i];
+			const digests: LessonDigest[] = [];
+			if (isObject(bucket))
+				for (const [sessionId, text] of Object.entries(bucket)) {
+					const digest = decodeDigest(sessionId, text);
+					if (digest) digests.push(digest);
+				}
+			cached.buckets.set(b, { version: versionOf(b), digests });
 		}
-		return out;
+		this.cache.set(community, cached);
+		for (const oldest of this.cache.keys()) {
+			if (this.cache.size <= CACHED_COMMUNITIES) break;
+			this.cache.delete(oldest);
+		}
+		return [...cached.buckets.values()].flatMap((b) => b.digests);
 	}
 }

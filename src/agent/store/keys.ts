@@ -45,6 +45,11 @@ export const STATE_KEYS = {
 		store: "profiles",
 		ttl: "none: a lesson's digest goes with the lesson (forget-me, retention)",
 	},
+	"lesson-versions:": {
+		owner: "agent/profile/lesson-index.ts",
+		store: "profiles",
+		ttl: "none: one change count per bucket of a community's lesson index",
+	},
 	"dashboard-link:": {
 		owner: "dashboard/sign-in.ts",
 		store: "dashboard",
@@ -117,6 +122,8 @@ export const stateKeys = {
 	retention: (community: string) => `retention:${community}`,
 	/** A bucket of a community's lesson digests (`<platform>:<guild or team>`; lesson-index.ts). */
 	lessons: (community: string, bucket: number) => `lessons:${community}:${bucket}`,
+	/** How often each bucket of a community's lesson index changed (readers re-read only the buckets that did). */
+	lessonVersions: (community: string) => `lesson-versions:${community}`,
 	/** A dashboard sign-in link that was used (by its nonce): the second use is refused. */
 	dashboardLink: (nonce: string) => `dashboard-link:${nonce}`,
 	/** A dashboard session, by a hash of its cookie (never the cookie itself). */
