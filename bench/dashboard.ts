@@ -16,7 +16,7 @@
  */
 
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLearning, openStateStore, stateKeys } from "../src/agent/index.ts";
 import { lessonFacts, lessonParticipants } from "../src/agent/profile/lesson-facts.ts";
@@ -44,6 +44,13 @@ const time = async (work: () => Promise<unknown>): Promise<number> => {
 	const t = performance.now();
 	await work();
 	return performance.now() - t;
+};
+/** The process's CPU time (user + system, ms) a request took: server and client are this process; on a busy machine wall time waits for a core, CPU time does not. */
+const cpu = async (work: () => Promise<unknown>): Promise<number> => {
+	const before = process.cpuUsage();
+	await work();
+	const used = process.cpuUsage(before);
+	return (used.user + used.system) / 1000;
 };
 
 const dir = mkdtempSync(join(tmpdir(), "lh-bench-dashboard-"));
@@ -151,7 +158,7 @@ try {
 	const more = seededLessons({
 		platform: "discord",
 		community: COMMUNITY,
-		lessons: 2 * RUNS,
+		lessons: 4 * RUNS,
 		members,
 		topics,
 		end: now,
@@ -169,8 +176,14 @@ try {
 	const overviewColdMs: number[] = [];
 	const stuckColdMs: number[] = [];
 	const csvMs: number[] = [];
+	const overviewCpu: number[] = [];
+	const stuckCpu: number[] = [];
 	let csvBytes = 0;
 	for (let r = 0; r < RUNS; r++) {
+		await endOne();
+		overviewCpu.push(await cpu(() => warm.get("")));
+		await endOne();
+		stuckCpu.push(await cpu(() => warm.get("stuck")));
 		await endOne();
 		overviewMs.push(await time(() => warm.get("")));
 		await endOne();
@@ -192,6 +205,9 @@ try {
 		`after a lesson ended: overview p50 ${median(overviewMs).toFixed(1)} ms, stuck nodes p50 ${median(stuckMs).toFixed(1)} ms (targets < 300 ms)`,
 	);
 	console.log(
+		`CPU time of those views (this process, server and client): overview p50 ${median(overviewCpu).toFixed(1)} ms, stuck nodes p50 ${median(stuckCpu).toFixed(1)} ms; load average ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores`,
+	);
+	console.log(
 		`cold (all buckets read): overview p50 ${median(overviewColdMs).toFixed(1)} ms, stuck nodes p50 ${median(stuckColdMs).toFixed(1)} ms; CSV ${median(csvMs).toFixed(0)} ms (target < 2000 ms)`,
 	);
 	console.log(
@@ -200,6 +216,9 @@ try {
 			overview_ms_p50: Number(median(overviewMs).toFixed(1)),
 			stuck_ms_p50: Number(median(stuckMs).toFixed(1)),
 			csv_ms: Number(median(csvMs).toFixed(0)),
+			overview_cpu_ms_p50: Number(median(overviewCpu).toFixed(1)),
+			stuck_cpu_ms_p50: Number(median(stuckCpu).toFixed(1)),
+			load_average: Number(loadavg()[0]?.toFixed(1)),
 			overview_cold_ms_p50: Number(median(overviewColdMs).toFixed(1)),
 			stuck_cold_ms_p50: Number(median(stuckColdMs).toFixed(1)),
 			lessons: digests.length,

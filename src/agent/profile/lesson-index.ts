@@ -232,10 +232,11 @@ export class LessonIndex {
 		};
 		const cached = this.cache.get(community) ?? { buckets: new Map() };
 		this.cache.delete(community); // re-inserted last: the most recently read stays
+		// A bucket never counted was never written (every write counts): empty, nothing to read.
 		const stale = Array.from({ length: LESSON_INDEX_BUCKETS }, (_, b) => b).filter(
-			// A bucket never counted (written before counts existed) is read every time.
-			(b) => versionOf(b) === 0 || cached.buckets.get(b)?.version !== versionOf(b),
+			(b) => versionOf(b) !== 0 && cached.buckets.get(b)?.version !== versionOf(b),
 		);
+		for (let b = 0; b < LESSON_INDEX_BUCKETS; b++) if (versionOf(b) === 0) cached.buckets.delete(b);
 		const read = await Promise.all(stale.map((b) => this.store.get(stateKeys.lessons(community, b))));
 		for (const [i, b] of stale.entries()) {
 			const bucket = read[i];
