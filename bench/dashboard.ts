@@ -10,7 +10,7 @@
  *      after one more lesson ended (the reader re-reads only the index bucket that changed): the
  *      JSON's `overview_ms_p50` and `stuck_ms_p50`;
  *   2. the same pages cold (a reader that has read nothing yet: all 64 buckets): `*_cold_ms_p50`;
- *   3. the CSV export (median of 3; cold);
+ *   3. the CSV export (median of 3, after a lesson ended; and cold);
  *   4. the index write at a lesson's end with the community at full size (median of the last 200).
  * The last line is one JSON object.
  */
@@ -158,7 +158,7 @@ try {
 	const more = seededLessons({
 		platform: "discord",
 		community: COMMUNITY,
-		lessons: 4 * RUNS,
+		lessons: 4 * RUNS + 3,
 		members,
 		topics,
 		end: now,
@@ -191,24 +191,28 @@ try {
 		overviewColdMs.push(await time(() => cold.get("")));
 		stuckColdMs.push(await time(() => cold.get("stuck")));
 	}
-	for (let r = 0; r < 3; r++)
+	const csvColdMs: number[] = [];
+	for (let r = 0; r < 3; r++) {
+		await endOne();
 		csvMs.push(
 			await time(async () => {
-				csvBytes = await cold.get("export.csv");
+				csvBytes = await warm.get("export.csv");
 			}),
 		);
+		csvColdMs.push(await time(() => cold.get("export.csv")));
+	}
 	await warm.close();
 	await cold.close();
 	const digests = await learning.lessons(`discord:${COMMUNITY}`);
 	console.log(`${digests.length} digests in the index; CSV ${(csvBytes / 1024 / 1024).toFixed(1)} MiB`);
 	console.log(
-		`after a lesson ended: overview p50 ${median(overviewMs).toFixed(1)} ms, stuck nodes p50 ${median(stuckMs).toFixed(1)} ms (targets < 300 ms)`,
+		`after a lesson ended: overview p50 ${median(overviewMs).toFixed(1)} ms, stuck nodes p50 ${median(stuckMs).toFixed(1)} ms (targets < 300 ms); CSV ${median(csvMs).toFixed(0)} ms (target < 2000 ms)`,
 	);
 	console.log(
 		`CPU time of those views (this process, server and client): overview p50 ${median(overviewCpu).toFixed(1)} ms, stuck nodes p50 ${median(stuckCpu).toFixed(1)} ms; load average ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores`,
 	);
 	console.log(
-		`cold (all buckets read): overview p50 ${median(overviewColdMs).toFixed(1)} ms, stuck nodes p50 ${median(stuckColdMs).toFixed(1)} ms; CSV ${median(csvMs).toFixed(0)} ms (target < 2000 ms)`,
+		`cold (all buckets read): overview p50 ${median(overviewColdMs).toFixed(1)} ms, stuck nodes p50 ${median(stuckColdMs).toFixed(1)} ms; CSV ${median(csvColdMs).toFixed(0)} ms`,
 	);
 	console.log(
 		JSON.stringify({
@@ -221,6 +225,7 @@ try {
 			load_average: Number(loadavg()[0]?.toFixed(1)),
 			overview_cold_ms_p50: Number(median(overviewColdMs).toFixed(1)),
 			stuck_cold_ms_p50: Number(median(stuckColdMs).toFixed(1)),
+			csv_cold_ms: Number(median(csvColdMs).toFixed(0)),
 			lessons: digests.length,
 			members: MEMBERS,
 			index_write_ms_p50: Number(median(lastWrites).toFixed(2)),

@@ -45,11 +45,19 @@ export interface Dashboard extends DashboardSignIn {
 	close(): Promise<void>;
 }
 
+/** A URL without the slashes it ends with (a loop: an anchored `/+$` regex backtracks on long runs of slashes). */
+function withoutTrailingSlashes(url: string | undefined): string | undefined {
+	if (url === undefined) return undefined;
+	let end = url.length;
+	while (end > 0 && url[end - 1] === "/") end--;
+	return url.slice(0, end);
+}
+
 /** Create the dashboard (not yet listening). */
 export function createDashboard(options: DashboardOptions): Dashboard {
 	const now = options.now ?? (() => new Date());
 	const signIn = new SignIn(options.secret, options.state, now);
-	let base = options.publicUrl?.replace(/\/+$/, "");
+	let base = withoutTrailingSlashes(options.publicUrl);
 	const secure = base?.startsWith("https:") === true;
 	const server: Server = createDashboardServer({
 		signIn,

@@ -61,7 +61,6 @@ export function overviewOf(digests: readonly LessonDigest[], now: Date, weeks = 
 	const recent = new Set<string>();
 	const perWeek = Array.from({ length: weeks }, () => 0);
 	const topics = new Map<string, { topic: string; lessons: number; latest: number }>();
-	const keyOf = keyMemo();
 	const o = { lessons: 0, lessonsThisWeek: 0, groupLessons: 0, completed: 0, answered: 0, firstTry: 0 };
 	for (const d of digests) {
 		const started = Date.parse(d.startedAt);
@@ -78,7 +77,7 @@ export function overviewOf(digests: readonly LessonDigest[], now: Date, weeks = 
 			o.answered += p.answered;
 			o.firstTry += p.firstTry;
 		}
-		const key = keyOf(d.topic);
+		const key = digestKeys(d).topic;
 		const t = topics.get(key) ?? { topic: d.topic, lessons: 0, latest: -Infinity };
 		t.lessons++;
 		if (started > t.latest) {
@@ -121,36 +120,68 @@ export interface StuckTopic {
 	nodes: StuckNode[];
 }
 
+/** Each digest's topic and node keys, computed once per digest (the index reader keeps digests across views). */
+const keysOfDigest = new WeakMap<LessonDigest, { topic: string; nodes: string[] }>();
+const sharedKeyOf = keyMemo();
+function digestKeys(d: LessonDigest): { topic: string; nodes: string[] } {
+	let keys = keysOfDigest.get(d);
+	if (!keys) {
+		keys = { topic: sharedKeyOf(d.topic), nodes: d.nodes.map((n) => sharedKeyOf(n.label)) };
+		keysOfDigest.set(d, keys);
+	}
+	return keys;
+}
+
 /** Where learners get stuck, per topic (most lessons first, at most `maxTopics`) and node. Linear in the digests' cells. */
 export function stuckOf(digests: readonly LessonDigest[], maxTopics = 30): { topics: StuckTopic[]; more: number } {
-	// Oldest first, so a learner's later lesson overwrites their earlier one.
-	const ordered = [...digests].sort(byStart);
-	const keyOf = keyMemo();
+	interface NodeAcc {
+		label: string;
+		labelAt: string;
+		/** Per learner: the start of their latest lesson with the node, and its mastery there. */
+		by: Map<string, { at: string; mastery: NodeMastery }>;
+	}
 	interface TopicAcc {
 		topic: string;
+		topicAt: string;
 		lessons: number;
 		learners: Set<string>;
-		nodes: Map<string, { label: string; by: Map<string, NodeMastery> }>;
+		nodes: Map<string, NodeAcc>;
 	}
 	const topics = new Map<string, TopicAcc>();
-	for (const d of ordered) {
-		const key = keyOf(d.topic);
-		let t = topics.get(key);
+	// No sort: each cell keeps the latest lesson's value (ISO start times compare as strings).
+	for (const d of digests) {
+		const keys = digestKeys(d);
+		const at = d.startedAt;
+		let t = topics.get(keys.topic);
 		if (!t) {
-			t = { topic: d.topic, lessons: 0, learners: new Set(), nodes: new Map() };
-			topics.set(key, t);
+			t = { topic: d.topic, topicAt: at, lessons: 0, learners: new Set(), nodes: new Map() };
+			topics.set(keys.topic, t);
 		}
-		t.topic = d.topic;
+		if (at > t.topicAt) {
+			t.topic = d.topic;
+			t.topicAt = at;
+		}
 		t.lessons++;
-		for (const [i, node] of d.nodes.entries()) {
-			const nodeKey = keyOf(node.label);
+		for (let i = 0; i < d.nodes.length; i++) {
+			const nodeKey = keys.nodes[i] ?? "";
 			let n = t.nodes.get(nodeKey);
 			if (!n) {
-				n = { label: node.label, by: new Map() };
+				n = { label: d.nodes[i]?.label ?? "", labelAt: at, by: new Map() };
 				t.nodes.set(nodeKey, n);
 			}
-			n.label = node.label;
-			for (const p of d.people) n.by.set(p.id, p.mastery[i] ?? "not-yet");
+			if (at > n.labelAt) {
+				n.label = d.nodes[i]?.label ?? n.label;
+				n.labelAt = at;
+			}
+			for (const p of d.people) {
+				const mastery = p.mastery[i] ?? "not-yet";
+				const was = n.by.get(p.id);
+				if (!was) n.by.set(p.id, { at, mastery });
+				else if (at >= was.at) {
+					was.at = at;
+					was.mastery = mastery;
+				}
+			}
 		}
 		for (const p of d.people) t.learners.add(p.id);
 	}
@@ -163,9 +194,9 @@ export function stuckOf(digests: readonly LessonDigest[], maxTopics = 30): { top
 			nodes: [...t.nodes.values()]
 				.map(({ label, by }) => {
 					const n = { label, learners: by.size, learned: 0, shaky: 0, notYet: 0, stuck: 0 };
-					for (const m of by.values()) {
-						if (m === "learned") n.learned++;
-						else if (m === "shaky") n.shaky++;
+					for (const { mastery } of by.values()) {
+						if (mastery === "learned") n.learned++;
+						else if (mastery === "shaky") n.shaky++;
 						else n.notYet++;
 					}
 					n.stuck = n.shaky + n.notYet;

@@ -42,6 +42,7 @@ describe("registering /lesson", () => {
 			"review",
 			"progress",
 			"report",
+			"dashboard",
 			"forget-me",
 			"remind",
 			"retention",
