@@ -104,7 +104,13 @@ describe("the lesson index", () => {
 		const records = lessons(40);
 		const inner = createMemoryStateStore();
 		const gets: string[] = [];
-		const counting: StateStore = { ...inner, get: (key) => (gets.push(key), inner.get(key)) };
+		const counting: StateStore = {
+			...inner,
+			get: (key) => {
+				gets.push(key);
+				return inner.get(key);
+			},
+		};
 		const { learning } = stack(records, counting);
 		for (const r of records.slice(0, 39)) await learning.recordLesson(r);
 		const index = new LessonIndex(counting);
