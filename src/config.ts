@@ -12,6 +12,8 @@ import { redactUrl } from "./agent/store/keyv.ts";
 import type { ConfigProblem, VariableSpec } from "./config/entries.ts";
 import { checkModelSettings, JOB_VARIABLE, MODEL_JOBS, type ModelJob } from "./config/models.ts";
 import {
+	DEFAULT_DASHBOARD_HOST,
+	DEFAULT_DASHBOARD_PORT,
 	DEFAULT_OPENAI_MODEL,
 	DEFAULT_PORT,
 	DEFAULT_STORE_URL,
@@ -54,6 +56,11 @@ export interface Config {
 	retentionDays?: number;
 	/** A port of its own for /healthz and /readyz (LEARNHARNESS_HEALTH_PORT). */
 	healthPort?: number;
+	/**
+	 * The admins' web dashboard (docs/dashboard.md), set when LEARNHARNESS_DASHBOARD_SECRET is: the links' HMAC key,
+	 * where it listens, and the URL links start with.
+	 */
+	dashboard?: { secret: string; host: string; port: number; publicUrl?: string };
 	/** Set when DISCORD_TOKEN is. */
 	discord?: { token: string; apiUrl?: string; guildId?: string; shards?: number | "auto" };
 	/** Set when SLACK_BOT_TOKEN is. */
@@ -162,6 +169,16 @@ export function parseConfig(env: Env): ConfigResult {
 			`Remove LEARNHARNESS_MODEL=demo to use ${DEFAULT_OPENAI_MODEL}, or name another model.`,
 		);
 
+	const dashboardSecret = str("LEARNHARNESS_DASHBOARD_SECRET");
+	if (!dashboardSecret)
+		for (const name of ["LEARNHARNESS_DASHBOARD_HOST", "LEARNHARNESS_DASHBOARD_PORT", "LEARNHARNESS_PUBLIC_URL"])
+			if (v[name] !== undefined)
+				warn(
+					name,
+					"is set but LEARNHARNESS_DASHBOARD_SECRET is not, so the dashboard stays off",
+					specOf("LEARNHARNESS_DASHBOARD_SECRET").fix,
+				);
+
 	const visionSetting = str("LEARNHARNESS_MODEL_VISION") as "auto" | "on" | "off" | undefined;
 	if (demo && visionSetting === "on")
 		warn(
@@ -189,6 +206,13 @@ export function parseConfig(env: Env): ConfigResult {
 	if (typeof v.LEARNHARNESS_TURN_LAG_MS === "number") config.turnLagMs = v.LEARNHARNESS_TURN_LAG_MS;
 	if (typeof v.LEARNHARNESS_RETENTION_DAYS === "number") config.retentionDays = v.LEARNHARNESS_RETENTION_DAYS;
 	if (typeof v.LEARNHARNESS_HEALTH_PORT === "number") config.healthPort = v.LEARNHARNESS_HEALTH_PORT;
+	if (dashboardSecret) {
+		const host = str("LEARNHARNESS_DASHBOARD_HOST") ?? DEFAULT_DASHBOARD_HOST;
+		const port =
+			typeof v.LEARNHARNESS_DASHBOARD_PORT === "number" ? v.LEARNHARNESS_DASHBOARD_PORT : DEFAULT_DASHBOARD_PORT;
+		const publicUrl = str("LEARNHARNESS_PUBLIC_URL");
+		config.dashboard = { secret: dashboardSecret, host, port, ...(publicUrl ? { publicUrl } : {}) };
+	}
 	if (discordToken) {
 		config.discord = { token: discordToken };
 		const apiUrl = str("DISCORD_API_URL");

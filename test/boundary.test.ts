@@ -42,6 +42,8 @@ const rules: Record<string, Rule> = {
 		packages: (r) =>
 			!["discord.js", "@slack/bolt", "puppeteer", "@mermaid-js/mermaid-cli"].includes(packageName(r.specifier)),
 	},
+	// The admins' web dashboard: node:http and its own pages over core and agent's public surface; no npm package.
+	dashboard: { layers: ["core", "agent", "i18n", "dashboard"], packages: () => false },
 	render: {
 		layers: ["core", "render", "i18n"],
 		packages: (r) => {
@@ -139,6 +141,23 @@ describe("layer boundaries", () => {
 			expect(violations).toEqual([]);
 		});
 	}
+
+	it("src/dashboard reads agent through its public surface only, and only the composition root imports it", () => {
+		const violations: string[] = [];
+		for (const file of filesUnder(join(src, "dashboard")))
+			for (const ref of importsOf(readFileSync(file, "utf8"))) {
+				const target = ref.specifier.startsWith(".") ? targetOf(file, ref.specifier) : "";
+				if (target.startsWith("agent/") && target !== "agent/index.ts")
+					violations.push(`${shown(file)} imports ${ref.specifier}`);
+			}
+		for (const file of filesUnder(src)) {
+			if (shown(file).startsWith("src/dashboard/") || shown(file).startsWith("src/cli/")) continue;
+			for (const ref of importsOf(readFileSync(file, "utf8")))
+				if (ref.specifier.startsWith(".") && targetOf(file, ref.specifier).startsWith("dashboard/"))
+					violations.push(`${shown(file)} imports ${ref.specifier}`);
+		}
+		expect(violations).toEqual([]);
+	});
 
 	it("the import reader sees every import form (so the rule above can fail)", () => {
 		const code = [

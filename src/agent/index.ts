@@ -24,10 +24,12 @@ export {
 export {
 	createLearning,
 	DEFAULT_RETENTION_DAYS,
+	type DigestPerson,
 	type DueReview,
 	type LearnerProfile,
 	type Learning,
 	type LearningOptions,
+	type LessonDigest,
 	type LessonReviewPlan,
 	MAX_RETENTION_DAYS,
 	type ProfileLesson,

@@ -19,6 +19,7 @@ import {
 	DEFAULT_RETENTION_DAYS,
 	openStateStore,
 	parseModelSpec,
+	type SessionStore,
 	type TurnGate,
 } from "../agent/index.ts";
 import { MODEL_JOBS, type ModelJob } from "../config/models.ts";
@@ -42,6 +43,8 @@ export interface Services {
 	learning: LearnerServices;
 	/** The tutor's turn gate (undefined when LEARNHARNESS_TURN_LAG_MS=0 turned it off). */
 	turnGate?: TurnGate;
+	/** The session records, read-only (the dashboard's transcript page). */
+	records: Pick<SessionStore, "get">;
 }
 
 /** Options of createServices. */
@@ -127,6 +130,7 @@ export async function createServices(
 		budgets,
 		repaired,
 		learning: { learning, ...(rephrase ? { rephrase } : {}) },
+		records: { get: (sessionId) => store.get(sessionId) },
 		...(turnGate ? { turnGate } : {}),
 	};
 }

@@ -12,6 +12,7 @@
 import { isStoreError, openStateStore } from "../agent/index.ts";
 import { type Config, redactUrl } from "../config.ts";
 import type { Logger } from "../core/contracts/logger.ts";
+import type { Dashboard } from "../dashboard/index.ts";
 import { createHealth, type Health } from "./health.ts";
 import { type CliIo, EXIT_CONFIG, loadConfigOrReport, messageOf } from "./io.ts";
 import { createProcessLogger } from "./logger.ts";
@@ -96,6 +97,12 @@ export async function startCommand(io: CliIo, options: StartOptions = {}): Promi
 				? " Check LEARNHARNESS_STORE_URL, and that the store's server is running."
 				: "";
 		return startFailed(io, config, [`${sentence(messageOf(error))}${fix}`], [error]);
+	}
+	// The admins' dashboard: links from every process, pages from one (not from the Discord shards past the first).
+	if (config.dashboard) {
+		const serve = !options.shardProcess || shardIds.includes(0);
+		const dashboard = await startDashboard(config.storeUrl, config.dashboard, runtime, logger, registry, serve);
+		if (dashboard) runtime.learning.dashboard = dashboard;
 	}
 	const started = await Promise.all([
 		config.discord
@@ -208,6 +215,39 @@ function startFailed(io: CliIo, config: Config, sentences: string[], errors: unk
 	lines.push(`Details are in ${PLAYGROUND_LOG}; \`${io.invocation ?? "learnharness"} doctor\` checks the whole setup.`);
 	io.stderr.write(`${lines.join("\n")}\n`);
 	return { running: false, exitCode: 1 };
+}
+
+/** The dashboard (docs/dashboard.md), listening when `serve`; undefined when it could not start (the bot runs without it). */
+async function startDashboard(
+	storeUrl: string,
+	settings: NonNullable<Config["dashboard"]>,
+	runtime: Services,
+	logger: Logger,
+	registry: ShutdownRegistry,
+	serve: boolean,
+): Promise<Dashboard | undefined> {
+	const { createDashboard } = await import("../dashboard/index.ts");
+	const state = openStateStore(storeUrl, "learnharness:dashboard", logger);
+	registry.add({ name: "dashboard state", close: () => state.close() });
+	const dashboard = createDashboard({
+		...settings,
+		state,
+		learning: runtime.learning.learning,
+		records: runtime.records,
+		logger: logger.child({ part: "dashboard" }),
+	});
+	if (!serve) return dashboard;
+	try {
+		await dashboard.listen();
+		registry.add({ name: "dashboard", close: () => dashboard.close() });
+		return dashboard;
+	} catch (error) {
+		logger.error(
+			{ err: error, host: settings.host, port: settings.port },
+			"the dashboard could not listen; the bot runs without it (fix LEARNHARNESS_DASHBOARD_HOST or _PORT)",
+		);
+		return undefined;
+	}
 }
 
 /** The adapter's lesson state (posted cards, server settings, daily counts) in the same store, so it survives restarts. */

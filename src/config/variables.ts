@@ -70,6 +70,13 @@ const idList = text.regex(/^[A-Za-z0-9_]+(\s*,\s*[A-Za-z0-9_]+)*$/, {
 	error: "is not a comma-separated list of user ids",
 });
 
+/** The dashboard's default port (LEARNHARNESS_DASHBOARD_PORT). */
+export const DEFAULT_DASHBOARD_PORT = 3100;
+/** The dashboard's default address (LEARNHARNESS_DASHBOARD_HOST): this machine only. */
+export const DEFAULT_DASHBOARD_HOST = "127.0.0.1";
+/** Fewest characters of LEARNHARNESS_DASHBOARD_SECRET (the HMAC key of sign-in links). */
+export const DASHBOARD_SECRET_MIN_CHARS = 32;
+
 /** All variables, in the order the table shows them. */
 export const VARIABLES: readonly VariableSpec[] = [
 	{
@@ -253,6 +260,36 @@ export const VARIABLES: readonly VariableSpec[] = [
 			"A port of its own for `/healthz` and `/readyz` (load balancers, orchestrators); needed for health checks when only Discord or Socket Mode runs.",
 		schema: port,
 		fix: "Use a free port number between 1 and 65535 other than PORT, e.g. LEARNHARNESS_HEALTH_PORT=8080.",
+	},
+	{
+		name: "LEARNHARNESS_DASHBOARD_SECRET",
+		default: "(unset: the dashboard is off)",
+		description: `The key (at least ${DASHBOARD_SECRET_MIN_CHARS} characters) that signs the admins' one-time sign-in links of the web dashboard (\`/lesson dashboard\`); setting it turns the dashboard on. Every process on the store needs the same one.`,
+		schema: text.min(DASHBOARD_SECRET_MIN_CHARS, { error: `is shorter than ${DASHBOARD_SECRET_MIN_CHARS} characters` }),
+		fix: "Use a long random string, e.g. the output of `openssl rand -base64 48`.",
+	},
+	{
+		name: "LEARNHARNESS_DASHBOARD_HOST",
+		default: DEFAULT_DASHBOARD_HOST,
+		description:
+			"The address the dashboard listens on (127.0.0.1: this machine only, behind a reverse proxy; 0.0.0.0: every interface).",
+		schema: text.regex(/^[A-Za-z0-9.:[\]-]+$/, { error: "is not a host name or IP address" }),
+		fix: "Use an IP address or host name, e.g. LEARNHARNESS_DASHBOARD_HOST=127.0.0.1.",
+	},
+	{
+		name: "LEARNHARNESS_DASHBOARD_PORT",
+		default: String(DEFAULT_DASHBOARD_PORT),
+		description: "The dashboard's HTTP port (its own; 0 picks any free port).",
+		schema: port,
+		fix: `Use a free port number between 1 and 65535, e.g. LEARNHARNESS_DASHBOARD_PORT=${DEFAULT_DASHBOARD_PORT}.`,
+	},
+	{
+		name: "LEARNHARNESS_PUBLIC_URL",
+		default: "(unset: http://<dashboard host>:<port>)",
+		description:
+			"How people reach the dashboard from outside (the reverse proxy's https URL); sign-in links start with it, and an https URL makes the session cookie Secure.",
+		schema: httpUrl,
+		fix: "Use the URL the reverse proxy serves the dashboard at, e.g. LEARNHARNESS_PUBLIC_URL=https://tutor.example.org.",
 	},
 ];
 

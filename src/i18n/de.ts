@@ -423,6 +423,10 @@ export const de: Record<MessageKey, string> = {
 	"profile.caption.one": "Fortschritt: {count} Thema",
 	"profile.caption.other": "Fortschritt: {count} Themen",
 	"profile.reportAdminsOnly": "Nur Admins{adminHint} können den Bericht sehen.",
+	"dashboard.adminsOnly": "Nur Admins{adminHint} können das Dashboard öffnen.",
+	"dashboard.off":
+		"Das Web-Dashboard ist bei diesem Bot aus: Wer ihn betreibt, schaltet es mit LEARNHARNESS_DASHBOARD_SECRET ein (docs/dashboard.md).",
+	"dashboard.link": "Dein Dashboard-Link (nur für dich; er gilt einmal, {minutes} Minuten lang): {url}",
 	"profile.forgetHeading": "Vergiss mich",
 	"profile.forgetQuestion":
 		"Das löscht dein Lernprofil, deine Wiederholungsaufgaben und die Verläufe deiner Lektionen hier. Das lässt sich nicht rückgängig machen.",
@@ -491,6 +495,7 @@ export const de: Record<MessageKey, string> = {
 	"cmd.review": "Eine kurze Wiederholung der fälligen Ideen aus deinen Lektionen, in einem Thread",
 	"cmd.progress": "Dein Fortschritt pro Thema als Bild (nur du siehst es)",
 	"cmd.report": "Admins: eine CSV mit den Lektionen aller Mitglieder hier (nur Zahlen)",
+	"cmd.dashboard": "Admins: ein einmaliger Anmeldelink zum Web-Dashboard",
 	"cmd.forgetMe": "Dein Lernprofil, deine Wiederholungsaufgaben und Lektionsverläufe löschen",
 	"cmd.remind": "Ein Hinweis (höchstens einmal am Tag), wenn Wiederholungen fällig sind",
 	"cmd.remind.on": "true: erinnere mich; false: aufhören",

@@ -411,6 +411,10 @@ export const en = {
 	"profile.caption.one": "Progress: {count} topic",
 	"profile.caption.other": "Progress: {count} topics",
 	"profile.reportAdminsOnly": "Only admins{adminHint} can see the report.",
+	"dashboard.adminsOnly": "Only admins{adminHint} can open the dashboard.",
+	"dashboard.off":
+		"The web dashboard is off on this bot: its operator sets LEARNHARNESS_DASHBOARD_SECRET to turn it on (docs/dashboard.md).",
+	"dashboard.link": "Your dashboard link (for you only; it works once, for {minutes} minutes): {url}",
 	"profile.forgetHeading": "Forget me",
 	"profile.forgetQuestion":
 		"This deletes your learner profile, your review items and the transcripts of your lessons here. It cannot be undone.",
@@ -475,6 +479,7 @@ export const en = {
 	"cmd.review": "A short review of the ideas due from your lessons, in a thread",
 	"cmd.progress": "Your progress per topic as a picture (only you see it)",
 	"cmd.report": "Admins: a CSV of every member's lessons here (numbers only)",
+	"cmd.dashboard": "Admins: a one-time sign-in link to the web dashboard",
 	"cmd.forgetMe": "Delete your learner profile, review items and lesson transcripts",
 	"cmd.remind": "A nudge (at most once a day) when reviews are due",
 	"cmd.remind.on": "true: remind me; false: stop",

@@ -413,6 +413,10 @@ export const es: Record<MessageKey, string> = {
 	"profile.caption.one": "Progreso: {count} tema",
 	"profile.caption.other": "Progreso: {count} temas",
 	"profile.reportAdminsOnly": "Solo los admins{adminHint} pueden ver el informe.",
+	"dashboard.adminsOnly": "Solo los admins{adminHint} pueden abrir el panel.",
+	"dashboard.off":
+		"El panel web está desactivado en este bot: quien lo opera lo activa con LEARNHARNESS_DASHBOARD_SECRET (docs/dashboard.md).",
+	"dashboard.link": "Tu enlace al panel (solo para ti; sirve una vez, durante {minutes} minutos): {url}",
 	"profile.forgetHeading": "Olvídame",
 	"profile.forgetQuestion":
 		"Esto borra tu perfil de aprendizaje, tus elementos de repaso y las transcripciones de tus lecciones aquí. No se puede deshacer.",
@@ -477,6 +481,7 @@ export const es: Record<MessageKey, string> = {
 	"cmd.review": "Un repaso corto de las ideas pendientes de tus lecciones, en un hilo",
 	"cmd.progress": "Tu progreso por tema como imagen (solo tú lo ves)",
 	"cmd.report": "Admins: un CSV con las lecciones de todos los miembros aquí (solo números)",
+	"cmd.dashboard": "Admins: un enlace de un solo uso al panel web",
 	"cmd.forgetMe": "Borrar tu perfil de aprendizaje, tus elementos de repaso y las transcripciones",
 	"cmd.remind": "Un aviso (como mucho una vez al día) cuando toque repasar",
 	"cmd.remind.on": "true: recuérdame; false: parar",

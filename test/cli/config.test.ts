@@ -104,6 +104,33 @@ describe("config", () => {
 		expect(JSON.stringify(problems)).not.toMatch(/def-secret/);
 	});
 
+	it("turns the dashboard on with a long enough secret, on 127.0.0.1 by default, and warns about settings without it", () => {
+		const secret = "s".repeat(40);
+		const on = parseConfig({ LEARNHARNESS_DASHBOARD_SECRET: secret });
+		expect(on.ok && on.config.dashboard).toEqual({ secret, host: "127.0.0.1", port: 3100 });
+		const set = parseConfig({
+			LEARNHARNESS_DASHBOARD_SECRET: secret,
+			LEARNHARNESS_DASHBOARD_HOST: "0.0.0.0",
+			LEARNHARNESS_DASHBOARD_PORT: "8080",
+			LEARNHARNESS_PUBLIC_URL: "https://tutor.example.org",
+		});
+		expect(set.ok && set.config.dashboard).toEqual({
+			secret,
+			host: "0.0.0.0",
+			port: 8080,
+			publicUrl: "https://tutor.example.org",
+		});
+		const short = parseConfig({ LEARNHARNESS_DASHBOARD_SECRET: "short" });
+		expect(short.ok).toBe(false);
+		if (!short.ok) {
+			expect(short.problems.map((p) => p.variable)).toEqual(["LEARNHARNESS_DASHBOARD_SECRET"]);
+			expect(short.problems[0]?.problem).not.toContain('short"');
+		}
+		const off = parseConfig({ LEARNHARNESS_DASHBOARD_PORT: "8080" });
+		expect(off.ok && off.config.dashboard).toBeUndefined();
+		expect(off.warnings.map((w) => w.variable)).toEqual(["LEARNHARNESS_DASHBOARD_PORT"]);
+	});
+
 	it("needs the signing secret with a Slack bot token, and builds the Slack section", () => {
 		expect(problemsOf({ SLACK_BOT_TOKEN: "xoxb-1" })[0]?.variable).toBe("SLACK_SIGNING_SECRET");
 		const r = parseConfig({

@@ -65,6 +65,7 @@ const profileSubcommands: APIApplicationCommandSubcommandOption[] = [
 	{ type: ApplicationCommandOptionType.Subcommand, name: "review", ...described("cmd.review") },
 	{ type: ApplicationCommandOptionType.Subcommand, name: "progress", ...described("cmd.progress") },
 	{ type: ApplicationCommandOptionType.Subcommand, name: "report", ...described("cmd.report") },
+	{ type: ApplicationCommandOptionType.Subcommand, name: "dashboard", ...described("cmd.dashboard") },
 	{ type: ApplicationCommandOptionType.Subcommand, name: "forget-me", ...described("cmd.forgetMe") },
 	{
 		type: ApplicationCommandOptionType.Subcommand,

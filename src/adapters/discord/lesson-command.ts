@@ -105,6 +105,7 @@ export function parseDiscordCommand(interaction: ChatInputCommandInteraction, lo
 		case "review":
 		case "progress":
 		case "report":
+		case "dashboard":
 		case "forget-me":
 		case "help":
 			return { kind: sub };

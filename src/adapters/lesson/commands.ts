@@ -17,6 +17,7 @@ import type { QuestionCard } from "../../render/index.ts";
 import { usageText } from "./budget-texts.ts";
 import type { LessonController } from "./controller.ts";
 import type { LessonRulesChange } from "./lesson-rules.ts";
+import { adminHintIn } from "./notices.ts";
 import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
 import { oneLine, rulesText, statusText } from "./texts.ts";
 
@@ -34,6 +35,8 @@ export type LessonCommand =
 	| { kind: "review" }
 	| { kind: "progress" }
 	| { kind: "report" }
+	/** Admins: a one-time sign-in link to the web dashboard, privately. */
+	| { kind: "dashboard" }
 	| { kind: "forget-me" }
 	/** `on` missing: the usage is shown. */
 	| { kind: "remind"; on?: boolean }
@@ -173,6 +176,19 @@ export async function runCommand(
 		case "usage": {
 			const report = await controller.usage(actor, where.community);
 			return report ? say(usageText(report, style, locale)) : undefined;
+		}
+		case "dashboard": {
+			if (!(await actor.isAdmin())) {
+				await actor.notify(t(locale, "dashboard.adminsOnly", { adminHint: adminHintIn(style, locale) }));
+				return undefined;
+			}
+			if (!controller.dashboard) return say(t(locale, "dashboard.off"));
+			const link = await controller.dashboard.issue({
+				platform: port.name,
+				community: where.community,
+				admin: actor.by,
+			});
+			return say(t(locale, "dashboard.link", { url: link.url, minutes: link.minutes }));
 		}
 	}
 	if (!flows) return undefined;

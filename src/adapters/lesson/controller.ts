@@ -7,6 +7,7 @@
  */
 
 import { DEFAULT_STORE_URL, type Learning, openStateStore, type StateStore } from "../../agent/index.ts";
+import type { DashboardSignIn } from "../../core/contracts/dashboard.ts";
 import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
@@ -54,6 +55,8 @@ export interface LessonControllerOptions {
 	learning?: Learning;
 	/** Rewords review questions (the model); default: the original wording. */
 	rephrase?: Rephrase;
+	/** The admins' web dashboard's sign-in links (`/lesson dashboard`); without it the command says it is off. */
+	dashboard?: DashboardSignIn;
 }
 
 /** `/lesson usage`: a community's tokens today and this month, and its price table. */
@@ -107,6 +110,8 @@ export interface LessonController {
 	submitForm(actor: Actor, threadId: string, toolCallId: string, text: string): Promise<HandleResult>;
 	/** The learner-profile commands (undefined when the controller has no learning service). */
 	readonly profile: ProfileFlows | undefined;
+	/** The web dashboard's sign-in links (undefined when the dashboard is off). */
+	readonly dashboard: DashboardSignIn | undefined;
 	/** A message typed in a lesson thread, with its attached files (pictures for the tutor) and its author (told when it was not saved). */
 	typed(threadId: string, by: Participant, text: string, attached?: AttachedFiles): Promise<HandleResult>;
 }
@@ -305,6 +310,7 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 			return own;
 		},
 		profile,
+		dashboard: options.dashboard,
 		async choose(actor, threadId, toolCallId, index) {
 			const own = await profile?.choose(actor, threadId, toolCallId, index);
 			if (own) return own;

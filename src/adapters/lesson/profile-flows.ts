@@ -10,6 +10,7 @@
  */
 
 import { type Learning, learnerKeyOf, type ReportRow, type StateStore, stateKeys } from "../../agent/index.ts";
+import type { DashboardSignIn } from "../../core/contracts/dashboard.ts";
 import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { communityOf, platformOf } from "../../core/contracts/thread-id.ts";
@@ -47,6 +48,8 @@ export const REMINDER_CHECK_MS = 60 * 60_000;
 export interface LearnerServices {
 	learning: Learning;
 	rephrase?: Rephrase;
+	/** The admins' web dashboard's sign-in links (on when LEARNHARNESS_DASHBOARD_SECRET is set). */
+	dashboard?: DashboardSignIn;
 }
 
 /** What the profile flows need. */

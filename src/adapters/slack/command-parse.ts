@@ -94,6 +94,8 @@ export function parseLessonCommand(text: string, locale: Locale = DEFAULT_LOCALE
 		case "progress":
 		case "report":
 			return { kind: sub.toLowerCase() as "review" | "progress" | "report" };
+		case "dashboard":
+			return { kind: "dashboard" };
 		case "forget-me":
 		case "forgetme":
 			return { kind: "forget-me" };

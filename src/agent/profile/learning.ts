@@ -6,7 +6,7 @@
  * learner is serialized per learner in this process. The clock is injected.
  */
 
-import type { Participant } from "../../core/contracts/events.ts";
+import { ANONYMOUS_PARTICIPANT, type Participant } from "../../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
 import { platformOf } from "../../core/contracts/thread-id.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
@@ -17,11 +17,13 @@ import type { PictureStore } from "../store/picture-store.ts";
 import type { StateStore } from "../store/state-store.ts";
 import type { SessionRecord, SessionStore } from "../store/types.ts";
 import { type LessonFacts, learnerKeyOf, lessonFacts, lessonParticipants } from "./lesson-facts.ts";
+import { type LessonDigest, LessonIndex, lessonDigest } from "./lesson-index.ts";
 import { priorKnowledge } from "./prior-note.ts";
 import { type LearnerProfile, ProfileStore, type ReviewItem } from "./profile-store.ts";
 import { type AnswerGrader, judgeReviewAnswer, type ReviewJudgement, type ReviewQuestion } from "./review-judge.ts";
 import { createScheduler, type ReviewOutcome, type Scheduler } from "./schedule.ts";
 
+export type { DigestPerson, LessonDigest } from "./lesson-index.ts";
 export type { LearnerProfile, ProfileLesson, ReviewItem } from "./profile-store.ts";
 
 /** Days a lesson's record (transcript, profile entry, review items) is kept when its server set no retention. */
@@ -112,6 +114,11 @@ export interface Learning {
 	judge(item: ReviewQuestion, text: string, locale?: Locale): Promise<ReviewJudgement>;
 	/** Feed one review's outcome to the scheduler; the item as rescheduled (undefined when it is gone). */
 	grade(key: string, itemId: string, outcome: ReviewOutcome): Promise<ReviewItem | undefined>;
+	/**
+	 * A community's recorded lessons, one digest each (lesson-index.ts), in no particular order; `community` is
+	 * `<platform>:<guild or team>`. What the admins' dashboard reads.
+	 */
+	lessons(community: string): Promise<LessonDigest[]>;
 	/** A community's report rows (members with a lesson there), in member then start order. */
 	report(community: string): Promise<ReportRow[]>;
 	/** Turn reminders on or off; `where` is the adapter's address of the nudge. */
@@ -158,6 +165,7 @@ export function createLearning(options: LearningOptions): Learning {
 			? wanted
 			: DEFAULT_RETENTION_DAYS;
 	const store = new ProfileStore(options.state);
+	const index = new LessonIndex(options.state);
 	const now = options.now ?? (() => new Date());
 	const logger = options.logger ?? silentLogger;
 	const scheduler = options.scheduler ?? createScheduler();
@@ -175,6 +183,7 @@ export function createLearning(options: LearningOptions): Learning {
 	): Promise<void> => {
 		await forgetPictures(sessionId);
 		await remove(sessionId);
+		await index.drop(sessionId);
 	};
 
 	/** A lesson's new review items: one per checked node, first due by its mastery at the lesson's end. */
@@ -190,11 +199,10 @@ export function createLearning(options: LearningOptions): Learning {
 	};
 
 	/** One participant's entry of a lesson (`joined`: a group lesson someone else started; forget-me keeps it). */
-	const recordFor = (record: SessionRecord, person: Participant): Promise<void> => {
+	const recordFor = (record: SessionRecord, person: Participant, facts: LessonFacts): Promise<void> => {
 		const key = learnerKeyOf(record.sessionId, person);
 		const joined = person.id !== record.learner.id;
 		return serial(key, async () => {
-			const facts = lessonFacts(record, person);
 			const profile = (await store.profile(key)) ?? newProfile(key, person);
 			const { seeds, ...lesson } = facts;
 			const before = profile.lessons.find((l) => l.sessionId === record.sessionId);
@@ -236,7 +244,11 @@ export function createLearning(options: LearningOptions): Learning {
 		},
 		async recordLesson(record) {
 			const people = record.mode === "group" ? lessonParticipants(record) : [record.learner];
-			for (const person of people) await recordFor(record, person);
+			const facts = people.map((person) => ({ person, facts: lessonFacts(record, person) }));
+			for (const f of facts) await recordFor(record, f.person, f.facts);
+			// The community's digest of the lesson, from the same facts (the dashboard's source).
+			const digest = lessonDigest(record.mode, facts);
+			if (digest) await index.put(digest);
 		},
 
 		notePlace(sessionId, learner, place) {
@@ -308,6 +320,8 @@ export function createLearning(options: LearningOptions): Learning {
 			});
 		},
 
+		lessons: (community) => index.list(community),
+
 		async report(community) {
 			const rows: ReportRow[] = [];
 			for (const key of await store.list(stateKeys.members(community))) {
@@ -364,7 +378,11 @@ export function createLearning(options: LearningOptions): Learning {
 				const sessions = new Set([...(profile?.lessons.map((l) => l.sessionId) ?? []), ...(profile?.sessionIds ?? [])]);
 				for (const item of await store.items(key)) sessions.add(item.sessionId);
 				// Group lessons someone else started stay (the tutor takes the learner out of them: forgetParticipant).
-				for (const l of profile?.lessons ?? []) if (l.joined === true) sessions.delete(l.sessionId);
+				for (const l of profile?.lessons ?? []) {
+					if (l.joined !== true) continue;
+					sessions.delete(l.sessionId);
+					if (profile) await index.anonymise(l.sessionId, profile.learner.id, ANONYMOUS_PARTICIPANT);
+				}
 				// Through the tutor when it is given one (it stops the lesson's turns first).
 				for (const id of sessions) await deleteLesson(id, forgetOptions.deleteLesson);
 				for (const community of new Set(profile?.lessons.map((l) => l.community) ?? []))

@@ -10,7 +10,8 @@
  *   profiles:   `learnharness:profiles` (agent/profile);
  *   pictures:   `learnharness:pictures` (agent/store/picture-store.ts);
  *   controller: the platform's name (`discord`, `slack`, `terminal`): the lesson controller's state;
- *   health:     `health` (cli/start.ts reads `probe`, never writes).
+ *   health:     `health` (cli/start.ts reads `probe`, never writes);
+ *   dashboard:  `learnharness:dashboard` (dashboard/sign-in.ts: used sign-in links, sessions).
  * Session records are not in a state store: the session store (session-store.ts) owns `session:<id>`.
  */
 
@@ -18,7 +19,7 @@
 export interface KeySpec {
 	/** The module that writes it (the only one that may build it without this file). */
 	owner: string;
-	store: "profiles" | "pictures" | "controller" | "health";
+	store: "profiles" | "pictures" | "controller" | "health" | "dashboard";
 	/** How long it lives, in words (the owner's constant holds the number). */
 	ttl: string;
 	/** The whole key, not a prefix. */
@@ -39,6 +40,22 @@ export const STATE_KEYS = {
 	reminders: { owner: "agent/profile/learning.ts", store: "profiles", ttl: "none", exact: true },
 	"reminded:": { owner: "agent/profile/learning.ts", store: "profiles", ttl: "2 days (REMINDED_TTL_MS)" },
 	"retention:": { owner: "agent/profile/learning.ts", store: "profiles", ttl: "none: an admin's setting" },
+	"lessons:": {
+		owner: "agent/profile/lesson-index.ts",
+		store: "profiles",
+		ttl: "none: a lesson's digest goes with the lesson (forget-me, retention)",
+	},
+	"lesson-versions:": {
+		owner: "agent/profile/lesson-index.ts",
+		store: "profiles",
+		ttl: "none: one change count per bucket of a community's lesson index",
+	},
+	"dashboard-link:": {
+		owner: "dashboard/sign-in.ts",
+		store: "dashboard",
+		ttl: "until the link expires (LINK_TTL_MS)",
+	},
+	"dashboard-session:": { owner: "dashboard/sign-in.ts", store: "dashboard", ttl: "SESSION_TTL_MS (1 hour)" },
 	"picture:": {
 		owner: "agent/store/picture-store.ts",
 		store: "pictures",
@@ -103,6 +120,14 @@ export const stateKeys = {
 	reminded: (learner: string, day: string) => `reminded:${learner}:${day}`,
 	/** A community's retention setting (days). */
 	retention: (community: string) => `retention:${community}`,
+	/** A bucket of a community's lesson digests (`<platform>:<guild or team>`; lesson-index.ts). */
+	lessons: (community: string, bucket: number) => `lessons:${community}:${bucket}`,
+	/** How often each bucket of a community's lesson index changed (readers re-read only the buckets that did). */
+	lessonVersions: (community: string) => `lesson-versions:${community}`,
+	/** A dashboard sign-in link that was used (by its nonce): the second use is refused. */
+	dashboardLink: (nonce: string) => `dashboard-link:${nonce}`,
+	/** A dashboard session, by a hash of its cookie (never the cookie itself). */
+	dashboardSession: (cookieHash: string) => `dashboard-session:${cookieHash}`,
 	/** A lesson's picture, by its content hash. */
 	picture: (sessionId: string, sha256: string) => `picture:${sessionId}:${sha256}`,
 	/** A lesson's picture bytes in an hour. */

@@ -44,6 +44,7 @@ describe("registering /lesson", () => {
 			"review",
 			"progress",
 			"report",
+			"dashboard",
 			"forget-me",
 			"remind",
 			"retention",

@@ -88,10 +88,14 @@ describe("state store keys", () => {
 			stateKeys.spend("G1", "2026-03-01"),
 			stateKeys.spend("G1", "2026-03-01", "u1"),
 			stateKeys.usage("G1", "2026-03"),
+			stateKeys.lessons("discord:G1", 3),
+			stateKeys.lessonVersions("discord:G1"),
+			stateKeys.dashboardLink("n1"),
+			stateKeys.dashboardSession("h1"),
 		];
 		expect(new Set(built.map((k) => declaredPrefixOf(k))).size).toBe(Object.keys(STATE_KEYS).length);
 		expect(built.every((k) => declaredPrefixOf(k) !== undefined)).toBe(true);
-		for (const spec of Object.values(STATE_KEYS)) expect(spec.owner).toMatch(/^(agent|adapters)\/.+\.ts$/);
+		for (const spec of Object.values(STATE_KEYS)) expect(spec.owner).toMatch(/^(agent|adapters|dashboard)\/.+\.ts$/);
 		expect(declaredPrefixOf("picture-bytes:lesson:x:1")).toBe("picture-bytes:");
 		expect(declaredPrefixOf("reminders-old")).toBeUndefined();
 		expect(declaredPrefixOf("claims:t1")).toBeUndefined();

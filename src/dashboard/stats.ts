@@ -1,0 +1,224 @@
+/**
+ * The dashboard's numbers, pure functions over a community's lesson digests
+ * (agent/profile/lesson-index.ts: per lesson and participant, what the
+ * transcript's readers derived). Nothing here is stored; every page sums the
+ * digests again.
+ *
+ * Where the group gets stuck, per topic and map node: each learner counts once,
+ * with their latest lesson on the topic whose map has the node (a node is the
+ * same node across lessons when its title is, case and spacing aside); the node's
+ * "stuck" share is the share of those learners for whom it is shaky or not yet.
+ */
+
+import type { LessonDigest } from "../agent/index.ts";
+import type { NodeMastery } from "../core/mastery.ts";
+
+const DAY_MS = 86_400_000;
+const WEEK_MS = 7 * DAY_MS;
+
+/** Topics and node titles compared case- and spacing-insensitively. */
+export function sameKey(text: string): string {
+	return text.trim().replace(/\s+/g, " ").toLowerCase();
+}
+
+/** sameKey with a memo (the same few titles recur in thousands of lessons). */
+function keyMemo(): (text: string) => string {
+	const memo = new Map<string, string>();
+	return (text) => {
+		let key = memo.get(text);
+		if (key === undefined) {
+			key = sameKey(text);
+			if (memo.size < 100_000) memo.set(text, key);
+		}
+		return key;
+	};
+}
+
+/** ISO start times compare as strings (one format, UTC): no date parsing in a sort. */
+const byStart = (a: LessonDigest, b: LessonDigest): number =>
+	a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : 0;
+
+/** The community at a glance. */
+export interface Overview {
+	lessons: number;
+	lessonsThisWeek: number;
+	learners: number;
+	learnersThisWeek: number;
+	groupLessons: number;
+	completed: number;
+	answered: number;
+	firstTry: number;
+	/** Lessons started per week, oldest first, the last `weeks` weeks (the last ends now). */
+	perWeek: Array<{ start: string; lessons: number }>;
+	/** The topics with most lessons (at most 10). */
+	topics: Array<{ topic: string; lessons: number }>;
+}
+
+/** Sums over the digests as of `now`. Linear in the digests. */
+export function overviewOf(digests: readonly LessonDigest[], now: Date, weeks = 12): Overview {
+	const at = now.getTime();
+	const learners = new Set<string>();
+	const recent = new Set<string>();
+	const perWeek = Array.from({ length: weeks }, () => 0);
+	const topics = new Map<string, { topic: string; lessons: number; latest: number }>();
+	const o = { lessons: 0, lessonsThisWeek: 0, groupLessons: 0, completed: 0, answered: 0, firstTry: 0 };
+	for (const d of digests) {
+		const started = Date.parse(d.startedAt);
+		o.lessons++;
+		if (d.mode === "group") o.groupLessons++;
+		if (d.outcome === "completed") o.completed++;
+		const thisWeek = at - started < WEEK_MS && started <= at;
+		if (thisWeek) o.lessonsThisWeek++;
+		const week = Math.floor((at - started) / WEEK_MS);
+		if (week >= 0 && week < weeks) perWeek[weeks - 1 - week] = (perWeek[weeks - 1 - week] ?? 0) + 1;
+		for (const p of d.people) {
+			learners.add(p.id);
+			if (thisWeek) recent.add(p.id);
+			o.answered += p.answered;
+			o.firstTry += p.firstTry;
+		}
+		const key = digestKeys(d).topic;
+		const t = topics.get(key) ?? { topic: d.topic, lessons: 0, latest: -Infinity };
+		t.lessons++;
+		if (started > t.latest) {
+			t.latest = started;
+			t.topic = d.topic;
+		}
+		topics.set(key, t);
+	}
+	return {
+		...o,
+		learners: learners.size,
+		learnersThisWeek: recent.size,
+		perWeek: perWeek.map((lessons, i) => ({
+			start: new Date(at - (weeks - i) * WEEK_MS).toISOString().slice(0, 10),
+			lessons,
+		})),
+		topics: [...topics.values()]
+			.sort((a, b) => b.lessons - a.lessons || a.topic.localeCompare(b.topic))
+			.slice(0, 10)
+			.map(({ topic, lessons }) => ({ topic, lessons })),
+	};
+}
+
+/** One map node of a topic, over its learners. */
+export interface StuckNode {
+	label: string;
+	learners: number;
+	learned: number;
+	shaky: number;
+	notYet: number;
+	/** shaky + notYet. */
+	stuck: number;
+}
+
+/** One topic's nodes, most stuck first. */
+export interface StuckTopic {
+	topic: string;
+	lessons: number;
+	learners: number;
+	nodes: StuckNode[];
+}
+
+/** Each digest's topic and node keys, computed once per digest (the index reader keeps digests across views). */
+const keysOfDigest = new WeakMap<LessonDigest, { topic: string; nodes: string[] }>();
+const sharedKeyOf = keyMemo();
+function digestKeys(d: LessonDigest): { topic: string; nodes: string[] } {
+	let keys = keysOfDigest.get(d);
+	if (!keys) {
+		keys = { topic: sharedKeyOf(d.topic), nodes: d.nodes.map((n) => sharedKeyOf(n.label)) };
+		keysOfDigest.set(d, keys);
+	}
+	return keys;
+}
+
+/** Where learners get stuck, per topic (most lessons first, at most `maxTopics`) and node. Linear in the digests' cells. */
+export function stuckOf(digests: readonly LessonDigest[], maxTopics = 30): { topics: StuckTopic[]; more: number } {
+	interface NodeAcc {
+		label: string;
+		labelAt: string;
+		/** Per learner: the start of their latest lesson with the node, and its mastery there. */
+		by: Map<string, { at: string; mastery: NodeMastery }>;
+	}
+	interface TopicAcc {
+		topic: string;
+		topicAt: string;
+		lessons: number;
+		learners: Set<string>;
+		nodes: Map<string, NodeAcc>;
+	}
+	const topics = new Map<string, TopicAcc>();
+	// No sort: each cell keeps the latest lesson's value (ISO start times compare as strings).
+	for (const d of digests) {
+		const keys = digestKeys(d);
+		const at = d.startedAt;
+		let t = topics.get(keys.topic);
+		if (!t) {
+			t = { topic: d.topic, topicAt: at, lessons: 0, learners: new Set(), nodes: new Map() };
+			topics.set(keys.topic, t);
+		}
+		if (at > t.topicAt) {
+			t.topic = d.topic;
+			t.topicAt = at;
+		}
+		t.lessons++;
+		for (let i = 0; i < d.nodes.length; i++) {
+			const nodeKey = keys.nodes[i] ?? "";
+			let n = t.nodes.get(nodeKey);
+			if (!n) {
+				n = { label: d.nodes[i]?.label ?? "", labelAt: at, by: new Map() };
+				t.nodes.set(nodeKey, n);
+			}
+			if (at > n.labelAt) {
+				n.label = d.nodes[i]?.label ?? n.label;
+				n.labelAt = at;
+			}
+			for (const p of d.people) {
+				const mastery = p.mastery[i] ?? "not-yet";
+				const was = n.by.get(p.id);
+				if (!was) n.by.set(p.id, { at, mastery });
+				else if (at >= was.at) {
+					was.at = at;
+					was.mastery = mastery;
+				}
+			}
+		}
+		for (const p of d.people) t.learners.add(p.id);
+	}
+	const all = [...topics.values()].sort((a, b) => b.lessons - a.lessons || a.topic.localeCompare(b.topic));
+	return {
+		topics: all.slice(0, maxTopics).map((t) => ({
+			topic: t.topic,
+			lessons: t.lessons,
+			learners: t.learners.size,
+			nodes: [...t.nodes.values()]
+				.map(({ label, by }) => {
+					const n = { label, learners: by.size, learned: 0, shaky: 0, notYet: 0, stuck: 0 };
+					for (const { mastery } of by.values()) {
+						if (mastery === "learned") n.learned++;
+						else if (mastery === "shaky") n.shaky++;
+						else n.notYet++;
+					}
+					n.stuck = n.shaky + n.notYet;
+					return n;
+				})
+				.sort(
+					(a, b) =>
+						b.stuck / Math.max(1, b.learners) - a.stuck / Math.max(1, a.learners) ||
+						b.learners - a.learners ||
+						a.label.localeCompare(b.label),
+				),
+		})),
+		more: Math.max(0, all.length - maxTopics),
+	};
+}
+
+/** Whole percent of `part` in `whole` (0 when whole is 0). */
+export function percent(part: number, whole: number): number {
+	return whole === 0 ? 0 : Math.round((100 * part) / whole);
+}
+
+/** Lessons newest first. */
+export function newestFirst(digests: readonly LessonDigest[]): LessonDigest[] {
+	return [...digests].sort((a, b) => byStart(b, a));
+}
