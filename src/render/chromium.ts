@@ -7,7 +7,7 @@
 
 import { access, constants, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import puppeteer, { type Browser, type Page } from "puppeteer";
+import type { Browser, Page } from "puppeteer";
 import { PLAN_EDGE_COLOR } from "./plan-style.ts";
 
 /** Default Chromium (Debian's package). */
@@ -99,6 +99,8 @@ export async function launchChromium(executablePath: string, timeoutMs: number):
 		throw new RenderError("no-browser", `Chromium not found at ${executablePath}; ${CHROMIUM_FIX}`);
 	}
 	try {
+		// The browser client loads with the first picture, not with the program (docs/operations.md "Start time").
+		const { default: puppeteer } = await import("puppeteer");
 		return await puppeteer.launch({
 			executablePath,
 			headless: true,
