@@ -7,7 +7,11 @@
  *   (c) our PlanRenderer warm (one page, mermaid loaded once; cache off),
  *   (d) our PlanRenderer with the cache (identical states render once),
  *   (e) throughput: 24 different pictures requested at once, with 1 and with
- *       2 warm pages (LEARNHARNESS_RENDER_PAGES), side by side.
+ *       2 warm pages (LEARNHARNESS_RENDER_PAGES), side by side;
+ *   (f) lesson maps through renderPlan with the default pool, cache on: a map of 4, 12 and 40 nodes
+ *       warm (its structure drawn once before; each timed picture a new state of it: another
+ *       current node), median of 9 each (`map_warm_ms`); and 20 maps of different lessons whose
+ *       states change at once (`maps_per_s_20_at_once`).
  * Prints medians, the ratios b/c and a/c and peak memory; the last line is
  * one JSON object. Few mmdc runs keep it under ~2 minutes.
  */
@@ -18,6 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { renderMermaid } from "@mermaid-js/mermaid-cli";
+import type { DerivedPlanStatuses, PlanTree } from "../src/core/contracts/plan.ts";
 import { DEFAULT_CHROMIUM_PATH, launchChromium, MERMAID_CONFIG } from "../src/render/chromium.ts";
 import { createPlanRenderer } from "../src/render/index.ts";
 import { planMermaidSource } from "../src/render/plan-source.ts";
@@ -89,6 +94,45 @@ function treeRssMb(rootPid: number | undefined): number {
 		return kb / 1024;
 	} catch {
 		return 0;
+	}
+}
+
+/** A map of `n` nodes (a binary tree of steps); `lesson` makes titles, hence the structure, differ between lessons. */
+function mapOf(n: number, lesson = 0): PlanTree {
+	const nodes = Array.from({ length: n }, (_, k) => ({ id: `n${k}`, title: `Step ${k + 1} of lesson ${lesson}` }));
+	const edges = nodes.slice(1).map((_, i) => ({ from: `n${Math.floor(i / 2)}`, to: `n${i + 1}` }));
+	return { version: 1, nodes, edges };
+}
+
+/** The state with node `k` current and the nodes before it visited. */
+const stateAt = (k: number): DerivedPlanStatuses => ({
+	current: `n${k}`,
+	visited: new Set(Array.from({ length: k }, (_, i) => `n${i}`)),
+});
+
+/** (f): lesson maps warm by size, and 20 lessons' maps changing state at once. */
+async function benchMaps(): Promise<{ warm: Record<string, number>; perSecond: number }> {
+	const renderer = createPlanRenderer({ queueLimit: 64, queueTimeoutMs: 120_000 });
+	try {
+		await renderer.warm?.();
+		const warm: Record<string, number> = {};
+		for (const n of [4, 12, 40]) {
+			const tree = mapOf(n);
+			await renderer.renderPlan(tree, stateAt(0)); // the structure drawn once
+			const times: number[] = [];
+			for (let i = 1; i <= 9; i++) times.push(...(await time(1, () => renderer.renderPlan(tree, stateAt(i % n)))));
+			warm[String(n)] = round(median(times));
+		}
+		const lessons = Array.from({ length: 20 }, (_, l) => mapOf(12, l + 1));
+		await Promise.all(lessons.map((tree) => renderer.renderPlan(tree, stateAt(0))));
+		const started = performance.now();
+		const pictures = await Promise.all(lessons.map((tree) => renderer.renderPlan(tree, stateAt(3))));
+		const perSecond = 20 / ((performance.now() - started) / 1000);
+		const failed = pictures.filter((p) => p.png === undefined).length;
+		if (failed > 0) throw new Error(`${failed} of 20 maps had no picture`);
+		return { warm, perSecond: round(perSecond) };
+	} finally {
+		await renderer.close();
 	}
 }
 
@@ -207,6 +251,10 @@ async function main(): Promise<void> {
 	log(
 		`targets: ours warm < 250 ms: ${oursWarm < 250 ? "yes" : "NO"}; >= 10x faster than renderMermaid: ${speedupRm >= 10 ? "yes" : "NO"}`,
 	);
+	const maps = await benchMaps();
+	log(
+		`(f) lesson maps, a new state of a map drawn before: 4 / 12 / 40 nodes ${maps.warm["4"]} / ${maps.warm["12"]} / ${maps.warm["40"]} ms; 20 lessons' maps at once: ${maps.perSecond} maps/s; targets: 12 nodes <= 100 ms: ${(maps.warm["12"] ?? Infinity) <= 100 ? "yes" : "NO"}, >= 20 maps/s: ${maps.perSecond >= 20 ? "yes" : "NO"}`,
+	);
 	const math = await benchMath();
 	log(
 		`math (MathJax TeX->SVG, resvg SVG->PNG at 2x): warm ${fmt(math.warmMs, 2)} ms a formula, cached ${fmt(math.cachedMs, 4)} ms; 20 formulas at once: ${round(math.picturesPerS20AtOnce)} pictures/s; target warm < 30 ms: ${math.warmMs < 30 ? "yes" : "NO"}`,
@@ -224,6 +272,8 @@ async function main(): Promise<void> {
 			math_warm_ms: round(math.warmMs, 2),
 			math_cached_ms: round(math.cachedMs, 4),
 			pictures_per_s_20_at_once: round(math.picturesPerS20AtOnce),
+			map_warm_ms: maps.warm,
+			maps_per_s_20_at_once: maps.perSecond,
 		}),
 	);
 }
