@@ -70,8 +70,10 @@ export function mapTemplate(tree: PlanTree, svg: string): MapTemplate | undefine
 	let node = -1;
 	for (const m of svg.matchAll(SLOT)) {
 		let slot: Slot;
-		if (m[1] !== undefined) slot = { node: (node = Number(m[1])), what: "class" };
-		else if (m[2] !== undefined) slot = { node: Number.parseInt(m[2], 16), what: "box" };
+		if (m[1] !== undefined) {
+			node = Number(m[1]); // the node whose marks come next
+			slot = { node, what: "class" };
+		} else if (m[2] !== undefined) slot = { node: Number.parseInt(m[2], 16), what: "box" };
 		else if (m[3] !== undefined) slot = { node: Number.parseInt(m[3], 16), what: "label" };
 		else if (m[4] !== undefined) slot = { node: Number.parseInt(m[4], 16), what: "text" };
 		else if (node >= 0) slot = { node, what: "mark" };
