@@ -7,7 +7,12 @@
  *   (c) our PlanRenderer warm (one page, mermaid loaded once; cache off),
  *   (d) our PlanRenderer with the cache (identical states render once),
  *   (e) throughput: 24 different pictures requested at once, with 1 and with
- *       2 warm pages (LEARNHARNESS_RENDER_PAGES), side by side.
+ *       2 warm pages (LEARNHARNESS_RENDER_PAGES), side by side;
+ *   (f) lesson maps through renderPlan with the default pool, cache on: a map of 4, 12 and 40 nodes
+ *       warm (its structure drawn once before; each timed picture a new state of it: another
+ *       current node), median of 9 each (`map_warm_ms`); and 20 maps of different lessons whose
+ *       states change at once (`maps_per_s_20_at_once`); then the same with every state rendered by
+ *       Chromium (`layoutCache: false`, how maps were drawn before: `..._chromium_per_state`).
  * Prints medians, the ratios b/c and a/c and peak memory; the last line is
  * one JSON object. Few mmdc runs keep it under ~2 minutes.
  */
@@ -18,6 +23,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { renderMermaid } from "@mermaid-js/mermaid-cli";
+import type { DerivedPlanStatuses, PlanTree } from "../src/core/contracts/plan.ts";
+import type { PlanMastery } from "../src/core/mastery.ts";
 import { DEFAULT_CHROMIUM_PATH, launchChromium, MERMAID_CONFIG } from "../src/render/chromium.ts";
 import { createPlanRenderer } from "../src/render/index.ts";
 import { planMermaidSource } from "../src/render/plan-source.ts";
@@ -89,6 +96,52 @@ function treeRssMb(rootPid: number | undefined): number {
 		return kb / 1024;
 	} catch {
 		return 0;
+	}
+}
+
+/** A map of `n` nodes (a binary tree of steps); `lesson` makes titles, hence the structure, differ between lessons. */
+function mapOf(n: number, lesson = 0): PlanTree {
+	const nodes = Array.from({ length: n }, (_, k) => ({ id: `n${k}`, title: `Step ${k + 1} of lesson ${lesson}` }));
+	const edges = nodes.slice(1).map((_, i) => ({ from: `n${Math.floor(i / 2)}`, to: `n${i + 1}` }));
+	return { version: 1, nodes, edges };
+}
+
+/** State `i` of an `n`-node map: node i % n current, the nodes before it visited, the first node's mastery varied (distinct for i < 3n). */
+const stateAt = (i: number, n: number): { statuses: DerivedPlanStatuses; mastery: PlanMastery } => {
+	const k = i % n;
+	return {
+		statuses: { current: `n${k}`, visited: new Set(Array.from({ length: k }, (_, j) => `n${j}`)) },
+		mastery: { n0: (["learned", "shaky", "not-yet"] as const)[Math.floor(i / n) % 3] ?? "not-yet" },
+	};
+};
+const paint = (renderer: ReturnType<typeof createPlanRenderer>, tree: PlanTree, i: number) => {
+	const { statuses, mastery } = stateAt(i, tree.nodes.length);
+	return renderer.renderPlan(tree, statuses, mastery);
+};
+
+/** (f): lesson maps warm by size, and 20 lessons' maps changing state at once. */
+async function benchMaps(layoutCache: boolean): Promise<{ warm: Record<string, number>; perSecond: number }> {
+	const renderer = createPlanRenderer({ queueLimit: 64, queueTimeoutMs: 120_000, layoutCache });
+	try {
+		await renderer.warm?.();
+		const warm: Record<string, number> = {};
+		for (const n of [4, 12, 40]) {
+			const tree = mapOf(n);
+			await paint(renderer, tree, 0); // the structure drawn once
+			const times: number[] = [];
+			for (let i = 1; i <= 9; i++) times.push(...(await time(1, () => paint(renderer, tree, i))));
+			warm[String(n)] = round(median(times));
+		}
+		const lessons = Array.from({ length: 20 }, (_, l) => mapOf(12, l + 1));
+		await Promise.all(lessons.map((tree) => paint(renderer, tree, 0)));
+		const started = performance.now();
+		const pictures = await Promise.all(lessons.map((tree) => paint(renderer, tree, 3)));
+		const perSecond = 20 / ((performance.now() - started) / 1000);
+		const failed = pictures.filter((p) => p.png === undefined).length;
+		if (failed > 0) throw new Error(`${failed} of 20 maps had no picture`);
+		return { warm, perSecond: round(perSecond) };
+	} finally {
+		await renderer.close();
 	}
 }
 
@@ -207,6 +260,14 @@ async function main(): Promise<void> {
 	log(
 		`targets: ours warm < 250 ms: ${oursWarm < 250 ? "yes" : "NO"}; >= 10x faster than renderMermaid: ${speedupRm >= 10 ? "yes" : "NO"}`,
 	);
+	const maps = await benchMaps(true);
+	const perState = await benchMaps(false);
+	log(
+		`(f) the same, every state rendered by Chromium (layoutCache: false, as before): ${perState.warm["4"]} / ${perState.warm["12"]} / ${perState.warm["40"]} ms; ${perState.perSecond} maps/s`,
+	);
+	log(
+		`(f) lesson maps, a new state of a map drawn before: 4 / 12 / 40 nodes ${maps.warm["4"]} / ${maps.warm["12"]} / ${maps.warm["40"]} ms; 20 lessons' maps at once: ${maps.perSecond} maps/s; targets: 12 nodes <= 100 ms: ${(maps.warm["12"] ?? Infinity) <= 100 ? "yes" : "NO"}, >= 20 maps/s: ${maps.perSecond >= 20 ? "yes" : "NO"}`,
+	);
 	const math = await benchMath();
 	log(
 		`math (MathJax TeX->SVG, resvg SVG->PNG at 2x): warm ${fmt(math.warmMs, 2)} ms a formula, cached ${fmt(math.cachedMs, 4)} ms; 20 formulas at once: ${round(math.picturesPerS20AtOnce)} pictures/s; target warm < 30 ms: ${math.warmMs < 30 ? "yes" : "NO"}`,
@@ -224,6 +285,10 @@ async function main(): Promise<void> {
 			math_warm_ms: round(math.warmMs, 2),
 			math_cached_ms: round(math.cachedMs, 4),
 			pictures_per_s_20_at_once: round(math.picturesPerS20AtOnce),
+			map_warm_ms: maps.warm,
+			maps_per_s_20_at_once: maps.perSecond,
+			map_warm_ms_chromium_per_state: perState.warm,
+			maps_per_s_20_at_once_chromium_per_state: perState.perSecond,
 		}),
 	);
 }

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse as parseDotenv } from "dotenv";
 import type { ProviderSettings } from "./agent/models/index.ts";
-import { redactUrl } from "./agent/store/keyv.ts";
+import { redactUrl } from "./agent/store/store-url.ts";
 import type { ConfigProblem, VariableSpec } from "./config/entries.ts";
 import { checkModelSettings, JOB_VARIABLE, MODEL_JOBS, type ModelJob } from "./config/models.ts";
 import {
@@ -23,7 +23,7 @@ import {
 } from "./config/variables.ts";
 
 /** A URL with its password replaced by `***` (one definition, beside the store that opens the URL). */
-export { redactUrl } from "./agent/store/keyv.ts";
+export { redactUrl } from "./agent/store/store-url.ts";
 export type { ConfigEntry, ConfigProblem } from "./config/entries.ts";
 export {
 	configTable,

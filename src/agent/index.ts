@@ -61,12 +61,15 @@ export {
 	type PictureBudget,
 	type PictureStore,
 } from "./store/picture-store.ts";
+export type { LowestItems, ScoredItem, ScoredItems } from "./store/scored-items.ts";
 export { createSessionStore, sessionStoreOnKeyv } from "./store/session-store.ts";
 export {
 	createMemoryStateStore,
 	openStateStore,
+	openStateWithItems,
 	type StateStore,
 	stateStoreOnKeyv,
+	stateWithItems,
 } from "./store/state-store.ts";
 export type { EndReason, LessonMessage, SessionRecord, SessionStore, UsageTotals } from "./store/types.ts";
 export { createTutor, MAX_TOPIC_CHARS, type TutorOptions } from "./tutor.ts";

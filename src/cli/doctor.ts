@@ -5,18 +5,10 @@
  * A bad variable does not stop the other checks: they run on what is valid.
  */
 
-import { type Config, type ConfigProblem, parseConfig, readEnvironment } from "../config.ts";
-import {
-	type CheckResult,
-	checkChromium,
-	checkDiscord,
-	checkModel,
-	checkModels,
-	checkRender,
-	checkSlack,
-	checkStore,
-} from "./doctor-checks.ts";
-import { type CliIo, formatWarnings } from "./io.ts";
+import type { Config, ConfigProblem, parseConfig } from "../config.ts";
+import type { CheckResult } from "./doctor-checks.ts";
+import type { formatWarnings } from "./io.ts";
+import type { CliIo } from "./process-io.ts";
 
 /** Options of doctor. */
 export interface DoctorOptions {
@@ -55,6 +47,16 @@ const SPOILS: Record<string, string> = {
 /** Runs every check, prints the table, resolves with the exit code (0 = all fine). */
 export async function doctorCommand(io: CliIo, options: DoctorOptions = {}): Promise<number> {
 	const timeoutMs = options.timeoutMs ?? 20_000;
+	// The first line at once (the checks' code, with the store drivers, the model and Chromium's, loads after it).
+	io.stdout.write(
+		`Checking the configuration, Chromium and a test render, the store, the model and the platforms (each at most ${Math.round(timeoutMs / 1000)} s)...\n\n`,
+	);
+	const [{ parseConfig, readEnvironment }, { formatWarnings }, checks] = await Promise.all([
+		import("../config.ts"),
+		import("./io.ts"),
+		import("./doctor-checks.ts"),
+	]);
+	const { checkChromium, checkDiscord, checkModel, checkModels, checkRender, checkSlack, checkStore } = checks;
 	const results: CheckResult[] = [];
 	let env: Env;
 	try {
@@ -63,8 +65,8 @@ export async function doctorCommand(io: CliIo, options: DoctorOptions = {}): Pro
 		io.stdout.write(`${error instanceof Error ? error.message : String(error)}\n`);
 		return 1;
 	}
-	const { config, problems, warnings } = configForChecks(env);
-	results.push(configRow(problems, warnings));
+	const { config, problems, warnings } = configForChecks(env, parseConfig);
+	results.push(configRow(problems, warnings, formatWarnings));
 	const spoiled = new Map<string, string[]>();
 	for (const p of problems) {
 		const check = SPOILS[p.variable];
@@ -104,12 +106,15 @@ export async function doctorCommand(io: CliIo, options: DoctorOptions = {}): Pro
 }
 
 /** The config, or one built without the bad variables (so the other checks still run). */
-function configForChecks(env: Env): { config?: Config; problems: ConfigProblem[]; warnings: ConfigProblem[] } {
-	const first = parseConfig(env);
+function configForChecks(
+	env: Env,
+	parse: typeof parseConfig,
+): { config?: Config; problems: ConfigProblem[]; warnings: ConfigProblem[] } {
+	const first = parse(env);
 	if (first.ok) return { config: first.config, problems: [], warnings: first.warnings };
 	const reduced = { ...env };
 	for (const p of first.problems) delete reduced[p.variable];
-	const second = parseConfig(reduced);
+	const second = parse(reduced);
 	return {
 		...(second.ok ? { config: second.config } : {}),
 		problems: first.problems,
@@ -117,10 +122,10 @@ function configForChecks(env: Env): { config?: Config; problems: ConfigProblem[]
 	};
 }
 
-function configRow(problems: ConfigProblem[], warnings: ConfigProblem[]): CheckResult {
+function configRow(problems: ConfigProblem[], warnings: ConfigProblem[], format: typeof formatWarnings): CheckResult {
 	const lines = [
 		...problems.map((p) => `${p.variable} ${p.problem}. Fix: ${p.fix}`),
-		...(warnings.length > 0 ? [formatWarnings(warnings)] : []),
+		...(warnings.length > 0 ? [format(warnings)] : []),
 	];
 	if (problems.length > 0) return { name: "configuration", status: "fail", detail: lines.join("\n") };
 	if (warnings.length > 0) return { name: "configuration", status: "warn", detail: lines.join("\n") };

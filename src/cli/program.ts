@@ -7,13 +7,12 @@
 import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import type { LessonMode } from "../core/contracts/events.ts";
-import { LOCALES, type Locale } from "../i18n/index.ts";
-import { doctorCommand } from "./doctor.ts";
-import { type CliIo, processIo } from "./io.ts";
-import { registerCommandsCommand } from "./register-commands.ts";
-import { parseShardsOption, SHARD_PROCESS_FLAG, type ShardSetting } from "./shards.ts";
-import { startCommand } from "./start.ts";
-import { forgetMeCommand, playgroundCommand, progressCommand, reviewCommand } from "./terminal-commands.ts";
+import { LOCALES, type Locale } from "../i18n/locales.ts";
+import { type CliIo, processIo } from "./process-io.ts";
+import { parseShardsOption, SHARD_PROCESS_FLAG, type ShardSetting } from "./shard-option.ts";
+
+// Each command's module (and the store, model, renderer and platform SDKs behind it) loads when the command runs:
+// `--version`, `--help` and a usage error load only commander (docs/operations.md "Start time").
 
 /** What running the CLI leads to: exit with a code, or keep running (servers). */
 export type CliOutcome = { exit: number } | { running: true };
@@ -56,6 +55,7 @@ export function createProgram(io: CliIo, settle: (outcome: CliOutcome) => void):
 		)
 		.addOption(new Option(SHARD_PROCESS_FLAG, "run one shard (the shard manager starts its children so)").hideHelp())
 		.action(async (opts: { shards?: ShardSetting; shardProcess?: boolean }) => {
+			const { startCommand } = await import("./start.ts");
 			const outcome = await startCommand(io, {
 				...(opts.shards !== undefined ? { shards: opts.shards } : {}),
 				...(opts.shardProcess === true ? { shardProcess: true } : {}),
@@ -80,12 +80,14 @@ export function createProgram(io: CliIo, settle: (outcome: CliOutcome) => void):
 				"(a letter for a choice, text for a typed answer); /quit pauses, /end ends the lesson.",
 		)
 		.action(async (opts: { resume?: string; topic?: string; mode: LessonMode; language: Locale; plansDir: string }) => {
+			const { playgroundCommand } = await import("./terminal-commands.ts");
 			settle({ exit: await playgroundCommand(opts, io) });
 		});
 	program
 		.command("review")
 		.description("Review the ideas due from your terminal lessons (spaced review; one answer a line).")
 		.action(async () => {
+			const { reviewCommand } = await import("./terminal-commands.ts");
 			settle({ exit: await reviewCommand(io) });
 		});
 	program
@@ -93,6 +95,7 @@ export function createProgram(io: CliIo, settle: (outcome: CliOutcome) => void):
 		.description("Your progress per topic from your terminal lessons (learned, shaky, not yet; items due).")
 		.addOption(new Option("--language <code>", "the language of what is printed").choices([...LOCALES]).default("en"))
 		.action(async (opts: { language: Locale }) => {
+			const { progressCommand } = await import("./terminal-commands.ts");
 			settle({ exit: await progressCommand(io, { language: opts.language }) });
 		});
 	program
@@ -103,12 +106,14 @@ export function createProgram(io: CliIo, settle: (outcome: CliOutcome) => void):
 		.option("--yes", "delete now (without it, the command says what would go)")
 		.addOption(new Option("--language <code>", "the language of what is printed").choices([...LOCALES]).default("en"))
 		.action(async (opts: { yes?: boolean; language: Locale }) => {
+			const { forgetMeCommand } = await import("./terminal-commands.ts");
 			settle({ exit: await forgetMeCommand(io, { yes: opts.yes === true, language: opts.language }) });
 		});
 	program
 		.command("register-commands")
 		.description("Register the /lesson slash command with Discord (in DISCORD_GUILD_ID when set, else globally).")
 		.action(async () => {
+			const { registerCommandsCommand } = await import("./register-commands.ts");
 			settle({ exit: await registerCommandsCommand(io) });
 		});
 	program
@@ -120,6 +125,7 @@ export function createProgram(io: CliIo, settle: (outcome: CliOutcome) => void):
 		.action(async (opts: { timeout: string }) => {
 			const seconds = Number(opts.timeout);
 			const timeoutMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 20_000;
+			const { doctorCommand } = await import("./doctor.ts");
 			settle({ exit: await doctorCommand(io, { timeoutMs }) });
 		});
 	return program;

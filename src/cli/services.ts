@@ -18,6 +18,7 @@ import {
 	createTutor,
 	DEFAULT_RETENTION_DAYS,
 	openStateStore,
+	openStateWithItems,
 	parseModelSpec,
 	type SessionStore,
 	type TurnGate,
@@ -79,7 +80,8 @@ export async function createServices(
 	const model = modelOf(config);
 	const models = jobModelsOf(config);
 	const budgets = createBudgetRouter();
-	const profiles = openStateStore(config.storeUrl, "learnharness:profiles", logger);
+	// Profiles and the review items' index (a table, or a Redis hash and sorted set) on one connection.
+	const { state: profiles, items: reviewItems } = openStateWithItems(config.storeUrl, "learnharness:profiles", logger);
 	// Registered before the tutor, so it closes after it (a lesson ending while the tutor closes still updates its profile).
 	registry.add({ name: "learner profiles", close: () => profiles.close() });
 	// Learners' picture bytes and their byte budget, on the sessions' backend (shared by every process on it).
@@ -90,6 +92,7 @@ export async function createServices(
 	// Review answers the judge leaves open go to the lessons' grader model (the demo model grades by fixed rules).
 	const learning = createLearning({
 		state: profiles,
+		items: reviewItems,
 		sessions: store,
 		pictures,
 		logger,

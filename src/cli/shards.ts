@@ -11,8 +11,6 @@
 
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { InvalidArgumentError } from "commander";
-import { shardSetting } from "../config/variables.ts";
 import { type Config, redactUrl } from "../config.ts";
 import type { Logger } from "../core/contracts/logger.ts";
 import { createHealth, type Health, READY_CHECK_MS, type ReadinessStatus } from "./health.ts";
@@ -20,21 +18,14 @@ import { type CliIo, EXIT_CONFIG, messageOf } from "./io.ts";
 import { createProcessLogger } from "./logger.ts";
 import { installProcessHandlers, ShutdownRegistry } from "./process.ts";
 
-/** The hidden flag the manager gives its children: run one shard (from SHARDS/SHARD_COUNT), not a manager. */
-export const SHARD_PROCESS_FLAG = "--shard-process";
+// The hidden flag the manager gives its children (run one shard, from SHARDS/SHARD_COUNT) and `--shards`' parser
+// live in shard-option.ts: the command line reads them without loading this file.
+import { SHARD_PROCESS_FLAG, type ShardSetting } from "./shard-option.ts";
 
-/** `auto` or a shard count. */
-export type ShardSetting = number | "auto";
+export { parseShardsOption, SHARD_PROCESS_FLAG, type ShardSetting } from "./shard-option.ts";
 
 /** How long the children get to finish their turns on SIGTERM before they are killed. */
 const CHILD_STOP_MS = 20_000;
-
-/** commander's parser of `--shards` (same rules as DISCORD_SHARDS). */
-export function parseShardsOption(raw: string): ShardSetting {
-	const parsed = shardSetting.safeParse(raw.trim());
-	if (!parsed.success) throw new InvalidArgumentError("use auto or a whole number from 1 to 4096.");
-	return parsed.data as ShardSetting;
-}
 
 /** The shard ids this process runs, when it is a shard child (discord.js passes SHARDS to it). */
 export function shardIdsOfThisProcess(env: Record<string, string | undefined> = process.env): number[] {

@@ -4,7 +4,7 @@
  */
 
 import { resolve, sep } from "node:path";
-import { sqlitePathOf } from "../agent/index.ts";
+import { sqlitePathOf } from "../agent/store/store-url.ts";
 
 /** Folders no store file belongs in (virtual filesystems; Node's recursive mkdir loops forever in /proc). */
 export const SYSTEM_FOLDERS = ["/proc", "/sys", "/dev"] as const;

@@ -5,7 +5,7 @@
  */
 
 import { z } from "zod";
-import { DEFAULT_STORE_URL } from "../agent/index.ts";
+import { DEFAULT_STORE_URL } from "../agent/store/store-url.ts";
 import type { ConfigEntry, VariableSpec } from "./entries.ts";
 import { JOB_MODEL_VARIABLES, modelSetting, PROVIDER_VARIABLES } from "./provider-variables.ts";
 import { sqliteFileOf, systemFolderOf } from "./store-path.ts";
@@ -25,7 +25,7 @@ export function modelSeesImages(modelId: string, setting: "auto" | "on" | "off" 
 	return setting === "on" || VISION_MODEL_PATTERN.test(modelId);
 }
 
-/** The default store (defined beside the store, agent/store/keyv.ts): an embedded SQLite file. */
+/** The default store (defined beside the store, agent/store/store-url.ts): an embedded SQLite file. */
 export { DEFAULT_STORE_URL };
 /** The default HTTP port (Slack's Events API receiver when Socket Mode is off). */
 export const DEFAULT_PORT = 3000;

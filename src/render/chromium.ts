@@ -7,7 +7,7 @@
 
 import { access, constants, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import puppeteer, { type Browser, type Page } from "puppeteer";
+import type { Browser, Page } from "puppeteer";
 import { PLAN_EDGE_COLOR } from "./plan-style.ts";
 
 /** Default Chromium (Debian's package). */
@@ -99,6 +99,8 @@ export async function launchChromium(executablePath: string, timeoutMs: number):
 		throw new RenderError("no-browser", `Chromium not found at ${executablePath}; ${CHROMIUM_FIX}`);
 	}
 	try {
+		// The browser client loads with the first picture, not with the program (docs/operations.md "Start time").
+		const { default: puppeteer } = await import("puppeteer");
 		return await puppeteer.launch({
 			executablePath,
 			headless: true,
@@ -185,6 +187,8 @@ export interface PageRenderOptions {
 	legend?: readonly LegendChip[];
 	/** Receives the SVG that was rasterized (diagram and legend), for tests and examples. */
 	onSvg?: (svg: string) => void;
+	/** Lay out only: onSvg receives the SVG, nothing is rasterized (the result is an empty buffer). */
+	svgOnly?: boolean;
 }
 
 /**
@@ -280,6 +284,10 @@ export async function renderOnPage(
 			const fit = opts.maxWidthPx === undefined ? 2 : Math.max(1, Math.min(2, opts.maxWidthPx / outW));
 			const scale = Math.min(outW * outH * 4 > maxPx ? 1 : fit, maxSide / outW, maxSide / outH);
 			const svgText = new XMLSerializer().serializeToString(el);
+			if (opts.svgOnly === true) {
+				await settle();
+				return { png: "", svg: svgText, width: outW, height: outH, scale, refused: refused() };
+			}
 			let png: string | undefined;
 			try {
 				const img = new Image();
@@ -313,6 +321,7 @@ export async function renderOnPage(
 			...(options.background !== undefined ? { background: options.background } : {}),
 			...(options.maxWidthPx !== undefined ? { maxWidthPx: options.maxWidthPx } : {}),
 			legend: options.legend ?? [],
+			...(options.svgOnly === true ? { svgOnly: true } : {}),
 		},
 	);
 	for (const url of result.refused) {
@@ -321,6 +330,7 @@ export async function renderOnPage(
 	}
 	if ("error" in result) throw new RenderError("mermaid", `mermaid could not draw the plan: ${result.error}`);
 	options.onSvg?.(result.svg);
+	if (options.svgOnly === true) return Buffer.alloc(0);
 	if (result.png !== undefined && result.png !== "") return Buffer.from(result.png, "base64");
 	const shot = await page.screenshot({
 		type: "png",

@@ -24,6 +24,7 @@ import {
 	type RequestCounters,
 	renderOnPage,
 } from "./chromium.ts";
+import { createMapPainter } from "./map-painter.ts";
 import { planAltText } from "./plan-alt.ts";
 import { planCaption, planMermaidSource, planOutline, planPictureKey } from "./plan-source.ts";
 import { planLegendItems } from "./plan-style.ts";
@@ -43,6 +44,12 @@ export interface PlanRendererOptions {
 	queueTimeoutMs?: number;
 	/** Rendered PNGs kept by source (default 64; 0 disables the cache). */
 	cacheSize?: number;
+	/**
+	 * Lesson maps laid out once per structure and re-coloured per state without Chromium (map-painter.ts; default
+	 * on). Off: every new state is a Chromium render. Layouts kept: `layoutCacheSize` (default 64).
+	 */
+	layoutCache?: boolean;
+	layoutCacheSize?: number;
 	/** Time limit of launching Chromium and warming a page (default 30 s). */
 	launchTimeoutMs?: number;
 	/** Widest plan PNG in device pixels (default PLAN_MAX_WIDTH_PX: a chat column at 2x); wider maps draw at less than 2x, never under 1x. */
@@ -81,6 +88,9 @@ export interface PlanRendererStats {
 	blockedUrls: readonly string[];
 	/** The running Chromium's process id, when one runs. */
 	browserPid?: number;
+	/** Map layouts made by Chromium, and map pictures painted from a kept layout (without Chromium). */
+	layouts?: number;
+	painted?: number;
 }
 
 /** Default warm pages of a renderer. */
@@ -274,17 +284,61 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 		}
 	}
 
+	/** A render that survives one Chromium crash (relaunched once). */
+	async function renderRetrying(source: string, look: PageRenderOptions): Promise<Buffer> {
+		try {
+			return await renderOnce(source, look);
+		} catch (error) {
+			if (!(error instanceof RenderError && error.code === "crashed") || closed) throw error;
+			logger.warn({ err: error.message }, "chromium crashed; relaunching once");
+			return renderOnce(source, look);
+		}
+	}
+
+	const painter =
+		options.layoutCache === false
+			? undefined
+			: createMapPainter({
+					layout: async (source, look) => {
+						let svg = "";
+						await renderRetrying(source, { ...look, onSvg: (drawn) => (svg = drawn) });
+						return svg;
+					},
+					...(options.layoutCacheSize !== undefined ? { cacheSize: options.layoutCacheSize } : {}),
+				});
+
+	/** A plan state's PNG: painted from its map's kept layout, else rendered by Chromium. */
+	async function paintOrRender(
+		tree: PlanTree,
+		statuses: DerivedPlanStatuses,
+		mastery: PlanMastery | undefined,
+		locale: Locale,
+		source: string,
+		key: string,
+		look: PageRenderOptions,
+	): Promise<Buffer> {
+		if (painter) {
+			let png: Buffer | undefined;
+			try {
+				png = await painter.paint(tree, statuses, mastery, locale, look);
+			} catch (error) {
+				// Chromium's own failures (no browser, timeout, a bad map) are the render's; resvg's fall back to Chromium.
+				if (error instanceof RenderError) throw error;
+				logger.warn({ err: error instanceof Error ? error.message : String(error) }, "map painting failed; rendering");
+			}
+			if (png !== undefined) {
+				stats.renders++;
+				results.keep(key, png);
+				return png;
+			}
+		}
+		return renderFresh(source, key, look);
+	}
+
 	async function renderFresh(source: string, key: string, look: PageRenderOptions): Promise<Buffer> {
 		const started = performance.now();
 		try {
-			let png: Buffer;
-			try {
-				png = await renderOnce(source, look);
-			} catch (error) {
-				if (!(error instanceof RenderError && error.code === "crashed") || closed) throw error;
-				logger.warn({ err: error.message }, "chromium crashed; relaunching once");
-				png = await renderOnce(source, look);
-			}
+			const png = await renderRetrying(source, look);
 			stats.renders++;
 			results.keep(key, png);
 			logger.debug({ ms: Math.round(performance.now() - started), bytes: png.length }, "plan rendered");
@@ -295,8 +349,13 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 		}
 	}
 
-	/** Cached and shared by key: identical concurrent renders run once. */
-	async function render(source: string, look: PageRenderOptions, plan: Locale | undefined): Promise<Buffer> {
+	/** Cached and shared by key: identical concurrent renders run once (`draw`: how a missing one is made). */
+	async function render(
+		source: string,
+		look: PageRenderOptions,
+		plan: Locale | undefined,
+		draw: (key: string) => Promise<Buffer> = (key) => renderFresh(source, key, look),
+	): Promise<Buffer> {
 		if (closed) throw new RenderError("closed", "the plan renderer is closed");
 		if (typeof source !== "string" || source.trim() === "" || source.length > MAX_SOURCE_CHARS)
 			throw new RenderError("mermaid", `mermaid source must be 1 to ${MAX_SOURCE_CHARS} characters`);
@@ -304,7 +363,7 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 		const key = plan === undefined ? source : plan === DEFAULT_LOCALE ? `plan\0${source}` : `plan\0${plan}\0${source}`;
 		return results.get(
 			key,
-			() => renderFresh(source, key, look),
+			() => draw(key),
 			() => stats.cacheHits++,
 		);
 	}
@@ -326,7 +385,9 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 		};
 		if (tree.nodes.length === 0) return { ...base, error: "The plan has no steps yet." };
 		try {
-			return { ...base, png: await render(source, planLook(locale), locale) };
+			const look = planLook(locale);
+			const draw = (key: string) => paintOrRender(tree, statuses, mastery, locale, source, key, look);
+			return { ...base, png: await render(source, look, locale, draw) };
 		} catch (error) {
 			const message =
 				error instanceof RenderError && (error.code === "no-browser" || error.code === "launch")
@@ -342,6 +403,7 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 		closed = true;
 		wakeAll();
 		results.clear();
+		painter?.clear();
 		const pending = browser;
 		browser = undefined;
 		idle = [];
@@ -361,6 +423,7 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 		close,
 		stats: () => ({
 			...stats,
+			...(painter ? { layouts: painter.stats().layouts, painted: painter.stats().painted } : {}),
 			blockedRequests: counters.blocked,
 			blockedUrls: [...counters.blockedUrls],
 			browserPid: liveBrowser?.process()?.pid,

@@ -24,7 +24,7 @@ import {
 } from "./plan-style.ts";
 
 /** Bumped when the drawing changes for the same tree, so picture keys change with it. */
-const DRAWING_VERSION = "plan-v2";
+const DRAWING_VERSION = "plan-v3";
 /** Characters per label line; mermaid's own wrapping (wrappingWidth) stays wider so it never re-wraps ours. */
 const LABEL_LINE_CHARS = 24;
 const LABEL_MAX_CHARS = 72;
@@ -109,7 +109,8 @@ export function wrapWords(text: string, width: number): string[] {
 	return lines.length > 0 ? lines : [""];
 }
 
-interface Layout {
+/** The drawing's order of things: edges by node index, depths, direction. */
+export interface Layout {
 	/** Node indexes in declaration order, with known ids only. */
 	edges: Array<[number, number]>;
 	depth: number[];
@@ -117,7 +118,7 @@ interface Layout {
 }
 
 /** Valid, de-duplicated edges and each node's depth (longest prerequisite chain), cycles tolerated. */
-function layout(tree: PlanTree): Layout {
+export function layoutOf(tree: PlanTree): Layout {
 	const index = new Map<string, number>();
 	tree.nodes.forEach((n, i) => {
 		if (!index.has(n.id)) index.set(n.id, i);
@@ -170,7 +171,7 @@ export function uniqueNodes(tree: PlanTree): Array<{ i: number; id: string; titl
 /** The mermaid source of the plan picture: one class per node kind (status and mastery), escaped and wrapped labels. */
 export function planMermaidSource(tree: PlanTree, statuses: DerivedPlanStatuses, mastery?: PlanMastery): string {
 	const nodes = uniqueNodes(tree);
-	const { edges, direction } = layout(tree);
+	const { edges, direction } = layoutOf(tree);
 	const lines = [`flowchart ${direction}`];
 	const byKind: Record<PlanNodeKind, string[]> = { current: [], learned: [], shaky: [], visited: [], upcoming: [] };
 	for (const n of nodes) {
@@ -218,7 +219,7 @@ export function planCaption(
 /** Nodes in reading order: each after its prerequisites (depth first from the roots), cycle-only nodes last. */
 export function planReadingOrder(tree: PlanTree): Array<{ i: number; id: string; title: string; level: number }> {
 	const nodes = uniqueNodes(tree);
-	const { edges } = layout(tree);
+	const { edges } = layoutOf(tree);
 	const children = new Map<number, number[]>();
 	const hasParent = new Set<number>();
 	for (const [from, to] of edges) {

@@ -14,17 +14,20 @@ import { perKey } from "../../core/per-key.ts";
 import type { Locale } from "../../i18n/index.ts";
 import { stateKeys } from "../store/keys.ts";
 import type { PictureStore } from "../store/picture-store.ts";
+import { type ScoredItems, scoredItemsOnState } from "../store/scored-items.ts";
 import type { StateStore } from "../store/state-store.ts";
 import type { SessionRecord, SessionStore } from "../store/types.ts";
 import { type LessonFacts, learnerKeyOf, lessonFacts, lessonParticipants } from "./lesson-facts.ts";
 import { type LessonDigest, LessonIndex, lessonDigest } from "./lesson-index.ts";
 import { priorKnowledge } from "./prior-note.ts";
 import { type LearnerProfile, ProfileStore, type ReviewItem } from "./profile-store.ts";
+import { type ReportRow, readReport, removeReportRows, saveReportRows } from "./report-rows.ts";
 import { type AnswerGrader, judgeReviewAnswer, type ReviewJudgement, type ReviewQuestion } from "./review-judge.ts";
 import { createScheduler, type ReviewOutcome, type Scheduler } from "./schedule.ts";
 
 export type { DigestPerson, LessonDigest } from "./lesson-index.ts";
 export type { LearnerProfile, ProfileLesson, ReviewItem } from "./profile-store.ts";
+export type { ReportRow } from "./report-rows.ts";
 
 /** Days a lesson's record (transcript, profile entry, review items) is kept when its server set no retention. */
 export const DEFAULT_RETENTION_DAYS = 365;
@@ -40,6 +43,11 @@ const REMINDED_TTL_MS = 2 * 24 * 60 * 60 * 1000;
 export interface LearningOptions {
 	/** Where profiles live (its own namespace on the sessions' backend). */
 	state: StateStore;
+	/**
+	 * The review items' index on the same backend and namespace (store/state-store.ts `stateWithItems`); without it,
+	 * the items are state values of `state` (fine in memory, slow on a real backend: read and written whole).
+	 */
+	items?: ScoredItems;
 	/** The sessions: read at a lesson's end, deleted by forget-me (and compacted after it, where the store can). */
 	sessions: Pick<SessionStore, "get" | "delete"> & Partial<Pick<SessionStore, "compact">>;
 	/** The lessons' picture bytes: deleted with their lesson (forget-me, the retention sweep). */
@@ -69,19 +77,6 @@ export interface LessonReviewPlan {
 	items: Array<{ label: string; due: string }>;
 	/** The learner has reminders on already (no need to offer them). */
 	remindersOn: boolean;
-}
-
-/** One row of the admin report: a member's lesson, numbers only. */
-export interface ReportRow {
-	member: string;
-	sessionId: string;
-	topic: string;
-	startedAt: string;
-	endedAt: string;
-	questionsAnswered: number;
-	firstTryAccuracy: number;
-	nodesLearned: number;
-	reviewsDone: number;
 }
 
 /** The learning service. Every method may reject when a store fails (the caller tells the person). */
@@ -164,7 +159,8 @@ export function createLearning(options: LearningOptions): Learning {
 		wanted !== undefined && Number.isInteger(wanted) && wanted >= 1 && wanted <= MAX_RETENTION_DAYS
 			? wanted
 			: DEFAULT_RETENTION_DAYS;
-	const store = new ProfileStore(options.state);
+	const items = options.items ?? scoredItemsOnState(options.state);
+	const store = new ProfileStore(options.state, items);
 	const index = new LessonIndex(options.state);
 	const now = options.now ?? (() => new Date());
 	const logger = options.logger ?? silentLogger;
@@ -215,11 +211,10 @@ export function createLearning(options: LearningOptions): Learning {
 					...(joined ? { joined: true } : {}),
 				},
 			];
-			const items = await store.items(key);
-			const known = new Set(items.map((i) => i.id));
-			for (const item of reviewItemsOf(record, seeds)) if (!known.has(item.id)) items.push(item);
-			await store.saveItems(key, items);
+			// Only items the learner has no item of yet (a rebuilt lesson keeps its items' schedules).
+			await store.addItems(key, reviewItemsOf(record, seeds));
 			await store.saveProfile(profile);
+			await saveReportRows(items, profile, [facts.community]);
 			if (facts.community !== "") {
 				await store.edit(stateKeys.members(facts.community), key, true);
 				await store.edit(stateKeys.communities(), facts.community, true);
@@ -279,22 +274,13 @@ export function createLearning(options: LearningOptions): Learning {
 		},
 
 		async due(key, limit = 10) {
-			const items = await store.items(key);
-			const at = now().getTime();
-			// Due times parsed once (a comparator that parses would do it n log n times).
-			const due: Array<{ t: number; item: ReviewItem }> = [];
-			let next: number | undefined;
-			for (const item of items) {
-				const t = Date.parse(item.card.due);
-				if (t <= at) due.push({ t, item });
-				else if (next === undefined || t < next) next = t;
-			}
-			due.sort((a, b) => a.t - b.t);
+			// The index selects: only the returned items are read, whatever the learner has.
+			const due = await store.due(key, now().getTime(), Math.max(0, limit));
 			return {
-				items: due.slice(0, Math.max(0, limit)).map((d) => d.item),
-				dueCount: due.length,
-				total: items.length,
-				...(next !== undefined ? { nextDue: new Date(next).toISOString() } : {}),
+				items: due.items,
+				dueCount: due.count,
+				total: due.total,
+				...(due.next !== undefined ? { nextDue: new Date(due.next).toISOString() } : {}),
 			};
 		},
 
@@ -302,19 +288,17 @@ export function createLearning(options: LearningOptions): Learning {
 
 		grade(key, itemId, outcome) {
 			return serial(key, async () => {
-				const items = await store.items(key);
-				const index = items.findIndex((i) => i.id === itemId);
-				const item = items[index];
+				const item = await store.item(key, itemId);
 				if (!item) return undefined;
 				const next = { ...item, card: scheduler.review(item.card, now(), outcome) };
-				items[index] = next;
-				await store.saveItems(key, items);
+				await store.saveItem(key, next);
 				const profile = await store.profile(key);
 				if (profile) {
 					profile.reviewsDone++;
 					const lesson = profile.lessons.find((l) => l.sessionId === item.sessionId);
 					if (lesson) lesson.reviews++;
 					await store.saveProfile(profile);
+					if (lesson) await saveReportRows(items, profile, [lesson.community]);
 				}
 				return next;
 			});
@@ -322,28 +306,8 @@ export function createLearning(options: LearningOptions): Learning {
 
 		lessons: (community) => index.list(community),
 
-		async report(community) {
-			const rows: ReportRow[] = [];
-			for (const key of await store.list(stateKeys.members(community))) {
-				const profile = await store.profile(key);
-				if (!profile) continue;
-				for (const l of profile.lessons) {
-					if (l.community !== community) continue;
-					rows.push({
-						member: profile.learner.id,
-						sessionId: l.sessionId,
-						topic: l.topic,
-						startedAt: l.startedAt,
-						endedAt: l.endedAt ?? "",
-						questionsAnswered: l.questionsAnswered,
-						firstTryAccuracy: l.questionsAnswered === 0 ? 0 : l.firstTryCorrect / l.questionsAnswered,
-						nodesLearned: l.nodes.filter((n) => n.mastery === "learned").length,
-						reviewsDone: l.reviews,
-					});
-				}
-			}
-			return rows;
-		},
+		// The community's rows kept ready (report-rows.ts): one read, whatever the members' profiles hold.
+		report: (community) => readReport(store, items, community),
 
 		setReminders(key, on, where) {
 			return serial(key, async () => {
@@ -385,8 +349,10 @@ export function createLearning(options: LearningOptions): Learning {
 				}
 				// Through the tutor when it is given one (it stops the lesson's turns first).
 				for (const id of sessions) await deleteLesson(id, forgetOptions.deleteLesson);
-				for (const community of new Set(profile?.lessons.map((l) => l.community) ?? []))
+				const communities = new Set(profile?.lessons.map((l) => l.community) ?? []);
+				for (const community of communities)
 					if (community !== "") await store.edit(stateKeys.members(community), key, false);
+				await removeReportRows(items, key, communities);
 				await store.edit(stateKeys.reminders(), key, false);
 				// A once-guard lives REMINDED_TTL_MS (2 days) after its day's claim: the last three days' may be there.
 				for (let d = 0; d <= 2; d++) {
@@ -429,11 +395,13 @@ export function createLearning(options: LearningOptions): Learning {
 						for (const id of gone) await deleteLesson(id);
 						profile.lessons = profile.lessons.filter((l) => !gone.has(l.sessionId));
 						if (profile.sessionIds) profile.sessionIds = profile.sessionIds.filter((id) => !gone.has(id));
-						await store.saveItems(
+						const reviewItems = await store.items(key);
+						await store.removeItems(
 							key,
-							(await store.items(key)).filter((i) => !gone.has(i.sessionId)),
+							reviewItems.filter((i) => gone.has(i.sessionId)).map((i) => i.id),
 						);
 						await store.saveProfile(profile);
+						await saveReportRows(items, profile, [community]);
 						if (!profile.lessons.some((l) => l.community === community))
 							await store.edit(stateKeys.members(community), key, false);
 						return gone.size;

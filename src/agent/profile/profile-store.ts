@@ -3,8 +3,9 @@
  * own namespace). Keys (declared in store/keys.ts):
  *
  *   profile:<learner>    lessons taken (facts without seeds), reviews done, reminder setting
- *   reviews:<learner>    the review items with their FSRS cards
- *   members:<community>  the learner keys with a lesson there (the admin report's index)
+ *   review-items:<learner>  the review items with their FSRS cards, scored by due time (an index: store/scored-items.ts)
+ *   reviews:<learner>    earlier versions' list of them: moved to the index on first touch, then deleted
+ *   members:<community>  the learner keys with a lesson there (the admin report reads their profiles in one read)
  *   communities          the communities with members
  *   reminders            the learner keys that turned reminders on
  *   reminded:<learner>:<day>  the once-a-day guard of a reminder (setIfAbsent, TTL 2 days)
@@ -14,6 +15,7 @@
 
 import type { Participant } from "../../core/contracts/events.ts";
 import { stateKeys } from "../store/keys.ts";
+import type { ScoredItem, ScoredItems } from "../store/scored-items.ts";
 import type { StateStore } from "../store/state-store.ts";
 import type { LessonFacts, NodeFact, ReviewSeed } from "./lesson-facts.ts";
 import { parseCard, type StoredCard } from "./schedule.ts";
@@ -127,9 +129,34 @@ function parseItem(v: unknown): ReviewItem | undefined {
 	};
 }
 
-/** Typed access to the profile keys. Every method may reject when the store fails. */
+/** A learner's due items, as the index selected them. */
+export interface DueItems {
+	items: ReviewItem[];
+	/** Items due in all. */
+	count: number;
+	/** When the next not-yet-due item falls due (ms). */
+	next?: number;
+	total: number;
+}
+
+/** Learners whose items this process moved from the old list layout (bounded: a restart moves none twice either). */
+const MIGRATED_KEPT = 50_000;
+
+/**
+ * Typed access to the profile keys and the review items. Every method may reject when the store fails.
+ * Review items are scored items (store/scored-items.ts), scored by due time: a due selection reads
+ * only what it returns, a grade writes one item. A learner's items stored by earlier versions as one
+ * list (`reviews:<learner>`) are moved to the index on the first touch of that learner, then the
+ * list is deleted; the move adds only items the index lacks, so two processes moving at once, or
+ * one moving after the other graded, lose nothing.
+ */
 export class ProfileStore {
-	constructor(readonly store: StateStore) {}
+	private readonly migrated = new Map<string, Promise<void>>();
+
+	constructor(
+		readonly store: StateStore,
+		private readonly index: ScoredItems,
+	) {}
 
 	async profile(key: string): Promise<LearnerProfile | undefined> {
 		return parseProfile(await this.store.get(stateKeys.profile(key)));
@@ -139,13 +166,54 @@ export class ProfileStore {
 		return this.store.set(stateKeys.profile(profile.key), profile);
 	}
 
-	async items(key: string): Promise<ReviewItem[]> {
-		const v = await this.store.get(stateKeys.reviews(key));
-		return Array.isArray(v) ? v.map(parseItem).filter((i): i is ReviewItem => i !== undefined) : [];
+	/** The profiles of `keys` in one read (absent or corrupt ones are left out), in order. */
+	async profiles(keys: readonly string[]): Promise<LearnerProfile[]> {
+		if (keys.length === 0) return [];
+		const values = await this.index.getMany(keys.map((k) => stateKeys.profile(k)));
+		return values.map(parseProfile).filter((p): p is LearnerProfile => p !== undefined);
 	}
 
-	saveItems(key: string, items: readonly ReviewItem[]): Promise<void> {
-		return this.store.set(stateKeys.reviews(key), items);
+	/** Every review item of a learner, soonest due first. */
+	async items(key: string): Promise<ReviewItem[]> {
+		await this.migrate(key);
+		return itemsOf(await this.index.all(stateKeys.reviewItems(key)));
+	}
+
+	/** Up to `limit` items due at `at` (ms), most overdue first, with the count and the next due time. */
+	async due(key: string, at: number, limit: number): Promise<DueItems> {
+		await this.migrate(key);
+		const found = await this.index.lowest(stateKeys.reviewItems(key), at, limit);
+		return {
+			items: itemsOf(found.items),
+			count: found.count,
+			total: found.total,
+			...(found.next !== undefined ? { next: found.next } : {}),
+		};
+	}
+
+	/** One item by id. */
+	async item(key: string, id: string): Promise<ReviewItem | undefined> {
+		await this.migrate(key);
+		const found = await this.index.get(stateKeys.reviewItems(key), id);
+		return found ? parseItem(found.value) : undefined;
+	}
+
+	/** Store one item (replacing the one with its id). */
+	async saveItem(key: string, item: ReviewItem): Promise<void> {
+		await this.migrate(key);
+		await this.index.put(stateKeys.reviewItems(key), scored(item));
+	}
+
+	/** Store the items whose ids the learner has no item of yet. */
+	async addItems(key: string, items: readonly ReviewItem[]): Promise<void> {
+		await this.migrate(key);
+		await this.index.add(stateKeys.reviewItems(key), items.map(scored));
+	}
+
+	/** Remove items by id. */
+	async removeItems(key: string, ids: readonly string[]): Promise<void> {
+		await this.migrate(key);
+		await this.index.remove(stateKeys.reviewItems(key), ids);
 	}
 
 	/** A string list (members:<community>, reminders). */
@@ -163,9 +231,36 @@ export class ProfileStore {
 		else await this.store.set(name, next);
 	}
 
-	/** Delete the learner's own keys (profile, reviews); lists are edited by the caller. */
+	/** Delete the learner's own keys (profile, review items, an unmoved old list); lists are edited by the caller. */
 	async deleteOwn(key: string): Promise<void> {
 		await this.store.delete(stateKeys.profile(key));
 		await this.store.delete(stateKeys.reviews(key));
+		await this.index.drop(stateKeys.reviewItems(key));
+		this.migrated.delete(key);
+	}
+
+	/** Move the learner's old review list (if any) to the index, once per learner in this process. */
+	private migrate(key: string): Promise<void> {
+		const known = this.migrated.get(key);
+		if (known) return known;
+		const moving = (async () => {
+			const old = await this.store.get(stateKeys.reviews(key));
+			if (old === undefined) return;
+			const items = Array.isArray(old) ? old.map(parseItem).filter((i): i is ReviewItem => i !== undefined) : [];
+			if (items.length > 0) await this.index.add(stateKeys.reviewItems(key), items.map(scored));
+			await this.store.delete(stateKeys.reviews(key));
+		})();
+		// A failed move is tried again by the next call (the list is still there).
+		moving.catch(() => this.migrated.delete(key));
+		if (this.migrated.size >= MIGRATED_KEPT) this.migrated.clear();
+		this.migrated.set(key, moving);
+		return moving;
 	}
 }
+
+/** A review item as a scored item: scored by its due time. */
+const scored = (item: ReviewItem): ScoredItem => ({ id: item.id, score: Date.parse(item.card.due), value: item });
+
+/** The review items among stored scored items (a corrupt one is dropped). */
+const itemsOf = (found: readonly ScoredItem[]): ReviewItem[] =>
+	found.map((f) => parseItem(f.value)).filter((i): i is ReviewItem => i !== undefined);

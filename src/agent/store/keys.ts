@@ -34,8 +34,21 @@ export interface KeySpec {
 /** Every key prefix written in a state store. */
 export const STATE_KEYS = {
 	"profile:": { owner: "agent/profile/profile-store.ts", store: "profiles", ttl: "none: deleted by forget-me" },
-	"reviews:": { owner: "agent/profile/profile-store.ts", store: "profiles", ttl: "none: deleted by forget-me" },
+	// Earlier versions' list of a learner's review items: moved to `review-items:` on first touch, then deleted.
+	"reviews:": { owner: "agent/profile/profile-store.ts", store: "profiles", ttl: "none: moved, then deleted" },
+	// Scored items (store/scored-items.ts), not a plain value: an SQL table's rows or a Redis hash and sorted set.
+	"review-items:": {
+		owner: "agent/profile/profile-store.ts",
+		store: "profiles",
+		ttl: "none: deleted by forget-me and retention",
+	},
 	"members:": { owner: "agent/profile/learning.ts", store: "profiles", ttl: "none: edited as lessons come and go" },
+	// Scored items: one per member, their lessons' report rows in the community.
+	"report-rows:": {
+		owner: "agent/profile/report-rows.ts",
+		store: "profiles",
+		ttl: "none: edited as lessons come and go",
+	},
 	communities: { owner: "agent/profile/learning.ts", store: "profiles", ttl: "none", exact: true },
 	reminders: { owner: "agent/profile/learning.ts", store: "profiles", ttl: "none", exact: true },
 	"reminded:": { owner: "agent/profile/learning.ts", store: "profiles", ttl: "2 days (REMINDED_TTL_MS)" },
@@ -108,10 +121,14 @@ export function declaredPrefixOf(key: string): StateKeyPrefix | undefined {
 export const stateKeys = {
 	/** A learner's profile (learner key: `discord:<user>`, `slack:<team>:<user>`, `terminal:<user>`). */
 	profile: (learner: string) => `profile:${learner}`,
-	/** A learner's review items. */
+	/** A learner's review items as earlier versions stored them (one list; read once and moved). */
 	reviews: (learner: string) => `reviews:${learner}`,
+	/** A learner's review items, scored by due time (a scored-items collection). */
+	reviewItems: (learner: string) => `review-items:${learner}`,
 	/** The learner keys with a lesson in a community (the admin report's index). */
 	members: (community: string) => `members:${community}`,
+	/** A community's report rows, one item per member (a scored-items collection). */
+	reportRows: (community: string) => `report-rows:${community}`,
 	/** The communities that have members (retention walks them). */
 	communities: () => "communities" as const,
 	/** The learner keys with reminders on. */

@@ -12,6 +12,7 @@ import KeyvSqlite from "@keyv/sqlite";
 import { createClient } from "@redis/client";
 import Keyv from "keyv";
 import type { Logger } from "../../core/contracts/logger.ts";
+import { StoreUrlError, sqlitePathOf } from "./store-url.ts";
 
 /** How long a Redis connection attempt may take before the operation fails (a start fails fast, not after minutes). */
 export const REDIS_CONNECT_TIMEOUT_MS = 3_000;
@@ -68,56 +69,9 @@ function kindOf(path: string): "folder" | "other" | "missing" {
 	}
 }
 
-/** The default store: an embedded SQLite file, created on first use. */
-export const DEFAULT_STORE_URL = "sqlite://./data/learnharness.sqlite";
-
-/** Query parameters whose value is a secret (`?password=`, `sslpassword`, `token`, `secret`, `key`, `pwd`). */
-const SECRET_PARAM = /pass|pwd|secret|token|key/i;
-
-/**
- * A URL with its password replaced by `***` (store and server URLs are printed in tables, logs and errors).
- * Parsed by position, not by a pattern: a password may hold `/`, `#`, `?` or `@` unencoded (people paste them so),
- * so everything between `://` and the LAST `@` is the user part, and only the name before its first `:` is kept.
- * A `@` later in the URL (a query value) makes this hide more than the password, never less. Query parameters
- * that name a secret (`?password=…`) are hidden too.
- */
-export function redactUrl(url: string): string {
-	const sep = url.indexOf("://");
-	if (sep <= 0) return url;
-	const scheme = url.slice(0, sep + 3);
-	let rest = url.slice(sep + 3);
-	const at = rest.lastIndexOf("@");
-	if (at >= 0) {
-		const user = rest.slice(0, at);
-		const colon = user.indexOf(":");
-		if (colon >= 0) rest = `${user.slice(0, colon)}:***${rest.slice(at)}`;
-	}
-	const query = rest.indexOf("?");
-	if (query < 0) return scheme + rest;
-	const hash = rest.indexOf("#", query);
-	const end = hash < 0 ? rest.length : hash;
-	const params = rest
-		.slice(query + 1, end)
-		.split("&")
-		.map((pair) => {
-			const eq = pair.indexOf("=");
-			return eq > 0 && SECRET_PARAM.test(pair.slice(0, eq)) ? `${pair.slice(0, eq)}=***` : pair;
-		});
-	return `${scheme}${rest.slice(0, query + 1)}${params.join("&")}${rest.slice(end)}`;
-}
-
-/** Raised for a store URL we cannot open (unknown scheme, missing path). */
-export class StoreUrlError extends Error {
-	readonly code = "store-url";
-}
-
-/** The SQLite file path of a `sqlite://` URL (`sqlite://./x.db`, `sqlite:///abs/x.db`, `sqlite://:memory:`). */
-export function sqlitePathOf(url: string): string {
-	const path = url.replace(/^sqlite:\/\//, "");
-	if (path === "")
-		throw new StoreUrlError(`The store URL ${JSON.stringify(url)} names no file: use sqlite://./data/x.sqlite`);
-	return path;
-}
+// The store URL's text (default, redaction, SQLite path) lives in store-url.ts, which loads no driver: the
+// configuration reads it at start-up.
+export { DEFAULT_STORE_URL, redactUrl, StoreUrlError, sqlitePathOf } from "./store-url.ts";
 
 /**
  * A Keyv on the backend the URL names, one instance per namespace (keyv keeps

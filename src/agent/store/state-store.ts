@@ -14,6 +14,9 @@ import type { Logger } from "../../core/contracts/logger.ts";
 import { perKey } from "../../core/per-key.ts";
 import { declaredPrefixOf, type KeySpec, STATE_KEYS } from "./keys.ts";
 import { openKeyv } from "./keyv.ts";
+import { type ScoredItems, scoredItemsOnState } from "./scored-items.ts";
+import { redisScoredItems } from "./scored-items-redis.ts";
+import { sqlScoredItems } from "./scored-items-sql.ts";
 import { atomicOps, type FieldChange, isSharedBackend, mergeFields } from "./state-atomic.ts";
 
 export type { FieldChange } from "./state-atomic.ts";
@@ -123,6 +126,24 @@ export function stateStoreOnKeyv(keyv: Keyv): StateStore {
 /** The state store on the backend `url` names (sqlite://, redis://, postgres://, memory://), one namespace. Throws on a bad URL. */
 export function openStateStore(url: string, namespace: string, logger?: Logger): StateStore {
 	return stateStoreOnKeyv(openKeyv(url, namespace, logger));
+}
+
+/**
+ * A state store and its scored items (scored-items.ts) on one keyv, one connection: the SQL table
+ * or the Redis hash and sorted set of its backend; on a memory keyv, values of the state store.
+ */
+export function stateWithItems(keyv: Keyv): { state: StateStore; items: ScoredItems } {
+	const state = stateStoreOnKeyv(keyv);
+	return { state, items: sqlScoredItems(keyv) ?? redisScoredItems(keyv) ?? scoredItemsOnState(state) };
+}
+
+/** stateWithItems on the backend `url` names, one namespace. Throws on a bad URL. */
+export function openStateWithItems(
+	url: string,
+	namespace: string,
+	logger?: Logger,
+): { state: StateStore; items: ScoredItems } {
+	return stateWithItems(openKeyv(url, namespace, logger));
 }
 
 /**

@@ -68,7 +68,9 @@ describe("state store keys", () => {
 		const built = [
 			stateKeys.profile("discord:u1"),
 			stateKeys.reviews("discord:u1"),
+			stateKeys.reviewItems("discord:u1"),
 			stateKeys.members("G1"),
+			stateKeys.reportRows("G1"),
 			stateKeys.communities(),
 			stateKeys.reminders(),
 			stateKeys.reminded("discord:u1", "2026-03-01"),
@@ -155,7 +157,7 @@ describe("state store keys", () => {
 
 		// The flows ran: the keys of each owner were written (so an undeclared one would have been seen).
 		const prefixes = new Set([...written].map((k) => declaredPrefixOf(k) ?? `UNDECLARED ${k}`));
-		for (const p of ["profile:", "reviews:", "members:", "reminders", "reminded:", "retention:"])
+		for (const p of ["profile:", "review-items:", "report-rows:", "members:", "reminders", "reminded:", "retention:"])
 			expect(prefixes).toContain(p);
 		for (const p of ["intro:", "latest:", "count:", "review:", "forgotten:", "usage:"]) expect(prefixes).toContain(p);
 		expect([...written].filter((k) => declaredPrefixOf(k) === undefined)).toEqual([]);
