@@ -15,6 +15,7 @@ export type { AnsweredCard, AssessmentCard, Card, ExplainCard, QuestionCard, Tex
 export { choiceLetter, displayName } from "./cards/model.ts";
 export { type SlackMessage, toSlackMessages } from "./cards/slack.ts";
 export { slackAnswerModal } from "./cards/slack-modal.ts";
+export { SLACK_STREAM_CHUNK_CHARS, toSlackStream } from "./cards/slack-stream.ts";
 export { tallyCard } from "./cards/tally.ts";
 export { DEFAULT_CHROMIUM_PATH, RenderError } from "./chromium.ts";
 export { longCodeToFiles } from "./code-files.ts";
