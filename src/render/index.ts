@@ -14,6 +14,7 @@ export { DISCORD_LIMITS, SLACK_LIMITS } from "./cards/limits.ts";
 export type { AnsweredCard, AssessmentCard, Card, ExplainCard, QuestionCard, TextCard } from "./cards/model.ts";
 export { choiceLetter, displayName } from "./cards/model.ts";
 export { type SlackMessage, toSlackMessages } from "./cards/slack.ts";
+export { HOME_TOPICS, type HomeContent, slackHomeView } from "./cards/slack-home.ts";
 export { slackAnswerModal } from "./cards/slack-modal.ts";
 export { SLACK_STREAM_CHUNK_CHARS, toSlackStream } from "./cards/slack-stream.ts";
 export { tallyCard } from "./cards/tally.ts";
