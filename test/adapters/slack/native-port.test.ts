@@ -127,7 +127,9 @@ describe("Slack thread status and chat streaming", { timeout: 20_000 }, () => {
 	});
 
 	it("streams an explanation to the solo learner; posts it when Slack refuses the stream or nobody is named", async () => {
-		const body = ["First idea.", "Second idea.", "Third idea."].map((p) => `${p} ${"More words. ".repeat(70)}`).join("\n\n");
+		const body = ["First idea.", "Second idea.", "Third idea."]
+			.map((p) => `${p} ${"More words. ".repeat(70)}`)
+			.join("\n\n");
 		const ids = await port.postCard(threadId, explain(body), { streamTo: { id: "U1" } });
 		expect(ids).toHaveLength(1);
 		const stream = fake.streams.get(ids[0] ?? "");
@@ -138,18 +140,24 @@ describe("Slack thread status and chat streaming", { timeout: 20_000 }, () => {
 		// No recipient (a group lesson): a normal post.
 		const posts = fake.callsTo("chat.postMessage").length;
 		await port.postCard(threadId, explain("Group idea."));
-		expect(fake.callsTo("chat.postMessage").slice(posts).some((c) => textOf(c.params).includes("Group idea."))).toBe(
-			true,
-		);
+		expect(
+			fake
+				.callsTo("chat.postMessage")
+				.slice(posts)
+				.some((c) => textOf(c.params).includes("Group idea.")),
+		).toBe(true);
 
 		// Slack refuses the stream: the card is posted instead, nothing lost.
 		fake.refuse("chat.startStream", "channel_type_not_supported", { times: 1 });
 		const again = fake.callsTo("chat.postMessage").length;
 		const posted = await port.postCard(threadId, explain("Refused idea."), { streamTo: { id: "U1" } });
 		expect(posted).toHaveLength(1);
-		expect(fake.callsTo("chat.postMessage").slice(again).some((c) => textOf(c.params).includes("Refused idea."))).toBe(
-			true,
-		);
+		expect(
+			fake
+				.callsTo("chat.postMessage")
+				.slice(again)
+				.some((c) => textOf(c.params).includes("Refused idea.")),
+		).toBe(true);
 		// Model text cannot mention anyone through the stream.
 		const [ts] = await port.postCard(threadId, explain("Tell <!channel> and <@U2>."), { streamTo: { id: "U1" } });
 		expect(fake.streams.get(ts ?? "")?.parts.join("")).not.toMatch(/<[!@]/);
