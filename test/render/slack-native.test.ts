@@ -34,7 +34,14 @@ describe("toSlackStream", () => {
 	});
 
 	it("does not stream what the normal post shows better: pictures, long code, other cards", () => {
-		const picture = { kind: "image" as const, filename: "f.png", data: Buffer.from([1]), alt: "x^2" };
+		const picture = {
+			kind: "image" as const,
+			filename: "f.png",
+			data: Buffer.from([1]),
+			alt: "x^2",
+			width: 1,
+			height: 1,
+		};
 		expect(toSlackStream(explain("A formula", { attachments: [picture] }))).toBeUndefined();
 		expect(toSlackStream(explain(`\`\`\`\n${"x = 1\n".repeat(800)}\`\`\``))).toBeUndefined();
 		expect(toSlackStream({ kind: "text", tone: "plain", text: "hello" })).toBeUndefined();
