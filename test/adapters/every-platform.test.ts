@@ -22,7 +22,7 @@ import { stubRenderer } from "../../testkit/stub-renderer.ts";
 import { DEFAULT_ANSWER } from "../fixtures/drive-controls.ts";
 import { EVERY_PLATFORM_STEPS, everyPlatformLesson } from "../fixtures/lesson-script.ts";
 import { customIds, startStack } from "./discord/helpers.ts";
-import { postedTexts, startAdapter, textOf } from "./slack/harness.ts";
+import { postedTexts, startAdapter } from "./slack/harness.ts";
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 const TOPIC = "adding fractions";
