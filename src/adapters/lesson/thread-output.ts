@@ -2,7 +2,10 @@
  * Tutor events -> the lesson's thread, through the platform port: cards,
  * the answered state as an edit of the question's card, the plan picture on
  * every `plan` event (the engine emits one only when the map or its current
- * node changed: it owns "which map was shown"), typing, and the lesson's end.
+ * node changed: it owns "which map was shown"), typing and the working status
+ * (work-status.ts: a turn's phases, cleared once its cards are out), a solo
+ * lesson's explanations offered to the port for streaming to its learner
+ * (PostOptions.streamTo), and the lesson's end.
  * A picture that takes longer than `pictureWaitMs` is posted as its text
  * outline instead, so it never holds the next question back by more than that
  * (its render finishes in the background and is cached for the next time).
