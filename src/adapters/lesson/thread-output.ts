@@ -95,6 +95,9 @@ export interface ThreadOutput {
 
 type QuestionEvent = Extract<TutorEvent, { type: "quiz" | "ask" }>;
 
+/** Posts after which a turn usually goes on (the working status is shown again after them). */
+const MID_TURN_POSTS: ReadonlySet<TutorEvent["type"]> = new Set(["text", "explain", "plan", "assessment"]);
+
 /** Create the output path of one port. */
 export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 	const { port, renderer, math, state, tutor, queues, logger } = deps;
@@ -321,7 +324,9 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 					try {
 						await post(threadId, next, receivedAt);
 						typingLoops?.posted(threadId);
-						statuses?.posted(threadId);
+						// A post mid-turn (Slack removes the status with it) while the model goes on: shown again. A question
+						// or an edit is not: a question ends the learner's wait, an edit removes nothing.
+						if (MID_TURN_POSTS.has(next.event.type)) statuses?.posted(threadId);
 					} catch (error) {
 						logger.error({ err: error, sessionId: threadId, type: next.event.type }, `${tag}: posting failed`);
 					}

@@ -2,8 +2,9 @@
  * What the tutor is doing, shown under a lesson's thread while the learner waits (Slack's
  * assistant status: "is thinking…", "is checking your answer…", "is drawing the map…"):
  * set when a turn starts (the engine says so before the turn's first model request), changed
- * per phase, set again after each post while the turn goes on (a platform may clear it when
- * the bot posts: Slack does), and cleared once the turn's last card landed (`settled`, queued
+ * per phase, set again after a post the turn usually goes on after (an explanation, the map:
+ * a platform may clear it when the bot posts, Slack does; not after a question, which ends the
+ * learner's wait), and cleared once the turn's last card landed (`settled`, queued
  * behind the thread's posts). A grader check outside a turn shows "checking" until its verdict
  * lands. The calls of one thread go out in order; nothing here throws or waits on the platform.
  */
