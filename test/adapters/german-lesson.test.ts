@@ -167,6 +167,10 @@ const LEARNER: Array<{ q: string; act: Act }> = [
 /** Keys whose strings a person sees (message text, labels, titles, alt texts, statuses). */
 const VISIBLE = new Set([
 	"text",
+	// Streamed explanations (chat.startStream / appendStream / stopStream) and the thread status's words.
+	"markdown_text",
+	"status",
+	"loading_messages",
 	"content",
 	"label",
 	"placeholder",
@@ -408,7 +412,7 @@ async function onSlack(): Promise<string> {
 		expect(fake.limitProblems()).toEqual([]);
 		drawnInGerman(locales);
 		const methods =
-			/^(chat\.(postMessage|update|postEphemeral)|views\.(open|update|publish)|files\.|response_url|assistant\.)/;
+			/^(chat\.(postMessage|update|postEphemeral|startStream|appendStream|stopStream)|views\.(open|update|publish)|files\.|response_url|assistant\.)/;
 		return (
 			fake.calls
 				.filter((c) => methods.test(c.method))

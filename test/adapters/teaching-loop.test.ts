@@ -20,7 +20,7 @@ import { startFakeDiscord } from "../../testkit/fakes/discord.ts";
 import { startFakeSlack } from "../../testkit/fakes/slack.ts";
 import { stubRenderer } from "../../testkit/stub-renderer.ts";
 import { customIds, startStack } from "./discord/helpers.ts";
-import { controlsOf, startAdapter, textOf } from "./slack/harness.ts";
+import { controlsOf, postedTexts, startAdapter, textOf } from "./slack/harness.ts";
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 const TOPIC = "binary search";
@@ -213,7 +213,8 @@ async function onSlack(): Promise<Run> {
 				if (!id) throw new Error(`no control ${re} on "${q}": ${ids.join(", ")}`);
 				return id;
 			};
-			const posts = fake.callsTo("chat.postMessage").length;
+			// What the thread shows (posts and a solo lesson's streamed explanations), in order.
+			const posts = postedTexts(fake).length;
 			const cardUpdates = () => fake.calls.filter((c) => c.method === "chat.update" || c.replaced).length;
 			const updates = cardUpdates();
 			if ("pick" in act)
@@ -233,7 +234,7 @@ async function onSlack(): Promise<Run> {
 				});
 			}
 			await fake.waitFor(
-				() => cardUpdates() > updates || fake.callsTo("chat.postMessage").length > posts,
+				() => cardUpdates() > updates || postedTexts(fake).length > posts,
 				`the answer to "${q}"`,
 				15_000,
 			);
@@ -241,11 +242,7 @@ async function onSlack(): Promise<Run> {
 			seen.push({
 				card: latest(card.ts),
 				controls: [...latest(card.ts).matchAll(/"action_id":"(lh:[^"]+)"/g)].map((m) => m[1] ?? ""),
-				posted: fake
-					.callsTo("chat.postMessage")
-					.slice(posts)
-					.map((c) => textOf(c.params))
-					.join("\n"),
+				posted: postedTexts(fake).slice(posts).join("\n"),
 			});
 			for (const text of mapsAt().slice(maps.length)) maps.push({ after: n + 1, text });
 		}
@@ -256,10 +253,7 @@ async function onSlack(): Promise<Run> {
 		);
 		await tutor.idle(sessionId);
 		expect(fake.limitProblems()).toEqual([]);
-		const thread = fake
-			.callsTo("chat.postMessage")
-			.filter((c) => c.params.thread_ts === parent.ts)
-			.map((c) => textOf(c.params));
+		const thread = postedTexts(fake, { threadTs: parent.ts });
 		return { seen, maps, thread: thread.join("\n"), transcript: await transcriptOf(storeUrl, sessionId) };
 	} finally {
 		await running.adapter.stop();

@@ -19,10 +19,12 @@ import {
 	SlackSender,
 	signSlackRequest,
 } from "../fixtures/slack/requests.ts";
+import { createSlackAssistant, type FakeStatus, type FakeStream } from "./slack/assistant.ts";
 import { BalancedSender, type BalancerOptions } from "./slack/balancer.ts";
 import { createSlackFiles, type FakeConnectFile, type FakeSharedFile, type FakeUpload } from "./slack/files.ts";
 
 export { blockProblems, callProblems, SLACK_LIMITS } from "../fixtures/slack/limits.ts";
+export type { FakeStatus, FakeStream } from "./slack/assistant.ts";
 export { BalancedSender, type BalancerOptions, type DeliveryAttempt } from "./slack/balancer.ts";
 export type { FakeConnectFile, FakeSharedFile, FakeUpload } from "./slack/files.ts";
 export { type Actor, type BoltResponse, type SendOptions, SlackSender, signSlackRequest };
@@ -69,6 +71,8 @@ export interface FakeSlackOptions {
 	users?: FakeSlackUser[];
 	/** How long a trigger_id may wait for views.open (Slack: 3 s). */
 	triggerTtlMs?: number;
+	/** The app's Home tab is enabled (default true; off: views.publish answers `not_enabled`). */
+	homeTab?: boolean;
 }
 
 /** A decoded Socket Mode ack. */
@@ -89,6 +93,14 @@ export interface FakeSlack {
 	calls: RecordedCall[];
 	uploads: FakeUpload[];
 	messages: Map<string, FakeMessage>;
+	/** Every assistant.threads.setStatus the fake accepted, in order ("" clears). */
+	statuses: FakeStatus[];
+	/** The status shown under a thread now (a post by the bot in the thread removes it, as Slack does). */
+	statusOf(channel: string, threadTs: string): string | undefined;
+	/** Streamed messages (chat.startStream … stopStream) by ts. */
+	streams: Map<string, FakeStream>;
+	/** The Home tab last published (views.publish) per user id. */
+	homes: Map<string, Record<string, unknown>>;
 	callsTo(method: string): RecordedCall[];
 	/**
 	 * Share a file: its bytes are served at its url_private (with the bot token only); put it in an event's `files`.
@@ -193,6 +205,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 		() => baseUrl,
 		() => ++seq,
 	);
+	const assistant = createSlackAssistant({
+		messages,
+		nextTs,
+		callSeq: () => calls.length,
+		homeTab: () => options.homeTab !== false,
+	});
 	/** Limit problems of a message, and image blocks whose file Slack would not show in `channel`. */
 	const messageProblems = (method: string, params: Record<string, unknown>, channel: string): string[] => [
 		...callProblems({ method, params }),
@@ -241,6 +259,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 			};
 			if (thread) msg.threadTs = thread;
 			messages.set(ts, msg);
+			assistant.posted(msg.channel, thread);
 			return { channel: p.channel, ts, message: { text: p.text, ts, bot_id: botId } };
 		},
 		// A thread, oldest first (its parent, then replies), `limit` per page with a cursor (an offset here).
@@ -309,6 +328,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 			return { view };
 		},
 		...files.methods,
+		...assistant.methods,
 		"apps.connections.open": () => ({ url: `${baseUrl.replace("http", "ws")}/socket-mode` }),
 	};
 
@@ -434,6 +454,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 		calls,
 		uploads: files.uploads,
 		messages,
+		statuses: assistant.statuses,
+		statusOf: assistant.statusOf,
+		streams: assistant.streams,
+		homes: assistant.homes,
 		callsTo: (method) => calls.filter((c) => c.method === method),
 		shareFile: ((file: Parameters<typeof files.share>[0]) => files.share(file)) as FakeSlack["shareFile"],
 		fileFetches: files.fileFetches,

@@ -70,6 +70,18 @@ export interface Actor {
 	recorded?(): void;
 }
 
+/** What the tutor is doing while a lesson waits on it: a platform may show it under the thread (Slack's status). */
+export type WorkPhase = "thinking" | "checking" | "drawing";
+
+/** How a card is posted. */
+export interface PostOptions {
+	/**
+	 * The one reader of a solo lesson: a platform that can stream text to one person (Slack's chat streaming,
+	 * which needs its recipient outside a DM) may stream an explanation to them. Absent in group lessons.
+	 */
+	streamTo?: Participant;
+}
+
 /** A platform's limits, as the controller needs them. */
 export interface PlatformLimits {
 	/** How long the answer-form pre-check may take before the form opens anyway (the platform's first-response deadline allows it). */
@@ -89,6 +101,8 @@ export interface PlatformPort<Address = unknown> {
 	readonly limits: PlatformLimits;
 	/** How notices read on this platform (hints, mentions, escaping). */
 	readonly style: NoticeStyle;
+	/** postCard may stream a solo lesson's explanations to its learner (PostOptions.streamTo): Slack's chat streaming. */
+	readonly streams?: boolean;
 	/** `/lesson review` runs in the member's private replies (Actor.show), not in a thread others can read. */
 	readonly reviewsPrivately?: boolean;
 	/** The thread id of an address; throws on parts that would not round-trip. */
@@ -96,7 +110,7 @@ export interface PlatformPort<Address = unknown> {
 	/** The address of a thread id; undefined for another platform's ids or anything malformed. */
 	decodeThreadId(threadId: string): Address | undefined;
 	/** Post a card; the ids of the messages showing it, in order ([] when nothing reached the thread). Must not throw. */
-	postCard(threadId: string, card: Card): Promise<string[]>;
+	postCard(threadId: string, card: Card, options?: PostOptions): Promise<string[]>;
 	/**
 	 * The messages of a question's card found among the thread's recent messages (its controls name
 	 * `toolCallId`), in order; [] when none is there, undefined when the platform could not be asked. Used
@@ -110,6 +124,12 @@ export interface PlatformPort<Address = unknown> {
 	postPicture(threadId: string, picture: PlanPicture): Promise<boolean>;
 	/** Show "typing…" for a few seconds; the controller repeats it while the tutor works (platforms without one leave it out). May reject. */
 	startTyping?(threadId: string): Promise<void>;
+	/**
+	 * Show what the tutor is doing under the thread (`phase`), or clear it (undefined), in the lesson's language:
+	 * set when a turn starts (before its first model request), changed per phase, cleared once the turn's last
+	 * card landed. Must not throw (a platform that cannot show it logs and stops trying).
+	 */
+	workStatus?(threadId: string, phase: WorkPhase | undefined, locale: Locale): Promise<void>;
 	/** Show or hide a working status at once (a terminal line; chat platforms use startTyping). Must not throw. */
 	typing?(threadId: string, active: boolean): void;
 	/** Post `card` to `userId`'s direct messages with the bot (reminders); false when it could not. Must not throw. */

@@ -16,7 +16,13 @@ import type { Logger } from "../../core/contracts/logger.ts";
 import { communityOf, platformOf } from "../../core/contracts/thread-id.ts";
 import type { Tutor } from "../../core/contracts/tutor.ts";
 import { DEFAULT_LOCALE, isLocale, type Locale, t, tn } from "../../i18n/index.ts";
-import { type Card, type PlanPicture, type QuestionCard, renderProgressPng } from "../../render/index.ts";
+import {
+	type Card,
+	type PlanPicture,
+	type ProgressTopic,
+	type QuestionCard,
+	renderProgressPng,
+} from "../../render/index.ts";
 import { DailyLessonCounter } from "./daily-counter.ts";
 import { markForgotten } from "./forgotten-members.ts";
 import { adminHintIn } from "./notices.ts";
@@ -81,9 +87,22 @@ interface ReminderPlace {
 	locale?: Locale;
 }
 
+/** What a member's overview shows: topics (most recent first), reviews due now, and when the next one is due. */
+export interface LearnerOverview {
+	topics: ProgressTopic[];
+	due: number;
+	/** When the next review is due, in words ("in 3 days (2026-03-04)"); undefined when one is due now or none is stored. */
+	whenNext?: string;
+}
+
 /** The profile flows of one platform. */
 export interface ProfileFlows {
 	readonly review: ReviewFlow;
+	/**
+	 * A member's progress per topic and what is due, as an overview page shows it (Slack's App Home); the
+	 * `whenNext` words say when the next review is due when none is now. Rejects when the store fails.
+	 */
+	overview(by: Participant, community: string, locale: Locale): Promise<LearnerOverview>;
 	/** `/lesson progress`: the summary and picture (undefined when nothing could be read; the actor was told). */
 	progress(actor: Actor, community: string): Promise<{ text: string; picture?: PlanPicture } | undefined>;
 	/** `/lesson report` (admins): the CSV and its rows; undefined when refused (the actor was told). */
@@ -198,6 +217,23 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 	return {
 		review,
 		forget,
+
+		async overview(by, community, locale) {
+			const key = keyOf(community, by);
+			const [profile, items] = await Promise.all([learning.profile(key), learning.items(key)]);
+			const at = now();
+			const data = progressData(profile, items, at);
+			const due = items.filter((i) => Date.parse(i.card.due) <= at.getTime()).length;
+			const next = items
+				.map((i) => i.card.due)
+				.filter((d) => Date.parse(d) > at.getTime())
+				.sort()[0];
+			return {
+				topics: data.topics,
+				due,
+				...(due === 0 && next ? { whenNext: whenText(next, at, locale) } : {}),
+			};
+		},
 
 		async progress(actor, community) {
 			const key = keyOf(community, actor.by);

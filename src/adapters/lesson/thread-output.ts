@@ -2,7 +2,10 @@
  * Tutor events -> the lesson's thread, through the platform port: cards,
  * the answered state as an edit of the question's card, the plan picture on
  * every `plan` event (the engine emits one only when the map or its current
- * node changed: it owns "which map was shown"), typing, and the lesson's end.
+ * node changed: it owns "which map was shown"), typing and the working status
+ * (work-status.ts: a turn's phases, cleared once its cards are out), a solo
+ * lesson's explanations offered to the port for streaming to its learner
+ * (PostOptions.streamTo), and the lesson's end.
  * A picture that takes longer than `pictureWaitMs` is posted as its text
  * outline instead, so it never holds the next question back by more than that
  * (its render finishes in the background and is cached for the next time).
@@ -36,10 +39,11 @@ import {
 } from "../../render/index.ts";
 import type { LessonState } from "./lesson-state.ts";
 import { closingLine } from "./notices.ts";
-import type { PlatformPort } from "./port.ts";
+import type { PlatformPort, PostOptions } from "./port.ts";
 import type { SerialQueues } from "./serial-queue.ts";
 import { createThreadSequencer, type ThreadPost } from "./thread-sequencer.ts";
 import { createTypingIndicators } from "./typing.ts";
+import { createWorkStatuses } from "./work-status.ts";
 
 /** Dependencies of the output path. */
 export interface ThreadOutputDeps {
@@ -91,6 +95,9 @@ export interface ThreadOutput {
 
 type QuestionEvent = Extract<TutorEvent, { type: "quiz" | "ask" }>;
 
+/** Posts after which a turn usually goes on (the working status is shown again after them). */
+const MID_TURN_POSTS: ReadonlySet<TutorEvent["type"]> = new Set(["text", "explain", "plan", "assessment"]);
+
 /** Create the output path of one port. */
 export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 	const { port, renderer, math, state, tutor, queues, logger } = deps;
@@ -108,9 +115,11 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 				port.limits.typingDelayMs ?? 0,
 			)
 		: undefined;
+	const statuses = createWorkStatuses(port, localeOf, logger);
 	const typing = (threadId: string, active: boolean) => {
 		typingLoops?.set(threadId, active);
 		port.typing?.(threadId, active);
+		statuses?.turn(threadId, active);
 	};
 
 	/** The card with its formulas drawn (a failure leaves the TeX as code: prepareCard never throws). */
@@ -269,6 +278,12 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 		if (intro) await port.lessonEnded?.(threadId, intro, event);
 	}
 
+	/** A solo lesson's explanation may stream to its learner; a group lesson's is posted (undefined). */
+	async function streamOptions(threadId: string): Promise<PostOptions | undefined> {
+		const intro = await state.intro(threadId).catch(() => undefined);
+		return intro?.mode === "solo" ? { streamTo: intro.learner } : undefined;
+	}
+
 	/** Post one thing; `receivedAt`: when its event reached this sink (the engine was emitting it). */
 	async function post(threadId: string, { event, lead }: ThreadPost, receivedAt: number): Promise<void> {
 		switch (event.type) {
@@ -286,7 +301,9 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 				return;
 			default: {
 				const card = cardOf(event, lead, await localeOf(threadId));
-				if (card) await port.postCard(threadId, await prepared(card));
+				if (!card) return;
+				const options = card.kind === "explain" && port.streams ? await streamOptions(threadId) : undefined;
+				await port.postCard(threadId, await prepared(card), options);
 			}
 		}
 	}
@@ -298,6 +315,8 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 			if (port.decodeThreadId(threadId) === undefined) return; // another platform's lesson
 			// Typing is immediate: it should show while earlier posts are still queued.
 			if (event.type === "typing") typing(threadId, event.active === true);
+			if (event.type === "plan") statuses?.phase(threadId, "drawing");
+			if (event.type === "answered" && event.checking) statuses?.phase(threadId, "checking");
 			// The sequencer holds a plan picture or tutor text until it knows what follows (see thread-sequencer.ts).
 			for (const next of sequencer.push(event)) {
 				if (next.event.type === "typing") continue;
@@ -305,11 +324,19 @@ export function createThreadOutput(deps: ThreadOutputDeps): ThreadOutput {
 					try {
 						await post(threadId, next, receivedAt);
 						typingLoops?.posted(threadId);
+						// A post mid-turn (Slack removes the status with it) while the model goes on: shown again. A question
+						// or an edit is not: a question ends the learner's wait, an edit removes nothing.
+						if (MID_TURN_POSTS.has(next.event.type)) statuses?.posted(threadId);
 					} catch (error) {
 						logger.error({ err: error, sessionId: threadId, type: next.event.type }, `${tag}: posting failed`);
 					}
 				});
 			}
+			// The turn's cards (or a graded answer's verdict) landed: the working status goes, unless a turn runs.
+			const settles =
+				(event.type === "typing" && event.active !== true) ||
+				((event.type === "answered" || event.type === "attempt") && !("checking" in event && event.checking));
+			if (statuses && settles) void queues.run(threadId, () => statuses.settled(threadId));
 		} catch (error) {
 			logger.error({ err: error }, `${tag}: could not queue a tutor event`);
 		}

@@ -18,6 +18,7 @@ import type { HandlerContext } from "./context.ts";
 import { registerControls } from "./controls.ts";
 import { DELIVERY_BUSY, registerDeliveryGuard } from "./deliveries.ts";
 import { registerEvents, SLACK_FILE_ORIGIN } from "./events.ts";
+import { registerHome } from "./home.ts";
 import { registerCommands } from "./lesson-command.ts";
 import { createSlackClicks, createSlackPort } from "./port.ts";
 import type { SlackAdapter, SlackAdapterOptions } from "./types.ts";
@@ -96,6 +97,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 	registerCommands(app, ctx);
 	registerControls(app, ctx, clicks);
 	registerEvents(app, ctx);
+	registerHome(app, ctx);
 	app.error(async (error) => {
 		// Another process is handling this delivery: no answer but a 500, so Slack delivers it again later.
 		if ((error as { code?: unknown }).code === DELIVERY_BUSY) throw error;

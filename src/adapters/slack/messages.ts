@@ -28,6 +28,9 @@ export const SLACK_STYLE: NoticeStyle = {
 /** action_id of the parent message's End button (ours, not a render component id). */
 export const END_ACTION_ID = "lh-slack:end";
 
+/** action_id of the Home tab's Review now button (home.ts; ours, not a card's component id). */
+export const HOME_REVIEW_ACTION_ID = "lh-slack:home-review";
+
 /** A message body: fallback text plus blocks. */
 export interface SlackBody {
 	text: string;

@@ -1,6 +1,8 @@
 /**
  * Slack's platform port: cards via chat.postMessage in the lesson's thread
- * (plain text when Slack refuses the blocks), the answered state via
+ * (plain text when Slack refuses the blocks; a solo lesson's explanation
+ * streamed to its learner instead: stream.ts), the working status under the
+ * thread (status.ts), the answered state via
  * chat.update of the card's own messages, a card's pictures shared in the
  * thread before it (pictures.ts), the plan picture via upload.ts (the
  * outline as text when there is no PNG), and the lesson's parent message:
@@ -24,6 +26,7 @@ import {
 	type SlackMessage,
 	splitMessage,
 	toSlackMessages,
+	toSlackStream,
 } from "../../render/index.ts";
 import { type ClickReplies, createClickReplies } from "../lesson/click-replies.ts";
 import type { PlatformPort } from "../lesson/port.ts";
@@ -37,6 +40,8 @@ import {
 	type SlackBody,
 } from "./messages.ts";
 import { createSlackPictures } from "./pictures.ts";
+import { createSlackStatus, slackError } from "./status.ts";
+import { createSlackStreams } from "./stream.ts";
 import { decodeSlackThreadId, encodeSlackThreadId, type SlackThread } from "./thread-id.ts";
 import { uploadToSlack } from "./upload.ts";
 
@@ -45,11 +50,6 @@ const textBody = (text: string): SlackBody[] =>
 		text: clip(part, 3000),
 		blocks: [{ type: "section", text: { type: "mrkdwn", text: part } } satisfies KnownBlock],
 	}));
-
-const platformError = (error: unknown): string | undefined => {
-	const data = (error as { data?: { error?: unknown } } | undefined)?.data;
-	return typeof data?.error === "string" ? data.error : undefined;
-};
 
 /** A click's response_url and how often it was used. */
 export interface ResponseUrl {
@@ -97,6 +97,7 @@ export function createSlackPort(
 	clicks: SlackClicks = createSlackClicks(),
 ): PlatformPort<SlackThread> {
 	const pictures = createSlackPictures(client, logger);
+	const stream = createSlackStreams(client, logger);
 	const where = (threadId: string) => {
 		const a = decodeSlackThreadId(threadId);
 		return { channel: a?.channelId ?? "", thread_ts: a?.threadTs ?? "" };
@@ -209,7 +210,19 @@ export function createSlackPort(
 		},
 		encodeThreadId: encodeSlackThreadId,
 		decodeThreadId: decodeSlackThreadId,
-		postCard: (threadId, card: Card) => postAll(threadId, toSlackMessages(card)),
+		streams: true,
+		workStatus: createSlackStatus(client, logger),
+		async postCard(threadId, card: Card, options) {
+			// A solo lesson's explanation streams to its learner (chat streaming); anything else, or a refusal, is posted.
+			const chunks = options?.streamTo ? toSlackStream(card) : undefined;
+			const address = chunks ? decodeSlackThreadId(threadId) : undefined;
+			if (chunks && address && options?.streamTo) {
+				const streamed = await stream(address, chunks, options.streamTo);
+				if (streamed?.unsent) await postAll(threadId, textBody(streamed.unsent));
+				if (streamed) return [streamed.ts];
+			}
+			return postAll(threadId, toSlackMessages(card));
+		},
 		async findCard(threadId, toolCallId) {
 			const { channel, thread_ts } = where(threadId);
 			const found: string[] = [];
@@ -304,7 +317,7 @@ export function createSlackPort(
 				return { ok: false, message: t(locale, "slack.noParent") };
 			} catch (error) {
 				logger.warn({ err: error, channelId: place.channelId }, "slack: could not post a lesson's parent message");
-				const code = platformError(error);
+				const code = slackError(error);
 				if (code === "not_in_channel" || code === "channel_not_found" || code === "is_archived")
 					return { ok: false, message: t(locale, "slack.cantPost") };
 				return { ok: false, message: t(locale, "slack.notAccepted") };

@@ -5,7 +5,7 @@
  */
 
 import type { AckFn, App } from "@slack/bolt";
-import { END_ACTION_ID } from "./messages.ts";
+import { END_ACTION_ID, HOME_REVIEW_ACTION_ID } from "./messages.ts";
 
 /** Our block actions' ids (controls.ts). */
 const OUR_ACTION = /^lh:(?:pick|select|open|help):/;
@@ -24,7 +24,7 @@ export function unhandledInteraction(body: Record<string, unknown>): boolean {
 		const actions = Array.isArray(body.actions) ? body.actions : [];
 		return !actions.some((a) => {
 			const id = str((a as { action_id?: unknown } | null)?.action_id);
-			return OUR_ACTION.test(id) || id === END_ACTION_ID;
+			return OUR_ACTION.test(id) || id === END_ACTION_ID || id === HOME_REVIEW_ACTION_ID;
 		});
 	}
 	if (type === "view_submission")

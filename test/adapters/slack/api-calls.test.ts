@@ -36,6 +36,12 @@ const TIERS: Record<string, string> = {
 	"files.getUploadURLExternal": "tier4",
 	"files.completeUploadExternal": "tier4",
 	"conversations.info": "tier3",
+	// The status under the thread: "Special rate limits apply" (its reference page); chat streaming: appendStream
+	// is Tier 4, stopStream Tier 2, startStream's tier is not published (its own bucket here).
+	"assistant.threads.setStatus": "special",
+	"chat.startStream": "stream",
+	"chat.appendStream": "tier4",
+	"chat.stopStream": "tier2",
 	// Not Web API methods: no tier.
 	upload: "none",
 	response_url: "none",

@@ -90,3 +90,27 @@ export function findControl(fake: FakeSlack, prefix: string): FoundControl | und
 export function textOf(params: Record<string, unknown> | FakeMessage): string {
 	return JSON.stringify([params.text ?? "", params.blocks ?? []]);
 }
+
+/**
+ * What the bot posted, in the order Slack received it: each chat.postMessage's text (textOf) and each streamed
+ * message's whole text (chat.startStream … stopStream: a solo lesson's explanations), optionally only in the
+ * thread of `threadTs` (top-level messages too with `topLevel`). `uploads`: completed uploads as their method name.
+ */
+export function postedTexts(
+	fake: FakeSlack,
+	options: { threadTs?: string; topLevel?: boolean; uploads?: boolean } = {},
+): string[] {
+	const streams = [...fake.streams.values()];
+	let started = 0;
+	const inScope = (thread: unknown) =>
+		options.threadTs === undefined || thread === options.threadTs || (options.topLevel === true && !thread);
+	const out: string[] = [];
+	for (const c of fake.calls) {
+		if (c.method === "chat.postMessage" && inScope(c.params.thread_ts)) out.push(textOf(c.params));
+		else if (c.method === "chat.startStream" && c.ok) {
+			const stream = streams[started++];
+			if (stream && inScope(stream.threadTs)) out.push(stream.parts.join(""));
+		} else if (options.uploads && c.method === "files.completeUploadExternal") out.push(c.method);
+	}
+	return out;
+}
