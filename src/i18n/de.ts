@@ -305,6 +305,8 @@ export const de: Record<MessageKey, string> = {
 	"how.hint": " mit einem Hinweis",
 	"card.notSure": "{who} war sich nicht sicher{how}.",
 	"card.explainAgain": "{who} hat um eine andere Erklärung gebeten.",
+	"card.citation": "📄 {source}, S. {page}",
+	"start.materialRefused": "Das Material wurde nicht verwendet: {why}",
 	"card.prediction": "Vorhersage von {who}: {what}.",
 	"card.shown": "{who} wollte die Antwort sehen{how}.",
 	"card.secondTry": "Zweiter Versuch: vorher hast du {answer} geantwortet.",

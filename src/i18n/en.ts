@@ -306,6 +306,8 @@ export const en = {
 	"how.hint": " with a hint",
 	"card.notSure": "{who} was not sure{how}.",
 	"card.explainAgain": "{who} asked for another explanation.",
+	"card.citation": "📄 {source}, p. {page}",
+	"start.materialRefused": "The material was not used: {why}",
 	"card.prediction": "{who}'s prediction: {what}.",
 	"card.shown": "{who} asked to see the answer{how}.",
 	"card.secondTry": "Second try: you answered {answer} before.",

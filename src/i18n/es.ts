@@ -300,6 +300,8 @@ export const es: Record<MessageKey, string> = {
 	"how.hint": " con una pista",
 	"card.notSure": "{who} no estaba seguro{how}.",
 	"card.explainAgain": "{who} pidió otra explicación.",
+	"card.citation": "📄 {source}, p. {page}",
+	"start.materialRefused": "No se usó el material: {why}",
 	"card.prediction": "Predicción de {who}: {what}.",
 	"card.shown": "{who} pidió ver la respuesta{how}.",
 	"card.secondTry": "Segundo intento: antes respondiste {answer}.",

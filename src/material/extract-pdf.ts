@@ -145,7 +145,11 @@ export async function extractPdf(
 	options: ExtractOptions = {},
 ): Promise<MaterialDocument | MaterialRefusal> {
 	const limits: MaterialLimits = { ...DEFAULT_MATERIAL_LIMITS, ...options.limits };
-	const name = (options.name ?? "material.pdf").replace(/[\r\n]/g, " ").slice(0, 200);
+	const name =
+		(options.name ?? "material.pdf")
+			.replace(/[\r\n`*_~|<>[\]]/g, " ")
+			.trim()
+			.slice(0, 200) || "material.pdf";
 	if (bytes.byteLength > limits.maxBytes) return refusal("too-big", limits);
 	// The header may sit after up to 1 KB of junk (PDF readers allow it); nothing else is a PDF.
 	const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1024)).toString("latin1");

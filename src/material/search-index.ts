@@ -110,18 +110,18 @@ export function openIndex(stored: MaterialIndex): OpenIndex {
 		const tf = new Map<string, number>();
 		for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
 		for (const [w, n] of tf) {
-			let list = postings.get(w);
-			if (!list) postings.set(w, (list = []));
-			list.push([i, n]);
+			const list = postings.get(w);
+			if (list) list.push([i, n]);
+			else postings.set(w, [[i, n]]);
 		}
 	});
 	const n = lengths.length;
 	const avg = n === 0 ? 1 : lengths.reduce((s, l) => s + l, 0) / n || 1;
 	const byPage = new Map<number, string[]>();
 	for (const p of stored.passages) {
-		let list = byPage.get(p.page);
-		if (!list) byPage.set(p.page, (list = []));
-		list.push(p.text);
+		const list = byPage.get(p.page);
+		if (list) list.push(p.text);
+		else byPage.set(p.page, [p.text]);
 	}
 	return {
 		stored,
