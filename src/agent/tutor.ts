@@ -240,7 +240,9 @@ export function createTutor(options: TutorOptions): Tutor {
 			// The first turn runs here (no other process knows the lesson yet; one that holds its lease gets it in its inbox).
 			state.queue.push({ type: "kick" });
 			kick(rt, state);
-			return { ok: true };
+			if (!index) return { ok: true };
+			const warnings = index.warnings.map((w) => w.message);
+			return { ok: true, material: { name: index.name, pages: index.pageCount, warnings } };
 		},
 
 		async handle(sessionId: string, event: LearnerEvent): Promise<HandleResult> {

@@ -181,8 +181,10 @@ export function materialDemoReply(
 				toolCallId: id("mat", 0),
 				toolName: "probe_done",
 				input: {
-					strands: [{ strand: material.name, assessment: "New to this material: we start at its first section." }],
-					summary: `The lesson follows ${material.name}.`,
+					assessment: {
+						strands: [{ strand: material.name, assessment: "New to this material: we start at its first section." }],
+						summary: `The lesson follows ${material.name}.`,
+					},
 				},
 			},
 		};

@@ -44,7 +44,8 @@ export interface MaterialUpload {
 
 /** startLesson's verdict. */
 export type StartLessonResult =
-	| { ok: true }
+	/** `material`: the document the lesson teaches from, and what was neutralised in it (sentences for the starter). */
+	| { ok: true; material?: { name: string; pages: number; warnings: string[] } }
 	/**
 	 * `closing`: the tutor is shutting down (a restart); `store-unavailable`: nothing could be saved. Try again in a moment.
 	 * `material`: the material was refused (too big, too many pages, a compression bomb, not a PDF...): the message says why.
