@@ -65,11 +65,14 @@ export interface Chat {
 	events: TutorEvent[];
 	logger: RecordingLogger;
 	dir: string;
-	/** `/lesson start` (group, language) in the main channel; the lesson's session id and the private reply. */
+	/**
+	 * `/lesson start` (group, language) in the main channel; the lesson's session id and the private reply. With
+	 * `material` (a PDF): Discord's `material` attachment option; on Slack a mention with the file shared in it.
+	 */
 	start(
 		who: PersonKey,
 		topic: string,
-		options?: { group?: boolean; language?: string },
+		options?: { group?: boolean; language?: string; material?: { name: string; data: Uint8Array } },
 	): Promise<{ sessionId: string; reply: Card }>;
 	/** A `/lesson` line as Slack spells it ("config member_tokens_per_day 100"); in a lesson's thread on Discord. */
 	command(who: PersonKey, line: string, sessionId?: string): Promise<Card>;
@@ -231,14 +234,20 @@ async function onDiscord(options: ChatOptions, clock: TestClock, budgets: Budget
 		events,
 		logger,
 		dir,
-		async start(who, topic, { group, language } = {}) {
+		async start(who, topic, { group, language, material } = {}) {
 			const threads = fake.createdThreads().length;
 			const words = [...(group ? ["--group"] : []), ...(language ? [`language:${language}`] : []), topic];
+			const pdf = material && {
+				filename: material.name,
+				contentType: "application/pdf",
+				data: Buffer.from(material.data),
+			};
 			const it = fake.slash({
 				user: users[who],
 				channelId: fake.ids.general,
 				subcommand: "start",
 				options: discordOptions("start", words),
+				...(pdf ? { files: { material: pdf } } : {}),
 			});
 			const thread = await fake.waitFor(() => fake.createdThreads()[threads], `the thread of ${topic}`);
 			return { sessionId: `discord:${fake.guild.id}:${thread.id}`, reply: await replyTo(it, "the start reply") };
@@ -410,12 +419,24 @@ async function onSlack(options: ChatOptions, clock: TestClock, budgets: BudgetRo
 		events,
 		logger,
 		dir,
-		async start(who, topic, { group, language } = {}) {
+		async start(who, topic, { group, language, material } = {}) {
 			const before = parents().length;
 			const words = [...(language ? [`language:${language}`] : []), ...(group ? ["--group"] : []), topic];
+			// Slash commands carry no files: material comes with a mention that shares the PDF (its notice is the reply).
+			const mention = (m: { name: string; data: Uint8Array }) => () =>
+				running().sender.event({
+					type: "app_mention",
+					user: ids[who].id,
+					text: `<@U0BOT> ${group ? "--group " : ""}${topic}`,
+					files: [fake.shareFile({ name: m.name, mimetype: "application/pdf", data: Buffer.from(m.data) })],
+					ts: running().sender.nextTs(),
+					channel: "C1",
+				});
 			const said = await reply(
 				who,
-				() => running().sender.command("/lesson", `start ${words.join(" ")}`, actor(who)),
+				material
+					? mention(material)
+					: () => running().sender.command("/lesson", `start ${words.join(" ")}`, actor(who)),
 				"the start reply",
 			);
 			const parent = await fake.waitFor(() => parents()[before], `the parent of ${topic}`);
