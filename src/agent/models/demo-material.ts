@@ -13,7 +13,7 @@ import type { LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from "@ai
 import { isHeldOutput, parseLateAnswer } from "../../core/late-answer.ts";
 import { outcomeOf } from "../../core/outcome.ts";
 import { MOVE_ON_VALUE } from "../../core/revisits.ts";
-import type { DemoReply } from "./demo-model.ts";
+import type { DemoReply } from "./demo-lesson.ts";
 import { resultValue } from "./demo-revisit.ts";
 
 /** The material as the start note names it. */

@@ -30,6 +30,7 @@ import {
 	DEMO_FAREWELL,
 	DEMO_HELD,
 	type DemoAnswer,
+	type DemoReply,
 	type DemoStep,
 	demoAssessment,
 	demoDiscussion,
@@ -52,11 +53,7 @@ interface RecordedCall {
 	step?: number;
 }
 
-/** What one model response says: text, then at most one tool call. */
-export interface DemoReply {
-	text: string;
-	call?: { toolCallId: string; toolName: string; input: unknown };
-}
+export type { DemoReply } from "./demo-lesson.ts";
 
 const MARKER = /^demo-(probe|teach)-(\d+)-/;
 
