@@ -100,6 +100,21 @@ const B = 0.75;
 /** Longest query read (the rest is ignored). */
 const MAX_QUERY_CHARS = 500;
 
+/** The `k` best entries (highest score, then lowest index), by one pass that keeps a short sorted list (no sort of all). */
+function topOf(scores: Iterable<[number, number]>, k: number): Array<[number, number]> {
+	const top: Array<[number, number]> = [];
+	const better = (a: [number, number], b: [number, number]) => a[1] > b[1] || (a[1] === b[1] && a[0] < b[0]);
+	for (const entry of scores) {
+		const last = top[top.length - 1];
+		if (top.length === k && last && !better(entry, last)) continue;
+		let at = top.length;
+		while (at > 0 && better(entry, top[at - 1] as [number, number])) at--;
+		top.splice(at, 0, entry);
+		if (top.length > k) top.pop();
+	}
+	return top;
+}
+
 /** Build the postings of a stored index. */
 export function openIndex(stored: MaterialIndex): OpenIndex {
 	const postings = new Map<string, Array<[number, number]>>();
@@ -126,24 +141,24 @@ export function openIndex(stored: MaterialIndex): OpenIndex {
 	return {
 		stored,
 		search(query, limit = 4) {
-			const scores = new Map<number, number>();
+			// Scores in a flat array (one slot a passage) and the passages touched: no map, no sort of everything.
+			const acc = new Float64Array(n);
+			const touched: number[] = [];
 			for (const w of new Set(terms(query.slice(0, MAX_QUERY_CHARS)))) {
 				const list = postings.get(w);
 				if (!list) continue;
 				const idf = Math.log(1 + (n - list.length + 0.5) / (list.length + 0.5));
 				for (const [i, tf] of list) {
 					const len = lengths[i] ?? 0;
-					const s = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * len) / avg));
-					scores.set(i, (scores.get(i) ?? 0) + s);
+					if (acc[i] === 0) touched.push(i);
+					acc[i] = (acc[i] ?? 0) + (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * len) / avg));
 				}
 			}
-			return [...scores]
-				.sort((a, b) => b[1] - a[1] || a[0] - b[0])
-				.slice(0, Math.max(1, Math.min(limit, 10)))
-				.flatMap(([i, score]) => {
-					const p = stored.passages[i];
-					return p ? [{ ...p, score: Math.round(score * 1000) / 1000 }] : [];
-				});
+			const scores = touched.map((i): [number, number] => [i, acc[i] ?? 0]);
+			return topOf(scores, Math.max(1, Math.min(limit, 10))).flatMap(([i, score]) => {
+				const p = stored.passages[i];
+				return p ? [{ ...p, score: Math.round(score * 1000) / 1000 }] : [];
+			});
 		},
 		pageText: (page) => byPage.get(page)?.join("\n"),
 	};
