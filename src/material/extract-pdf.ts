@@ -8,7 +8,7 @@
  * the document's words and flagged: it reaches the tutor only as quoted material.
  */
 
-import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
+import type { getDocument as GetDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import {
 	DEFAULT_MATERIAL_LIMITS,
 	type MaterialLimits,
@@ -158,6 +158,8 @@ export async function extractPdf(
 	const scan = await scanPdfStreams(bytes, limits.maxInflatedBytes);
 	if (scan.bomb) return refusal("compression-bomb", limits);
 	const clock: { timer?: NodeJS.Timeout } = {};
+	// Loaded on the first document, not when the bot starts: PDF.js is a large module most processes never need.
+	const { getDocument } = await loadPdfJs();
 	// PDF.js takes ownership of the buffer it is given: a copy keeps the caller's bytes intact.
 	const task = getDocument({
 		data: new Uint8Array(bytes),
@@ -180,7 +182,13 @@ export async function extractPdf(
 	}
 }
 
-type PdfProxy = Awaited<ReturnType<typeof getDocument>["promise"]>;
+type PdfProxy = Awaited<ReturnType<typeof GetDocument>["promise"]>;
+
+let pdfjs: Promise<{ getDocument: typeof GetDocument }> | undefined;
+const loadPdfJs = () => {
+	pdfjs ??= import("pdfjs-dist/legacy/build/pdf.mjs");
+	return pdfjs;
+};
 
 async function readPages(
 	loading: Promise<PdfProxy>,
