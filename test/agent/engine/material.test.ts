@@ -74,11 +74,12 @@ describe("a lesson with material", () => {
 		expect(result).toEqual({ ok: true, material: { name: "chapter-8.pdf", pages: 4, warnings: [] } });
 		await h.tutor.idle(sessionId);
 		const record = await h.store.get(sessionId);
-		const parts = new Map(toolParts(record?.messages ?? []).map((p) => [p.toolCallId, p]));
+		const parts = new Map([...toolParts(record?.messages ?? [])].map((p) => [p.toolCallId, p]));
 		const found = parts.get("s1");
 		expect(found?.state).toBe("output-available");
 		expect(found?.output).toMatchObject({ source: "chapter-8.pdf", note: QUOTED_NOTE });
-		expect(found?.output).toMatchObject({ passages: [{ page: 3, heading: "The Calvin Cycle" }] });
+		expect(found?.output).toHaveProperty("passages.0.page", 3);
+		expect(found?.output).toHaveProperty("passages.0.heading", "The Calvin Cycle");
 		expect(parts.get("s2")?.output).toMatchObject({ passages: [] });
 		const fake = parts.get("fake");
 		expect(fake?.state).toBe("output-error");
