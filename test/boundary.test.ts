@@ -37,8 +37,13 @@ const rules: Record<string, Rule> = {
 		packages: (r) =>
 			["typebox", "zod", "mathjs"].includes(packageName(r.specifier)) || (r.specifier === "ai" && r.typeOnly),
 	},
+	// Learner-supplied material: pure reading and indexing on core, with PDF.js (no engine, no store, no SDK).
+	material: {
+		layers: ["core", "material", "i18n"],
+		packages: (r) => r.specifier.startsWith("pdfjs-dist/") || r.specifier.startsWith("node:"),
+	},
 	agent: {
-		layers: ["core", "agent", "i18n"],
+		layers: ["core", "agent", "material", "i18n"],
 		packages: (r) =>
 			!["discord.js", "@slack/bolt", "puppeteer", "@mermaid-js/mermaid-cli"].includes(packageName(r.specifier)),
 	},

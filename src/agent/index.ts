@@ -3,6 +3,7 @@
  * factory. Adapters depend on the Tutor interface in core/contracts/tutor.ts.
  */
 
+export { DEFAULT_MATERIAL_LIMITS, type MaterialLimits } from "../material/index.ts";
 export {
 	createTurnGate,
 	TURN_GATE_MAX_LIMIT,
@@ -55,6 +56,7 @@ export {
 	StoreUrlError,
 	sqlitePathOf,
 } from "./store/keyv.ts";
+export { createMaterialStore, type MaterialStore } from "./store/material-store.ts";
 export {
 	createPictureStore,
 	DEFAULT_PICTURE_BUDGET,

@@ -13,6 +13,7 @@ import type { HandleResult, LearnerEvent } from "../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../core/contracts/logger.ts";
 import type { StartLessonOptions, StartLessonResult, Tutor } from "../core/contracts/tutor.ts";
 import { DEFAULT_LOCALE, isLocale, t } from "../i18n/index.ts";
+import type { MaterialLimits } from "../material/index.ts";
 import { createAgents } from "./engine/agents.ts";
 import { anonymiseParticipant } from "./engine/anonymise.ts";
 import type { EngineContext } from "./engine/context.ts";
@@ -20,6 +21,7 @@ import { createEventHub } from "./engine/event-hub.ts";
 import { forgetSession } from "./engine/forget.ts";
 import { LEASE_WAIT_MS, refreshUnlessLive, withLease } from "./engine/lease.ts";
 import { lessonTopic, MAX_TOPIC_CHARS, newLessonRecord, recallWithin } from "./engine/lesson-start.ts";
+import { materialMeta, materialNote, readMaterial } from "./engine/material.ts";
 import { asLanguageModelV3 } from "./engine/model-step.ts";
 import { createOutbox } from "./engine/outbox.ts";
 import { save, saveRetrying } from "./engine/persist.ts";
@@ -32,6 +34,7 @@ import { DEFAULT_MAX_OUTPUT_TOKENS } from "./engine/token-estimate.ts";
 import { createTurnGate, type TurnGate } from "./engine/turn-gate.ts";
 import { createVoteTimers, type TimerFunctions } from "./engine/vote-timers.ts";
 import { isStoreConflict } from "./store/errors.ts";
+import { createMaterialStore, type MaterialStore } from "./store/material-store.ts";
 import { createPictureStore, type PictureStore } from "./store/picture-store.ts";
 import { createMemoryStateStore } from "./store/state-store.ts";
 import type { SessionStore } from "./store/types.ts";
@@ -47,6 +50,10 @@ export interface TutorOptions {
 	store: SessionStore;
 	/** Learners' picture bytes and byte budget; give one on the sessions' backend when processes share it (default: in memory). */
 	pictures?: PictureStore;
+	/** Lessons' material indexes; give one on the sessions' backend when processes share it (default: in memory). */
+	material?: MaterialStore;
+	/** The bounds a learner's document is read within (bytes, pages, characters, inflated bytes, time; docs/material.md). */
+	materialLimits?: Partial<MaterialLimits>;
 	logger?: Logger;
 	/** Model steps per agent per turn (default 8). */
 	maxStepsPerTurn?: number;
@@ -115,6 +122,8 @@ export function createTutor(options: TutorOptions): Tutor {
 		gradingTimeoutMs: options.gradingTimeoutMs ?? 20_000,
 		store: options.store,
 		pictures: options.pictures ?? createPictureStore(createMemoryStateStore()),
+		material: options.material ?? createMaterialStore(createMemoryStateStore()),
+		...(options.materialLimits ? { materialLimits: options.materialLimits } : {}),
 		logger,
 		hub: createEventHub(logger),
 		agents: createAgents(),
@@ -203,16 +212,24 @@ export function createTutor(options: TutorOptions): Tutor {
 			if (closed) return { ok: false, code: "closing", message: t(lang, "engine.closingStart") };
 			const topic = lessonTopic(opts.topic);
 			if (!topic.ok) return { ok: false, code: "invalid-topic", message: t(lang, topic.key, topic.vars) };
+			// The material is read first (bounded: material/limits.ts); a refused one refuses the start, saying why.
+			const read = opts.material ? await readMaterial(opts.material, rt.materialLimits) : undefined;
+			if (read && !read.ok) return { ok: false, code: "material", message: read.message };
+			const index = read?.ok ? read.index : undefined;
 			// Before the existence check: no await may come between that check and claiming the thread.
-			const prior = await recallWithin(options.recall, opts, topic.text, logger);
+			const recalled = await recallWithin(options.recall, opts, topic.text, logger);
+			const prior = index ? [recalled, materialNote(index)].filter((s) => s !== undefined).join("\n") : recalled;
 			// states.has: another startLesson for this thread got there while the store was read.
 			if ((await load(opts.sessionId)) || states.has(opts.sessionId))
 				return { ok: false, code: "exists", message: t(lang, "engine.exists") };
 			const record = newLessonRecord(opts, topic.text, prior, rt.now().toISOString(), rt.newId());
+			if (index) record.material = materialMeta(index);
 			const state = newSessionState(record);
 			states.set(opts.sessionId, state);
 			evictIdle(state);
 			try {
+				// The index before the record: the first turn (and every process) finds it once the lesson exists.
+				if (index) await rt.material.put(opts.sessionId, index);
 				await saveRetrying(rt, state, rt.saveRetryMs);
 			} catch (error) {
 				states.delete(opts.sessionId);
@@ -223,7 +240,9 @@ export function createTutor(options: TutorOptions): Tutor {
 			// The first turn runs here (no other process knows the lesson yet; one that holds its lease gets it in its inbox).
 			state.queue.push({ type: "kick" });
 			kick(rt, state);
-			return { ok: true };
+			if (!index) return { ok: true };
+			const warnings = index.warnings.map((w) => w.message);
+			return { ok: true, material: { name: index.name, pages: index.pageCount, warnings } };
 		},
 
 		async handle(sessionId: string, event: LearnerEvent): Promise<HandleResult> {
@@ -289,6 +308,8 @@ export function createTutor(options: TutorOptions): Tutor {
 			const state = states.get(sessionId) ?? (await load(sessionId).catch(() => undefined));
 			const deleted = await forgetSession(rt, sessionId, state, options.forgetWaitMs);
 			if (state && states.get(sessionId) === state) states.delete(sessionId);
+			// The lesson's material goes with it (the key is absent for a lesson without one).
+			await rt.material.forgetLesson(sessionId);
 			return deleted;
 		},
 

@@ -73,16 +73,26 @@ export function createProgram(io: CliIo, settle: (outcome: CliOutcome) => void):
 				.choices([...LOCALES])
 				.default("en"),
 		)
+		.option("--material <file>", "a PDF the lesson teaches from, citing its pages (docs/material.md)")
 		.option("--plans-dir <dir>", "where plan pictures are saved", "data/plans")
 		.addHelpText(
 			"after",
 			"\nAnswer with the arrow keys or a letter, then Enter. When standard input is not a terminal, give one answer a line\n" +
 				"(a letter for a choice, text for a typed answer); /quit pauses, /end ends the lesson.",
 		)
-		.action(async (opts: { resume?: string; topic?: string; mode: LessonMode; language: Locale; plansDir: string }) => {
-			const { playgroundCommand } = await import("./terminal-commands.ts");
-			settle({ exit: await playgroundCommand(opts, io) });
-		});
+		.action(
+			async (opts: {
+				resume?: string;
+				topic?: string;
+				mode: LessonMode;
+				language: Locale;
+				plansDir: string;
+				material?: string;
+			}) => {
+				const { playgroundCommand } = await import("./terminal-commands.ts");
+				settle({ exit: await playgroundCommand(opts, io) });
+			},
+		);
 	program
 		.command("review")
 		.description("Review the ideas due from your terminal lessons (spaced review; one answer a line).")

@@ -11,6 +11,7 @@ import {
 	createAnswerGrader,
 	createLanguageModel,
 	createLearning,
+	createMaterialStore,
 	createPictureStore,
 	createRephraser,
 	createSessionStore,
@@ -89,12 +90,17 @@ export async function createServices(
 	registry.add({ name: "learner pictures", close: () => pictureState.close() });
 	const retentionMs = (config.retentionDays ?? DEFAULT_RETENTION_DAYS) * 86_400_000;
 	const pictures = createPictureStore(pictureState, { ttlMs: retentionMs });
+	// Lessons' material indexes (a learner's PDF), on the sessions' backend too.
+	const materialState = openStateStore(config.storeUrl, "learnharness:material", logger);
+	registry.add({ name: "lesson material", close: () => materialState.close() });
+	const material = createMaterialStore(materialState, { ttlMs: retentionMs });
 	// Review answers the judge leaves open go to the lessons' grader model (the demo model grades by fixed rules).
 	const learning = createLearning({
 		state: profiles,
 		items: reviewItems,
 		sessions: store,
 		pictures,
+		material,
 		logger,
 		grade: createAnswerGrader(models?.grader ?? model),
 		...(config.retentionDays !== undefined ? { defaultRetentionDays: config.retentionDays } : {}),
@@ -109,6 +115,7 @@ export async function createServices(
 		...(models ? { models } : {}),
 		store,
 		pictures,
+		material,
 		logger,
 		closeTimeoutMs: options.closeTimeoutMs ?? 8_000,
 		...(config.modelTimeoutMs !== undefined ? { totalTimeoutMs: config.modelTimeoutMs } : {}),

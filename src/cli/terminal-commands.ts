@@ -8,6 +8,8 @@
  *   deletion of what is stored about them (as `/lesson progress` and `/lesson forget-me`).
  */
 
+import { readFile, stat } from "node:fs/promises";
+import { basename } from "node:path";
 import {
 	createLineSource,
 	createPromptSource,
@@ -16,8 +18,10 @@ import {
 	runTerminalProgress,
 	runTerminalReview,
 } from "../adapters/terminal/index.ts";
+import { DEFAULT_MATERIAL_LIMITS } from "../agent/index.ts";
 import { type Config, redactUrl } from "../config.ts";
 import type { LessonMode } from "../core/contracts/events.ts";
+import type { MaterialUpload } from "../core/contracts/tutor.ts";
 import { type Locale, t } from "../i18n/index.ts";
 import { type CliIo, EXIT_CONFIG, loadConfigOrReport, useColor } from "./io.ts";
 import { createProcessLogger, type ProcessLogger } from "./logger.ts";
@@ -96,6 +100,23 @@ export interface PlaygroundCommandOptions {
 	language?: Locale;
 	/** Where plan pictures go (default ./data/plans). */
 	plansDir?: string;
+	/** A PDF a new lesson teaches from (`--material FILE`). */
+	material?: string;
+}
+
+/** The material file's bytes (refused before reading when it is over the size limit), or why not. */
+async function readMaterialFile(
+	path: string,
+): Promise<{ ok: true; upload: MaterialUpload } | { ok: false; why: string }> {
+	try {
+		const info = await stat(path);
+		if (!info.isFile()) return { ok: false, why: `${path} is not a file.` };
+		if (info.size > DEFAULT_MATERIAL_LIMITS.maxBytes)
+			return { ok: false, why: `${path} is larger than ${DEFAULT_MATERIAL_LIMITS.maxBytes / (1024 * 1024)} MB.` };
+		return { ok: true, upload: { name: basename(path), data: new Uint8Array(await readFile(path)) } };
+	} catch (error) {
+		return { ok: false, why: `${path} could not be read (${(error as { code?: string }).code ?? "error"}).` };
+	}
 }
 
 /** `learnharness playground`; Ctrl+C while the tutor thinks pauses the lesson with the resume hint. */
@@ -104,6 +125,11 @@ export function playgroundCommand(options: PlaygroundCommandOptions, io: CliIo):
 		io,
 		"playground",
 		async ({ config, runtime, logger, signal }) => {
+			const material = options.material ? await readMaterialFile(options.material) : undefined;
+			if (material && !material.ok) {
+				io.stderr.write(`The material was not used: ${material.why}\n`);
+				return 1;
+			}
 			const result = await runPlayground({
 				tutor: runtime.tutor,
 				renderer: runtime.renderer,
@@ -116,6 +142,7 @@ export function playgroundCommand(options: PlaygroundCommandOptions, io: CliIo):
 				mode: options.mode ?? "solo",
 				...(options.language ? { language: options.language } : {}),
 				...(options.plansDir ? { plansDir: options.plansDir } : {}),
+				...(material?.ok ? { material: material.upload } : {}),
 				// In the lesson's language: the option's, or a resumed lesson's own.
 				banner: (locale: Locale) =>
 					t(locale, "play.banner", {

@@ -129,6 +129,22 @@ export const teacherExplainInputSchema = Type.Object({
 	nodeId: Type.Optional(
 		Type.String({ maxLength: MAX.nodeIdMaxChars, description: "The plan node this explanation is about." }),
 	),
+	source: Type.Optional(
+		Type.Object(
+			{
+				page: Type.Integer({ minimum: 1, maximum: 100_000, description: "The material's page number." }),
+				quote: Type.String({
+					minLength: 1,
+					maxLength: 300,
+					description: "Words copied exactly from that page (at least 3), as search_material returned them.",
+				}),
+			},
+			{
+				description:
+					"Only in a lesson with material: the page this explanation draws on. Checked: the page must hold the quoted words. Omit it when the material does not cover the point.",
+			},
+		),
+	),
 });
 /** Display schema for explain (nodeId stripped by Clean). */
 export const explainDisplayInputSchema = Type.Object(explainBaseProperties);

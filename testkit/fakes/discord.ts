@@ -24,6 +24,7 @@ import {
 import { threadNameProblems } from "../fixtures/discord/limits.ts";
 import {
 	channelObject,
+	type FakeAttachment,
 	type FakeChannel,
 	type FakeMember,
 	type FakeMessage,
@@ -71,6 +72,12 @@ export class FakeDiscord {
 	readonly calls: RecordedCall[] = [];
 	/** Every attachment download (GET /attachments/…): its path and whether it sent an Authorization header. */
 	readonly attachmentFetches: Array<{ path: string; authorized: boolean }> = [];
+	/**
+	 * Files given to a slash command's attachment option (type 11), served at their URL like message attachments:
+	 * Discord uploads them with the command and names them in `data.resolved.attachments` by id (discord-api-docs,
+	 * "Application Command Object": ATTACHMENT options; "Interaction Object": resolved data's `attachments`).
+	 */
+	readonly commandAttachments: Array<FakeAttachment & { channelId: string }> = [];
 	readonly commands = {
 		global: [] as Array<Record<string, unknown>>,
 		guild: new Map<string, Array<Record<string, unknown>>>(),
@@ -277,6 +284,8 @@ export class FakeDiscord {
 		channelId: string;
 		subcommand?: string;
 		options?: Record<string, string | number | boolean>;
+		/** Files for attachment options (type 11), by option name. */
+		files?: Record<string, { filename: string; contentType: string; data: Buffer }>;
 		command?: string;
 		/**
 		 * Top-level fields to leave out of the payload, e.g. `["channel", "entitlements",
@@ -308,8 +317,17 @@ export class FakeDiscord {
 			}
 			values.push({ name: key, type, value });
 		}
+		const attachments: Array<FakeAttachment & { channelId: string }> = [];
+		for (const [key, file] of Object.entries(options.files ?? {})) {
+			const od = optionDefs.find((o) => o.name === key);
+			if (od?.type !== 11) throw new Error(`option ${key} is not an attachment option`);
+			const attachment = { id: snowflake(), ...file, channelId: options.channelId };
+			attachments.push(attachment);
+			this.commandAttachments.push(attachment);
+			values.push({ name: key, type: 11, value: attachment.id });
+		}
 		for (const od of optionDefs) {
-			if (od.required === true && !(String(od.name) in (options.options ?? {})))
+			if (od.required === true && !(String(od.name) in { ...options.options, ...options.files }))
 				throw new Error(`required option ${String(od.name)} missing`);
 		}
 		const it = this.newInteraction("command", options.user, options.channelId);
@@ -318,7 +336,7 @@ export class FakeDiscord {
 			{ id: String(def.id), name },
 			options.subcommand,
 			values,
-			{ users, channels },
+			{ users, channels, attachments, baseUrl: this.baseUrl },
 		);
 		for (const field of options.omit ?? []) delete (payload as Record<string, unknown>)[field];
 		this.dispatch("INTERACTION_CREATE", payload);

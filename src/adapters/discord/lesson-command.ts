@@ -91,12 +91,25 @@ export function parseDiscordCommand(interaction: ChatInputCommandInteraction, lo
 			if (forUser?.bot) return { kind: "invalid", message: t(locale, NOTICES.notForBots) };
 			const mode = o.getString(OPTION.mode);
 			const language = o.getString(OPTION.language);
+			// An attached file (Discord hosts it on its CDN; the controller downloads it from there only).
+			const file = o.getAttachment(OPTION.material);
+			const material = file
+				? {
+						file: {
+							url: file.url,
+							name: file.name,
+							...(file.contentType ? { declaredType: file.contentType } : {}),
+							declaredSize: file.size,
+						},
+					}
+				: undefined;
 			return {
 				kind: "start",
 				topic: o.getString(OPTION.topic) ?? "",
 				...(isLessonMode(mode) ? { mode } : {}),
 				...(forUser ? { learner: participantOf(forUser, o.getMember(OPTION.for)) } : {}),
 				...(language !== null ? { language } : {}),
+				...(material ? { material } : {}),
 			};
 		}
 		case "end":

@@ -17,6 +17,7 @@ import type { QuestionCard } from "../../render/index.ts";
 import { usageText } from "./budget-texts.ts";
 import type { LessonController } from "./controller.ts";
 import type { LessonRulesChange } from "./lesson-rules.ts";
+import type { MaterialSource } from "./material-file.ts";
 import { adminHintIn } from "./notices.ts";
 import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
 import { oneLine, rulesText, statusText } from "./texts.ts";
@@ -26,7 +27,15 @@ export type LessonCommand =
 	/** `unknown`: the word that was not understood (help is shown after it). */
 	| { kind: "help"; unknown?: string }
 	/** `language`: as given; an unsupported one is refused (nothing starts). `learner`: start it for this member (admins). */
-	| { kind: "start"; topic: string; mode?: LessonMode; learner?: Participant; language?: string }
+	/** `material`: the learner's PDF the lesson is grounded in (a platform file, or the terminal's bytes). */
+	| {
+			kind: "start";
+			topic: string;
+			mode?: LessonMode;
+			learner?: Participant;
+			language?: string;
+			material?: MaterialSource;
+	  }
 	| { kind: "end" }
 	| { kind: "status" }
 	/** No change: show the rules; `error`: what was wrong with the change asked for (nothing is saved). */
@@ -135,6 +144,7 @@ export async function runCommand(
 				...(command.mode ? { mode: command.mode } : {}),
 				...(learner ? { learner } : {}),
 				...(language ? { language } : {}),
+				...(command.material ? { material: command.material } : {}),
 			});
 			if (!opened.ok) return undefined;
 			const topic = bold(esc(oneLine(opened.intro.topic, 200)));
@@ -142,11 +152,15 @@ export async function runCommand(
 			const forWhom = learner ? t(locale, "command.startedFor", { learner: mention(learner.id) }) : "";
 			const mode = t(locale, opened.intro.mode === "group" ? "status.mode.group" : "status.mode.solo");
 			const there = await link(opened.threadId, "command.openThread");
-			return say(
-				there
-					? t(locale, "command.started", { mode, topic, forWhom, link: there })
-					: t(locale, "command.startedAbove", { mode, topic, forWhom }),
-			);
+			const started = there
+				? t(locale, "command.started", { mode, topic, forWhom, link: there })
+				: t(locale, "command.startedAbove", { mode, topic, forWhom });
+			// The material it teaches from, and what in it was neutralised (scripts ignored, instructions quoted).
+			const m = opened.material;
+			const material = m
+				? [t(locale, "command.material", { name: esc(m.name), pages: String(m.pages) }), ...m.warnings.map(esc)]
+				: [];
+			return say([started, ...material].join("\n"));
 		}
 		case "end": {
 			const threadId = await where.lesson(false);

@@ -242,7 +242,13 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 		},
 		flush: (timeoutMs = STOP_MS) => queues.drain(timeoutMs),
 		async start(actor, place, request) {
-			const outcome = await startLesson({ tutor, port, state, logger, now }, actor, place, request);
+			const files = options.images?.source;
+			const outcome = await startLesson(
+				{ tutor, port, state, logger, now, ...(files ? { files } : {}) },
+				actor,
+				place,
+				request,
+			);
 			if (outcome.ok) remember(outcome.threadId, outcome.intro.language ?? DEFAULT_LOCALE);
 			if (outcome.ok && options.learning)
 				await options.learning

@@ -99,7 +99,7 @@ const fail = (file: IncomingFile, reason: ImageProblemReason, size?: number): Im
 });
 
 /** Read a body up to `max` bytes; undefined when it is longer (the stream is cancelled there). */
-async function readCapped(body: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array | undefined> {
+export async function readCapped(body: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array | undefined> {
 	const reader = body.getReader();
 	const chunks: Uint8Array[] = [];
 	let total = 0;
@@ -123,7 +123,7 @@ async function readCapped(body: ReadableStream<Uint8Array>, max: number): Promis
 }
 
 /** GET `url` following redirects only within the allowlist; the credentials go only to the first origin. */
-async function get(url: string, source: ImageSource, signal: AbortSignal): Promise<Response | undefined> {
+export async function get(url: string, source: ImageSource, signal: AbortSignal): Promise<Response | undefined> {
 	const doFetch = source.fetch ?? fetch;
 	const first = new URL(url).origin;
 	let current = url;

@@ -11,8 +11,10 @@ import type { LessonMode, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { StartLessonResult, Tutor } from "../../core/contracts/tutor.ts";
 import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
+import type { ImageSource } from "./images.ts";
 import { channelAllowed } from "./lesson-rules.ts";
 import type { LessonState } from "./lesson-state.ts";
+import { fetchMaterial, type MaterialSource } from "./material-file.ts";
 import { adminHintIn, channelNotAllowedNotice, dailyLimitNotice } from "./notices.ts";
 import type { Actor, LessonIntro, LessonPlace, PlatformPort } from "./port.ts";
 
@@ -25,10 +27,20 @@ export interface StartRequest {
 	learner?: Participant;
 	/** The language asked for (`/lesson start language:`); it wins over the actor's own locale. */
 	language?: Locale;
+	/** The learner's material (a PDF) the lesson is grounded in (docs/material.md). */
+	material?: MaterialSource;
 }
 
 /** start's outcome: the lesson's thread and intro, or the notice the actor was given. */
-export type StartOutcome = { ok: true; threadId: string; intro: LessonIntro } | { ok: false; message: string };
+export type StartOutcome =
+	| {
+			ok: true;
+			threadId: string;
+			intro: LessonIntro;
+			/** The material the lesson teaches from, and what was neutralised in it (for the starter). */
+			material?: { name: string; pages: number; warnings: string[] };
+	  }
+	| { ok: false; message: string };
 
 /** What starting needs. */
 export interface StartDeps {
@@ -37,6 +49,8 @@ export interface StartDeps {
 	state: LessonState;
 	logger: Logger;
 	now: () => Date;
+	/** Where the platform's files may be downloaded from (the pictures' source): the material comes from there. */
+	files?: ImageSource;
 }
 
 /** Start a lesson; a refusal is told to the actor (and comes back as the outcome). Rejects only when the store does. */
@@ -68,6 +82,10 @@ export async function startLesson(
 	}
 	if (place.threadId && (await tutor.getSession(place.threadId)))
 		return refuse(t(notice, "start.threadHasLesson", { start: startHint }));
+	// The material is downloaded (and its type checked) before anything is counted or opened.
+	const fetched = request.material ? await fetchMaterial(request.material, deps.files) : undefined;
+	if (fetched && !fetched.ok) return refuse(t(notice, "start.materialRefused", { why: fetched.why }));
+	const material = fetched?.ok ? fetched.upload : undefined;
 	const now = deps.now();
 	const counted = await state.counter.take(place.community, learner.id, admin ? 0 : rules.lessonsPerDay, now);
 	if (!counted.ok) return refuse(dailyLimitNotice(counted.count, rules.lessonsPerDay, notice));
@@ -99,6 +117,7 @@ export async function startLesson(
 			startedBy: actor.by,
 			language,
 			...(intro.mode === "group" ? { group: { voteSeconds: rules.voteSeconds, showNames: rules.voteNames } } : {}),
+			...(material ? { material } : {}),
 		});
 	} catch (error) {
 		logger.error({ err: error, sessionId: threadId }, `${port.name}: the tutor could not start a lesson`);
@@ -108,6 +127,8 @@ export async function startLesson(
 		await giveBack();
 		await port.closeThread(threadId, place, result.message);
 		const why = result.code === "exists" ? t(notice, "start.threadHasLessonShort") : result.message;
+		if (result.code === "material")
+			return refuse(t(notice, "start.materialRefused", { why: port.style.escape?.(why) ?? why }));
 		return refuse(t(notice, "start.couldNotStart", { why: port.style.escape?.(why) ?? why }));
 	}
 	await state.saveLesson(threadId, place, intro).catch((error: unknown) => {
@@ -117,5 +138,5 @@ export async function startLesson(
 		{ sessionId: threadId, learnerId: learner.id, mode: intro.mode, language },
 		`${port.name}: lesson started`,
 	);
-	return { ok: true, threadId, intro };
+	return { ok: true, threadId, intro, ...(result.material ? { material: result.material } : {}) };
 }

@@ -93,6 +93,10 @@ export function filesOf(files: unknown): IncomingFile[] {
 		}));
 }
 
+/** True for a file declared or named as a PDF (its bytes are checked after the download). */
+export const isPdfFile = (f: IncomingFile): boolean =>
+	f.declaredType?.toLowerCase() === "application/pdf" || (f.name?.toLowerCase().endsWith(".pdf") ?? false);
+
 /** Register message and app_mention handlers. */
 export function registerEvents(app: App, ctx: HandlerContext): void {
 	// True the first time a message is seen; Slack may deliver one message as app_mention and message, and retry both.
@@ -178,10 +182,19 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 		const target = { channelId: m.channelId, userId: m.userId, threadTs: m.threadTs };
 		const actor = slackActor(ctx, await who(m.userId), target, undefined, locale);
 		if (topic === "") return actor.notify(t(locale ?? DEFAULT_LOCALE, "slack.mentionTopic"));
-		await ctx.controller.start(
+		// A PDF shared with the start message is the lesson's material (downloaded from files.slack.com only).
+		const files = m.stubs.length > 0 ? [...m.files, ...(await Promise.all(m.stubs.map(lookUp)))] : m.files;
+		const pdf = files.find(isPdfFile);
+		const started = await ctx.controller.start(
 			actor,
 			{ community: m.teamId, channelId: m.channelId },
-			{ topic, ...(mode ? { mode } : {}) },
+			{ topic, ...(mode ? { mode } : {}), ...(pdf ? { material: { file: pdf } } : {}) },
 		);
+		// The starter hears what the lesson teaches from and what in it was neutralised.
+		if (started.ok && started.material) {
+			const { name, pages, warnings } = started.material;
+			const line = t(locale ?? DEFAULT_LOCALE, "command.material", { name, pages: String(pages) });
+			await actor.notify([line, ...warnings].join("\n"));
+		}
 	}
 }

@@ -11,7 +11,7 @@ import type { Writable } from "node:stream";
 import { createMemoryStateStore } from "../../agent/index.ts";
 import type { HandleResult, LessonMode, Participant } from "../../core/contracts/events.ts";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
-import type { PendingQuestion, SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
+import type { MaterialUpload, PendingQuestion, SessionSummary, Tutor } from "../../core/contracts/tutor.ts";
 import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import { cardFromEvent, type PlanRenderer, type QuestionCard } from "../../render/index.ts";
 import { createLessonController, type LessonController } from "../lesson/controller.ts";
@@ -42,6 +42,8 @@ export interface PlaygroundOptions {
 	mode?: LessonMode;
 	/** The lesson's language (a new lesson; a resumed one keeps its own). Default English. */
 	language?: Locale;
+	/** A new lesson's material (a PDF the command line read: `--material FILE`); docs/material.md. */
+	material?: MaterialUpload;
 	learner?: Participant;
 	/** Where plan pictures go (default ./data/plans). */
 	plansDir?: string;
@@ -207,10 +209,22 @@ class PlaygroundRun {
 		const started = await this.controller.start(
 			this.actor,
 			{ community: "terminal", channelId: "terminal" },
-			{ topic, mode: this.o.mode ?? "solo", learner: this.learner, language: this.locale },
+			{
+				topic,
+				mode: this.o.mode ?? "solo",
+				learner: this.learner,
+				language: this.locale,
+				...(this.o.material ? { material: this.o.material } : {}),
+			},
 		);
 		if (!started.ok) return this.result("failed", 1);
 		this.printSessionLine();
+		// What the lesson teaches from, and what in it was neutralised (scripts ignored, instructions quoted).
+		if (started.material) {
+			const { name, pages, warnings } = started.material;
+			this.print(t(this.locale, "command.material", { name, pages: String(pages) }));
+			for (const warning of warnings) this.print(this.s("dim", warning));
+		}
 		return undefined;
 	}
 

@@ -7,6 +7,8 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { TurnBudget } from "../../core/contracts/budget.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
+import type { MaterialLimits } from "../../material/index.ts";
+import type { MaterialStore } from "../store/material-store.ts";
 import type { PictureStore } from "../store/picture-store.ts";
 import type { SessionStore } from "../store/types.ts";
 import type { LessonAgent } from "./agents.ts";
@@ -25,6 +27,10 @@ export interface EngineContext {
 	store: SessionStore;
 	/** Learners' picture bytes and their byte budget (store/picture-store.ts). */
 	pictures: PictureStore;
+	/** Lessons' material indexes (store/material-store.ts). */
+	material: MaterialStore;
+	/** The bounds a learner's document is read within (material/limits.ts; defaults for what is unset). */
+	materialLimits?: Partial<MaterialLimits>;
 	logger: Logger;
 	hub: EventHub;
 	agents: { prober: LessonAgent; teacher: LessonAgent };

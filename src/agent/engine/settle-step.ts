@@ -8,7 +8,9 @@ import type { TutorEvent } from "../../core/contracts/events.ts";
 import type { ProbeDoneResult } from "../../core/contracts/probe.ts";
 import { parseExplainInput } from "../../core/tool-parts.ts";
 import { toolCallIds } from "../../core/transcript.ts";
+import type { OpenIndex } from "../../material/index.ts";
 import type { LessonMessage, SessionRecord } from "../store/types.ts";
+import { citationOf } from "../tools/explain.ts";
 import type { LessonAgent } from "./agents.ts";
 import type { StepContent } from "./model-step.ts";
 import { planEventIfChanged } from "./plan-tracker.ts";
@@ -36,6 +38,8 @@ export interface SettleInput {
 	/** The turn's assistant message so far (undefined: start one). */
 	draftId: string | undefined;
 	freshMessage: () => LessonMessage;
+	/** The lesson's material, loaded for the turn (search_material and explain's citations read it). */
+	material?: OpenIndex;
 }
 
 /** Most characters of a refused call's raw input kept in the transcript (the model sees them again). */
@@ -92,7 +96,7 @@ function uniqueId(id: string, taken: Set<string>): string {
 }
 
 /** Write a step into the transcript and collect its events. Never throws on model input. */
-export function settleStep({ record, agent, content, draftId, freshMessage }: SettleInput): SettledStep {
+export function settleStep({ record, agent, content, draftId, freshMessage, material }: SettleInput): SettledStep {
 	const sessionId = record.sessionId;
 	const out: SettledStep = { draftId, events: [], toolCalls: 0, learnerPending: 0, probeDone: false, recap: false };
 	if (content.length === 0) return out;
@@ -144,7 +148,11 @@ export function settleStep({ record, agent, content, draftId, freshMessage }: Se
 		}
 		if (tool.learner) {
 			// A learner tool may refuse a call too (a quiz on a node not on the map: tools/quiz.ts).
-			const check = tool.settle(item.input, { messages: record.messages, learnerCallsInStep });
+			const check = tool.settle(item.input, {
+				messages: record.messages,
+				learnerCallsInStep,
+				...(material ? { material } : {}),
+			});
 			if (check.kind === "error") {
 				refuse(check.errorText);
 				continue;
@@ -165,7 +173,11 @@ export function settleStep({ record, agent, content, draftId, freshMessage }: Se
 			out.events.push(question);
 			continue;
 		}
-		const outcome = tool.settle(item.input, { messages: record.messages, learnerCallsInStep });
+		const outcome = tool.settle(item.input, {
+			messages: record.messages,
+			learnerCallsInStep,
+			...(material ? { material } : {}),
+		});
 		if (outcome.kind !== "output") {
 			refuse(outcome.kind === "error" ? outcome.errorText : "This tool is answered by the learner.");
 			continue;
@@ -173,7 +185,10 @@ export function settleStep({ record, agent, content, draftId, freshMessage }: Se
 		append({ type, toolCallId, state: "output-available", input: item.input, output: outcome.output, ...meta } as Part);
 		if (item.toolName === "explain") {
 			const input = parseExplainInput(item.input);
-			if (input) out.events.push({ type: "explain", sessionId, toolCallId, input });
+			// Accepted with a source: the citation passed the check (tools/explain.ts), so the card may show it.
+			const cited = citationOf(item.input);
+			const citation = cited && material ? { citation: { source: material.stored.name, page: cited.page } } : {};
+			if (input) out.events.push({ type: "explain", sessionId, toolCallId, input, ...citation });
 			if (input?.role === "recap") out.recap = true;
 		} else if (item.toolName === "plan_init") {
 			const plan = planEventIfChanged(record);

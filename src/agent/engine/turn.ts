@@ -15,6 +15,7 @@ import { reportUsage, reserveUsage, turnPayer } from "./budget.ts";
 import type { EngineContext } from "./context.ts";
 import { refuseWhileHeld, reofferEvents } from "./held-open.ts";
 import { endLesson } from "./lesson-end.ts";
+import { materialFor, withMaterial } from "./material.ts";
 import { isPictureRefusal } from "./model-retry.ts";
 import type { StepContent, StepUsage } from "./model-step.ts";
 import { runModelStep } from "./model-step.ts";
@@ -65,9 +66,12 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 	let recapped = false;
 	/** A request refused for its pictures is retried without them once a turn. */
 	let withoutPictures = false;
+	// A lesson with material: its index, once per turn (the search and citation checks read it in memory).
+	const material = await materialFor(rt.material, record, rt.logger);
 	try {
 		while (!record.ended && !rt.signal.aborted) {
-			const agent = agentFor(probeConcluded(record.messages) ? rt.agents.teacher : rt.agents.prober, record.language);
+			const base = probeConcluded(record.messages) ? rt.agents.teacher : rt.agents.prober;
+			const agent = agentFor(record.material ? withMaterial(base) : base, record.language);
 			if (agent.name !== agentName) {
 				// A new agent speaks in its own assistant message with its own step budget (auto-wake).
 				agentName = agent.name;
@@ -169,6 +173,7 @@ export async function runTurn(rt: EngineContext, state: SessionState): Promise<v
 					holdForRevote(record.messages, outcome.content),
 				),
 				draftId,
+				...(material ? { material } : {}),
 				freshMessage: () => ({
 					id: rt.newId(),
 					role: "assistant",

@@ -28,6 +28,12 @@ export function answeredRight(answer: DemoAnswer | undefined): boolean {
 	return answer?.outcome === "first-try" || answer?.outcome === "after-help";
 }
 
+/** What one model response says: text, then at most one tool call. */
+export interface DemoReply {
+	text: string;
+	call?: { toolCallId: string; toolName: string; input: unknown };
+}
+
 /** One tool call of the script, with how to react to the learner's answer to it. */
 export type DemoCall =
 	| { toolName: "quiz"; input: TeacherQuizInput; right: string; wrong: string }

@@ -30,6 +30,7 @@ import {
 	DEMO_FAREWELL,
 	DEMO_HELD,
 	type DemoAnswer,
+	type DemoReply,
 	type DemoStep,
 	demoAssessment,
 	demoDiscussion,
@@ -38,6 +39,7 @@ import {
 	PROBE_FAREWELL,
 	PROBE_STEPS,
 } from "./demo-lesson.ts";
+import { materialDemoReply } from "./demo-material.ts";
 import { demoRecallLine } from "./demo-recall.ts";
 import { nextRevisit, promptParts, resultValue, revisitStepOf, treeOf } from "./demo-revisit.ts";
 import { teachSteps } from "./demo-teach.ts";
@@ -51,11 +53,7 @@ interface RecordedCall {
 	step?: number;
 }
 
-/** What one model response says: text, then at most one tool call. */
-export interface DemoReply {
-	text: string;
-	call?: { toolCallId: string; toolName: string; input: unknown };
-}
+export type { DemoReply } from "./demo-lesson.ts";
 
 const MARKER = /^demo-(probe|teach)-(\d+)-/;
 
@@ -116,6 +114,9 @@ export function planDemoReply(
 	const hint = demoHintReply(call.prompt); // the hint side call: no tools, answered apart from the lesson
 	if (hint) return hint;
 	const toolNames = new Set((call.tools ?? []).map((t) => t.name));
+	// A lesson on the learner's material plays its own script (demo-material.ts).
+	const material = materialDemoReply(call.prompt, toolNames, lastUserText(call.prompt));
+	if (material) return material;
 	const calls = collectCalls(call.prompt);
 	const results = collectResults(call.prompt);
 	// Say once that typing does not work with the demo; later typed messages just move on.

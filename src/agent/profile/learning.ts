@@ -13,6 +13,7 @@ import type { Tutor } from "../../core/contracts/tutor.ts";
 import { perKey } from "../../core/per-key.ts";
 import type { Locale } from "../../i18n/index.ts";
 import { stateKeys } from "../store/keys.ts";
+import type { MaterialStore } from "../store/material-store.ts";
 import type { PictureStore } from "../store/picture-store.ts";
 import { type ScoredItems, scoredItemsOnState } from "../store/scored-items.ts";
 import type { StateStore } from "../store/state-store.ts";
@@ -52,6 +53,8 @@ export interface LearningOptions {
 	sessions: Pick<SessionStore, "get" | "delete"> & Partial<Pick<SessionStore, "compact">>;
 	/** The lessons' picture bytes: deleted with their lesson (forget-me, the retention sweep). */
 	pictures?: Pick<PictureStore, "forgetLesson">;
+	/** The lessons' material indexes: deleted with their lesson (forget-me, the retention sweep). */
+	material?: Pick<MaterialStore, "forgetLesson">;
 	now?: () => Date;
 	logger?: Logger;
 	scheduler?: Scheduler;
@@ -178,6 +181,7 @@ export function createLearning(options: LearningOptions): Learning {
 		remove: (id: string) => Promise<unknown> = (id) => options.sessions.delete(id),
 	): Promise<void> => {
 		await forgetPictures(sessionId);
+		await options.material?.forgetLesson(sessionId);
 		await remove(sessionId);
 		await index.drop(sessionId);
 	};

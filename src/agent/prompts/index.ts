@@ -16,3 +16,6 @@ export const TEACHER_PROMPT: string = read("teacher.md");
 
 /** The grader's system prompt (prompts/grader.md): the grading call of a typed answer the judge could not decide. */
 export const GRADER_PROMPT: string = read("grader.md");
+
+/** The paragraph both agents' prompts end with in a lesson grounded in the learner's material (prompts/material.md). */
+export const MATERIAL_PROMPT: string = read("material.md");

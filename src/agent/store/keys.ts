@@ -9,6 +9,7 @@
  * Stores (each its own namespace on the sessions' backend):
  *   profiles:   `learnharness:profiles` (agent/profile);
  *   pictures:   `learnharness:pictures` (agent/store/picture-store.ts);
+ *   material:   `learnharness:material` (agent/store/material-store.ts);
  *   controller: the platform's name (`discord`, `slack`, `terminal`): the lesson controller's state;
  *   health:     `health` (cli/start.ts reads `probe`, never writes);
  *   dashboard:  `learnharness:dashboard` (dashboard/sign-in.ts: used sign-in links, sessions).
@@ -19,7 +20,7 @@
 export interface KeySpec {
 	/** The module that writes it (the only one that may build it without this file). */
 	owner: string;
-	store: "profiles" | "pictures" | "controller" | "health" | "dashboard";
+	store: "profiles" | "pictures" | "material" | "controller" | "health" | "dashboard";
 	/** How long it lives, in words (the owner's constant holds the number). */
 	ttl: string;
 	/** The whole key, not a prefix. */
@@ -78,6 +79,11 @@ export const STATE_KEYS = {
 		owner: "agent/store/picture-store.ts",
 		store: "pictures",
 		ttl: "2 hours (lesson), 2 days (learner)",
+	},
+	"material:": {
+		owner: "agent/store/material-store.ts",
+		store: "material",
+		ttl: "the retention period (default 365 days)",
 	},
 	// Earlier versions kept a card's message ids here; the session record carries them now (read, no longer written).
 	"card:": { owner: "adapters/lesson/lesson-state.ts", store: "controller", ttl: "30 days (LESSON_TTL_MS)" },
@@ -151,6 +157,8 @@ export const stateKeys = {
 	pictureBytesOfLesson: (sessionId: string, hour: number) => `picture-bytes:lesson:${sessionId}:${hour}`,
 	/** A learner's picture bytes in a day. */
 	pictureBytesOfLearner: (learner: string, day: number) => `picture-bytes:learner:${learner}:${day}`,
+	/** A lesson's material index (a learner's PDF: passages, outline, warnings). */
+	material: (sessionId: string) => `material:${sessionId}`,
 	/** A posted card's message ids. */
 	card: (threadId: string, toolCallId: string) => `card:${threadId}:${toolCallId}`,
 	/** A lesson's intro (learner, place, topic). */

@@ -79,6 +79,8 @@ export interface SessionRecord {
 	group?: GroupSettings;
 	/** Group lessons: open votes by quiz call id (ballots until the tally; the tally goes into the transcript). */
 	votes?: Record<string, OpenVote>;
+	/** The lesson's material (a learner's PDF), when it has one: its index is in the material store (material-store.ts). */
+	material?: { name: string; pages: number };
 	/** Turns started in this lesson (absent: none yet): a learner's picture goes to the model for PICTURE_TURNS of them. */
 	turns?: number;
 	/** How many times resume() re-ran this session's cut-off turn in a row (bounded, so a turn that kills the process cannot loop). */

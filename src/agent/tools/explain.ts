@@ -12,6 +12,7 @@ import { tool } from "ai";
 import { choseMoveOn, MAX_RECHECKS, MOVE_ON_VALUE, type OpenRevisit, openRevisits } from "../../core/revisits.ts";
 import { parseExplainInput } from "../../core/tool-parts.ts";
 import { latestPlanTree, type ToolPartView, toolNameOf, toolParts } from "../../core/transcript.ts";
+import { type Citation, checkCitation } from "../../material/index.ts";
 import type { LessonMessage } from "../store/types.ts";
 import { coreToolSchema } from "./boundary.ts";
 import type { LessonTool } from "./types.ts";
@@ -59,6 +60,16 @@ export function recalledSinceLastQuiz(messages: readonly LessonMessage[]): boole
 	return recalled;
 }
 
+/** The `source` of an explain call the boundary accepted (its page may still be the text of a number), or undefined. */
+export function citationOf(input: unknown): Citation | undefined {
+	if (typeof input !== "object" || input === null) return undefined;
+	const source = (input as { source?: unknown }).source;
+	if (typeof source !== "object" || source === null) return undefined;
+	const { page, quote } = source as { page?: unknown; quote?: unknown };
+	const n = typeof page === "string" ? Number(page) : page;
+	return typeof n === "number" && typeof quote === "string" ? { page: n, quote } : undefined;
+}
+
 /** The explain tool (teacher only). */
 export function createExplainTool(): LessonTool {
 	return {
@@ -66,12 +77,24 @@ export function createExplainTool(): LessonTool {
 		learner: false,
 		tool: tool({ description: DESCRIPTION, inputSchema: coreToolSchema("explain") }),
 		settle: (input, context) => {
-			if (parseExplainInput(input)?.role !== "recap") return { kind: "output", output: { ok: true, shown: true } };
+			// A citation is checked in code: the page exists and holds the quoted words; a fake one is refused.
+			const cited = citationOf(input);
+			if (cited) {
+				if (!context.material)
+					return {
+						kind: "error",
+						errorText: "This lesson has no material to cite (or it could not be read): send it again without `source`.",
+					};
+				const verdict = checkCitation(context.material, cited);
+				if (!verdict.ok) return { kind: "error", errorText: verdict.reason };
+			}
+			const shown = cited ? { ok: true, shown: true, cited: { page: cited.page } } : { ok: true, shown: true };
+			if (parseExplainInput(input)?.role !== "recap") return { kind: "output", output: shown };
 			const tree = latestPlanTree(context.messages);
 			const open = tree ? openRevisits(tree, context.messages) : [];
 			if (open.length > 0) return { kind: "error", errorText: revisitFirst(open) };
 			if (!recalledSinceLastQuiz(context.messages)) return { kind: "error", errorText: RECALL_FIRST };
-			return { kind: "output", output: { ok: true, shown: true } };
+			return { kind: "output", output: shown };
 		},
 	};
 }

@@ -6,6 +6,7 @@
  */
 
 import type { Tool } from "ai";
+import type { OpenIndex } from "../../material/index.ts";
 import type { LessonMessage } from "../store/types.ts";
 
 /** What the engine knows when it settles a call. */
@@ -14,6 +15,8 @@ export interface ToolContext {
 	messages: readonly LessonMessage[];
 	/** Learner calls (quiz/ask) of this step that passed the boundary, this one included. */
 	learnerCallsInStep: number;
+	/** The lesson's material, loaded for the turn (absent: the lesson has none, or it could not be read). */
+	material?: OpenIndex;
 }
 
 /** How a call settles: it waits for the learner, or it has a result, or it is refused (the model sees the error). */

@@ -150,7 +150,14 @@ export type TutorEvent =
 			/** Post it as text, its formulas as code (no pictures): the restarts before died while posting it. */
 			plain?: boolean;
 	  }
-	| { type: "explain"; sessionId: string; toolCallId: string; input: ExplainToolInput }
+	| {
+			type: "explain";
+			sessionId: string;
+			toolCallId: string;
+			input: ExplainToolInput;
+			/** The material page it cites, checked in code: the page holds the quoted words. */
+			citation?: { source: string; page: number };
+	  }
 	| { type: "assessment"; sessionId: string; toolCallId: string; assessment: ProbeAssessment }
 	| {
 			type: "plan";

@@ -32,13 +32,25 @@ export interface StartLessonOptions {
 	language?: Locale;
 	/** Group lessons: vote settings (the server's `/lesson config`); defaults when absent. */
 	group?: Partial<GroupSettings>;
+	/** The learner's material (a PDF's bytes, downloaded by the platform): the lesson is grounded in it (docs/material.md). */
+	material?: MaterialUpload;
+}
+
+/** A document a lesson is grounded in, as the platform received it (nothing about it is trusted). */
+export interface MaterialUpload {
+	name: string;
+	data: Uint8Array;
 }
 
 /** startLesson's verdict. */
 export type StartLessonResult =
-	| { ok: true }
-	/** `closing`: the tutor is shutting down (a restart); `store-unavailable`: nothing could be saved. Try again in a moment. */
-	| { ok: false; code: "exists" | "invalid-topic" | "closing" | "store-unavailable"; message: string };
+	/** `material`: the document the lesson teaches from, and what was neutralised in it (sentences for the starter). */
+	| { ok: true; material?: { name: string; pages: number; warnings: string[] } }
+	/**
+	 * `closing`: the tutor is shutting down (a restart); `store-unavailable`: nothing could be saved. Try again in a moment.
+	 * `material`: the material was refused (too big, too many pages, a compression bomb, not a PDF...): the message says why.
+	 */
+	| { ok: false; code: "exists" | "invalid-topic" | "closing" | "store-unavailable" | "material"; message: string };
 
 /** A question still waiting for the learner, with what a card or an answer form needs to show it. */
 export type PendingQuestion =

@@ -15,7 +15,7 @@ import {
 import { snowflake } from "../../../testkit/fixtures/discord/payloads.ts";
 import type { TestClock } from "../../fixtures/profile-stack.ts";
 import { openSide, type PlatformChat } from "./engine-side.ts";
-import type { Card, Chat, ChatOptions, Delivery, Person, PersonKey } from "./types.ts";
+import type { Card, Chat, ChatOptions, Delivery, Material, Person, PersonKey } from "./types.ts";
 
 type Row = { components?: Array<{ custom_id?: string; label?: string }> };
 const discordCard = (m: FakeMessage): Card => {
@@ -95,16 +95,22 @@ export async function onDiscord(
 				return m && (m.content !== "" || m.attachments.length > 0 || m.components.length > 0) ? m : undefined;
 			}, what),
 		);
-	const slash = (who: PersonKey, line: string, sessionId?: string) => {
+	const slash = (who: PersonKey, line: string, sessionId?: string, material?: Material) => {
 		const [sub = "", ...words] = line.split(" ").filter(Boolean);
 		const channelId = sessionId ? threadOf(sessionId) : fake.ids.general;
 		const options = discordOptions(sub, words);
+		const pdf = material && {
+			filename: material.name,
+			contentType: "application/pdf",
+			data: Buffer.from(material.data),
+		};
 		// No subcommand at all, as a client sends `/lesson` alone.
 		return fake.slash({
 			user: users[who],
 			channelId,
 			...(sub ? { subcommand: sub } : {}),
 			...(Object.keys(options).length ? { options } : {}),
+			...(pdf ? { files: { material: pdf } } : {}),
 		});
 	};
 	/** The answer forms opened, by control. */
@@ -138,10 +144,10 @@ export async function onDiscord(
 			admin: person(users.admin),
 			dan: person(dan),
 		},
-		async start(who, topic, { group, language } = {}) {
+		async start(who, topic, { group, language, material } = {}) {
 			const threads = fake.createdThreads().length;
 			const words = [...(group ? ["--group"] : []), ...(language ? [`language:${language}`] : []), topic];
-			const it = slash(who, `start ${words.join(" ")}`);
+			const it = slash(who, `start ${words.join(" ")}`, undefined, material);
 			const thread = await fake.waitFor(() => fake.createdThreads()[threads], `the thread of ${topic}`);
 			return { sessionId: `discord:${fake.guild.id}:${thread.id}`, reply: await replyTo(it, "the start reply") };
 		},

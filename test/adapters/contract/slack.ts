@@ -81,10 +81,10 @@ export async function onSlack(
 			})),
 	});
 	const parents = () => [...fake.messages.values()].filter((m) => m.channel === "C1" && !m.threadTs);
-	const reply = async (who: PersonKey, line: string, what: string): Promise<Card> => {
+	const reply = async (who: PersonKey, delivery: Delivery, what: string): Promise<Card> => {
 		const before = fake.calls.length;
 		const uploads = fake.uploads.length;
-		await chat.send(who, { command: line });
+		await chat.send(who, delivery);
 		const got = await fake.waitFor(
 			() =>
 				fake.calls
@@ -129,12 +129,20 @@ export async function onSlack(
 				true,
 			];
 		}
-		if ("mention" in d)
+		if ("mention" in d) {
+			const file =
+				d.file && fake.shareFile({ name: d.file.name, mimetype: "application/pdf", data: Buffer.from(d.file.data) });
 			return [
-				event({ type: "app_mention", user: ids[who].id, text: `<@U0BOT> ${slackWire(d.mention)}` }),
+				event({
+					type: "app_mention",
+					user: ids[who].id,
+					text: `<@U0BOT> ${slackWire(d.mention)}`,
+					...(file ? { files: [file] } : {}),
+				}),
 				"application/json",
 				true,
 			];
+		}
 		if ("end" in d)
 			return [interactive(s.actionPayload(actor(who), parentOf(d.end), { action_id: "lh-slack:end" })), FORM, false];
 		if ("submit" in d) {
@@ -156,14 +164,18 @@ export async function onSlack(
 		channel: "C1",
 		elsewhere: "C9",
 		people: ids,
-		async start(who, topic, { group, language } = {}) {
+		async start(who, topic, { group, language, material } = {}) {
 			const before = parents().length;
 			const words = [...(language ? [`language:${language}`] : []), ...(group ? ["--group"] : []), topic];
-			const said = await reply(who, `start ${words.join(" ")}`, "the start reply");
+			// Slash commands carry no files: material comes with a mention that shares the PDF (its notice is the reply).
+			const delivery: Delivery = material
+				? { mention: `${group ? "--group " : ""}${topic}`, file: material }
+				: { command: `start ${words.join(" ")}` };
+			const said = await reply(who, delivery, "the start reply");
 			const parent = await fake.waitFor(() => parents()[before], `the parent of ${topic}`);
 			return { sessionId: `slack:${fake.teamId}:C1:${parent.ts}`, reply: said };
 		},
-		command: (who, line) => reply(who, line, `the reply to ${line}`),
+		command: (who, line) => reply(who, { command: line }, `the reply to ${line}`),
 		say: async (who, sessionId, say) => void (await chat.send(who, { say, sessionId })),
 		async send(who, d, copies = 1) {
 			const [body, type, retried] = bodyOf(who, d);

@@ -24,8 +24,12 @@ export interface Terminal {
 	close(): Promise<string>;
 }
 
-/** Start the playground on `topic` with `model`. */
-export async function openTerminal(model: MockLanguageModelV3, topic: string): Promise<Terminal> {
+/** Start the playground on `topic` with `model` (and a PDF the lesson teaches from, `--material`). */
+export async function openTerminal(
+	model: MockLanguageModelV3,
+	topic: string,
+	material?: { name: string; data: Uint8Array },
+): Promise<Terminal> {
 	const tutor = createTutor({ model, store: await createSessionStore("memory://"), maxRetries: 0 });
 	const events: TutorEvent[] = [];
 	tutor.subscribe((e) => void events.push(e));
@@ -40,6 +44,7 @@ export async function openTerminal(model: MockLanguageModelV3, topic: string): P
 		source: createLineSource(input, out),
 		output: out,
 		topic,
+		...(material ? { material } : {}),
 		plansDir: "/tmp/lh-contract-plans",
 	});
 	const since = async (mark: number, until: string) => {

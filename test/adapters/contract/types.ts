@@ -55,11 +55,14 @@ export interface Chat {
 	events: TutorEvent[];
 	logger: RecordingLogger;
 	dir: string;
-	/** `/lesson start` (group, language) in the main channel; the lesson's session id and the private reply. */
+	/**
+	 * `/lesson start` (group, language) in the main channel; the lesson's session id and the private reply. With
+	 * `material` (a PDF): Discord's `material` attachment option; on Slack a mention with the file shared in it.
+	 */
 	start(
 		who: PersonKey,
 		topic: string,
-		options?: { group?: boolean; language?: string },
+		options?: { group?: boolean; language?: string; material?: Material },
 	): Promise<{ sessionId: string; reply: Card }>;
 	/** A `/lesson` line as Slack spells it ("config member_tokens_per_day 100"); in a lesson's thread on Discord. */
 	command(who: PersonKey, line: string, sessionId?: string): Promise<Card>;
@@ -136,5 +139,11 @@ export type Delivery =
 	| { say: string; sessionId: string }
 	/** End the lesson from its thread: Discord's `/lesson end` there; Slack's End button on the thread's parent. */
 	| { end: string }
-	/** Slack only: a mention of the bot in the channel, with `mention` after it. */
-	| { mention: string };
+	/** Slack only: a mention of the bot in the channel, with `mention` after it (and a file shared in it). */
+	| { mention: string; file?: Material };
+
+/** A PDF a lesson teaches from. */
+export interface Material {
+	name: string;
+	data: Uint8Array;
+}

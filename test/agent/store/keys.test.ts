@@ -78,6 +78,7 @@ describe("state store keys", () => {
 			stateKeys.picture("discord:G1:t1", "ab"),
 			stateKeys.pictureBytesOfLesson("discord:G1:t1", 3),
 			stateKeys.pictureBytesOfLearner("discord:u1", 3),
+			stateKeys.material("discord:G1:t1"),
 			stateKeys.card("t1", "q1"),
 			stateKeys.intro("t1"),
 			stateKeys.latest("G1:C1"),

@@ -101,7 +101,9 @@ export async function handleHttp(
 
 function serveAttachment(fake: FakeDiscord, pathname: string, res: ServerResponse): void {
 	const [, , , id] = pathname.split("/");
-	const att = [...fake.messages.values()].flatMap((m) => m.attachments).find((a) => a.id === id);
+	const att =
+		[...fake.messages.values()].flatMap((m) => m.attachments).find((a) => a.id === id) ??
+		fake.commandAttachments.find((a) => a.id === id);
 	res.writeHead(att ? 200 : 404, { "content-type": att?.contentType ?? "text/plain" });
 	res.end(att?.data ?? "not found");
 }
