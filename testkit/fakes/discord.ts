@@ -13,6 +13,7 @@ import { EventEmitter } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebSocketServer } from "ws";
+import { discordMessageText } from "../../src/render/index.ts";
 import {
 	buttonPayload,
 	type CommandOptionValue,
@@ -22,6 +23,7 @@ import {
 	slashCommandPayload,
 } from "../fixtures/discord/interactions.ts";
 import { threadNameProblems } from "../fixtures/discord/limits.ts";
+import { IS_COMPONENTS_V2 } from "../fixtures/discord/limits-v2.ts";
 import {
 	channelObject,
 	type FakeChannel,
@@ -36,7 +38,6 @@ import {
 	PERMISSIONS,
 	snowflake,
 } from "../fixtures/discord/payloads.ts";
-
 import { FakeGateway, shardOfGuild } from "./discord/gateway.ts";
 import { handleHttp } from "./discord/http.ts";
 import { err, type Route, restRoutes } from "./discord/rest-routes.ts";
@@ -469,6 +470,7 @@ export class FakeDiscord {
 			guildId: channel.guildId,
 			author,
 			content: typeof body.content === "string" ? body.content : "",
+			text: discordMessageText(body),
 			components: Array.isArray(body.components) ? body.components : [],
 			embeds: Array.isArray(body.embeds) ? body.embeds : [],
 			attachments: files.map((f, k) => {
@@ -514,6 +516,9 @@ export class FakeDiscord {
 			message.attachments.push({ id: snowflake(), filename: f.filename, contentType: f.contentType, data: f.data });
 		}
 		message.flags &= ~128; // an edit ends the "thinking" state of a deferred reply
+		// An edit may add IS_COMPONENTS_V2 (a deferred reply's first edit); it never removes it (checked before).
+		if (typeof body.flags === "number") message.flags |= body.flags & IS_COMPONENTS_V2;
+		message.text = discordMessageText(message);
 		message.editedAt = new Date().toISOString();
 		if (!message.visibleTo) this.dispatch("MESSAGE_UPDATE", messageObject(message, this.baseUrl));
 		return message;

@@ -127,8 +127,9 @@ export function parseDiscordCommand(interaction: ChatInputCommandInteraction, lo
 function bodyOf(reply: CommandReply) {
 	const quiet = { allowedMentions: { parse: [] as [] } };
 	if ("card" in reply) {
+		// A Components V2 card (the flag in the deferred reply's edit); no content.
 		const [message] = toDiscordMessages(reply.card);
-		return { ...quiet, content: message?.content ?? "", components: message?.components ?? [], files: [] };
+		return { ...quiet, flags: MessageFlags.IsComponentsV2 as const, components: message?.components ?? [], files: [] };
 	}
 	const content = reply.text.slice(0, 2000);
 	if ("picture" in reply)
