@@ -34,6 +34,7 @@ import {
 	guildCreateObject,
 	memberObject,
 	memberPermissions,
+	messageControls,
 	messageObject,
 	PERMISSIONS,
 	snowflake,
@@ -44,6 +45,7 @@ import { err, type Route, restRoutes } from "./discord/rest-routes.ts";
 import type { FakeDiscordOptions, FakeFault, FakeFile, FakeInteraction, RecordedCall } from "./discord/types.ts";
 
 export type { FakeAttachment, FakeChannel, FakeMember, FakeMessage, FakeUser } from "../fixtures/discord/payloads.ts";
+export { messageControls } from "../fixtures/discord/payloads.ts";
 
 export type { FakeDiscordOptions, FakeFault, FakeFile, FakeInteraction, RecordedCall } from "./discord/types.ts";
 
@@ -448,9 +450,7 @@ export class FakeDiscord {
 		const message = this.messages.get(messageId);
 		if (!message) throw new Error(`unknown message ${messageId}`);
 		if (force) return message;
-		const found = (message.components as Array<{ components?: Array<Record<string, unknown>> }>)
-			.flatMap((row) => row.components ?? [])
-			.find((c) => c.custom_id === customId && c.type === type);
+		const found = messageControls(message).find((c) => c.custom_id === customId && c.type === type);
 		if (!found) throw new Error(`message ${messageId} has no component ${customId}`);
 		if (found.disabled === true) throw new Error(`component ${customId} is disabled`);
 		return message;

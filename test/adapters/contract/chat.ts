@@ -15,7 +15,13 @@ import { createDiscordAdapter, type DiscordAdapter } from "../../../src/adapters
 import { type BudgetRouter, createBudgetRouter } from "../../../src/adapters/lesson/lesson-budget.ts";
 import { openStateStore, type StateStore } from "../../../src/agent/index.ts";
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
-import { type FakeDiscord, type FakeMessage, type FakeUser, startFakeDiscord } from "../../../testkit/fakes/discord.ts";
+import {
+	type FakeDiscord,
+	type FakeMessage,
+	type FakeUser,
+	messageControls,
+	startFakeDiscord,
+} from "../../../testkit/fakes/discord.ts";
 import { type FakeSlack, startFakeSlack } from "../../../testkit/fakes/slack.ts";
 import { snowflake } from "../../../testkit/fixtures/discord/payloads.ts";
 import { type ScriptedReply, scriptedModel } from "../../../testkit/model-stream.ts";
@@ -135,11 +141,11 @@ const slackControls = (blocks: unknown) =>
 
 type Row = { components?: Array<{ custom_id?: string; label?: string }> };
 const discordCard = (m: FakeMessage): Card => {
-	const parts = ((m.components ?? []) as Row[]).flatMap((r) => r.components ?? []);
+	const parts = messageControls(m) as NonNullable<Row["components"]>;
 	return {
 		ref: m.id,
 		where: m.channelId,
-		text: m.content,
+		text: m.text,
 		controls: parts.map((c) => c.custom_id ?? ""),
 		labels: parts.map((c) => c.label ?? ""),
 		privateTo: m.visibleTo,
@@ -208,7 +214,7 @@ async function onDiscord(options: ChatOptions, clock: TestClock, budgets: Budget
 		discordCard(
 			await fake.waitFor(() => {
 				const m = it.originalMessageId ? fake.messages.get(it.originalMessageId) : undefined;
-				return m && (m.content !== "" || m.attachments.length > 0 || m.components.length > 0) ? m : undefined;
+				return m && (m.text !== "" || m.attachments.length > 0 || m.components.length > 0) ? m : undefined;
 			}, what),
 		);
 	const person = (u: FakeUser): Person => ({ id: u.id, name: u.username });
@@ -281,9 +287,9 @@ async function onDiscord(options: ChatOptions, clock: TestClock, budgets: Budget
 				fake.submitModal({ user: users[who], opened, values: { [control.replace("lh:open:", "lh:text:")]: text } });
 			return modal.title;
 		},
-		posts: (sessionId) => fake.channelMessages(threadOf(sessionId)).map((m) => m.content),
-		find: (pattern) => [...fake.messages.values()].filter((m) => pattern.test(m.content)).map(discordCard),
-		notices: (who) => fake.ephemeralsFor(users[who]).map((m) => m.content),
+		posts: (sessionId) => fake.channelMessages(threadOf(sessionId)).map((m) => m.text),
+		find: (pattern) => [...fake.messages.values()].filter((m) => pattern.test(m.text)).map(discordCard),
+		notices: (who) => fake.ephemeralsFor(users[who]).map((m) => m.text),
 		waitFor: (check, what, timeoutMs = 15_000) => fake.waitFor(() => check() ?? undefined, what, timeoutMs),
 		sendReminders: () => live().adapter.sendReminders(),
 		async flush() {

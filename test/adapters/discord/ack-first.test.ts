@@ -128,7 +128,7 @@ describe("Discord answers in time, and a pick only once recorded", () => {
 			const m = fake.messages.get(config.originalMessageId ?? "");
 			return m?.editedAt ? m : undefined;
 		}, "the config reply");
-		expect(reply.content).toMatch(/2 per member per day/);
+		expect(reply.text).toMatch(/2 per member per day/);
 		expect(
 			tutor.handled
 				.slice(handledBefore)
@@ -185,7 +185,7 @@ describe("Discord answers in time, and a pick only once recorded", () => {
 		const reply = (it: typeof first) =>
 			fake.waitFor(() => {
 				const m = fake.messages.get(it.originalMessageId ?? "");
-				return m?.editedAt ? m.content : undefined;
+				return m?.editedAt ? m.text : undefined;
 			}, "the reply");
 		expect(await reply(first)).toContain(`<#${fake.ids.thread}>`);
 		const again = fake.slash({

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDiscordPort } from "../../../src/adapters/discord/port.ts";
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
 import { silentLogger } from "../../../src/core/contracts/logger.ts";
-import { type FakeDiscord, startFakeDiscord } from "../../../testkit/fakes/discord.ts";
+import { discordMessageText } from "../../../src/render/index.ts";
+import { type FakeDiscord, messageControls, startFakeDiscord } from "../../../testkit/fakes/discord.ts";
 import { explain, mathQuiz, PNG_MAGIC, prepared, QUADRATIC } from "../../fixtures/math-cards.ts";
 
 describe("math cards on the Discord fake", { timeout: 30_000 }, () => {
@@ -40,8 +41,8 @@ describe("math cards on the Discord fake", { timeout: 30_000 }, () => {
 		expect(body.attachments).toEqual([{ id: 0, filename: "math-1.png", description: QUADRATIC }]);
 		expect(call!.files).toHaveLength(1);
 		expect(Buffer.from(call!.files[0]!.data).subarray(0, 8).toString("hex")).toBe(PNG_MAGIC);
-		expect(body.content).toContain(`\`${QUADRATIC}\``);
-		expect(body.content).not.toContain("$$");
+		expect(discordMessageText(body)).toContain(`\`${QUADRATIC}\``);
+		expect(discordMessageText(body)).not.toContain("$$");
 		expect(fake.problems()).toEqual([]);
 	});
 
@@ -53,7 +54,7 @@ describe("math cards on the Discord fake", { timeout: 30_000 }, () => {
 			attachments: Array<{ filename: string; description: string }>;
 			components: Array<{ components: Array<{ label: string }> }>;
 		};
-		const labels = body.components.flatMap((r) => r.components.map((c) => c.label));
+		const labels = messageControls(body).map((c) => c.label);
 		expect(labels).toEqual(["A", "B", "C", "💡 Hint", "🔄 Explain another way", "🤷 Not sure"]);
 		const choices = body.attachments.find((a) => a.filename.startsWith("choices"));
 		expect(choices?.description).toBe(String.raw`A. $3x^2$ B. $\frac{x^4}{4}$ C. $3x$`);
@@ -69,8 +70,8 @@ describe("math cards on the Discord fake", { timeout: 30_000 }, () => {
 		const body = call!.body as { content: string; attachments?: unknown[] };
 		expect(body.attachments ?? []).toEqual([]);
 		expect(call!.files).toEqual([]);
-		expect(body.content).toContain("`\\frac{a`");
-		expect(body.content).toContain("costs $5 and $10.");
+		expect(discordMessageText(body)).toContain("`\\frac{a`");
+		expect(discordMessageText(body)).toContain("costs $5 and $10.");
 	});
 
 	it("finds a question's card among the thread's newest messages by its controls", async () => {
