@@ -196,9 +196,15 @@ export class FakeDiscord {
 		return this.roles.map((r, i) => (i === 0 ? { ...r, id: guildId } : r));
 	}
 
-	/** The guild a channel is in (the default guild for an unknown channel). */
+	/** The guild a channel is in (the default guild for an unknown channel; "" for a DM). */
 	guildOfChannel(channelId: string): string {
 		return this.channels.get(channelId)?.guildId ?? this.guild.id;
+	}
+
+	/** The DM channel (type 1) of `user` with the bot, created on first use (no guild: `guildId` is ""). */
+	dmChannel(user: FakeUser): FakeChannel {
+		const found = [...this.channels.values()].find((c) => c.type === 1 && c.name === `dm-${user.id}`);
+		return found ?? this.addChannel({ id: snowflake(), type: 1, name: `dm-${user.id}`, guildId: "" });
 	}
 
 	/** The member record of a user. */
