@@ -6,8 +6,16 @@
  */
 
 export type { NodeMastery, PlanMastery } from "../core/mastery.ts";
-export { type DiscordMessage, toDiscordMessages } from "./cards/discord.ts";
+export { type DiscordMessage, discordPictureMessage, toDiscordMessages } from "./cards/discord.ts";
 export { discordAnswerModal } from "./cards/discord-modal.ts";
+export {
+	ACCENT,
+	countComponents,
+	DISCORD_V2_LIMITS,
+	discordMessageText,
+	IS_COMPONENTS_V2,
+	withoutAttachments,
+} from "./cards/discord-v2.ts";
 export { type AnsweredEvent, answeredCard, cardFromEvent } from "./cards/from-event.ts";
 export { answerOutcome } from "./cards/layout.ts";
 export { DISCORD_LIMITS, SLACK_LIMITS } from "./cards/limits.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatCard, type Styler } from "../../src/adapters/terminal/format.ts";
-import { type AnsweredEvent, answeredCard } from "../../src/render/index.ts";
+import { type AnsweredEvent, answeredCard, discordMessageText } from "../../src/render/index.ts";
 import { renderChecked } from "./render-checked.ts";
 
 const check = { type: "check" as const, question: "How many items do you check?", correctAnswer: "8" };
@@ -22,7 +22,7 @@ describe("a typed answer the grader checks", () => {
 		expect(card).toMatchObject({ checking: true });
 		expect(card.reveal).toBeUndefined();
 		const { discord, slack } = renderChecked(card);
-		expect(discord[0]!.content).toContain("⏳ **Ada** answered **all of them, I guess**: checking…");
+		expect(discordMessageText(discord[0]!)).toContain("⏳ **Ada** answered **all of them, I guess**: checking…");
 		expect(JSON.stringify(slack)).toContain(":hourglass_flowing_sand:");
 		expect(JSON.stringify(slack)).not.toMatch(/Correct answer/);
 		expect(formatCard(card, plain)).toContain("→ all of them, I guess: checking…");
@@ -34,7 +34,7 @@ describe("a typed answer the grader checks", () => {
 		expect(card).toMatchObject({ correct: true, reason });
 		expect(card.checking).toBeUndefined();
 		const { discord, slack } = renderChecked(card);
-		expect(discord[0]!.content).toContain(`: correct. _${reason}_`);
+		expect(discordMessageText(discord[0]!)).toContain(`: correct. _${reason}_`);
 		expect(JSON.stringify(slack)).toContain(reason);
 		expect(formatCard(card, plain)).toContain(`✓ all of them, I guess: correct (${reason})`);
 	});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type AnsweredEvent, answeredCard } from "../../src/render/index.ts";
+import { type AnsweredEvent, answeredCard, discordMessageText } from "../../src/render/index.ts";
 import { renderChecked } from "./render-checked.ts";
 
 const unsure = (quiz: AnsweredEvent["quiz"], answer: string): AnsweredEvent => ({
@@ -16,10 +16,10 @@ describe("an answer the judge left to the model (judged: unsure, no correct)", (
 		const free = answeredCard(unsure({ question: "How many?", correctAnswer: "8" }, "all of them, I guess"));
 		expect(free.correct).toBeUndefined();
 		const { discord, slack } = renderChecked(free);
-		expect(discord[0]!.content).toContain("💬 **Ada** answered **all of them, I guess**.");
+		expect(discordMessageText(discord[0]!)).toContain("💬 **Ada** answered **all of them, I guess**.");
 		const slackText = JSON.stringify(slack);
 		expect(slackText).toContain(":speech_balloon:");
-		for (const text of [discord[0]!.content ?? "", slackText]) {
+		for (const text of [discordMessageText(discord[0]!) ?? "", slackText]) {
 			expect(text).not.toMatch(/not quite|: correct\./);
 		}
 	});
@@ -29,8 +29,8 @@ describe("an answer the judge left to the model (judged: unsure, no correct)", (
 		const card = answeredCard(unsure(quiz, "beta or gamma"));
 		expect(card.chosenIndex).toBeUndefined();
 		const { discord } = renderChecked(card);
-		expect(discord[0]!.content).toContain("answered **beta or gamma**.");
-		expect(discord[0]!.content).not.toMatch(/not quite/);
+		expect(discordMessageText(discord[0]!)).toContain("answered **beta or gamma**.");
+		expect(discordMessageText(discord[0]!)).not.toMatch(/not quite/);
 	});
 });
 

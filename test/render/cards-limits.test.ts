@@ -13,10 +13,11 @@ import {
 	type DiscordMessage,
 	decodeComponentId,
 	discordAnswerModal,
+	discordMessageText,
 	type SlackMessage,
 	slackAnswerModal,
 } from "../../src/render/index.ts";
-import { discordModalProblems, slackModalProblems } from "./platform-limits.ts";
+import { discordControls, discordModalProblems, slackModalProblems } from "./platform-limits.ts";
 import { renderChecked } from "./render-checked.ts";
 
 const word = fc.oneof(
@@ -125,9 +126,7 @@ function choicesOf(
 /** The choices reachable through Discord buttons/selects. */
 const discordChoices = (messages: DiscordMessage[], id: string): Set<number> =>
 	choicesOf(
-		messages
-			.flatMap((m) => m.components ?? [])
-			.flatMap((row) => row.components as unknown as Array<Record<string, unknown>>),
+		messages.flatMap((m) => discordControls(m)),
 		"custom_id",
 		id,
 	);
@@ -163,7 +162,7 @@ describe("cards within platform limits (property)", () => {
 				const help = (controls: Array<Record<string, unknown>>, key: "custom_id" | "action_id") =>
 					controls.map((c) => decodeComponentId(c[key])).filter((d) => d?.verb === "help");
 				const discordHelp = help(
-					discord.flatMap((m) => m.components ?? []).flatMap((r) => r.components as never),
+					discord.flatMap((m) => discordControls(m) as never),
 					"custom_id",
 				);
 				if (fits && n <= 100) expect(discordHelp.map((d) => d?.choice)).toEqual([0, 2, 4]);
@@ -196,9 +195,9 @@ describe("cards within platform limits (property)", () => {
 					quiz,
 				};
 				const { discord, slack } = renderChecked(cardFromEvent(event)!);
-				const ids = [
-					...discord.flatMap((m) => m.components ?? []).flatMap((r) => r.components as Array<{ custom_id?: string }>),
-				].map((c) => decodeComponentId(c.custom_id));
+				const ids = [...discord.flatMap((m) => discordControls(m) as Array<{ custom_id?: string }>)].map((c) =>
+					decodeComponentId(c.custom_id),
+				);
 				for (const d of ids) expect(d?.toolCallId).toBe(id);
 				const fits = `lh:select:${id}:9999`.length <= 100;
 				if (fits && a.state === "missed")
@@ -249,7 +248,7 @@ describe("cards within platform limits (property)", () => {
 						const { discord, slack } = renderChecked(card);
 						expect(discord).toHaveLength(1);
 						expect(slack).toHaveLength(1);
-						for (const c of (discord[0]!.components ?? []).flatMap((r) => r.components) as Array<{
+						for (const c of discordControls(discord[0]!) as Array<{
 							disabled?: boolean;
 						}>)
 							expect(c.disabled).toBe(true);
@@ -286,7 +285,7 @@ describe("cards within platform limits (property)", () => {
 					const card = plain.kind === "explain" ? withLead(plain, above) : plain;
 					const { discord, slack } = renderChecked(card);
 					if (discord.length > 1 && slack.some((m) => m.blocks.length > 3)) split++;
-					for (const m of discord) expect((m.content.match(/^ {0,3}```/gm) ?? []).length % 2).toBe(0);
+					for (const m of discord) expect((discordMessageText(m).match(/^ {0,3}```/gm) ?? []).length % 2).toBe(0);
 				}
 			}),
 			{ numRuns: 100 },

@@ -8,13 +8,16 @@ import {
 	cardFromEvent,
 	decodeComponentId,
 	discordAnswerModal,
+	discordMessageText,
 	slackAnswerModal,
 	toDiscordMessages,
 	toSlackMessages,
 } from "../../src/render/index.ts";
 import {
+	discordControls,
 	discordMessageProblems,
 	discordModalProblems,
+	discordRows,
 	slackMessageProblems,
 	slackModalProblems,
 } from "./platform-limits.ts";
@@ -36,12 +39,8 @@ function render(event: TutorEvent) {
 
 const isHelp = (c: Record<string, unknown>) => String(c.custom_id ?? c.action_id ?? "").startsWith("lh:help:");
 /** The answer controls of a message (help controls apart: see `helpControls`). */
-const buttons = (msg: ReturnType<typeof toDiscordMessages>[number]) =>
-	((msg.components ?? []).flatMap((r) => r.components) as unknown as Array<Record<string, unknown>>).filter(
-		(c) => !isHelp(c),
-	);
-const helpControls = (msg: ReturnType<typeof toDiscordMessages>[number]) =>
-	((msg.components ?? []).flatMap((r) => r.components) as unknown as Array<Record<string, unknown>>).filter(isHelp);
+const buttons = (msg: ReturnType<typeof toDiscordMessages>[number]) => discordControls(msg).filter((c) => !isHelp(c));
+const helpControls = (msg: ReturnType<typeof toDiscordMessages>[number]) => discordControls(msg).filter(isHelp);
 const allSlackElements = (msgs: ReturnType<typeof toSlackMessages>) =>
 	msgs.flatMap((m) => m.blocks).flatMap((b) => (b.type === "actions" ? b.elements : [])) as unknown as Array<
 		Record<string, unknown>
@@ -54,7 +53,7 @@ describe("question cards", () => {
 			quiz({ question: "What is d/dx of x²?", options: ["2x", "x", "x²"], correctAnswer: "2x", type: "predict" }),
 		);
 		expect(discord).toHaveLength(1);
-		expect(discord[0]!.content).toMatch(/^\*\*Predict\*\* · Make a prediction/);
+		expect(discordMessageText(discord[0]!)).toMatch(/^\*\*Predict\*\* · Make a prediction/);
 		expect(buttons(discord[0]!).map((b) => [b.label, b.custom_id])).toEqual([
 			["A. 2x", "lh:pick:call_1:0"],
 			["B. x", "lh:pick:call_1:1"],
@@ -70,7 +69,7 @@ describe("question cards", () => {
 		const { discord, slack } = render(
 			quiz({ question: "Which is right?", options: [long, "Short"], correctAnswer: "Short", type: "check" }),
 		);
-		expect(discord[0]!.content).toContain(`**A.** ${long}`);
+		expect(discordMessageText(discord[0]!)).toContain(`**A.** ${long}`);
 		expect(buttons(discord[0]!).map((b) => b.label)).toEqual(["A", "B"]);
 		expect(slackElements(slack).map((e) => (e.text as { text: string }).text)).toEqual(["A", "B"]);
 	});
@@ -95,7 +94,7 @@ describe("question cards", () => {
 		const many = render(
 			quiz({ question: "Pick", options: Array.from({ length: 60 }, (_, i) => `O${i}`), correctAnswer: "O1" }),
 		);
-		const rows = many.discord.at(-1)!.components!;
+		const rows = discordRows(many.discord.at(-1)!);
 		expect(rows.map((r) => (r.components[0] as { custom_id: string }).custom_id)).toEqual([
 			"lh:select:call_1:0",
 			"lh:select:call_1:25",
@@ -154,13 +153,13 @@ describe("question cards", () => {
 			"🔄 Explain another way",
 			"🤷 Not sure",
 		]);
-		expect(tooMany.discord.map((m) => m.content).join("\n")).toMatch(/reply in the thread with the letter/);
+		expect(tooMany.discord.map((m) => discordMessageText(m)).join("\n")).toMatch(/reply in the thread with the letter/);
 		const longId = render(
 			quiz({ question: "Pick", options: ["a", "b"], correctAnswer: "a" }, `call_${"x".repeat(120)}`),
 		);
-		expect(longId.discord[0]!.components).toBeUndefined();
+		expect(discordControls(longId.discord[0]!)).toEqual([]);
 		expect(slackElements(longId.slack)).toHaveLength(0);
-		expect(longId.discord[0]!.content).toMatch(/Buttons are unavailable/);
+		expect(discordMessageText(longId.discord[0]!)).toMatch(/Buttons are unavailable/);
 	});
 });
 
@@ -198,10 +197,10 @@ describe("answered cards", () => {
 		const bs = buttons(discord[0]!);
 		expect(bs.every((b) => b.disabled === true)).toBe(true);
 		expect(bs.map((b) => b.style)).toEqual([ButtonStyle.Success, ButtonStyle.Danger, ButtonStyle.Secondary]);
-		expect(discord[0]!.content).toContain("Ada \\*Lovelace\\*");
-		expect(discord[0]!.content).toMatch(/not quite on the second try\./);
-		expect(discord[0]!.content).toContain("Correct answer: **A. cos\\(x\\)**");
-		expect(discord[0]!.content).toContain("The slope of sin at 0");
+		expect(discordMessageText(discord[0]!)).toContain("Ada \\*Lovelace\\*");
+		expect(discordMessageText(discord[0]!)).toMatch(/not quite on the second try\./);
+		expect(discordMessageText(discord[0]!)).toContain("Correct answer: **A. cos\\(x\\)**");
+		expect(discordMessageText(discord[0]!)).toContain("The slope of sin at 0");
 		expect(slack).toHaveLength(1);
 		expect(slack[0]!.blocks.some((b) => b.type === "actions")).toBe(false);
 		expect(JSON.stringify(slack)).toContain("The slope of sin at 0");
@@ -219,28 +218,28 @@ describe("answered cards", () => {
 			ButtonStyle.Primary,
 			ButtonStyle.Secondary,
 		]);
-		expect(discord[0]!.content).toContain("**Ada**'s prediction: **B. \\-cos\\(x\\)**.");
-		expect(discord[0]!.content).toContain("The answer: **A. cos\\(x\\)**");
-		expect(discord[0]!.content).not.toMatch(/❌|not quite|Correct answer/);
+		expect(discordMessageText(discord[0]!)).toContain("**Ada**'s prediction: **B. \\-cos\\(x\\)**.");
+		expect(discordMessageText(discord[0]!)).toContain("The answer: **A. cos\\(x\\)**");
+		expect(discordMessageText(discord[0]!)).not.toMatch(/❌|not quite|Correct answer/);
 		expect(JSON.stringify(slack)).not.toMatch(/:x:|not quite/);
 	});
 
 	it("a first wrong check shows no answer; Not sure and Explain another way say so and show none", () => {
-		const once = render(answered({})).discord[0]!.content;
+		const once = discordMessageText(render(answered({})).discord[0]!);
 		expect(once).not.toContain("Correct answer");
 		const notSure = render(
 			answered({ result: { answer: "Not sure", correct: false, notSure: true, by: { id: "u1", name: "Ada" } } }),
 		);
-		expect(notSure.discord[0]!.content).toContain("🤷 **Ada** was not sure.");
-		expect(notSure.discord[0]!.content).not.toContain("Correct answer");
+		expect(discordMessageText(notSure.discord[0]!)).toContain("🤷 **Ada** was not sure.");
+		expect(discordMessageText(notSure.discord[0]!)).not.toContain("Correct answer");
 		expect(JSON.stringify(notSure.slack)).toContain(":shrug: *Ada* was not sure.");
 		const again = render(answered({ result: { answer: "", explainAgain: true, by: { id: "u1", name: "Ada" } } }));
-		expect(again.discord[0]!.content).toContain("asked for another explanation");
+		expect(discordMessageText(again.discord[0]!)).toContain("asked for another explanation");
 		const shown = render(
 			answered({ result: { answer: "", correct: false, revealed: true, hinted: true, by: { id: "u1", name: "Ada" } } }),
 		);
-		expect(shown.discord[0]!.content).toContain("👀 **Ada** asked to see the answer with a hint.");
-		expect(shown.discord[0]!.content).toContain("Correct answer: **A. cos\\(x\\)**");
+		expect(discordMessageText(shown.discord[0]!)).toContain("👀 **Ada** asked to see the answer with a hint.");
+		expect(discordMessageText(shown.discord[0]!)).toContain("Correct answer: **A. cos\\(x\\)**");
 	});
 
 	it("free answer and ask answers show what was typed or chosen", () => {
@@ -251,7 +250,7 @@ describe("answered cards", () => {
 			}),
 		);
 		expect(buttons(free.discord[0]!)[0]).toMatchObject({ label: "Answered", disabled: true });
-		expect(free.discord[0]!.content).toContain("**Bo** answered **my words**");
+		expect(discordMessageText(free.discord[0]!)).toContain("**Bo** answered **my words**");
 		const ask = render({
 			type: "answered",
 			sessionId,
@@ -266,7 +265,7 @@ describe("answered cards", () => {
 			},
 			result: { answer: "high", label: "Very", by: { id: "u3" } },
 		});
-		expect(ask.discord[0]!.content).toContain("answered **B. Very**");
+		expect(discordMessageText(ask.discord[0]!)).toContain("answered **B. Very**");
 		expect(buttons(ask.discord[0]!).map((b) => b.style)).toEqual([ButtonStyle.Secondary, ButtonStyle.Primary]);
 	});
 
@@ -274,7 +273,7 @@ describe("answered cards", () => {
 		const { discord } = render(
 			answered({ quiz: undefined, result: { answer: "42", correct: true, by: { id: "u1" } } }),
 		);
-		expect(discord[0]!.content).toContain("answered **42**: correct.");
+		expect(discordMessageText(discord[0]!)).toContain("answered **42**: correct.");
 	});
 });
 
@@ -293,7 +292,7 @@ describe("a lead-in above a card", () => {
 		const card = withLead(cardFromEvent(quiz(check)));
 		const [discord] = toDiscordMessages(card as never);
 		expect(discordMessageProblems(discord!)).toEqual([]);
-		expect(discord!.content).toMatch(/^Good\. Now let's \*check\* that it stuck\.\n\n\*\*Check\*\* · /);
+		expect(discordMessageText(discord!)).toMatch(/^Good\. Now let's \*check\* that it stuck\.\n\n\*\*Check\*\* · /);
 		expect(buttons(discord!).map((b) => b.custom_id)).toEqual(["lh:pick:call_1:0", "lh:pick:call_1:1"]);
 		const slack = toSlackMessages(card as never);
 		expect(slack).toHaveLength(1);
@@ -313,12 +312,14 @@ describe("a lead-in above a card", () => {
 			result: { answer: "[2, 1]", correct: false, revealed: true, by: { id: "u1", name: "Ada" } },
 		};
 		const [short] = toDiscordMessages({ ...answeredCardOf(event), lead });
-		expect(short!.content).toMatch(/^Good\. Now let's \*check\* that it stuck\.\n\n\*\*Check\*\* · answered/);
+		expect(discordMessageText(short!)).toMatch(
+			/^Good\. Now let's \*check\* that it stuck\.\n\n\*\*Check\*\* · answered/,
+		);
 		const huge = { ...check, question: "q".repeat(2000), explanation: "e".repeat(2000) };
 		const [full] = toDiscordMessages({ ...answeredCardOf({ ...event, quiz: huge }), lead: "L".repeat(500) });
 		expect(discordMessageProblems(full!)).toEqual([]);
-		expect(full!.content.length).toBeLessThanOrEqual(2000);
-		expect(full!.content).toContain("Correct answer: **A. \\[1, 2\\]**");
+		expect(discordMessageText(full!).length).toBeLessThanOrEqual(2000);
+		expect(discordMessageText(full!)).toContain("Correct answer: **A. \\[1, 2\\]**");
 		const slack = toSlackMessages({ ...answeredCardOf(event), lead });
 		for (const m of slack) expect(slackMessageProblems(m)).toEqual([]);
 		expect(JSON.stringify(slack[0]!.blocks[0])).toContain("Now let's");
@@ -328,7 +329,9 @@ describe("a lead-in above a card", () => {
 		const card = withLead(
 			cardFromEvent({ type: "explain", sessionId, toolCallId: "e1", input: { title: "Order", body: "Sorted." } }),
 		);
-		expect(toDiscordMessages(card as never)[0]!.content).toMatch(/^Good\. .*\n\n\*\*Order\*\*\n\nSorted\.$/s);
+		expect(discordMessageText(toDiscordMessages(card as never)[0]!)).toMatch(
+			/^Good\. .*\n\n\*\*Order\*\*\n\nSorted\.$/s,
+		);
 		const blocks = toSlackMessages(card as never)[0]!.blocks;
 		expect(blocks.map((b) => b.type)).toEqual(["section", "header", "section"]);
 	});
@@ -371,7 +374,7 @@ describe("Slack's answered state (no disabled buttons there)", () => {
 describe("other cards", () => {
 	it("explain: title, markdown body split into messages, fences intact", () => {
 		const code = `\`\`\`python\n${Array.from({ length: 120 }, (_, i) => `print(${i})  # line ${i}`).join("\n")}\n\`\`\``;
-		const body = `${"Intro sentence that sets the scene. ".repeat(60)}\n\n${code}\n\nDone.`;
+		const body = `${"Intro sentence that sets the scene. ".repeat(120)}\n\n${code}\n\nDone.`;
 		const { discord, slack } = render({
 			type: "explain",
 			sessionId,
@@ -379,10 +382,10 @@ describe("other cards", () => {
 			input: { title: "Loops", body, role: "example" },
 		});
 		expect(discord.length).toBeGreaterThan(1);
-		expect(discord[0]!.content.startsWith("**Example: Loops**")).toBe(true);
-		for (const m of discord) expect((m.content.match(/^```/gm) ?? []).length % 2).toBe(0);
+		expect(discordMessageText(discord[0]!).startsWith("**Example: Loops**")).toBe(true);
+		for (const m of discord) expect((discordMessageText(m).match(/^```/gm) ?? []).length % 2).toBe(0);
 		// 120 lines is past the code bound: a preview in the text, the whole code as snippet.py on the last message.
-		expect(discord.map((m) => m.content).join("\n")).toContain("```python\nprint(0)");
+		expect(discord.map((m) => discordMessageText(m)).join("\n")).toContain("```python\nprint(0)");
 		expect(discord.at(-1)!.files?.map((f) => f.name)).toEqual(["snippet.py"]);
 		expect(String(discord.at(-1)!.files?.[0]?.data)).toContain("print(119)  # line 119");
 		expect(slack[0]!.blocks[0]).toMatchObject({ type: "header" });
@@ -396,10 +399,10 @@ describe("other cards", () => {
 			toolCallId: "e2",
 			input: { title: "Recap: binary search", body: "Three things.", role: "recap" },
 		});
-		expect(discord[0]!.content.startsWith("**Recap: binary search**")).toBe(true);
+		expect(discordMessageText(discord[0]!).startsWith("**Recap: binary search**")).toBe(true);
 		expect(slack[0]!.blocks[0]).toMatchObject({ type: "header", text: { text: "Recap: binary search" } });
 		const untitled = render({ type: "explain", sessionId, toolCallId: "e3", input: { body: "x", role: "recap" } });
-		expect(untitled.discord[0]!.content.startsWith("**Recap**")).toBe(true);
+		expect(discordMessageText(untitled.discord[0]!).startsWith("**Recap**")).toBe(true);
 	});
 
 	it("assessment: strands with the learner's edge", () => {
@@ -415,8 +418,8 @@ describe("other cards", () => {
 				summary: "Start at the derivative as a rate.",
 			},
 		});
-		expect(discord[0]!.content).toContain("**Where you are now**");
-		expect(discord[0]!.content).toContain("**Algebra**\nSlips on negative exponents.");
+		expect(discordMessageText(discord[0]!)).toContain("**Where you are now**");
+		expect(discordMessageText(discord[0]!)).toContain("**Algebra**\nSlips on negative exponents.");
 		expect(JSON.stringify(slack)).toContain("*Limits*");
 	});
 
@@ -430,7 +433,7 @@ describe("other cards", () => {
 				summary: "```js\n```\n```",
 			},
 		});
-		const content = discord.map((m) => m.content).join("\n");
+		const content = discord.map((m) => discordMessageText(m)).join("\n");
 		expect((content.match(/^```/gm) ?? []).length % 2).toBe(0);
 		// The strand's heading comes after the summary's block is closed: it is not inside code.
 		expect(content).toMatch(/```\n```\n\n\*\*Loops\*\*/);
@@ -441,15 +444,20 @@ describe("other cards", () => {
 			parse: [],
 		});
 		expect(
-			render({ type: "error", sessionId, code: "model", message: "The model is busy.", retryable: true }).discord[0]!
-				.content,
+			discordMessageText(
+				render({ type: "error", sessionId, code: "model", message: "The model is busy.", retryable: true }).discord[0]!,
+			),
 		).toBe("⚠️ The model is busy. Reply to try again.");
 		// A message that already says how to retry is not told twice.
 		const told = "The model is not answering. Send a message to try again.";
 		expect(
-			render({ type: "error", sessionId, code: "model", message: told, retryable: true }).discord[0]!.content,
+			discordMessageText(
+				render({ type: "error", sessionId, code: "model", message: told, retryable: true }).discord[0]!,
+			),
 		).toBe(`⚠️ ${told}`);
-		expect(render({ type: "ended", sessionId, reason: "completed" }).discord[0]!.content).toMatch(/Lesson complete/);
+		expect(discordMessageText(render({ type: "ended", sessionId, reason: "completed" }).discord[0]!)).toMatch(
+			/Lesson complete/,
+		);
 		expect(cardFromEvent({ type: "typing", sessionId, active: true })).toBeUndefined();
 		expect(
 			cardFromEvent({

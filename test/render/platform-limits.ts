@@ -7,6 +7,7 @@
 import type { ModalView } from "@slack/types";
 import type { APIModalInteractionResponseCallbackData } from "discord-api-types/v10";
 import type { DiscordMessage, SlackMessage } from "../../src/render/index.ts";
+import { messageProblems } from "../../testkit/fixtures/discord/limits.ts";
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null;
@@ -17,45 +18,43 @@ function len(problems: string[], where: string, value: unknown, max: number, min
 		problems.push(`${where}: length ${value.length} not in ${min}..${max}`);
 }
 
-/** Problems of one Discord message body; empty = valid. */
+/** The action rows of a Discord V2 message, wherever they sit (top level or in its container). */
+export function discordRows(msg: { components?: unknown }): Array<{ type: number; components: Json[] }> {
+	const out: Array<{ type: number; components: Json[] }> = [];
+	const walk = (c: unknown): void => {
+		if (!isObj(c)) return;
+		if (c.type === 1 && Array.isArray(c.components)) out.push(c as unknown as { type: number; components: Json[] });
+		else if (Array.isArray(c.components)) for (const k of c.components) walk(k);
+	};
+	if (Array.isArray(msg.components)) for (const c of msg.components) walk(c);
+	return out;
+}
+
+/** Every interactive component of a Discord V2 message: buttons and selects in rows, and section accessories, in order. */
+export function discordControls(msg: { components?: unknown }): Json[] {
+	const out: Json[] = [];
+	const walk = (c: unknown): void => {
+		if (!isObj(c)) return;
+		if (c.type === 2 || c.type === 3) out.push(c);
+		if (Array.isArray(c.components)) for (const k of c.components) walk(k);
+		if (isObj(c.accessory) && c.accessory.type === 2) out.push(c.accessory);
+	};
+	if (Array.isArray(msg.components)) for (const c of msg.components) walk(c);
+	return out;
+}
+
+/**
+ * Problems of one Discord message body; empty = valid. Components V2 (the flag set, no content, at most 40
+ * components, 4,000 characters of text): the fake Discord's checker (testkit), which cites Discord's docs.
+ */
 export function discordMessageProblems(msg: DiscordMessage): string[] {
 	const p: string[] = [];
-	len(p, "content", msg.content, 2000);
-	if (msg.content.trim() === "" && (msg.components?.length ?? 0) === 0) p.push("empty message");
-	const rows = msg.components ?? [];
-	if (rows.length > 5) p.push(`${rows.length} rows > 5`);
-	const ids = new Set<string>();
-	rows.forEach((row, r) => {
-		if (row.type !== 1) p.push(`row ${r} is not an action row`);
-		const comps = row.components as unknown as Json[];
-		if (comps.length < 1 || comps.length > 5) p.push(`row ${r}: ${comps.length} components`);
-		const selects = comps.filter((c) => c.type === 3).length;
-		if (selects > 0 && comps.length !== 1) p.push(`row ${r}: a select must be alone in its row`);
-		for (const c of comps) {
-			const id = c.custom_id;
-			len(p, `row ${r} custom_id`, id, 100);
-			if (typeof id === "string") {
-				if (ids.has(id)) p.push(`duplicate custom_id ${id}`);
-				ids.add(id);
-			}
-			if (c.type === 2) {
-				len(p, `row ${r} button label`, c.label, 80);
-				if (![1, 2, 3, 4].includes(c.style as number)) p.push(`row ${r}: bad button style ${String(c.style)}`);
-			} else if (c.type === 3) {
-				const options = c.options as Json[];
-				if (options.length < 1 || options.length > 25) p.push(`select with ${options.length} options`);
-				if (c.placeholder !== undefined) len(p, "select placeholder", c.placeholder, 150);
-				const values = new Set<unknown>();
-				for (const o of options) {
-					len(p, "select option label", o.label, 100);
-					len(p, "select option value", o.value, 100);
-					if (o.description !== undefined) len(p, "select option description", o.description, 100);
-					if (values.has(o.value)) p.push("duplicate select value");
-					values.add(o.value);
-				}
-			} else p.push(`row ${r}: unexpected component type ${String(c.type)}`);
-		}
-	});
+	if ((msg.flags & (1 << 15)) === 0) p.push("not sent with IS_COMPONENTS_V2");
+	if ("content" in msg) p.push("a V2 message has no content");
+	const files = (msg.files ?? []).map((f) => f.name);
+	p.push(...messageProblems(msg, files.length, false, files));
+	// Our own budget, stricter than Discord's: five rows of controls at most.
+	if (discordRows(msg).length > 5) p.push(`${discordRows(msg).length} rows > 5`);
 	const am = msg.allowed_mentions as Json | undefined;
 	if (!isObj(am) || !Array.isArray(am.parse) || am.parse.length !== 0) p.push("allowed_mentions must be { parse: [] }");
 	return p;

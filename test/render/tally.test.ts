@@ -10,6 +10,7 @@ import { type Ballot, tallyVote } from "../../src/core/votes.ts";
 import {
 	type AnsweredEvent,
 	answeredCard,
+	discordMessageText,
 	tallyCard,
 	toDiscordMessages,
 	toSlackMessages,
@@ -92,7 +93,7 @@ describe("tally card", () => {
 		expect(card).toMatchObject({ tie: ["C. 4/2", "B. 2/8", "A. 1/2"], by: { name: "the group (3 votes)" } });
 		expect(card.correct).toBeUndefined();
 		expect(card.chosenIndex).toBeUndefined();
-		expect(toDiscordMessages(card)[0]?.content).toContain(
+		expect(discordMessageText(toDiscordMessages(card)[0] ?? {})).toContain(
 			"⚖️ **the group \\(3 votes\\)** tied between **C. 4/2** · **B. 2/8** · **A. 1/2**",
 		);
 		expect(JSON.stringify(toSlackMessages(card))).toContain(":scales: *the group (3 votes)* tied between *C. 4/2*");

@@ -13,6 +13,7 @@ import { EventEmitter } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebSocketServer } from "ws";
+import { discordMessageText } from "../../src/render/index.ts";
 import {
 	buttonPayload,
 	type CommandOptionValue,
@@ -22,6 +23,7 @@ import {
 	slashCommandPayload,
 } from "../fixtures/discord/interactions.ts";
 import { threadNameProblems } from "../fixtures/discord/limits.ts";
+import { IS_COMPONENTS_V2 } from "../fixtures/discord/limits-v2.ts";
 import {
 	channelObject,
 	type FakeAttachment,
@@ -33,17 +35,18 @@ import {
 	guildCreateObject,
 	memberObject,
 	memberPermissions,
+	messageControls,
 	messageObject,
 	PERMISSIONS,
 	snowflake,
 } from "../fixtures/discord/payloads.ts";
-
 import { FakeGateway, shardOfGuild } from "./discord/gateway.ts";
 import { handleHttp } from "./discord/http.ts";
 import { err, type Route, restRoutes } from "./discord/rest-routes.ts";
 import type { FakeDiscordOptions, FakeFault, FakeFile, FakeInteraction, RecordedCall } from "./discord/types.ts";
 
 export type { FakeAttachment, FakeChannel, FakeMember, FakeMessage, FakeUser } from "../fixtures/discord/payloads.ts";
+export { messageControls } from "../fixtures/discord/payloads.ts";
 
 export type { FakeDiscordOptions, FakeFault, FakeFile, FakeInteraction, RecordedCall } from "./discord/types.ts";
 
@@ -200,9 +203,15 @@ export class FakeDiscord {
 		return this.roles.map((r, i) => (i === 0 ? { ...r, id: guildId } : r));
 	}
 
-	/** The guild a channel is in (the default guild for an unknown channel). */
+	/** The guild a channel is in (the default guild for an unknown channel; "" for a DM). */
 	guildOfChannel(channelId: string): string {
 		return this.channels.get(channelId)?.guildId ?? this.guild.id;
+	}
+
+	/** The DM channel (type 1) of `user` with the bot, created on first use (no guild: `guildId` is ""). */
+	dmChannel(user: FakeUser): FakeChannel {
+		const found = [...this.channels.values()].find((c) => c.type === 1 && c.name === `dm-${user.id}`);
+		return found ?? this.addChannel({ id: snowflake(), type: 1, name: `dm-${user.id}`, guildId: "" });
 	}
 
 	/** The member record of a user. */
@@ -465,9 +474,7 @@ export class FakeDiscord {
 		const message = this.messages.get(messageId);
 		if (!message) throw new Error(`unknown message ${messageId}`);
 		if (force) return message;
-		const found = (message.components as Array<{ components?: Array<Record<string, unknown>> }>)
-			.flatMap((row) => row.components ?? [])
-			.find((c) => c.custom_id === customId && c.type === type);
+		const found = messageControls(message).find((c) => c.custom_id === customId && c.type === type);
 		if (!found) throw new Error(`message ${messageId} has no component ${customId}`);
 		if (found.disabled === true) throw new Error(`component ${customId} is disabled`);
 		return message;
@@ -487,6 +494,7 @@ export class FakeDiscord {
 			guildId: channel.guildId,
 			author,
 			content: typeof body.content === "string" ? body.content : "",
+			text: discordMessageText(body),
 			components: Array.isArray(body.components) ? body.components : [],
 			embeds: Array.isArray(body.embeds) ? body.embeds : [],
 			attachments: files.map((f, k) => {
@@ -532,6 +540,9 @@ export class FakeDiscord {
 			message.attachments.push({ id: snowflake(), filename: f.filename, contentType: f.contentType, data: f.data });
 		}
 		message.flags &= ~128; // an edit ends the "thinking" state of a deferred reply
+		// An edit may add IS_COMPONENTS_V2 (a deferred reply's first edit); it never removes it (checked before).
+		if (typeof body.flags === "number") message.flags |= body.flags & IS_COMPONENTS_V2;
+		message.text = discordMessageText(message);
 		message.editedAt = new Date().toISOString();
 		if (!message.visibleTo) this.dispatch("MESSAGE_UPDATE", messageObject(message, this.baseUrl));
 		return message;

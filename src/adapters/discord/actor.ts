@@ -4,7 +4,9 @@
  * interaction's own permission bits), and how to tell them something
  * privately (a notice, or a card with working controls): as the first
  * response (`reply`), after a deferred update (`followUp`), or in the
- * deferred ephemeral reply (`editReply`).
+ * deferred ephemeral reply (`editReply`). In the member's DM with the bot
+ * nobody else can see the channel, so there nothing is ephemeral: a review
+ * there posts in the DM itself. Cards go as Components V2 messages.
  */
 
 import { type Interaction, MessageFlags } from "discord.js";
@@ -23,6 +25,10 @@ type Repliable = Extract<Interaction, { reply: unknown }>;
 /** An Actor for a repliable interaction; its notices are ephemeral and mention no one. */
 export function actorOf(interaction: Repliable, route: NoticeRoute, logger: Logger): Actor {
 	const locale = interactionLocale(interaction);
+	// No guild: the bot's DM (or a group DM the user-installed app was used in): private already.
+	const inDm = interaction.guildId === null;
+	const notice = inDm ? undefined : MessageFlags.Ephemeral;
+	const v2 = inDm ? MessageFlags.IsComponentsV2 : ([MessageFlags.Ephemeral, MessageFlags.IsComponentsV2] as const);
 	return {
 		by: participantOf(interaction.user, interaction.member),
 		...(locale ? { locale } : {}),
@@ -34,24 +40,26 @@ export function actorOf(interaction: Repliable, route: NoticeRoute, logger: Logg
 			const body = { content: content.slice(0, 2000), allowedMentions: { parse: [] }, files };
 			try {
 				if (route === "editReply") await interaction.editReply(body);
-				else await interaction[route]({ ...body, flags: MessageFlags.Ephemeral });
+				else await interaction[route]({ ...body, flags: notice });
 			} catch (error) {
 				logger.warn({ err: describeRestError(error) }, "discord: a notice could not be sent");
 			}
 		},
 		// A card only they see, its controls working (a private review's question): in the same response as notices.
-		async show(card) {
-			for (const [i, m] of toDiscordMessages(card).entries()) {
+		async show(shown) {
+			for (const [i, m] of toDiscordMessages(shown).entries()) {
 				const files = (m.files ?? []).map((f, k) => ({
 					attachment: f.data,
 					name: f.name,
 					...(m.attachments?.[k]?.description ? { description: m.attachments[k]?.description } : {}),
 				}));
-				const body = { content: m.content, components: m.components ?? [], allowedMentions: { parse: [] }, files };
+				const body = { components: m.components, allowedMentions: { parse: [] }, files };
 				try {
-					if (i === 0 && route === "editReply") await interaction.editReply(body);
-					else if (i === 0 && route === "reply") await interaction.reply({ ...body, flags: MessageFlags.Ephemeral });
-					else await interaction.followUp({ ...body, flags: MessageFlags.Ephemeral });
+					// A deferred reply takes the V2 flag in its edit (its ephemeral flag came with the deferral).
+					if (i === 0 && route === "editReply")
+						await interaction.editReply({ ...body, flags: MessageFlags.IsComponentsV2 });
+					else if (i === 0 && route === "reply") await interaction.reply({ ...body, flags: v2 });
+					else await interaction.followUp({ ...body, flags: v2 });
 				} catch (error) {
 					logger.warn({ err: describeRestError(error) }, "discord: a private card could not be sent");
 					return;

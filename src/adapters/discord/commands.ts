@@ -97,8 +97,11 @@ export const lessonCommands: RESTPutAPIApplicationCommandsJSONBody = [
 	{
 		name: LESSON_COMMAND,
 		...described("cmd.lesson"),
-		contexts: [InteractionContextType.Guild],
-		integration_types: [ApplicationIntegrationType.GuildInstall],
+		// Installable to a server and to a user: in a server everything runs; in the member's DM with the bot (or a
+		// private channel) review, progress, reminders and forget-me run, and `/lesson start` is refused
+		// (lessons live in guild threads: lesson-command.ts).
+		contexts: [InteractionContextType.Guild, InteractionContextType.BotDM, InteractionContextType.PrivateChannel],
+		integration_types: [ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall],
 		options: [
 			{
 				type: ApplicationCommandOptionType.Subcommand,

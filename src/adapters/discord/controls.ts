@@ -45,7 +45,14 @@ export interface ControlsContext {
 type Interaction = MessageComponentInteraction | ModalSubmitInteraction;
 
 function threadOf(interaction: Interaction): string | undefined {
-	if (!interaction.guildId || !interaction.channelId) return undefined;
+	if (!interaction.channelId) return undefined;
+	if (!interaction.guildId) {
+		// In a DM only the member's own controls work (a review, Review now, forget-me): they need no lesson thread.
+		const id = decodeComponentId("customId" in interaction ? interaction.customId : undefined);
+		return isProfileButton(id?.toolCallId)
+			? encodeDiscordThreadId({ guildId: "@me", threadId: interaction.channelId })
+			: undefined;
+	}
 	return encodeDiscordThreadId({ guildId: interaction.guildId, threadId: interaction.channelId });
 }
 

@@ -21,6 +21,15 @@ import { describeRestError } from "./rest-messages.ts";
 import { encodeDiscordThreadId } from "./thread-id.ts";
 import { participantOf } from "./who.ts";
 
+/** The subcommands a member may run in their DM with the bot (the app user-installed): what is theirs alone. */
+const DM_COMMANDS: ReadonlySet<LessonCommand["kind"]> = new Set(["review", "progress", "remind", "forget-me"]);
+
+/**
+ * The community of a command run in a DM. A Discord learner's profile is keyed by the user alone
+ * (`discord:<user>`, learnerKeyOf), so a review or progress there reads the same items as in any server.
+ */
+const DM_COMMUNITY = "@me";
+
 /** What the command handler needs. */
 export interface CommandContext {
 	controller: LessonController;
@@ -141,8 +150,9 @@ export function parseDiscordCommand(interaction: ChatInputCommandInteraction, lo
 function bodyOf(reply: CommandReply) {
 	const quiet = { allowedMentions: { parse: [] as [] } };
 	if ("card" in reply) {
+		// A Components V2 card (the flag in the deferred reply's edit); no content.
 		const [message] = toDiscordMessages(reply.card);
-		return { ...quiet, content: message?.content ?? "", components: message?.components ?? [], files: [] };
+		return { ...quiet, flags: MessageFlags.IsComponentsV2 as const, components: message?.components ?? [], files: [] };
 	}
 	const content = reply.text.slice(0, 2000);
 	if ("picture" in reply)
@@ -178,9 +188,24 @@ export async function lessonCommand(ctx: CommandContext, interaction: ChatInputC
 		if (reply) await interaction.reply({ ...bodyOf(reply), flags: MessageFlags.Ephemeral });
 		return;
 	}
-	await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+	// In the member's DM with the bot (the app user-installed) the reply needs no privacy: nobody else is there.
+	await interaction.deferReply(guildId ? { flags: MessageFlags.Ephemeral } : {});
 	const actor = actorOf(interaction, "editReply", ctx.logger);
-	if (!guildId) return actor.notify(t(locale, NOTICES.notInGuild));
+	if (!guildId) {
+		// A DM runs what is the member's own (review, progress, reminders, forget-me); lessons stay in guild threads.
+		if (!DM_COMMANDS.has(command.kind)) return actor.notify(t(locale, NOTICES.notInGuild));
+		const dm: CommandWhere = {
+			community: DM_COMMUNITY,
+			place: { community: DM_COMMUNITY, channelId: interaction.channelId },
+			lesson: async () => undefined,
+		};
+		const reply = await runCommand(ctx.controller, ctx.port, actor, dm, command);
+		if (reply)
+			await interaction.editReply(bodyOf(reply)).catch((error: unknown) => {
+				ctx.logger.warn({ err: describeRestError(error) }, "discord: a command's reply in a DM could not be sent");
+			});
+		return;
+	}
 	const place = placeOf(interaction, guildId, command.kind === "start");
 	const needsPlace = command.kind === "start" || command.kind === "review" || command.kind === "remind";
 	if (!place && needsPlace) return actor.notify(t(locale, NOTICES.badChannel));

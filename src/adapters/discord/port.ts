@@ -21,7 +21,14 @@ import {
 	ThreadAutoArchiveDuration,
 } from "discord.js";
 import type { Logger } from "../../core/contracts/logger.ts";
-import { type Card, type PlanPicture, splitMessage, toDiscordMessages } from "../../render/index.ts";
+import {
+	type Card,
+	type DiscordMessage,
+	discordPictureMessage,
+	type PlanPicture,
+	toDiscordMessages,
+	withoutAttachments,
+} from "../../render/index.ts";
 import { type ClickReplies, type ClickReply, createClickReplies } from "../lesson/click-replies.ts";
 import type { PlatformPort } from "../lesson/port.ts";
 import { interactionRest } from "./interaction-rest.ts";
@@ -97,15 +104,19 @@ export function createDiscordPort(
 		return postMessage(rest, logger, channelOf(threadId), body, files);
 	}
 
+	/** Post one V2 message; its pictures refused (too big, no permission to attach): the text alone (it carries the TeX). */
+	async function sendCard(threadId: string, message: DiscordMessage): Promise<string | undefined> {
+		const { files, ...body } = message;
+		const id = await send(threadId, body, files);
+		if (id || files === undefined) return id;
+		const { files: _none, ...text } = withoutAttachments(message);
+		return send(threadId, text);
+	}
+
 	async function postCard(threadId: string, card: Card): Promise<string[]> {
 		const ids: string[] = [];
-		for (const { files, ...body } of toDiscordMessages(card)) {
-			let id = await send(threadId, body, files);
-			// Pictures refused (too big, no permission to attach): the text alone still carries the TeX.
-			if (!id && files !== undefined) {
-				const { attachments: _dropped, ...text } = body;
-				id = await send(threadId, text);
-			}
+		for (const message of toDiscordMessages(card)) {
+			const id = await sendCard(threadId, message);
 			if (id) ids.push(id);
 		}
 		return ids;
@@ -132,9 +143,9 @@ export function createDiscordPort(
 			const [first] = toDiscordMessages(card);
 			const target = messageIds.at(-1); // the controls ride on the last message of a card
 			if (!first || !target) return false;
-			// No `attachments` in the edit: the card's pictures (formulas, the choices) stay on the message.
-			const { files: _files, attachments: _attachments, ...message } = first;
-			const edit = { components: [], ...message };
+			// No `attachments` in the edit: the card's pictures (formulas, the choices) stay on the message. The edit
+			// sends the IS_COMPONENTS_V2 flag again and no `content` (Discord cannot remove the flag).
+			const { files: _files, attachments: _attachments, ...edit } = withoutAttachments(first);
 			// Clicked: the card is the click's `@original` (a deleted one or a dead token: the channel route decides).
 			const click = await acked(threadId, replies.onMessage(threadId, target));
 			if (click) {
@@ -146,20 +157,14 @@ export function createDiscordPort(
 			return outcome !== "gone";
 		},
 		async postPicture(threadId, picture: PlanPicture) {
-			const caption = picture.caption.slice(0, CONTENT_MAX);
+			const caption = `🗺️ ${picture.caption}`;
 			if (picture.png) {
-				const body = {
-					content: `🗺️ ${caption}`.slice(0, CONTENT_MAX),
-					// The description is the picture's alt text for screen readers (Discord allows 1,024 characters).
-					attachments: [{ id: 0, filename: "plan.png", description: (picture.alt || caption).slice(0, 1024) }],
-				};
-				const file = { name: "plan.png", data: picture.png, contentType: "image/png" };
-				if (await send(threadId, body, [file])) return true;
+				// The map inside a card, its alt text the gallery item's description (Discord allows 1,024 characters).
+				const { files, ...body } = discordPictureMessage({ caption, alt: picture.alt, png: picture.png });
+				if (await send(threadId, body, files)) return true;
 			}
-			let posted = false;
-			for (const chunk of splitMessage(`🗺️ ${caption}\n\n${picture.outline}`, CONTENT_MAX))
-				posted = (await send(threadId, { content: chunk })) !== undefined || posted;
-			return posted;
+			const outline: Card = { kind: "text", tone: "plain", text: `${caption}\n\n${picture.outline}` };
+			return (await postCard(threadId, outline)).length > 0;
 		},
 		startTyping: async (threadId) => void (await rest.post(Routes.channelTyping(channelOf(threadId)))),
 		async openThread(place, intro) {

@@ -1,17 +1,23 @@
 /**
- * Card -> Discord REST message bodies (discord-api-types JSON). Text splits
- * into messages of at most 2000 characters; controls ride on the last one.
- * Buttons (at most 5, one row) for few choices, string selects (25 options
- * each, up to 5 rows) for more, an "Answer" button for free answers. The
- * answered state is always ONE message (it replaces the card that had the
- * controls) with the controls disabled. Mentions never ping.
+ * Card -> Discord REST message bodies (discord-api-types JSON), Components V2
+ * (discord-v2.ts): each message is one framed card, a container whose accent
+ * colour shows the status of the node it is about, its text in a text display
+ * (4,000 characters a message; longer text splits into more cards, controls
+ * ride on the last), its pictures inside as a media gallery with their alt
+ * text, long code as file components. Buttons (at most 5, one row) for few
+ * choices, string selects (25 options each, up to 5 rows) for more, help in a
+ * row under a separator, the "Answer" button of a free answer beside the
+ * question (a section's accessory). The answered state is always ONE message
+ * (it replaces the card that had the controls, flag kept) with the controls
+ * disabled. Mentions never ping.
  */
 
 import {
-	type APIActionRowComponent,
 	type APIAllowedMentions,
 	type APIButtonComponentWithCustomId,
+	type APIComponentInContainer,
 	type APIComponentInMessageActionRow,
+	type APIFileComponent,
 	type APISelectMenuOption,
 	ButtonStyle,
 	ComponentType,
@@ -22,6 +28,18 @@ import { longCodeToFiles } from "../code-files.ts";
 import { encodeComponentId } from "../component-id.ts";
 import { splitMessage } from "../split-message.ts";
 import { tablesToCode } from "../tables.ts";
+import {
+	ACCENT,
+	type Accent,
+	container,
+	type DiscordActionRow,
+	type DiscordMessage,
+	gallery,
+	IS_COMPONENTS_V2,
+	section,
+	separator,
+	textDisplay,
+} from "./discord-v2.ts";
 import {
 	answerOutcome,
 	type ChoiceLayout,
@@ -47,27 +65,7 @@ import {
 /** The language of a card's own words. */
 const loc = (card: { locale?: Locale }): Locale => card.locale ?? DEFAULT_LOCALE;
 
-/** A Discord action row of buttons or a select. */
-export type DiscordActionRow = APIActionRowComponent<APIComponentInMessageActionRow>;
-
-/** A file a message uploads (multipart), named by one of its `attachments`. */
-export interface DiscordFile {
-	name: string;
-	data: Buffer;
-	contentType: string;
-}
-
-/** One Discord message: a REST create/edit body, plus the files its `attachments` name (send them multipart). */
-export interface DiscordMessage {
-	content: string;
-	components?: DiscordActionRow[];
-	/** Always `{ parse: [] }`: model text never pings anyone. */
-	allowed_mentions: APIAllowedMentions;
-	/** Attachment metadata: `description` is the alt text (a formula's TeX). */
-	attachments?: Array<{ id: number; filename: string; description?: string }>;
-	/** Not part of the JSON body: the bytes of each attachment, in the same order. */
-	files?: DiscordFile[];
-}
+export type { DiscordActionRow, DiscordFile, DiscordMessage } from "./discord-v2.ts";
 
 /** Most attachments on one Discord message; longest alt text. */
 const MAX_ATTACHMENTS = 10;
@@ -89,25 +87,54 @@ export function escapeDiscordMarkdown(text: string): string {
 	return text.replace(/([\\*_~`|>#[\]()-])/g, "\\$1");
 }
 
-function message(content: string, components?: DiscordActionRow[]): DiscordMessage {
-	return components !== undefined && components.length > 0
-		? { content, components, allowed_mentions: NO_MENTIONS }
-		: { content, allowed_mentions: NO_MENTIONS };
+/** What a card's last message carries besides its text: rows of controls, and a button beside the text. */
+interface CardControls {
+	rows: DiscordActionRow[];
+	/** The free answer's "Answer" button, beside the question (a section's accessory). */
+	beside?: APIButtonComponentWithCustomId;
 }
 
-/** Text as messages (tables aligned, long code as files); the last one carries the components and attachments. */
+const NO_CONTROLS: CardControls = { rows: [] };
+
+/** One V2 message: a container holding `body`, then any top-level extras (file components). */
+function v2(accent: Accent, body: APIComponentInContainer[], extras: APIFileComponent[] = []): DiscordMessage {
+	return { flags: IS_COMPONENTS_V2, components: [container(accent, body), ...extras], allowed_mentions: NO_MENTIONS };
+}
+
+/** The container's body: the text (with the button beside it, when there is one), pictures, then the controls. */
+function cardBody(
+	text: string,
+	controls: CardControls,
+	pictures: readonly CardAttachment[],
+): APIComponentInContainer[] {
+	const body: APIComponentInContainer[] = [controls.beside ? section(text, controls.beside) : textDisplay(text)];
+	const images = pictures.flatMap((a) => (a.kind === "image" ? [{ filename: a.filename, alt: a.alt }] : []));
+	if (images.length > 0) body.push(gallery(images));
+	if (controls.rows.length > 0) body.push(separator(), ...controls.rows);
+	return body;
+}
+
+/**
+ * Text as V2 cards (tables aligned, long code as files), at most 4,000 characters of text each; the last one
+ * carries the controls and the attachments (pictures in its media gallery, files as file components).
+ */
 function messages(
 	text: string,
-	components?: DiscordActionRow[],
+	accent: Accent,
+	controls: CardControls = NO_CONTROLS,
 	pictures: readonly CardAttachment[] = [],
 ): DiscordMessage[] {
 	const { text: shown, files } = longCodeToFiles(tablesToCode(text), DISCORD_CODE_FILE_CHARS);
-	const chunks = splitMessage(shown, D.contentChars);
-	if (chunks.length === 0) chunks.push("\u200b"); // components need a message; content must not be empty
-	const out = chunks.map((chunk, i) => message(chunk, i === chunks.length - 1 ? components : undefined));
+	const chunks = splitMessage(shown, D.textDisplayChars);
+	if (chunks.length === 0) chunks.push("\u200b"); // a text display must not be empty
 	const attached = [...pictures, ...files].slice(0, MAX_ATTACHMENTS);
-	const last = out.at(-1);
-	if (last !== undefined && attached.length > 0) {
+	const out = chunks.map((chunk, i) => (i < chunks.length - 1 ? v2(accent, [textDisplay(chunk)]) : undefined));
+	const lastText = chunks.at(-1) ?? "\u200b";
+	const fileComponents: APIFileComponent[] = attached.flatMap((a) =>
+		a.kind === "file" ? [{ type: ComponentType.File, file: { url: `attachment://${a.filename}` } }] : [],
+	);
+	const last = v2(accent, cardBody(lastText, controls, attached), fileComponents);
+	if (attached.length > 0) {
 		last.attachments = attached.map((a, id) => ({
 			id,
 			filename: a.filename,
@@ -119,7 +146,7 @@ function messages(
 			contentType: a.kind === "image" ? "image/png" : "text/plain; charset=utf-8",
 		}));
 	}
-	return out;
+	return [...out.filter((m): m is DiscordMessage => m !== undefined), last];
 }
 
 function choiceList(choices: readonly CardChoice[]): string {
@@ -160,30 +187,30 @@ function helpRow(card: QuestionCard): DiscordActionRow[] {
 	return [row(buttons)];
 }
 
-function questionControls(card: QuestionCard, layout: ChoiceLayout): DiscordActionRow[] {
+function questionControls(card: QuestionCard, layout: ChoiceLayout): CardControls {
 	const c = layout.controls;
 	// Component ids that do not fit leave the card without any control (the degraded form says what to do).
-	if (c.type === "none" && c.reason === "ids") return [];
+	if (c.type === "none" && c.reason === "ids") return NO_CONTROLS;
 	// A missed check offers help only (Try again, Hint, Show answer); the choices stay in the text.
-	if (card.struggle?.state === "missed") return helpRow(card);
+	if (card.struggle?.state === "missed") return { rows: helpRow(card) };
+	// A free answer: the Answer button sits beside the question, help under it.
+	if (c.type === "free")
+		return {
+			rows: helpRow(card),
+			beside: button(
+				encodeComponentId({ verb: "open", toolCallId: card.toolCallId }),
+				t(loc(card), "card.answerButton"),
+				ButtonStyle.Primary,
+			),
+		};
 	const rows = choiceControls(card, layout);
 	// Five rows of selects (over 100 choices) leave no room: the choices win, help goes (typed replies still work).
-	return rows.length < D.rowsPerMessage ? [...rows, ...helpRow(card)] : rows;
+	return { rows: rows.length < D.rowsPerMessage ? [...rows, ...helpRow(card)] : rows };
 }
 
 function choiceControls(card: QuestionCard, layout: ChoiceLayout): DiscordActionRow[] {
 	const id = card.toolCallId;
 	const c = layout.controls;
-	if (c.type === "free")
-		return [
-			row([
-				button(
-					encodeComponentId({ verb: "open", toolCallId: id }),
-					t(loc(card), "card.answerButton"),
-					ButtonStyle.Primary,
-				),
-			]),
-		];
 	if (c.type === "buttons")
 		return [
 			row(
@@ -244,7 +271,8 @@ function questionMessages(card: QuestionCard): DiscordMessage[] {
 		parts.push(choiceList(card.choices));
 	if (layout.controls.type === "none" && !missed)
 		parts.push(`_${degradedNote(layout.controls.reason, card.choices.length > 0, loc(card))}_`);
-	return messages(parts.filter((p) => p !== "").join("\n\n"), questionControls(card, layout), card.attachments);
+	const accent = card.struggle !== undefined ? ACCENT.shaky : ACCENT.current;
+	return messages(parts.filter((p) => p !== "").join("\n\n"), accent, questionControls(card, layout), card.attachments);
 }
 
 function resultLine(card: AnsweredCard): string {
@@ -276,7 +304,18 @@ function reasonNote(card: AnsweredCard): string {
 	return card.reason !== undefined ? ` _${escapeDiscordMarkdown(fitLine(card.reason, 150))}_` : "";
 }
 
-function answeredControls(card: AnsweredCard, layout: ChoiceLayout): DiscordActionRow[] {
+/** The accent of an answered card: the node's status its answer shows. */
+function answeredAccent(card: AnsweredCard): Accent {
+	if (card.skipped === true || card.checking === true || (card.tie !== undefined && card.tie.length > 0))
+		return ACCENT.neutral;
+	const { outcome } = answerOutcome(card);
+	if (outcome === "correct") return ACCENT.learned;
+	if (outcome === "prediction") return ACCENT.prediction;
+	if (outcome === "plain") return ACCENT.neutral;
+	return ACCENT.shaky; // wrong, shown, not sure, explain again
+}
+
+function answeredControls(card: AnsweredCard, layout: ChoiceLayout): CardControls {
 	const id = card.toolCallId;
 	const c = layout.controls;
 	const style = (index: number): APIButtonComponentWithCustomId["style"] => {
@@ -294,27 +333,28 @@ function answeredControls(card: AnsweredCard, layout: ChoiceLayout): DiscordActi
 	const pick = (choice: CardChoice, label: string): APIButtonComponentWithCustomId =>
 		button(encodeComponentId({ verb: "pick", toolCallId: id, choice: choice.index }), label, style(choice.index), true);
 	if (c.type === "free")
-		return [
-			row([
-				button(
-					encodeComponentId({ verb: "open", toolCallId: id }),
-					t(loc(card), "card.answeredButton"),
-					ButtonStyle.Secondary,
-					true,
-				),
-			]),
-		];
+		return {
+			rows: [],
+			beside: button(
+				encodeComponentId({ verb: "open", toolCallId: id }),
+				t(loc(card), "card.answeredButton"),
+				ButtonStyle.Secondary,
+				true,
+			),
+		};
 	if (c.type === "buttons")
-		return [row(card.choices.map((choice) => pick(choice, choiceLabel(choice, layout, D.buttonLabelChars))))];
+		return {
+			rows: [row(card.choices.map((choice) => pick(choice, choiceLabel(choice, layout, D.buttonLabelChars))))],
+		};
 	if (c.type === "selects") {
 		// The select goes; the chosen (and the revealed correct) choice stay as disabled, coloured buttons.
 		const shown = card.choices.filter((ch) => ch.index === card.chosenIndex || ch.index === card.reveal?.correctIndex);
-		return shown.length > 0 ? [row(shown.map((ch) => pick(ch, `${ch.letter}. ${ch.text}`)))] : [];
+		return shown.length > 0 ? { rows: [row(shown.map((ch) => pick(ch, `${ch.letter}. ${ch.text}`)))] } : NO_CONTROLS;
 	}
-	return [];
+	return NO_CONTROLS;
 }
 
-/** Budgets (question 600, answer 120, correct 150, reason 150, explanation 500; escaping at most doubles) keep this near 2000; fitText cuts the rest. */
+/** Budgets (question 600, answer 120, correct 150, reason 150, explanation 500; escaping at most doubles) keep this near 2000 (one phone screen); fitText cuts the rest. */
 function answeredMessage(card: AnsweredCard): DiscordMessage {
 	const layout = layoutChoices(card.toolCallId, card.choices, CAPACITY);
 	const parts = [`**${card.heading}** · ${t(loc(card), "card.answered")}`];
@@ -332,7 +372,8 @@ function answeredMessage(card: AnsweredCard): DiscordMessage {
 	const room = D.contentChars - rest.length - 2;
 	const lead = leadText(card.lead);
 	const head = lead !== "" && room >= 40 ? `${fitMarkdown(lead, room)}\n\n` : "";
-	return message(fitText(`${head}${rest}`, D.contentChars), answeredControls(card, layout));
+	const controls = answeredControls(card, layout);
+	return v2(answeredAccent(card), cardBody(fitText(`${head}${rest}`, D.contentChars), controls, []));
 }
 
 function explainText(card: ExplainCard): string {
@@ -351,7 +392,7 @@ function textContent(card: TextCard): string {
 	return card.tone === "error" ? `⚠️ ${card.text.trim()}` : card.tone === "notice" ? `_${card.text.trim()}_` : card.text;
 }
 
-/** A card as Discord messages, each a valid REST body within every limit; controls on the last. Never throws. */
+/** A card as Discord V2 messages, each a valid REST body within every limit; controls on the last. Never throws. */
 export function toDiscordMessages(card: Card): DiscordMessage[] {
 	switch (card.kind) {
 		case "question":
@@ -359,10 +400,28 @@ export function toDiscordMessages(card: Card): DiscordMessage[] {
 		case "answered":
 			return [answeredMessage(card)];
 		case "explain":
-			return messages(explainText(card), undefined, card.attachments);
+			return messages(explainText(card), ACCENT.current, NO_CONTROLS, card.attachments);
 		case "assessment":
-			return messages(assessmentText(card), undefined, card.attachments);
-		case "text":
-			return messages(textContent(card), undefined, card.attachments);
+			return messages(assessmentText(card), ACCENT.neutral, NO_CONTROLS, card.attachments);
+		case "text": {
+			const accent = card.tone === "error" ? ACCENT.error : card.tone === "notice" ? ACCENT.neutral : ACCENT.current;
+			return messages(textContent(card), accent, NO_CONTROLS, card.attachments);
+		}
 	}
+}
+
+/** A picture (the lesson map, progress) as a V2 card: its caption, the picture inside with its alt text. */
+export function discordPictureMessage(picture: {
+	caption: string;
+	alt?: string;
+	png: Buffer;
+	filename?: string;
+}): DiscordMessage {
+	const filename = picture.filename ?? "plan.png";
+	const alt = fitLine(picture.alt || picture.caption, DESCRIPTION_CHARS);
+	return {
+		...v2(ACCENT.current, [textDisplay(fitText(picture.caption, D.textDisplayChars)), gallery([{ filename, alt }])]),
+		attachments: [{ id: 0, filename, description: alt }],
+		files: [{ name: filename, data: picture.png, contentType: "image/png" }],
+	};
 }

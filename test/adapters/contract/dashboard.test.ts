@@ -98,9 +98,9 @@ async function onDiscord(): Promise<Stack> {
 			const id = await fake.waitFor(() => it.originalMessageId, "the reply to /lesson dashboard");
 			const m = await fake.waitFor(() => {
 				const got = fake.messages.get(id);
-				return got && got.content !== "" ? got : undefined;
+				return got && got.text !== "" ? got : undefined;
 			}, "its text");
-			return { text: m.content, privateTo: m.visibleTo };
+			return { text: m.text, privateTo: m.visibleTo };
 		},
 		async close() {
 			await adapter.stop();

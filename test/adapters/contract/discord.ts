@@ -10,6 +10,7 @@ import {
 	type FakeInteraction,
 	type FakeMessage,
 	type FakeUser,
+	messageControls,
 	startFakeDiscord,
 } from "../../../testkit/fakes/discord.ts";
 import { snowflake } from "../../../testkit/fixtures/discord/payloads.ts";
@@ -19,11 +20,11 @@ import type { Card, Chat, ChatOptions, Delivery, Material, Person, PersonKey } f
 
 type Row = { components?: Array<{ custom_id?: string; label?: string }> };
 const discordCard = (m: FakeMessage): Card => {
-	const parts = ((m.components ?? []) as Row[]).flatMap((r) => r.components ?? []);
+	const parts = messageControls(m) as NonNullable<Row["components"]>;
 	return {
 		ref: m.id,
 		where: m.channelId,
-		text: m.content,
+		text: m.text,
 		controls: parts.map((c) => c.custom_id ?? ""),
 		labels: parts.map((c) => c.label ?? ""),
 		privateTo: m.visibleTo,
@@ -92,7 +93,7 @@ export async function onDiscord(
 		discordCard(
 			await fake.waitFor(() => {
 				const m = it.originalMessageId ? fake.messages.get(it.originalMessageId) : undefined;
-				return m && (m.content !== "" || m.attachments.length > 0 || m.components.length > 0) ? m : undefined;
+				return m && (m.text !== "" || m.attachments.length > 0 || m.components.length > 0) ? m : undefined;
 			}, what),
 		);
 	const slash = (who: PersonKey, line: string, sessionId?: string, material?: Material) => {
@@ -165,7 +166,7 @@ export async function onDiscord(
 		replies: () =>
 			[...fake.interactions.values()].flatMap((it) => {
 				const m = it.kind === "command" ? fake.messages.get(it.originalMessageId ?? "") : undefined;
-				return m && (it.responseType === 4 || m.editedAt) ? [m.content] : [];
+				return m && (it.responseType === 4 || m.editedAt) ? [m.text] : [];
 			}),
 		card: (sessionId, toolCallId, nth = 0) =>
 			fake
@@ -191,9 +192,9 @@ export async function onDiscord(
 			const parts = modal.components as Array<{ content?: string; label?: string }>;
 			return [modal.title, ...parts.flatMap((p) => [p.content ?? "", p.label ?? ""])].filter(Boolean).join("\n");
 		},
-		posts: (sessionId) => fake.channelMessages(threadOf(sessionId)).map((m) => m.content),
-		find: (pattern) => [...fake.messages.values()].filter((m) => pattern.test(m.content)).map(discordCard),
-		notices: (who) => fake.ephemeralsFor(users[who]).map((m) => m.content),
+		posts: (sessionId) => fake.channelMessages(threadOf(sessionId)).map((m) => m.text),
+		find: (pattern) => [...fake.messages.values()].filter((m) => pattern.test(m.text)).map(discordCard),
+		notices: (who) => fake.ephemeralsFor(users[who]).map((m) => m.text),
 		waitFor: (check, what, timeoutMs = 15_000) => fake.waitFor(() => check() ?? undefined, what, timeoutMs),
 		sendReminders: () => side.processes()[0]!.sendReminders(),
 		async flush() {

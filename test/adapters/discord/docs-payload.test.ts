@@ -63,7 +63,7 @@ describe("an interaction without channel, entitlements and application id", () =
 			const m = fake.messages.get(command.originalMessageId ?? "");
 			return m?.editedAt ? m : undefined;
 		}, "the start reply");
-		expect(reply.content).toMatch(/addition/);
+		expect(reply.text).toMatch(/addition/);
 		expect(stack.logger.entries.filter((e) => e.message === "discord: dropped a malformed gateway payload")).toEqual(
 			[],
 		);

@@ -96,7 +96,7 @@ describe("fake discord with discord.js", () => {
 		await i.editReply({ content: "done" });
 		expect(it.responseType).toBe(5);
 		const original = fake.messages.get(it.originalMessageId!);
-		expect(original?.content).toBe("done");
+		expect(original?.text).toBe("done");
 		expect(original?.visibleTo).toBe(fake.users.admin.id);
 		await expect(i.reply("again")).rejects.toThrow();
 	});
@@ -120,7 +120,7 @@ describe("fake discord with discord.js", () => {
 		expect(call?.files[0]?.data.equals(bytes)).toBe(true);
 		expect(fake.messages.get(sent.id)?.attachments[0]?.data.equals(bytes)).toBe(true);
 		await sent.edit({ content: "edited" });
-		expect(fake.messages.get(sent.id)?.content).toBe("edited");
+		expect(fake.messages.get(sent.id)?.text).toBe("edited");
 	});
 
 	it("delivers button clicks, string selects and modal submits", async () => {
@@ -166,7 +166,7 @@ describe("fake discord with discord.js", () => {
 		await s.deferUpdate();
 		expect(submit.responseType).toBe(6);
 		await s.followUp({ content: "not yours", flags: MessageFlags.Ephemeral });
-		expect(fake.ephemeralsFor(fake.users.learner).map((x) => x.content)).toContain("not yours");
+		expect(fake.ephemeralsFor(fake.users.learner).map((x) => x.text)).toContain("not yours");
 
 		fake.select({ user: fake.users.other, messageId: m.id, customId: "sel", values: ["1"] });
 		const sel = await nextInteraction(3);
@@ -174,7 +174,7 @@ describe("fake discord with discord.js", () => {
 		expect(sel.values).toEqual(["1"]);
 		expect(sel.user.id).toBe(fake.users.other.id);
 		await sel.update({ content: "answered", components: [] });
-		expect(fake.messages.get(m.id)?.content).toBe("answered");
+		expect(fake.messages.get(m.id)?.text).toBe("answered");
 	});
 
 	it("refuses a first response after the 3 s deadline like Discord (simulated clock)", async () => {

@@ -38,7 +38,7 @@ async function replyOf(it: FakeInteraction): Promise<string> {
 		const msg = it.originalMessageId ? fake.messages.get(it.originalMessageId) : undefined;
 		return msg && (it.responseType === 4 || msg.editedAt) ? msg : undefined;
 	}, `the reply to ${it.kind}`);
-	return m.content;
+	return m.text;
 }
 
 function run(
@@ -103,9 +103,9 @@ describe("who may act in Discord lessons", () => {
 			by: { id: fake.users.learner.id, name: "the group (2 votes)" },
 			vote: { members: [{ id: fake.users.other.id, name: "carol", answer: "yes", correct: true }, { answer: "yes" }] },
 		});
-		expect(fake.messages.get(quiz.id)?.content).toContain("the group \\(2 votes\\)** answered **A. yes**");
+		expect(fake.messages.get(quiz.id)?.text).toContain("the group \\(2 votes\\)** answered **A. yes**");
 		// carol's only notice is her vote's acknowledgement (no refusal).
-		expect(click.followupIds.map((id) => fake.messages.get(id)?.content)).toEqual([
+		expect(click.followupIds.map((id) => fake.messages.get(id)?.text)).toEqual([
 			expect.stringMatching(/^Your vote: A \(yes\)/),
 		]);
 	});
@@ -125,8 +125,8 @@ describe("who may act in Discord lessons", () => {
 		const thread = threadOf("mixed numbers")!;
 		await waitForControl(fake, thread.id, "lh:open:b1");
 		const intro = fake.channelMessages(thread.id)[0]!;
-		expect(intro.content).toContain(`<@${fake.users.learner.id}>`);
-		expect(intro.content).toMatch(/started by/);
+		expect(intro.text).toContain(`<@${fake.users.learner.id}>`);
+		expect(intro.text).toMatch(/started by/);
 		const session = await stack.tutor.getSession(`discord:${fake.guild.id}:${thread.id}`);
 		expect(session?.learner.id).toBe(fake.users.learner.id);
 		expect(session?.mode).toBe("solo");
@@ -152,7 +152,7 @@ describe("who may act in Discord lessons", () => {
 			"the refusal of the submit",
 		);
 		expect(notice.visibleTo).toBe(fake.users.other.id);
-		expect(notice.content).toBe(
+		expect(notice.text).toBe(
 			`This is <@${fake.users.learner.id}>'s solo lesson, so only they can answer. Start your own with \`/lesson start\`.`,
 		);
 		await stack.tutor.idle(sessionId);
@@ -168,7 +168,7 @@ describe("who may act in Discord lessons", () => {
 		);
 		expect(await replyOf(run(fake.users.admin, thread.id, "end"))).toMatch(/Ending/);
 		await fake.waitFor(
-			() => fake.channelMessages(thread.id).some((m) => /ended by an admin/.test(m.content)),
+			() => fake.channelMessages(thread.id).some((m) => /ended by an admin/.test(m.text)),
 			"the end notice",
 		);
 		expect(await replyOf(run(fake.users.learner, thread.id, "end"))).toMatch(/has ended/);

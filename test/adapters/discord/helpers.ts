@@ -22,7 +22,12 @@ import type { TutorEvent } from "../../../src/core/contracts/events.ts";
 import { type LogFields, type Logger, silentLogger } from "../../../src/core/contracts/logger.ts";
 import type { Tutor } from "../../../src/core/contracts/tutor.ts";
 import { createPlanRenderer, type PlanRenderer } from "../../../src/render/index.ts";
-import { type FakeDiscord, type FakeMessage, startFakeDiscord } from "../../../testkit/fakes/discord.ts";
+import {
+	type FakeDiscord,
+	type FakeMessage,
+	messageControls,
+	startFakeDiscord,
+} from "../../../testkit/fakes/discord.ts";
 import { stubRenderer } from "../../../testkit/stub-renderer.ts";
 
 /** One scripted model reply: text and/or tool calls. */
@@ -190,9 +195,7 @@ export function useStack(
 
 /** The custom ids of a message's components. */
 export function customIds(message: FakeMessage | undefined): string[] {
-	return ((message?.components ?? []) as Array<{ components?: Array<{ custom_id?: string }> }>)
-		.flatMap((row) => row.components ?? [])
-		.map((c) => c.custom_id ?? "");
+	return message ? messageControls(message).map((c) => (typeof c.custom_id === "string" ? c.custom_id : "")) : [];
 }
 
 /** Wait for a message in a channel carrying a component whose id starts with `prefix`. */

@@ -49,7 +49,7 @@ describe("where a Discord lesson goes", () => {
 		const reply = (it: FakeInteraction) =>
 			fake.waitFor(() => {
 				const m = fake.messages.get(it.originalMessageId ?? "");
-				return m?.editedAt ? m.content : undefined;
+				return m?.editedAt ? m.text : undefined;
 			}, "the reply");
 		expect(await reply(first)).toContain(`<#${fake.ids.thread}>`);
 		expect(await reply(start(fake.users.other, "x"))).toMatch(/already has a lesson/);

@@ -10,6 +10,7 @@
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
+import { messageControls } from "../../../testkit/fakes/discord.ts";
 import { fractionsLesson } from "../../fixtures/lesson-script.ts";
 import { customIds, scriptedModel, useStack, waitForAck, waitForControl } from "./helpers.ts";
 
@@ -54,13 +55,13 @@ describe("a whole Discord lesson", () => {
 		});
 		const reply = await fake.waitFor(() => {
 			const m = it.originalMessageId ? fake.messages.get(it.originalMessageId) : undefined;
-			return m?.content.includes("<#") ? m : undefined;
+			return m?.text.includes("<#") ? m : undefined;
 		}, "the start reply");
 		expect(it.responseType).toBe(5);
 		expect(reply.visibleTo).toBe(fake.users.learner.id);
 		const thread = fake.createdThreads()[0]!;
 		expect(thread).toMatchObject({ name: "adding fractions", type: 11, parentId: fake.ids.general });
-		expect(reply.content).toContain(`<#${thread.id}>`);
+		expect(reply.text).toContain(`<#${thread.id}>`);
 		threadId = thread.id;
 		sessionId = `discord:${fake.guild.id}:${threadId}`;
 		// Acks come first: the callback is the first call the interaction caused.
@@ -70,12 +71,12 @@ describe("a whole Discord lesson", () => {
 		expect(firstForIt?.path).toBe(`/interactions/${it.id}/${it.token}/callback`);
 
 		const quiz = await waitForControl(fake, threadId, "lh:pick:p1:");
-		const posted = fake.channelMessages(threadId).map((m) => m.content);
+		const posted = fake.channelMessages(threadId).map((m) => m.text);
 		expect(posted[0]).toContain("a lesson for <@");
 		// The tutor's short lead-in rides on the question it leads into: one message, not two.
 		expect(posted).toHaveLength(2);
-		expect(quiz.content).toMatch(/^Hi! A few quick questions first\.\n\n\*\*Quiz\*\* · /);
-		expect(quiz.content).toContain("What is 1/2 + 1/4?");
+		expect(quiz.text).toMatch(/^Hi! A few quick questions first\.\n\n\*\*Quiz\*\* · /);
+		expect(quiz.text).toContain("What is 1/2 + 1/4?");
 		expect(customIds(quiz)).toEqual([
 			"lh:pick:p1:0",
 			"lh:pick:p1:1",
@@ -91,7 +92,7 @@ describe("a whole Discord lesson", () => {
 		const click = fake.click({ user: fake.users.other, messageId: quiz.id, customId: "lh:pick:p1:0" });
 		await fake.waitFor(() => fake.ephemeralsFor(fake.users.other).length > 0, "the refusal notice");
 		expect(click.responseType).toBe(6);
-		expect(fake.ephemeralsFor(fake.users.other)[0]?.content).toBe(
+		expect(fake.ephemeralsFor(fake.users.other)[0]?.text).toBe(
 			`This is <@${fake.users.learner.id}>'s solo lesson, so only they can answer. Start your own with \`/lesson start\`.`,
 		);
 		expect(answered("p1")).toHaveLength(0);
@@ -106,7 +107,7 @@ describe("a whole Discord lesson", () => {
 		await waitForAck(fake, first.token);
 		await waitForAck(fake, second.token);
 		await fake.waitFor(
-			() => fake.ephemeralsFor(fake.users.learner).some((m) => /already answered|no longer open/.test(m.content)),
+			() => fake.ephemeralsFor(fake.users.learner).some((m) => /already answered|no longer open/.test(m.text)),
 			"the double-click notice",
 		);
 		await waitForControl(fake, threadId, "lh:select:t1:");
@@ -119,23 +120,22 @@ describe("a whole Discord lesson", () => {
 		});
 		const edited = fake.messages.get(quiz.id)!;
 		expect(edited.editedAt).toBeDefined();
-		expect(edited.content).toMatch(/answered/);
-		expect(edited.content).toMatch(/^Hi! A few quick questions first\.\n\n/); // the lead stays when answered
-		const buttons = (edited.components as Array<{ components: Array<{ disabled?: boolean; style: number }> }>)[0]!
-			.components;
+		expect(edited.text).toMatch(/answered/);
+		expect(edited.text).toMatch(/^Hi! A few quick questions first\.\n\n/); // the lead stays when answered
+		const buttons = messageControls(edited) as Array<{ disabled?: boolean; style: number }>;
 		expect(buttons.every((b) => b.disabled === true)).toBe(true);
 		expect(buttons[1]?.style).toBe(3); // success: the chosen, correct answer
 
 		const messages = fake.channelMessages(threadId);
-		const contents = messages.map((m) => m.content);
+		const contents = messages.map((m) => m.text);
 		expect(contents.some((c) => c.includes("Where you are now"))).toBe(true);
 		// The map drawn and then moved to the first node in one turn: ONE picture (with the current node), not two.
 		const pictures = messages.filter((m) => m.attachments.some((a) => a.filename === "plan.png"));
-		expect(pictures.map((m) => m.content)).toEqual([expect.stringMatching(/^🗺️ Now: Common denominators/)]);
+		expect(pictures.map((m) => m.text)).toEqual([expect.stringMatching(/^🗺️ Now: Common denominators/)]);
 		// ...posted before the question it is about, which carries the lead-in.
 		const select = messages.findIndex((m) => customIds(m).some((id) => id.startsWith("lh:select:t1:")));
 		expect(messages.indexOf(pictures[0]!)).toBe(select - 1);
-		expect(messages[select]?.content).toMatch(/^Let's start with a guess\.\n\n\*\*Predict\*\*/);
+		expect(messages[select]?.text).toMatch(/^Let's start with a guess\.\n\n\*\*Predict\*\*/);
 	});
 
 	it("a button posted before a restart works after it: the select answers after the process restarts", async () => {
@@ -154,9 +154,9 @@ describe("a whole Discord lesson", () => {
 		await settle(sessionId);
 		expect(answered("t1")[0]?.result).toMatchObject({ answer: "6", correct: true });
 		const edited = fake.messages.get(before.id)!;
-		expect(edited.content).toMatch(/answered/);
+		expect(edited.text).toMatch(/answered/);
 		expect(customIds(edited).every((id) => !id.startsWith("lh:select:"))).toBe(true);
-		expect(fake.channelMessages(threadId).some((m) => m.content.includes("Both 3 and 6 divide 6."))).toBe(true);
+		expect(fake.channelMessages(threadId).some((m) => m.text.includes("Both 3 and 6 divide 6."))).toBe(true);
 	});
 
 	it("the Answer button opens the modal as its first response; the submit records the typed answer", async () => {
@@ -175,9 +175,9 @@ describe("a whole Discord lesson", () => {
 		await waitForControl(fake, threadId, "lh:open:t3");
 		await settle(sessionId);
 		expect(answered("t2")[0]?.result).toMatchObject({ answer: "10", correct: true });
-		expect(fake.messages.get(card.id)?.content).toMatch(/answered/);
+		expect(fake.messages.get(card.id)?.text).toMatch(/answered/);
 		expect(stranger.responseType).toBe(4); // an ephemeral notice instead of the modal
-		expect(fake.ephemeralsFor(fake.users.other).at(-1)?.content).toBe(
+		expect(fake.ephemeralsFor(fake.users.other).at(-1)?.text).toBe(
 			`This is <@${fake.users.learner.id}>'s solo lesson, so only they can answer. Start your own with \`/lesson start\`.`,
 		);
 		expect(answered("t2")).toHaveLength(1);
@@ -194,7 +194,7 @@ describe("a whole Discord lesson", () => {
 			expect(png.width).toBeGreaterThan(50);
 			expect(png.height).toBeGreaterThan(50);
 			expect(a.contentType).toBe("image/png");
-			expect(m.content).toMatch(/^🗺️ /);
+			expect(m.text).toMatch(/^🗺️ /);
 		}
 		const bytes = pictures.map(({ a }) => a.data.toString("base64"));
 		expect(new Set(bytes).size).toBe(2);
@@ -207,9 +207,9 @@ describe("a whole Discord lesson", () => {
 			return m?.editedAt ? m : undefined;
 		}, "the status reply");
 		expect(reply.visibleTo).toBe(fake.users.learner.id);
-		expect(reply.content).toContain("adding fractions");
-		expect(reply.content).toMatch(/ · started <t:\d+:R>\nNow: teaching · 1 question waiting for an answer\n/);
-		expect(reply.content).not.toContain("messages:");
+		expect(reply.text).toContain("adding fractions");
+		expect(reply.text).toMatch(/ · started <t:\d+:R>\nNow: teaching · 1 question waiting for an answer\n/);
+		expect(reply.text).not.toContain("messages:");
 		expect(reply.attachments[0]?.filename).toBe("plan.png");
 	});
 
@@ -233,21 +233,20 @@ describe("a whole Discord lesson", () => {
 		await settle(sessionId);
 		const lastPrompt = JSON.stringify(model.doStreamCalls.at(-2)?.prompt);
 		expect(lastPrompt).toContain("I think it is 5/6");
-		const contents = fake.channelMessages(threadId).map((m) => m.content);
+		const contents = fake.channelMessages(threadId).map((m) => m.text);
 		expect(contents.some((c) => c.includes("Recap"))).toBe(true);
 		expect(contents.at(-1)).toBe("_Lesson complete. Well done! Start another lesson any time with `/lesson start`._");
 		// Typed in the thread, it is the open question's answer (never "skipped"): the card shows it answered.
 		expect(answered("t3")[0]?.result).toMatchObject({ answer: "I think it is 5/6 but I'm not sure", inThread: true });
 		expect(answered("t3")[0]?.result.skipped).toBeUndefined();
-		const t3 = fake.channelMessages(threadId).find((m) => m.content.includes("1/2 + 1/3"));
-		expect(t3?.content).not.toMatch(/Skipped/);
-		expect(t3?.content).toContain("I think it is 5/6");
-		const controls = (t3?.components ?? []) as Array<{ components: Array<{ disabled?: boolean }> }>;
-		expect(controls.flatMap((r) => r.components).every((c) => c.disabled === true)).toBe(true);
+		const t3 = fake.channelMessages(threadId).find((m) => m.text.includes("1/2 + 1/3"));
+		expect(t3?.text).not.toMatch(/Skipped/);
+		expect(t3?.text).toContain("I think it is 5/6");
+		expect(messageControls(t3 ?? {}).every((c) => c.disabled === true)).toBe(true);
 	});
 
 	it("answers stale clicks on answered or superseded questions with a notice and records nothing", async () => {
-		const t3 = fake.channelMessages(threadId).find((m) => m.content.includes("1/2 + 1/3"))!;
+		const t3 = fake.channelMessages(threadId).find((m) => m.text.includes("1/2 + 1/3"))!;
 		const open = fake.click({ user: fake.users.learner, messageId: t3.id, customId: "lh:open:t3", force: true });
 		await waitForAck(fake, open.token);
 		expect(open.responseType).toBe(4); // a notice, not a modal
@@ -255,7 +254,7 @@ describe("a whole Discord lesson", () => {
 		const stale = fake.click({ user: fake.users.learner, messageId: p1.id, customId: "lh:pick:p1:0", force: true });
 		const notice = await fake.waitFor(() => fake.messages.get(stale.followupIds[0] ?? ""), "the stale-click notice");
 		expect(notice.visibleTo).toBe(fake.users.learner.id);
-		expect(notice.content).toMatch(/ended/);
+		expect(notice.text).toMatch(/ended/);
 		expect(answered("p1")).toHaveLength(1);
 		// Its typed answer went to the grader: "checking", then the verdict; the stale click added nothing.
 		expect(answered("t3").filter((a) => a.checking !== true)).toHaveLength(1);

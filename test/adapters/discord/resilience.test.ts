@@ -9,7 +9,7 @@ import { createDiscordAdapter } from "../../../src/adapters/discord/index.ts";
 import { createMemoryStateStore } from "../../../src/agent/index.ts";
 import { createSessionStore } from "../../../src/agent/store/session-store.ts";
 import { createTutor } from "../../../src/agent/tutor.ts";
-import { createPlanRenderer } from "../../../src/render/index.ts";
+import { createPlanRenderer, discordMessageText } from "../../../src/render/index.ts";
 import type { FakeInteraction } from "../../../testkit/fakes/discord.ts";
 import { buttonPayload } from "../../../testkit/fixtures/discord/interactions.ts";
 import { type Reply, recordingLogger, scriptedModel, useStack, waitForAck, waitForControl } from "./helpers.ts";
@@ -131,9 +131,9 @@ describe("the Discord adapter under bad input and failures", () => {
 		const posts = fake.calls.filter((c) => followUps.test(c.path));
 		expect(posts.some((c) => c.status === 429)).toBe(true);
 		// The lead-in rides on its question; the post that met the 429 went out after the wait.
-		expect(fake.channelMessages(threadId).some((m) => m.content.startsWith("And one more.\n\n**Quiz**"))).toBe(true);
+		expect(fake.channelMessages(threadId).some((m) => m.text.startsWith("And one more.\n\n**Quiz**"))).toBe(true);
 
-		const closing = (body: unknown) => (body as { content?: string } | undefined)?.content === "That's all for now.";
+		const closing = (body: unknown) => discordMessageText((body ?? {}) as object) === "That's all for now.";
 		// The closing line fails as a follow-up (4 tries) and then in the channel (4 more).
 		fake.injectFault({ method: "POST", path: followUps, status: 500, times: 4, when: closing });
 		fake.injectFault({ method: "POST", path: messagesRoute, status: 500, times: 4, when: closing });
@@ -161,9 +161,9 @@ describe("the Discord adapter under bad input and failures", () => {
 		await stack.tutor.idle(sessionId);
 		await stack.adapter.flush(15_000);
 		// The edit hit a deleted message: the answered card was posted anew instead.
-		expect(
-			fake.channelMessages(threadId).filter((m) => /answered/.test(m.content) && !m.editedAt).length,
-		).toBeGreaterThan(0);
+		expect(fake.channelMessages(threadId).filter((m) => /answered/.test(m.text) && !m.editedAt).length).toBeGreaterThan(
+			0,
+		);
 		const logged = stack.logger.errors().map((e) => e.message);
 		expect(logged).toContain("discord: posting a message failed");
 		expect(fake.calls.filter((c) => closing(c.body)).map((c) => c.status)).toEqual(Array(8).fill(500));
@@ -189,7 +189,7 @@ describe("the Discord adapter under bad input and failures", () => {
 			const m = fake.messages.get(start.originalMessageId ?? "");
 			return m?.editedAt ? m : undefined;
 		}, "the start refusal");
-		expect(reply.content).toMatch(/could not open a thread/);
+		expect(reply.text).toMatch(/could not open a thread/);
 	});
 
 	it("resumes after the gateway drops and still handles typed messages", async () => {

@@ -110,7 +110,7 @@ describe("REST calls per lesson turn on Discord", () => {
 	it("answers every click turn through the click's interaction: no global-limited call", async () => {
 		const p1 = await waitForControl(fake, threadId, "lh:pick:p1:");
 		const answered = (id: string) => () =>
-			fake.waitFor(() => /answered/.test(fake.messages.get(id)?.content ?? ""), `the answered card ${id}`);
+			fake.waitFor(() => /answered/.test(fake.messages.get(id)?.text ?? ""), `the answered card ${id}`);
 		const next = (control: string, card: string) => () =>
 			Promise.all([waitForControl(fake, threadId, control), answered(card)()]);
 		const first = await turn(
@@ -119,7 +119,7 @@ describe("REST calls per lesson turn on Discord", () => {
 			next("lh:pick:t1:", p1.id),
 		);
 		// The clicked card became its answered state through @original; the plan and the next quiz are follow-ups.
-		expect(fake.messages.get(p1.id)?.content).toMatch(/answered/);
+		expect(fake.messages.get(p1.id)?.text).toMatch(/answered/);
 		expect(first.interaction).toContain("PATCH /webhooks/:id/:token/messages/@original");
 		expect(first.interaction).toContain("POST /webhooks/:id/:token");
 		const t1 = await waitForControl(fake, threadId, "lh:pick:t1:");
@@ -149,7 +149,7 @@ describe("REST calls per lesson turn on Discord", () => {
 			() => answer("t3", "5/6"),
 			async () => {
 				await waitForControl(fake, threadId, "lh:open:recall");
-				await fake.waitFor(() => /answered/.test(fake.messages.get(t3.id)?.content ?? ""), "the answered t3");
+				await fake.waitFor(() => /answered/.test(fake.messages.get(t3.id)?.text ?? ""), "the answered t3");
 			},
 		);
 		expect(late.global).toEqual(["POST /channels/:id/messages"]);
@@ -161,10 +161,9 @@ describe("REST calls per lesson turn on Discord", () => {
 		const typed = await turn(
 			"typed answer to recall (recap, closing)",
 			async () => fake.say({ user: fake.users.learner, channelId: threadId, content: "Common denominators" }),
-			() =>
-				fake.waitFor(() => fake.channelMessages(threadId).some((m) => m.content.includes("Bye!")), "the closing line"),
+			() => fake.waitFor(() => fake.channelMessages(threadId).some((m) => m.text.includes("Bye!")), "the closing line"),
 		);
-		expect(fake.messages.get(recall.id)?.content).toMatch(/answered/);
+		expect(fake.messages.get(recall.id)?.text).toMatch(/answered/);
 		expect(typed.interaction).toEqual([]);
 		expect(typed.global.filter((r) => r === "POST /channels/:id/messages").length).toBeGreaterThan(0);
 	});
@@ -174,13 +173,13 @@ describe("REST calls per lesson turn on Discord", () => {
 		const shown = fake.channelMessages(threadId);
 		const order = ["p1", "t1", "e1", "t2", "t3", "recall"].map((id) =>
 			shown.findIndex((m) =>
-				id === "e1" ? m.content.includes("Both 3 and 6 divide 6.") : customIds(m).some((c) => c.includes(`:${id}`)),
+				id === "e1" ? m.text.includes("Both 3 and 6 divide 6.") : customIds(m).some((c) => c.includes(`:${id}`)),
 			),
 		);
 		expect(order.every((i) => i >= 0)).toBe(true);
 		expect([...order].sort((a, b) => a - b)).toEqual(order);
 		expect(shown.some((m) => m.attachments.some((a) => a.filename === "plan.png"))).toBe(true);
-		expect(shown.some((m) => m.content.includes("Recap"))).toBe(true);
+		expect(shown.some((m) => m.text.includes("Recap"))).toBe(true);
 		expect(fake.calls.filter((c) => c.path.endsWith("/typing"))).toEqual([]);
 	});
 });

@@ -164,7 +164,7 @@ describe.skipIf(!redisServerInstalled)("sharded learnharness with a shard killed
 			for (const [i, lesson] of lessons.entries()) {
 				const messages = fake.channelMessages(lesson.threadId);
 				expect(lesson.ended, `lesson ${i} ended\n${output().slice(-3000)}`).toBe(true);
-				expect(messages.filter((m) => LESSON_OVER.test(m.content)).length, `lesson ${i}: one recap`).toBe(1);
+				expect(messages.filter((m) => LESSON_OVER.test(m.text)).length, `lesson ${i}: one recap`).toBe(1);
 				expect(componentIdsOnTwoMessages(messages), `lesson ${i}: no quiz posted twice`).toEqual([]);
 				const sessionId = ids.find((id) => id.endsWith(`:${lesson.threadId}`));
 				const record = sessionId ? await store.get(sessionId) : undefined;

@@ -1,6 +1,12 @@
 /** Helpers of the sharding tests: the process tree's log, bounded waits on it, and duplicate checks. */
 
-import type { FakeDiscord, FakeInteraction, FakeMessage, FakeUser } from "../../../testkit/fakes/discord.ts";
+import {
+	type FakeDiscord,
+	type FakeInteraction,
+	type FakeMessage,
+	type FakeUser,
+	messageControls,
+} from "../../../testkit/fakes/discord.ts";
 import type { CliChild } from "../../fixtures/child-process.ts";
 import { openAnswerModal } from "../../fixtures/discord/drive-lesson.ts";
 import {
@@ -50,9 +56,7 @@ export function componentIdsOnTwoMessages(messages: FakeMessage[]): string[] {
 	const seen = new Map<string, number>();
 	for (const m of messages) {
 		const ids = new Set(
-			(m.components as Array<{ components?: Array<{ custom_id?: string }> }>)
-				.flatMap((row) => row.components ?? [])
-				.flatMap((c) => (c.custom_id?.startsWith("lh:") ? [c.custom_id] : [])),
+			(messageControls(m) as Control[]).flatMap((c) => (c.custom_id?.startsWith("lh:") ? [c.custom_id] : [])),
 		);
 		for (const id of ids) seen.set(id, (seen.get(id) ?? 0) + 1);
 	}
@@ -70,9 +74,7 @@ export interface FaultyLesson {
 type Control = { type: number; custom_id?: string; disabled?: boolean; options?: Array<{ value: string }> };
 
 const openControls = (message: FakeMessage): Control[] =>
-	(message.components as Array<{ components?: Control[] }>)
-		.flatMap((row) => row.components ?? [])
-		.filter((c) => c.custom_id?.startsWith("lh:") && c.disabled !== true);
+	(messageControls(message) as Control[]).filter((c) => c.custom_id?.startsWith("lh:") && c.disabled !== true);
 
 /**
  * A learner's whole lesson like driveLesson (test/fixtures/discord/drive-lesson.ts), with two hooks:
@@ -101,7 +103,7 @@ export async function driveWithFaults(
 		options: { topic: options.topic },
 	});
 	const thread = await fake.waitFor(() => mine().find((t) => !before.has(t.id)), "the lesson thread", deadline.left());
-	const ended = () => fake.channelMessages(thread.id).some((m) => LESSON_OVER.test(m.content));
+	const ended = () => fake.channelMessages(thread.id).some((m) => LESSON_OVER.test(m.text));
 	const used: FaultyLesson["used"] = [];
 	await useEveryControl(
 		{

@@ -97,7 +97,7 @@ describe.skipIf(!redisServerInstalled)("learnharness start --shards 2 against th
 		for (const [i, lesson] of lessons.entries()) {
 			const messages = fake.channelMessages(lesson.threadId);
 			expect(lesson.ended, `lesson ${i} ended\n${output()}`).toBe(true);
-			expect(messages.filter((m) => LESSON_OVER.test(m.content)).length, `lesson ${i}: one recap`).toBe(1);
+			expect(messages.filter((m) => LESSON_OVER.test(m.text)).length, `lesson ${i}: one recap`).toBe(1);
 			expect(lesson.actions.some((id) => id.startsWith("lh:pick:"))).toBe(true);
 			expect(componentIdsOnTwoMessages(messages), `lesson ${i}: no quiz posted twice`).toEqual([]);
 		}

@@ -41,7 +41,7 @@ it("a typed message the store refused gets a reply in the lesson's language: not
 	fake.say({ user: fake.users.learner, channelId: threadId, content: "ist es 1/2?" });
 	const notSaved = t("de", "engine.messageNotSaved");
 	const reply = await fake.waitFor(
-		() => fake.channelMessages(threadId).find((m) => m.content === notSaved),
+		() => fake.channelMessages(threadId).find((m) => m.text === notSaved),
 		"the not-saved reply",
 	);
 	expect(tutor.handled.at(-1)?.event).toMatchObject({ type: "message", text: "ist es 1/2?" });

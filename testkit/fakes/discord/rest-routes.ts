@@ -7,7 +7,7 @@
 
 import { commandProblems, messageProblems, modalProblems, threadNameProblems } from "../../fixtures/discord/limits.ts";
 import { channelObject, memberObject, messageObject, snowflake, userObject } from "../../fixtures/discord/payloads.ts";
-import type { FakeDiscord, FakeInteraction } from "../discord.ts";
+import type { FakeDiscord, FakeInteraction, FakeMessage } from "../discord.ts";
 import type { FakeFile, RecordedCall } from "./types.ts";
 
 /** A route's answer: status and JSON body (none for 204). */
@@ -30,6 +30,12 @@ export const err = (status: number, code: number, message: string, errors?: unkn
 	status,
 	{ code, message, ...(errors ? { errors } : {}) },
 ];
+
+/** The names of the uploaded files (what `attachment://<filename>` may reference). */
+const namesOf = (files: FakeFile[]): string[] => files.map((f) => f.filename);
+
+/** A message as an edit sees it: its flags (IS_COMPONENTS_V2 cannot be removed) and its attachments' names. */
+const existingOf = (m: FakeMessage) => ({ flags: m.flags, attachmentNames: m.attachments.map((a) => a.filename) });
 
 /** Every route of the fake, bound to it. */
 export function restRoutes(fake: FakeDiscord): Route[] {
@@ -151,7 +157,7 @@ export function restRoutes(fake: FakeDiscord): Route[] {
 		const c = fake.channels.get(params[0]!);
 		if (!c) return err(404, 10003, "Unknown Channel");
 		if (c.type === 2) return err(400, 50008, "Cannot send messages in a non-text channel");
-		call.problems = messageProblems(body, files.length);
+		call.problems = messageProblems(body, files.length, false, namesOf(files));
 		if (call.problems.length > 0) return err(400, 50035, "Invalid Form Body", { problems: call.problems });
 		return [200, messageObject(fake.storeMessage(c, fake.bot, body as Record<string, unknown>, files), fake.baseUrl)];
 	});
@@ -159,7 +165,7 @@ export function restRoutes(fake: FakeDiscord): Route[] {
 		const m = fake.messages.get(params[1]!);
 		if (!m || m.channelId !== params[0] || m.deleted) return err(404, 10008, "Unknown Message");
 		if (m.author.id !== fake.bot.id) return err(403, 50005, "Cannot edit a message authored by another user");
-		call.problems = messageProblems(body, files.length, true);
+		call.problems = messageProblems(body, files.length, true, namesOf(files), existingOf(m));
 		if (call.problems.length > 0) return err(400, 50035, "Invalid Form Body", { problems: call.problems });
 		return [200, messageObject(fake.editMessage(m, body as Record<string, unknown>, files), fake.baseUrl)];
 	});
@@ -189,7 +195,7 @@ export function restRoutes(fake: FakeDiscord): Route[] {
 	route("POST", "/webhooks/:app/:token", ({ params, body, files, call }) => {
 		const it = params[0] === fake.applicationId ? fake.interactions.get(params[1]!) : undefined;
 		if (!it || it.responseType === undefined) return err(404, 10015, "Unknown Webhook");
-		call.problems = messageProblems(body, files.length);
+		call.problems = messageProblems(body, files.length, false, namesOf(files));
 		if (call.problems.length > 0) return err(400, 50035, "Invalid Form Body", { problems: call.problems });
 		const b = body as Record<string, unknown>;
 		const ephemeral = typeof b.flags === "number" && (b.flags & 64) !== 0;
@@ -216,7 +222,7 @@ export function restRoutes(fake: FakeDiscord): Route[] {
 	route("PATCH", "/webhooks/:app/:token/messages/:mid", ({ params, body, files, call }) => {
 		const m = webhookMessage(params[0]!, params[1]!, params[2]!);
 		if (!m) return err(404, 10008, "Unknown Message");
-		call.problems = messageProblems(body, files.length, true);
+		call.problems = messageProblems(body, files.length, true, namesOf(files), existingOf(m));
 		if (call.problems.length > 0) return err(400, 50035, "Invalid Form Body", { problems: call.problems });
 		return [200, messageObject(fake.editMessage(m, body as Record<string, unknown>, files), fake.baseUrl)];
 	});
@@ -249,9 +255,10 @@ function onCallback(fake: FakeDiscord, { params, body, files, query, call }: Rou
 	const ephemeral = typeof data.flags === "number" && (data.flags & 64) !== 0;
 	const fromMessage = it.messageId !== undefined;
 	if (type === 4 || type === 5) {
-		if (type === 4) call.problems = messageProblems(data, files.length);
+		if (type === 4) call.problems = messageProblems(data, files.length, false, namesOf(files));
 		if (call.problems.length > 0) return err(400, 50035, "Invalid Form Body", { problems: call.problems });
-		const flags = (ephemeral ? 64 : 0) | (type === 5 ? 128 : 0);
+		const v2 = type === 4 && typeof data.flags === "number" ? data.flags & (1 << 15) : 0;
+		const flags = (ephemeral ? 64 : 0) | (type === 5 ? 128 : 0) | v2;
 		const m = fake.storeMessage(
 			channel,
 			fake.bot,
@@ -268,7 +275,7 @@ function onCallback(fake: FakeDiscord, { params, body, files, query, call }: Rou
 		if (!fromMessage) return err(400, 50035, "Interaction callback type not allowed: no message to update");
 		const m = fake.messages.get(it.messageId!)!;
 		if (type === 7) {
-			call.problems = messageProblems(data, files.length, true);
+			call.problems = messageProblems(data, files.length, true, namesOf(files), existingOf(m));
 			if (call.problems.length > 0) return err(400, 50035, "Invalid Form Body", { problems: call.problems });
 			fake.editMessage(m, data, files);
 		}
