@@ -9,13 +9,14 @@ import { fileURLToPath } from "node:url";
 import { afterAll, expect, it } from "vitest";
 import { createSessionStore } from "../../src/agent/store/session-store.ts";
 import { t } from "../../src/i18n/index.ts";
+import { CHILD_START_MS } from "../fixtures/child-process.ts";
 import { tempDir } from "./helpers.ts";
 
 const dir = tempDir();
 afterAll(() => dir.cleanup());
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 
-/** One child process: how it ended (signal or code) and the JSON lines it wrote. Bounded: 60 s, then SIGKILL. */
+/** One child process: how it ended (signal or code) and the JSON lines it wrote. Bounded: CHILD_START_MS, then SIGKILL. */
 function run(script: string, args: string[]): Promise<{ end: NodeJS.Signals | number | null; lines: unknown[] }> {
 	return new Promise((done) => {
 		const child = spawn(process.execPath, ["--import", "tsx", fixture(script), ...args], {
@@ -25,7 +26,7 @@ function run(script: string, args: string[]): Promise<{ end: NodeJS.Signals | nu
 		child.stdout.on("data", (chunk: Buffer) => {
 			out += chunk.toString("utf8");
 		});
-		const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+		const timer = setTimeout(() => child.kill("SIGKILL"), CHILD_START_MS);
 		child.on("close", (code, signal) => {
 			clearTimeout(timer);
 			const lines = out
@@ -46,7 +47,7 @@ async function unposted(file: string, sessionId: string): Promise<void> {
 }
 
 it("a question whose post kills the process is re-posted as text at the second start, and the process lives", {
-	timeout: 240_000,
+	timeout: 5 * CHILD_START_MS,
 }, async () => {
 	const file = `${dir.path}/rich.sqlite`;
 	await unposted(file, "terminal:kills-rich");
@@ -70,7 +71,7 @@ it("a question whose post kills the process is re-posted as text at the second s
 });
 
 it("a question whose every post kills the process is given up after two offers, and the learner is told", {
-	timeout: 240_000,
+	timeout: 5 * CHILD_START_MS,
 }, async () => {
 	const file = `${dir.path}/any.sqlite`;
 	const sessionId = "terminal:kills-any";

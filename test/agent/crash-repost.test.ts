@@ -9,17 +9,18 @@ import { afterAll, expect, it } from "vitest";
 import { createSessionStore } from "../../src/agent/store/session-store.ts";
 import { createTutor } from "../../src/agent/tutor.ts";
 import type { TutorEvent } from "../../src/core/contracts/events.ts";
+import { CHILD_START_MS } from "../fixtures/child-process.ts";
 import { learner, scriptedModel, tempDir } from "./helpers.ts";
 
 const dir = tempDir();
 afterAll(() => dir.cleanup());
 const SCRIPT = fileURLToPath(new URL("../fixtures/crash-before-post.ts", import.meta.url));
 
-/** Run the crashing child; resolves with the signal that ended it (bounded: 60 s, then SIGKILL from here). */
+/** Run the crashing child; resolves with the signal that ended it (bounded: CHILD_START_MS, then SIGKILL from here). */
 function runCrashingChild(file: string, sessionId: string): Promise<NodeJS.Signals | number | null> {
 	return new Promise((done) => {
 		const child = spawn(process.execPath, ["--import", "tsx", SCRIPT, file, sessionId], { stdio: "ignore" });
-		const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+		const timer = setTimeout(() => child.kill("SIGKILL"), CHILD_START_MS);
 		child.on("exit", (code, signal) => {
 			clearTimeout(timer);
 			done(signal ?? code);
@@ -27,7 +28,9 @@ function runCrashingChild(file: string, sessionId: string): Promise<NodeJS.Signa
 	});
 }
 
-it("a question saved but killed before it was posted is posted after the restart, once", async () => {
+it("a question saved but killed before it was posted is posted after the restart, once", {
+	timeout: 2 * CHILD_START_MS,
+}, async () => {
 	const file = `${dir.path}/crash.sqlite`;
 	const sessionId = "terminal:crash-repost";
 	expect(await runCrashingChild(file, sessionId)).toBe("SIGKILL");
