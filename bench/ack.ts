@@ -30,7 +30,7 @@ import { createSessionStore } from "../src/agent/store/session-store.ts";
 import { createTutor } from "../src/agent/tutor.ts";
 import { silentLogger } from "../src/core/contracts/logger.ts";
 import type { Tutor } from "../src/core/contracts/tutor.ts";
-import { startFakeDiscord } from "../testkit/fakes/discord.ts";
+import { messageControls, startFakeDiscord } from "../testkit/fakes/discord.ts";
 import { startFakeSlack } from "../testkit/fakes/slack.ts";
 import { replyStream } from "../testkit/model-stream.ts";
 import { stubRenderer } from "../testkit/stub-renderer.ts";
@@ -141,9 +141,8 @@ async function discordDriver(port: NonNullable<typeof parentPort>, next: () => P
 			void fake.slash({ user: learner, channelId: fake.ids.general, subcommand: "start", options: { topic: `t${i}` } }),
 		messages: fake.messages,
 		pickable: (m) => {
-			const pick = (m.components as Array<{ components?: Array<{ custom_id?: string }> }>)
-				.flatMap((row) => row.components ?? [])
-				.map((c) => c.custom_id ?? "")
+			const pick = messageControls(m)
+				.map((c) => String(c.custom_id ?? ""))
 				.find((id) => PICK.test(id));
 			if (!pick) return undefined;
 			return {

@@ -32,7 +32,7 @@ import { keptInProcess } from "../src/agent/store/state-store.ts";
 import { createTutor } from "../src/agent/tutor.ts";
 import { silentLogger } from "../src/core/contracts/logger.ts";
 import { counted } from "../testkit/counted.ts";
-import { type FakeDiscord, type FakeMessage, startFakeDiscord } from "../testkit/fakes/discord.ts";
+import { type FakeDiscord, type FakeMessage, messageControls, startFakeDiscord } from "../testkit/fakes/discord.ts";
 import { type ScriptedReply, scriptedModel } from "../testkit/model-stream.ts";
 import { stubRenderer } from "../testkit/stub-renderer.ts";
 
@@ -79,9 +79,7 @@ const quiz = (id: string) => ({
 
 /** One custom id per component of a message. */
 const customIds = (m: FakeMessage | undefined): string[] =>
-	((m?.components ?? []) as Array<{ components?: Array<{ custom_id?: string }> }>)
-		.flatMap((row) => row.components ?? [])
-		.map((c) => c.custom_id ?? "");
+	(m ? messageControls(m) : []).map((c) => String(c.custom_id ?? ""));
 
 const median = (xs: number[]): number => {
 	const s = [...xs].sort((a, b) => a - b);

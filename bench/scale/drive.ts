@@ -6,7 +6,12 @@
  * bot's first callback), turns completed (new quiz cards) and REST calls per route.
  */
 
-import type { FakeDiscord, FakeInteraction, FakeMessage } from "../../testkit/fakes/discord.ts";
+import {
+	type FakeDiscord,
+	type FakeInteraction,
+	type FakeMessage,
+	messageControls,
+} from "../../testkit/fakes/discord.ts";
 
 const PICK = /^lh:pick:[^:]+:0$/;
 const TICK_MS = 100;
@@ -222,9 +227,8 @@ export class Learners {
 	}
 
 	private onMessage(m: FakeMessage): void {
-		const pick = (m.components as Array<{ components?: Array<{ custom_id?: string }> }>)
-			.flatMap((row) => row.components ?? [])
-			.map((c) => c.custom_id ?? "")
+		const pick = messageControls(m)
+			.map((c) => String(c.custom_id ?? ""))
 			.find((id) => PICK.test(id));
 		if (!pick || m.visibleTo) return;
 		let lesson = this.lessons.get(m.channelId);
