@@ -119,7 +119,7 @@ async function onDiscord(): Promise<Run> {
 		await stack.adapter.flush(10_000);
 		const posts = fake
 			.channelMessages(thread.id)
-			.map((m) => `${m.content} ${m.attachments.map((a) => `filename: "${a.filename}"`).join(" ")}`);
+			.map((m) => `${m.text} ${m.attachments.map((a) => `filename: "${a.filename}"`).join(" ")}`);
 		expect(fake.problems()).toEqual([]);
 		// The map's attachment carries its alt text: every node with its status, within Discord's 1,024.
 		const maps = fake.channelMessages(thread.id).flatMap((m) => m.attachments.filter((a) => a.filename === "plan.png"));

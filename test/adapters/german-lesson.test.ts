@@ -245,14 +245,14 @@ async function onDiscord(): Promise<string> {
 		};
 		for (const { q, act } of LEARNER) {
 			if ("say" in act) {
-				await fake.waitFor(() => fake.channelMessages(thread.id).find((m) => m.content.includes(q)), q, 15_000);
+				await fake.waitFor(() => fake.channelMessages(thread.id).find((m) => m.text.includes(q)), q, 15_000);
 				fake.say({ user: learner, channelId: thread.id, content: act.say });
 				await fake.waitFor(() => fake.channelMessages(thread.id).length > 0 || undefined, "the message");
 				await settle();
 				continue;
 			}
 			const card = await fake.waitFor(
-				() => fake.channelMessages(thread.id).find((m) => m.content.includes(q) && customIds(m).length > 0),
+				() => fake.channelMessages(thread.id).find((m) => m.text.includes(q) && customIds(m).length > 0),
 				`the card of "${q}"`,
 				15_000,
 			);
@@ -291,7 +291,7 @@ async function onDiscord(): Promise<string> {
 			"the closing message",
 			15_000,
 		);
-		expect(closing.content).toContain(t("de", "closing.reviewHeading"));
+		expect(closing.text).toContain(t("de", "closing.reviewHeading"));
 		const notices = fake.ephemeralsFor(learner).length;
 		fake.click({ user: learner, messageId: closing.id, customId: customIds(closing)[0] ?? "" });
 		await fake.waitFor(() => fake.ephemeralsFor(learner).length > notices || undefined, "the reminder notice");
@@ -299,7 +299,7 @@ async function onDiscord(): Promise<string> {
 			const asked = fake.slash({ user: learner, channelId: thread.id, subcommand });
 			await fake.waitFor(() => {
 				const m = asked.originalMessageId ? fake.messages.get(asked.originalMessageId) : undefined;
-				return m && (m.content !== "" || m.attachments.length > 0) ? m : undefined;
+				return m && (m.text !== "" || m.attachments.length > 0) ? m : undefined;
 			}, `the reply to ${subcommand}`);
 		}
 		await settle();

@@ -142,7 +142,7 @@ describe("a learner's picture on Discord", () => {
 			const notices = fake
 				.channelMessages(thread.id)
 				.filter((m) => m.author.id === fake.bot.id)
-				.map((m) => m.content);
+				.map((m) => m.text);
 			expect(notices.join("\n")).toMatch(
 				/"scan\.png" is too big \(30 MB\): pictures up to 5\.0 MB reach the tutor\. Your text went to the tutor\./,
 			);
@@ -276,10 +276,10 @@ describe("the demo model", () => {
 				files: [{ filename: "problem.png", contentType: "image/png", data: PNG }],
 			});
 			const notice = await fake.waitFor(
-				() => fake.channelMessages(thread.id).find((m) => /cannot see pictures/.test(m.content)),
+				() => fake.channelMessages(thread.id).find((m) => /cannot see pictures/.test(m.text)),
 				"the no-vision notice",
 			);
-			expect(notice.content).toMatch(
+			expect(notice.text).toMatch(
 				/The tutor's AI model cannot see pictures, so your picture was not sent to it\. Your text went to the tutor\./,
 			);
 			// A question of the learner's own: the quiz stays open, and the demo says so.

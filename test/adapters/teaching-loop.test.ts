@@ -123,7 +123,7 @@ async function onDiscord(): Promise<Run> {
 		const seen: Seen[] = [];
 		for (const [n, { q, act }] of LEARNER.entries()) {
 			const card = await fake.waitFor(
-				() => fake.channelMessages(thread.id).find((m) => m.content.includes(q) && customIds(m).length > 0),
+				() => fake.channelMessages(thread.id).find((m) => m.text.includes(q) && customIds(m).length > 0),
 				`the card of "${q}"`,
 				15_000,
 			);
@@ -156,12 +156,12 @@ async function onDiscord(): Promise<Run> {
 			);
 			await settle();
 			seen.push({
-				card: fake.messages.get(card.id)?.content ?? "",
+				card: fake.messages.get(card.id)?.text ?? "",
 				controls: customIds(fake.messages.get(card.id)),
 				posted: fake
 					.channelMessages(thread.id)
 					.slice(before)
-					.map((m) => m.content)
+					.map((m) => m.text)
 					.join("\n"),
 			});
 			for (const text of mapsAt().slice(maps.length)) maps.push({ after: n + 1, text });
@@ -169,7 +169,7 @@ async function onDiscord(): Promise<Run> {
 		await fake.waitFor(() => stack.events.some((e) => e.type === "ended"), "the end", 15_000);
 		await settle();
 		expect(fake.problems()).toEqual([]);
-		const posts = fake.channelMessages(thread.id).map((m) => m.content);
+		const posts = fake.channelMessages(thread.id).map((m) => m.text);
 		return { seen, maps, thread: posts.join("\n"), transcript: await transcriptOf(stack.storeUrl, sessionId) };
 	} finally {
 		await stack.close();
