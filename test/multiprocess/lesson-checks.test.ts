@@ -19,7 +19,10 @@ function post(text: string, cardOf?: string): RecordedCall {
 }
 
 function fakeWith(posts: RecordedCall[]): FakeSlack {
-	return { callsTo: (method: string) => (method === "chat.postMessage" ? posts : []) } as unknown as FakeSlack;
+	return {
+		callsTo: (method: string) => (method === "chat.postMessage" ? posts : []),
+		streams: new Map(), // nothing streamed: every text was a post
+	} as unknown as FakeSlack;
 }
 
 function record(parts: unknown[], ended = true): SessionRecord {
