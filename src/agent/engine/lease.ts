@@ -146,9 +146,8 @@ export async function underLease<T>(
 ): Promise<T> {
 	const sessionId = state.record.sessionId;
 	const ttl = ctx.leaseTtlMs ?? LEASE_TTL_MS;
-	state.fence = held.fence;
 	const trustFor = ttl * (1 - LIVE_MARGIN);
-	state.liveUntil = performance.now() + trustFor;
+	const grantedAt = performance.now();
 	let renewing: Promise<unknown> = Promise.resolve();
 	const timer = setInterval(
 		() => {
@@ -167,7 +166,15 @@ export async function underLease<T>(
 		Math.max(10, Math.floor(ttl / 3)),
 	);
 	try {
-		if (!fresh) await refresh(ctx, state, undefined, held);
+		// The copy is the lease's only once it is re-read: until then an event goes the way of one held elsewhere
+		// (checked against a fresh read, appended to the inbox this lease drains), never admitted against the old copy
+		// (its save would be refused as stale: the learner was told their answer was not recorded).
+		// (A lease handle() or the pump's first try took set both when it was granted: tryLease.)
+		if (!fresh) {
+			await refresh(ctx, state, undefined, held);
+			state.fence = held.fence;
+			state.liveUntil = Math.max(state.liveUntil ?? 0, grantedAt + trustFor);
+		}
 		state.live = true;
 		return await work();
 	} finally {

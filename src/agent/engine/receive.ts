@@ -18,6 +18,7 @@
 
 import type { HandleResult, LearnerEvent } from "../../core/contracts/events.ts";
 import { DEFAULT_LOCALE, t } from "../../i18n/index.ts";
+import { isStoreConflict } from "../store/errors.ts";
 import type { QueuedEvent, SessionLease } from "../store/types.ts";
 import { type Admission, admit, claim } from "./admit.ts";
 import type { EngineContext } from "./context.ts";
@@ -85,12 +86,21 @@ async function receiveQueued(
 	try {
 		await saveRetrying(ctx, state, ctx.saveRetryMs);
 	} catch (error) {
-		ctx.logger.warn({ err: error, sessionId: record.sessionId }, "a queued event could not be saved; refused");
 		dropQueuedEntries(record, new Set([entry.id]));
 		// A later save must not carry it either (it was refused); the next one writes the record without it.
 		state.dirty = true;
 		for (const id of state.claims.keys()) if (!claimedBefore.has(id)) state.claims.delete(id);
 		state.ending = wasEnding;
+		// The copy was stale (another process saved, or holds the lease now): not a failing store. The event is
+		// checked against a fresh read and goes to the session's inbox, which the holder (perhaps this process) applies.
+		if (isStoreConflict(error)) {
+			ctx.logger.info(
+				{ err: error, sessionId: record.sessionId },
+				"a queued event met a stale copy; it goes to the inbox",
+			);
+			return receiveElsewhere(ctx, state, event);
+		}
+		ctx.logger.warn({ err: error, sessionId: record.sessionId }, "a queued event could not be saved; refused");
 		return {
 			ok: false,
 			code: "store-unavailable",

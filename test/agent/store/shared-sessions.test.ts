@@ -185,6 +185,57 @@ describe.each(backends)("sessions shared by several processes on %s", (name, up,
 		}
 	});
 
+	it.skipIf(!up)(
+		"an event that comes while a lease just taken re-reads the record is recorded, never refused as stale",
+		async () => {
+			const [s1, other] = await Promise.all([open(), open()]);
+			// This process's reads wait while `gate` is set (the re-read under a lease taken after waiting for it).
+			let gate: Promise<void> | undefined;
+			let open_!: () => void;
+			let reached!: () => void;
+			const reading = new Promise<void>((done) => (reached = done));
+			const slow = Object.create(s1) as SessionStore;
+			slow.get = async (id) => {
+				if (gate) {
+					reached();
+					await gate;
+				}
+				return s1.get(id);
+			};
+			const { model } = textModel();
+			const waiting = createTutor({ model, store: slow, maxRetries: 0, leaseTtlMs: 2_000, leaseWaitMs: 20_000 });
+			try {
+				const sessionId = newId();
+				await waiting.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+				await waiting.idle(sessionId);
+				// Another process holds the lease: "a" goes to its inbox, and this process's pump waits for the lease.
+				const held = await other.acquire(sessionId, 5_000);
+				if (!held) throw new Error("the other process must get the lease");
+				expect(await waiting.handle(sessionId, { type: "message", text: "a", by: learner })).toEqual({ ok: true });
+				// The holder saves a step of its own and gives the lease back: this process's copy is one version behind.
+				const record = (await other.get(sessionId)) as SessionRecord;
+				record.messages.push({ id: "other-1", role: "assistant", parts: [{ type: "text", text: "From the holder." }] });
+				await other.set(record, { fence: held.fence });
+				gate = new Promise<void>((done) => (open_ = done));
+				await held.release();
+				// The pump takes the lease and re-reads; "b" comes while that read is on its way.
+				await reading;
+				const b = waiting.handle(sessionId, { type: "message", text: "b", by: learner });
+				await Promise.race([b, new Promise((done) => setTimeout(done, 300))]);
+				gate = undefined;
+				open_();
+				expect(await b).toEqual({ ok: true });
+				await waiting.idle(sessionId);
+				const stored = await other.get(sessionId);
+				expect(learnerTexts(stored)).toEqual(["a", "b"]);
+				expect(stored?.messages.some((m) => m.id === "other-1")).toBe(true);
+			} finally {
+				open_?.();
+				await Promise.all([waiting.close(), other.close()]);
+			}
+		},
+	);
+
 	it.skipIf(!up)("an expired lease is taken over; the paused holder's saves are refused", async () => {
 		const [paused, s2, reader] = await Promise.all([open(), open(), open()]);
 		const { model } = textModel();
