@@ -65,11 +65,7 @@ describe("forgetParticipant", () => {
 		await db.disconnect();
 	});
 
-	// Retried: 1 run in about 5 under load left one lowercase "ada" in the stored record after forget-me (a race
-	// between forget-me and something written after it, not found yet: the closing note of 2026-12-03 says more).
-	it("scrubs every token of the name, in any case, from every text of a group lesson (tool inputs too)", {
-		retry: 2,
-	}, async () => {
+	it("scrubs every token of the name, in any case, from every text of a group lesson (tool inputs too)", async () => {
 		const lovelace = { id: "u-lovelace", name: "Ada Lovelace" };
 		const model = scriptedModel([
 			{ calls: [{ name: "probe_done", input: assessmentInput, id: "pd" }] },
@@ -92,12 +88,14 @@ describe("forgetParticipant", () => {
 		await h.tutor.idle(sessionId);
 		await h.tutor.handle(sessionId, { type: "message", text: "ada is right, as LOVELACE says", by: bob });
 		await h.tutor.idle(sessionId);
-		const trace = /(?<![a-z])ada(?![a-z])|lovelace/i;
+		// A word as the scrubber reads one: letters, digits and "_" bound it (a random id such as "244a8317-ada2-…"
+		// holds no name: matching "ada" between "-" and "2" failed this test about 1 run in 5).
+		const trace = /(?<![\p{L}\p{N}_])ada(?![\p{L}\p{N}_])|lovelace/iu;
 		expect(JSON.stringify(await h.store.get(sessionId))).toMatch(trace);
 
 		expect(await h.tutor.forgetParticipant?.(lovelace)).toBe(1);
 		const stored = JSON.stringify(await h.store.get(sessionId));
-		expect(stored.match(new RegExp(trace.source, "gi")) ?? []).toEqual([]);
+		expect(stored.match(new RegExp(trace.source, "giu")) ?? []).toEqual([]);
 		// Whole words only: other words and other members' names stay.
 		expect(stored).toContain("adapter");
 		expect(stored).toContain("Adam");
