@@ -173,10 +173,45 @@ export async function compactSqlite(keyv: Keyv): Promise<SqliteCompaction | unde
  * resumes when Redis is back.
  */
 function redisStore(url: string, onError: (error: unknown) => void): KeyvRedis<unknown> {
-	return new KeyvRedis(createRedisClient(url, onError) as never, {
+	const client = createRedisClient(url, onError);
+	const store = new KeyvRedis(client as never, {
 		throwOnErrors: true,
 		throwOnConnectError: true,
 		connectionTimeout: REDIS_CONNECT_TIMEOUT_MS,
+	});
+	// KeyvRedis connects on the first operation and hands the client to every later one as soon as its socket
+	// is open, before the connection is ready: with no offline queue, all but the first of a process's first
+	// burst failed ("The client is offline"; 19 of 20 reads at once). Until the first connection is ready, an
+	// operation waits for it (bounded by the connect timeout); after that a lost connection fails at once.
+	const getClient = store.getClient.bind(store);
+	let everReady = false;
+	// One wait shared by the burst (one listener, not one per operation).
+	let firstReady: Promise<void> | undefined;
+	store.getClient = async () => {
+		const connected = await getClient();
+		if (!everReady && !client.isReady) {
+			firstReady ??= readyWithin(client, REDIS_CONNECT_TIMEOUT_MS).finally(() => {
+				firstReady = undefined;
+			});
+			await firstReady;
+		}
+		everReady ||= client.isReady;
+		return connected;
+	};
+	return store;
+}
+
+/** Resolves once `client` is ready, or after `ms` (the operation then fails as it would have). */
+function readyWithin(client: ReturnType<typeof createRedisClient>, ms: number): Promise<void> {
+	if (client.isReady) return Promise.resolve();
+	return new Promise((done) => {
+		const finish = () => {
+			clearTimeout(timer);
+			client.off("ready", finish);
+			done();
+		};
+		const timer = setTimeout(finish, ms);
+		client.on("ready", finish);
 	});
 }
 

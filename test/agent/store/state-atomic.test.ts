@@ -24,6 +24,20 @@ describe.each(backends)("atomic state operations on %s", (name, up, url) => {
 		}
 	});
 
+	it.skipIf(!up)("a new connection's first burst: 20 writes and 20 reads at once all succeed", async () => {
+		// On Redis all but the first failed with "The client is offline" (the connection was open, not ready): a
+		// process's first lessons started without their learners' profiles.
+		const [a, b] = open();
+		try {
+			await Promise.all(Array.from({ length: 20 }, (_, i) => a.set(key(`burst${i}`), i, 60_000)));
+			const read = await Promise.all(Array.from({ length: 20 }, (_, i) => b.get(key(`burst${i}`))));
+			expect(read).toEqual(Array.from({ length: 20 }, (_, i) => i));
+		} finally {
+			await a.close();
+			await b.close();
+		}
+	});
+
 	it.skipIf(!up)("setIfAbsent takes over an expired value", async () => {
 		const [a, b] = open();
 		try {
