@@ -6,6 +6,7 @@
  * one `communityOf` (core/contracts/thread-id.ts).
  */
 
+import { LRUCache } from "lru-cache";
 import type { BudgetVerdict, TurnBudget } from "../../core/contracts/budget.ts";
 import type { Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
@@ -113,8 +114,11 @@ const TURN_AGENTS = new Set(["prober", "teacher"]);
  * session's next request (which then needs no write). Never throws: a store failure lets the request go (logged).
  */
 export function createLessonBudget(o: LessonBudgetOptions): TurnBudget {
-	/** Each session's last request: its estimate (input + maximum output) and maximum output. */
-	const lastRequest = new Map<string, { tokens: number; output: number }>();
+	/**
+	 * Each session's last request: its estimate (input + maximum output) and maximum output. The least recently
+	 * used go first past 5,000 sessions (a session forgotten here only reserves nothing ahead for its next request).
+	 */
+	const lastRequest = new LRUCache<string, { tokens: number; output: number }>({ max: 5_000 });
 	return {
 		async reserve(estimate) {
 			try {
@@ -137,7 +141,6 @@ export function createLessonBudget(o: LessonBudgetOptions): TurnBudget {
 				);
 				// Said in the thread, as the tutor's text (where Slack keeps no mention): the member by name.
 				if (!held.ok) return await refusal(o, estimate.sessionId, estimate.by, held.over, rules, now, true);
-				if (lastRequest.size >= 5_000) lastRequest.clear();
 				lastRequest.set(estimate.sessionId, { tokens: input + output, output });
 				return { ok: true, reservation: { tokens: held.tokens, where: held.day } };
 			} catch (error) {
