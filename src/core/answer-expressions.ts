@@ -19,8 +19,9 @@
  * expression typed for a bare number is not its value (`3*4` for `12`).
  */
 
-import { type MathNode, parse } from "mathjs";
+import type { MathNode } from "mathjs";
 import type { Locale } from "../i18n/index.ts";
+import { parse } from "./math-engine.ts";
 
 /** Longest side looked at: an answer, not a derivation. */
 export const MAX_EXPRESSION_CHARS = 120;

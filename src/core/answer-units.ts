@@ -9,9 +9,10 @@
  * our own table (or a short letters-only word): it never evaluates text.
  */
 
-import { unit as mathUnit, type Unit } from "mathjs";
+import type { Unit } from "mathjs";
 import type { Locale } from "../i18n/index.ts";
 import { localeUnit } from "./answer-words.ts";
+import { unit as mathUnit } from "./math-engine.ts";
 
 /** Known units, by canonical name: each line lists the singular spellings. */
 const UNIT_SPELLINGS: Record<string, string> = {
