@@ -202,6 +202,12 @@ export const de: Record<MessageKey, string> = {
 		"Das Antwortfeld konnte sich nicht öffnen (Slack erlaubt 3 Sekunden). Bitte klick noch einmal auf *Antworten*.",
 	"slack.badChoice": "Diese Auswahl konnte nicht gelesen werden; bitte wähle noch einmal.",
 	"slack.mentionTopic": "Erwähne mich mit einem Thema, um eine Lektion zu starten, z. B. `@learnharness Brüche`.",
+	"slack.panePromptsTitle": "Etwas lernen",
+	"slack.paneReviewTitle": "Fällige Wiederholung ({count})",
+	"slack.paneReviewMessage": "Fällige Wiederholung",
+	"slack.paneTopicTitle": "Mehr zu {topic}",
+	"slack.paneExampleOne": "Brüche",
+	"slack.paneExampleTwo": "Wie binäre Suche funktioniert",
 	"slack.couldNotStart": "Konnte nicht starten: {why}",
 	"slack.help.start":
 		"*{command} start <Thema>*: startet eine Lektion (mit `--group` für eine Lerngruppe, die bei jedem Quiz abstimmt, mit `--solo` nur für dich).",

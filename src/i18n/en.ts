@@ -205,6 +205,12 @@ export const en = {
 	"slack.formTimeout": "The answer box could not open (Slack allows 3 seconds). Please click *Answer* again.",
 	"slack.badChoice": "That choice could not be read; please pick again.",
 	"slack.mentionTopic": "Mention me with a topic to start a lesson, e.g. `@learnharness fractions`.",
+	"slack.panePromptsTitle": "Learn something",
+	"slack.paneReviewTitle": "Review what's due ({count})",
+	"slack.paneReviewMessage": "Review what's due",
+	"slack.paneTopicTitle": "More on {topic}",
+	"slack.paneExampleOne": "Fractions",
+	"slack.paneExampleTwo": "How binary search works",
 	"slack.couldNotStart": "Could not start: {why}",
 	"slack.help.start":
 		"*{command} start <topic>*: start a lesson (add `--group` for a study group that votes on each quiz, `--solo` for you only).",

@@ -197,6 +197,12 @@ export const es: Record<MessageKey, string> = {
 		"El cuadro de respuesta no pudo abrirse (Slack permite 3 segundos). Haz clic de nuevo en *Responder*.",
 	"slack.badChoice": "No se pudo leer esa opción; elige de nuevo.",
 	"slack.mentionTopic": "Menciónanme con un tema para empezar una lección, p. ej. `@learnharness fracciones`.",
+	"slack.panePromptsTitle": "Aprender algo",
+	"slack.paneReviewTitle": "Repasar lo pendiente ({count})",
+	"slack.paneReviewMessage": "Repasar lo pendiente",
+	"slack.paneTopicTitle": "Más sobre {topic}",
+	"slack.paneExampleOne": "Fracciones",
+	"slack.paneExampleTwo": "Cómo funciona la búsqueda binaria",
 	"slack.couldNotStart": "No se pudo empezar: {why}",
 	"slack.help.start":
 		"*{command} start <tema>*: empieza una lección (añade `--group` para un grupo de estudio que vota en cada pregunta, `--solo` solo para ti).",

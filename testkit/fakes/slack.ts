@@ -19,7 +19,7 @@ import {
 	SlackSender,
 	signSlackRequest,
 } from "../fixtures/slack/requests.ts";
-import { createSlackAssistant, type FakeStatus, type FakeStream } from "./slack/assistant.ts";
+import { createSlackAssistant, type FakeAssistant, type FakeStatus, type FakeStream } from "./slack/assistant.ts";
 import { BalancedSender, type BalancerOptions } from "./slack/balancer.ts";
 import { createSlackFiles, type FakeConnectFile, type FakeSharedFile, type FakeUpload } from "./slack/files.ts";
 
@@ -101,6 +101,15 @@ export interface FakeSlack {
 	streams: Map<string, FakeStream>;
 	/** The Home tab last published (views.publish) per user id. */
 	homes: Map<string, Record<string, unknown>>;
+	/** The suggested prompts the agent pane shows per DM channel (assistant.threads.setSuggestedPrompts). */
+	suggested: FakeAssistant["suggested"];
+	/** Thread titles (assistant.threads.setTitle) per `channel:thread_ts`. */
+	titles: Map<string, string>;
+	/**
+	 * A member opens the app's agent pane: Slack starts an app thread in their DM with the app (its root kept
+	 * here) and sends `assistant_thread_started` with its channel and thread_ts; the test delivers that event.
+	 */
+	openAgentThread(userId: string): { channel: string; threadTs: string };
 	callsTo(method: string): RecordedCall[];
 	/**
 	 * Share a file: its bytes are served at its url_private (with the bot token only); put it in an event's `files`.
@@ -458,6 +467,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 		statusOf: assistant.statusOf,
 		streams: assistant.streams,
 		homes: assistant.homes,
+		suggested: assistant.suggested,
+		titles: assistant.titles,
+		openAgentThread(userId) {
+			const channel = `D${userId.replace(/[^A-Z0-9]/g, "")}`;
+			const ts = nextTs();
+			messages.set(ts, { channel, ts, text: "" });
+			return { channel, threadTs: ts };
+		},
 		callsTo: (method) => calls.filter((c) => c.method === method),
 		shareFile: ((file: Parameters<typeof files.share>[0]) => files.share(file)) as FakeSlack["shareFile"],
 		fileFetches: files.fileFetches,

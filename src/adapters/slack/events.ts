@@ -14,6 +14,7 @@ import type { HandleResult, LessonMode, Participant } from "../../core/contracts
 import { DEFAULT_LOCALE, t } from "../../i18n/index.ts";
 import { DELIVERY_TTL_MS } from "../lesson/deliveries.ts";
 import type { IncomingFile } from "../lesson/images.ts";
+import { startInPane } from "./agent-pane.ts";
 import { type HandlerContext, slackActor } from "./context.ts";
 import { deliveryBusy, recordFirst } from "./deliveries.ts";
 import { slackTextToPlain } from "./text.ts";
@@ -31,6 +32,8 @@ interface TypedMessage {
 	files: IncomingFile[];
 	/** Ids of shared files Slack sent without their details (Slack Connect: `file_access: "check_file_info"`). */
 	stubs: string[];
+	/** Typed in the member's DM with the app (`channel_type: "im"`: the agent pane's threads among them). */
+	im: boolean;
 }
 
 // Subtypes that are a person typing in the thread; everything else (edits, bots, joins) is not.
@@ -54,6 +57,7 @@ function typedMessage(body: Record<string, unknown>, event: Record<string, unkno
 		text: typeof event.text === "string" ? event.text : "",
 		files: filesOf(event.files),
 		stubs: fileStubsOf(event.files),
+		im: event.channel_type === "im" && channelId.startsWith("D"),
 	};
 }
 
@@ -146,6 +150,12 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 		if (!m || !threadId || !hasContent(m) || !(await firstTime(m))) return;
 		await recordFirst(ctx, context, "a message", async () => {
 			const result = await deliver(m, threadId);
+			if (!result.ok && result.code === "unknown-session" && m.im && m.threadTs) {
+				// A thread of the member's DM with the app that holds no lesson (the agent pane): what they typed starts one.
+				await done(m);
+				const thread = { teamId: m.teamId, channelId: m.channelId, threadTs: m.threadTs, userId: m.userId };
+				return void (await startInPane(ctx, thread, await who(m.userId), slackTextToPlain(m.text)));
+			}
 			// Not a lesson's thread: leave the message unclaimed, so its app_mention twin (if it mentions us) can
 			// start a lesson there.
 			if (!result.ok && result.code === "unknown-session") await ctx.controller.deliveries.release(keyOf(m));

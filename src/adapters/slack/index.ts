@@ -12,6 +12,7 @@ import { createLessonController } from "../lesson/controller.ts";
 import { originOf } from "../lesson/images.ts";
 import { within } from "../lesson/within.ts";
 import { createAdminCheck } from "./admins.ts";
+import { registerAgentPane } from "./agent-pane.ts";
 import { toBoltLogger } from "./bolt-logger.ts";
 import { clientOptionsFor } from "./config.ts";
 import type { HandlerContext } from "./context.ts";
@@ -98,6 +99,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 	registerControls(app, ctx, clicks);
 	registerEvents(app, ctx);
 	registerHome(app, ctx);
+	registerAgentPane(app, ctx);
 	app.error(async (error) => {
 		// Another process is handling this delivery: no answer but a 500, so Slack delivers it again later.
 		if ((error as { code?: unknown }).code === DELIVERY_BUSY) throw error;

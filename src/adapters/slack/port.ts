@@ -302,6 +302,13 @@ export function createSlackPort(
 		},
 		async openThread(place, intro) {
 			const locale = intro.language ?? DEFAULT_LOCALE;
+			// A thread that exists already (the agent pane's app thread): the lesson runs in it, if it is this place's.
+			if (place.threadId) {
+				const given = decodeSlackThreadId(place.threadId);
+				return given && given.teamId === place.community && given.channelId === place.channelId
+					? { ok: true, threadId: place.threadId }
+					: { ok: false, message: t(locale, "slack.noParent") };
+			}
 			const parent = parentMessage(intro.topic, intro.learner.id, intro.mode, locale);
 			try {
 				const res = await client.chat.postMessage({
@@ -323,8 +330,16 @@ export function createSlackPort(
 				return { ok: false, message: t(locale, "slack.notAccepted") };
 			}
 		},
-		async closeThread(threadId, _place, why) {
+		async closeThread(threadId, place, why) {
 			const { channel, thread_ts } = where(threadId);
+			// Not our message to edit (the pane's thread): the reason goes into the thread instead.
+			if (place.threadId) {
+				await postAll(
+					threadId,
+					textBody(t(DEFAULT_LOCALE, "slack.couldNotStart", { why: escapeMrkdwn(clip(why, 500)) })),
+				);
+				return;
+			}
 			await update(channel, thread_ts, {
 				text: t(DEFAULT_LOCALE, "slack.couldNotStart", { why: escapeMrkdwn(clip(why, 500)) }),
 				blocks: [],

@@ -15,6 +15,14 @@
  *   "Required when streaming to channels" (anything but a DM); `markdown_text` at most 12,000 characters;
  *   appendStream needs `ts` and `markdown_text` (or `chunks`); stopStream needs `ts`, its `blocks` at most 50.
  *   A stream that was stopped takes no more text (`message_not_in_streaming_state`).
+ * - `assistant.threads.setSuggestedPrompts`
+ *   (https://docs.slack.dev/reference/methods/assistant.threads.setSuggestedPrompts): `channel_id` and `prompts`
+ *   required, "up to four suggested prompts", each with a `title` and a `message`; `title` optional. "The
+ *   thread_ts parameter should only be used in the legacy assistant messaging experience. Including it in a call
+ *   for an agent app will cause the call to silently fail": this fake is an agent app (manifest `agent_view`), so
+ *   a call with `thread_ts` answers ok and shows nothing.
+ * - `assistant.threads.setTitle` (https://docs.slack.dev/reference/methods/assistant.threads.setTitle):
+ *   `channel_id`, `thread_ts` and `title` required; `invalid_thread_ts` for a thread that is not there.
  * - `views.publish` (https://docs.slack.dev/reference/methods/views.publish): `user_id` and `view` required;
  *   the view of type `home`; at most 100 blocks (Block Kit: "up to 100 blocks" in modals and Home tabs);
  *   `not_enabled` when the app's Home tab is off; `view_too_large` over 250 kB.
@@ -60,6 +68,10 @@ export interface FakeAssistant {
 	streams: Map<string, FakeStream>;
 	/** The Home tab last published per user. */
 	homes: Map<string, Record<string, unknown>>;
+	/** The suggested prompts shown per DM channel (the agent pane), as the last accepted call set them. */
+	suggested: Map<string, { title?: string; prompts: Array<{ title: string; message: string }> }>;
+	/** Thread titles set per `channel:thread_ts`. */
+	titles: Map<string, string>;
 	/** The bot posted in a thread: its status goes (Slack removes it once a message is sent). */
 	posted(channel: string, threadTs: string | undefined): void;
 	/** The status shown under a thread now ("" or undefined: none). */
@@ -69,6 +81,8 @@ export interface FakeAssistant {
 const MARKDOWN_CHARS = 12_000;
 const LOADING_MESSAGES = 10;
 const VIEW_BYTES = 250_000;
+/** "Use this method to set up to four suggested prompts in an app thread." */
+const SUGGESTED_PROMPTS = 4;
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 /** The form decoder reads a value that looks like JSON as JSON; markdown_text is always a string on the wire. */
@@ -93,6 +107,8 @@ export function createSlackAssistant(deps: {
 	const current = new Map<string, string>();
 	const streams = new Map<string, FakeStream>();
 	const homes = new Map<string, Record<string, unknown>>();
+	const suggested: FakeAssistant["suggested"] = new Map();
+	const titles = new Map<string, string>();
 	const threadKey = (channel: string, threadTs: string) => `${channel}:${threadTs}`;
 	const threadExists = (channel: string, threadTs: string) => deps.messages.get(threadTs)?.channel === channel;
 	const markdownProblem = (p: Record<string, unknown>, required: boolean): string | undefined => {
@@ -190,6 +206,39 @@ export function createSlackAssistant(deps: {
 			if (msg && Array.isArray(p.blocks)) msg.blocks = p.blocks;
 			return { channel: stream.channel, ts: stream.ts, message: { ts: stream.ts, text: msg?.text } };
 		},
+		"assistant.threads.setSuggestedPrompts": (p) => {
+			const channel = str(p.channel_id);
+			if (!channel) return refused("invalid_arguments", "channel_id is required");
+			const prompts = p.prompts;
+			if (!Array.isArray(prompts) || prompts.length === 0) return refused("invalid_arguments", "prompts is required");
+			if (prompts.length > SUGGESTED_PROMPTS)
+				return refused("invalid_arguments", `prompts: up to ${SUGGESTED_PROMPTS} suggested prompts`);
+			const parsed: Array<{ title: string; message: string }> = [];
+			for (const prompt of prompts) {
+				const o = (typeof prompt === "object" && prompt !== null ? prompt : {}) as Record<string, unknown>;
+				const title = str(o.title);
+				const message = str(o.message);
+				if (!title || !message) return refused("invalid_arguments", "each prompt needs a title and a message");
+				parsed.push({ title, message });
+			}
+			if (p.title !== undefined && typeof p.title !== "string")
+				return refused("invalid_arguments", "title must be a string");
+			if (!channel.startsWith("D")) return refused("channel_not_found");
+			// An agent app's call with thread_ts "will silently fail": ok, and nothing is shown.
+			if (p.thread_ts !== undefined) return {};
+			suggested.set(channel, { ...(str(p.title) ? { title: str(p.title) } : {}), prompts: parsed });
+			return {};
+		},
+		"assistant.threads.setTitle": (p) => {
+			const channel = str(p.channel_id);
+			const threadTs = str(p.thread_ts);
+			const title = str(p.title);
+			if (!channel || !threadTs || !title)
+				return refused("invalid_arguments", "channel_id, thread_ts and title are required");
+			if (!threadExists(channel, threadTs)) return refused("invalid_thread_ts");
+			titles.set(threadKey(channel, threadTs), title);
+			return {};
+		},
 		"views.publish": (p) => {
 			const userId = str(p.user_id);
 			const view = p.view;
@@ -216,6 +265,8 @@ export function createSlackAssistant(deps: {
 		statuses,
 		streams,
 		homes,
+		suggested,
+		titles,
 		posted(channel, threadTs) {
 			if (threadTs) current.delete(threadKey(channel, threadTs));
 		},
