@@ -80,7 +80,7 @@ export async function suggestTopics(
 	request: SuggestionRequest,
 ): Promise<TopicSuggestion[]> {
 	const limit = Math.max(0, Math.min(request.limit ?? SUGGESTION_LIMIT, SUGGESTION_LIMIT));
-	if (limit === 0 || typeof request.typed !== "string" || request.typed.length > TYPED_MAX_CHARS * 4) return [];
+	if (limit === 0 || typeof request.typed !== "string") return [];
 	const typed = folded(request.typed);
 	if (typed.length > TYPED_MAX_CHARS) return [];
 	const waitMs = request.waitMs ?? SUGGESTION_WAIT_MS;
