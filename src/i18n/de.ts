@@ -116,6 +116,9 @@ export const de: Record<MessageKey, string> = {
 	"rules.perMember": "{count} pro Mitglied und Tag (Admins ausgenommen)",
 	"rules.noLimit": "kein Tageslimit",
 	"rules.defaultMode": "• Standardmodus: {mode}",
+	"rules.topics": "• Vorgeschlagene Themen: {topics}",
+	"suggest.review": "{topic} · Wiederholung fällig",
+	"suggest.unfinished": "{topic} · unfertige Lektion",
 	"rules.saved": "Gespeichert.",
 	"place.server": "Server",
 	"place.workspace": "Workspace",
@@ -347,6 +350,8 @@ export const de: Record<MessageKey, string> = {
 		"• Gruppenabstimmungen: offen {seconds} s nach der ersten Stimme; das Ergebnis nennt keine Namen",
 	"config.voteSeconds": "Gib die Abstimmungsdauer in ganzen Sekunden an, z. B. `vote_seconds 60`.",
 	"config.voteNames": "Nutze `vote_names on` oder `vote_names off`.",
+	"config.topics":
+		"Gib bis zu {max} Themen an, durch Kommas getrennt, jedes höchstens {chars} Zeichen (`-` leert die Liste).",
 	"cmd.config.allowChannel": "Lektionen in diesem Kanal erlauben (sobald einer erlaubt ist, nur diese)",
 	"cmd.config.disallowChannel": "Einen Kanal aus der Liste der erlaubten entfernen",
 	"cmd.config.lessonsPerDay": "Lektionen, die ein Mitglied pro Tag starten darf (0 = kein Limit; Admins ausgenommen)",
@@ -357,6 +362,7 @@ export const de: Record<MessageKey, string> = {
 	"cmd.config.voteSeconds":
 		"Gruppenlektionen: Sekunden, die eine Abstimmung nach der ersten Stimme offen bleibt ({min}-{max})",
 	"cmd.config.voteNames": "Gruppenlektionen: das Ergebnis nennt, wer was gewählt hat",
+	"cmd.config.topics": "Themen, die /lesson start vorschlägt, durch Kommas getrennt (- leert)",
 	"cmd.config.reset": "Zurück zu den Standardwerten (jeder Kanal, kein Limit, solo)",
 	"discord.adminHint": " (Server verwalten)",
 	"vote.ack":

@@ -122,6 +122,10 @@ export const en = {
 	"rules.perMember": "{count} per member per day (admins exempt)",
 	"rules.noLimit": "no daily limit",
 	"rules.defaultMode": "• Default mode: {mode}",
+	"rules.topics": "• Suggested topics: {topics}",
+	// /lesson start topic: suggestions (Discord autocomplete; a choice's name holds at most 100 characters).
+	"suggest.review": "{topic} · review due",
+	"suggest.unfinished": "{topic} · unfinished lesson",
 	"rules.saved": "Saved.",
 	"place.server": "server",
 	"place.workspace": "workspace",
@@ -344,6 +348,8 @@ export const en = {
 	"rules.votesAnonymous": "• Group votes: open {seconds} s after the first vote; the tally does not name voters",
 	"config.voteSeconds": "Give the vote length in whole seconds, e.g. `vote_seconds 60`.",
 	"config.voteNames": "Use `vote_names on` or `vote_names off`.",
+	"config.topics":
+		"Give up to {max} topics, separated by commas, each at most {chars} characters (`-` clears the list).",
 	"cmd.config.allowChannel": "Allow lessons in this channel (once any is allowed, only those)",
 	"cmd.config.disallowChannel": "Remove a channel from the allowed list",
 	"cmd.config.lessonsPerDay": "Lessons a member may start per day (0 = no limit; admins are exempt)",
@@ -353,6 +359,7 @@ export const en = {
 	"cmd.config.price": "A model's $ per million tokens: model=input,output (model= removes it)",
 	"cmd.config.voteSeconds": "Group lessons: seconds a vote stays open after the first vote ({min}-{max})",
 	"cmd.config.voteNames": "Group lessons: the posted tally names who chose what",
+	"cmd.config.topics": "Topics /lesson start suggests, comma-separated (- clears)",
 	"cmd.config.reset": "Back to the defaults (every channel, no limit, solo)",
 	"discord.adminHint": " (Manage Server)",
 	"vote.ack":

@@ -112,6 +112,9 @@ export const es: Record<MessageKey, string> = {
 	"rules.perMember": "{count} por miembro y día (los administradores no cuentan)",
 	"rules.noLimit": "sin límite diario",
 	"rules.defaultMode": "• Modo predeterminado: {mode}",
+	"rules.topics": "• Temas sugeridos: {topics}",
+	"suggest.review": "{topic} · repaso pendiente",
+	"suggest.unfinished": "{topic} · lección sin terminar",
 	"rules.saved": "Guardado.",
 	"place.server": "servidor",
 	"place.workspace": "espacio de trabajo",
@@ -340,6 +343,8 @@ export const es: Record<MessageKey, string> = {
 		"• Votaciones en grupo: abiertas {seconds} s tras el primer voto; el recuento no nombra a nadie",
 	"config.voteSeconds": "Indica la duración de la votación en segundos enteros, p. ej. `vote_seconds 60`.",
 	"config.voteNames": "Usa `vote_names on` o `vote_names off`.",
+	"config.topics":
+		"Indica hasta {max} temas separados por comas, cada uno de {chars} caracteres como máximo (`-` vacía la lista).",
 	"cmd.config.allowChannel": "Permitir lecciones en este canal (en cuanto se permite alguno, solo esos)",
 	"cmd.config.disallowChannel": "Quitar un canal de la lista de permitidos",
 	"cmd.config.lessonsPerDay":
@@ -351,6 +356,7 @@ export const es: Record<MessageKey, string> = {
 	"cmd.config.voteSeconds":
 		"Lecciones en grupo: segundos que una votación sigue abierta tras el primer voto ({min}-{max})",
 	"cmd.config.voteNames": "Lecciones en grupo: el recuento publicado nombra quién eligió qué",
+	"cmd.config.topics": "Temas que sugiere /lesson start, separados por comas (- vacía)",
 	"cmd.config.reset": "Volver a los valores por defecto (todos los canales, sin límite, solo)",
 	"discord.adminHint": " (Gestionar servidor)",
 	"vote.ack":

@@ -15,6 +15,7 @@ import type { AddressInfo } from "node:net";
 import { WebSocketServer } from "ws";
 import { discordMessageText } from "../../src/render/index.ts";
 import {
+	autocompletePayload,
 	buttonPayload,
 	type CommandOptionValue,
 	type InteractionBase,
@@ -349,6 +350,45 @@ export class FakeDiscord {
 		);
 		for (const field of options.omit ?? []) delete (payload as Record<string, unknown>)[field];
 		this.dispatch("INTERACTION_CREATE", payload);
+		return it;
+	}
+
+	/**
+	 * A user types `typed` in option `focused` of `/<command> <subcommand>` (other options as filled in so far): an
+	 * autocomplete interaction. Discord sends one only for an option declared `autocomplete: true`; `force` sends it
+	 * anyway (an odd payload). The bot's answer lands in the interaction's `choices` (type 8, checked).
+	 */
+	autocomplete(options: {
+		user: FakeUser;
+		channelId: string;
+		subcommand?: string;
+		focused: string;
+		typed: string;
+		options?: Record<string, string | number | boolean>;
+		command?: string;
+		force?: boolean;
+	}): FakeInteraction {
+		const name = options.command ?? "lesson";
+		const guildId = this.guildOfChannel(options.channelId);
+		const def = [...this.commands.global, ...(this.commands.guild.get(guildId) ?? [])].find((c) => c.name === name);
+		if (!def) throw new Error(`command /${name} is not registered`);
+		const top = (def.options ?? []) as Array<Record<string, unknown>>;
+		const sub = top.find((o) => o.name === options.subcommand && o.type === 1);
+		const defs = ((options.subcommand === undefined ? top : sub?.options) ?? []) as Array<Record<string, unknown>>;
+		const focusedDef = defs.find((o) => o.name === options.focused);
+		if (!options.force && focusedDef?.autocomplete !== true)
+			throw new Error(`option ${options.focused} does not autocomplete: Discord sends no autocomplete for it`);
+		const typeOf = (key: string) => Number(defs.find((o) => o.name === key)?.type ?? 3);
+		const values: Array<CommandOptionValue & { focused?: true }> = Object.entries(options.options ?? {}).map(
+			([key, value]) => ({ name: key, type: typeOf(key), value }),
+		);
+		// The focused option's value is the partial text, a string whatever the option's type.
+		values.push({ name: options.focused, type: typeOf(options.focused), value: options.typed, focused: true });
+		const it = this.newInteraction("autocomplete", options.user, options.channelId);
+		this.dispatch(
+			"INTERACTION_CREATE",
+			autocompletePayload(this.interactionBase(it), { id: String(def.id), name }, options.subcommand, values),
+		);
 		return it;
 	}
 

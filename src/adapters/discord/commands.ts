@@ -20,7 +20,12 @@ import {
 import { DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS } from "../../agent/index.ts";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
 import { LANGUAGE_NAMES, LOCALES, t } from "../../i18n/index.ts";
-import { MAX_VOTE_SECONDS, MIN_VOTE_SECONDS } from "../lesson/lesson-rules.ts";
+import {
+	CURATED_TOPIC_MAX_CHARS,
+	MAX_CURATED_TOPICS,
+	MAX_VOTE_SECONDS,
+	MIN_VOTE_SECONDS,
+} from "../lesson/lesson-rules.ts";
 import { described, discordLocalizations } from "./localized.ts";
 import type { DiscordAdapterConfig } from "./types.ts";
 
@@ -44,12 +49,16 @@ export const OPTION = {
 	material: "material",
 	voteSeconds: "vote_seconds",
 	voteNames: "vote_names",
+	topics: "topics",
 	on: "on",
 	days: "days",
 } as const;
 
 /** Longest topic accepted (the thread name is cut to Discord's 100 characters). */
 export const TOPIC_MAX_CHARS = 200;
+
+/** Longest curated-topics setting: every topic at its longest, with ", " between (lesson-rules.ts). */
+const TOPICS_SETTING_MAX_CHARS = MAX_CURATED_TOPICS * (CURATED_TOPIC_MAX_CHARS + 2);
 
 export { discordLocalizations } from "./localized.ts";
 
@@ -115,6 +124,8 @@ export const lessonCommands: RESTPutAPIApplicationCommandsJSONBody = [
 						required: true,
 						min_length: 1,
 						max_length: TOPIC_MAX_CHARS,
+						// Suggestions as the learner types (autocomplete.ts); any other text still starts a lesson on it.
+						autocomplete: true,
 					},
 					{
 						type: ApplicationCommandOptionType.String,
@@ -202,6 +213,12 @@ export const lessonCommands: RESTPutAPIApplicationCommandsJSONBody = [
 						type: ApplicationCommandOptionType.Boolean,
 						name: OPTION.voteNames,
 						...described("cmd.config.voteNames"),
+					},
+					{
+						type: ApplicationCommandOptionType.String,
+						name: OPTION.topics,
+						...described("cmd.config.topics"),
+						max_length: TOPICS_SETTING_MAX_CHARS,
 					},
 					{
 						type: ApplicationCommandOptionType.Boolean,

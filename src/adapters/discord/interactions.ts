@@ -7,6 +7,7 @@
 import { type Interaction, MessageFlags } from "discord.js";
 import { DEFAULT_LOCALE, t } from "../../i18n/index.ts";
 import { DELIVERY_TTL_MS } from "../lesson/deliveries.ts";
+import { onAutocomplete } from "./autocomplete.ts";
 import { LESSON_COMMAND } from "./commands.ts";
 import { type ControlsContext, onButton, onModalSubmit, onSelect } from "./controls.ts";
 import { lessonCommand } from "./lesson-command.ts";
@@ -17,7 +18,8 @@ async function route(ctx: ControlsContext, interaction: Interaction): Promise<vo
 	if (interaction.isChatInputCommand()) {
 		if (interaction.commandName === LESSON_COMMAND) await lessonCommand(ctx, interaction);
 		else ctx.logger.debug({ command: interaction.commandName }, "discord: ignoring an unknown command");
-	} else if (interaction.isButton()) await onButton(ctx, interaction);
+	} else if (interaction.isAutocomplete()) await onAutocomplete(ctx, interaction);
+	else if (interaction.isButton()) await onButton(ctx, interaction);
 	else if (interaction.isStringSelectMenu()) await onSelect(ctx, interaction);
 	else if (interaction.isModalSubmit()) await onModalSubmit(ctx, interaction);
 }

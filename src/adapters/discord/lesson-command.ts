@@ -12,7 +12,7 @@ import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import { toDiscordMessages } from "../../render/index.ts";
 import { type CommandReply, type CommandWhere, type LessonCommand, runCommand } from "../lesson/commands.ts";
 import type { LessonController } from "../lesson/controller.ts";
-import { isLessonMode, type LessonRulesChange, parsePriceSetting } from "../lesson/lesson-rules.ts";
+import { isLessonMode, type LessonRulesChange, parsePriceSetting, parseTopicsSetting } from "../lesson/lesson-rules.ts";
 import type { LessonPlace, PlatformPort } from "../lesson/port.ts";
 import { actorOf } from "./actor.ts";
 import { OPTION } from "./commands.ts";
@@ -81,6 +81,12 @@ function configOf(interaction: ChatInputCommandInteraction, locale: Locale): Les
 	if (voteSeconds !== null) change.voteSeconds = voteSeconds;
 	const voteNames = o.getBoolean(OPTION.voteNames);
 	if (voteNames !== null) change.voteNames = voteNames;
+	const topics = o.getString(OPTION.topics);
+	if (topics !== null) {
+		const parsed = parseTopicsSetting(topics, locale);
+		if (!Array.isArray(parsed)) return { kind: "config", error: parsed.error };
+		change.topics = parsed;
+	}
 	const price = o.getString(OPTION.price);
 	if (price !== null) {
 		const parsed = parsePriceSetting(price, locale);

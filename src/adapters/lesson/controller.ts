@@ -6,7 +6,7 @@
  * store, and turns tutor events into port calls (thread-output.ts).
  */
 
-import { DEFAULT_STORE_URL, type Learning, openStateStore, type StateStore } from "../../agent/index.ts";
+import { DEFAULT_STORE_URL, type Learning, learnerKeyOf, openStateStore, type StateStore } from "../../agent/index.ts";
 import type { DashboardSignIn } from "../../core/contracts/dashboard.ts";
 import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
@@ -27,6 +27,7 @@ import { createSerialQueues } from "./serial-queue.ts";
 import { AHEAD_MS } from "./spend-counters.ts";
 import { type StartOutcome, type StartRequest, startLesson } from "./start.ts";
 import { createThreadOutput } from "./thread-output.ts";
+import { suggestTopics, type TopicSuggestion } from "./topic-suggestions.ts";
 import { type PeriodUsage, UsageLedger } from "./usage-ledger.ts";
 import { within } from "./within.ts";
 
@@ -112,6 +113,8 @@ export interface LessonController {
 	readonly profile: ProfileFlows | undefined;
 	/** The web dashboard's sign-in links (undefined when the dashboard is off). */
 	readonly dashboard: DashboardSignIn | undefined;
+	/** What `/lesson start topic:` suggests to `by` as they type (topic-suggestions.ts): bounded in time, never rejects. */
+	suggestTopics(by: Participant, community: string, typed: string): Promise<TopicSuggestion[]>;
 	/** A message typed in a lesson thread, with its attached files (pictures for the tutor) and its author (told when it was not saved). */
 	typed(threadId: string, by: Participant, text: string, attached?: AttachedFiles): Promise<HandleResult>;
 }
@@ -317,6 +320,11 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 		},
 		profile,
 		dashboard: options.dashboard,
+		suggestTopics: (by, community, typed) =>
+			suggestTopics(
+				{ state, ...(options.learning ? { learning: options.learning } : {}) },
+				{ learnerKey: learnerKeyOf(`${port.name}:${community}`, by), community, typed },
+			),
 		async choose(actor, threadId, toolCallId, index) {
 			const own = await profile?.choose(actor, threadId, toolCallId, index);
 			if (own) return own;

@@ -30,6 +30,8 @@ export interface LessonRules {
 	voteSeconds: number;
 	/** Group lessons: the posted tally names who chose what (the teacher always sees names). */
 	voteNames: boolean;
+	/** Topics an admin suggests for `/lesson start` (Discord's autocomplete offers them); see normalizeTopics. */
+	topics: string[];
 }
 
 /** A model's price in US dollars per million tokens (cached input billed as input: an upper estimate). */
@@ -48,7 +50,50 @@ export const DEFAULT_LESSON_RULES: Readonly<LessonRules> = Object.freeze({
 	prices: {},
 	voteSeconds: DEFAULT_GROUP_SETTINGS.voteSeconds,
 	voteNames: DEFAULT_GROUP_SETTINGS.showNames,
+	topics: [],
 });
+
+/** Most curated topics a community keeps (Discord offers at most 25 choices in all). */
+export const MAX_CURATED_TOPICS = 25;
+/** Longest curated topic: an autocomplete choice's value holds at most 100 characters (Discord). */
+export const CURATED_TOPIC_MAX_CHARS = 100;
+
+/**
+ * The curated topics of `value`: strings with whitespace collapsed, 1..CURATED_TOPIC_MAX_CHARS characters
+ * (longer ones are dropped, not cut: a cut topic is another topic), the first of each spelling regardless of
+ * case, at most MAX_CURATED_TOPICS. Anything else counts as none. Never throws.
+ */
+export function normalizeTopics(value: unknown): string[] {
+	if (!Array.isArray(value)) return [];
+	const out: string[] = [];
+	const seen = new Set<string>();
+	for (const v of value) {
+		if (typeof v !== "string") continue;
+		const topic = v.replace(/\s+/g, " ").trim();
+		const key = topic.toLowerCase();
+		if (topic === "" || topic.length > CURATED_TOPIC_MAX_CHARS || seen.has(key)) continue;
+		seen.add(key);
+		out.push(topic);
+		if (out.length >= MAX_CURATED_TOPICS) break;
+	}
+	return out;
+}
+
+/**
+ * An admin's list of curated topics as typed (comma-separated; `-` alone clears the list), or what is wrong
+ * with it: a topic over CURATED_TOPIC_MAX_CHARS, or more than MAX_CURATED_TOPICS.
+ */
+export function parseTopicsSetting(text: string, locale: Locale = DEFAULT_LOCALE): string[] | { error: string } {
+	const trimmed = text.trim();
+	if (trimmed === "-" || trimmed === "") return [];
+	const parts = trimmed
+		.split(",")
+		.map((p) => p.replace(/\s+/g, " ").trim())
+		.filter((p) => p !== "");
+	if (parts.length > MAX_CURATED_TOPICS || parts.some((p) => p.length > CURATED_TOPIC_MAX_CHARS))
+		return { error: t(locale, "config.topics", { max: MAX_CURATED_TOPICS, chars: CURATED_TOPIC_MAX_CHARS }) };
+	return normalizeTopics(parts);
+}
 
 const MODES: readonly LessonMode[] = ["solo", "group"];
 
@@ -81,6 +126,7 @@ export function normalizeLessonRules(value: unknown, defaults: LessonRules = DEF
 		prices: normalizePrices(v.prices ?? defaults.prices),
 		voteSeconds: clampVoteSeconds(typeof v.voteSeconds === "number" ? v.voteSeconds : defaults.voteSeconds),
 		voteNames: typeof v.voteNames === "boolean" ? v.voteNames : defaults.voteNames,
+		topics: Array.isArray(v.topics) ? normalizeTopics(v.topics) : normalizeTopics(defaults.topics),
 	};
 }
 
@@ -117,6 +163,8 @@ export interface LessonRulesChange {
 	price?: { model: string; price?: ModelPrice };
 	voteSeconds?: number;
 	voteNames?: boolean;
+	/** Replace the curated topics (an empty list clears them). */
+	topics?: string[];
 	/** Start from the defaults before applying the rest. */
 	reset?: boolean;
 }
@@ -128,7 +176,12 @@ export function applyLessonRulesChange(
 	defaults: LessonRules = DEFAULT_LESSON_RULES,
 ): LessonRules {
 	let next: LessonRules = change.reset
-		? { ...defaults, channels: [...defaults.channels], prices: { ...defaults.prices } }
+		? {
+				...defaults,
+				channels: [...defaults.channels],
+				prices: { ...defaults.prices },
+				topics: normalizeTopics(defaults.topics),
+			}
 		: { ...rules };
 	if (change.channels) next.channels = [...change.channels];
 	if (change.allowChannel && !next.channels.includes(change.allowChannel))
@@ -140,6 +193,7 @@ export function applyLessonRulesChange(
 	if (change.memberTokensPerDay !== undefined) next = { ...next, memberTokensPerDay: change.memberTokensPerDay };
 	if (change.voteSeconds !== undefined) next = { ...next, voteSeconds: clampVoteSeconds(change.voteSeconds) };
 	if (change.voteNames !== undefined) next = { ...next, voteNames: change.voteNames };
+	if (change.topics !== undefined) next = { ...next, topics: [...change.topics] };
 	if (change.price) {
 		const { [change.price.model]: _old, ...prices } = next.prices;
 		next = { ...next, prices: change.price.price ? { ...prices, [change.price.model]: change.price.price } : prices };

@@ -57,7 +57,7 @@ export function statusText(
 	return lines.join("\n");
 }
 
-/** `/lesson config`: where lessons may run, the daily limit, the default mode, the token caps and prices (`place`: "server", "workspace"). */
+/** `/lesson config`: where lessons may run, the daily limit, the default mode, the token caps and prices, the curated topics (`place`: "server", "workspace"). */
 export function rulesText(
 	rules: LessonRules,
 	style: NoticeStyle,
@@ -65,6 +65,7 @@ export function rulesText(
 	locale: Locale = DEFAULT_LOCALE,
 ): string {
 	const channel = style.channel ?? ((id: string) => `<#${id}>`);
+	const esc = style.escape ?? ((text: string) => text);
 	const channels = rules.channels.length > 0 ? rules.channels.map(channel).join(", ") : t(locale, "rules.everyChannel");
 	const limit =
 		rules.lessonsPerDay > 0 ? t(locale, "rules.perMember", { count: rules.lessonsPerDay }) : t(locale, "rules.noLimit");
@@ -75,5 +76,9 @@ export function rulesText(
 		t(locale, "rules.defaultMode", { mode: rules.defaultMode }),
 		t(locale, rules.voteNames ? "rules.votesNamed" : "rules.votesAnonymous", { seconds: rules.voteSeconds }),
 		...capsLines(rules, place, locale),
+		// Shown once set (Discord's `topics` option); a platform without autocomplete never sets any.
+		...(rules.topics.length > 0
+			? [t(locale, "rules.topics", { topics: rules.topics.map((topic) => esc(topic)).join(", ") })]
+			: []),
 	].join("\n");
 }

@@ -119,6 +119,7 @@ describe("adapter pieces", () => {
 			prices: {},
 			voteSeconds: 60,
 			voteNames: false,
+			topics: [],
 		});
 	});
 

@@ -1,6 +1,6 @@
 /**
  * The shared lesson rules: normalizing whatever a store returns, the channel
- * check, and applying an admin's change (reset, allow, disallow, limit, mode).
+ * check, and applying an admin's change (reset, allow, disallow, limit, mode, curated topics).
  */
 
 import { describe, expect, it } from "vitest";
@@ -11,10 +11,19 @@ import {
 	isLessonMode,
 	type LessonRules,
 	normalizeLessonRules,
+	normalizeTopics,
+	parseTopicsSetting,
 } from "../../../src/adapters/lesson/lesson-rules.ts";
 
 /** The cost-cap fields at their defaults (no caps, no prices). */
-const NO_CAPS = { serverTokensPerDay: 0, memberTokensPerDay: 0, prices: {}, voteSeconds: 60, voteNames: false };
+const NO_CAPS = {
+	serverTokensPerDay: 0,
+	memberTokensPerDay: 0,
+	prices: {},
+	voteSeconds: 60,
+	voteNames: false,
+	topics: [],
+};
 
 describe("lesson rules", () => {
 	it("normalizes stored values field by field, falling back to the defaults", () => {
@@ -78,5 +87,29 @@ describe("lesson rules", () => {
 		expect(isLessonMode("group")).toBe(true);
 		expect(isLessonMode("Solo")).toBe(false);
 		expect(isLessonMode(null)).toBe(false);
+	});
+
+	it("keeps curated topics clean: trimmed, one per spelling, at most 25 of at most 100 characters", () => {
+		expect(normalizeTopics(["  Fractions ", "fractions", "", 3, "x".repeat(101), "Chain  rule"])).toEqual([
+			"Fractions",
+			"Chain rule",
+		]);
+		expect(normalizeTopics("Fractions")).toEqual([]);
+		expect(normalizeTopics(Array.from({ length: 40 }, (_, i) => `t${i}`))).toHaveLength(25);
+		expect(normalizeLessonRules({ topics: ["A", "a", 7] }).topics).toEqual(["A"]);
+		expect(normalizeLessonRules({ topics: "A" }).topics).toEqual([]);
+		const set = applyLessonRulesChange(DEFAULT_LESSON_RULES, { topics: ["A", "B"] });
+		expect(set.topics).toEqual(["A", "B"]);
+		expect(applyLessonRulesChange(set, { voteNames: true }).topics).toEqual(["A", "B"]);
+		expect(applyLessonRulesChange(set, { reset: true }).topics).toEqual([]);
+	});
+
+	it("parses an admin's topics setting: comma-separated, `-` clears, too many or too long is refused", () => {
+		expect(parseTopicsSetting(" Fractions,  chain rule ,, Fractions ")).toEqual(["Fractions", "chain rule"]);
+		expect(parseTopicsSetting("-")).toEqual([]);
+		expect(parseTopicsSetting(Array.from({ length: 26 }, (_, i) => `t${i}`).join(","))).toHaveProperty("error");
+		expect(parseTopicsSetting(`ok, ${"x".repeat(101)}`)).toEqual({
+			error: "Give up to 25 topics, separated by commas, each at most 100 characters (`-` clears the list).",
+		});
 	});
 });

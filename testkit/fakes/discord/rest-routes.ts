@@ -5,7 +5,13 @@
  * Bodies are checked against Discord's limits; a violation answers 400.
  */
 
-import { commandProblems, messageProblems, modalProblems, threadNameProblems } from "../../fixtures/discord/limits.ts";
+import {
+	autocompleteProblems,
+	commandProblems,
+	messageProblems,
+	modalProblems,
+	threadNameProblems,
+} from "../../fixtures/discord/limits.ts";
 import { channelObject, memberObject, messageObject, snowflake, userObject } from "../../fixtures/discord/payloads.ts";
 import type { FakeDiscord, FakeInteraction, FakeMessage } from "../discord.ts";
 import type { FakeFile, RecordedCall } from "./types.ts";
@@ -254,7 +260,15 @@ function onCallback(fake: FakeDiscord, { params, body, files, query, call }: Rou
 	const channel = fake.channels.get(it.channelId)!;
 	const ephemeral = typeof data.flags === "number" && (data.flags & 64) !== 0;
 	const fromMessage = it.messageId !== undefined;
-	if (type === 4 || type === 5) {
+	// An autocomplete takes one answer, type 8 APPLICATION_COMMAND_AUTOCOMPLETE_RESULT, and only it; type 8 answers
+	// nothing else (discord-api-docs, Receiving and Responding: interaction callback type).
+	if ((it.kind === "autocomplete") !== (type === 8))
+		return err(400, 50035, `Interaction callback type ${String(type)} not allowed for a ${it.kind} interaction`);
+	if (type === 8) {
+		call.problems = autocompleteProblems(data);
+		if (call.problems.length > 0) return err(400, 50035, "Invalid Form Body", { problems: call.problems });
+		it.choices = (data.choices as NonNullable<typeof it.choices>).map((c) => ({ name: c.name, value: c.value }));
+	} else if (type === 4 || type === 5) {
 		if (type === 4) call.problems = messageProblems(data, files.length, false, namesOf(files));
 		if (call.problems.length > 0) return err(400, 50035, "Invalid Form Body", { problems: call.problems });
 		const v2 = type === 4 && typeof data.flags === "number" ? data.flags & (1 << 15) : 0;
@@ -297,7 +311,7 @@ function onCallback(fake: FakeDiscord, { params, body, files, query, call }: Rou
 		{
 			interaction: {
 				id: it.id,
-				type: { command: 2, button: 3, select: 3, modal: 5 }[it.kind],
+				type: { command: 2, button: 3, select: 3, modal: 5, autocomplete: 4 }[it.kind],
 				response_message_id: message?.id,
 				response_message_loading: type === 5,
 				response_message_ephemeral: ephemeral,

@@ -31,18 +31,20 @@ export interface RecordedCall {
 export interface FakeInteraction {
 	id: string;
 	token: string;
-	kind: "command" | "button" | "select" | "modal";
+	kind: "command" | "button" | "select" | "modal" | "autocomplete";
 	user: FakeUser;
 	channelId: string;
 	guildId: string;
 	createdAt: number;
 	/** The message a component sits on (buttons, selects, modals opened from a component). */
 	messageId?: string;
-	/** The first callback's type (4 reply, 5 deferred reply, 6 deferred update, 7 update, 9 modal). */
+	/** The first callback's type (4 reply, 5 deferred reply, 6 deferred update, 7 update, 8 autocomplete result, 9 modal). */
 	responseType?: number;
 	ackedAt?: number;
 	originalMessageId?: string;
 	modal?: { custom_id: string; title: string; components: unknown[] };
+	/** An autocomplete's answer (type 8), as the bot sent it. */
+	choices?: Array<{ name: string; value: string | number }>;
 	followupIds: string[];
 	/** Callbacks refused (a second ack, a late ack). */
 	rejectedCallbacks: number;
