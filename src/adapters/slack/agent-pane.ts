@@ -4,7 +4,8 @@
  * `assistant_thread_started` (https://docs.slack.dev/reference/events/assistant_thread_started); the bot
  * answers at once and then sets up to four suggested prompts for it
  * (`assistant.threads.setSuggestedPrompts`, without thread_ts: an agent app's call with it "will silently
- * fail"): "Review what's due" when reviews are due, then the member's own topics, else two examples. What the
+ * fail"): "Review what's due" when reviews are due, then what `/lesson start` would suggest (unfinished lessons,
+ * curated topics), then the member's other topics, else two examples. What the
  * member types in that thread (a `message.im` event; events.ts hands it here when no lesson runs there yet)
  * starts a private solo lesson in the same thread, titled with its topic (`assistant.threads.setTitle`), or,
  * for the review prompt, the review, as `/lesson review` would.
@@ -13,6 +14,7 @@
 import type { App } from "@slack/bolt";
 import type { Participant } from "../../core/contracts/events.ts";
 import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
+import { suggestionLabel } from "../lesson/topic-suggestions.ts";
 import { type HandlerContext, slackActor } from "./context.ts";
 import { encodeSlackThreadId } from "./thread-id.ts";
 
@@ -65,10 +67,18 @@ export async function panePrompts(
 			title: t(locale, "slack.paneReviewTitle", { count: String(overview.due) }),
 			message: reviewMessage(locale),
 		});
-	for (const topic of overview?.topics ?? []) {
-		if (prompts.length >= MAX_PROMPTS) break;
-		prompts.push({ title: t(locale, "slack.paneTopicTitle", { topic: topic.topic }), message: topic.topic });
-	}
+	// Then what /lesson start would suggest (unfinished lessons, the workspace's curated topics; the reviews are
+	// the prompt above), then the member's other topics.
+	const suggested = (await ctx.controller.suggestTopics(by, teamId, "")).filter((s) => s.source !== "review");
+	const seen = new Set(prompts.map((p) => p.message.toLowerCase()));
+	const add = (title: string, topic: string) => {
+		if (prompts.length >= MAX_PROMPTS || seen.has(topic.toLowerCase())) return;
+		seen.add(topic.toLowerCase());
+		prompts.push({ title, message: topic });
+	};
+	for (const s of suggested) add(suggestionLabel(s, locale), s.topic);
+	for (const topic of overview?.topics ?? [])
+		add(t(locale, "slack.paneTopicTitle", { topic: topic.topic }), topic.topic);
 	if (prompts.length === 0)
 		for (const example of [t(locale, "slack.paneExampleOne"), t(locale, "slack.paneExampleTwo")])
 			prompts.push({ title: example, message: example });
