@@ -31,7 +31,7 @@ import { deferUpdate } from "./interaction-rest.ts";
 import { interactionLocale, NOTICES } from "./notices.ts";
 import type { InteractionReplies } from "./port.ts";
 import { describeRestError } from "./rest-messages.ts";
-import { encodeDiscordThreadId } from "./thread-id.ts";
+import { DM_COMMUNITY, encodeDiscordThreadId } from "./thread-id.ts";
 
 /** What the control handlers need. */
 export interface ControlsContext {
@@ -51,7 +51,7 @@ function threadOf(interaction: Interaction): string | undefined {
 		// In a DM only the member's own controls work (a review, Review now, forget-me): they need no lesson thread.
 		const id = decodeComponentId("customId" in interaction ? interaction.customId : undefined);
 		return isProfileButton(id?.toolCallId)
-			? encodeDiscordThreadId({ guildId: "@me", threadId: interaction.channelId })
+			? encodeDiscordThreadId({ guildId: DM_COMMUNITY, threadId: interaction.channelId })
 			: undefined;
 	}
 	return encodeDiscordThreadId({ guildId: interaction.guildId, threadId: interaction.channelId });

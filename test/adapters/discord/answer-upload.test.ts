@@ -101,7 +101,11 @@ describe("pictures in the Discord Answer box", { timeout: 60_000 }, () => {
 			await fake.waitFor(() => model.doStreamCalls.length >= 3 || undefined, "the request after the second answer");
 			expect(answered("q2")[0]?.result).toMatchObject({ answer: "6", correct: true });
 			const notice = await fake.waitFor(
-				() => fake.ephemeralsFor(learner).slice(notices).find((m) => /too big/.test(m.text)),
+				() =>
+					fake
+						.ephemeralsFor(learner)
+						.slice(notices)
+						.find((m) => /too big/.test(m.text)),
 				"the notice about the pictures",
 			);
 			expect(notice.text).toBe(

@@ -44,9 +44,7 @@ describe("the fake Discord's modal rules", () => {
 		expect(problems({ type: 2, custom_id: "b" })).toEqual([
 			"modal.components[0] component type 2 cannot sit in a label",
 		]);
-		expect(problems(upload({ custom_id: "u".repeat(101) }))).toEqual([
-			"modal.components[0].custom_id longer than 100",
-		]);
+		expect(problems(upload({ custom_id: "u".repeat(101) }))).toEqual(["modal.components[0].custom_id longer than 100"]);
 		expect(problems(upload({ min_values: 0 }))).toEqual(["modal.components[0].min_values 0 needs required false"]);
 		expect(problems(upload({ max_values: 11 }))).toEqual(["modal.components[0].max_values must be 1..10"]);
 		expect(problems(upload({ min_values: 3, max_values: 2 }))).toEqual([
