@@ -62,7 +62,14 @@ describe("pictures in the Discord Answer box", { timeout: 60_000 }, () => {
 			expect(open.modal?.components.at(-1)).toMatchObject({
 				type: 18,
 				label: "Photo of your working (optional)",
-				component: { type: 19, custom_id: "lh:file:q1", min_values: 0, max_values: 4, required: false },
+				component: {
+					type: 19,
+					custom_id: "lh:file:q1",
+					min_values: 0,
+					max_values: 4,
+					required: false,
+					file_types: ["image"],
+				},
 			});
 			const submit = fake.submitModal({
 				user: learner,
