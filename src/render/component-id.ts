@@ -1,5 +1,5 @@
 /**
- * Component ids of buttons, selects, modals and text inputs:
+ * Component ids of buttons, selects, modals, text inputs and file uploads:
  * `lh:<verb>:<toolCallId>[:<choice>]` ("help" carries the index of a help kind, core/struggle.ts HELP_KINDS). One format for Discord custom_id
  * (max 100) and Slack action_id/callback_id (max 255): we keep to 100.
  * Verbs "pick" and "select" always carry a choice and the others never do,
@@ -9,7 +9,7 @@
  */
 
 /** What a component does when used. */
-export type ComponentVerb = "pick" | "select" | "help" | "open" | "modal" | "text";
+export type ComponentVerb = "pick" | "select" | "help" | "open" | "modal" | "text" | "file";
 
 /** A decoded component id. `choice` is set exactly for "pick" (option index), "select" (first index of its menu) and "help" (help kind index). */
 export interface ComponentId {
@@ -23,7 +23,7 @@ export const COMPONENT_ID_MAX_CHARS = 100;
 
 const PREFIX = "lh";
 const WITH_CHOICE: ReadonlySet<string> = new Set(["pick", "select", "help"]);
-const WITHOUT_CHOICE: ReadonlySet<string> = new Set(["open", "modal", "text"]);
+const WITHOUT_CHOICE: ReadonlySet<string> = new Set(["open", "modal", "text", "file"]);
 const MAX_CHOICE = 9999;
 // Printable, no whitespace: ids travel through JSON and platform UIs untouched.
 const TOOL_CALL_ID = /^[\x21-\x7e]+$/;

@@ -114,6 +114,23 @@ describe("question cards", () => {
 		expect(discordModalProblems(modal)).toEqual([]);
 		expect(modal.custom_id).toBe("lh:modal:call_1");
 		expect(JSON.stringify(modal)).toContain("lh:text:call_1");
+		expect(JSON.stringify(modal)).not.toContain("lh:file:");
+		// With pictures allowed: an optional upload of up to `count` images in a second label.
+		const withUpload = discordAnswerModal("call_1", "Explain in your words.", "en", { count: 4, maxBytes: 5 << 20 });
+		expect(discordModalProblems(withUpload)).toEqual([]);
+		expect(withUpload.components.at(-1)).toEqual({
+			type: 18,
+			label: "Photo of your working (optional)",
+			description: "Up to 4 pictures (PNG, JPEG, GIF or WebP), 5 MB each.",
+			component: {
+				type: 19,
+				custom_id: "lh:file:call_1",
+				min_values: 0,
+				max_values: 4,
+				required: false,
+				file_types: ["image"],
+			},
+		});
 		const view = slackAnswerModal("call_1", "Explain **in** your words. <!channel>", '{"c":"C1"}');
 		expect(slackModalProblems(view)).toEqual([]);
 		expect(view.callback_id).toBe("lh:modal:call_1");

@@ -16,7 +16,7 @@ const componentId: fc.Arbitrary<ComponentId> = fc.oneof(
 		toolCallId,
 		choice: fc.integer({ min: 0, max: 9999 }),
 	}),
-	fc.record({ verb: fc.constantFrom("open" as const, "modal" as const, "text" as const), toolCallId }),
+	fc.record({ verb: fc.constantFrom("open" as const, "modal" as const, "text" as const, "file" as const), toolCallId }),
 );
 
 describe("component ids", () => {

@@ -72,8 +72,16 @@ export function discordModalProblems(modal: APIModalInteractionResponseCallbackD
 			len(p, "label", c.label, 45);
 			if (c.description !== undefined) len(p, "label description", c.description, 100);
 			const input = c.component as Json;
-			if (input.type !== 4) p.push("label does not hold a text input");
-			len(p, "text input custom_id", input.custom_id, 100);
+			len(p, "label child custom_id", input.custom_id, 100);
+			if (input.type === 19) {
+				// File upload (discord-api-docs, Component Reference): 0..10 files; min_values 0 only when not required.
+				const min = typeof input.min_values === "number" ? input.min_values : 1;
+				const max = typeof input.max_values === "number" ? input.max_values : 1;
+				if (min < 0 || max < 1 || max > 10 || min > max) p.push("file upload min/max out of range");
+				if (min === 0 && input.required !== false) p.push("file upload with min_values 0 must not be required");
+				continue;
+			}
+			if (input.type !== 4) p.push("label does not hold a text input or a file upload");
 			if (input.label !== undefined) p.push("text input inside a label must not have its own label");
 			if (typeof input.max_length === "number" && input.max_length > 4000) p.push("text input max_length > 4000");
 		} else p.push(`unexpected modal component ${String(c.type)}`);

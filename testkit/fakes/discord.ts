@@ -43,6 +43,7 @@ import {
 } from "../fixtures/discord/payloads.ts";
 import { FakeGateway, shardOfGuild } from "./discord/gateway.ts";
 import { handleHttp } from "./discord/http.ts";
+import { submittedUploads } from "./discord/modal-submit.ts";
 import { err, type Route, restRoutes } from "./discord/rest-routes.ts";
 import type { FakeDiscordOptions, FakeFault, FakeFile, FakeInteraction, RecordedCall } from "./discord/types.ts";
 
@@ -77,9 +78,10 @@ export class FakeDiscord {
 	/** Every attachment download (GET /attachments/…): its path and whether it sent an Authorization header. */
 	readonly attachmentFetches: Array<{ path: string; authorized: boolean }> = [];
 	/**
-	 * Files given to a slash command's attachment option (type 11), served at their URL like message attachments:
-	 * Discord uploads them with the command and names them in `data.resolved.attachments` by id (discord-api-docs,
-	 * "Application Command Object": ATTACHMENT options; "Interaction Object": resolved data's `attachments`).
+	 * Files given to a slash command's attachment option (type 11) or uploaded in a modal's file upload (type 19),
+	 * served at their URL like message attachments: Discord uploads them with the interaction and names them in
+	 * `data.resolved.attachments` by id (discord-api-docs, "Application Command Object": ATTACHMENT options;
+	 * "Component Reference": File Upload; "Interaction Object": resolved data's `attachments`).
 	 */
 	readonly commandAttachments: Array<FakeAttachment & { channelId: string }> = [];
 	readonly commands = {
@@ -423,17 +425,35 @@ export class FakeDiscord {
 		return it;
 	}
 
-	/** A user submits the modal the bot showed in answer to `opened`; values by text input custom id. */
-	submitModal(options: { user: FakeUser; opened: FakeInteraction; values: Record<string, string> }): FakeInteraction {
+	/**
+	 * A user submits the modal the bot showed in answer to `opened`: text by text input custom id, files by file
+	 * upload custom id, chosen values by checkbox group, radio group or select id. What a Discord client would
+	 * not let through throws here (files outside an upload's min/max, a file over the user's upload limit,
+	 * values that are not a group's options): see limits-modal.ts for the sources.
+	 */
+	submitModal(options: {
+		user: FakeUser;
+		opened: FakeInteraction;
+		values: Record<string, string>;
+		files?: Record<string, Array<{ filename: string; contentType: string; data: Buffer }>>;
+		chosen?: Record<string, string[]>;
+	}): FakeInteraction {
 		const modal = options.opened.modal;
 		if (!modal) throw new Error("no modal was shown for that interaction");
+		const uploads = submittedUploads(modal, options.opened.channelId, options.files ?? {}, options.chosen ?? {});
+		this.commandAttachments.push(...Object.values(uploads).flat());
 		const message = options.opened.messageId ? this.messages.get(options.opened.messageId) : undefined;
 		const it = this.newInteraction("modal", options.user, options.opened.channelId, message?.id);
 		const payload = modalSubmitPayload(
 			this.interactionBase(it),
 			message ? messageObject(message, this.baseUrl) : undefined,
 			modal,
-			options.values,
+			{
+				values: options.values,
+				uploads,
+				...(options.chosen ? { chosen: options.chosen } : {}),
+				baseUrl: this.baseUrl,
+			},
 		);
 		this.dispatch("INTERACTION_CREATE", payload);
 		return it;

@@ -26,11 +26,12 @@ import { type HeldAck, holdAck } from "../lesson/held-ack.ts";
 import type { Actor, AnswerForm, PlatformPort } from "../lesson/port.ts";
 import { isProfileButton } from "../lesson/profile-flows.ts";
 import { actorOf, type NoticeRoute } from "./actor.ts";
+import { uploadedFiles } from "./form-files.ts";
 import { deferUpdate } from "./interaction-rest.ts";
 import { interactionLocale, NOTICES } from "./notices.ts";
 import type { InteractionReplies } from "./port.ts";
 import { describeRestError } from "./rest-messages.ts";
-import { encodeDiscordThreadId } from "./thread-id.ts";
+import { DM_COMMUNITY, encodeDiscordThreadId } from "./thread-id.ts";
 
 /** What the control handlers need. */
 export interface ControlsContext {
@@ -50,7 +51,7 @@ function threadOf(interaction: Interaction): string | undefined {
 		// In a DM only the member's own controls work (a review, Review now, forget-me): they need no lesson thread.
 		const id = decodeComponentId("customId" in interaction ? interaction.customId : undefined);
 		return isProfileButton(id?.toolCallId)
-			? encodeDiscordThreadId({ guildId: "@me", threadId: interaction.channelId })
+			? encodeDiscordThreadId({ guildId: DM_COMMUNITY, threadId: interaction.channelId })
 			: undefined;
 	}
 	return encodeDiscordThreadId({ guildId: interaction.guildId, threadId: interaction.channelId });
@@ -124,7 +125,7 @@ export async function onButton(ctx: ControlsContext, interaction: ButtonInteract
 		const actor = {
 			...actorOf(interaction, "reply", ctx.logger),
 			openForm: async (form: AnswerForm) =>
-				interaction.showModal(discordAnswerModal(form.toolCallId, form.question, form.locale)),
+				interaction.showModal(discordAnswerModal(form.toolCallId, form.question, form.locale, form.pictures)),
 		};
 		return ctx.controller.openForm(actor, threadId, id.toolCallId);
 	}
@@ -168,7 +169,7 @@ function typedAnswer(interaction: ModalSubmitInteraction, toolCallId: string): s
 	}
 }
 
-/** A modal submit: the typed answer to a free-answer quiz or a free-text ask. */
+/** A modal submit: the typed answer to a free-answer quiz or a free-text ask, with any pictures uploaded in it. */
 export async function onModalSubmit(ctx: ControlsContext, interaction: ModalSubmitInteraction): Promise<void> {
 	const id = decodeComponentId(interaction.customId);
 	const threadId = threadOf(interaction);
@@ -182,7 +183,13 @@ export async function onModalSubmit(ctx: ControlsContext, interaction: ModalSubm
 				await interaction.deferReply({ flags: MessageFlags.Ephemeral });
 			});
 	const submit = () =>
-		ctx.controller.submitForm(actor, threadId, id.toolCallId, typedAnswer(interaction, id.toolCallId));
+		ctx.controller.submitForm(
+			actor,
+			threadId,
+			id.toolCallId,
+			typedAnswer(interaction, id.toolCallId),
+			uploadedFiles(interaction, id.toolCallId),
+		);
 	// Not from a card: its deferred reply is ephemeral, and a first follow-up would replace it, so the thread's
 	// output goes through the channel.
 	const result = fromMessage

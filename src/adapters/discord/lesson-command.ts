@@ -18,17 +18,14 @@ import { actorOf } from "./actor.ts";
 import { OPTION } from "./commands.ts";
 import { interactionLocale, NOTICES } from "./notices.ts";
 import { describeRestError } from "./rest-messages.ts";
-import { encodeDiscordThreadId } from "./thread-id.ts";
+import { DM_COMMUNITY, encodeDiscordThreadId } from "./thread-id.ts";
 import { participantOf } from "./who.ts";
 
 /** The subcommands a member may run in their DM with the bot (the app user-installed): what is theirs alone. */
 const DM_COMMANDS: ReadonlySet<LessonCommand["kind"]> = new Set(["review", "progress", "remind", "forget-me"]);
 
-/**
- * The community of a command run in a DM. A Discord learner's profile is keyed by the user alone
- * (`discord:<user>`, learnerKeyOf), so a review or progress there reads the same items as in any server.
- */
-const DM_COMMUNITY = "@me";
+// A command run in a DM has the DM community (thread-id.ts). A Discord learner's profile is keyed by the user
+// alone (`discord:<user>`, learnerKeyOf), so a review or progress there reads the same items as in any server.
 
 /** What the command handler needs. */
 export interface CommandContext {

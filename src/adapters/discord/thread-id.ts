@@ -4,6 +4,12 @@
 
 import { joinThreadId, splitThreadId } from "../../core/contracts/thread-id.ts";
 
+/**
+ * The community of what runs in a member's DM with the bot (a review's controls, the DM's commands): a thread
+ * id part like any other (guild ids are digits, so it names no guild), never a lesson's.
+ */
+export const DM_COMMUNITY = "dm";
+
 /** Where a Discord lesson lives. */
 export interface DiscordThread {
 	guildId: string;

@@ -149,6 +149,8 @@ export function createAnswerFlows(deps: AnswerDeps) {
 			);
 			const summary = read ? read.s : TIMED_OUT;
 			let question = "";
+			// Pictures only when the summary said in time that they may go with this answer.
+			let takesPictures = false;
 			// The form is the lesson's (its words match the cards); a notice is the member's own.
 			const lesson = summary !== TIMED_OUT ? summary?.language : undefined;
 			if (summary !== TIMED_OUT) {
@@ -160,20 +162,54 @@ export function createAnswerFlows(deps: AnswerDeps) {
 						refusalNotice({ code, message: "" }, port.style, { action: "answer", locale, ...learner }),
 					);
 				}
-				question = summary?.pending.find((p) => p.toolCallId === toolCallId)?.input?.question ?? "";
+				const pending = summary?.pending.find((p) => p.toolCallId === toolCallId);
+				question = pending?.input?.question ?? "";
+				// A group's quiz is a private vote until the tally: no pictures there (the engine refuses them too).
+				takesPictures = pictures?.vision === true && !(summary?.mode === "group" && pending?.kind === "quiz");
 			}
 			const locale = lesson ?? actor.locale;
-			await actor.openForm?.({ threadId, toolCallId, question, ...(locale ? { locale } : {}) });
+			const limits = takesPictures && pictures ? limitsOf(pictures.source) : undefined;
+			await actor.openForm?.({
+				threadId,
+				toolCallId,
+				question,
+				...(locale ? { locale } : {}),
+				...(limits ? { pictures: { count: limits.maxPerMessage, maxBytes: limits.maxBytes } } : {}),
+			});
 		},
 
-		/** A typed answer from the form; an empty one is refused here. */
-		async submitForm(actor: Actor, threadId: string, toolCallId: string, text: string): Promise<HandleResult> {
+		/**
+		 * A typed answer from the form, with the files uploaded in it (pictures of the learner's working: read as a
+		 * thread message's are, with the same limits and notices); an empty answer is refused here. A picture that
+		 * does not reach the tutor never holds back the answer: it goes without it, and the actor is told why.
+		 */
+		async submitForm(
+			actor: Actor,
+			threadId: string,
+			toolCallId: string,
+			text: string,
+			files: readonly IncomingFile[] = [],
+		): Promise<HandleResult> {
 			const answer = text.trim();
 			if (answer === "") {
 				await actor.notify(t(await localeFor(actor, threadId), "refuse.emptyAnswer"));
 				return { ok: false, code: "invalid-answer", message: EMPTY_ANSWER_NOTICE };
 			}
-			return deliver(actor, threadId, { type: "reply", toolCallId, text: answer, by: actor.by });
+			// Files of someone who may not answer here are never downloaded (the tutor refuses the answer below).
+			const read =
+				files.length > 0 && (await speaksInLesson(threadId, actor.by.id))
+					? await readPictures(files, await localeFor(actor, threadId))
+					: undefined;
+			const images = read?.images ?? [];
+			const result = await deliver(actor, threadId, {
+				type: "reply",
+				toolCallId,
+				text: answer,
+				by: actor.by,
+				...(images.length > 0 ? { images } : {}),
+			});
+			if (result.ok && read?.notice) await actor.notify(read.notice(true));
+			return result;
 		},
 
 		/**

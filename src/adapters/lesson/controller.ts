@@ -16,6 +16,7 @@ import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import { createMathRenderer, type MathRenderer, type PlanPicture, type PlanRenderer } from "../../render/index.ts";
 import { type AttachedFiles, createAnswerFlows, type LessonImages } from "./answers.ts";
 import { createDeliveryClaims, type DeliveryClaims } from "./deliveries.ts";
+import type { IncomingFile } from "./images.ts";
 import { type BudgetRouter, budgetVerdict, createLessonBudget, type LessonBudgetOptions } from "./lesson-budget.ts";
 import { applyLessonRulesChange, type LessonRules, type LessonRulesChange } from "./lesson-rules.ts";
 import { LessonState } from "./lesson-state.ts";
@@ -107,8 +108,14 @@ export interface LessonController {
 	help(actor: Actor, threadId: string, toolCallId: string, kind: HelpKind): Promise<HandleResult>;
 	/** The "Answer" click: a notice, or the answer form. */
 	openForm(actor: Actor, threadId: string, toolCallId: string): Promise<void>;
-	/** The answer form's typed answer. */
-	submitForm(actor: Actor, threadId: string, toolCallId: string, text: string): Promise<HandleResult>;
+	/** The answer form's typed answer, with the files uploaded in the form (pictures of the learner's working). */
+	submitForm(
+		actor: Actor,
+		threadId: string,
+		toolCallId: string,
+		text: string,
+		files?: readonly IncomingFile[],
+	): Promise<HandleResult>;
 	/** The learner-profile commands (undefined when the controller has no learning service). */
 	readonly profile: ProfileFlows | undefined;
 	/** The web dashboard's sign-in links (undefined when the dashboard is off). */
@@ -336,10 +343,10 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 			if (await profile?.openForm(actor, toolCallId)) return; // a private review's question
 			await answers.openForm(actor, threadId, toolCallId);
 		},
-		async submitForm(actor, threadId, toolCallId, text) {
+		async submitForm(actor, threadId, toolCallId, text, files) {
 			const own = await profile?.submitForm(actor, toolCallId, text);
 			if (own) return own;
-			return overBudget(actor, threadId, await answers.submitForm(actor, threadId, toolCallId, text));
+			return overBudget(actor, threadId, await answers.submitForm(actor, threadId, toolCallId, text, files));
 		},
 		async typed(threadId, by, text, attached) {
 			const reviewed = await profile?.review.typed(threadId, by, text).catch((error: unknown) => {

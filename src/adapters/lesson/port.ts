@@ -48,6 +48,11 @@ export interface AnswerForm {
 	question: string;
 	/** The form's own words in this language (default English). */
 	locale?: Locale;
+	/**
+	 * The form may take pictures of the learner's working with the answer (the model reads pictures, and the
+	 * question is not a group vote): at most `count` of them, `maxBytes` each. Absent: text only.
+	 */
+	pictures?: { count: number; maxBytes: number };
 }
 
 /** Someone acting in a lesson, and how to answer them privately. Built by the adapter per platform event. */

@@ -111,6 +111,14 @@ export function admit(state: SessionState, event: LearnerEvent, at = new Date().
 	if (typeof value !== "string" && typeof value !== "number")
 		return refuse("invalid-answer", t(locale, "engine.answerEmpty"));
 	const typed = event.type === "reply";
+	// Pictures of the learner's working come only with a typed answer, checked as a message's are.
+	const images = typed && event.images && event.images.length > 0 ? event.images : undefined;
+	if (images) {
+		const imageProblem = learnerImagesProblem(images);
+		if (imageProblem) return refuse("invalid-answer", imageProblem);
+		// A ballot is private until the tally; the answer form never offers an upload on a vote (answers.ts).
+		if (isVote(record, kind)) return refuse("invalid-answer", t(locale, "engine.votePictures"));
+	}
 	let verdict: ReturnType<typeof resolveQuizAnswer>;
 	if (kind === "quiz") {
 		const quiz = displayQuiz(found.part.input);
@@ -133,7 +141,13 @@ export function admit(state: SessionState, event: LearnerEvent, at = new Date().
 	}
 	return {
 		ok: true,
-		job: { type: "answer", toolCallId: event.toolCallId, kind, result: { ...verdict.result, by: event.by } },
+		job: {
+			type: "answer",
+			toolCallId: event.toolCallId,
+			kind,
+			result: { ...verdict.result, by: event.by },
+			...(images ? { images } : {}),
+		},
 	};
 }
 

@@ -25,7 +25,8 @@ import { type CarriedPicture, toRequestMessages } from "./model-messages.ts";
 import type { Job } from "./session-state.ts";
 
 type Part = LessonMessage["parts"][number];
-type MessageJob = Extract<Job, { type: "message" }>;
+/** A job that brings pictures: a message, or a typed answer with pictures of the learner's working. */
+type PictureJob = Extract<Job, { type: "message" }> | Extract<Job, { type: "answer" }>;
 
 /** What a message's pictures become: transcript parts, and the notices for pictures the budget refused. */
 export interface StoredPictures {
@@ -33,7 +34,7 @@ export interface StoredPictures {
 	events: TutorEvent[];
 }
 
-const stored = new WeakMap<MessageJob, Promise<StoredPictures>>();
+const stored = new WeakMap<PictureJob, Promise<StoredPictures>>();
 
 /** Bytes of a base64 text (without decoding it). */
 const byteLength = (base64: string): number =>
@@ -48,11 +49,11 @@ const megabytes = (bytes: number): string => {
 const learnerKey = (sessionId: string, id: string): string => `${platformOf(sessionId)}:${id}`;
 
 /**
- * Charge and store the pictures of a message job, once per job (a batch applied again after a
+ * Charge and store the pictures of a job (a message, or a typed answer), once per job (a batch applied again after a
  * lost race reuses the outcome: nothing is charged twice). A picture over budget is not stored: its
  * part is a text saying so, and the thread is told. Rejects when the store fails (the batch is refused).
  */
-export function storePictures(ctx: EngineContext, record: SessionRecord, job: MessageJob): Promise<StoredPictures> {
+export function storePictures(ctx: EngineContext, record: SessionRecord, job: PictureJob): Promise<StoredPictures> {
 	let outcome = stored.get(job);
 	if (!outcome) {
 		outcome = store(ctx, record, job);
@@ -63,11 +64,11 @@ export function storePictures(ctx: EngineContext, record: SessionRecord, job: Me
 	return outcome;
 }
 
-async function store(ctx: EngineContext, record: SessionRecord, job: MessageJob): Promise<StoredPictures> {
+async function store(ctx: EngineContext, record: SessionRecord, job: PictureJob): Promise<StoredPictures> {
 	const sessionId = record.sessionId;
 	const parts: Part[] = [];
 	const refused: Array<Extract<PictureCharge, { ok: false }>> = [];
-	const payer = learnerKey(sessionId, job.by.id);
+	const payer = learnerKey(sessionId, (job.type === "answer" ? job.result.by : job.by).id);
 	for (const image of job.images ?? []) {
 		const bytes = byteLength(image.base64);
 		const charge = await ctx.pictures.charge(sessionId, payer, bytes);

@@ -28,6 +28,8 @@ import { applyVote, armVoteTimers, closeVote } from "./votes.ts";
 
 /** The text of a message that is only pictures (a user message needs words for models that read text first). */
 const PICTURE_ONLY = "(sent a picture)";
+/** The words with the pictures sent with a typed answer (the answer itself is the question's result). */
+const WORKING = "(my working for the answer above)";
 const DELIVERED: HandleResult = { ok: true };
 /** The store refused a batch: not saved (or busy in another instance), in the lesson's language (a message: send it again). */
 const notSaved = (state: SessionState) => (job: Job) =>
@@ -47,9 +49,23 @@ async function applyJob(
 	switch (job.type) {
 		case "kick":
 			return { events: [], changed: false, turn: true };
-		case "answer":
+		case "answer": {
+			// Pictures of the learner's working first (stored and charged as a message's; may reject).
+			const pictures = job.images ? await storePictures(ctx, record, job) : undefined;
 			// A first miss on a check quiz stays open (an attempt); everything else resolves the question.
-			return answered(ctx, state, applyAnswer(state, job.toolCallId, job.result));
+			const applied = answered(ctx, state, applyAnswer(state, job.toolCallId, job.result));
+			if (!pictures) return applied;
+			// The answer is the call's result (judged as typed); the pictures follow it as the learner's message,
+			// so the model sees them the way it sees a photo sent in the thread.
+			const by = job.result.by;
+			record.messages.push({
+				id: ctx.newId(),
+				role: "user",
+				metadata: { kind: "learner", by, at: ctx.now().toISOString() },
+				parts: [{ type: "text", text: learnerMessageText(WORKING, by, record.mode) }, ...pictures.parts],
+			});
+			return { events: [...applied.events, ...pictures.events], changed: true, turn: applied.turn };
+		}
 		case "help":
 			return answered(ctx, state, await applyHelp(ctx, state, job));
 		case "message": {

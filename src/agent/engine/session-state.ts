@@ -14,8 +14,8 @@ import type { EndReason, SessionLease, SessionRecord } from "../store/types.ts";
 type JobWork =
 	/** Run a turn (a new lesson, or a turn cut off by a restart). */
 	| { type: "kick" }
-	/** Record the learner's answer as the call's result. */
-	| { type: "answer"; toolCallId: string; kind: "quiz" | "ask"; result: AnswerResult }
+	/** Record the learner's answer as the call's result; `images`: pictures of their working sent with a typed one. */
+	| { type: "answer"; toolCallId: string; kind: "quiz" | "ask"; result: AnswerResult; images?: LearnerImage[] }
 	/** A typed message that is not an answer; `holds`: the questions pending when it was admitted (they stay open). */
 	| { type: "message"; text: string; by: Participant; holds: string[]; images?: LearnerImage[] }
 	/** A help control on an open quiz (see engine/struggle.ts). */

@@ -83,8 +83,11 @@ export interface VoteAck {
 export type LearnerEvent =
 	/** A choice on a quiz or ask with options: the option text (quiz) or value (ask), or its 0-based index. */
 	| { type: "answer"; toolCallId: string; value: string | number; by: Participant }
-	/** A typed answer to a free-answer quiz or a free-text ask. */
-	| { type: "reply"; toolCallId: string; text: string; by: Participant }
+	/**
+	 * A typed answer to a free-answer quiz or a free-text ask; `images`: pictures of the learner's working sent
+	 * with it (checked by the adapter like a message's; the text is the answer that is judged).
+	 */
+	| { type: "reply"; toolCallId: string; text: string; by: Participant; images?: LearnerImage[] }
 	/** A message typed in the thread; `images`: pictures sent with it (checked by the adapter; text may then be empty). */
 	| { type: "message"; text: string; by: Participant; images?: LearnerImage[] }
 	/**

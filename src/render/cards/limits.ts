@@ -20,6 +20,9 @@ export const DISCORD_LIMITS = {
 	textInputPlaceholderChars: 100,
 	textInputMaxLength: 4000,
 	textDisplayChars: 4000,
+	labelDescriptionChars: 100,
+	/** A file upload takes 0..10 files (discord-api-docs, Component Reference: File Upload). */
+	fileUploadMaxFiles: 10,
 } as const;
 
 /** Slack Block Kit limits. */

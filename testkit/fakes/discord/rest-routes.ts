@@ -9,9 +9,9 @@ import {
 	autocompleteProblems,
 	commandProblems,
 	messageProblems,
-	modalProblems,
 	threadNameProblems,
 } from "../../fixtures/discord/limits.ts";
+import { modalProblems } from "../../fixtures/discord/limits-modal.ts";
 import { channelObject, memberObject, messageObject, snowflake, userObject } from "../../fixtures/discord/payloads.ts";
 import type { FakeDiscord, FakeInteraction, FakeMessage } from "../discord.ts";
 import type { FakeFile, RecordedCall } from "./types.ts";
