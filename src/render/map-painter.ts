@@ -12,6 +12,7 @@ import type { DerivedPlanStatuses, PlanTree } from "../core/contracts/plan.ts";
 import type { PlanMastery } from "../core/mastery.ts";
 import type { Locale } from "../i18n/index.ts";
 import type { PageRenderOptions } from "./chromium.ts";
+import { type OutlinedMap, outlineMap, paintOutlinedMap } from "./map-outline.ts";
 import { fillMapTemplate, type MapTemplate, mapTemplate, planLayoutSource } from "./plan-layout.ts";
 import { planPictureKey } from "./plan-source.ts";
 
@@ -37,6 +38,12 @@ const FONT_FAMILIES = [
 
 /** Emoji and other pictographs: drawn by Chromium's colour font only. */
 const PICTOGRAPH = /\p{Extended_Pictographic}/u;
+
+/** A kept layout: its text template, and the same outlined (map-outline.ts) when that could be made. */
+interface KeptMap {
+	template: MapTemplate;
+	outlined?: OutlinedMap;
+}
 
 /** Draws a map state from its kept layout. */
 export interface MapPainter {
@@ -68,10 +75,29 @@ export function createMapPainter(options: MapPainterOptions): MapPainter {
 	const found = FONT_FAMILIES.find((f) => f.files.every((file) => existsSync(file)));
 	const fontFiles = options.fontFiles ?? found?.files;
 	const max = Math.max(1, options.cacheSize ?? 64);
-	const layouts = new Map<string, Promise<MapTemplate | undefined>>();
+	const font = {
+		loadSystemFonts: false,
+		fontFiles: [...(fontFiles ?? [])],
+		defaultFontFamily: found?.family ?? "DejaVu Sans",
+	};
+	const layouts = new Map<string, Promise<KeptMap | undefined>>();
 	const stats = { layouts: 0, painted: 0 };
 
-	const templateOf = (tree: PlanTree, locale: Locale, look: PageRenderOptions): Promise<MapTemplate | undefined> => {
+	/** resvg's SVG with the text as paths; one per turn of the event loop (each blocks it ~2 ms a node). */
+	const outline = async (svg: string): Promise<string> => {
+		await new Promise((resolve) => setImmediate(resolve));
+		const { Resvg } = await import("@resvg/resvg-js");
+		return new Resvg(svg, { font }).toString();
+	};
+	const keep = async (tree: PlanTree, svg: string): Promise<KeptMap | undefined> => {
+		const template = mapTemplate(tree, svg);
+		if (!template) return undefined;
+		// Outlines that cannot be made (or cut) leave the text template: resvg shapes the text per state.
+		const outlined = await outlineMap(template, PAD, outline).catch(() => undefined);
+		return { template, ...(outlined ? { outlined } : {}) };
+	};
+
+	const templateOf = (tree: PlanTree, locale: Locale, look: PageRenderOptions): Promise<KeptMap | undefined> => {
 		const source = planLayoutSource(tree);
 		const key = planPictureKey(`${source}\0${locale}`);
 		const kept = layouts.get(key);
@@ -82,7 +108,7 @@ export function createMapPainter(options: MapPainterOptions): MapPainter {
 		}
 		const made = options.layout(source, { ...look, svgOnly: true }).then((svg) => {
 			stats.layouts++;
-			return mapTemplate(tree, svg);
+			return keep(tree, svg);
 		});
 		// A failed layout is not kept (the next state tries again).
 		made.catch(() => layouts.delete(key));
@@ -97,9 +123,12 @@ export function createMapPainter(options: MapPainterOptions): MapPainter {
 	return {
 		async paint(tree, statuses, mastery, locale, look) {
 			if (fontFiles === undefined || tree.nodes.some((n) => PICTOGRAPH.test(n.title))) return undefined;
-			const template = await templateOf(tree, locale, look);
-			if (!template) return undefined;
-			const svg = fillMapTemplate(template, statuses, mastery, PAD);
+			const kept = await templateOf(tree, locale, look);
+			if (!kept) return undefined;
+			const { template, outlined } = kept;
+			const svg = outlined
+				? paintOutlinedMap(outlined, statuses, mastery)
+				: fillMapTemplate(template, statuses, mastery, PAD);
 			const outW = template.width + PAD * 2;
 			const outH = template.height + PAD * 2;
 			const fit = look.maxWidthPx === undefined ? 2 : Math.max(1, Math.min(2, look.maxWidthPx / outW));
@@ -108,7 +137,8 @@ export function createMapPainter(options: MapPainterOptions): MapPainter {
 			const drawn = await renderAsync(svg, {
 				fitTo: { mode: "zoom", value: scale },
 				...(look.background !== undefined ? { background: look.background } : {}),
-				font: { loadSystemFonts: false, fontFiles: [...fontFiles], defaultFontFamily: found?.family ?? "DejaVu Sans" },
+				// An outlined map has no text left: no font files to load.
+				font: outlined ? { loadSystemFonts: false } : font,
 			});
 			stats.painted++;
 			return Buffer.from(drawn.asPng());
