@@ -70,9 +70,14 @@ export interface MapPainterOptions {
 	fontFiles?: readonly string[];
 }
 
+/** The font family (and its files) maps are drawn in here: the first of FONT_FAMILIES installed; undefined: none. */
+export function mapFont(): { family: string; files: readonly string[] } | undefined {
+	return FONT_FAMILIES.find((f) => f.files.every((file) => existsSync(file)));
+}
+
 /** Creates a map painter. */
 export function createMapPainter(options: MapPainterOptions): MapPainter {
-	const found = FONT_FAMILIES.find((f) => f.files.every((file) => existsSync(file)));
+	const found = mapFont();
 	const fontFiles = options.fontFiles ?? found?.files;
 	const max = Math.max(1, options.cacheSize ?? 64);
 	const font = {
