@@ -5,6 +5,9 @@
  * rasterizer the math and progress pictures use). resvg draws with the font files Chromium's
  * layout used (the first of Liberation Sans and DejaVu Sans found); a map whose titles hold emoji
  * (a colour font resvg does not draw) or a machine with neither font is drawn by Chromium per state.
+ * The kept layout is outlined once (map-outline.ts, in a worker: outline-thread.ts), so a state's
+ * SVG is paths only and resvg neither loads fonts nor shapes text per state; a layout that cannot
+ * be outlined is drawn from its text template.
  */
 
 import { existsSync } from "node:fs";
@@ -13,6 +16,7 @@ import type { PlanMastery } from "../core/mastery.ts";
 import type { Locale } from "../i18n/index.ts";
 import type { PageRenderOptions } from "./chromium.ts";
 import { type OutlinedMap, outlineMap, paintOutlinedMap } from "./map-outline.ts";
+import { createOutliner } from "./outline-thread.ts";
 import { fillMapTemplate, type MapTemplate, mapTemplate, planLayoutSource } from "./plan-layout.ts";
 import { planPictureKey } from "./plan-source.ts";
 
@@ -55,8 +59,9 @@ export interface MapPainter {
 		locale: Locale,
 		look: PageRenderOptions,
 	): Promise<Buffer | undefined>;
-	/** Layouts made (Chromium renders) and states painted from a kept one. */
-	stats(): { layouts: number; painted: number };
+	/** Layouts made (Chromium renders), states painted from a kept one, and of those how many from its outlines. */
+	stats(): { layouts: number; painted: number; outlined: number };
+	/** Forgets the kept layouts and stops the outline worker (a later paint starts it again). */
 	clear(): void;
 }
 
@@ -86,19 +91,14 @@ export function createMapPainter(options: MapPainterOptions): MapPainter {
 		defaultFontFamily: found?.family ?? "DejaVu Sans",
 	};
 	const layouts = new Map<string, Promise<KeptMap | undefined>>();
-	const stats = { layouts: 0, painted: 0 };
+	const stats = { layouts: 0, painted: 0, outlined: 0 };
 
-	/** resvg's SVG with the text as paths; one per turn of the event loop (each blocks it ~2 ms a node). */
-	const outline = async (svg: string): Promise<string> => {
-		await new Promise((resolve) => setImmediate(resolve));
-		const { Resvg } = await import("@resvg/resvg-js");
-		return new Resvg(svg, { font }).toString();
-	};
+	const outliner = createOutliner(font);
 	const keep = async (tree: PlanTree, svg: string): Promise<KeptMap | undefined> => {
 		const template = mapTemplate(tree, svg);
 		if (!template) return undefined;
 		// Outlines that cannot be made (or cut) leave the text template: resvg shapes the text per state.
-		const outlined = await outlineMap(template, PAD, outline).catch(() => undefined);
+		const outlined = await outlineMap(template, PAD, outliner.outline).catch(() => undefined);
 		return { template, ...(outlined ? { outlined } : {}) };
 	};
 
@@ -146,9 +146,13 @@ export function createMapPainter(options: MapPainterOptions): MapPainter {
 				font: outlined ? { loadSystemFonts: false } : font,
 			});
 			stats.painted++;
+			if (outlined) stats.outlined++;
 			return Buffer.from(drawn.asPng());
 		},
 		stats: () => ({ ...stats }),
-		clear: () => layouts.clear(),
+		clear: () => {
+			layouts.clear();
+			outliner.close();
+		},
 	};
 }

@@ -12,6 +12,7 @@ import type { PlanMastery } from "../../src/core/mastery.ts";
 import { launchChromium, openWarmPage, renderOnPage } from "../../src/render/chromium.ts";
 import { MARKS_VARIANTS, outlineMap, paintOutlinedMap } from "../../src/render/map-outline.ts";
 import { mapFont } from "../../src/render/map-painter.ts";
+import { createOutliner } from "../../src/render/outline-thread.ts";
 import { fillMapTemplate, type MapTemplate, mapTemplate, planLayoutSource } from "../../src/render/plan-layout.ts";
 import { planLegendItems } from "../../src/render/plan-style.ts";
 import { calculusPlan } from "../../testkit/plans.ts";
@@ -106,5 +107,25 @@ describe.skipIf(font === undefined)("a map outlined once per marks string", () =
 		// A node's text lost in every outline.
 		const lost = async (svg: string) => (await outline(svg)).replace(/<path fill="#020001"[^>]*\/>/g, "");
 		expect(await outlineMap(template, PAD, lost)).toBeUndefined();
+	}, 60_000);
+});
+
+describe.skipIf(font === undefined)("outlines in a worker thread", () => {
+	const svg =
+		'<svg xmlns="http://www.w3.org/2000/svg" width="80" height="20"><text x="2" y="15" style="font:12px DejaVu Sans;fill:#020003">▶ Limits</text></svg>';
+
+	it("writes the text as paths, refuses what resvg cannot read, and starts again after close", async () => {
+		const outliner = createOutliner({ ...fontOptions, defaultFontFamily: font?.family ?? "DejaVu Sans" });
+		try {
+			const drawn = await outliner.outline(svg);
+			expect(drawn).not.toContain("<text");
+			expect(drawn).toMatch(/<path fill="#020003"[^>]* d="M /);
+			expect(drawn).toBe(await outline(svg)); // the same as resvg on this thread
+			await expect(outliner.outline("not an svg")).rejects.toThrow(/could not outline/);
+			outliner.close();
+			expect(await outliner.outline(svg)).toBe(drawn);
+		} finally {
+			outliner.close();
+		}
 	}, 60_000);
 });
