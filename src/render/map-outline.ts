@@ -38,6 +38,8 @@ export interface OutlinedMap {
 	ids: ReadonlyMap<number, string>;
 	/** The box outline's width as resvg wrote it for the layout's 1.5 px (a scaled map writes it scaled). */
 	strokeWidth: number;
+	/** Characters of the outlines it was cut from (its pieces share their memory). */
+	chars: number;
 }
 
 /** A box's paint in an outline (usvg writes fill, stroke and stroke-width in this order). */
@@ -129,7 +131,8 @@ export async function outlineMap(
 		}
 		texts.set(d.marks, byNode);
 	}
-	return { parts, slots: cuts.map((c) => c.slot), texts, ids: template.ids, strokeWidth };
+	const chars = drawn.reduce((sum, d) => sum + d.svg.length, 0);
+	return { parts, slots: cuts.map((c) => c.slot), texts, ids: template.ids, strokeWidth, chars };
 }
 
 /** The outlined map in a state's colours and marks: an SVG of paths only (no text, no font needed). */

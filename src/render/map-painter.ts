@@ -47,7 +47,15 @@ const PICTOGRAPH = /\p{Extended_Pictographic}/u;
 interface KeptMap {
 	template: MapTemplate;
 	outlined?: OutlinedMap;
+	/** Characters it holds, about its bytes (the SVGs are ASCII). */
+	chars: number;
 }
+
+/**
+ * Characters of kept layouts at most (~64 MB): a 12-node map's outlines are about 1 MB, a 40-node
+ * map's about 5 (7 marks strings' text paths), so 64 big maps would otherwise hold over 300 MB.
+ */
+const MAX_KEPT_CHARS = 64_000_000;
 
 /** Draws a map state from its kept layout. */
 export interface MapPainter {
@@ -91,6 +99,14 @@ export function createMapPainter(options: MapPainterOptions): MapPainter {
 		defaultFontFamily: found?.family ?? "DejaVu Sans",
 	};
 	const layouts = new Map<string, Promise<KeptMap | undefined>>();
+	/** Characters each kept layout holds (its SVG, outlines and cuts), and their sum: bounded by MAX_KEPT_CHARS. */
+	const sizes = new Map<string, number>();
+	let keptChars = 0;
+	const forget = (key: string): void => {
+		layouts.delete(key);
+		keptChars -= sizes.get(key) ?? 0;
+		sizes.delete(key);
+	};
 	const stats = { layouts: 0, painted: 0, outlined: 0 };
 
 	const outliner = createOutliner(font);
@@ -99,7 +115,7 @@ export function createMapPainter(options: MapPainterOptions): MapPainter {
 		if (!template) return undefined;
 		// Outlines that cannot be made (or cut) leave the text template: resvg shapes the text per state.
 		const outlined = await outlineMap(template, PAD, outliner.outline).catch(() => undefined);
-		return { template, ...(outlined ? { outlined } : {}) };
+		return { template, ...(outlined ? { outlined } : {}), chars: svg.length + (outlined?.chars ?? 0) };
 	};
 
 	const templateOf = (tree: PlanTree, locale: Locale, look: PageRenderOptions): Promise<KeptMap | undefined> => {
@@ -111,16 +127,26 @@ export function createMapPainter(options: MapPainterOptions): MapPainter {
 			layouts.set(key, kept);
 			return kept;
 		}
-		const made = options.layout(source, { ...look, svgOnly: true }).then((svg) => {
+		const made = options.layout(source, { ...look, svgOnly: true }).then(async (svg) => {
 			stats.layouts++;
-			return keep(tree, svg);
+			const map = await keep(tree, svg);
+			if (map && layouts.get(key) === made) {
+				sizes.set(key, map.chars);
+				keptChars += map.chars;
+				// Big maps' outlines are megabytes: the oldest go first while over the budget (this one stays).
+				for (const oldest of layouts.keys()) {
+					if (keptChars <= MAX_KEPT_CHARS || oldest === key) break;
+					forget(oldest);
+				}
+			}
+			return map;
 		});
 		// A failed layout is not kept (the next state tries again).
-		made.catch(() => layouts.delete(key));
+		made.catch(() => forget(key));
 		layouts.set(key, made);
 		for (const oldest of layouts.keys()) {
 			if (layouts.size <= max) break;
-			layouts.delete(oldest);
+			forget(oldest);
 		}
 		return made;
 	};
@@ -152,6 +178,8 @@ export function createMapPainter(options: MapPainterOptions): MapPainter {
 		stats: () => ({ ...stats }),
 		clear: () => {
 			layouts.clear();
+			sizes.clear();
+			keptChars = 0;
 			outliner.close();
 		},
 	};
