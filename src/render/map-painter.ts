@@ -1,11 +1,11 @@
 /**
  * Maps without Chromium once laid out: a lesson map's layout is made once per structure (and
  * language: the legend's words) by Chromium (plan-layout.ts), kept, and each state's picture is the
- * kept SVG re-coloured in Node and rasterized by resvg on libuv's thread pool (the native
+ * kept SVG re-coloured in Node and rasterized by resvg in worker threads (resvg-pool.ts; the native
  * rasterizer the math and progress pictures use). resvg draws with the font files Chromium's
  * layout used (the first of Liberation Sans and DejaVu Sans found); a map whose titles hold emoji
  * (a colour font resvg does not draw) or a machine with neither font is drawn by Chromium per state.
- * The kept layout is outlined once (map-outline.ts, in a worker: outline-thread.ts), so a state's
+ * The kept layout is outlined once (map-outline.ts, in the same workers), so a state's
  * SVG is paths only and resvg neither loads fonts nor shapes text per state; a layout that cannot
  * be outlined is drawn from its text template.
  */
@@ -16,9 +16,9 @@ import type { PlanMastery } from "../core/mastery.ts";
 import type { Locale } from "../i18n/index.ts";
 import type { PageRenderOptions } from "./chromium.ts";
 import { type OutlinedMap, outlineMap, paintOutlinedMap } from "./map-outline.ts";
-import { createOutliner } from "./outline-thread.ts";
 import { fillMapTemplate, type MapTemplate, mapTemplate, planLayoutSource } from "./plan-layout.ts";
 import { planPictureKey } from "./plan-source.ts";
+import { createResvgPool } from "./resvg-pool.ts";
 
 /** Padding around the picture in CSS pixels (chromium.ts draws the same). */
 const PAD = 8;
@@ -69,7 +69,7 @@ export interface MapPainter {
 	): Promise<Buffer | undefined>;
 	/** Layouts made (Chromium renders), states painted from a kept one, and of those how many from its outlines. */
 	stats(): { layouts: number; painted: number; outlined: number };
-	/** Forgets the kept layouts and stops the outline worker (a later paint starts it again). */
+	/** Forgets the kept layouts and stops the resvg workers (a later paint starts them again). */
 	clear(): void;
 }
 
@@ -109,12 +109,12 @@ export function createMapPainter(options: MapPainterOptions): MapPainter {
 	};
 	const stats = { layouts: 0, painted: 0, outlined: 0 };
 
-	const outliner = createOutliner(font);
+	const resvg = createResvgPool(font);
 	const keep = async (tree: PlanTree, svg: string): Promise<KeptMap | undefined> => {
 		const template = mapTemplate(tree, svg);
 		if (!template) return undefined;
 		// Outlines that cannot be made (or cut) leave the text template: resvg shapes the text per state.
-		const outlined = await outlineMap(template, PAD, outliner.outline).catch(() => undefined);
+		const outlined = await outlineMap(template, PAD, resvg.outline).catch(() => undefined);
 		return { template, ...(outlined ? { outlined } : {}), chars: svg.length + (outlined?.chars ?? 0) };
 	};
 
@@ -164,23 +164,22 @@ export function createMapPainter(options: MapPainterOptions): MapPainter {
 			const outH = template.height + PAD * 2;
 			const fit = look.maxWidthPx === undefined ? 2 : Math.max(1, Math.min(2, look.maxWidthPx / outW));
 			const scale = outW * outH * 4 > MAX_PIXELS_2X ? 1 : fit;
-			const { renderAsync } = await import("@resvg/resvg-js");
-			const drawn = await renderAsync(svg, {
-				fitTo: { mode: "zoom", value: scale },
+			const png = await resvg.png(svg, {
+				zoom: scale,
 				...(look.background !== undefined ? { background: look.background } : {}),
 				// An outlined map has no text left: no font files to load.
-				font: outlined ? { loadSystemFonts: false } : font,
+				text: outlined === undefined,
 			});
 			stats.painted++;
 			if (outlined) stats.outlined++;
-			return Buffer.from(drawn.asPng());
+			return png;
 		},
 		stats: () => ({ ...stats }),
 		clear: () => {
 			layouts.clear();
 			sizes.clear();
 			keptChars = 0;
-			outliner.close();
+			resvg.close();
 		},
 	};
 }

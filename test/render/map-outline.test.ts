@@ -12,9 +12,9 @@ import type { PlanMastery } from "../../src/core/mastery.ts";
 import { launchChromium, openWarmPage, renderOnPage } from "../../src/render/chromium.ts";
 import { MARKS_VARIANTS, outlineMap, paintOutlinedMap } from "../../src/render/map-outline.ts";
 import { mapFont } from "../../src/render/map-painter.ts";
-import { createOutliner } from "../../src/render/outline-thread.ts";
 import { fillMapTemplate, type MapTemplate, mapTemplate, planLayoutSource } from "../../src/render/plan-layout.ts";
 import { planLegendItems } from "../../src/render/plan-style.ts";
+import { createResvgPool } from "../../src/render/resvg-pool.ts";
 import { calculusPlan } from "../../testkit/plans.ts";
 
 const PAD = 8;
@@ -110,22 +110,31 @@ describe.skipIf(font === undefined)("a map outlined once per marks string", () =
 	}, 60_000);
 });
 
-describe.skipIf(font === undefined)("outlines in a worker thread", () => {
+describe.skipIf(font === undefined)("resvg in worker threads", () => {
 	const svg =
 		'<svg xmlns="http://www.w3.org/2000/svg" width="80" height="20"><text x="2" y="15" style="font:12px DejaVu Sans;fill:#020003">▶ Limits</text></svg>';
 
-	it("writes the text as paths, refuses what resvg cannot read, and starts again after close", async () => {
-		const outliner = createOutliner({ ...fontOptions, defaultFontFamily: font?.family ?? "DejaVu Sans" });
+	it("outlines text as this thread does, draws PNGs, refuses what resvg cannot read, and starts again after close", async () => {
+		const pool = createResvgPool({ ...fontOptions, defaultFontFamily: font?.family ?? "DejaVu Sans" }, 2);
 		try {
-			const drawn = await outliner.outline(svg);
+			const drawn = await pool.outline(svg);
 			expect(drawn).not.toContain("<text");
 			expect(drawn).toMatch(/<path fill="#020003"[^>]* d="M /);
-			expect(drawn).toBe(await outline(svg)); // the same as resvg on this thread
-			await expect(outliner.outline("not an svg")).rejects.toThrow(/could not outline/);
-			outliner.close();
-			expect(await outliner.outline(svg)).toBe(drawn);
+			expect(drawn).toBe(await outline(svg));
+			// Both workers busy at once: each PNG is the one drawn here, the text one drawn with the font.
+			const pngs = await Promise.all([
+				pool.png(svg, { zoom: 2, background: "#ffffff", text: true }),
+				pool.png(drawn, { zoom: 2, background: "#ffffff", text: false }),
+				pool.png(svg, { zoom: 2, background: "#ffffff", text: false }),
+			]);
+			const here = new Resvg(svg, { fitTo: { mode: "zoom", value: 2 }, background: "#ffffff", font: fontOptions });
+			expect(pngs[0]?.equals(Buffer.from(here.render().asPng()))).toBe(true);
+			expect(pngs[2]?.equals(pngs[0] ?? Buffer.alloc(0))).toBe(false); // no font: no text drawn
+			await expect(pool.outline("not an svg")).rejects.toThrow(/resvg failed/);
+			pool.close();
+			expect(await pool.outline(svg)).toBe(drawn);
 		} finally {
-			outliner.close();
+			pool.close();
 		}
 	}, 60_000);
 });
