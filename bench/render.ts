@@ -11,7 +11,8 @@
  *   (f) lesson maps through renderPlan with the default pool, cache on: a map of 4, 12 and 40 nodes
  *       warm (its structure drawn once before; each timed picture a new state of it: another
  *       current node), median of 9 each (`map_warm_ms`); and 20 maps of different lessons whose
- *       states change at once (`maps_per_s_20_at_once`); then the same with every state rendered by
+ *       states change at once (`maps_per_s_20_at_once`, and the Node CPU a map took meanwhile,
+ *       `map_cpu_ms_20_at_once`: the load-independent number); then the same with every state rendered by
  *       Chromium (`layoutCache: false`, how maps were drawn before: `..._chromium_per_state`).
  * Prints medians, the ratios b/c and a/c and peak memory; the last line is
  * one JSON object. Few mmdc runs keep it under ~2 minutes.
@@ -120,7 +121,9 @@ const paint = (renderer: ReturnType<typeof createPlanRenderer>, tree: PlanTree, 
 };
 
 /** (f): lesson maps warm by size, and 20 lessons' maps changing state at once. */
-async function benchMaps(layoutCache: boolean): Promise<{ warm: Record<string, number>; perSecond: number }> {
+async function benchMaps(
+	layoutCache: boolean,
+): Promise<{ warm: Record<string, number>; perSecond: number; cpuMsEach: number }> {
 	const renderer = createPlanRenderer({ queueLimit: 64, queueTimeoutMs: 120_000, layoutCache });
 	try {
 		await renderer.warm?.();
@@ -135,11 +138,13 @@ async function benchMaps(layoutCache: boolean): Promise<{ warm: Record<string, n
 		const lessons = Array.from({ length: 20 }, (_, l) => mapOf(12, l + 1));
 		await Promise.all(lessons.map((tree) => paint(renderer, tree, 0)));
 		const started = performance.now();
+		const cpuBefore = process.cpuUsage(); // this process's every thread (resvg's too), not Chromium's
 		const pictures = await Promise.all(lessons.map((tree) => paint(renderer, tree, 3)));
 		const perSecond = 20 / ((performance.now() - started) / 1000);
+		const cpu = process.cpuUsage(cpuBefore);
 		const failed = pictures.filter((p) => p.png === undefined).length;
 		if (failed > 0) throw new Error(`${failed} of 20 maps had no picture`);
-		return { warm, perSecond: round(perSecond) };
+		return { warm, perSecond: round(perSecond), cpuMsEach: round((cpu.user + cpu.system) / 1000 / 20) };
 	} finally {
 		await renderer.close();
 	}
@@ -266,7 +271,7 @@ async function main(): Promise<void> {
 		`(f) the same, every state rendered by Chromium (layoutCache: false, as before): ${perState.warm["4"]} / ${perState.warm["12"]} / ${perState.warm["40"]} ms; ${perState.perSecond} maps/s`,
 	);
 	log(
-		`(f) lesson maps, a new state of a map drawn before: 4 / 12 / 40 nodes ${maps.warm["4"]} / ${maps.warm["12"]} / ${maps.warm["40"]} ms; 20 lessons' maps at once: ${maps.perSecond} maps/s; targets: 12 nodes <= 100 ms: ${(maps.warm["12"] ?? Infinity) <= 100 ? "yes" : "NO"}, >= 20 maps/s: ${maps.perSecond >= 20 ? "yes" : "NO"}`,
+		`(f) lesson maps, a new state of a map drawn before: 4 / 12 / 40 nodes ${maps.warm["4"]} / ${maps.warm["12"]} / ${maps.warm["40"]} ms; 20 lessons' maps at once: ${maps.perSecond} maps/s (${maps.cpuMsEach} ms of Node CPU a map); targets: 12 nodes <= 100 ms: ${(maps.warm["12"] ?? Infinity) <= 100 ? "yes" : "NO"}, >= 20 maps/s: ${maps.perSecond >= 20 ? "yes" : "NO"}`,
 	);
 	const math = await benchMath();
 	log(
@@ -287,6 +292,7 @@ async function main(): Promise<void> {
 			pictures_per_s_20_at_once: round(math.picturesPerS20AtOnce),
 			map_warm_ms: maps.warm,
 			maps_per_s_20_at_once: maps.perSecond,
+			map_cpu_ms_20_at_once: maps.cpuMsEach,
 			map_warm_ms_chromium_per_state: perState.warm,
 			maps_per_s_20_at_once_chromium_per_state: perState.perSecond,
 		}),

@@ -88,9 +88,10 @@ export interface PlanRendererStats {
 	blockedUrls: readonly string[];
 	/** The running Chromium's process id, when one runs. */
 	browserPid?: number;
-	/** Map layouts made by Chromium, and map pictures painted from a kept layout (without Chromium). */
+	/** Map layouts made by Chromium, and map pictures painted from a kept layout (without Chromium), `outlined` of them from its outlines (no text shaped). */
 	layouts?: number;
 	painted?: number;
+	outlined?: number;
 }
 
 /** Default warm pages of a renderer. */
@@ -423,7 +424,7 @@ export function createPlanRenderer(options: PlanRendererOptions = {}): PlanRende
 		close,
 		stats: () => ({
 			...stats,
-			...(painter ? { layouts: painter.stats().layouts, painted: painter.stats().painted } : {}),
+			...(painter ? painter.stats() : {}),
 			blockedRequests: counters.blocked,
 			blockedUrls: [...counters.blockedUrls],
 			browserPid: liveBrowser?.process()?.pid,

@@ -101,20 +101,46 @@ export function fillMapTemplate(
 ): string {
 	const kinds = new Map<number, PlanNodeKind>();
 	for (const [i, id] of template.ids) kinds.set(i, planNodeKind(statuses, mastery, id));
+	return fillSlots(
+		template,
+		(slot) => {
+			const kind = kinds.get(slot.node) ?? "upcoming";
+			const c = PLAN_COLORS[kind];
+			if (slot.what === "class") return `class="node default ${kind}"`;
+			if (slot.what === "box")
+				return `fill:${c.fill} !important;stroke:${c.stroke} !important;stroke-width:${kind === "current" ? 3 : 1.5}px !important`;
+			if (slot.what === "label") return `color:${c.text} !important`;
+			if (slot.what === "text") return `fill:${c.text} !important`;
+			return `>${planNodeMarks(kind, nodeMastery(mastery, template.ids.get(slot.node) ?? ""))}</tspan>`;
+		},
+		pad,
+	);
+}
+
+/**
+ * The template with every node's colours left at its sentinels and `marks` as every node's marks: what
+ * map-outline.ts draws as outlines once per marks, to cut each node's text out of.
+ */
+export function sentinelMapSvg(template: MapTemplate, marks: string, pad: number): string {
+	return fillSlots(
+		template,
+		(slot) => {
+			const h = hex4(slot.node);
+			if (slot.what === "class") return `class="node default k${slot.node}"`;
+			if (slot.what === "box") return `fill:#00${h} !important;stroke:#01${h} !important;stroke-width:1.5px !important`;
+			if (slot.what === "label") return `color:#02${h} !important`;
+			if (slot.what === "text") return `fill:#02${h} !important`;
+			return `>${marks}</tspan>`;
+		},
+		pad,
+	);
+}
+
+/** The template's parts joined by what `fill` gives each slot, the root's box grown by `pad` on every side. */
+function fillSlots(template: MapTemplate, fill: (slot: Slot) => string, pad: number): string {
 	let out = "";
 	template.slots.forEach((slot, k) => {
-		out += template.parts[k] ?? "";
-		const kind = kinds.get(slot.node) ?? "upcoming";
-		const c = PLAN_COLORS[kind];
-		if (slot.what === "class") out += `class="node default ${kind}"`;
-		else if (slot.what === "box")
-			out += `fill:${c.fill} !important;stroke:${c.stroke} !important;stroke-width:${kind === "current" ? 3 : 1.5}px !important`;
-		else if (slot.what === "label") out += `color:${c.text} !important`;
-		else if (slot.what === "text") out += `fill:${c.text} !important`;
-		else {
-			const marks = planNodeMarks(kind, nodeMastery(mastery, template.ids.get(slot.node) ?? ""));
-			out += `>${marks}</tspan>`;
-		}
+		out += (template.parts[k] ?? "") + fill(slot);
 	});
 	out += template.parts[template.slots.length] ?? "";
 	// The page pads the picture by `pad` on every side: the root's box grows by it.

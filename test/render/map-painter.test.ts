@@ -52,6 +52,8 @@ describe("lesson maps from a kept layout", () => {
 		expect(renderer.stats().layouts).toBe(layouts);
 		expect(renderer.stats().launches).toBe(launches);
 		expect(renderer.stats().painted).toBeGreaterThanOrEqual(2);
+		// Both from the layout's outlines (made in a worker thread): no text shaped per state.
+		expect(renderer.stats().outlined).toBe(renderer.stats().painted);
 		const a = pixels(first.png ?? Buffer.alloc(0), PLAN_COLORS.current.fill);
 		const b = pixels(second.png ?? Buffer.alloc(0), PLAN_COLORS.current.fill);
 		expect(a.hits).toBeGreaterThan(1000);
