@@ -225,7 +225,7 @@ function rowsOf(
 	const rank = tree.nodes.map(() => 0);
 	const placed = new Set<number>();
 	const used: number[] = []; // CSS pixels taken in each row
-	const members: number[][] = [];
+	const firstInRow: number[] = []; // the node a lower one is held from
 	const holds: Array<[number, number]> = [];
 	const place = (i: number): void => {
 		const ups = (parents.get(i) ?? []).filter((p) => placed.has(p));
@@ -236,10 +236,10 @@ function rowsOf(
 		rank[i] = row;
 		placed.add(i);
 		used[row] = (used[row] ?? 0) + ((used[row] ?? 0) > 0 ? NODE_SPACING_PX + nodeW : nodeW);
-		(members[row] ??= []).push(i);
+		if (firstInRow[row] === undefined) firstInRow[row] = i;
 		// Each edge from a prerequisite more than one row up passes through the rows between.
 		for (const p of ups) for (let r = (rank[p] ?? 0) + 1; r < row; r++) used[r] = (used[r] ?? 0) + PASSING_EDGE_PX;
-		const above = members[row - 1]?.[0];
+		const above = firstInRow[row - 1];
 		if (row > natural && above !== undefined) holds.push([above, i]);
 	};
 	// Reading order, each node once its prerequisites are placed; a cycle's nodes by their depth.
