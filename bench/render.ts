@@ -120,14 +120,18 @@ const paint = (renderer: ReturnType<typeof createPlanRenderer>, tree: PlanTree, 
 };
 
 /** (f): lesson maps warm by size, and 20 lessons' maps changing state at once. */
-async function benchMaps(layoutCache: boolean): Promise<{ warm: Record<string, number>; perSecond: number }> {
+async function benchMaps(
+	layoutCache: boolean,
+): Promise<{ warm: Record<string, number>; perSecond: number; widthPx: Record<string, number> }> {
 	const renderer = createPlanRenderer({ queueLimit: 64, queueTimeoutMs: 120_000, layoutCache });
 	try {
 		await renderer.warm?.();
 		const warm: Record<string, number> = {};
+		const widthPx: Record<string, number> = {};
 		for (const n of [4, 12, 40]) {
 			const tree = mapOf(n);
-			await paint(renderer, tree, 0); // the structure drawn once
+			const first = await paint(renderer, tree, 0); // the structure drawn once
+			widthPx[String(n)] = first.png?.readUInt32BE(16) ?? 0; // the PNG header's width
 			const times: number[] = [];
 			for (let i = 1; i <= 9; i++) times.push(...(await time(1, () => paint(renderer, tree, i))));
 			warm[String(n)] = round(median(times));
@@ -139,7 +143,7 @@ async function benchMaps(layoutCache: boolean): Promise<{ warm: Record<string, n
 		const perSecond = 20 / ((performance.now() - started) / 1000);
 		const failed = pictures.filter((p) => p.png === undefined).length;
 		if (failed > 0) throw new Error(`${failed} of 20 maps had no picture`);
-		return { warm, perSecond: round(perSecond) };
+		return { warm, perSecond: round(perSecond), widthPx };
 	} finally {
 		await renderer.close();
 	}
@@ -286,6 +290,7 @@ async function main(): Promise<void> {
 			math_cached_ms: round(math.cachedMs, 4),
 			pictures_per_s_20_at_once: round(math.picturesPerS20AtOnce),
 			map_warm_ms: maps.warm,
+			map_width_px: maps.widthPx,
 			maps_per_s_20_at_once: maps.perSecond,
 			map_warm_ms_chromium_per_state: perState.warm,
 			maps_per_s_20_at_once_chromium_per_state: perState.perSecond,
