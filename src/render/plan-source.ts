@@ -149,7 +149,11 @@ export const LABEL_MAX_CHARS = 48;
 
 /** The lines of a node's label: its marks and title, cut to LABEL_MAX_CHARS and wrapped at LABEL_LINE_CHARS. */
 export function labelLines(marks: string, title: string): string[] {
-	return wrapWords(`${marks}${oneLine(title, LABEL_MAX_CHARS)}`, LABEL_LINE_CHARS);
+	let text = oneLine(title, LABEL_MAX_CHARS);
+	// A cut title ends at a word where one is near ("…difference…", not "…difference quo…").
+	const space = text.endsWith("…") ? text.lastIndexOf(" ") : -1;
+	if (space > LABEL_MAX_CHARS / 2) text = `${text.slice(0, space)}…`;
+	return wrapWords(`${marks}${text}`, LABEL_LINE_CHARS);
 }
 
 /** Valid, de-duplicated edges, each node's depth (longest prerequisite chain, cycles tolerated) and its row. */
