@@ -78,7 +78,7 @@ export function progressSvg(data: ProgressData): string {
 	const more = data.topics.length > MAX_TOPICS ? 24 : 0;
 	const legendY = top + Math.max(1, topics.length) * TOPIC_ROW + more + 8;
 	const timelineY = legendY + 44;
-	const height = timelineY + 56;
+	const height = timelineY + 36;
 	const text = (x: number, y: number, size: number, fill: string, body: string, extra = ""): string =>
 		`<text x="${x}" y="${y}" font-size="${size}" fill="${fill}"${extra}>${body}</text>`;
 	const out: string[] = [
