@@ -210,7 +210,8 @@ function widestNodePx(tree: PlanTree): number {
 }
 
 /**
- * Rows of the map, so that it is never wider than MAP_MAX_CSS_WIDTH. Nodes are placed in reading order
+ * Rows of the map, so that it stays within MAP_MAX_CSS_WIDTH (measured, not guaranteed: dagre places the
+ * nodes; test/render/phone-pictures.test.ts checks the drawn width). Nodes are placed in reading order
  * (a node once all its prerequisites are placed), each in the first row at or below the one under its
  * prerequisites that still has room: a strand of steps fills rows down, the next strand goes beside
  * it while there is room and under it when not, so strands share columns the way lines share a page.
@@ -247,7 +248,7 @@ function rowsOf(
 		if (row > natural && above !== undefined) holds.push([above, i]);
 	};
 	// Reading order, each node once its prerequisites are placed; a cycle's nodes by their depth.
-	// (Kahn's algorithm, the ready node first in reading order taken first; bounded: each edge is looked at once.)
+	// (Kahn's algorithm: each edge is looked at once; picking the earliest ready node scans the ready list.)
 	const order = planReadingOrder(tree, edges).map((n) => n.i);
 	const position = new Map(order.map((i, k) => [i, k]));
 	const children = new Map<number, number[]>();

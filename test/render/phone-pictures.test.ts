@@ -19,6 +19,7 @@ import {
 	planLegendItems,
 	planMermaidSource,
 } from "../../src/render/index.ts";
+import { MAP_MAX_CSS_WIDTH } from "../../src/render/plan-source.ts";
 import { PROGRESS_COLORS, PROGRESS_WIDTH, progressSvg, renderProgressPng } from "../../src/render/progress-image.ts";
 import { binaryMap } from "../../testkit/plans.ts";
 
@@ -74,6 +75,7 @@ describe("lesson maps at phone width (Chromium)", () => {
 			close = undefined;
 			expect(pngSize(png).width).toBeLessThanOrEqual(PLAN_MAX_WIDTH_PX);
 			const cssWidth = Number(/^<svg[^>]*width="(\d+(?:\.\d+)?)"/.exec(svg)?.[1]) + 16; // + the page's padding
+			expect(cssWidth).toBeLessThanOrEqual(MAP_MAX_CSS_WIDTH);
 			// Labels take the diagram's root font size (mermaid's `#id{...font-size:16px}`; its 12 px tooltip style draws
 			// nothing), the legend its chips' `font:14px`.
 			const labelPx = Number(/\{font-family:[^;}]*;font-size:(\d+(?:\.\d+)?)px/.exec(svg)?.[1]);
