@@ -24,7 +24,7 @@ import {
 } from "./plan-style.ts";
 
 /** Bumped when the drawing changes for the same tree, so picture keys change with it. */
-const DRAWING_VERSION = "plan-v3";
+const DRAWING_VERSION = "plan-v4";
 const CAPTION_TITLE_CHARS = 80;
 
 /** C0 controls and DEL (newlines, tabs, escapes) have no place in a one-line label. */
