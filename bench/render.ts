@@ -123,14 +123,16 @@ const paint = (renderer: ReturnType<typeof createPlanRenderer>, tree: PlanTree, 
 /** (f): lesson maps warm by size, and 20 lessons' maps changing state at once. */
 async function benchMaps(
 	layoutCache: boolean,
-): Promise<{ warm: Record<string, number>; perSecond: number; cpuMsEach: number }> {
+): Promise<{ warm: Record<string, number>; perSecond: number; cpuMsEach: number; widthPx: Record<string, number> }> {
 	const renderer = createPlanRenderer({ queueLimit: 64, queueTimeoutMs: 120_000, layoutCache });
 	try {
 		await renderer.warm?.();
 		const warm: Record<string, number> = {};
+		const widthPx: Record<string, number> = {};
 		for (const n of [4, 12, 40]) {
 			const tree = mapOf(n);
-			await paint(renderer, tree, 0); // the structure drawn once
+			const first = await paint(renderer, tree, 0); // the structure drawn once
+			widthPx[String(n)] = first.png?.readUInt32BE(16) ?? 0; // the PNG header's width
 			const times: number[] = [];
 			for (let i = 1; i <= 9; i++) times.push(...(await time(1, () => paint(renderer, tree, i))));
 			warm[String(n)] = round(median(times));
@@ -144,7 +146,7 @@ async function benchMaps(
 		const cpu = process.cpuUsage(cpuBefore);
 		const failed = pictures.filter((p) => p.png === undefined).length;
 		if (failed > 0) throw new Error(`${failed} of 20 maps had no picture`);
-		return { warm, perSecond: round(perSecond), cpuMsEach: round((cpu.user + cpu.system) / 1000 / 20) };
+		return { warm, perSecond: round(perSecond), cpuMsEach: round((cpu.user + cpu.system) / 1000 / 20), widthPx };
 	} finally {
 		await renderer.close();
 	}
@@ -291,6 +293,7 @@ async function main(): Promise<void> {
 			math_cached_ms: round(math.cachedMs, 4),
 			pictures_per_s_20_at_once: round(math.picturesPerS20AtOnce),
 			map_warm_ms: maps.warm,
+			map_width_px: maps.widthPx,
 			maps_per_s_20_at_once: maps.perSecond,
 			map_cpu_ms_20_at_once: maps.cpuMsEach,
 			map_warm_ms_chromium_per_state: perState.warm,

@@ -44,6 +44,8 @@ export const MERMAID_CONFIG = {
 		useMaxWidth: false,
 		htmlLabels: false,
 		wrappingWidth: 400,
+		// A node is 4x this wider than its text (mermaid's default 15 spent 60 of a phone-width map's ~520 px on each node's padding).
+		padding: 8,
 		nodeSpacing: 30,
 		rankSpacing: 40,
 		curve: "basis",
@@ -181,7 +183,7 @@ export interface LegendChip {
 export interface PageRenderOptions {
 	/** Canvas background (CSS colour); absent = transparent. */
 	background?: string;
-	/** Widest PNG in device pixels: a wider diagram is drawn at less than 2x, never below 1x. */
+	/** Widest PNG in device pixels: a wider diagram is drawn at less than 2x (under 1x if it must). */
 	maxWidthPx?: number;
 	/** Chips drawn in rows under the diagram. */
 	legend?: readonly LegendChip[];
@@ -243,8 +245,9 @@ export async function renderOnPage(
 			el.setAttribute("xmlns", NS);
 			container.appendChild(el);
 			const chips = opts.legend ?? [];
-			const font = "12px Liberation Sans, Arial, DejaVu Sans, sans-serif, Noto Color Emoji";
-			const rowLimit = Math.max(dw, 440); // one row of five chips under a narrow map
+			// 14 px: the legend stays >= 12 px when a ~460 px wide map is shown 400 px wide on a phone.
+			const font = "14px Liberation Sans, Arial, DejaVu Sans, sans-serif, Noto Color Emoji";
+			const rowLimit = Math.max(dw, 360); // chips wrap into rows rather than widen a narrow map
 			let [x, y, legendW, legendH] = [0, dh + (chips.length > 0 ? 12 : 0), 0, 0];
 			for (const chip of chips) {
 				const text = document.createElementNS(NS, "text");
@@ -252,13 +255,13 @@ export async function renderOnPage(
 				text.textContent = chip.label;
 				el.appendChild(text);
 				const w = Math.ceil(text.getComputedTextLength()) + 16;
-				if (x > 0 && x + w > rowLimit) [x, y] = [0, y + 28];
+				if (x > 0 && x + w > rowLimit) [x, y] = [0, y + 32];
 				const rect = document.createElementNS(NS, "rect");
 				for (const [k, v] of Object.entries({
 					x,
 					y,
 					width: w,
-					height: 22,
+					height: 26,
 					rx: 5,
 					fill: chip.fill,
 					stroke: chip.stroke,
@@ -267,8 +270,8 @@ export async function renderOnPage(
 				rect.setAttribute("stroke-width", "1.5");
 				el.insertBefore(rect, text);
 				text.setAttribute("x", String(x + 8));
-				text.setAttribute("y", String(y + 15));
-				[legendW, legendH] = [Math.max(legendW, x + w), y + 22];
+				text.setAttribute("y", String(y + 18));
+				[legendW, legendH] = [Math.max(legendW, x + w), y + 26];
 				x += w + 8;
 			}
 			el.insertBefore(diagram, el.firstChild);
@@ -280,8 +283,9 @@ export async function renderOnPage(
 			el.setAttribute("viewBox", `0 0 ${width} ${height}`);
 			const outW = width + pad * 2;
 			const outH = height + pad * 2;
-			// 2x for sharp text; narrower when a width cap asks (never under 1x); a huge diagram drops towards 1x.
-			const fit = opts.maxWidthPx === undefined ? 2 : Math.max(1, Math.min(2, opts.maxWidthPx / outW));
+			// 2x for sharp text; narrower when a width cap asks; a huge diagram drops towards 1x.
+			// The cap holds whatever the map: a map wider than it would be drawn under 1x (plan-source.ts keeps maps narrower).
+			const fit = opts.maxWidthPx === undefined ? 2 : Math.min(2, opts.maxWidthPx / outW);
 			const scale = Math.min(outW * outH * 4 > maxPx ? 1 : fit, maxSide / outW, maxSide / outH);
 			const svgText = new XMLSerializer().serializeToString(el);
 			if (opts.svgOnly === true) {

@@ -162,7 +162,7 @@ export function createMapPainter(options: MapPainterOptions): MapPainter {
 				: fillMapTemplate(template, statuses, mastery, PAD);
 			const outW = template.width + PAD * 2;
 			const outH = template.height + PAD * 2;
-			const fit = look.maxWidthPx === undefined ? 2 : Math.max(1, Math.min(2, look.maxWidthPx / outW));
+			const fit = look.maxWidthPx === undefined ? 2 : Math.min(2, look.maxWidthPx / outW); // chromium.ts's rule
 			const scale = outW * outH * 4 > MAX_PIXELS_2X ? 1 : fit;
 			const png = await resvg.png(svg, {
 				zoom: scale,

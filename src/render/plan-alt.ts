@@ -15,8 +15,8 @@ import { legendWords, planNodeKind } from "./plan-style.ts";
 
 /** Default bound of the alt text: under Discord's 1,024-character attachment description. */
 export const PLAN_ALT_MAX_CHARS = 1000;
-/** Characters of one title in the alt text. */
-const ALT_TITLE_CHARS = 60;
+/** Characters of one title in the alt text: far more than the map draws (48), so a title cut there is whole here. */
+const ALT_TITLE_CHARS = 160;
 
 /** What a node is, in words: "learned", "current, shaky", "visited, not yet", "not yet". */
 function statusWords(

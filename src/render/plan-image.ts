@@ -52,7 +52,7 @@ export interface PlanRendererOptions {
 	layoutCacheSize?: number;
 	/** Time limit of launching Chromium and warming a page (default 30 s). */
 	launchTimeoutMs?: number;
-	/** Widest plan PNG in device pixels (default PLAN_MAX_WIDTH_PX: a chat column at 2x); wider maps draw at less than 2x, never under 1x. */
+	/** Widest plan PNG in device pixels (default PLAN_MAX_WIDTH_PX: a chat column at 2x); a wider map is drawn at less than 2x. */
 	maxWidthPx?: number;
 	/** Plan picture background (CSS colour); default transparent, which reads on dark and light themes. */
 	background?: string;

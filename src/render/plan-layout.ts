@@ -14,27 +14,22 @@
 
 import type { DerivedPlanStatuses, PlanTree } from "../core/contracts/plan.ts";
 import { nodeMastery, type PlanMastery } from "../core/mastery.ts";
-import { layoutOf, mermaidLabel, oneLine, uniqueNodes, wrapWords } from "./plan-source.ts";
-import { PLAN_COLORS, PLAN_EDGE_COLOR, type PlanNodeKind, planNodeKind, planNodeMarks } from "./plan-style.ts";
+import { labelLines, layoutOf, mermaidLabel, planLinkLines, uniqueNodes } from "./plan-source.ts";
+import { PLAN_COLORS, type PlanNodeKind, planNodeKind, planNodeMarks } from "./plan-style.ts";
 
 /** The mark placeholder of the layout: as wide as the widest marks ("▶ ~"). */
 const PLACEHOLDER = "▶~";
-const LABEL_LINE_CHARS = 24;
-const LABEL_MAX_CHARS = 72;
 
 const hex4 = (i: number): string => i.toString(16).padStart(4, "0");
 
 /** The mermaid source of a map's layout: each node `n<i>` in class `k<i>` whose colours name it (#00<i>, #01<i>, #02<i>). */
 export function planLayoutSource(tree: PlanTree): string {
 	const nodes = uniqueNodes(tree);
-	const { edges, direction } = layoutOf(tree);
-	const lines = [`flowchart ${direction}`];
-	for (const n of nodes) {
-		const text = `${PLACEHOLDER} ${oneLine(n.title, LABEL_MAX_CHARS)}`;
-		lines.push(`  n${n.i}["${wrapWords(text, LABEL_LINE_CHARS).map(mermaidLabel).join("<br/>")}"]`);
-	}
-	for (const [from, to] of edges) lines.push(`  n${from} --> n${to}`);
-	if (edges.length > 0) lines.push(`  linkStyle default stroke:${PLAN_EDGE_COLOR},stroke-width:2px`);
+	const layout = layoutOf(tree);
+	const lines = [`flowchart ${layout.direction}`];
+	for (const n of nodes)
+		lines.push(`  n${n.i}["${labelLines(`${PLACEHOLDER} `, n.title).map(mermaidLabel).join("<br/>")}"]`);
+	lines.push(...planLinkLines(layout));
 	for (const n of nodes) {
 		const h = hex4(n.i);
 		lines.push(`  classDef k${n.i} fill:#00${h},stroke:#01${h},color:#02${h},stroke-width:1.5px`);

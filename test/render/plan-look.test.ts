@@ -43,7 +43,8 @@ describe("plan colours", () => {
 		expect(src).toMatch(/n0\["✓ Limits"\]/);
 		expect(src).toMatch(/n2\["~ Power rule"\]/);
 		expect(src).toMatch(/n3\["▶ Chain rule"\]/);
-		expect(src).toContain(`linkStyle default stroke:${PLAN_EDGE_COLOR}`);
+		// Edges styled by index (a default style would draw the invisible links that wrap rows).
+		expect(src).toMatch(new RegExp(`linkStyle [0-9,]+ stroke:${PLAN_EDGE_COLOR}`));
 		for (const item of planLegendItems())
 			expect(src).toContain(`fill:${item.fill},stroke:${item.stroke},color:${item.text}`);
 		expect(planLegendItems().map((i) => i.label)).toEqual([
@@ -104,6 +105,15 @@ describe("planAltText", () => {
 		for (const max of [1, 20, 60, 120, 300])
 			expect(planAltText(big, fortyNodeStatuses(), undefined, max).length).toBeLessThanOrEqual(max);
 		const long = { version: 1, nodes: [{ id: "x", title: "y".repeat(5_000) }], edges: [] };
-		expect(planAltText(long, { current: "x", visited: new Set() }).length).toBeLessThan(200);
+		// A title is cut at 160 characters in the alt text (it appears twice: "now on ..." and its item).
+		expect(planAltText(long, { current: "x", visited: new Set() }).length).toBeLessThan(400);
+	});
+
+	it("keeps a title whole that the map cuts to fit a phone", () => {
+		const title = "Integration by parts for products of polynomials and exponentials";
+		const tree = { version: 1, nodes: [{ id: "x", title }], edges: [] };
+		const statuses = { current: "x", visited: new Set<string>() };
+		expect(planMermaidSource(tree, statuses)).not.toContain("exponentials");
+		expect(planAltText(tree, statuses)).toContain(title);
 	});
 });

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { PlanTree } from "../../src/core/contracts/plan.ts";
 import { PLAN_COLORS, planCaption, planMermaidSource, planOutline, planPictureKey } from "../../src/render/index.ts";
+import { LABEL_LINE_CHARS } from "../../src/render/plan-source.ts";
 import { calculusPlan, calculusStatuses, hostilePlan, noStatuses } from "../../testkit/plans.ts";
 
 const tree = calculusPlan;
@@ -72,8 +73,9 @@ describe("plan source", () => {
 		const label = /n0\["(.*)"\]/.exec(src)?.[1] ?? "";
 		const lines = label.split("<br/>");
 		expect(lines.length).toBeGreaterThan(1);
-		for (const line of lines) expect(line.length).toBeLessThanOrEqual(24);
-		expect(lines.join(" ")).toBe("The derivative as the limit of a difference quotient");
+		for (const line of lines) expect(line.length).toBeLessThanOrEqual(LABEL_LINE_CHARS);
+		// Cut at LABEL_MAX_CHARS with an ellipsis (the alt text keeps the whole title).
+		expect(lines.join(" ")).toBe("The derivative as the limit of a difference…");
 	});
 
 	it("lays a very wide plan out left to right", () => {
