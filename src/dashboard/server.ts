@@ -23,7 +23,8 @@ import { dashboardCsv } from "./csv.ts";
 import { type Frame, html, page, STYLESHEET } from "./html.ts";
 import { LESSONS_PER_PAGE, lessonsBody, messageBody, overviewBody, stuckBody } from "./pages.ts";
 import { type Grant, SESSION_TTL_MS, type SignIn, sameSecret } from "./sign-in.ts";
-import { newestFirst, overviewOf, stuckOf } from "./stats.ts";
+import { newestFirst } from "./stats.ts";
+import { CommunitySums } from "./sums.ts";
 import { transcriptBody } from "./transcript-page.ts";
 
 /** The Content-Security-Policy of every response. */
@@ -36,7 +37,7 @@ const MAX_BODY_BYTES = 4096;
 /** What the server reads. */
 export interface DashboardServerDeps {
 	signIn: SignIn;
-	learning: Pick<Learning, "lessons">;
+	learning: Pick<Learning, "lessons" | "lessonBuckets">;
 	records: { get(sessionId: string): Promise<SessionRecord | undefined> };
 	logger: Logger;
 	now: () => Date;
@@ -61,6 +62,7 @@ const SIGN_IN_HINT = "Ask for a new link with /lesson dashboard (admins) in your
 /** The dashboard's request handler on a node:http server (not yet listening). */
 export function createDashboardServer(deps: DashboardServerDeps): Server {
 	const cookieName = deps.secure ? "__Host-lh_dashboard" : "lh_dashboard";
+	const sums = new CommunitySums();
 	const cookieOf = (req: IncomingMessage): string | undefined => {
 		for (const pair of (req.headers.cookie ?? "").split(";")) {
 			const eq = pair.indexOf("=");
@@ -166,9 +168,11 @@ export function createDashboardServer(deps: DashboardServerDeps): Server {
 			throw new HttpError(403, "This page belongs to another community", "Your session opens one community's pages.");
 		const base = baseOf(grant);
 		const frame = { base, community: `${platform} ${id}`, csrf: deps.signIn.csrf(cookie) };
-		const digests = () => deps.learning.lessons(`${platform}:${id}`);
+		const indexed = `${platform}:${id}`;
+		const digests = () => deps.learning.lessons(indexed);
+		const buckets = () => deps.learning.lessonBuckets(indexed);
 		if (section === "" && more.length === 0) {
-			const body = overviewBody(overviewOf(await digests(), deps.now()), base);
+			const body = overviewBody(sums.overview(indexed, await buckets(), deps.now()), base);
 			return sendPage(res, 200, { ...frame, title: "Overview", section: "overview" }, body);
 		}
 		if (section === "stuck" && more.length === 0)
@@ -176,7 +180,7 @@ export function createDashboardServer(deps: DashboardServerDeps): Server {
 				res,
 				200,
 				{ ...frame, title: "Where the group gets stuck", section: "stuck" },
-				stuckBody(stuckOf(await digests())),
+				stuckBody(sums.stuck(indexed, await buckets())),
 			);
 		if (section === "lessons" && more.length === 0) {
 			const all = newestFirst(await digests());
