@@ -50,7 +50,7 @@ abstract class FollowingSums {
 	 */
 	follow(buckets: ReadonlyArray<readonly LessonDigest[]>): void {
 		const next = new Set(buckets);
-		const joined = buckets.filter((b) => !this.summed.has(b));
+		const joined = [...next].filter((b) => !this.summed.has(b)); // an array handed over twice counts once
 		const left = [...this.summed].filter((b) => !next.has(b));
 		let stayed = 0;
 		let changed = 0;
