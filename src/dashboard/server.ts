@@ -5,7 +5,7 @@
  *   POST /signin              uses the link once, sets the session cookie, redirects to the community
  *   POST /signout             ends the session (CSRF token and Origin checked)
  *   GET  /c/<platform>/<community>/            overview
- *        …/stuck  …/lessons[?page=n]  …/lessons/<session id>  …/export.csv
+ *        …/stuck  …/lessons[?page=n]  …/lessons/<session id>  …/learners/<member id>  …/export.csv
  *   GET  /static/dashboard.css
  *
  * Every response carries a strict Content-Security-Policy (no script at all,
@@ -21,9 +21,9 @@ import type { Logger } from "../core/contracts/logger.ts";
 import { communityOf, platformOf } from "../core/contracts/thread-id.ts";
 import { dashboardCsv } from "./csv.ts";
 import { type Frame, html, page, STYLESHEET } from "./html.ts";
-import { LESSONS_PER_PAGE, lessonsBody, messageBody, overviewBody, stuckBody } from "./pages.ts";
+import { LESSONS_PER_PAGE, learnerBody, lessonsBody, messageBody, overviewBody, stuckBody } from "./pages.ts";
 import { type Grant, SESSION_TTL_MS, type SignIn, sameSecret } from "./sign-in.ts";
-import { newestFirst } from "./stats.ts";
+import { learnerOf, newestFirst } from "./stats.ts";
 import { CommunitySums } from "./sums.ts";
 import { transcriptBody } from "./transcript-page.ts";
 
@@ -213,6 +213,12 @@ export function createDashboardServer(deps: DashboardServerDeps): Server {
 				{ ...frame, title: `Lesson: ${record.topic}`, section: "lessons" },
 				transcriptBody(record, base),
 			);
+		}
+		if (section === "learners" && more.length === 1) {
+			const view = learnerOf(await digests(), more[0] ?? "");
+			if (!view) throw new HttpError(404, "No such learner here", "They have no recorded lesson in this community.");
+			const title = `Learner: ${view.name ? `${view.name} (${view.id})` : view.id}`;
+			return sendPage(res, 200, { ...frame, title, section: "lessons" }, learnerBody(view, base));
 		}
 		if (section === "export.csv" && more.length === 0)
 			return send(res, 200, "text/csv; charset=utf-8", dashboardCsv(await digests(), platform), {

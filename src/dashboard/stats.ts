@@ -236,3 +236,77 @@ export function newestFirst(digests: readonly LessonDigest[]): LessonDigest[] {
 		(a, b) => byStart(b, a) || (a.sessionId < b.sessionId ? 1 : a.sessionId > b.sessionId ? -1 : 0),
 	);
 }
+
+/** One member's page: their lessons here and, per topic, each node with their status in their latest lesson with it. */
+export interface LearnerView {
+	id: string;
+	name?: string;
+	/** Newest first. */
+	lessons: LessonDigest[];
+	/** The latest end (or start, for a lesson without an end) of their lessons. */
+	lastActivity?: string;
+	answered: number;
+	firstTry: number;
+	/** Topics by most lessons; nodes not yet learned first (as the stuck view counts them for this learner). */
+	topics: Array<{ topic: string; nodes: Array<{ label: string; mastery: NodeMastery }> }>;
+}
+
+/** The member `id`'s view over the community's digests; undefined when they have no lesson here. */
+export function learnerOf(digests: readonly LessonDigest[], id: string): LearnerView | undefined {
+	const mine = newestFirst(digests.filter((d) => d.people.some((p) => p.id === id)));
+	const newest = mine[0];
+	if (!newest) return undefined;
+	const topics = new Map<
+		string,
+		{
+			latest: LessonDigest;
+			lessons: number;
+			nodes: Map<string, { from: LessonDigest; label: string; mastery: NodeMastery }>;
+		}
+	>();
+	let answered = 0;
+	let firstTry = 0;
+	let lastActivity = "";
+	let name: string | undefined;
+	// Oldest first: a later lesson (or, in one lesson, a later node of the same title) has the last word, as in stuckOf.
+	for (const d of [...mine].reverse()) {
+		const keys = digestKeys(d);
+		const t = topics.get(keys.topic) ?? { latest: d, lessons: 0, nodes: new Map() };
+		topics.set(keys.topic, t);
+		t.lessons++;
+		if (laterLesson(d, t.latest)) t.latest = d;
+		const at = d.endedAt ?? d.startedAt;
+		if (at > lastActivity) lastActivity = at;
+		for (const p of d.people) {
+			if (p.id !== id) continue;
+			answered += p.answered;
+			firstTry += p.firstTry;
+			if (p.name !== undefined) name = p.name;
+			for (let i = 0; i < d.nodes.length; i++) {
+				const key = keys.nodes[i] ?? "";
+				const was = t.nodes.get(key);
+				const mastery = p.mastery[i] ?? "not-yet";
+				if (!was || laterLesson(d, was.from)) t.nodes.set(key, { from: d, label: d.nodes[i]?.label ?? "", mastery });
+				else if (was.from === d) was.mastery = mastery;
+			}
+		}
+	}
+	const order: Record<NodeMastery, number> = { "not-yet": 0, shaky: 1, learned: 2 };
+	return {
+		id,
+		...(name !== undefined ? { name } : {}),
+		lessons: mine,
+		...(lastActivity ? { lastActivity } : {}),
+		answered,
+		firstTry,
+		topics: [...topics.values()]
+			.map((t) => ({ topic: t.latest.topic, lessons: t.lessons, t }))
+			.sort(byMostLessons)
+			.map(({ topic, t }) => ({
+				topic,
+				nodes: [...t.nodes.values()]
+					.map(({ label, mastery }) => ({ label, mastery }))
+					.sort((a, b) => order[a.mastery] - order[b.mastery] || a.label.localeCompare(b.label)),
+			})),
+	};
+}
