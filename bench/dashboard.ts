@@ -18,7 +18,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { createLearning, openStateStore, stateKeys } from "../src/agent/index.ts";
+import { createLearning, type Learning, openStateStore, stateKeys } from "../src/agent/index.ts";
 import { lessonFacts, lessonParticipants } from "../src/agent/profile/lesson-facts.ts";
 import {
 	encodeDigest,
@@ -122,13 +122,13 @@ try {
 	);
 
 	/** A dashboard over `lessons`, signed in: a GET of one of its community's pages. */
-	const signedIn = async (lessons: (community: string) => Promise<unknown[]>) => {
+	const signedIn = async (lessons: Pick<Learning, "lessons" | "lessonBuckets">) => {
 		const dashboard = createDashboard({
 			secret: "a bench secret that is long enough for the links",
 			host: "127.0.0.1",
 			port: 0,
 			state: dashboardState,
-			learning: { lessons: lessons as typeof learning.lessons },
+			learning: lessons,
 			records: { get: async () => undefined },
 			logger: silentLogger,
 			now: () => now,
@@ -152,9 +152,12 @@ try {
 		return { get, close: () => dashboard.close() };
 	};
 	// Warm: the learning service's own reader, one more lesson ended before each view.
-	const warm = await signedIn((c) => learning.lessons(c));
-	// Cold: a reader that has read nothing (every view reads all buckets).
-	const cold = await signedIn((c) => new LessonIndex(profiles).list(c));
+	const warm = await signedIn(learning);
+	// Cold: a reader that has read nothing (every view reads all buckets, and the pages' sums start afresh).
+	const cold = await signedIn({
+		lessons: (c) => new LessonIndex(profiles).list(c),
+		lessonBuckets: (c) => new LessonIndex(profiles).buckets(c),
+	});
 	const more = seededLessons({
 		platform: "discord",
 		community: COMMUNITY,

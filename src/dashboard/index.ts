@@ -28,7 +28,7 @@ export interface DashboardOptions {
 	publicUrl?: string;
 	/** Used links and sessions (its own namespace, `learnharness:dashboard`, on the sessions' backend). */
 	state: StateStore;
-	learning: Pick<Learning, "lessons">;
+	learning: Pick<Learning, "lessons" | "lessonBuckets">;
 	/** The session records (a transcript page reads one). */
 	records: { get(sessionId: string): Promise<SessionRecord | undefined> };
 	logger: Logger;

@@ -8,7 +8,7 @@
 
 import type { LessonDigest } from "../agent/index.ts";
 import { Html, html } from "./html.ts";
-import { type Overview, percent, type StuckTopic } from "./stats.ts";
+import { type LearnerView, type Overview, percent, type StuckTopic } from "./stats.ts";
 
 /** A date-time as UTC, minutes precision. */
 export function when(iso: string | undefined): string {
@@ -107,7 +107,11 @@ export const LESSONS_PER_PAGE = 50;
 export function lessonsBody(lessons: readonly LessonDigest[], pageNo: number, total: number, base: string): Html {
 	const pages = Math.max(1, Math.ceil(total / LESSONS_PER_PAGE));
 	if (total === 0) return html`<p>No lesson has ended here yet.</p>`;
-	const who = (d: LessonDigest) => d.people.map((p) => (p.name ? `${p.name} (${p.id})` : p.id)).join(", ");
+	const who = (d: LessonDigest) =>
+		d.people.map(
+			(p, i) =>
+				html`${i > 0 ? ", " : ""}<a href="${base}/learners/${encodeURIComponent(p.id)}">${p.name ? `${p.name} (${p.id})` : p.id}</a>`,
+		);
 	return html`<p class="muted">${total} lessons, newest first. Page ${pageNo} of ${pages}.</p>
 <div class="table-wrap"><table><thead><tr><th scope="col">Started</th><th scope="col">Topic</th><th scope="col">Learners</th><th scope="col" class="num">Answered</th><th scope="col">Outcome</th></tr></thead>
 <tbody>${lessons.map(
@@ -119,6 +123,33 @@ export function lessonsBody(lessons: readonly LessonDigest[], pageNo: number, to
 <nav class="pager" aria-label="Pages">${pageNo > 1 ? html`<a href="${base}/lessons?page=${pageNo - 1}">Newer</a>` : ""}${
 		pageNo < pages ? html`<a href="${base}/lessons?page=${pageNo + 1}">Older</a>` : ""
 	}</nav>`;
+}
+
+const MASTERY_NAMES = { learned: "learned", shaky: "shaky", "not-yet": "not yet" } as const;
+
+/** A member's page: numbers, per topic their status on each node (from their latest lesson with it), their lessons. */
+export function learnerBody(v: LearnerView, base: string): Html {
+	const cards: Array<[string, string | number]> = [
+		["Lessons", v.lessons.length],
+		["Last activity", when(v.lastActivity)],
+		["Questions answered", v.answered],
+		["Right on the first try", `${percent(v.firstTry, v.answered)} %`],
+	];
+	return html`<dl class="cards">${cards.map(([k, val]) => html`<div><dt>${k}</dt><dd>${val}</dd></div>`)}</dl>
+${v.topics.map((t, ti) => {
+	const count = (m: string) => t.nodes.filter((n) => n.mastery === m).length;
+	return html`<section aria-labelledby="learner-topic-${ti}" data-topic="${t.topic}">
+<h2 id="learner-topic-${ti}">${t.topic}</h2>
+<p class="muted">${count("learned")} learned, ${count("shaky")} shaky, ${count("not-yet")} not yet</p>
+<div class="table-wrap"><table><thead><tr><th scope="col">Node</th><th scope="col">Status</th></tr></thead>
+<tbody>${t.nodes.map((n) => html`<tr data-node="${n.label}" data-mastery="${n.mastery}"><td>${n.label}</td><td><span class="swatch ${n.mastery === "not-yet" ? "notyet" : n.mastery}"></span>${MASTERY_NAMES[n.mastery]}</td></tr>`)}</tbody></table></div></section>`;
+})}
+<h2>Lessons</h2>
+<div class="table-wrap"><table><thead><tr><th scope="col">Started</th><th scope="col">Topic</th><th scope="col" class="num">Answered</th><th scope="col">Outcome</th></tr></thead>
+<tbody>${v.lessons.map(
+		(d) =>
+			html`<tr><td>${when(d.startedAt)}</td><td><a href="${base}/lessons/${encodeURIComponent(d.sessionId)}">${d.topic}</a></td><td class="num">${d.people.find((p) => p.id === v.id)?.answered ?? 0}</td><td>${d.outcome}</td></tr>`,
+	)}</tbody></table></div>`;
 }
 
 /** A short page for refusals and notices. */

@@ -5,7 +5,7 @@
  *   POST /signin              uses the link once, sets the session cookie, redirects to the community
  *   POST /signout             ends the session (CSRF token and Origin checked)
  *   GET  /c/<platform>/<community>/            overview
- *        …/stuck  …/lessons[?page=n]  …/lessons/<session id>  …/export.csv
+ *        …/stuck  …/lessons[?page=n]  …/lessons/<session id>  …/learners/<member id>  …/export.csv
  *   GET  /static/dashboard.css
  *
  * Every response carries a strict Content-Security-Policy (no script at all,
@@ -21,9 +21,10 @@ import type { Logger } from "../core/contracts/logger.ts";
 import { communityOf, platformOf } from "../core/contracts/thread-id.ts";
 import { dashboardCsv } from "./csv.ts";
 import { type Frame, html, page, STYLESHEET } from "./html.ts";
-import { LESSONS_PER_PAGE, lessonsBody, messageBody, overviewBody, stuckBody } from "./pages.ts";
+import { LESSONS_PER_PAGE, learnerBody, lessonsBody, messageBody, overviewBody, stuckBody } from "./pages.ts";
 import { type Grant, SESSION_TTL_MS, type SignIn, sameSecret } from "./sign-in.ts";
-import { newestFirst, overviewOf, stuckOf } from "./stats.ts";
+import { learnerOf, newestFirst } from "./stats.ts";
+import { CommunitySums } from "./sums.ts";
 import { transcriptBody } from "./transcript-page.ts";
 
 /** The Content-Security-Policy of every response. */
@@ -36,7 +37,7 @@ const MAX_BODY_BYTES = 4096;
 /** What the server reads. */
 export interface DashboardServerDeps {
 	signIn: SignIn;
-	learning: Pick<Learning, "lessons">;
+	learning: Pick<Learning, "lessons" | "lessonBuckets">;
 	records: { get(sessionId: string): Promise<SessionRecord | undefined> };
 	logger: Logger;
 	now: () => Date;
@@ -61,6 +62,7 @@ const SIGN_IN_HINT = "Ask for a new link with /lesson dashboard (admins) in your
 /** The dashboard's request handler on a node:http server (not yet listening). */
 export function createDashboardServer(deps: DashboardServerDeps): Server {
 	const cookieName = deps.secure ? "__Host-lh_dashboard" : "lh_dashboard";
+	const sums = new CommunitySums();
 	const cookieOf = (req: IncomingMessage): string | undefined => {
 		for (const pair of (req.headers.cookie ?? "").split(";")) {
 			const eq = pair.indexOf("=");
@@ -166,9 +168,11 @@ export function createDashboardServer(deps: DashboardServerDeps): Server {
 			throw new HttpError(403, "This page belongs to another community", "Your session opens one community's pages.");
 		const base = baseOf(grant);
 		const frame = { base, community: `${platform} ${id}`, csrf: deps.signIn.csrf(cookie) };
-		const digests = () => deps.learning.lessons(`${platform}:${id}`);
+		const indexed = `${platform}:${id}`;
+		const digests = () => deps.learning.lessons(indexed);
+		const buckets = () => deps.learning.lessonBuckets(indexed);
 		if (section === "" && more.length === 0) {
-			const body = overviewBody(overviewOf(await digests(), deps.now()), base);
+			const body = overviewBody(sums.overview(indexed, await buckets(), deps.now()), base);
 			return sendPage(res, 200, { ...frame, title: "Overview", section: "overview" }, body);
 		}
 		if (section === "stuck" && more.length === 0)
@@ -176,7 +180,7 @@ export function createDashboardServer(deps: DashboardServerDeps): Server {
 				res,
 				200,
 				{ ...frame, title: "Where the group gets stuck", section: "stuck" },
-				stuckBody(stuckOf(await digests())),
+				stuckBody(sums.stuck(indexed, await buckets())),
 			);
 		if (section === "lessons" && more.length === 0) {
 			const all = newestFirst(await digests());
@@ -209,6 +213,12 @@ export function createDashboardServer(deps: DashboardServerDeps): Server {
 				{ ...frame, title: `Lesson: ${record.topic}`, section: "lessons" },
 				transcriptBody(record, base),
 			);
+		}
+		if (section === "learners" && more.length === 1) {
+			const view = learnerOf(await digests(), more[0] ?? "");
+			if (!view) throw new HttpError(404, "No such learner here", "They have no recorded lesson in this community.");
+			const title = `Learner: ${view.name ? `${view.name} (${view.id})` : view.id}`;
+			return sendPage(res, 200, { ...frame, title, section: "lessons" }, learnerBody(view, base));
 		}
 		if (section === "export.csv" && more.length === 0)
 			return send(res, 200, "text/csv; charset=utf-8", dashboardCsv(await digests(), platform), {

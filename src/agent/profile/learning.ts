@@ -117,6 +117,8 @@ export interface Learning {
 	 * `<platform>:<guild or team>`. What the admins' dashboard reads.
 	 */
 	lessons(community: string): Promise<LessonDigest[]>;
+	/** The same digests as the index reader keeps them, per bucket (LessonIndex.buckets): the dashboard's sums follow them. */
+	lessonBuckets(community: string): Promise<ReadonlyArray<readonly LessonDigest[]>>;
 	/** A community's report rows (members with a lesson there), in member then start order. */
 	report(community: string): Promise<ReportRow[]>;
 	/** Turn reminders on or off; `where` is the adapter's address of the nudge. */
@@ -309,6 +311,7 @@ export function createLearning(options: LearningOptions): Learning {
 		},
 
 		lessons: (community) => index.list(community),
+		lessonBuckets: (community) => index.buckets(community),
 
 		// The community's rows kept ready (report-rows.ts): one read, whatever the members' profiles hold.
 		report: (community) => readReport(store, items, community),

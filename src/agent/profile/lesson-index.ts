@@ -201,8 +201,9 @@ export class LessonIndex {
 		const community = indexCommunityOf(sessionId);
 		if (!community) return;
 		const key = stateKeys.lessons(community, lessonBucketOf(sessionId));
-		const left = await this.store.updateFields(key, { drop: [sessionId] });
-		if (Object.keys(left).length === 0) await this.store.delete(key);
+		// An emptied bucket stays (an empty object): deleting it after seeing it empty would also delete a lesson
+		// another process put into it in between (check, then act; the dashboard's several-process test lost some).
+		await this.store.updateFields(key, { drop: [sessionId] });
 		await this.changed(community, lessonBucketOf(sessionId));
 	}
 
@@ -225,6 +226,15 @@ export class LessonIndex {
 
 	/** Every digest of a community (`<platform>:<guild or team>`), in no particular order. */
 	async list(community: string): Promise<LessonDigest[]> {
+		return (await this.buckets(community)).flat();
+	}
+
+	/**
+	 * A community's digests as the reader keeps them, one array per stored bucket: an array is never changed
+	 * once returned (a bucket read again is a new array), so a caller that compares them with the last ones by
+	 * identity sees which buckets changed, here or on another process.
+	 */
+	async buckets(community: string): Promise<ReadonlyArray<readonly LessonDigest[]>> {
 		const counts = await this.store.get(stateKeys.lessonVersions(community));
 		const versionOf = (b: number): number => {
 			const v = isObject(counts) ? counts[String(b)] : undefined;
@@ -253,6 +263,6 @@ export class LessonIndex {
 			if (this.cache.size <= CACHED_COMMUNITIES) break;
 			this.cache.delete(oldest);
 		}
-		return [...cached.buckets.values()].flatMap((b) => b.digests);
+		return [...cached.buckets.values()].map((b) => b.digests);
 	}
 }

@@ -158,7 +158,7 @@ async function onSlack(): Promise<Stack> {
 }
 
 /** Per topic and node title (compared as the page does), each learner's status in their latest lesson with it. */
-function stuckFromTranscripts(records: readonly SessionRecord[]) {
+function statusFromTranscripts(records: readonly SessionRecord[]) {
 	const key = (s: string) => s.trim().replace(/\s+/g, " ").toLowerCase();
 	const by = new Map<string, Map<string, Map<string, string>>>();
 	for (const record of [...records].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt))) {
@@ -177,6 +177,12 @@ function stuckFromTranscripts(records: readonly SessionRecord[]) {
 			}
 		}
 	}
+	return by;
+}
+
+/** Per topic and node title, how many learners have it learned, shaky and not yet. */
+function stuckFromTranscripts(records: readonly SessionRecord[]) {
+	const by = statusFromTranscripts(records);
 	const out: Record<string, Record<string, { learners: number; learned: number; shaky: number; notyet: number }>> = {};
 	for (const [topic, nodes] of by) {
 		out[topic] = {};
@@ -328,6 +334,39 @@ describe.each([
 		expect(await page.content()).not.toContain("secret topic");
 	});
 
+	it("shows a member's page: their status on each node as their transcripts give it, their lessons", async () => {
+		const member = members[1]?.id ?? "";
+		await page.goto(`${stack.dashboard.url()}${base}lessons`);
+		// Reached from the lessons list, where each participant links to their page.
+		const link = await page.$eval(`a[href$="/learners/${member}"]`, (a) => a.getAttribute("href") ?? "");
+		await page.goto(`${stack.dashboard.url()}${link}`);
+		const shown = await page.$$eval("section[data-topic]", (sections) =>
+			sections.flatMap((s) =>
+				Array.from(s.querySelectorAll("tr[data-node]")).map((r) => [
+					`${s.getAttribute("data-topic")} / ${r.getAttribute("data-node")}`,
+					r.getAttribute("data-mastery"),
+				]),
+			),
+		);
+		const key = (s: string) => s.trim().replace(/\s+/g, " ").toLowerCase();
+		const expected: Array<[string, string]> = [];
+		for (const [topic, nodes] of statusFromTranscripts(records))
+			for (const [node, learners] of nodes) {
+				const mastery = learners.get(member);
+				if (mastery) expected.push([`${topic} / ${node}`, mastery]);
+			}
+		expect(expected.length).toBeGreaterThan(0);
+		expect(shown.map(([k, m]) => [key(k ?? ""), m]).sort()).toEqual(expected.sort());
+		const theirs = records.filter((r) =>
+			(r.mode === "group" ? lessonParticipants(r) : [r.learner]).some((p) => p.id === member),
+		);
+		expect(await page.$$eval("main tbody tr:not([data-node])", (rows) => rows.length)).toBe(theirs.length);
+		// The name carries a <script>: shown as text, never run.
+		expect(await page.$eval("h1", (h) => h.textContent)).toContain("<script>");
+		expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+		expect((await page.goto(`${stack.dashboard.url()}${base}learners/nobody`))?.status()).toBe(404);
+	});
+
 	it("shows learner and model text with <script> and onerror payloads as text", async () => {
 		const first = records[0]?.sessionId ?? "";
 		await page.goto(`${stack.dashboard.url()}${base}lessons/${encodeURIComponent(first)}`);
@@ -396,6 +435,7 @@ describe.each([
 			stuck: `${base}stuck`,
 			lessons: `${base}lessons`,
 			transcript: `${base}lessons/${encodeURIComponent(first)}`,
+			learner: `${base}learners/${encodeURIComponent(members[1]?.id ?? "")}`,
 		};
 		for (const [label, path] of Object.entries(pages)) {
 			for (const [width, height, device] of [
