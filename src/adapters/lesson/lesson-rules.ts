@@ -30,6 +30,8 @@ export interface LessonRules {
 	voteSeconds: number;
 	/** Group lessons: the posted tally names who chose what (the teacher always sees names). */
 	voteNames: boolean;
+	/** Members, not only admins, may add documents to the community's library (`/lesson material add`). */
+	membersAddMaterial: boolean;
 }
 
 /** A model's price in US dollars per million tokens (cached input billed as input: an upper estimate). */
@@ -48,6 +50,7 @@ export const DEFAULT_LESSON_RULES: Readonly<LessonRules> = Object.freeze({
 	prices: {},
 	voteSeconds: DEFAULT_GROUP_SETTINGS.voteSeconds,
 	voteNames: DEFAULT_GROUP_SETTINGS.showNames,
+	membersAddMaterial: false,
 });
 
 const MODES: readonly LessonMode[] = ["solo", "group"];
@@ -81,6 +84,8 @@ export function normalizeLessonRules(value: unknown, defaults: LessonRules = DEF
 		prices: normalizePrices(v.prices ?? defaults.prices),
 		voteSeconds: clampVoteSeconds(typeof v.voteSeconds === "number" ? v.voteSeconds : defaults.voteSeconds),
 		voteNames: typeof v.voteNames === "boolean" ? v.voteNames : defaults.voteNames,
+		membersAddMaterial:
+			typeof v.membersAddMaterial === "boolean" ? v.membersAddMaterial : defaults.membersAddMaterial,
 	};
 }
 
@@ -117,6 +122,7 @@ export interface LessonRulesChange {
 	price?: { model: string; price?: ModelPrice };
 	voteSeconds?: number;
 	voteNames?: boolean;
+	membersAddMaterial?: boolean;
 	/** Start from the defaults before applying the rest. */
 	reset?: boolean;
 }
@@ -140,6 +146,7 @@ export function applyLessonRulesChange(
 	if (change.memberTokensPerDay !== undefined) next = { ...next, memberTokensPerDay: change.memberTokensPerDay };
 	if (change.voteSeconds !== undefined) next = { ...next, voteSeconds: clampVoteSeconds(change.voteSeconds) };
 	if (change.voteNames !== undefined) next = { ...next, voteNames: change.voteNames };
+	if (change.membersAddMaterial !== undefined) next = { ...next, membersAddMaterial: change.membersAddMaterial };
 	if (change.price) {
 		const { [change.price.model]: _old, ...prices } = next.prices;
 		next = { ...next, prices: change.price.price ? { ...prices, [change.price.model]: change.price.price } : prices };

@@ -74,6 +74,7 @@ export function rulesText(
 		t(locale, "rules.limit", { limit }),
 		t(locale, "rules.defaultMode", { mode: rules.defaultMode }),
 		t(locale, rules.voteNames ? "rules.votesNamed" : "rules.votesAnonymous", { seconds: rules.voteSeconds }),
+		t(locale, rules.membersAddMaterial ? "rules.libraryMembers" : "rules.libraryAdmins"),
 		...capsLines(rules, place, locale),
 	].join("\n");
 }

@@ -36,11 +36,11 @@ export interface StartLessonOptions {
 	material?: MaterialUpload;
 }
 
-/** A document a lesson is grounded in, as the platform received it (nothing about it is trusted). */
-export interface MaterialUpload {
-	name: string;
-	data: Uint8Array;
-}
+/**
+ * A document a lesson is grounded in: as the platform received it (nothing about it is trusted), or a community
+ * library's item, already read and indexed when it was added (`index`: its stored index, checked by the engine).
+ */
+export type MaterialUpload = { name: string; data: Uint8Array } | { name: string; index: unknown };
 
 /** startLesson's verdict. */
 export type StartLessonResult =
