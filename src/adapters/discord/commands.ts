@@ -8,6 +8,7 @@
 
 import {
 	type APIApplication,
+	type APIApplicationCommandSubcommandGroupOption,
 	type APIApplicationCommandSubcommandOption,
 	ApplicationCommandOptionType,
 	ApplicationIntegrationType,
@@ -17,7 +18,7 @@ import {
 	type RESTPutAPIApplicationCommandsJSONBody,
 	Routes,
 } from "discord.js";
-import { DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS } from "../../agent/index.ts";
+import { DEFAULT_RETENTION_DAYS, LIBRARY_NAME_MAX, MAX_RETENTION_DAYS } from "../../agent/index.ts";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
 import { LANGUAGE_NAMES, LOCALES, t } from "../../i18n/index.ts";
 import { MAX_VOTE_SECONDS, MIN_VOTE_SECONDS } from "../lesson/lesson-rules.ts";
@@ -46,6 +47,10 @@ export const OPTION = {
 	voteNames: "vote_names",
 	on: "on",
 	days: "days",
+	library: "library",
+	file: "file",
+	name: "name",
+	membersAddMaterial: "members_add_material",
 } as const;
 
 /** Longest topic accepted (the thread name is cut to Discord's 100 characters). */
@@ -91,6 +96,49 @@ const profileSubcommands: APIApplicationCommandSubcommandOption[] = [
 		],
 	},
 ];
+
+/** `/lesson material add|list|remove`: the community's library (lesson/library.ts). */
+const librarySubcommands: APIApplicationCommandSubcommandGroupOption = {
+	type: ApplicationCommandOptionType.SubcommandGroup,
+	name: "material",
+	...described("cmd.material"),
+	options: [
+		{
+			type: ApplicationCommandOptionType.Subcommand,
+			name: "add",
+			...described("cmd.material.add"),
+			options: [
+				{
+					type: ApplicationCommandOptionType.Attachment,
+					name: OPTION.file,
+					...described("cmd.material.add.file"),
+					required: true,
+				},
+				{
+					type: ApplicationCommandOptionType.String,
+					name: OPTION.name,
+					...described("cmd.material.add.name"),
+					max_length: LIBRARY_NAME_MAX,
+				},
+			],
+		},
+		{ type: ApplicationCommandOptionType.Subcommand, name: "list", ...described("cmd.material.list") },
+		{
+			type: ApplicationCommandOptionType.Subcommand,
+			name: "remove",
+			...described("cmd.material.remove"),
+			options: [
+				{
+					type: ApplicationCommandOptionType.String,
+					name: OPTION.name,
+					...described("cmd.material.remove.name"),
+					required: true,
+					max_length: LIBRARY_NAME_MAX,
+				},
+			],
+		},
+	],
+};
 
 /** The command definitions, as the REST API takes them. */
 export const lessonCommands: RESTPutAPIApplicationCommandsJSONBody = [
@@ -138,8 +186,15 @@ export const lessonCommands: RESTPutAPIApplicationCommandsJSONBody = [
 						name: OPTION.material,
 						...described("cmd.start.material"),
 					},
+					{
+						type: ApplicationCommandOptionType.String,
+						name: OPTION.library,
+						...described("cmd.start.library"),
+						max_length: LIBRARY_NAME_MAX,
+					},
 				],
 			},
+			librarySubcommands,
 			{ type: ApplicationCommandOptionType.Subcommand, name: "end", ...described("cmd.end") },
 			{ type: ApplicationCommandOptionType.Subcommand, name: "status", ...described("cmd.status") },
 			{ type: ApplicationCommandOptionType.Subcommand, name: "help", ...described("cmd.help") },
@@ -202,6 +257,11 @@ export const lessonCommands: RESTPutAPIApplicationCommandsJSONBody = [
 						type: ApplicationCommandOptionType.Boolean,
 						name: OPTION.voteNames,
 						...described("cmd.config.voteNames"),
+					},
+					{
+						type: ApplicationCommandOptionType.Boolean,
+						name: OPTION.membersAddMaterial,
+						...described("cmd.config.membersAddMaterial"),
 					},
 					{
 						type: ApplicationCommandOptionType.Boolean,

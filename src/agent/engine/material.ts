@@ -35,7 +35,7 @@ export function materialNote(index: MaterialIndex): string {
 	const parts = index.unit === "part";
 	const outline = index.outline
 		.slice(0, OUTLINE_LINES)
-		.map((h) => `${h.level === 1 ? "-" : "  -"} ${JSON.stringify(h.title)} (${parts ? "part" : "p."} ${h.page})`);
+		.map((h) => `${h.level === 1 ? "-" : "  -"} ${JSON.stringify(h.title)} (p. ${h.page})`);
 	const more =
 		index.outline.length > OUTLINE_LINES ? [`  (${index.outline.length - OUTLINE_LINES} more headings)`] : [];
 	const warned = index.warnings.map((w) => `Note: ${w.message}`);
