@@ -18,7 +18,7 @@ import {
 } from "../../agent/index.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { MaterialUpload } from "../../core/contracts/tutor.ts";
-import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
+import { DEFAULT_LOCALE, type Locale, t, tn } from "../../i18n/index.ts";
 import type { ImageSource } from "./images.ts";
 import type { LessonState } from "./lesson-state.ts";
 import { fetchMaterial, type MaterialSource } from "./material-file.ts";
@@ -73,7 +73,7 @@ export function createLibraryFlows(deps: LibraryDeps): LibraryFlows {
 	const esc = (text: string) => port.style.escape?.(text) ?? text;
 	const bold = (text: string) => port.style.bold?.(text) ?? `**${text}**`;
 	const size = (item: Pick<LibraryItem, "pages" | "unit">, locale: Locale) =>
-		t(locale, item.unit === "part" ? "library.parts" : "library.pages", { count: item.pages });
+		tn(locale, item.unit === "part" ? "library.parts" : "library.pages", item.pages);
 	const mention = port.style.mention ?? ((id: string) => `<@${id}>`);
 	const names = (items: LibraryItem[]) => items.map((i) => bold(esc(i.name))).join(", ");
 

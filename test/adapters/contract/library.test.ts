@@ -110,7 +110,7 @@ describe("a community's library on discord", () => {
 		const rules = await chat.command("admin", "config members_add_material on");
 		expect(rules.text).toContain("Library: members may add documents");
 		const added = await chat.command("learner", "material add", undefined, { name: "notes.md", data: markdown });
-		expect(added.text).toContain("Added **notes.md** to the library (1 parts)");
+		expect(added.text).toContain("Added **notes.md** to the library (1 part)");
 
 		const { sessionId } = await chat.start("learner", "cells", { library: "notes.md" });
 		const plan = await chat.waitFor(
