@@ -327,6 +327,8 @@ export const de: Record<MessageKey, string> = {
 	"command.material": "📄 Unterricht mit {name} ({pages} Seiten): Erklärungen nennen die Seiten.",
 	"card.citation": "📄 {source}, S. {page}",
 	"start.materialRefused": "Das Material wurde nicht verwendet: {why}",
+	"library.slackAdd": "Slacks Slash-Befehle tragen keine Dateien: erwähne mich mit `material add <Name>` und teile die Datei in dieser Nachricht.",
+	"config.membersAddMaterial": "members_add_material nimmt `on` oder `off`.",
 	"card.citationPart": "📄 {source}, Teil {page}",
 	"cmd.material": "Die Bibliothek der Community: Dokumente, aus denen Lektionen unterrichten",
 	"cmd.material.add": "Ein Dokument (PDF, Text oder Markdown) zur Bibliothek hinzufügen",

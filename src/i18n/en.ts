@@ -327,6 +327,8 @@ export const en = {
 	"command.material": "📄 Teaching from {name} ({pages} pages): explanations cite its pages.",
 	"card.citation": "📄 {source}, p. {page}",
 	"start.materialRefused": "The material was not used: {why}",
+	"library.slackAdd": "Slack's slash commands carry no files: mention me with `material add <name>` and share the file in that message.",
+	"config.membersAddMaterial": "members_add_material takes `on` or `off`.",
 	"card.citationPart": "📄 {source}, part {page}",
 	"cmd.material": "The community's library of documents lessons teach from",
 	"cmd.material.add": "Add a document (PDF, text or Markdown) to the library",

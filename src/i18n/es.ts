@@ -321,6 +321,8 @@ export const es: Record<MessageKey, string> = {
 	"command.material": "📄 Se enseña con {name} ({pages} páginas): las explicaciones citan sus páginas.",
 	"card.citation": "📄 {source}, p. {page}",
 	"start.materialRefused": "No se usó el material: {why}",
+	"library.slackAdd": "Los comandos de Slack no llevan archivos: mencióname con `material add <nombre>` y comparte el archivo en ese mensaje.",
+	"config.membersAddMaterial": "members_add_material admite `on` u `off`.",
 	"card.citationPart": "📄 {source}, parte {page}",
 	"cmd.material": "La biblioteca de la comunidad: documentos de los que enseñan las lecciones",
 	"cmd.material.add": "Añadir un documento (PDF, texto o Markdown) a la biblioteca",

@@ -148,3 +148,32 @@ describe("a community's library on discord", () => {
 		expect(chat.problems()).toEqual([]);
 	}, 60_000);
 });
+
+describe("a community's library on slack", () => {
+	const handle = useChat("slack", { model: demo() });
+
+	it("adds a file shared with a mention, lists it, and starts a lesson `from:` it", async () => {
+		const { chat } = handle;
+		const refused = await chat.command("learner", "material add Chapter 8", undefined, { name: "chapter-8.pdf", data: pdf });
+		expect(refused.text).toContain("Only admins");
+		const added = await chat.command("admin", "material add Chapter 8", undefined, { name: "chapter-8.pdf", data: pdf });
+		expect(added.text).toContain("Added *Chapter 8* to the library (4 pages)");
+		expect((await chat.command("learner", "material list")).text).toContain("Chapter 8");
+		expect((await chat.command("admin", "material add")).text).toContain("share the file");
+
+		const reply = await chat.command("learner", "start photosynthesis from:chapter 8");
+		expect(reply.text).toContain("Teaching from Chapter 8 (4 pages)");
+		const sessionId = await chat.waitFor(
+			() => chat.events.find((e) => e.type === "explain" && e.citation?.source === "Chapter 8")?.sessionId,
+			"a cited explanation",
+		);
+		const card = await chat.waitFor(
+			() => chat.posts(sessionId).find((p) => p.includes("📄 Chapter 8, p. 1")),
+			"the cited card",
+		);
+		expect(citedWordsHold(card, "Chapter 8", "p.", pdfPages)).toEqual({ page: 1, holds: true });
+		await chat.backend.tutor.idle(sessionId);
+		expect((await chat.command("admin", "material remove chapter 8")).text).toContain("Removed");
+		expect(chat.problems()).toEqual([]);
+	}, 60_000);
+});
