@@ -62,7 +62,6 @@ export {
 	StoreUrlError,
 	sqlitePathOf,
 } from "./store/keyv.ts";
-export { createMaterialStore, type MaterialStore } from "./store/material-store.ts";
 export {
 	createLibraryStore,
 	LIBRARY_MAX_ITEMS,
@@ -71,6 +70,7 @@ export {
 	type LibraryStore,
 	libraryKeyOf,
 } from "./store/library-store.ts";
+export { createMaterialStore, type MaterialStore } from "./store/material-store.ts";
 export {
 	createPictureStore,
 	DEFAULT_PICTURE_BUDGET,

@@ -327,7 +327,8 @@ export const de: Record<MessageKey, string> = {
 	"command.material": "📄 Unterricht mit {name} ({pages} Seiten): Erklärungen nennen die Seiten.",
 	"card.citation": "📄 {source}, S. {page}",
 	"start.materialRefused": "Das Material wurde nicht verwendet: {why}",
-	"library.slackAdd": "Slacks Slash-Befehle tragen keine Dateien: erwähne mich mit `material add <Name>` und teile die Datei in dieser Nachricht.",
+	"library.slackAdd":
+		"Slacks Slash-Befehle tragen keine Dateien: erwähne mich mit `material add <Name>` und teile die Datei in dieser Nachricht.",
 	"config.membersAddMaterial": "members_add_material nimmt `on` oder `off`.",
 	"card.citationPart": "📄 {source}, Teil {page}",
 	"cmd.material": "Die Bibliothek der Community: Dokumente, aus denen Lektionen unterrichten",
@@ -346,9 +347,11 @@ export const de: Record<MessageKey, string> = {
 	"library.parts.one": "{count} Teil",
 	"library.parts.other": "{count} Teile",
 	"library.added": "📚 {name} ist jetzt in der Bibliothek ({size}).",
-	"library.exists": "Die Bibliothek hat schon ein Dokument namens {name}: entferne es zuerst oder gib diesem einen anderen Namen.",
+	"library.exists":
+		"Die Bibliothek hat schon ein Dokument namens {name}: entferne es zuerst oder gib diesem einen anderen Namen.",
 	"library.full": "Die Bibliothek hat {max} Dokumente, mehr geht nicht: entferne zuerst eines.",
-	"library.adminsOnlyAdd": "Nur Admins{adminHint} können hier Dokumente zur Bibliothek hinzufügen (ein Admin kann es Mitgliedern in den Lektionseinstellungen erlauben).",
+	"library.adminsOnlyAdd":
+		"Nur Admins{adminHint} können hier Dokumente zur Bibliothek hinzufügen (ein Admin kann es Mitgliedern in den Lektionseinstellungen erlauben).",
 	"library.adminsOnlyRemove": "Nur Admins{adminHint} können Dokumente aus der Bibliothek entfernen.",
 	"library.empty": "Die Bibliothek ist leer.",
 	"library.title": "📚 Die Bibliothek ({count} von {max})",

@@ -327,7 +327,8 @@ export const en = {
 	"command.material": "📄 Teaching from {name} ({pages} pages): explanations cite its pages.",
 	"card.citation": "📄 {source}, p. {page}",
 	"start.materialRefused": "The material was not used: {why}",
-	"library.slackAdd": "Slack's slash commands carry no files: mention me with `material add <name>` and share the file in that message.",
+	"library.slackAdd":
+		"Slack's slash commands carry no files: mention me with `material add <name>` and share the file in that message.",
 	"config.membersAddMaterial": "members_add_material takes `on` or `off`.",
 	"card.citationPart": "📄 {source}, part {page}",
 	"cmd.material": "The community's library of documents lessons teach from",
@@ -348,7 +349,8 @@ export const en = {
 	"library.added": "📚 Added {name} to the library ({size}).",
 	"library.exists": "The library already has a document named {name}: remove it first, or give this one another name.",
 	"library.full": "The library holds {max} documents, its most: remove one first.",
-	"library.adminsOnlyAdd": "Only admins{adminHint} can add documents to the library here (an admin can let members add them in the lesson settings).",
+	"library.adminsOnlyAdd":
+		"Only admins{adminHint} can add documents to the library here (an admin can let members add them in the lesson settings).",
 	"library.adminsOnlyRemove": "Only admins{adminHint} can remove documents from the library.",
 	"library.empty": "The library is empty.",
 	"library.title": "📚 The library ({count} of {max})",

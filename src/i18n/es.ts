@@ -321,7 +321,8 @@ export const es: Record<MessageKey, string> = {
 	"command.material": "📄 Se enseña con {name} ({pages} páginas): las explicaciones citan sus páginas.",
 	"card.citation": "📄 {source}, p. {page}",
 	"start.materialRefused": "No se usó el material: {why}",
-	"library.slackAdd": "Los comandos de Slack no llevan archivos: mencióname con `material add <nombre>` y comparte el archivo en ese mensaje.",
+	"library.slackAdd":
+		"Los comandos de Slack no llevan archivos: mencióname con `material add <nombre>` y comparte el archivo en ese mensaje.",
 	"config.membersAddMaterial": "members_add_material admite `on` u `off`.",
 	"card.citationPart": "📄 {source}, parte {page}",
 	"cmd.material": "La biblioteca de la comunidad: documentos de los que enseñan las lecciones",
@@ -342,7 +343,8 @@ export const es: Record<MessageKey, string> = {
 	"library.added": "📚 {name} se añadió a la biblioteca ({size}).",
 	"library.exists": "La biblioteca ya tiene un documento llamado {name}: quítalo primero o da otro nombre a este.",
 	"library.full": "La biblioteca tiene {max} documentos, su máximo: quita uno primero.",
-	"library.adminsOnlyAdd": "Solo los admins{adminHint} pueden añadir documentos a la biblioteca aquí (un admin puede permitirlo a los miembros en la configuración).",
+	"library.adminsOnlyAdd":
+		"Solo los admins{adminHint} pueden añadir documentos a la biblioteca aquí (un admin puede permitirlo a los miembros en la configuración).",
 	"library.adminsOnlyRemove": "Solo los admins{adminHint} pueden quitar documentos de la biblioteca.",
 	"library.empty": "La biblioteca está vacía.",
 	"library.title": "📚 La biblioteca ({count} de {max})",

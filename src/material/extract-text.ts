@@ -7,7 +7,12 @@
  * bounded by the same limits as a PDF (bytes, parts as pages, characters).
  */
 
-import { looksLikeInstructions, type MaterialDocument, type MaterialHeading, type MaterialPage } from "./extract-pdf.ts";
+import {
+	looksLikeInstructions,
+	type MaterialDocument,
+	type MaterialHeading,
+	type MaterialPage,
+} from "./extract-pdf.ts";
 import { DEFAULT_MATERIAL_LIMITS, type MaterialLimits, type MaterialRefusal, type MaterialWarning } from "./limits.ts";
 
 /** Characters a part holds, about (a paragraph longer than this is split at a line, then at a space). */
@@ -70,7 +75,10 @@ export function extractText(
 			.trim()
 			.slice(0, 200) || "material.txt";
 	if (bytes.byteLength > limits.maxBytes)
-		return refuse("too-big", `The file is larger than ${mib(limits.maxBytes)}. Attach a shorter excerpt, such as one chapter.`);
+		return refuse(
+			"too-big",
+			`The file is larger than ${mib(limits.maxBytes)}. Attach a shorter excerpt, such as one chapter.`,
+		);
 	if (!looksLikeText(bytes))
 		return refuse(
 			"not-a-pdf",

@@ -84,8 +84,7 @@ export function normalizeLessonRules(value: unknown, defaults: LessonRules = DEF
 		prices: normalizePrices(v.prices ?? defaults.prices),
 		voteSeconds: clampVoteSeconds(typeof v.voteSeconds === "number" ? v.voteSeconds : defaults.voteSeconds),
 		voteNames: typeof v.voteNames === "boolean" ? v.voteNames : defaults.voteNames,
-		membersAddMaterial:
-			typeof v.membersAddMaterial === "boolean" ? v.membersAddMaterial : defaults.membersAddMaterial,
+		membersAddMaterial: typeof v.membersAddMaterial === "boolean" ? v.membersAddMaterial : defaults.membersAddMaterial,
 	};
 }
 

@@ -60,7 +60,7 @@ export interface LibraryFlows {
 /** A name as the library keeps it: one line, no markup characters, at most LIBRARY_NAME_MAX characters. */
 export function libraryName(raw: string): string {
 	return raw
-		.replace(/[\u0000-\u001f\u007f`*_~|<>[\]]/g, " ")
+		.replace(/[\p{Cc}`*_~|<>[\]]/gu, " ")
 		.replace(/\s+/g, " ")
 		.trim()
 		.slice(0, LIBRARY_NAME_MAX)
@@ -118,7 +118,10 @@ export function createLibraryFlows(deps: LibraryDeps): LibraryFlows {
 				? t(locale, "library.exists", { name: bold(esc(name)) })
 				: t(locale, "library.full", { max: LIBRARY_MAX_ITEMS });
 		logger.info({ community, pages: item.pages }, `${port.name}: a document was added to the library`);
-		return [t(locale, "library.added", { name: bold(esc(name)), size: size(item, locale) }), ...index.warnings.map((w) => esc(w.message))].join("\n");
+		return [
+			t(locale, "library.added", { name: bold(esc(name)), size: size(item, locale) }),
+			...index.warnings.map((w) => esc(w.message)),
+		].join("\n");
 	};
 
 	const list = async (actor: Actor, community: string) => {

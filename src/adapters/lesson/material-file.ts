@@ -51,7 +51,10 @@ export async function fetchMaterial(
 		// The bytes decide, never the declared type: a PDF starts with %PDF- (after at most 1 KB, as readers allow);
 		// a text or Markdown file is valid UTF-8 without NUL bytes.
 		if (!readableMaterial(bytes))
-			return { ok: false, why: `${quoted(name)} is neither a PDF nor a text or Markdown file. Attach a PDF, a .txt or a .md file.` };
+			return {
+				ok: false,
+				why: `${quoted(name)} is neither a PDF nor a text or Markdown file. Attach a PDF, a .txt or a .md file.`,
+			};
 		return { ok: true, upload: { name: name.slice(0, 200), data: bytes } };
 	} catch {
 		return unavailable;

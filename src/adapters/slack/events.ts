@@ -100,6 +100,10 @@ export const isPdfFile = (f: IncomingFile): boolean =>
 /** A mention that adds the shared file to the library: `material add`, then the name it takes (optional). */
 const LIBRARY_ADD = /^material add(?:\s+(.*))?$/i;
 
+/** A text or Markdown file shared with a start (its bytes are checked when it is read, as a PDF's are). */
+export const isTextFile = (f: IncomingFile): boolean =>
+	(f.declaredType?.toLowerCase().startsWith("text/") ?? false) || /\.(?:txt|md|markdown)$/i.test(f.name ?? "");
+
 /** Register message and app_mention handlers. */
 export function registerEvents(app: App, ctx: HandlerContext): void {
 	// True the first time a message is seen; Slack may deliver one message as app_mention and message, and retry both.
@@ -199,7 +203,7 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 			if (said !== undefined) await actor.notify(said);
 			return;
 		}
-		const pdf = files.find(isPdfFile);
+		const pdf = files.find(isPdfFile) ?? files.find(isTextFile);
 		const started = await ctx.controller.start(
 			actor,
 			{ community: m.teamId, channelId: m.channelId },

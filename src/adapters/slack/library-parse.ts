@@ -18,7 +18,9 @@ export function parseSlackLibrary(args: string[], locale: Locale): LessonCommand
 			return { kind: "material-list" };
 		case "remove":
 		case "delete":
-			return name === "" ? { kind: "invalid", message: t(locale, "library.noName") } : { kind: "material-remove", name };
+			return name === ""
+				? { kind: "invalid", message: t(locale, "library.noName") }
+				: { kind: "material-remove", name };
 		case "add":
 			return { kind: "invalid", message: t(locale, "library.slackAdd") };
 		default:

@@ -21,7 +21,9 @@ export async function readMaterial(upload: MaterialUpload, limits?: Partial<Mate
 	if ("index" in upload) {
 		// Read and indexed when it was added to the community's library: only its shape is checked here.
 		const index = parseMaterialIndex(upload.index);
-		return index ? { ok: true, index } : { ok: false, message: "The library's copy of the document could not be read." };
+		return index
+			? { ok: true, index }
+			: { ok: false, message: "The library's copy of the document could not be read." };
 	}
 	const read = await readDocument(upload.data, { name: upload.name, ...(limits ? { limits } : {}) });
 	return read.ok ? read : { ok: false, message: read.message };
@@ -43,7 +45,7 @@ export function materialNote(index: MaterialIndex): string {
 		`Material: the learner attached ${JSON.stringify(index.name)} (${index.pageCount} pages). Teach from it: search it with search_material, follow its order and its headings' words, and cite pages with explain's \`source\`.`,
 		...(parts
 			? [
-					"It is a text file: its \"pages\" are parts of about 3,000 characters; search results and `source.page` number them as pages.",
+					'It is a text file: its "pages" are parts of about 3,000 characters; search results and `source.page` number them as pages.',
 				]
 			: []),
 		...(outline.length > 0

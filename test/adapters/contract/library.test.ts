@@ -71,11 +71,17 @@ describe("a community's library on discord", () => {
 	it("admins add a PDF, anyone lists it, a lesson starts from it and cites a page holding the quoted words", async () => {
 		const { chat } = handle;
 		// A member may not add (the default rule); nothing is stored.
-		const refused = await chat.command("learner", "material add Chapter 8", undefined, { name: "chapter-8.pdf", data: pdf });
+		const refused = await chat.command("learner", "material add Chapter 8", undefined, {
+			name: "chapter-8.pdf",
+			data: pdf,
+		});
 		expect(refused.text).toContain("Only admins");
 		expect((await chat.command("learner", "material list")).text).toContain("The library is empty");
 
-		const added = await chat.command("admin", "material add Chapter 8", undefined, { name: "chapter-8.pdf", data: pdf });
+		const added = await chat.command("admin", "material add Chapter 8", undefined, {
+			name: "chapter-8.pdf",
+			data: pdf,
+		});
 		expect(added.text).toContain("Added **Chapter 8** to the library (4 pages)");
 		// Names are unique whatever their case.
 		const again = await chat.command("admin", "material add chapter 8", undefined, { name: "other.pdf", data: pdf });
@@ -154,9 +160,15 @@ describe("a community's library on slack", () => {
 
 	it("adds a file shared with a mention, lists it, and starts a lesson `from:` it", async () => {
 		const { chat } = handle;
-		const refused = await chat.command("learner", "material add Chapter 8", undefined, { name: "chapter-8.pdf", data: pdf });
+		const refused = await chat.command("learner", "material add Chapter 8", undefined, {
+			name: "chapter-8.pdf",
+			data: pdf,
+		});
 		expect(refused.text).toContain("Only admins");
-		const added = await chat.command("admin", "material add Chapter 8", undefined, { name: "chapter-8.pdf", data: pdf });
+		const added = await chat.command("admin", "material add Chapter 8", undefined, {
+			name: "chapter-8.pdf",
+			data: pdf,
+		});
 		expect(added.text).toContain("Added *Chapter 8* to the library (4 pages)");
 		expect((await chat.command("learner", "material list")).text).toContain("Chapter 8");
 		expect((await chat.command("admin", "material add")).text).toContain("share the file");

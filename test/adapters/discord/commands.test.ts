@@ -93,9 +93,9 @@ describe("registering /lesson", () => {
 
 describe("adapter pieces", () => {
 	it("turns an unknown subcommand into help naming it (Slack's parser too: slack/parse.test.ts)", () => {
-		const interaction = { options: { getSubcommand: () => "dance", getSubcommandGroup: () => null } } as unknown as Parameters<
-			typeof parseDiscordCommand
-		>[0];
+		const interaction = {
+			options: { getSubcommand: () => "dance", getSubcommandGroup: () => null },
+		} as unknown as Parameters<typeof parseDiscordCommand>[0];
 		expect(parseDiscordCommand(interaction, "en")).toEqual({ kind: "help", unknown: "dance" });
 	});
 

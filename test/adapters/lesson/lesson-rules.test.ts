@@ -14,7 +14,14 @@ import {
 } from "../../../src/adapters/lesson/lesson-rules.ts";
 
 /** The cost-cap fields at their defaults (no caps, no prices). */
-const NO_CAPS = { serverTokensPerDay: 0, memberTokensPerDay: 0, prices: {}, voteSeconds: 60, voteNames: false, membersAddMaterial: false };
+const NO_CAPS = {
+	serverTokensPerDay: 0,
+	memberTokensPerDay: 0,
+	prices: {},
+	voteSeconds: 60,
+	voteNames: false,
+	membersAddMaterial: false,
+};
 
 describe("lesson rules", () => {
 	it("normalizes stored values field by field, falling back to the defaults", () => {

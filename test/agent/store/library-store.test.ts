@@ -6,8 +6,8 @@
  */
 
 import { describe, expect, it } from "vitest";
-import { createLibraryStore, LIBRARY_MAX_ITEMS, type LibraryItem } from "../../../src/agent/store/library-store.ts";
 import { stateKeys } from "../../../src/agent/store/keys.ts";
+import { createLibraryStore, LIBRARY_MAX_ITEMS, type LibraryItem } from "../../../src/agent/store/library-store.ts";
 import { openStateStore } from "../../../src/agent/store/state-store.ts";
 import { buildIndex, extractText, type MaterialIndex } from "../../../src/material/index.ts";
 import { stateBackends } from "../../fixtures/shared-backends.ts";
@@ -39,30 +39,33 @@ describe.each(backends)("the library store on %s", (name, up, url) => {
 		return { a, b, one: createLibraryStore(a), two: createLibraryStore(b) };
 	};
 
-	it.skipIf(!up)("adds, lists by name, finds any case, and refuses a taken name (once even when two add it at once)", async () => {
-		const { a, b, one, two } = open();
-		const c = community();
-		try {
-			expect(await one.add(c, itemOf("Zoology"), indexOf("Zoology"))).toEqual({ ok: true });
-			expect(await two.add(c, itemOf("algebra"), indexOf("algebra"))).toEqual({ ok: true });
-			expect((await two.list(c)).map((i) => i.name)).toEqual(["algebra", "Zoology"]);
-			const found = await two.get(c, "ZOOLOGY");
-			expect(found?.item.name).toBe("Zoology");
-			expect(found?.index.name).toBe("Zoology");
-			expect(found?.index.unit).toBe("part");
-			expect(await one.add(c, itemOf("zoology"), indexOf("zoology"))).toEqual({ ok: false, code: "exists" });
-			const both = await Promise.all([
-				one.add(c, itemOf("Chemistry", "u1"), indexOf("Chemistry")),
-				two.add(c, itemOf("chemistry", "u2"), indexOf("chemistry")),
-			]);
-			expect(both.filter((r) => r.ok)).toHaveLength(1);
-			expect((await one.list(c)).filter((i) => i.name.toLowerCase() === "chemistry")).toHaveLength(1);
-			expect(await one.communities()).toContain(c);
-		} finally {
-			await a.close();
-			await b.close();
-		}
-	});
+	it.skipIf(!up)(
+		"adds, lists by name, finds any case, and refuses a taken name (once even when two add it at once)",
+		async () => {
+			const { a, b, one, two } = open();
+			const c = community();
+			try {
+				expect(await one.add(c, itemOf("Zoology"), indexOf("Zoology"))).toEqual({ ok: true });
+				expect(await two.add(c, itemOf("algebra"), indexOf("algebra"))).toEqual({ ok: true });
+				expect((await two.list(c)).map((i) => i.name)).toEqual(["algebra", "Zoology"]);
+				const found = await two.get(c, "ZOOLOGY");
+				expect(found?.item.name).toBe("Zoology");
+				expect(found?.index.name).toBe("Zoology");
+				expect(found?.index.unit).toBe("part");
+				expect(await one.add(c, itemOf("zoology"), indexOf("zoology"))).toEqual({ ok: false, code: "exists" });
+				const both = await Promise.all([
+					one.add(c, itemOf("Chemistry", "u1"), indexOf("Chemistry")),
+					two.add(c, itemOf("chemistry", "u2"), indexOf("chemistry")),
+				]);
+				expect(both.filter((r) => r.ok)).toHaveLength(1);
+				expect((await one.list(c)).filter((i) => i.name.toLowerCase() === "chemistry")).toHaveLength(1);
+				expect(await one.communities()).toContain(c);
+			} finally {
+				await a.close();
+				await b.close();
+			}
+		},
+	);
 
 	it.skipIf(!up)(`holds at most ${LIBRARY_MAX_ITEMS} items`, async () => {
 		const { a, b, one, two } = open();
