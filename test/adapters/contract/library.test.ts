@@ -11,8 +11,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createDemoModel } from "../../../src/agent/models/demo-model.ts";
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
 import { extractPdf, extractText, normalizeForCitation } from "../../../src/material/index.ts";
+import { testClock } from "../../fixtures/profile-stack.ts";
 import { chapterPdf } from "../../material/pdf-fixtures.ts";
-import { useChat } from "./chat.ts";
+import { noticeOf, useChat } from "./chat.ts";
 
 const demo = () => {
 	const model = createDemoModel();
@@ -66,7 +67,8 @@ function citedWordsHold(card: string, source: string, unit: "p." | "part", pages
 }
 
 describe("a community's library on discord", () => {
-	const handle = useChat("discord", { model: demo() });
+	const clock = testClock();
+	const handle = useChat("discord", { model: demo(), clock });
 
 	it("admins add a PDF, anyone lists it, a lesson starts from it and cites a page holding the quoted words", async () => {
 		const { chat } = handle;
@@ -152,6 +154,26 @@ describe("a community's library on discord", () => {
 		const gone = await chat.command("learner", "start photosynthesis library:chapter-8");
 		expect(gone.text).toContain("It holds: **notes.md**");
 		expect(chat.problems()).toEqual([]);
+	}, 60_000);
+
+	it("forget-me takes out what the member added; the retention sweep what is older than the retention", async () => {
+		const { chat } = handle;
+		await chat.command("admin", "material add Chapter 8", undefined, { name: "chapter-8.pdf", data: pdf });
+		const names = async () => (await chat.backend.library.list(chat.community)).map((i) => i.name);
+		expect(await names()).toEqual(["Chapter 8", "notes.md"]);
+		// The learner added notes.md: forget-me deletes it (their upload), and leaves the admin's.
+		const ask = await chat.command("learner", "forget-me");
+		await noticeOf(chat, "learner", ask, "lh:pick:lh-forget-me:0", /./);
+		expect(await names()).toEqual(["Chapter 8"]);
+		expect(await chat.backend.library.get(chat.community, "notes.md")).toBeUndefined();
+		// A day short of the retention (365 days by default) it stays; past it, the sweep deletes it.
+		clock.advanceDays(364);
+		await chat.backend.learning.sweep();
+		expect(await names()).toEqual(["Chapter 8"]);
+		clock.advanceDays(2);
+		await chat.backend.learning.sweep();
+		expect(await names()).toEqual([]);
+		expect(await chat.backend.library.communities()).not.toContain(chat.community);
 	}, 60_000);
 });
 
