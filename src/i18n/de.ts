@@ -330,6 +330,8 @@ export const de: Record<MessageKey, string> = {
 	"library.slackAdd":
 		"Slacks Slash-Befehle tragen keine Dateien: erwähne mich mit `material add <Name>` und teile die Datei in dieser Nachricht.",
 	"config.membersAddMaterial": "members_add_material nimmt `on` oder `off`.",
+	"command.materialParts":
+		"📄 Unterricht mit {name} (eine Textdatei in Teilen zu je etwa 3.000 Zeichen: {pages}): Erklärungen nennen die Teile.",
 	"card.citationPart": "📄 {source}, Teil {page}",
 	"cmd.material": "Die Bibliothek der Community: Dokumente, aus denen Lektionen unterrichten",
 	"cmd.material.add": "Ein Dokument (PDF, Text oder Markdown) zur Bibliothek hinzufügen",

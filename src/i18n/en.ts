@@ -330,6 +330,8 @@ export const en = {
 	"library.slackAdd":
 		"Slack's slash commands carry no files: mention me with `material add <name>` and share the file in that message.",
 	"config.membersAddMaterial": "members_add_material takes `on` or `off`.",
+	"command.materialParts":
+		"📄 Teaching from {name} (a text file read in parts of about 3,000 characters: {pages}): explanations cite its parts.",
 	"card.citationPart": "📄 {source}, part {page}",
 	"cmd.material": "The community's library of documents lessons teach from",
 	"cmd.material.add": "Add a document (PDF, text or Markdown) to the library",

@@ -324,6 +324,8 @@ export const es: Record<MessageKey, string> = {
 	"library.slackAdd":
 		"Los comandos de Slack no llevan archivos: mencióname con `material add <nombre>` y comparte el archivo en ese mensaje.",
 	"config.membersAddMaterial": "members_add_material admite `on` u `off`.",
+	"command.materialParts":
+		"📄 Se enseña con {name} (un archivo de texto en partes de unos 3.000 caracteres: {pages}): las explicaciones citan sus partes.",
 	"card.citationPart": "📄 {source}, parte {page}",
 	"cmd.material": "La biblioteca de la comunidad: documentos de los que enseñan las lecciones",
 	"cmd.material.add": "Añadir un documento (PDF, texto o Markdown) a la biblioteca",

@@ -164,7 +164,13 @@ export async function runCommand(
 			// The material it teaches from, and what in it was neutralised (scripts ignored, instructions quoted).
 			const m = opened.material;
 			const material = m
-				? [t(locale, "command.material", { name: esc(m.name), pages: String(m.pages) }), ...m.warnings.map(esc)]
+				? [
+						t(locale, m.unit === "part" ? "command.materialParts" : "command.material", {
+							name: esc(m.name),
+							pages: String(m.pages),
+						}),
+						...m.warnings.map(esc),
+					]
 				: [];
 			return say([started, ...material].join("\n"));
 		}

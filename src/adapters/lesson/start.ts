@@ -41,7 +41,8 @@ export type StartOutcome =
 			threadId: string;
 			intro: LessonIntro;
 			/** The material the lesson teaches from, and what was neutralised in it (for the starter). */
-			material?: { name: string; pages: number; warnings: string[] };
+			/** `unit: "part"`: a text file, its pages are parts (docs/material.md). */
+			material?: { name: string; pages: number; warnings: string[]; unit?: "part" };
 	  }
 	| { ok: false; message: string };
 

@@ -211,8 +211,9 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 		);
 		// The starter hears what the lesson teaches from and what in it was neutralised.
 		if (started.ok && started.material) {
-			const { name, pages, warnings } = started.material;
-			const line = t(locale ?? DEFAULT_LOCALE, "command.material", { name, pages: String(pages) });
+			const { name, pages, warnings, unit } = started.material;
+			const key = unit === "part" ? "command.materialParts" : "command.material";
+			const line = t(locale ?? DEFAULT_LOCALE, key, { name, pages: String(pages) });
 			await actor.notify([line, ...warnings].join("\n"));
 		}
 	}

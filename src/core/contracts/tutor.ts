@@ -45,7 +45,7 @@ export type MaterialUpload = { name: string; data: Uint8Array } | { name: string
 /** startLesson's verdict. */
 export type StartLessonResult =
 	/** `material`: the document the lesson teaches from, and what was neutralised in it (sentences for the starter). */
-	| { ok: true; material?: { name: string; pages: number; warnings: string[] } }
+	| { ok: true; material?: { name: string; pages: number; warnings: string[]; unit?: "part" } }
 	/**
 	 * `closing`: the tutor is shutting down (a restart); `store-unavailable`: nothing could be saved. Try again in a moment.
 	 * `material`: the material was refused (too big, too many pages, a compression bomb, not a PDF...): the message says why.

@@ -120,7 +120,8 @@ describe("a community's library on discord", () => {
 		const added = await chat.command("learner", "material add", undefined, { name: "notes.md", data: markdown });
 		expect(added.text).toContain("Added **notes.md** to the library (1 part)");
 
-		const { sessionId } = await chat.start("learner", "cells", { library: "notes.md" });
+		const { sessionId, reply } = await chat.start("learner", "cells", { library: "notes.md" });
+		expect(reply.text).toContain("Teaching from notes.md (a text file read in parts of about 3,000 characters: 1)");
 		const plan = await chat.waitFor(
 			() => chat.events.find((e) => e.type === "plan" && e.sessionId === sessionId),
 			"the lesson map",
