@@ -332,6 +332,10 @@ export const de: Record<MessageKey, string> = {
 	"config.membersAddMaterial": "members_add_material nimmt `on` oder `off`.",
 	"command.materialParts":
 		"📄 Unterricht mit {name} (eine Textdatei in Teilen zu je etwa 3.000 Zeichen: {pages}): Erklärungen nennen die Teile.",
+	"discord.help.library":
+		"• `/lesson material add|list|remove` verwaltet die Bibliothek des Servers (Admins fügen hinzu); `/lesson start topic:… library:<Name>` unterrichtet aus einem Dokument.",
+	"slack.help.library":
+		"*{command} material list|remove <Name>*: die Bibliothek des Workspace (Admins fügen eine Datei hinzu, indem sie mich mit `material add <Name>` erwähnen und sie teilen); *{command} start <Thema> from:<Name>* unterrichtet aus einem Dokument.",
 	"card.citationPart": "📄 {source}, Teil {page}",
 	"cmd.material": "Die Bibliothek der Community: Dokumente, aus denen Lektionen unterrichten",
 	"cmd.material.add": "Ein Dokument (PDF, Text oder Markdown) zur Bibliothek hinzufügen",

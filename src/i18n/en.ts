@@ -332,6 +332,10 @@ export const en = {
 	"config.membersAddMaterial": "members_add_material takes `on` or `off`.",
 	"command.materialParts":
 		"📄 Teaching from {name} (a text file read in parts of about 3,000 characters: {pages}): explanations cite its parts.",
+	"discord.help.library":
+		"• `/lesson material add|list|remove` keeps the server's library of documents (admins add); `/lesson start topic:… library:<name>` teaches from one.",
+	"slack.help.library":
+		"*{command} material list|remove <name>*: the workspace's library (admins add a file by mentioning me with `material add <name>` and sharing it); *{command} start <topic> from:<name>* teaches from one.",
 	"card.citationPart": "📄 {source}, part {page}",
 	"cmd.material": "The community's library of documents lessons teach from",
 	"cmd.material.add": "Add a document (PDF, text or Markdown) to the library",

@@ -326,6 +326,10 @@ export const es: Record<MessageKey, string> = {
 	"config.membersAddMaterial": "members_add_material admite `on` u `off`.",
 	"command.materialParts":
 		"📄 Se enseña con {name} (un archivo de texto en partes de unos 3.000 caracteres: {pages}): las explicaciones citan sus partes.",
+	"discord.help.library":
+		"• `/lesson material add|list|remove` gestiona la biblioteca del servidor (los admins añaden); `/lesson start topic:… library:<nombre>` enseña desde un documento.",
+	"slack.help.library":
+		"*{command} material list|remove <nombre>*: la biblioteca del espacio de trabajo (los admins añaden un archivo mencionándome con `material add <nombre>` y compartiéndolo); *{command} start <tema> from:<nombre>* enseña desde uno.",
 	"card.citationPart": "📄 {source}, parte {page}",
 	"cmd.material": "La biblioteca de la comunidad: documentos de los que enseñan las lecciones",
 	"cmd.material.add": "Añadir un documento (PDF, texto o Markdown) a la biblioteca",
