@@ -3,7 +3,9 @@
  * built-in demo): an admin adds a PDF made with pdf-lib (`/lesson material add`, the file an attachment option),
  * lists it, a learner starts a lesson from it (`/lesson start library:`), and a card cites a page that holds the
  * words it quotes; a member is refused until an admin lets members add; a Markdown file is added and cited by part;
- * an unknown name is refused with what the library holds; remove takes an item out.
+ * an unknown name is refused with what the library holds; remove takes an item out; forget-me and the retention
+ * sweep delete items. On Slack: a mention sharing a file adds it, `start … from:` starts from it, and a Markdown
+ * file shared with a start mention is read in parts.
  */
 
 import { MockLanguageModelV3 } from "ai/test";
@@ -209,6 +211,20 @@ describe("a community's library on slack", () => {
 		expect(citedWordsHold(card, "Chapter 8", "p.", pdfPages)).toEqual({ page: 1, holds: true });
 		await chat.backend.tutor.idle(sessionId);
 		expect((await chat.command("admin", "material remove chapter 8")).text).toContain("Removed");
+		expect(chat.problems()).toEqual([]);
+	}, 60_000);
+
+	it("starts a lesson on a Markdown file shared with the start mention, cited by part", async () => {
+		const { chat } = handle;
+		const { sessionId, reply } = await chat.start("learner", "cells", {
+			material: { name: "notes.md", data: markdown },
+		});
+		expect(reply.text).toContain("Teaching from notes.md (a text file read in parts of about 3,000 characters: 1)");
+		await chat.waitFor(
+			() => chat.posts(sessionId).find((p) => p.includes("📄 notes.md, part 1")),
+			"the card citing part 1",
+		);
+		await chat.backend.tutor.idle(sessionId);
 		expect(chat.problems()).toEqual([]);
 	}, 60_000);
 });
