@@ -3,7 +3,13 @@
  * factory. Adapters depend on the Tutor interface in core/contracts/tutor.ts.
  */
 
-export { DEFAULT_MATERIAL_LIMITS, type MaterialLimits } from "../material/index.ts";
+export {
+	DEFAULT_MATERIAL_LIMITS,
+	type MaterialIndex,
+	type MaterialLimits,
+	readableMaterial,
+	readDocument,
+} from "../material/index.ts";
 export {
 	createTurnGate,
 	TURN_GATE_MAX_LIMIT,
@@ -56,6 +62,14 @@ export {
 	StoreUrlError,
 	sqlitePathOf,
 } from "./store/keyv.ts";
+export {
+	createLibraryStore,
+	LIBRARY_MAX_ITEMS,
+	LIBRARY_NAME_MAX,
+	type LibraryItem,
+	type LibraryStore,
+	libraryKeyOf,
+} from "./store/library-store.ts";
 export { createMaterialStore, type MaterialStore } from "./store/material-store.ts";
 export {
 	createPictureStore,

@@ -242,7 +242,8 @@ export function createTutor(options: TutorOptions): Tutor {
 			kick(rt, state);
 			if (!index) return { ok: true };
 			const warnings = index.warnings.map((w) => w.message);
-			return { ok: true, material: { name: index.name, pages: index.pageCount, warnings } };
+			const unit = index.unit ? { unit: index.unit } : {};
+			return { ok: true, material: { name: index.name, pages: index.pageCount, warnings, ...unit } };
 		},
 
 		async handle(sessionId: string, event: LearnerEvent): Promise<HandleResult> {

@@ -11,6 +11,7 @@ import {
 	createAnswerGrader,
 	createLanguageModel,
 	createLearning,
+	createLibraryStore,
 	createMaterialStore,
 	createPictureStore,
 	createRephraser,
@@ -94,6 +95,8 @@ export async function createServices(
 	const materialState = openStateStore(config.storeUrl, "learnharness:material", logger);
 	registry.add({ name: "lesson material", close: () => materialState.close() });
 	const material = createMaterialStore(materialState, { ttlMs: retentionMs });
+	// The communities' libraries (`/lesson material`), in the same namespace.
+	const library = createLibraryStore(materialState);
 	// Review answers the judge leaves open go to the lessons' grader model (the demo model grades by fixed rules).
 	const learning = createLearning({
 		state: profiles,
@@ -101,6 +104,7 @@ export async function createServices(
 		sessions: store,
 		pictures,
 		material,
+		library,
 		logger,
 		grade: createAnswerGrader(models?.grader ?? model),
 		...(config.retentionDays !== undefined ? { defaultRetentionDays: config.retentionDays } : {}),
@@ -139,7 +143,7 @@ export async function createServices(
 		renderer,
 		budgets,
 		repaired,
-		learning: { learning, ...(rephrase ? { rephrase } : {}) },
+		learning: { learning, library, ...(rephrase ? { rephrase } : {}) },
 		records: { get: (sessionId) => store.get(sessionId) },
 		...(turnGate ? { turnGate } : {}),
 	};

@@ -43,6 +43,8 @@ export interface MaterialDocument {
 	pages: MaterialPage[];
 	outline: MaterialHeading[];
 	warnings: MaterialWarning[];
+	/** `part`: a text file's parts of about 3,000 characters stand for pages (extract-text.ts); absent: real pages. */
+	unit?: "part";
 }
 
 /** A text item of PDF.js's getTextContent (the fields we read; the rest is ignored). */

@@ -25,6 +25,8 @@ export interface MaterialIndex {
 	outline: MaterialHeading[];
 	passages: MaterialPassage[];
 	warnings: MaterialWarning[];
+	/** `part`: a text file's parts stand for pages (cited "part N"); absent: a PDF's pages. */
+	unit?: "part";
 }
 
 /** Words per passage (a paragraph or two: enough context, short enough to cite). */
@@ -62,6 +64,7 @@ export function buildIndex(doc: MaterialDocument): MaterialIndex {
 		outline: doc.outline,
 		passages,
 		warnings: doc.warnings,
+		...(doc.unit ? { unit: doc.unit } : {}),
 	};
 }
 

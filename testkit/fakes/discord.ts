@@ -311,7 +311,14 @@ export class FakeDiscord {
 		if (!def) throw new Error(`command /${name} is not registered`);
 		let optionDefs = (def.options ?? []) as Array<Record<string, unknown>>;
 		if (options.subcommand !== undefined) {
-			const sub = optionDefs.find((o) => o.name === options.subcommand && o.type === 1);
+			// "group sub": a subcommand of a subcommand group (type 2), as `/lesson material add`.
+			const [first = "", second] = options.subcommand.split(" ");
+			if (second !== undefined) {
+				const group = optionDefs.find((o) => o.name === first && o.type === 2);
+				if (!group) throw new Error(`/${name} has no subcommand group ${first}`);
+				optionDefs = (group.options ?? []) as Array<Record<string, unknown>>;
+			}
+			const sub = optionDefs.find((o) => o.name === (second ?? first) && o.type === 1);
 			if (!sub) throw new Error(`/${name} has no subcommand ${options.subcommand}`);
 			optionDefs = (sub.options ?? []) as Array<Record<string, unknown>>;
 		}

@@ -8,6 +8,7 @@
 
 import {
 	type APIApplication,
+	type APIApplicationCommandSubcommandGroupOption,
 	type APIApplicationCommandSubcommandOption,
 	ApplicationCommandOptionType,
 	ApplicationIntegrationType,
@@ -17,7 +18,7 @@ import {
 	type RESTPutAPIApplicationCommandsJSONBody,
 	Routes,
 } from "discord.js";
-import { DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS } from "../../agent/index.ts";
+import { DEFAULT_RETENTION_DAYS, LIBRARY_NAME_MAX, MAX_RETENTION_DAYS } from "../../agent/index.ts";
 import { type Logger, silentLogger } from "../../core/contracts/logger.ts";
 import { LANGUAGE_NAMES, LOCALES, t } from "../../i18n/index.ts";
 import {
@@ -52,6 +53,10 @@ export const OPTION = {
 	topics: "topics",
 	on: "on",
 	days: "days",
+	library: "library",
+	file: "file",
+	name: "name",
+	membersAddMaterial: "members_add_material",
 } as const;
 
 /** Longest topic accepted (the thread name is cut to Discord's 100 characters). */
@@ -101,6 +106,49 @@ const profileSubcommands: APIApplicationCommandSubcommandOption[] = [
 	},
 ];
 
+/** `/lesson material add|list|remove`: the community's library (lesson/library.ts). */
+const librarySubcommands: APIApplicationCommandSubcommandGroupOption = {
+	type: ApplicationCommandOptionType.SubcommandGroup,
+	name: "material",
+	...described("cmd.material"),
+	options: [
+		{
+			type: ApplicationCommandOptionType.Subcommand,
+			name: "add",
+			...described("cmd.material.add"),
+			options: [
+				{
+					type: ApplicationCommandOptionType.Attachment,
+					name: OPTION.file,
+					...described("cmd.material.add.file"),
+					required: true,
+				},
+				{
+					type: ApplicationCommandOptionType.String,
+					name: OPTION.name,
+					...described("cmd.material.add.name"),
+					max_length: LIBRARY_NAME_MAX,
+				},
+			],
+		},
+		{ type: ApplicationCommandOptionType.Subcommand, name: "list", ...described("cmd.material.list") },
+		{
+			type: ApplicationCommandOptionType.Subcommand,
+			name: "remove",
+			...described("cmd.material.remove"),
+			options: [
+				{
+					type: ApplicationCommandOptionType.String,
+					name: OPTION.name,
+					...described("cmd.material.remove.name"),
+					required: true,
+					max_length: LIBRARY_NAME_MAX,
+				},
+			],
+		},
+	],
+};
+
 /** The command definitions, as the REST API takes them. */
 export const lessonCommands: RESTPutAPIApplicationCommandsJSONBody = [
 	{
@@ -148,6 +196,12 @@ export const lessonCommands: RESTPutAPIApplicationCommandsJSONBody = [
 						type: ApplicationCommandOptionType.Attachment,
 						name: OPTION.material,
 						...described("cmd.start.material"),
+					},
+					{
+						type: ApplicationCommandOptionType.String,
+						name: OPTION.library,
+						...described("cmd.start.library"),
+						max_length: LIBRARY_NAME_MAX,
 					},
 				],
 			},
@@ -222,6 +276,11 @@ export const lessonCommands: RESTPutAPIApplicationCommandsJSONBody = [
 					},
 					{
 						type: ApplicationCommandOptionType.Boolean,
+						name: OPTION.membersAddMaterial,
+						...described("cmd.config.membersAddMaterial"),
+					},
+					{
+						type: ApplicationCommandOptionType.Boolean,
 						name: OPTION.reset,
 						...described("cmd.config.reset"),
 					},
@@ -232,6 +291,7 @@ export const lessonCommands: RESTPutAPIApplicationCommandsJSONBody = [
 				name: "usage",
 				...described("cmd.usage"),
 			},
+			librarySubcommands,
 			...profileSubcommands,
 		],
 	},

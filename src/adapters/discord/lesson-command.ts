@@ -16,6 +16,7 @@ import { isLessonMode, type LessonRulesChange, parsePriceSetting, parseTopicsSet
 import type { LessonPlace, PlatformPort } from "../lesson/port.ts";
 import { actorOf } from "./actor.ts";
 import { OPTION } from "./commands.ts";
+import { LIBRARY_GROUP, parseLibraryCommand } from "./library-command.ts";
 import { interactionLocale, NOTICES } from "./notices.ts";
 import { describeRestError } from "./rest-messages.ts";
 import { DM_COMMUNITY, encodeDiscordThreadId } from "./thread-id.ts";
@@ -84,6 +85,8 @@ function configOf(interaction: ChatInputCommandInteraction, locale: Locale): Les
 		if (!Array.isArray(parsed)) return { kind: "config", error: parsed.error };
 		change.topics = parsed;
 	}
+	const membersAdd = o.getBoolean(OPTION.membersAddMaterial);
+	if (membersAdd !== null) change.membersAddMaterial = membersAdd;
 	const price = o.getString(OPTION.price);
 	if (price !== null) {
 		const parsed = parsePriceSetting(price, locale);
@@ -97,12 +100,15 @@ function configOf(interaction: ChatInputCommandInteraction, locale: Locale): Les
 export function parseDiscordCommand(interaction: ChatInputCommandInteraction, locale: Locale): LessonCommand {
 	const sub = interaction.options.getSubcommand(false);
 	const o = interaction.options;
+	if (o.getSubcommandGroup(false) === LIBRARY_GROUP)
+		return parseLibraryCommand(interaction) ?? { kind: "help", unknown: `${LIBRARY_GROUP} ${sub ?? ""}`.slice(0, 40) };
 	switch (sub) {
 		case "start": {
 			const forUser = o.getUser(OPTION.for);
 			if (forUser?.bot) return { kind: "invalid", message: t(locale, NOTICES.notForBots) };
 			const mode = o.getString(OPTION.mode);
 			const language = o.getString(OPTION.language);
+			const library = o.getString(OPTION.library);
 			// An attached file (Discord hosts it on its CDN; the controller downloads it from there only).
 			const file = o.getAttachment(OPTION.material);
 			const material = file
@@ -122,6 +128,7 @@ export function parseDiscordCommand(interaction: ChatInputCommandInteraction, lo
 				...(forUser ? { learner: participantOf(forUser, o.getMember(OPTION.for)) } : {}),
 				...(language !== null ? { language } : {}),
 				...(material ? { material } : {}),
+				...(library !== null ? { library } : {}),
 			};
 		}
 		case "end":

@@ -59,6 +59,7 @@ export function helpText(locale: Locale = DEFAULT_LOCALE): string {
 			"discord.help.status",
 			"discord.help.profile",
 			"discord.help.config",
+			"discord.help.library",
 		] as const
 	)
 		.map((key) => t(locale, key))

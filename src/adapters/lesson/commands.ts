@@ -17,6 +17,7 @@ import type { QuestionCard } from "../../render/index.ts";
 import { usageText } from "./budget-texts.ts";
 import type { LessonController } from "./controller.ts";
 import type { LessonRulesChange } from "./lesson-rules.ts";
+import type { LibraryCommand } from "./library.ts";
 import type { MaterialSource } from "./material-file.ts";
 import { adminHintIn } from "./notices.ts";
 import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
@@ -35,7 +36,11 @@ export type LessonCommand =
 			learner?: Participant;
 			language?: string;
 			material?: MaterialSource;
+			/** A document of the community's library (by name) the lesson is grounded in (library.ts). */
+			library?: string;
 	  }
+	/** `/lesson material add|list|remove`: the community's library (library.ts). */
+	| LibraryCommand
 	| { kind: "end" }
 	| { kind: "status" }
 	/** No change: show the rules; `error`: what was wrong with the change asked for (nothing is saved). */
@@ -145,6 +150,7 @@ export async function runCommand(
 				...(learner ? { learner } : {}),
 				...(language ? { language } : {}),
 				...(command.material ? { material: command.material } : {}),
+				...(command.library !== undefined ? { library: command.library } : {}),
 			});
 			if (!opened.ok) return undefined;
 			const topic = bold(esc(oneLine(opened.intro.topic, 200)));
@@ -158,7 +164,13 @@ export async function runCommand(
 			// The material it teaches from, and what in it was neutralised (scripts ignored, instructions quoted).
 			const m = opened.material;
 			const material = m
-				? [t(locale, "command.material", { name: esc(m.name), pages: String(m.pages) }), ...m.warnings.map(esc)]
+				? [
+						t(locale, m.unit === "part" ? "command.materialParts" : "command.material", {
+							name: esc(m.name),
+							pages: String(m.pages),
+						}),
+						...m.warnings.map(esc),
+					]
 				: [];
 			return say([started, ...material].join("\n"));
 		}
@@ -186,6 +198,13 @@ export async function runCommand(
 			if (!shown) return undefined;
 			const head = command.error ? `${command.error}\n\n` : shown.saved ? `${t(locale, "rules.saved")}\n` : "";
 			return say(`${head}${rulesText(shown.rules, style, place, locale)}`);
+		}
+		case "material-add":
+		case "material-list":
+		case "material-remove": {
+			if (!controller.library) return say(t(locale, "library.off"));
+			const said = await controller.library.run(actor, where.community, command);
+			return said === undefined ? undefined : say(said);
 		}
 		case "usage": {
 			const report = await controller.usage(actor, where.community);

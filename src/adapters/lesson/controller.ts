@@ -6,7 +6,15 @@
  * store, and turns tutor events into port calls (thread-output.ts).
  */
 
-import { DEFAULT_STORE_URL, type Learning, learnerKeyOf, openStateStore, type StateStore } from "../../agent/index.ts";
+import {
+	DEFAULT_STORE_URL,
+	type Learning,
+	type LibraryStore,
+	learnerKeyOf,
+	type MaterialLimits,
+	openStateStore,
+	type StateStore,
+} from "../../agent/index.ts";
 import type { DashboardSignIn } from "../../core/contracts/dashboard.ts";
 import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
@@ -20,6 +28,7 @@ import type { IncomingFile } from "./images.ts";
 import { type BudgetRouter, budgetVerdict, createLessonBudget, type LessonBudgetOptions } from "./lesson-budget.ts";
 import { applyLessonRulesChange, type LessonRules, type LessonRulesChange } from "./lesson-rules.ts";
 import { LessonState } from "./lesson-state.ts";
+import { createLibraryFlows, type LibraryFlows } from "./library.ts";
 import { adminHintIn, refusalNotice } from "./notices.ts";
 import type { Actor, LessonPlace, PlatformPort } from "./port.ts";
 import { attachProfile, createProfileFlows, type ProfileFlows } from "./profile-flows.ts";
@@ -59,6 +68,10 @@ export interface LessonControllerOptions {
 	rephrase?: Rephrase;
 	/** The admins' web dashboard's sign-in links (`/lesson dashboard`); without it the command says it is off. */
 	dashboard?: DashboardSignIn;
+	/** The communities' libraries (`/lesson material`, `/lesson start library:`); without it those say it is off. */
+	library?: LibraryStore;
+	/** The bounds a library document is read within (the tutor's materialLimits; default docs/material.md's). */
+	materialLimits?: Partial<MaterialLimits>;
 }
 
 /** `/lesson usage`: a community's tokens today and this month, and its price table. */
@@ -122,6 +135,8 @@ export interface LessonController {
 	readonly dashboard: DashboardSignIn | undefined;
 	/** What `/lesson start topic:` suggests to `by` as they type (topic-suggestions.ts): bounded in time, never rejects. */
 	suggestTopics(by: Participant, community: string, typed: string): Promise<TopicSuggestion[]>;
+	/** The community's library (undefined when the controller has no library store). */
+	readonly library: LibraryFlows | undefined;
 	/** A message typed in a lesson thread, with its attached files (pictures for the tutor) and its author (told when it was not saved). */
 	typed(threadId: string, by: Participant, text: string, attached?: AttachedFiles): Promise<HandleResult>;
 }
@@ -194,8 +209,20 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 				ledger,
 				tutor,
 				placeOf: (threadId) => state.placeOf(threadId),
+				...(options.library ? { library: options.library } : {}),
 				localeOf,
 				...(options.rephrase ? { rephrase: options.rephrase } : {}),
+			})
+		: undefined;
+	const library = options.library
+		? createLibraryFlows({
+				store: options.library,
+				port,
+				state,
+				logger,
+				now,
+				...(options.images?.source ? { files: options.images.source } : {}),
+				...(options.materialLimits ? { limits: options.materialLimits } : {}),
 			})
 		: undefined;
 	let detachProfile: (() => void) | undefined;
@@ -254,7 +281,7 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 		async start(actor, place, request) {
 			const files = options.images?.source;
 			const outcome = await startLesson(
-				{ tutor, port, state, logger, now, ...(files ? { files } : {}) },
+				{ tutor, port, state, logger, now, ...(files ? { files } : {}), ...(library ? { library } : {}) },
 				actor,
 				place,
 				request,
@@ -332,6 +359,7 @@ export function createLessonController(options: LessonControllerOptions): Lesson
 				{ state, ...(options.learning ? { learning: options.learning } : {}) },
 				{ learnerKey: learnerKeyOf(`${port.name}:${community}`, by), community, typed },
 			),
+		library,
 		async choose(actor, threadId, toolCallId, index) {
 			const own = await profile?.choose(actor, threadId, toolCallId, index);
 			if (own) return own;

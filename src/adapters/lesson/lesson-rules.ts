@@ -32,6 +32,8 @@ export interface LessonRules {
 	voteNames: boolean;
 	/** Topics an admin suggests for `/lesson start` (Discord's autocomplete offers them); see normalizeTopics. */
 	topics: string[];
+	/** Members, not only admins, may add documents to the community's library (`/lesson material add`). */
+	membersAddMaterial: boolean;
 }
 
 /** A model's price in US dollars per million tokens (cached input billed as input: an upper estimate). */
@@ -51,6 +53,7 @@ export const DEFAULT_LESSON_RULES: Readonly<LessonRules> = Object.freeze({
 	voteSeconds: DEFAULT_GROUP_SETTINGS.voteSeconds,
 	voteNames: DEFAULT_GROUP_SETTINGS.showNames,
 	topics: [],
+	membersAddMaterial: false,
 });
 
 /** Most curated topics a community keeps (Discord offers at most 25 choices in all). */
@@ -127,6 +130,7 @@ export function normalizeLessonRules(value: unknown, defaults: LessonRules = DEF
 		voteSeconds: clampVoteSeconds(typeof v.voteSeconds === "number" ? v.voteSeconds : defaults.voteSeconds),
 		voteNames: typeof v.voteNames === "boolean" ? v.voteNames : defaults.voteNames,
 		topics: Array.isArray(v.topics) ? normalizeTopics(v.topics) : normalizeTopics(defaults.topics),
+		membersAddMaterial: typeof v.membersAddMaterial === "boolean" ? v.membersAddMaterial : defaults.membersAddMaterial,
 	};
 }
 
@@ -165,6 +169,7 @@ export interface LessonRulesChange {
 	voteNames?: boolean;
 	/** Replace the curated topics (an empty list clears them). */
 	topics?: string[];
+	membersAddMaterial?: boolean;
 	/** Start from the defaults before applying the rest. */
 	reset?: boolean;
 }
@@ -194,6 +199,7 @@ export function applyLessonRulesChange(
 	if (change.voteSeconds !== undefined) next = { ...next, voteSeconds: clampVoteSeconds(change.voteSeconds) };
 	if (change.voteNames !== undefined) next = { ...next, voteNames: change.voteNames };
 	if (change.topics !== undefined) next = { ...next, topics: [...change.topics] };
+	if (change.membersAddMaterial !== undefined) next = { ...next, membersAddMaterial: change.membersAddMaterial };
 	if (change.price) {
 		const { [change.price.model]: _old, ...prices } = next.prices;
 		next = { ...next, prices: change.price.price ? { ...prices, [change.price.model]: change.price.price } : prices };

@@ -1,11 +1,12 @@
 /**
- * A learner's material file (the PDF attached to `/lesson start`), downloaded for the tutor the way
+ * A learner's material file (the PDF, text or Markdown file attached to `/lesson start`, or added to the
+ * community's library), downloaded for the tutor the way
  * pictures are (images.ts): only from the platform's own file hosts, with its credentials, within a
- * byte cap and a deadline, and accepted only when the bytes start like a PDF. Reading it (pages,
+ * byte cap and a deadline, and accepted only when the bytes start like a PDF or read as UTF-8 text. Reading it (pages,
  * text, the malicious-file checks) is the engine's (src/material); this only brings the bytes.
  */
 
-import { DEFAULT_MATERIAL_LIMITS } from "../../agent/index.ts";
+import { DEFAULT_MATERIAL_LIMITS, readableMaterial } from "../../agent/index.ts";
 import type { MaterialUpload } from "../../core/contracts/tutor.ts";
 import { allowedUrl, get, type ImageSource, type IncomingFile, readCapped } from "./images.ts";
 
@@ -47,9 +48,13 @@ export async function fetchMaterial(
 		}
 		const bytes = await readCapped(res.body, maxBytes);
 		if (!bytes) return { ok: false, why: `${quoted(name)} is larger than ${mib(maxBytes)}.` };
-		// The bytes decide, never the declared type: a PDF starts with %PDF- (after at most 1 KB, as readers allow).
-		if (!Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1024)).includes("%PDF-"))
-			return { ok: false, why: `${quoted(name)} is not a PDF. Attach a PDF file.` };
+		// The bytes decide, never the declared type: a PDF starts with %PDF- (after at most 1 KB, as readers allow);
+		// a text or Markdown file is valid UTF-8 without NUL bytes.
+		if (!readableMaterial(bytes))
+			return {
+				ok: false,
+				why: `${quoted(name)} is neither a PDF nor a text or Markdown file. Attach a PDF, a .txt or a .md file.`,
+			};
 		return { ok: true, upload: { name: name.slice(0, 200), data: bytes } };
 	} catch {
 		return unavailable;

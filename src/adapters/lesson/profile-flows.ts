@@ -9,7 +9,15 @@
  * platform already renders and routes them.
  */
 
-import { type Learning, learnerKeyOf, type ReportRow, type StateStore, stateKeys } from "../../agent/index.ts";
+import {
+	type Learning,
+	type LibraryStore,
+	learnerKeyOf,
+	type MaterialLimits,
+	type ReportRow,
+	type StateStore,
+	stateKeys,
+} from "../../agent/index.ts";
 import type { DashboardSignIn } from "../../core/contracts/dashboard.ts";
 import type { HandleResult, Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
@@ -56,6 +64,10 @@ export interface LearnerServices {
 	rephrase?: Rephrase;
 	/** The admins' web dashboard's sign-in links (on when LEARNHARNESS_DASHBOARD_SECRET is set). */
 	dashboard?: DashboardSignIn;
+	/** The communities' libraries (`/lesson material`), on the sessions' backend. */
+	library?: LibraryStore;
+	/** The bounds a library document is read within (the tutor's). */
+	materialLimits?: Partial<MaterialLimits>;
 }
 
 /** What the profile flows need. */
@@ -67,6 +79,8 @@ export interface ProfileFlowDeps {
 	logger: Logger;
 	/** The controller's clock (its daily lesson counts are keyed by its day; forget-me clears them). */
 	controllerNow: () => Date;
+	/** The communities' libraries: forget-me removes the documents the member added. */
+	library?: Pick<LibraryStore, "forgetMember">;
 	/** The tutor: forget-me anonymises the learner in group lessons others started. */
 	tutor?: Pick<Tutor, "forgetParticipant" | "forgetLesson">;
 	/** The token ledger: forget-me moves the learner's tokens into its anonymous bucket. */
@@ -190,6 +204,8 @@ export function createProfileFlows(deps: ProfileFlowDeps): ProfileFlows {
 		// totals (budgets, /lesson usage) while the learner's id and name go.
 		for (const c of new Set([...places].map((place) => place.split(":")[0] ?? community))) {
 			await new DailyLessonCounter(state).forget(c, actor.by.id, deps.controllerNow());
+			// The documents they added to the community's library (their uploads) go too.
+			await deps.library?.forgetMember(c, actor.by.id);
 			await deps.ledger?.anonymise(c, actor.by.id, deps.controllerNow());
 		}
 		// Last: what was deleted leaves the store's files too (SQLite keeps old copies in its WAL and free pages).

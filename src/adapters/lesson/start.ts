@@ -14,6 +14,7 @@ import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import type { ImageSource } from "./images.ts";
 import { channelAllowed } from "./lesson-rules.ts";
 import type { LessonState } from "./lesson-state.ts";
+import type { LibraryFlows } from "./library.ts";
 import { fetchMaterial, type MaterialSource } from "./material-file.ts";
 import { adminHintIn, channelNotAllowedNotice, dailyLimitNotice } from "./notices.ts";
 import type { Actor, LessonIntro, LessonPlace, PlatformPort } from "./port.ts";
@@ -29,6 +30,8 @@ export interface StartRequest {
 	language?: Locale;
 	/** The learner's material (a PDF) the lesson is grounded in (docs/material.md). */
 	material?: MaterialSource;
+	/** A document of the community's library (its name) the lesson is grounded in instead (library.ts). */
+	library?: string;
 }
 
 /** start's outcome: the lesson's thread and intro, or the notice the actor was given. */
@@ -38,7 +41,8 @@ export type StartOutcome =
 			threadId: string;
 			intro: LessonIntro;
 			/** The material the lesson teaches from, and what was neutralised in it (for the starter). */
-			material?: { name: string; pages: number; warnings: string[] };
+			/** `unit: "part"`: a text file, its pages are parts (docs/material.md). */
+			material?: { name: string; pages: number; warnings: string[]; unit?: "part" };
 	  }
 	| { ok: false; message: string };
 
@@ -51,6 +55,8 @@ export interface StartDeps {
 	now: () => Date;
 	/** Where the platform's files may be downloaded from (the pictures' source): the material comes from there. */
 	files?: ImageSource;
+	/** The community's library (library.ts); without it a start from the library is refused. */
+	library?: Pick<LibraryFlows, "material">;
 }
 
 /** Start a lesson; a refusal is told to the actor (and comes back as the outcome). Rejects only when the store does. */
@@ -85,7 +91,15 @@ export async function startLesson(
 	// The material is downloaded (and its type checked) before anything is counted or opened.
 	const fetched = request.material ? await fetchMaterial(request.material, deps.files) : undefined;
 	if (fetched && !fetched.ok) return refuse(t(notice, "start.materialRefused", { why: fetched.why }));
-	const material = fetched?.ok ? fetched.upload : undefined;
+	let material = fetched?.ok ? fetched.upload : undefined;
+	if (request.library !== undefined) {
+		if (material) return refuse(t(notice, "library.oneSource"));
+		const item = deps.library
+			? await deps.library.material(place.community, request.library, notice)
+			: { ok: false as const, why: t(notice, "library.off") };
+		if (!item.ok) return refuse(item.why);
+		material = item.upload;
+	}
 	const now = deps.now();
 	const counted = await state.counter.take(place.community, learner.id, admin ? 0 : rules.lessonsPerDay, now);
 	if (!counted.ok) return refuse(dailyLimitNotice(counted.count, rules.lessonsPerDay, notice));

@@ -75,6 +75,7 @@ export function rulesText(
 		t(locale, "rules.limit", { limit }),
 		t(locale, "rules.defaultMode", { mode: rules.defaultMode }),
 		t(locale, rules.voteNames ? "rules.votesNamed" : "rules.votesAnonymous", { seconds: rules.voteSeconds }),
+		t(locale, rules.membersAddMaterial ? "rules.libraryMembers" : "rules.libraryAdmins"),
 		...capsLines(rules, place, locale),
 		// Shown once set (Discord's `topics` option); a platform without autocomplete never sets any.
 		...(rules.topics.length > 0

@@ -9,6 +9,7 @@ import type { LessonMode } from "../../core/contracts/events.ts";
 import { DEFAULT_LOCALE, type Locale, t } from "../../i18n/index.ts";
 import type { LessonCommand } from "../lesson/commands.ts";
 import { parsePriceSetting } from "../lesson/lesson-rules.ts";
+import { parseSlackLibrary, splitLibraryName } from "./library-parse.ts";
 import { slackTextToPlain } from "./text.ts";
 
 const USER = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
@@ -60,6 +61,12 @@ function parseConfig(args: string[], locale: Locale): LessonCommand {
 			if (v !== "on" && v !== "off") return { kind: "config", error: t(locale, "config.voteNames") };
 			return { kind: "config", change: { voteNames: v === "on" } };
 		}
+		case "members_add_material":
+		case "members-add-material": {
+			const v = (rest[0] ?? "").toLowerCase();
+			if (v !== "on" && v !== "off") return { kind: "config", error: t(locale, "config.membersAddMaterial") };
+			return { kind: "config", change: { membersAddMaterial: v === "on" } };
+		}
 		case "price": {
 			const price = parsePriceSetting(rest.join(" "), locale);
 			if ("error" in price) return { kind: "config", error: price.error };
@@ -110,12 +117,15 @@ export function parseLessonCommand(text: string, locale: Locale = DEFAULT_LOCALE
 			const v = args[0]?.toLowerCase();
 			return v === "on" || v === "off" ? { kind: "remind", on: v === "on" } : { kind: "remind" };
 		}
+		case "material":
+			return parseSlackLibrary(args, locale);
 		case "start": {
 			let mode: LessonMode | undefined;
 			let forUser: string | undefined;
 			let language: string | undefined;
 			const topic: string[] = [];
-			for (const word of args) {
+			const { words: before, library } = splitLibraryName(args);
+			for (const word of before) {
 				const lower = word.toLowerCase();
 				const lang = /^(?:language:|lang:|--lang=|--language=)(.*)$/.exec(lower);
 				if (lang) language = (lang[1] ?? "").slice(0, 20);
@@ -129,6 +139,7 @@ export function parseLessonCommand(text: string, locale: Locale = DEFAULT_LOCALE
 			if (mode) command.mode = mode;
 			if (forUser) command.learner = { id: forUser };
 			if (language !== undefined) command.language = language;
+			if (library !== undefined) command.library = library;
 			return command;
 		}
 		default:

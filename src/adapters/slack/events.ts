@@ -101,6 +101,13 @@ export function filesOf(files: unknown): IncomingFile[] {
 export const isPdfFile = (f: IncomingFile): boolean =>
 	f.declaredType?.toLowerCase() === "application/pdf" || (f.name?.toLowerCase().endsWith(".pdf") ?? false);
 
+/** A mention that adds the shared file to the library: `material add`, then the name it takes (optional). */
+const LIBRARY_ADD = /^material add(?:\s+(.*))?$/i;
+
+/** A text or Markdown file shared with a start (its bytes are checked when it is read, as a PDF's are). */
+export const isTextFile = (f: IncomingFile): boolean =>
+	(f.declaredType?.toLowerCase().startsWith("text/") ?? false) || /\.(?:txt|md|markdown)$/i.test(f.name ?? "");
+
 /** Register message and app_mention handlers. */
 export function registerEvents(app: App, ctx: HandlerContext): void {
 	// True the first time a message is seen; Slack may deliver one message as app_mention and message, and retry both.
@@ -194,7 +201,19 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 		if (topic === "") return actor.notify(t(locale ?? DEFAULT_LOCALE, "slack.mentionTopic"));
 		// A PDF shared with the start message is the lesson's material (downloaded from files.slack.com only).
 		const files = m.stubs.length > 0 ? [...m.files, ...(await Promise.all(m.stubs.map(lookUp)))] : m.files;
-		const pdf = files.find(isPdfFile);
+		// `@bot material add [name]` with a file shared: the file joins the workspace's library (slash commands carry none).
+		const adding = LIBRARY_ADD.exec(topic);
+		if (adding) {
+			const file = files[0];
+			const name = adding[1]?.trim();
+			const command = { kind: "material-add" as const, ...(file ? { file: { file } } : {}), ...(name ? { name } : {}) };
+			const said = ctx.controller.library
+				? await ctx.controller.library.run(actor, m.teamId, command)
+				: t(locale ?? DEFAULT_LOCALE, "library.off");
+			if (said !== undefined) await actor.notify(said);
+			return;
+		}
+		const pdf = files.find(isPdfFile) ?? files.find(isTextFile);
 		const started = await ctx.controller.start(
 			actor,
 			{ community: m.teamId, channelId: m.channelId },
@@ -202,8 +221,9 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 		);
 		// The starter hears what the lesson teaches from and what in it was neutralised.
 		if (started.ok && started.material) {
-			const { name, pages, warnings } = started.material;
-			const line = t(locale ?? DEFAULT_LOCALE, "command.material", { name, pages: String(pages) });
+			const { name, pages, warnings, unit } = started.material;
+			const key = unit === "part" ? "command.materialParts" : "command.material";
+			const line = t(locale ?? DEFAULT_LOCALE, key, { name, pages: String(pages) });
 			await actor.notify([line, ...warnings].join("\n"));
 		}
 	}

@@ -105,6 +105,7 @@ export function helpText(command: string, locale: Locale = DEFAULT_LOCALE): stri
 				"slack.help.status",
 				"slack.help.profile",
 				"slack.help.config",
+				"slack.help.library",
 				"slack.help.mention",
 			] as const
 		)

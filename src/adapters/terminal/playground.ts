@@ -221,8 +221,9 @@ class PlaygroundRun {
 		this.printSessionLine();
 		// What the lesson teaches from, and what in it was neutralised (scripts ignored, instructions quoted).
 		if (started.material) {
-			const { name, pages, warnings } = started.material;
-			this.print(t(this.locale, "command.material", { name, pages: String(pages) }));
+			const { name, pages, warnings, unit } = started.material;
+			const key = unit === "part" ? "command.materialParts" : "command.material";
+			this.print(t(this.locale, key, { name, pages: String(pages) }));
 			for (const warning of warnings) this.print(this.s("dim", warning));
 		}
 		return undefined;

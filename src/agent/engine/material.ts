@@ -6,15 +6,9 @@
 
 import type { Logger } from "../../core/contracts/logger.ts";
 import type { MaterialUpload } from "../../core/contracts/tutor.ts";
-import {
-	buildIndex,
-	extractPdf,
-	type MaterialIndex,
-	type MaterialLimits,
-	type OpenIndex,
-} from "../../material/index.ts";
+import { type MaterialIndex, type MaterialLimits, type OpenIndex, readDocument } from "../../material/index.ts";
 import { MATERIAL_PROMPT } from "../prompts/index.ts";
-import type { MaterialStore } from "../store/material-store.ts";
+import { type MaterialStore, parseMaterialIndex } from "../store/material-store.ts";
 import type { SessionRecord } from "../store/types.ts";
 import { createSearchMaterialTool } from "../tools/search-material.ts";
 import type { LessonAgent } from "./agents.ts";
@@ -22,11 +16,17 @@ import type { LessonAgent } from "./agents.ts";
 /** A read document, or why it was refused (a sentence for the learner). */
 export type MaterialRead = { ok: true; index: MaterialIndex } | { ok: false; message: string };
 
-/** Read and index an upload; never rejects. */
+/** Read and index an upload (a PDF, a text or Markdown file), or take a library's index as it is (checked); never rejects. */
 export async function readMaterial(upload: MaterialUpload, limits?: Partial<MaterialLimits>): Promise<MaterialRead> {
-	const doc = await extractPdf(upload.data, { name: upload.name, ...(limits ? { limits } : {}) });
-	if (!doc.ok) return { ok: false, message: doc.message };
-	return { ok: true, index: buildIndex(doc) };
+	if ("index" in upload) {
+		// Read and indexed when it was added to the community's library: only its shape is checked here.
+		const index = parseMaterialIndex(upload.index);
+		return index
+			? { ok: true, index }
+			: { ok: false, message: "The library's copy of the document could not be read." };
+	}
+	const read = await readDocument(upload.data, { name: upload.name, ...(limits ? { limits } : {}) });
+	return read.ok ? read : { ok: false, message: read.message };
 }
 
 /** Most outline lines in the start note (the rest is found by search). */
@@ -34,6 +34,7 @@ const OUTLINE_LINES = 40;
 
 /** The start note's paragraph about the material: what it is, its outline, what was neutralised. */
 export function materialNote(index: MaterialIndex): string {
+	const parts = index.unit === "part";
 	const outline = index.outline
 		.slice(0, OUTLINE_LINES)
 		.map((h) => `${h.level === 1 ? "-" : "  -"} ${JSON.stringify(h.title)} (p. ${h.page})`);
@@ -42,6 +43,11 @@ export function materialNote(index: MaterialIndex): string {
 	const warned = index.warnings.map((w) => `Note: ${w.message}`);
 	return [
 		`Material: the learner attached ${JSON.stringify(index.name)} (${index.pageCount} pages). Teach from it: search it with search_material, follow its order and its headings' words, and cite pages with explain's \`source\`.`,
+		...(parts
+			? [
+					'It is a text file: its "pages" are parts of about 3,000 characters; search results and `source.page` number them as pages.',
+				]
+			: []),
 		...(outline.length > 0
 			? ["Its headings (quoted from the document):", ...outline, ...more]
 			: ["It has no headings."]),

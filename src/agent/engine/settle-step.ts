@@ -187,7 +187,9 @@ export function settleStep({ record, agent, content, draftId, freshMessage, mate
 			const input = parseExplainInput(item.input);
 			// Accepted with a source: the citation passed the check (tools/explain.ts), so the card may show it.
 			const cited = citationOf(item.input);
-			const citation = cited && material ? { citation: { source: material.stored.name, page: cited.page } } : {};
+			const part = material?.stored.unit === "part" ? { part: true as const } : {};
+			const citation =
+				cited && material ? { citation: { source: material.stored.name, page: cited.page, ...part } } : {};
 			if (input) out.events.push({ type: "explain", sessionId, toolCallId, input, ...citation });
 			if (input?.role === "recap") out.recap = true;
 		} else if (item.toolName === "plan_init") {

@@ -13,6 +13,7 @@ import type { Tutor } from "../../core/contracts/tutor.ts";
 import { perKey } from "../../core/per-key.ts";
 import type { Locale } from "../../i18n/index.ts";
 import { stateKeys } from "../store/keys.ts";
+import type { LibraryStore } from "../store/library-store.ts";
 import type { MaterialStore } from "../store/material-store.ts";
 import type { PictureStore } from "../store/picture-store.ts";
 import { type ScoredItems, scoredItemsOnState } from "../store/scored-items.ts";
@@ -55,6 +56,8 @@ export interface LearningOptions {
 	pictures?: Pick<PictureStore, "forgetLesson">;
 	/** The lessons' material indexes: deleted with their lesson (forget-me, the retention sweep). */
 	material?: Pick<MaterialStore, "forgetLesson">;
+	/** The communities' libraries: items older than their community's retention go with the sweep. */
+	library?: Pick<LibraryStore, "communities" | "expire">;
 	now?: () => Date;
 	logger?: Logger;
 	scheduler?: Scheduler;
@@ -416,6 +419,15 @@ export function createLearning(options: LearningOptions): Learning {
 				}
 			}
 			if (removed > 0) logger.info({ removed }, "lessons past their retention were deleted");
+			// Library documents are kept as long as lessons are: the community's retention, counted from when added.
+			if (options.library) {
+				let documents = 0;
+				for (const community of await options.library.communities()) {
+					const cutoff = now().getTime() - (await learning.retention(community)) * 86_400_000;
+					documents += await options.library.expire(community, new Date(cutoff));
+				}
+				if (documents > 0) logger.info({ documents }, "library documents past their retention were deleted");
+			}
 			return removed;
 		},
 

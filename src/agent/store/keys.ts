@@ -9,7 +9,7 @@
  * Stores (each its own namespace on the sessions' backend):
  *   profiles:   `learnharness:profiles` (agent/profile);
  *   pictures:   `learnharness:pictures` (agent/store/picture-store.ts);
- *   material:   `learnharness:material` (agent/store/material-store.ts);
+ *   material:   `learnharness:material` (agent/store/material-store.ts, library-store.ts);
  *   controller: the platform's name (`discord`, `slack`, `terminal`): the lesson controller's state;
  *   health:     `health` (cli/start.ts reads `probe`, never writes);
  *   dashboard:  `learnharness:dashboard` (dashboard/sign-in.ts: used sign-in links, sessions).
@@ -85,6 +85,17 @@ export const STATE_KEYS = {
 		store: "material",
 		ttl: "the retention period (default 365 days)",
 	},
+	"library:": {
+		owner: "agent/store/library-store.ts",
+		store: "material",
+		ttl: "none: items go when removed, with forget-me and the retention sweep",
+	},
+	"library-item:": {
+		owner: "agent/store/library-store.ts",
+		store: "material",
+		ttl: "none: deleted with its list entry",
+	},
+	libraries: { owner: "agent/store/library-store.ts", store: "material", ttl: "none", exact: true },
 	// Earlier versions kept a card's message ids here; the session record carries them now (read, no longer written).
 	"card:": { owner: "adapters/lesson/lesson-state.ts", store: "controller", ttl: "30 days (LESSON_TTL_MS)" },
 	"intro:": { owner: "adapters/lesson/lesson-state.ts", store: "controller", ttl: "30 days (LESSON_TTL_MS)" },
@@ -159,6 +170,12 @@ export const stateKeys = {
 	pictureBytesOfLearner: (learner: string, day: number) => `picture-bytes:learner:${learner}:${day}`,
 	/** A lesson's material index (a learner's PDF: passages, outline, warnings). */
 	material: (sessionId: string) => `material:${sessionId}`,
+	/** A community's library: one field per item (its name in lower case → the item as JSON text). */
+	library: (community: string) => `library:${community}`,
+	/** A library item's index, by its name in lower case. */
+	libraryItem: (community: string, key: string) => `library-item:${community}:${key}`,
+	/** The communities that have a library (the retention sweep walks them). */
+	libraries: () => "libraries" as const,
 	/** A posted card's message ids. */
 	card: (threadId: string, toolCallId: string) => `card:${threadId}:${toolCallId}`,
 	/** A lesson's intro (learner, place, topic). */

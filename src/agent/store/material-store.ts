@@ -61,7 +61,15 @@ export function parseMaterialIndex(value: unknown): MaterialIndex | undefined {
 				message: w.message,
 				...(Array.isArray(w.pages) ? { pages: w.pages.filter((n): n is number => typeof n === "number") } : {}),
 			});
-	return { format: 1, name: value.name, pageCount: value.pageCount, outline, passages, warnings };
+	return {
+		format: 1,
+		name: value.name,
+		pageCount: value.pageCount,
+		outline,
+		passages,
+		warnings,
+		...(value.unit === "part" ? { unit: "part" as const } : {}),
+	};
 }
 
 /** The material store over a state store (its own namespace). */

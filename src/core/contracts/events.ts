@@ -159,7 +159,8 @@ export type TutorEvent =
 			toolCallId: string;
 			input: ExplainToolInput;
 			/** The material page it cites, checked in code: the page holds the quoted words. */
-			citation?: { source: string; page: number };
+			/** `part`: a text file's part (about 3,000 characters), cited "part N" instead of "p. N". */
+			citation?: { source: string; page: number; part?: true };
 	  }
 	| { type: "assessment"; sessionId: string; toolCallId: string; assessment: ProbeAssessment }
 	| {

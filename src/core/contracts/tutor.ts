@@ -36,16 +36,16 @@ export interface StartLessonOptions {
 	material?: MaterialUpload;
 }
 
-/** A document a lesson is grounded in, as the platform received it (nothing about it is trusted). */
-export interface MaterialUpload {
-	name: string;
-	data: Uint8Array;
-}
+/**
+ * A document a lesson is grounded in: as the platform received it (nothing about it is trusted), or a community
+ * library's item, already read and indexed when it was added (`index`: its stored index, checked by the engine).
+ */
+export type MaterialUpload = { name: string; data: Uint8Array } | { name: string; index: unknown };
 
 /** startLesson's verdict. */
 export type StartLessonResult =
 	/** `material`: the document the lesson teaches from, and what was neutralised in it (sentences for the starter). */
-	| { ok: true; material?: { name: string; pages: number; warnings: string[] } }
+	| { ok: true; material?: { name: string; pages: number; warnings: string[]; unit?: "part" } }
 	/**
 	 * `closing`: the tutor is shutting down (a restart); `store-unavailable`: nothing could be saved. Try again in a moment.
 	 * `material`: the material was refused (too big, too many pages, a compression bomb, not a PDF...): the message says why.

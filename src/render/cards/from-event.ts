@@ -231,7 +231,7 @@ export function cardFromEvent(event: TutorEvent, locale: Locale = DEFAULT_LOCALE
 				toolCallId: event.toolCallId,
 				// A checked citation (the engine verified the page holds the quoted words) closes the card.
 				body: event.citation
-					? `${str(input.body)}\n\n${t(locale, "card.citation", { source: event.citation.source, page: String(event.citation.page) })}`
+					? `${str(input.body)}\n\n${t(locale, event.citation.part ? "card.citationPart" : "card.citation", { source: event.citation.source, page: String(event.citation.page) })}`
 					: str(input.body),
 				...(str(input.title).trim() !== "" ? { title: str(input.title) } : {}),
 				...(input.role !== undefined ? { role: input.role } : {}),

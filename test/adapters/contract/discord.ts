@@ -45,6 +45,7 @@ function discordOptions(sub: string, words: string[]): Record<string, string | n
 		const topic = words.filter((w) => {
 			if (w === "--group") options.mode = "group";
 			else if (w.startsWith("language:")) options.language = w.slice(9);
+			else if (w.startsWith("library:")) options.library = w.slice(8);
 			else if (w.startsWith("<@")) options.for = w.slice(2, -1).split("|")[0] ?? "";
 			else return true;
 			return false;
@@ -96,13 +97,21 @@ export async function onDiscord(
 				return m && (m.text !== "" || m.attachments.length > 0 || m.components.length > 0) ? m : undefined;
 			}, what),
 		);
-	const slash = (who: PersonKey, line: string, sessionId?: string, material?: Material) => {
-		const [sub = "", ...words] = line.split(" ").filter(Boolean);
+	const slash = (who: PersonKey, line: string, sessionId?: string, material?: Material, library?: string) => {
+		const [first = "", ...rest] = line.split(" ").filter(Boolean);
+		// `material add|list|remove <name>`: the library's subcommand group, the rest of the line its name.
+		const group = first === "material";
+		const sub = group ? `material ${rest[0] ?? ""}` : first;
+		const words = group ? rest.slice(1) : rest;
 		const channelId = sessionId ? threadOf(sessionId) : fake.ids.general;
-		const options = discordOptions(sub, words);
-		const pdf = material && {
+		const options: Record<string, string | number | boolean> = group
+			? words.length > 0
+				? { name: words.join(" ") }
+				: {}
+			: { ...discordOptions(sub, words), ...(library !== undefined ? { library } : {}) };
+		const file = material && {
 			filename: material.name,
-			contentType: "application/pdf",
+			contentType: material.name.endsWith(".pdf") ? "application/pdf" : "text/plain",
 			data: Buffer.from(material.data),
 		};
 		// No subcommand at all, as a client sends `/lesson` alone.
@@ -111,7 +120,7 @@ export async function onDiscord(
 			channelId,
 			...(sub ? { subcommand: sub } : {}),
 			...(Object.keys(options).length ? { options } : {}),
-			...(pdf ? { files: { material: pdf } } : {}),
+			...(file ? { files: { [group ? "file" : "material"]: file } } : {}),
 		});
 	};
 	/** The answer forms opened, by control. */
@@ -145,14 +154,14 @@ export async function onDiscord(
 			admin: person(users.admin),
 			dan: person(dan),
 		},
-		async start(who, topic, { group, language, material } = {}) {
+		async start(who, topic, { group, language, material, library } = {}) {
 			const threads = fake.createdThreads().length;
 			const words = [...(group ? ["--group"] : []), ...(language ? [`language:${language}`] : []), topic];
-			const it = slash(who, `start ${words.join(" ")}`, undefined, material);
+			const it = slash(who, `start ${words.join(" ")}`, undefined, material, library);
 			const thread = await fake.waitFor(() => fake.createdThreads()[threads], `the thread of ${topic}`);
 			return { sessionId: `discord:${fake.guild.id}:${thread.id}`, reply: await replyTo(it, "the start reply") };
 		},
-		command: (who, line, sessionId) => replyTo(slash(who, line, sessionId), `the reply to ${line}`),
+		command: (who, line, sessionId, file) => replyTo(slash(who, line, sessionId, file), `the reply to ${line}`),
 		say: async (who, sessionId, say) => void (await chat.send(who, { say, sessionId })),
 		async send(who, d, copies = 1) {
 			const mark = dispatched.length;

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BudgetRouter } from "../../../src/adapters/lesson/lesson-budget.ts";
-import { type Learning, openStateStore, type StateStore } from "../../../src/agent/index.ts";
+import { type Learning, type LibraryStore, openStateStore, type StateStore } from "../../../src/agent/index.ts";
 import type { TutorEvent } from "../../../src/core/contracts/events.ts";
 import type { Tutor } from "../../../src/core/contracts/tutor.ts";
 import type { PlanRenderer } from "../../../src/render/index.ts";
@@ -23,7 +23,7 @@ export interface ProcessDeps {
 	renderer: PlanRenderer;
 	logger: RecordingLogger;
 	state: StateStore;
-	learning: { learning: Learning };
+	learning: { learning: Learning; library?: LibraryStore };
 	budgets?: BudgetRouter;
 }
 
@@ -59,7 +59,7 @@ export async function openSide<P>(
 			renderer: stubRenderer(options.png ?? PNG),
 			logger,
 			state,
-			learning: { learning: backend.learning },
+			learning: { learning: backend.learning, library: backend.library },
 			...(budgets ? { budgets } : {}),
 		};
 		const processes: P[] = [];

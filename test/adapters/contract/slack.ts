@@ -131,7 +131,12 @@ export async function onSlack(
 		}
 		if ("mention" in d) {
 			const file =
-				d.file && fake.shareFile({ name: d.file.name, mimetype: "application/pdf", data: Buffer.from(d.file.data) });
+				d.file &&
+				fake.shareFile({
+					name: d.file.name,
+					mimetype: d.file.name.endsWith(".pdf") ? "application/pdf" : "text/plain",
+					data: Buffer.from(d.file.data),
+				});
 			return [
 				event({
 					type: "app_mention",
@@ -175,7 +180,9 @@ export async function onSlack(
 			const parent = await fake.waitFor(() => parents()[before], `the parent of ${topic}`);
 			return { sessionId: `slack:${fake.teamId}:C1:${parent.ts}`, reply: said };
 		},
-		command: (who, line) => reply(who, { command: line }, `the reply to ${line}`),
+		// A file comes with a mention that shares it (slash commands carry none): `material add <name>`.
+		command: (who, line, _sessionId, file) =>
+			reply(who, file ? { mention: line, file } : { command: line }, `the reply to ${line}`),
 		say: async (who, sessionId, say) => void (await chat.send(who, { say, sessionId })),
 		async send(who, d, copies = 1) {
 			const [body, type, retried] = bodyOf(who, d);

@@ -62,10 +62,13 @@ export interface Chat {
 	start(
 		who: PersonKey,
 		topic: string,
-		options?: { group?: boolean; language?: string; material?: Material },
+		options?: { group?: boolean; language?: string; material?: Material; library?: string },
 	): Promise<{ sessionId: string; reply: Card }>;
-	/** A `/lesson` line as Slack spells it ("config member_tokens_per_day 100"); in a lesson's thread on Discord. */
-	command(who: PersonKey, line: string, sessionId?: string): Promise<Card>;
+	/**
+	 * A `/lesson` line as Slack spells it ("config member_tokens_per_day 100"); in a lesson's thread on Discord.
+	 * `file`: the file of `material add <name>` (Discord's attachment option).
+	 */
+	command(who: PersonKey, line: string, sessionId?: string, file?: Material): Promise<Card>;
 	say(who: PersonKey, sessionId: string, text: string): Promise<void>;
 	/** The `nth` card of a lesson carrying a control of `toolCallId` (waits for it). */
 	card(sessionId: string, toolCallId: string, nth?: number): Promise<Card>;

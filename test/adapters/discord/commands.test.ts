@@ -41,6 +41,7 @@ describe("registering /lesson", () => {
 			"help",
 			"config",
 			"usage",
+			"material",
 			"review",
 			"progress",
 			"report",
@@ -92,9 +93,9 @@ describe("registering /lesson", () => {
 
 describe("adapter pieces", () => {
 	it("turns an unknown subcommand into help naming it (Slack's parser too: slack/parse.test.ts)", () => {
-		const interaction = { options: { getSubcommand: () => "dance" } } as unknown as Parameters<
-			typeof parseDiscordCommand
-		>[0];
+		const interaction = {
+			options: { getSubcommand: () => "dance", getSubcommandGroup: () => null },
+		} as unknown as Parameters<typeof parseDiscordCommand>[0];
 		expect(parseDiscordCommand(interaction, "en")).toEqual({ kind: "help", unknown: "dance" });
 	});
 
@@ -120,6 +121,7 @@ describe("adapter pieces", () => {
 			voteSeconds: 60,
 			voteNames: false,
 			topics: [],
+			membersAddMaterial: false,
 		});
 	});
 

@@ -23,6 +23,7 @@ const NO_CAPS = {
 	voteSeconds: 60,
 	voteNames: false,
 	topics: [],
+	membersAddMaterial: false,
 };
 
 describe("lesson rules", () => {
