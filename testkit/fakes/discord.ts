@@ -371,6 +371,8 @@ export class FakeDiscord {
 		user: FakeUser;
 		channelId: string;
 		subcommand?: string;
+		/** The subcommand group the subcommand is in (e.g. `material` of `/lesson material remove`). */
+		group?: string;
 		focused: string;
 		typed: string;
 		options?: Record<string, string | number | boolean>;
@@ -381,7 +383,10 @@ export class FakeDiscord {
 		const guildId = this.guildOfChannel(options.channelId);
 		const def = [...this.commands.global, ...(this.commands.guild.get(guildId) ?? [])].find((c) => c.name === name);
 		if (!def) throw new Error(`command /${name} is not registered`);
-		const top = (def.options ?? []) as Array<Record<string, unknown>>;
+		const root = (def.options ?? []) as Array<Record<string, unknown>>;
+		const group = options.group === undefined ? undefined : root.find((o) => o.name === options.group && o.type === 2);
+		if (options.group !== undefined && !group) throw new Error(`/${name} has no subcommand group ${options.group}`);
+		const top = (group ? (group.options ?? []) : root) as Array<Record<string, unknown>>;
 		const sub = top.find((o) => o.name === options.subcommand && o.type === 1);
 		const defs = ((options.subcommand === undefined ? top : sub?.options) ?? []) as Array<Record<string, unknown>>;
 		const focusedDef = defs.find((o) => o.name === options.focused);
@@ -396,7 +401,13 @@ export class FakeDiscord {
 		const it = this.newInteraction("autocomplete", options.user, options.channelId);
 		this.dispatch(
 			"INTERACTION_CREATE",
-			autocompletePayload(this.interactionBase(it), { id: String(def.id), name }, options.subcommand, values),
+			autocompletePayload(
+				this.interactionBase(it),
+				{ id: String(def.id), name },
+				options.subcommand,
+				values,
+				options.group,
+			),
 		);
 		return it;
 	}

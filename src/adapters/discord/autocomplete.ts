@@ -1,7 +1,8 @@
 /**
- * Autocomplete of `/lesson start topic:` on Discord: as the learner types, the
- * topics lesson/topic-suggestions.ts suggests (due reviews, unfinished
- * lessons, the server's curated topics), as Discord's choices. Discord sends
+ * Autocomplete on Discord: `/lesson start topic:` offers, as the learner types,
+ * the topics lesson/topic-suggestions.ts suggests (due reviews, unfinished
+ * lessons, the server's curated topics); `/lesson start library:` and
+ * `/lesson material remove name:` offer the server's library names. Discord sends
  * an autocomplete interaction for each change of the focused option and takes
  * one answer, type 8 with at most 25 choices, within 3 s; it cannot be
  * deferred. So the answer is always sent, and soon: anything we do not
@@ -15,7 +16,13 @@ import type { Participant } from "../../core/contracts/events.ts";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { DEFAULT_LOCALE } from "../../i18n/index.ts";
 import type { LessonController } from "../lesson/controller.ts";
-import { SUGGESTION_LIMIT, suggestionLabel, type TopicSuggestion } from "../lesson/topic-suggestions.ts";
+import {
+	SUGGESTION_LIMIT,
+	SUGGESTION_WAIT_MS,
+	suggestionLabel,
+	type TopicSuggestion,
+} from "../lesson/topic-suggestions.ts";
+import { within } from "../lesson/within.ts";
 import { LESSON_COMMAND, OPTION } from "./commands.ts";
 import { interactionLocale } from "./notices.ts";
 import { describeRestError } from "./rest-messages.ts";
@@ -31,7 +38,7 @@ const CHOICE_MAX_CHARS = 100;
 
 /** What the handler needs. */
 export interface AutocompleteContext {
-	controller: Pick<LessonController, "suggestTopics">;
+	controller: Pick<LessonController, "suggestTopics" | "library">;
 	logger: Logger;
 }
 
@@ -44,23 +51,53 @@ export function topicChoices(suggestions: readonly TopicSuggestion[], locale = D
 		.slice(0, SUGGESTION_LIMIT);
 }
 
-/** The typed text of `/lesson start topic:` when that is the focused option; undefined for anything else. */
-function typedTopic(interaction: AutocompleteInteraction): string | undefined {
+/** What is being typed: `/lesson start topic:`, or a library name (`start library:`, `material remove name:`). */
+type Focused = { kind: "topic" | "library"; typed: string };
+
+/** The focused option we suggest for and its typed text; undefined for anything else. */
+function focusedOption(interaction: AutocompleteInteraction): Focused | undefined {
 	try {
-		if (interaction.commandName !== LESSON_COMMAND || interaction.options.getSubcommand(false) !== "start")
-			return undefined;
+		if (interaction.commandName !== LESSON_COMMAND) return undefined;
+		const group = interaction.options.getSubcommandGroup(false);
+		const sub = interaction.options.getSubcommand(false);
 		const focused = interaction.options.getFocused(true); // throws when the payload marks no option focused
-		return focused.name === OPTION.topic && typeof focused.value === "string" ? focused.value : undefined;
+		if (typeof focused.value !== "string") return undefined;
+		if (group === null && sub === "start" && focused.name === OPTION.topic)
+			return { kind: "topic", typed: focused.value };
+		if (group === null && sub === "start" && focused.name === OPTION.library)
+			return { kind: "library", typed: focused.value };
+		if (group === "material" && sub === "remove" && focused.name === OPTION.name)
+			return { kind: "library", typed: focused.value };
+		return undefined;
 	} catch {
 		return undefined;
 	}
 }
 
+/** The library's names as choices (each within Discord's bounds), read within the suggestions' time budget. */
+async function libraryChoices(ctx: AutocompleteContext, community: string, typed: string): Promise<TopicChoice[]> {
+	const library = ctx.controller.library;
+	if (!library || typed.length > CHOICE_MAX_CHARS) return [];
+	const names = await within(
+		library.names(community, typed, SUGGESTION_LIMIT).catch((error: unknown) => {
+			ctx.logger.warn({ err: error }, "discord: library names for autocomplete failed");
+			return [];
+		}),
+		SUGGESTION_WAIT_MS,
+	);
+	return (names ?? [])
+		.filter((n) => n.length >= 1 && n.length <= CHOICE_MAX_CHARS)
+		.map((n) => ({ name: n, value: n }))
+		.slice(0, SUGGESTION_LIMIT);
+}
+
 /** Answer one autocomplete interaction (another command's gets an empty list). Never rejects. */
 export async function onAutocomplete(ctx: AutocompleteContext, interaction: AutocompleteInteraction): Promise<void> {
-	const typed = typedTopic(interaction);
+	const focused = focusedOption(interaction);
 	const guildId = interaction.guildId;
 	let choices: TopicChoice[] = [];
+	if (focused?.kind === "library" && guildId) choices = await libraryChoices(ctx, guildId, focused.typed);
+	const typed = focused?.kind === "topic" ? focused.typed : undefined;
 	// In a DM `/lesson start` is refused (lessons live in guild threads), so nothing is suggested there.
 	if (typed !== undefined && guildId) {
 		const user = interaction.user;

@@ -143,6 +143,8 @@ const librarySubcommands: APIApplicationCommandSubcommandGroupOption = {
 					...described("cmd.material.remove.name"),
 					required: true,
 					max_length: LIBRARY_NAME_MAX,
+					// The library's names as they are typed (autocomplete.ts).
+					autocomplete: true,
 				},
 			],
 		},
@@ -202,6 +204,7 @@ export const lessonCommands: RESTPutAPIApplicationCommandsJSONBody = [
 						name: OPTION.library,
 						...described("cmd.start.library"),
 						max_length: LIBRARY_NAME_MAX,
+						autocomplete: true,
 					},
 				],
 			},

@@ -55,6 +55,11 @@ export interface LibraryFlows {
 		name: string,
 		locale: Locale,
 	): Promise<{ ok: true; upload: MaterialUpload } | { ok: false; why: string }>;
+	/**
+	 * The library's names matching what was typed (case-insensitive; those starting with it first), at most `limit`:
+	 * what a name option suggests as it is typed. May reject when the store fails (the caller bounds it).
+	 */
+	names(community: string, typed: string, limit: number): Promise<string[]>;
 }
 
 /** A name as the library keeps it: one line, no markup characters, at most LIBRARY_NAME_MAX characters. */
@@ -170,6 +175,13 @@ export function createLibraryFlows(deps: LibraryDeps): LibraryFlows {
 				case "material-remove":
 					return remove(actor, community, command.name);
 			}
+		},
+		async names(community, typed, limit) {
+			const wanted = typed.trim().toLowerCase();
+			const all = (await store.list(community)).map((item) => item.name);
+			const starts = all.filter((n) => n.toLowerCase().startsWith(wanted));
+			const contains = all.filter((n) => !n.toLowerCase().startsWith(wanted) && n.toLowerCase().includes(wanted));
+			return [...starts, ...contains].slice(0, Math.max(0, limit));
 		},
 		async material(community, name, locale) {
 			const found = await store.get(community, libraryName(name));

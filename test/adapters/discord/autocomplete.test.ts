@@ -11,7 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDiscordAdapter, type DiscordAdapter } from "../../../src/adapters/discord/index.ts";
-import { openStateStore, type StateStore } from "../../../src/agent/index.ts";
+import { createLibraryStore, type LibraryStore, openStateStore, type StateStore } from "../../../src/agent/index.ts";
+import { buildIndex, extractText } from "../../../src/material/index.ts";
 import { type FakeDiscord, type FakeInteraction, startFakeDiscord } from "../../../testkit/fakes/discord.ts";
 import { stubRenderer } from "../../../testkit/stub-renderer.ts";
 import { fractionsLesson } from "../../fixtures/lesson-script.ts";
@@ -34,6 +35,7 @@ describe("/lesson start topic: autocomplete on Discord", { timeout: 90_000 }, ()
 	let clock: TestClock;
 	let backend: LearnerBackend;
 	let state: StateStore;
+	let library: LibraryStore;
 	let adapter: DiscordAdapter;
 	const logger = recordingLogger();
 
@@ -47,12 +49,13 @@ describe("/lesson start topic: autocomplete on Discord", { timeout: 90_000 }, ()
 		]);
 		backend = await openLearnerBackend(dir, model, clock);
 		state = openStateStore(`sqlite://${join(dir, "discord.sqlite")}`, "discord");
+		library = createLibraryStore(state);
 		adapter = createDiscordAdapter({
 			tutor: backend.tutor,
 			renderer: stubRenderer(Buffer.from("png")),
 			logger,
 			state,
-			learning: { learning: backend.learning },
+			learning: { learning: backend.learning, library },
 			config: { token: fake.token, apiUrl: fake.apiUrl, guildId: fake.guild.id, readyTimeoutMs: 10_000 },
 		});
 		await adapter.start();
@@ -81,6 +84,39 @@ describe("/lesson start topic: autocomplete on Discord", { timeout: 90_000 }, ()
 		expect(it.rejectedCallbacks).toBe(0);
 		return it.choices ?? [];
 	};
+
+	it("offers the library's names for start library:, those starting with what was typed first", async () => {
+		for (const name of ["Chapter 8", "Biology notes", "chapter 9"]) {
+			const doc = extractText(new TextEncoder().encode(`# ${name}\n\nThe words of ${name}.`), { name: `${name}.md` });
+			if (!doc.ok) throw new Error(doc.message);
+			const item = {
+				name,
+				pages: 1,
+				unit: "part" as const,
+				addedBy: { id: "u-admin", name: "admin" },
+				addedAt: "2026-12-01T00:00:00.000Z",
+			};
+			expect(await library.add(fake.guild.id, item, { ...buildIndex(doc), name })).toEqual({ ok: true });
+		}
+		const lesson = fake.commands.guild.get(fake.guild.id)?.find((c) => c.name === "lesson");
+		const start = ((lesson?.options ?? []) as Array<Record<string, unknown>>).find((o) => o.name === "start");
+		const option = ((start?.options ?? []) as Array<Record<string, unknown>>).find((o) => o.name === "library");
+		expect(option).toMatchObject({ type: 3, autocomplete: true });
+		const chapter = await choicesFor({
+			subcommand: "start",
+			focused: "library",
+			typed: "chap",
+			options: { topic: "x" },
+		});
+		expect(chapter.map((c) => c.value).sort()).toEqual(["Chapter 8", "chapter 9"]);
+		const notes = await choicesFor({ subcommand: "start", focused: "library", typed: "NOTES" });
+		expect(notes).toEqual([{ name: "Biology notes", value: "Biology notes" }]);
+		expect(await choicesFor({ subcommand: "start", focused: "library", typed: "zzz" })).toEqual([]);
+		// An admin removing one: the same names.
+		const removing = await choicesFor({ group: "material", subcommand: "remove", focused: "name", typed: "bio" });
+		expect(removing).toEqual([{ name: "Biology notes", value: "Biology notes" }]);
+		for (const name of ["Chapter 8", "Biology notes", "chapter 9"]) await library.remove(fake.guild.id, name);
+	});
 
 	it("declares the topic option as autocompleting (and so without choices)", () => {
 		const lesson = fake.commands.guild.get(fake.guild.id)?.find((c) => c.name === "lesson");
