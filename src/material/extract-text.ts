@@ -41,10 +41,20 @@ function refuse(code: MaterialRefusal["code"], message: string): MaterialRefusal
 
 /** A Markdown heading line: its level and its words (emphasis marks and a closing `#` run dropped). */
 function headingOf(line: string): { level: 1 | 2; title: string } | undefined {
-	const match = /^ {0,3}(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$/.exec(line);
-	const title = match?.[2]?.replace(/[*_`]/g, "").replace(/\s+/g, " ").trim();
-	if (!match?.[1] || !title || title.length > 120 || !/\p{L}{2}/u.test(title)) return undefined;
-	return { level: match[1].length === 1 ? 1 : 2, title };
+	// The marks by a pattern, the rest by string operations (one pattern for both backtracked on spaces).
+	const marks = /^ {0,3}(#{1,6})[ \t]/.exec(line);
+	if (!marks?.[1]) return undefined;
+	const words = trimTrailing(trimTrailing(line.slice(marks[0].length), " \t"), "#");
+	const title = words.replace(/[*_`]/g, "").replace(/\s+/g, " ").trim();
+	if (!title || title.length > 120 || !/\p{L}{2}/u.test(title)) return undefined;
+	return { level: marks[1].length === 1 ? 1 : 2, title };
+}
+
+/** `text` without the run of `chars` at its end (a loop: `/[ \t]+$/` backtracks on a long run not at the end). */
+function trimTrailing(text: string, chars: string): string {
+	let end = text.length;
+	while (end > 0 && chars.includes(text.charAt(end - 1))) end--;
+	return text.slice(0, end);
 }
 
 /** `text` cut into pieces of at most `max` characters, at a line end, else a space, else anywhere. */
@@ -107,7 +117,7 @@ export function extractText(
 			lines = [];
 		};
 		for (const raw of block.split("\n")) {
-			const line = raw.replace(/[ \t]+$/, "");
+			const line = trimTrailing(raw, " \t");
 			const heading = markdown ? headingOf(line) : undefined;
 			if (heading) {
 				flush();

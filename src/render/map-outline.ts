@@ -44,18 +44,33 @@ export interface OutlinedMap {
 
 /** A box's paint in an outline (usvg writes fill, stroke and stroke-width in this order). */
 const BOX = /fill="#00([0-9a-f]{4})" stroke="#01\1" stroke-width="([0-9.e+-]+)"/g;
-/** One glyph run's path of a node's text. */
-const TEXT_PATH = /<path fill="#02([0-9a-f]{4})"[^>]*\/>/g;
+/** Where a glyph run's path of a node's text begins: `<path fill="#02` and the node's four hex digits. */
+const TEXT_PATH_START = '<path fill="#02';
+const HEX4 = /^[0-9a-f]{4}"/;
+
+/**
+ * Each glyph run's path of a node's text: its node and where it starts and ends (`<path fill="#02xxxx" … />`).
+ * Found with indexOf, not a pattern: `<path …"[^>]*\/>` backtracked polynomially on paths that never close.
+ */
+function* textPaths(outline: string): Generator<{ node: number; start: number; end: number }> {
+	for (let from = 0; from < outline.length; ) {
+		const start = outline.indexOf(TEXT_PATH_START, from);
+		if (start < 0) return;
+		const digits = outline.slice(start + TEXT_PATH_START.length, start + TEXT_PATH_START.length + 5);
+		const close = outline.indexOf(">", start);
+		if (close < 0) return;
+		from = close + 1;
+		if (!HEX4.test(digits) || outline.charAt(close - 1) !== "/") continue;
+		yield { node: Number.parseInt(digits.slice(0, 4), 16), start, end: close + 1 };
+	}
+}
 
 type Run = { node: number; start: number; end: number };
 
 /** Maximal sequences of a node's text paths with only white space between them. */
 function textRuns(outline: string): Run[] {
 	const runs: Run[] = [];
-	for (const m of outline.matchAll(TEXT_PATH)) {
-		const node = Number.parseInt(m[1] ?? "", 16);
-		const start = m.index ?? 0;
-		const end = start + m[0].length;
+	for (const { node, start, end } of textPaths(outline)) {
 		const last = runs.at(-1);
 		if (last !== undefined && last.node === node && outline.slice(last.end, start).trim() === "") last.end = end;
 		else runs.push({ node, start, end });

@@ -101,8 +101,16 @@ export function filesOf(files: unknown): IncomingFile[] {
 export const isPdfFile = (f: IncomingFile): boolean =>
 	f.declaredType?.toLowerCase() === "application/pdf" || (f.name?.toLowerCase().endsWith(".pdf") ?? false);
 
-/** A mention that adds the shared file to the library: `material add`, then the name it takes (optional). */
-const LIBRARY_ADD = /^material add(?:\s+(.*))?$/i;
+/**
+ * A mention that adds the shared file to the library: `material add`, then the name it takes (optional). The
+ * words are matched alone and the name is the rest of the text (a pattern taking both backtracked on spaces).
+ */
+function libraryAdd(topic: string): { name?: string } | undefined {
+	const head = /^material add(?=\s|$)/i.exec(topic);
+	if (!head) return undefined;
+	const name = topic.slice(head[0].length).trim();
+	return name ? { name } : {};
+}
 
 /** A text or Markdown file shared with a start (its bytes are checked when it is read, as a PDF's are). */
 export const isTextFile = (f: IncomingFile): boolean =>
@@ -202,10 +210,10 @@ export function registerEvents(app: App, ctx: HandlerContext): void {
 		// A PDF shared with the start message is the lesson's material (downloaded from files.slack.com only).
 		const files = m.stubs.length > 0 ? [...m.files, ...(await Promise.all(m.stubs.map(lookUp)))] : m.files;
 		// `@bot material add [name]` with a file shared: the file joins the workspace's library (slash commands carry none).
-		const adding = LIBRARY_ADD.exec(topic);
+		const adding = libraryAdd(topic);
 		if (adding) {
 			const file = files[0];
-			const name = adding[1]?.trim();
+			const name = adding.name;
 			const command = { kind: "material-add" as const, ...(file ? { file: { file } } : {}), ...(name ? { name } : {}) };
 			const said = ctx.controller.library
 				? await ctx.controller.library.run(actor, m.teamId, command)
