@@ -23,7 +23,7 @@ import {
 	type TopicSuggestion,
 } from "../lesson/topic-suggestions.ts";
 import { within } from "../lesson/within.ts";
-import { LESSON_COMMAND, OPTION } from "./commands.ts";
+import { LESSON_COMMAND, LIBRARY_GROUP, OPTION } from "./commands.ts";
 import { interactionLocale } from "./notices.ts";
 import { describeRestError } from "./rest-messages.ts";
 
@@ -66,7 +66,7 @@ function focusedOption(interaction: AutocompleteInteraction): Focused | undefine
 			return { kind: "topic", typed: focused.value };
 		if (group === null && sub === "start" && focused.name === OPTION.library)
 			return { kind: "library", typed: focused.value };
-		if (group === "material" && sub === "remove" && focused.name === OPTION.name)
+		if (group === LIBRARY_GROUP && sub === "remove" && focused.name === OPTION.name)
 			return { kind: "library", typed: focused.value };
 		return undefined;
 	} catch {

@@ -106,10 +106,13 @@ const profileSubcommands: APIApplicationCommandSubcommandOption[] = [
 	},
 ];
 
+/** The subcommand group of the library. */
+export const LIBRARY_GROUP = "material";
+
 /** `/lesson material add|list|remove`: the community's library (lesson/library.ts). */
 const librarySubcommands: APIApplicationCommandSubcommandGroupOption = {
 	type: ApplicationCommandOptionType.SubcommandGroup,
-	name: "material",
+	name: LIBRARY_GROUP,
 	...described("cmd.material"),
 	options: [
 		{

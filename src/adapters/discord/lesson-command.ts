@@ -15,8 +15,9 @@ import type { LessonController } from "../lesson/controller.ts";
 import { isLessonMode, type LessonRulesChange, parsePriceSetting, parseTopicsSetting } from "../lesson/lesson-rules.ts";
 import type { LessonPlace, PlatformPort } from "../lesson/port.ts";
 import { actorOf } from "./actor.ts";
-import { OPTION } from "./commands.ts";
-import { LIBRARY_GROUP, parseLibraryCommand } from "./library-command.ts";
+import { LIBRARY_GROUP, OPTION } from "./commands.ts";
+import { parseLibraryCommand } from "./library-command.ts";
+import { attachmentFile } from "./messages.ts";
 import { interactionLocale, NOTICES } from "./notices.ts";
 import { describeRestError } from "./rest-messages.ts";
 import { DM_COMMUNITY, encodeDiscordThreadId } from "./thread-id.ts";
@@ -111,16 +112,7 @@ export function parseDiscordCommand(interaction: ChatInputCommandInteraction, lo
 			const library = o.getString(OPTION.library);
 			// An attached file (Discord hosts it on its CDN; the controller downloads it from there only).
 			const file = o.getAttachment(OPTION.material);
-			const material = file
-				? {
-						file: {
-							url: file.url,
-							name: file.name,
-							...(file.contentType ? { declaredType: file.contentType } : {}),
-							declaredSize: file.size,
-						},
-					}
-				: undefined;
+			const material = file ? { file: attachmentFile(file) } : undefined;
 			return {
 				kind: "start",
 				topic: o.getString(OPTION.topic) ?? "",

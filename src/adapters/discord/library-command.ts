@@ -7,9 +7,7 @@
 import type { ChatInputCommandInteraction } from "discord.js";
 import type { LibraryCommand } from "../lesson/library.ts";
 import { OPTION } from "./commands.ts";
-
-/** The subcommand group of the library. */
-export const LIBRARY_GROUP = "material";
+import { attachmentFile } from "./messages.ts";
 
 /** The library subcommand as a command; undefined for a subcommand this group does not have. */
 export function parseLibraryCommand(interaction: ChatInputCommandInteraction): LibraryCommand | undefined {
@@ -20,18 +18,7 @@ export function parseLibraryCommand(interaction: ChatInputCommandInteraction): L
 			const name = o.getString(OPTION.name);
 			return {
 				kind: "material-add",
-				...(file
-					? {
-							file: {
-								file: {
-									url: file.url,
-									name: file.name,
-									...(file.contentType ? { declaredType: file.contentType } : {}),
-									declaredSize: file.size,
-								},
-							},
-						}
-					: {}),
+				...(file ? { file: { file: attachmentFile(file) } } : {}),
 				...(name !== null ? { name } : {}),
 			};
 		}

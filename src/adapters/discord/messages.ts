@@ -5,7 +5,7 @@
  * system messages and non-threads are ignored.
  */
 
-import type { Message } from "discord.js";
+import type { Attachment, Message } from "discord.js";
 import type { Logger } from "../../core/contracts/logger.ts";
 import { DELIVERY_TTL_MS } from "../lesson/deliveries.ts";
 import type { IncomingFile } from "../lesson/images.ts";
@@ -18,14 +18,14 @@ import { participantOf } from "./who.ts";
 /** Discord's own file hosts: attachment URLs (signed CDN links) come from these. */
 export const DISCORD_FILE_ORIGINS = ["https://cdn.discordapp.com", "https://media.discordapp.net"] as const;
 
-/** The attachments of a message as the controller reads them (Discord's declared size and type included). */
+/** An attachment (of a message, or a command's attachment option) as the controller reads it (declared size and type). */
+export function attachmentFile(a: Pick<Attachment, "url" | "name" | "contentType" | "size">): IncomingFile {
+	return { url: a.url, name: a.name, ...(a.contentType ? { declaredType: a.contentType } : {}), declaredSize: a.size };
+}
+
+/** The attachments of a message as the controller reads them. */
 export function attachmentsOf(message: Message): IncomingFile[] {
-	return [...message.attachments.values()].map((a) => ({
-		url: a.url,
-		name: a.name,
-		...(a.contentType ? { declaredType: a.contentType } : {}),
-		declaredSize: a.size,
-	}));
+	return [...message.attachments.values()].map(attachmentFile);
 }
 
 /**

@@ -16,6 +16,7 @@ import { extractPdf, extractText, normalizeForCitation } from "../../../src/mate
 import { testClock } from "../../fixtures/profile-stack.ts";
 import { chapterPdf } from "../../material/pdf-fixtures.ts";
 import { noticeOf, useChat } from "./chat.ts";
+import { citedWordsHold } from "./citations.ts";
 
 const demo = () => {
 	const model = createDemoModel();
@@ -55,19 +56,6 @@ type Explain = Extract<TutorEvent, { type: "explain" }>;
 const explains = (events: TutorEvent[], sessionId: string) =>
 	events.filter((e): e is Explain => e.type === "explain" && e.sessionId === sessionId);
 
-/** The words a card quotes (its "> …" line), checked against the page (or part) it cites. */
-function citedWordsHold(card: string, source: string, unit: "p." | "part", pages: string[]) {
-	const cite = new RegExp(`📄 ${source.replace(".", "\\.")}, ${unit.replace(".", "\\.")} (\\d+)`).exec(card);
-	const quote = card
-		.split("\n")
-		.find((l) => l.startsWith("> "))
-		?.slice(2)
-		.replace(/ …$/, "");
-	if (!cite || !quote) return undefined;
-	const page = Number(cite[1]);
-	return { page, holds: pages[page - 1]?.includes(normalizeForCitation(quote)) === true };
-}
-
 describe("a community's library on discord", () => {
 	const clock = testClock();
 	const handle = useChat("discord", { model: demo(), clock });
@@ -103,7 +91,7 @@ describe("a community's library on discord", () => {
 			() => chat.posts(sessionId).find((p) => p.includes("📄 Chapter 8, p. 1")),
 			"the cited card",
 		);
-		expect(citedWordsHold(card, "Chapter 8", "p.", pdfPages)).toEqual({ page: 1, holds: true });
+		expect(citedWordsHold(card, "Chapter 8", pdfPages)).toEqual({ page: 1, holds: true });
 		await chat.backend.tutor.idle(sessionId);
 
 		// A name the library does not hold: refused, with what it holds; no thread is opened.
@@ -139,7 +127,7 @@ describe("a community's library on discord", () => {
 			() => chat.posts(sessionId).find((p) => p.includes("📄 notes.md, part 1")),
 			"the card citing part 1",
 		);
-		expect(citedWordsHold(card, "notes.md", "part", notesParts)).toEqual({ page: 1, holds: true });
+		expect(citedWordsHold(card, "notes.md", notesParts, "part")).toEqual({ page: 1, holds: true });
 		await chat.backend.tutor.idle(sessionId);
 		expect(chat.problems()).toEqual([]);
 	}, 60_000);
@@ -208,7 +196,7 @@ describe("a community's library on slack", () => {
 			() => chat.posts(sessionId).find((p) => p.includes("📄 Chapter 8, p. 1")),
 			"the cited card",
 		);
-		expect(citedWordsHold(card, "Chapter 8", "p.", pdfPages)).toEqual({ page: 1, holds: true });
+		expect(citedWordsHold(card, "Chapter 8", pdfPages)).toEqual({ page: 1, holds: true });
 		await chat.backend.tutor.idle(sessionId);
 		expect((await chat.command("admin", "material remove chapter 8")).text).toContain("Removed");
 		expect(chat.problems()).toEqual([]);

@@ -13,6 +13,7 @@ import type { TutorEvent } from "../../../src/core/contracts/events.ts";
 import { extractPdf, normalizeForCitation } from "../../../src/material/index.ts";
 import { chapterPdf } from "../../material/pdf-fixtures.ts";
 import { CHATS, useChat } from "./chat.ts";
+import { citedWordsHold } from "./citations.ts";
 import { openTerminal } from "./terminal.ts";
 
 const NAME = "chapter-8.pdf";
@@ -35,19 +36,6 @@ beforeAll(async () => {
 
 type Explain = Extract<TutorEvent, { type: "explain" }>;
 const explains = (events: TutorEvent[]) => events.filter((e): e is Explain => e.type === "explain");
-
-/** The words a card quotes (its "> …" line), checked against the page it cites. */
-function citedWordsHold(card: string, source: string): { page: number; holds: boolean } | undefined {
-	const cite = new RegExp(`📄 ${source.replace(".", "\\.")}, p\\. (\\d+)`).exec(card);
-	const quote = card
-		.split("\n")
-		.find((l) => l.startsWith("> "))
-		?.slice(2)
-		.replace(/ …$/, "");
-	if (!cite || !quote) return undefined;
-	const page = Number(cite[1]);
-	return { page, holds: pages[page - 1]?.includes(normalizeForCitation(quote)) === true };
-}
 
 describe.each(CHATS)("a lesson on the learner's PDF on %s", (name) => {
 	const handle = useChat(name, { model: demo() });
@@ -72,7 +60,7 @@ describe.each(CHATS)("a lesson on the learner's PDF on %s", (name) => {
 			() => chat.posts(sessionId).find((p) => p.includes(`📄 ${NAME}, p. 1`)),
 			"the cited card",
 		);
-		expect(citedWordsHold(card, NAME)).toEqual({ page: 1, holds: true });
+		expect(citedWordsHold(card, NAME, pages)).toEqual({ page: 1, holds: true });
 
 		// The check: which section says it. The right one is the first heading.
 		const quiz = await chat.waitFor(
@@ -112,7 +100,7 @@ describe("a lesson on the learner's PDF in the terminal", () => {
 			const out = terminal.output();
 			for (const heading of HEADINGS) expect(out).toContain(`○ ${heading}`);
 			const explained = out.slice(out.indexOf("Light Reactions\n───"));
-			expect(citedWordsHold(explained, NAME)).toEqual({ page: 1, holds: true });
+			expect(citedWordsHold(explained, NAME, pages)).toEqual({ page: 1, holds: true });
 			await terminal.type("A", `📄 ${NAME}, p. 3`);
 			await terminal.shows("Which section");
 			const answer = await terminal.type(OFF_MATERIAL, "Back to where we were.");

@@ -159,22 +159,29 @@ describe.each(backends)("sessions shared by several processes on %s", (name, up,
 		}
 	});
 
+	/**
+	 * A process (its tutor on `store`) with a lesson whose lease `other` holds: "a" sent to it waits in the inbox, its
+	 * pump waits for the lease, and the holder saves a step of its own ("other-1"): this process's copy is behind.
+	 */
+	async function behindAHolder(store: SessionStore, other: SessionStore) {
+		const { model } = textModel();
+		const waiting = createTutor({ model, store, maxRetries: 0, leaseTtlMs: 2_000, leaseWaitMs: 20_000 });
+		const sessionId = newId();
+		await waiting.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
+		await waiting.idle(sessionId);
+		const held = await other.acquire(sessionId, 5_000);
+		if (!held) throw new Error("the other process must get the lease");
+		expect(await waiting.handle(sessionId, { type: "message", text: "a", by: learner })).toEqual({ ok: true });
+		const record = (await other.get(sessionId)) as SessionRecord;
+		record.messages.push({ id: "other-1", role: "assistant", parts: [{ type: "text", text: "From the holder." }] });
+		await other.set(record, { fence: held.fence });
+		return { waiting, sessionId, held, record };
+	}
+
 	it.skipIf(!up)("a process waiting for another's lease shows that process's saves in its summary", async () => {
 		const [s1, other] = await Promise.all([open(), open()]);
-		const { model } = textModel();
-		const waiting = createTutor({ model, store: s1, maxRetries: 0, leaseTtlMs: 2_000, leaseWaitMs: 20_000 });
+		const { waiting, sessionId, held, record } = await behindAHolder(s1, other);
 		try {
-			const sessionId = newId();
-			await waiting.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
-			await waiting.idle(sessionId);
-			// Another process holds the lease; an event queued here makes this process's pump wait for it.
-			const held = await other.acquire(sessionId, 5_000);
-			if (!held) throw new Error("the other process must get the lease");
-			expect(await waiting.handle(sessionId, { type: "message", text: "a", by: learner })).toEqual({ ok: true });
-			// The holder saves a step of its own meanwhile.
-			const record = (await other.get(sessionId)) as SessionRecord;
-			record.messages.push({ id: "other-1", role: "assistant", parts: [{ type: "text", text: "From the holder." }] });
-			await other.set(record, { fence: held.fence });
 			const summary = await waiting.getSession(sessionId);
 			expect(summary?.messageCount).toBe(record.messages.length);
 			await held.release();
@@ -202,20 +209,9 @@ describe.each(backends)("sessions shared by several processes on %s", (name, up,
 				}
 				return s1.get(id);
 			};
-			const { model } = textModel();
-			const waiting = createTutor({ model, store: slow, maxRetries: 0, leaseTtlMs: 2_000, leaseWaitMs: 20_000 });
+			const { waiting, sessionId, held } = await behindAHolder(slow, other);
 			try {
-				const sessionId = newId();
-				await waiting.startLesson({ sessionId, topic: "fractions", learner, mode: "solo" });
-				await waiting.idle(sessionId);
-				// Another process holds the lease: "a" goes to its inbox, and this process's pump waits for the lease.
-				const held = await other.acquire(sessionId, 5_000);
-				if (!held) throw new Error("the other process must get the lease");
-				expect(await waiting.handle(sessionId, { type: "message", text: "a", by: learner })).toEqual({ ok: true });
-				// The holder saves a step of its own and gives the lease back: this process's copy is one version behind.
-				const record = (await other.get(sessionId)) as SessionRecord;
-				record.messages.push({ id: "other-1", role: "assistant", parts: [{ type: "text", text: "From the holder." }] });
-				await other.set(record, { fence: held.fence });
+				// The holder gives the lease back.
 				gate = new Promise<void>((done) => (open_ = done));
 				await held.release();
 				// The pump takes the lease and re-reads; "b" comes while that read is on its way.
