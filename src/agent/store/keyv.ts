@@ -6,12 +6,12 @@
 
 import { mkdirSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import KeyvPostgres from "@keyv/postgres";
 import KeyvRedis from "@keyv/redis";
 import KeyvSqlite from "@keyv/sqlite";
 import { createClient } from "@redis/client";
 import Keyv from "keyv";
 import type { Logger } from "../../core/contracts/logger.ts";
+import { ListenedPostgres } from "./keyv-postgres.ts";
 import { StoreUrlError, sqlitePathOf } from "./store-url.ts";
 
 /** How long a Redis connection attempt may take before the operation fails (a start fails fast, not after minutes). */
@@ -106,7 +106,7 @@ export function openKeyv(url: string, namespace: string, logger?: Logger): Keyv 
 			namespace,
 		});
 	} else if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
-		keyv = new Keyv({ store: new KeyvPostgres({ uri: url }), namespace });
+		keyv = new Keyv({ store: new ListenedPostgres({ uri: url }), namespace });
 	} else if (url === "memory://" || url.startsWith("memory://")) {
 		keyv = new Keyv({ namespace });
 	} else {

@@ -1,0 +1,58 @@
+/**
+ * The keyv PostgreSQL store on a pool this process owns and listens to.
+ *
+ * `@keyv/postgres` keeps one module-level `pg.Pool` per URL that it never exposes, so nothing can listen
+ * to it: when PostgreSQL ends an idle client's connection (a restart, a failover, an admin's
+ * `pg_terminate_backend`, code 57P01), the pool emits `error` with no listener and Node turns it into an
+ * uncaught exception. Here the namespaces of one URL share one pool (as keyv's did), its errors reach
+ * every store on it as a store error (keyv re-emits it; `openKeyv` logs it and keeps it for `doctor`),
+ * and the pool ends when the last store on it disconnects (keyv's ended it for all at the first).
+ */
+
+import KeyvPostgres from "@keyv/postgres";
+import pg from "pg";
+
+interface SharedPool {
+	pool: pg.Pool;
+	stores: Set<ListenedPostgres>;
+}
+
+const pools = new Map<string, SharedPool>();
+
+function poolFor(uri: string, store: ListenedPostgres): pg.Pool {
+	let shared = pools.get(uri);
+	if (!shared) {
+		const pool = new pg.Pool({ connectionString: uri });
+		const stores = new Set<ListenedPostgres>();
+		// An idle client's connection ended by the server: the pool drops that client and opens a new one on
+		// the next query; every store on the pool hears it as a store error, and nothing crashes.
+		pool.on("error", (error) => {
+			// (keyv always listens to its store; an emit with no listener would throw here, in the pool's emit.)
+			for (const each of stores) if (each.listenerCount("error") > 0) each.emit("error", error);
+		});
+		shared = { pool, stores };
+		pools.set(uri, shared);
+	}
+	shared.stores.add(store);
+	return shared.pool;
+}
+
+/** keyv's PostgreSQL store, querying through a shared pool with an `error` listener (see the file's comment). */
+export class ListenedPostgres extends KeyvPostgres {
+	// Called by KeyvPostgres's constructor: the instance's own fields are not set yet, only `opts`.
+	override async connect() {
+		const pool = poolFor(this.opts.uri ?? "", this);
+		return async (sql: string, values?: unknown) => (await pool.query(sql, values as unknown[])).rows;
+	}
+
+	override async disconnect() {
+		const uri = this.opts.uri ?? "";
+		const shared = pools.get(uri);
+		if (!shared?.stores.delete(this) || shared.stores.size > 0) return;
+		pools.delete(uri);
+		await shared.pool.end();
+	}
+}
+
+/** The pools open now, by URL (tests: what a disconnect left behind). */
+export const openPostgresPools = (): number => pools.size;
