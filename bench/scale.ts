@@ -1,46 +1,50 @@
 /**
- * Scale-out benchmark (`npm run bench:scale`), issue 12. On a private redis-server (a spare
+ * Scale benchmark (`npm run bench:scale`), issues 12 and 32. On a private redis-server (a spare
  * loopback port, nothing else talking to it):
  *
  * 1. The store part (bench/scale/store.ts): bytes a turn writes at 20 and 200 messages, and the
  *    lease hand-over time at the store after a holder dies.
- * 2. 1, 2 and 4 real `learnharness start` processes (Discord shards: bench/scale/cluster.ts) on
- *    that Redis, the fake Discord (testkit/fakes/discord.ts; guilds spread over the shards) with
- *    discord.js's own REST rate limiter as shipped, and a slow OpenAI-compatible model (a fake in
- *    a worker thread answering each request after 1–2 s with a quiz, forever). Learners start
- *    BENCH_LESSONS lessons by `/lesson start` and click every quiz as it arrives (after a think
- *    time); then, over a fixed window: ack p50/p99 of the clicks, turns per second, REST calls per
- *    turn (those counting against the global limit, by route), bytes Redis received per turn, and how
- *    long a learner waits from a click's ack to the next question.
- * 3. In the run with 2 processes (BENCH_KILL_AT), shard 1's process is killed with SIGKILL
- *    mid-turn: the hand-over time is from the kill until the first of its turns in flight is
+ * 2. Runs of 1, 2 and 4 real `learnharness start` processes (Discord shards: bench/scale/cluster.ts)
+ *    on that Redis, then one on a SQLite file, each with the fake Discord (testkit/fakes/discord.ts;
+ *    guilds spread over the shards), discord.js's own REST rate limiter as shipped, and a slow
+ *    OpenAI-compatible model (a fake in a worker thread answering each request after 1–2 s with a
+ *    quiz, forever). Learners start BENCH_LESSONS lessons by `/lesson start` (clicks held back: a
+ *    warm-up lesson per guild, then BENCH_START_RATE a second per process, 11, for at most
+ *    BENCH_START_BOUND_S, 90; lessons not started in time do not count, `lessons` says how many were
+ *    live), then:
+ *    - the headline, a human pace: a click per lesson every BENCH_HUMAN_CLICK_S (30) seconds on average
+ *      (exponential think times, so there is no burst), BENCH_SETTLE_S (10) to settle, then
+ *      BENCH_HUMAN_RUNS (3) windows of BENCH_HUMAN_WINDOW_S (30) seconds, reported as medians;
+ *    - for the counts in BENCH_SATURATION (1,2), saturation: every learner clicks within BENCH_THINK_MS
+ *      (1,500) of each card (at the switch every waiting learner at once: a burst reported on its
+ *      own), a window of BENCH_WINDOW_S (30) after BENCH_SETTLE_S.
+ *    Each window (bench/scale/measure.ts): ack p50/p99 of the clicks, turns per second, the wait for the
+ *    next question, REST calls per turn, the bots' node CPU ms per turn and read/write syscalls per turn,
+ *    and on Redis client round trips per turn (`total_reads_processed`), bytes and commands per turn.
+ * 3. In the run with 2 processes (BENCH_KILL_AT), after saturation, shard 1's process is killed with
+ *    SIGKILL mid-turn: the hand-over time is from the kill until the first of its turns in flight is
  *    finished by its replacement (the manager respawns it; the lease expires; the turn re-runs).
  *
- * Lessons start with clicks held back (a warm-up lesson per guild, then BENCH_START_RATE a second
- * per process, 11 by default, for at most BENCH_START_BOUND_S, 90); then every learner clicks and
- * the window (BENCH_WINDOW_S, 30) begins BENCH_SETTLE_S (10) later: at the resume every learner clicks
- * at once (1,000 clicks within one think time), a burst reported on its own ("burst"). Lessons that did not start in time do not count (the
- * JSON's `lessons` says how many were live). Other knobs: BENCH_LESSONS (1,000), BENCH_PROCESSES
- * (1,2,4), BENCH_MODEL_MS ("1000-2000"), BENCH_THINK_MS (1,500), BENCH_SHARD_MODE (manager|env),
- * BENCH_TIMEOUT_S (900: a watchdog ends everything and prints what it has), BENCH_PROFILE_DIR (a CPU
- * profile per bot process), BENCH_NODE_ARGS (node flags for the bot processes), BENCH_CLICKS_FILE (each
- * click's times as JSON, one file per run, to line up with the bots' own traces); LEARNHARNESS_TURN_LAG_MS
- * goes to the bots. Loopback only. The
- * last line is one JSON object.
+ * Other knobs: BENCH_PROCESSES (1,2,4), BENCH_SQLITE (0: no SQLite run), BENCH_MODEL_MS ("1000-2000"),
+ * BENCH_SHARD_MODE (manager|env), BENCH_TIMEOUT_S (1,800: a watchdog ends everything and prints what it
+ * has), BENCH_PROFILE_DIR (a CPU profile per bot process), BENCH_NODE_ARGS (node flags for the bot
+ * processes), BENCH_CLICKS_FILE (each click's times as JSON, one file per run); LEARNHARNESS_TURN_LAG_MS
+ * goes to the bots. Loopback only. The last line is one JSON object (bench/scale/report.ts).
  */
 
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { monitorEventLoopDelay } from "node:perf_hooks";
 import { LEASE_TTL_MS } from "../src/agent/engine/lease.ts";
 import { freePort, redisServerInstalled, testRedis } from "../test/fixtures/redis-server.ts";
 import { shardOfGuild } from "../testkit/fakes/discord/gateway.ts";
 import { type FakeDiscord, startFakeDiscord } from "../testkit/fakes/discord.ts";
 import { type Cluster, shardMode, startCluster } from "./scale/cluster.ts";
-import { type BenchGuild, Learners, type WindowStats } from "./scale/drive.ts";
+import { type BenchGuild, Learners, type Think } from "./scale/drive.ts";
+import { type Measured, measureWindow, type RedisCounters } from "./scale/measure.ts";
 import { startSlowModel } from "./scale/model.ts";
+import { type RunResult, report, round } from "./scale/report.ts";
 import { storeBench } from "./scale/store.ts";
 
 if (!redisServerInstalled) {
@@ -70,8 +74,20 @@ const START_RATE = num("BENCH_START_RATE", 11);
 const START_BOUND_S = num("BENCH_START_BOUND_S", 90);
 const [MODEL_MIN, MODEL_MAX] = (process.env.BENCH_MODEL_MS ?? "1000-2000").split("-").map(Number) as [number, number];
 const THINK_MS = num("BENCH_THINK_MS", 1500);
-const TIMEOUT_S = num("BENCH_TIMEOUT_S", 900);
+const TIMEOUT_S = num("BENCH_TIMEOUT_S", 1800);
 const KILL_AT = num("BENCH_KILL_AT", 2);
+/** The human pace: a click per lesson every BENCH_HUMAN_CLICK_S seconds on average (think time plus the turn). */
+const HUMAN_CLICK_S = num("BENCH_HUMAN_CLICK_S", 30);
+/** Think times of the human pace: exponential, the mean less the model's mean time, capped at 4 means. */
+const HUMAN_THINK_MS = Math.max(1000, HUMAN_CLICK_S * 1000 - (MODEL_MIN + MODEL_MAX) / 2);
+const HUMAN: Think = { kind: "exponential", meanMs: HUMAN_THINK_MS, capMs: 4 * HUMAN_THINK_MS };
+/** Windows measured at the human pace in each run (their medians are reported), and their length. */
+const HUMAN_RUNS = num("BENCH_HUMAN_RUNS", 3);
+const HUMAN_WINDOW_S = num("BENCH_HUMAN_WINDOW_S", 30);
+/** Process counts (on Redis) that are also measured at saturation after the human pace. */
+const SATURATION = (process.env.BENCH_SATURATION ?? "1,2").split(",").map(Number);
+/** One process on a SQLite file after the Redis runs (BENCH_SQLITE=0: none). */
+const SQLITE = process.env.BENCH_SQLITE !== "0";
 /** A directory for a V8 CPU profile of each bot process (written when it stops; use BENCH_SHARD_MODE=env). */
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 /** More node flags for the bot processes (space-separated), e.g. a heap setting to compare. */
@@ -83,28 +99,8 @@ const SHARD_BASE = 4;
 const started = Date.now();
 const deadline = started + TIMEOUT_S * 1000;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-const round = (n: number, d = 1) => (Number.isFinite(n) ? Number(n.toFixed(d)) : null);
 
-/** One run's results. */
-interface Run {
-	processes: number;
-	lessonsStarted: number;
-	lessonsLive: number;
-	stats: WindowStats;
-	redisBytesPerTurn: number;
-	/** Redis commands per turn in the window, by command. */
-	redisCommandsPerTurn: Record<string, number>;
-	botCpuPerS: number;
-	benchLoopP99Ms: number;
-	/** The bench's own longest event-loop delay in the window (its fakes answer the bots: a stall here delays their acks). */
-	benchLoopMaxMs: number;
-	/** The clicks between the resume and the window (every learner at once). */
-	burst: WindowStats;
-	reclicks: number;
-	/** `/lesson start` interactions never acked (refused after 3 s, or no answer). */
-	startsUnacked: number;
-	startSeconds: number;
-}
+type Run = RunResult;
 const runs: Run[] = [];
 let store: { before: Record<string, number>; after: Record<string, number>; handoverS: number } | undefined;
 let killHandover: { firstS: number; allS: number; inFlight: number; reidentifyS: number } | undefined;
@@ -115,110 +111,19 @@ const port = await freePort();
 const redis = testRedis(port, dir);
 await redis.start();
 const redisCli = (...args: string[]) => execFileSync("redis-cli", ["-p", String(port), ...args], { encoding: "utf8" });
-/** Calls of each command (and script, by `evalsha`) the server has run so far. */
-const commandCalls = (): Record<string, number> =>
-	Object.fromEntries(
-		[...redisCli("info", "commandstats").matchAll(/cmdstat_([\w|]+):calls=(\d+)/g)].map((m) => [
-			m[1] as string,
-			Number(m[2]),
-		]),
-	);
-/** Bytes the server has received from all clients so far. */
-const inputBytes = () => Number(/total_net_input_bytes:(\d+)/.exec(redisCli("info", "stats"))?.[1] ?? Number.NaN);
-
-function report(partial: boolean): void {
-	const by = <T>(f: (r: Run) => T) => Object.fromEntries(runs.map((r) => [String(r.processes), f(r)]));
-	const table: Array<[string, (r: Run) => string]> = [
-		["lessons started / with a card", (r) => `${r.lessonsStarted}/${r.lessonsLive}`],
-		["s to start them", (r) => String(round(r.startSeconds, 0))],
-		["starts never acked", (r) => String(r.startsUnacked)],
-		["clicks in window", (r) => String(r.stats.clicks)],
-		["ack p50 ms", (r) => String(round(r.stats.ackP50Ms))],
-		["ack p99 ms", (r) => String(round(r.stats.ackP99Ms))],
-		["ack max ms", (r) => String(round(r.stats.ackMaxMs))],
-		["clicks never acked", (r) => String(r.stats.unacked)],
-		["burst: clicks", (r) => String(r.burst.clicks)],
-		["burst: ack p50 / p99 ms", (r) => `${round(r.burst.ackP50Ms, 0)} / ${round(r.burst.ackP99Ms, 0)}`],
-		["burst: never acked", (r) => String(r.burst.unacked)],
-		["turns per second", (r) => String(round(r.stats.turnsPerS, 2))],
-		["lessons that turned", (r) => String(r.stats.lessonsTurning)],
-		[
-			"next question p50 / p99 s",
-			(r) => `${round(r.stats.nextP50Ms / 1000, 1)} / ${round(r.stats.nextP99Ms / 1000, 1)}`,
-		],
-		["REST calls/turn (global)", (r) => String(round(r.stats.restGlobal / r.stats.turns, 2))],
-		["REST calls/turn (all)", (r) => String(round(r.stats.restAll / r.stats.turns, 2))],
-		["Redis bytes in/turn", (r) => String(round(r.redisBytesPerTurn, 0))],
-		[
-			"Redis commands/turn",
-			(r) =>
-				String(
-					round(
-						Object.values(r.redisCommandsPerTurn).reduce((a, b) => a + b, 0),
-						1,
-					),
-				),
-		],
-		["bot CPU s per s", (r) => String(round(r.botCpuPerS, 2))],
-		["bench loop delay p99 ms", (r) => String(round(r.benchLoopP99Ms))],
-		["bench loop delay max ms", (r) => String(round(r.benchLoopMaxMs))],
-		["re-clicks (click not acked)", (r) => String(r.reclicks)],
-	];
-	if (runs.length > 0) {
-		console.log(`\nprocesses                     ${runs.map((r) => String(r.processes).padStart(12)).join("")}`);
-		for (const [label, f] of table) console.log(`${label.padEnd(30)}${runs.map((r) => f(r).padStart(12)).join("")}`);
-		console.log("\nglobal-limited REST calls per turn, by route:");
-		const routes = new Set(runs.flatMap((r) => Object.keys(r.stats.byRoute)));
-		for (const route of routes)
-			console.log(
-				`  ${route.padEnd(50)}${runs.map((r) => String(round((r.stats.byRoute[route] ?? 0) / r.stats.turns, 2)).padStart(8)).join("")}`,
-			);
-		console.log("\nRedis commands per turn, by command:");
-		const commands = new Set(runs.flatMap((r) => Object.keys(r.redisCommandsPerTurn)));
-		for (const command of [...commands].sort())
-			console.log(
-				`  ${command.padEnd(50)}${runs.map((r) => String(round(r.redisCommandsPerTurn[command] ?? 0, 2)).padStart(8)).join("")}`,
-			);
-	}
-	const turns = runs.reduce((s, r) => s + r.stats.turns, 0);
-	const rest = runs.reduce((s, r) => s + r.stats.restGlobal, 0);
-	console.log(
-		JSON.stringify({
-			bench: "scale",
-			backend: "redis",
-			...(partial ? { partial: true } : {}),
-			lessons_requested: LESSONS,
-			lessons: by((r) => r.lessonsLive),
-			ack_p50_ms: by((r) => round(r.stats.ackP50Ms)),
-			ack_p99_ms: by((r) => round(r.stats.ackP99Ms)),
-			ack_burst_p99_ms: by((r) => round(r.burst.ackP99Ms)),
-			turns_per_s: by((r) => round(r.stats.turnsPerS, 2)),
-			next_question_p50_s: by((r) => round(r.stats.nextP50Ms / 1000, 2)),
-			next_question_p99_s: by((r) => round(r.stats.nextP99Ms / 1000, 2)),
-			rest_calls_per_turn: turns > 0 ? round(rest / turns, 2) : null,
-			rest_calls_per_turn_by_processes: by((r) => round(r.stats.restGlobal / r.stats.turns, 2)),
-			redis_bytes_per_turn: by((r) => round(r.redisBytesPerTurn, 0)),
-			redis_commands_per_turn: by((r) =>
-				round(
-					Object.values(r.redisCommandsPerTurn).reduce((a, b) => a + b, 0),
-					1,
-				),
-			),
-			bytes_per_turn: store?.after ?? null,
-			bytes_per_turn_before: store?.before ?? null,
-			handover_s: round(killHandover?.firstS ?? Number.NaN, 2),
-			handover_all_s: round(killHandover?.allS ?? Number.NaN, 2),
-			handover_in_flight: killHandover?.inFlight ?? null,
-			handover_reidentify_s: round(killHandover?.reidentifyS ?? Number.NaN, 2),
-			handover_store_s: round(store?.handoverS ?? Number.NaN, 2),
-			lease_ttl_s: LEASE_TTL_MS / 1000,
-			shard_mode: cluster?.mode ?? shardMode(),
-			model_ms: [MODEL_MIN, MODEL_MAX],
-			window_s: WINDOW_S,
-			settle_s: SETTLE_S,
-		}),
-	);
-}
+const statOf = (name: string) =>
+	Number(new RegExp(`${name}:(\\d+)`).exec(redisCli("info", "stats"))?.[1] ?? Number.NaN);
+const redisCounters: RedisCounters = {
+	reads: () => statOf("total_reads_processed"),
+	inputBytes: () => statOf("total_net_input_bytes"),
+	commands: () =>
+		Object.fromEntries(
+			[...redisCli("info", "commandstats").matchAll(/cmdstat_([\w|]+):calls=(\d+)/g)].map((m) => [
+				m[1] as string,
+				Number(m[2]),
+			]),
+		),
+};
 
 for (const signal of ["SIGINT", "SIGTERM"] as const)
 	process.once(signal, () => {
@@ -228,7 +133,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const)
 
 const watchdog = setTimeout(() => {
 	console.error(`bench:scale: still running after ${TIMEOUT_S} s; stopping with what it has`);
-	report(true);
+	printReport(true);
 	void Promise.race([Promise.all([cluster?.stop(), redis.stop()]), sleep(12_000)]).finally(() => process.exit(1));
 }, TIMEOUT_S * 1000);
 
@@ -253,12 +158,22 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
 	return check();
 }
 
-async function run(processes: number, modelUrl: string): Promise<void> {
+/** A run to make: processes on the private Redis, or one on a SQLite file. */
+interface RunSpec {
+	label: string;
+	processes: number;
+	sqlite: boolean;
+	saturation: boolean;
+}
+
+async function run(spec: RunSpec, modelUrl: string): Promise<void> {
+	const { processes } = spec;
 	redisCli("flushall");
 	// Shards may identify together (a large bot's max_concurrency): the runs start in seconds, not 5 s a shard.
 	const fake = await startFakeDiscord({ shards: processes, maxConcurrency: processes });
 	const guilds = guildsFor(fake, processes);
 	const mode = shardMode();
+	const storeUrl = spec.sqlite ? `sqlite://${join(dir, `bench-${runs.length}.sqlite`)}` : `redis://127.0.0.1:${port}`;
 	cluster = startCluster(
 		processes,
 		{
@@ -267,7 +182,7 @@ async function run(processes: number, modelUrl: string): Promise<void> {
 			OPENAI_BASE_URL: modelUrl,
 			OPENAI_API_KEY: "bench",
 			LEARNHARNESS_MODEL: "bench-slow",
-			LEARNHARNESS_STORE_URL: `redis://127.0.0.1:${port}`,
+			LEARNHARNESS_STORE_URL: storeUrl,
 			LEARNHARNESS_LOG_LEVEL: "warn",
 			LEARNHARNESS_RENDER_PAGES: "1",
 			// The turn gate's target, to compare settings (unset: the default).
@@ -279,6 +194,8 @@ async function run(processes: number, modelUrl: string): Promise<void> {
 		mode,
 		[...NODE_ARGS, ...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [])],
 	);
+	const c = cluster;
+	const counters = spec.sqlite ? undefined : redisCounters;
 	let learners: Learners | undefined;
 	try {
 		const shardsUp = () => new Set(fake.identifiedShards.filter(([, n]) => n === processes).map(([i]) => i)).size;
@@ -287,16 +204,15 @@ async function run(processes: number, modelUrl: string): Promise<void> {
 			120_000,
 		);
 		if (!ready)
-			throw new Error(`the bot processes did not connect (${shardsUp()}/${processes} shards):\n${cluster.output()}`);
+			throw new Error(`the bot processes did not connect (${shardsUp()}/${processes} shards):\n${c.output()}`);
 		await sleep(1000);
 		console.log(
-			`\n${processes} process(es) (${processes > 1 ? mode : "single"}) up after ${((Date.now() - started) / 1000).toFixed(0)} s; starting ${LESSONS} lessons`,
+			`\n${spec.label}: ${processes} process(es) (${processes > 1 ? mode : "single"}) on ${spec.sqlite ? "SQLite" : "Redis"} up after ${((Date.now() - started) / 1000).toFixed(0)} s; starting ${LESSONS} lessons`,
 		);
-		learners = new Learners(fake, guilds, { thinkMs: THINK_MS, stallMs: 5_000 });
+		learners = new Learners(fake, guilds, { thinkMs: THINK_MS, stallMs: 5_000, think: HUMAN });
 		const t0 = Date.now();
 		const l = learners;
-		// Lessons start with clicks held back (each start costs the bot REST calls under its global limit),
-		// then every learner clicks: the window sees all of them live at once.
+		// Lessons start with clicks held back (each start costs the bot REST calls under its global limit).
 		l.pause();
 		// Warm-up: a lesson per guild first, so every shard process has loaded what a lesson needs
 		// (a cold process on a loaded machine can miss Discord's 3 s ack for its first interactions).
@@ -305,52 +221,51 @@ async function run(processes: number, modelUrl: string): Promise<void> {
 		const startBy = Math.min(deadline, Date.now() + START_BOUND_S * 1000);
 		const sent = warm + (await l.start(LESSONS - warm, Math.min(START_RATE * processes, 60), startBy));
 		await until(() => l.live() >= sent * 0.98, Math.max(5_000, startBy - Date.now()));
+		const startSeconds = (Date.now() - t0) / 1000;
 		console.log(
-			`${l.live()} of ${sent} lessons have a quiz card after ${((Date.now() - t0) / 1000).toFixed(0)} s; learners click from now; measuring ${WINDOW_S} s`,
+			`${l.live()} of ${sent} lessons have a quiz card after ${startSeconds.toFixed(0)} s; learners click at a human pace from now`,
 		);
+		// Human pace: think times are exponential (memoryless), so the resume starts at the steady rate, no burst.
 		l.resume();
-		const resumedAt = Date.now();
-		await sleep(Math.max(0, Math.min(SETTLE_S * 1000, deadline - Date.now() - WINDOW_S * 1000 - 60_000)));
-		const lag = monitorEventLoopDelay({ resolution: 10 });
-		lag.enable();
-		const cpu0 = cluster.cpuSeconds();
-		const bytes0 = inputBytes();
-		const calls0 = commandCalls();
-		const from = Date.now();
-		await sleep(Math.min(WINDOW_S * 1000, Math.max(0, deadline - Date.now() - 30_000)));
-		const to = Date.now();
-		const bytes1 = inputBytes();
-		const calls1 = commandCalls();
-		const cpu1 = cluster.cpuSeconds();
-		lag.disable();
-		await sleep(3_500); // acks of the window's last clicks (Discord refuses them after 3 s)
-		const stats = l.window(from, to);
-		if (process.env.BENCH_CLICKS_FILE)
-			writeFileSync(
-				`${process.env.BENCH_CLICKS_FILE}.${processes}.json`,
-				JSON.stringify(
-					l.clicks.map((c) => ({ at: c.it.createdAt, ack: c.it.ackedAt, ch: c.it.channelId, g: c.it.guildId })),
-				),
+		await sleep(Math.max(0, Math.min(SETTLE_S * 1000, deadline - Date.now() - 120_000)));
+		const human: Measured[] = [];
+		for (let i = 0; i < HUMAN_RUNS && deadline - Date.now() > HUMAN_WINDOW_S * 1000 + 60_000; i++) {
+			const m = await measureWindow(l, c, counters, HUMAN_WINDOW_S, deadline);
+			human.push(m);
+			console.log(
+				`  human pace window ${i + 1}: ${m.stats.clicks} clicks, ${round(m.stats.turnsPerS)} turns/s, ack p50 ${round(m.stats.ackP50Ms)} / p99 ${round(m.stats.ackP99Ms)} ms, ${round(m.cpuMsPerTurn)} CPU ms/turn, ${round(m.roundTripsPerTurn)} round trips/turn`,
 			);
-		runs.push({
+		}
+		const result: Run = {
+			label: spec.label,
 			processes,
 			lessonsStarted: sent,
 			lessonsLive: l.live(),
-			stats,
-			redisBytesPerTurn: (bytes1 - bytes0) / stats.turns,
-			redisCommandsPerTurn: Object.fromEntries(
-				Object.entries(calls1)
-					.map(([name, n]) => [name, (n - (calls0[name] ?? 0)) / stats.turns] as const)
-					.filter(([, perTurn]) => perTurn >= 0.01),
-			),
-			botCpuPerS: (cpu1 - cpu0) / stats.seconds,
-			benchLoopP99Ms: lag.percentile(99) / 1e6,
-			benchLoopMaxMs: lag.max / 1e6,
-			burst: l.window(resumedAt, from),
-			reclicks: l.reclicks,
 			startsUnacked: l.starts.filter((it) => it.ackedAt === undefined).length,
-			startSeconds: (from - t0) / 1000,
-		});
+			startSeconds,
+			human,
+		};
+		runs.push(result);
+		if (spec.saturation && deadline - Date.now() > WINDOW_S * 1000 + 60_000) {
+			// Every learner as fast as a card allows: at the switch every waiting learner clicks within one think
+			// time (a burst no real group makes, reported on its own); the window starts SETTLE_S later.
+			l.pace({ kind: "uniform", maxMs: THINK_MS });
+			const switchedAt = Date.now();
+			await sleep(Math.max(0, Math.min(SETTLE_S * 1000, deadline - Date.now() - WINDOW_S * 1000 - 60_000)));
+			const windowFrom = Date.now();
+			const m = await measureWindow(l, c, counters, WINDOW_S, deadline);
+			result.saturation = { ...m, burst: l.window(switchedAt, windowFrom), reclicks: l.reclicks };
+			console.log(
+				`  saturation: ack p50 ${round(m.stats.ackP50Ms)} ms, p99 ${round(m.stats.ackP99Ms)} ms; ${round(m.stats.turnsPerS, 2)} turns/s; ${round(m.cpuMsPerTurn)} CPU ms/turn`,
+			);
+		}
+		if (process.env.BENCH_CLICKS_FILE)
+			writeFileSync(
+				`${process.env.BENCH_CLICKS_FILE}.${spec.label}.json`,
+				JSON.stringify(
+					l.clicks.map((k) => ({ at: k.it.createdAt, ack: k.it.ackedAt, ch: k.it.channelId, g: k.it.guildId })),
+				),
+			);
 		const refused = l.starts.filter((it) => it.ackedAt === undefined);
 		if (refused.length > 0) {
 			const byShard: Record<string, number> = {};
@@ -359,17 +274,13 @@ async function run(processes: number, modelUrl: string): Promise<void> {
 				byShard[shard] = (byShard[shard] ?? 0) + 1;
 			}
 			console.log(`starts never acked, by shard: ${JSON.stringify(byShard)}; the bots' last output:`);
-			console.log(cluster.output(3000));
+			console.log(c.output(3000));
 		}
-		console.log(`bench heap ${Math.round(process.memoryUsage().heapUsed / 1e6)} MB at the end of the window`);
-		console.log(
-			`${processes} process(es): ack p50 ${round(stats.ackP50Ms)} ms, p99 ${round(stats.ackP99Ms)} ms; ${round(stats.turnsPerS, 2)} turns/s; ${round(stats.restGlobal / stats.turns, 2)} global REST calls/turn`,
-		);
-		if (processes === KILL_AT && processes > 1 && deadline - Date.now() > 75_000)
-			await killOne(l, cluster, fake, processes);
+		if (!spec.sqlite && processes === KILL_AT && processes > 1 && deadline - Date.now() > 75_000)
+			await killOne(l, c, fake, processes);
 	} finally {
 		learners?.stop();
-		await cluster.stop();
+		await c.stop();
 		await fake.close();
 	}
 }
@@ -411,21 +322,41 @@ async function killOne(l: Learners, c: Cluster, fake: FakeDiscord, processes: nu
 	);
 }
 
+/** The runs: each process count on Redis, then one process on SQLite; saturation for the counts in BENCH_SATURATION. */
+const specs: RunSpec[] = [
+	...PROCESSES.map((n) => ({ label: String(n), processes: n, sqlite: false, saturation: SATURATION.includes(n) })),
+	...(SQLITE ? [{ label: "sqlite", processes: 1, sqlite: true, saturation: false }] : []),
+];
+const printReport = (partial: boolean) =>
+	report(runs, {
+		partial,
+		lessonsRequested: LESSONS,
+		store,
+		killHandover,
+		leaseTtlS: LEASE_TTL_MS / 1000,
+		shardMode: cluster?.mode ?? shardMode(),
+		modelMs: [MODEL_MIN, MODEL_MAX],
+		humanMeanS: HUMAN_CLICK_S,
+		windowS: WINDOW_S,
+		humanWindowS: HUMAN_WINDOW_S,
+		settleS: SETTLE_S,
+	});
+
 let failed = false;
 try {
-	store = await storeBench(redis.url, inputBytes);
+	store = await storeBench(redis.url, redisCounters.inputBytes);
 	const model = await startSlowModel(MODEL_MIN, MODEL_MAX);
 	try {
-		for (const n of PROCESSES) {
-			if (deadline - Date.now() < 90_000) {
-				console.log(`skipping ${n} process(es): under 90 s left of BENCH_TIMEOUT_S`);
+		for (const spec of specs) {
+			if (deadline - Date.now() < 150_000) {
+				console.log(`skipping run ${spec.label}: under 150 s left of BENCH_TIMEOUT_S`);
 				continue;
 			}
 			try {
-				await run(n, model.baseURL);
+				await run(spec, model.baseURL);
 			} catch (error) {
 				failed = true;
-				console.error(`bench:scale: the run with ${n} process(es) failed:`, error);
+				console.error(`bench:scale: run ${spec.label} failed:`, error);
 			}
 		}
 	} finally {
@@ -436,4 +367,4 @@ try {
 	await redis.stop();
 	rmSync(dir, { recursive: true, force: true });
 }
-report(failed || runs.length < PROCESSES.length);
+printReport(failed || runs.length < specs.length);

@@ -31,8 +31,13 @@ export interface Cluster {
 	output(chars?: number): string;
 	/** kill -9 the process of `shard`; in env mode start it again at once (the manager respawns its own). */
 	kill(shard: number): void;
-	/** CPU seconds (user + system) all bot processes used so far (Linux /proc). */
+	/** CPU seconds (user + system) all bot processes used so far, their Chromium included (Linux /proc). */
 	cpuSeconds(): number;
+	/**
+	 * What the bots' node processes (not their Chromium) used so far: CPU seconds, and read- and write-family
+	 * system calls (`syscr` + `syscw` of /proc/<pid>/io: reads, writes, sends, receives; not epoll or futex).
+	 */
+	nodeUsage(): { cpuS: number; syscalls: number };
 	stop(): Promise<void>;
 }
 
@@ -70,6 +75,25 @@ function cpuOf(pid: number): number {
 	}
 }
 
+/** Read- and write-family system calls of `pid` so far (/proc/<pid>/io), 0 when unreadable. */
+function syscallsOf(pid: number): number {
+	try {
+		const io = readFileSync(`/proc/${pid}/io`, "utf8");
+		return Number(/syscr: (\d+)/.exec(io)?.[1] ?? 0) + Number(/syscw: (\d+)/.exec(io)?.[1] ?? 0);
+	} catch {
+		return 0;
+	}
+}
+
+/** True for a browser process (the renderer's Chromium and its helpers), by its command line. */
+function isBrowser(pid: number): boolean {
+	try {
+		return /chrom|headless_shell/i.test(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0] ?? "");
+	} catch {
+		return false;
+	}
+}
+
 /** Start `processes` bot processes with `env` added (the fakes, the store, the model). */
 export function startCluster(
 	processes: number,
@@ -104,6 +128,16 @@ export function startCluster(
 		walk(manager, 0);
 		return out;
 	};
+	/** Every process of the bots: the children and their descendants (shards, Chromium and its helpers), 4 levels. */
+	const tree = (): number[] => {
+		const pids = new Set(children.map((c) => c.child.pid ?? 0).filter((p) => p > 0));
+		let level = [...pids];
+		for (let depth = 0; depth < 4 && level.length > 0; depth++) {
+			level = level.flatMap(childrenOf).filter((p) => !pids.has(p));
+			for (const p of level) pids.add(p);
+		}
+		return [...pids];
+	};
 	return {
 		mode,
 		shardPids() {
@@ -131,11 +165,19 @@ export function startCluster(
 			if (pid) process.kill(pid, "SIGKILL");
 		},
 		cpuSeconds() {
-			const pids = new Set([...children.map((c) => c.child.pid ?? 0), ...botPids()]);
-			for (const pid of [...pids]) for (const c of childrenOf(pid)) pids.add(c);
 			let sum = 0;
-			for (const pid of pids) if (pid > 0) sum += cpuOf(pid);
+			for (const pid of tree()) sum += cpuOf(pid);
 			return sum;
+		},
+		nodeUsage() {
+			let cpuS = 0;
+			let syscalls = 0;
+			for (const pid of tree())
+				if (!isBrowser(pid)) {
+					cpuS += cpuOf(pid);
+					syscalls += syscallsOf(pid);
+				}
+			return { cpuS, syscalls };
 		},
 		async stop() {
 			// A manager stops its shards on SIGTERM; any still running after the grace are killed by pid.

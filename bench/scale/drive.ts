@@ -69,6 +69,19 @@ export interface WindowStats {
 	nextP99Ms: number;
 }
 
+/**
+ * How long a learner thinks before clicking a card: uniform in [0, maxMs) (the saturation runs: every learner
+ * as fast as a card allows), or exponential with a mean (a human pace: memoryless, so a resume starts at the
+ * steady rate with no burst), capped.
+ */
+export type Think = { kind: "uniform"; maxMs: number } | { kind: "exponential"; meanMs: number; capMs: number };
+
+/** One think time drawn from `think`. */
+export function thinkTime(think: Think): number {
+	if (think.kind === "uniform") return Math.random() * think.maxMs;
+	return Math.min(think.capMs, -Math.log(1 - Math.random()) * think.meanMs);
+}
+
 /** Nearest-rank percentile of sorted values. */
 export function percentile(sorted: number[], p: number): number {
 	if (sorted.length === 0) return Number.NaN;
@@ -96,7 +109,7 @@ export class Learners {
 	constructor(
 		private readonly fake: FakeDiscord,
 		private readonly guilds: BenchGuild[],
-		private readonly opts: { thinkMs: number; stallMs: number },
+		private readonly opts: { thinkMs: number; stallMs: number; think?: Think },
 	) {
 		this.timer = setInterval(() => this.tick(), TICK_MS);
 	}
@@ -120,6 +133,18 @@ export class Learners {
 			if (wait > 0) await new Promise((r) => setTimeout(r, wait));
 		}
 		return i;
+	}
+
+	/**
+	 * Change how long learners think from now on: the cards waiting for a click are given new think times
+	 * (at a switch to the fast pace every waiting learner clicks within one think time: a burst).
+	 */
+	pace(think: Think): void {
+		this.opts.think = think;
+		for (const t of this.pending) clearTimeout(t);
+		this.pending.clear();
+		if (this.paused) return;
+		for (const lesson of this.lessons.values()) if (lesson.card && lesson.clickedAt === undefined) this.later(lesson);
 	}
 
 	/** Stop clicking new cards until resume(). */
@@ -251,10 +276,13 @@ export class Learners {
 	/** Click the lesson's card after a think time (unless a newer card came or it was clicked). */
 	private later(lesson: Lesson): void {
 		const id = lesson.card?.messageId;
-		const timer = setTimeout(() => {
-			this.pending.delete(timer);
-			if (!this.paused && lesson.card?.messageId === id && lesson.clickedAt === undefined) this.click(lesson);
-		}, Math.random() * this.opts.thinkMs);
+		const timer = setTimeout(
+			() => {
+				this.pending.delete(timer);
+				if (!this.paused && lesson.card?.messageId === id && lesson.clickedAt === undefined) this.click(lesson);
+			},
+			thinkTime(this.opts.think ?? { kind: "uniform", maxMs: this.opts.thinkMs }),
+		);
 		this.pending.add(timer);
 	}
 
