@@ -106,6 +106,10 @@ export async function launchChromium(executablePath: string, timeoutMs: number):
 		return await puppeteer.launch({
 			executablePath,
 			headless: true,
+			// Over a pipe, not a WebSocket: when this process dies (kill -9, a crash, the OOM killer), the pipe
+			// closes and Chromium exits with it. Over a WebSocket it stayed, orphaned, with its ~200 MB, once per
+			// crash (a crash-looping bot piled them up).
+			pipe: true,
 			args: CHROMIUM_ARGS,
 			timeout: timeoutMs,
 			protocolTimeout: Math.max(30_000, timeoutMs * 2),
