@@ -12,7 +12,18 @@
  * escaped plain text: nothing is lost, nothing freezes.
  */
 
-import slackifyMarkdown from "slackify-markdown";
+import { createRequire } from "node:module";
+
+/**
+ * slackify-markdown (and the remark and micromark parsers under it: about 0.1 s of CPU to load) on first use:
+ * only a process that posts to Slack needs it, and the terminal and Discord start without it.
+ */
+const load = createRequire(import.meta.url);
+let slackify: ((markdown: string) => string) | undefined;
+const slackifyMarkdown = (markdown: string): string => {
+	slackify ??= load("slackify-markdown") as (markdown: string) => string;
+	return slackify(markdown);
+};
 
 /** Most markdown converted per call (above the 1,500-character question limit); the rest is shown as escaped plain text. */
 export const MRKDWN_CONVERT_MAX_CHARS = 2_000;

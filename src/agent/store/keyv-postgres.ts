@@ -9,21 +9,23 @@
  * and the pool ends when the last store on it disconnects (keyv's ended it for all at the first).
  */
 
-import KeyvPostgres from "@keyv/postgres";
-import pg from "pg";
+import type KeyvPostgres from "@keyv/postgres";
+import type { KeyvPostgresOptions } from "@keyv/postgres";
+import type pg from "pg";
+import { keyvPostgresClass, pgModule } from "./drivers.ts";
 
 interface SharedPool {
 	pool: pg.Pool;
-	stores: Set<ListenedPostgres>;
+	stores: Set<KeyvPostgres>;
 }
 
 const pools = new Map<string, SharedPool>();
 
-function poolFor(uri: string, store: ListenedPostgres): pg.Pool {
+function poolFor(uri: string, store: KeyvPostgres): pg.Pool {
 	let shared = pools.get(uri);
 	if (!shared) {
-		const pool = new pg.Pool({ connectionString: uri });
-		const stores = new Set<ListenedPostgres>();
+		const pool = new (pgModule().Pool)({ connectionString: uri });
+		const stores = new Set<KeyvPostgres>();
 		// An idle client's connection ended by the server: the pool drops that client and opens a new one on
 		// the next query; every store on the pool hears it as a store error, and nothing crashes.
 		pool.on("error", (error) => {
@@ -37,21 +39,27 @@ function poolFor(uri: string, store: ListenedPostgres): pg.Pool {
 	return shared.pool;
 }
 
-/** keyv's PostgreSQL store, querying through a shared pool with an `error` listener (see the file's comment). */
-export class ListenedPostgres extends KeyvPostgres {
-	// Called by KeyvPostgres's constructor: the instance's own fields are not set yet, only `opts`.
-	override async connect() {
-		const pool = poolFor(this.opts.uri ?? "", this);
-		return async (sql: string, values?: unknown) => (await pool.query(sql, values as unknown[])).rows;
-	}
+/** keyv's PostgreSQL store class, loaded on first use (drivers.ts), with connect/disconnect on the shared pools. */
+let listened: (new (options: KeyvPostgresOptions) => KeyvPostgres) | undefined;
 
-	override async disconnect() {
-		const uri = this.opts.uri ?? "";
-		const shared = pools.get(uri);
-		if (!shared?.stores.delete(this) || shared.stores.size > 0) return;
-		pools.delete(uri);
-		await shared.pool.end();
-	}
+/** keyv's PostgreSQL store on `uri`, querying through a shared pool with an `error` listener (see the file's comment). */
+export function listenedPostgres(uri: string): KeyvPostgres {
+	listened ??= class ListenedPostgres extends keyvPostgresClass() {
+		// Called by KeyvPostgres's constructor: the instance's own fields are not set yet, only `opts`.
+		override async connect() {
+			const pool = poolFor(this.opts.uri ?? "", this);
+			return async (sql: string, values?: unknown) => (await pool.query(sql, values as unknown[])).rows;
+		}
+
+		override async disconnect() {
+			const key = this.opts.uri ?? "";
+			const shared = pools.get(key);
+			if (!shared?.stores.delete(this) || shared.stores.size > 0) return;
+			pools.delete(key);
+			await shared.pool.end();
+		}
+	};
+	return new listened({ uri });
 }
 
 /** The pools open now, by URL (tests: what a disconnect left behind). */

@@ -6,12 +6,12 @@
 
 import { mkdirSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import KeyvRedis from "@keyv/redis";
+import type KeyvRedis from "@keyv/redis";
 import KeyvSqlite from "@keyv/sqlite";
-import { createClient } from "@redis/client";
 import Keyv from "keyv";
 import type { Logger } from "../../core/contracts/logger.ts";
-import { ListenedPostgres } from "./keyv-postgres.ts";
+import { keyvRedisClass, redisClientModule } from "./drivers.ts";
+import { listenedPostgres } from "./keyv-postgres.ts";
 import { StoreUrlError, sqlitePathOf } from "./store-url.ts";
 
 /** How long a Redis connection attempt may take before the operation fails (a start fails fast, not after minutes). */
@@ -106,7 +106,7 @@ export function openKeyv(url: string, namespace: string, logger?: Logger): Keyv 
 			namespace,
 		});
 	} else if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
-		keyv = new Keyv({ store: new ListenedPostgres({ uri: url }), namespace });
+		keyv = new Keyv({ store: listenedPostgres(url), namespace });
 	} else if (url === "memory://" || url.startsWith("memory://")) {
 		keyv = new Keyv({ namespace });
 	} else {
@@ -174,7 +174,7 @@ export async function compactSqlite(keyv: Keyv): Promise<SqliteCompaction | unde
  */
 function redisStore(url: string, onError: (error: unknown) => void): KeyvRedis<unknown> {
 	const client = createRedisClient(url, onError);
-	const store = new KeyvRedis(client as never, {
+	const store = new (keyvRedisClass())(client as never, {
 		throwOnErrors: true,
 		throwOnConnectError: true,
 		connectionTimeout: REDIS_CONNECT_TIMEOUT_MS,
@@ -225,7 +225,7 @@ export function createRedisClient(url: string, onError: (error: unknown) => void
 	// fails at once: a start or `doctor` says so in milliseconds, and the next operation tries again.
 	// Once connected, a lost connection is retried with capped backoff.
 	let connectedOnce = false;
-	const client = createClient({
+	const client = redisClientModule().createClient({
 		url,
 		disableOfflineQueue: true,
 		socket: {

@@ -12,8 +12,8 @@
 
 import { randomUUID } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import pg from "pg";
 import type { Logger } from "../../core/contracts/logger.ts";
+import { pgModule } from "./drivers.ts";
 import { StoreConflictError, withDeadline } from "./errors.ts";
 import { type BookLease, leaseBook } from "./lease-book.ts";
 import { assembleRecord, legacyIds, legacyRecord, messageTracker, metaJson } from "./record-layout.ts";
@@ -56,7 +56,7 @@ export function createPgSessionStore(url: string, options: PgSessionStoreOptions
 	};
 	// A burst (many lessons starting at once) queues for a connection up to the operation's own timeout, rather than
 	// failing after 5 s while the pool's 10 connections are busy.
-	const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: ms });
+	const pool = new (pgModule().Pool)({ connectionString: url, max: 10, connectionTimeoutMillis: ms });
 	// An idle client's error (the server restarted) is emitted on the pool; unhandled it would crash.
 	pool.on("error", (error) => {
 		options.onError?.(error);

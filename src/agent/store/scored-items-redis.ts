@@ -6,8 +6,8 @@
  * one `ZADD`.
  */
 
-import KeyvRedis from "@keyv/redis";
 import type Keyv from "keyv";
+import { isKeyvRedis } from "./drivers.ts";
 import { REDIS_CONNECT_TIMEOUT_MS } from "./keyv.ts";
 import { runScript, type ScriptClient } from "./redis-script.ts";
 import { byScore, type ScoredItem, type ScoredItems } from "./scored-items.ts";
@@ -62,7 +62,7 @@ const texts = (v: unknown): Array<string | null> =>
 /** Scored items on the keyv's Redis; undefined when it is not on Redis. */
 export function redisScoredItems(keyv: Keyv): ScoredItems | undefined {
 	const store: unknown = keyv.store;
-	if (!(store instanceof KeyvRedis)) return undefined;
+	if (!isKeyvRedis(store)) return undefined;
 	const ns = keyv.namespace ?? "";
 	// keyv prefixes `namespace:`, and the Redis adapter its own `namespace::` (state-atomic.ts does the same).
 	const hashOf = (collection: string) => (ns === "" ? collection : `${ns}::${ns}:${collection}`);

@@ -6,9 +6,10 @@
  * advisory lock: processes starting together on an empty database create it one after the other).
  */
 
-import KeyvPostgres from "@keyv/postgres";
+import type KeyvPostgres from "@keyv/postgres";
 import KeyvSqlite from "@keyv/sqlite";
 import type Keyv from "keyv";
+import { isKeyvPostgres } from "./drivers.ts";
 import { byScore, type LowestItems, type ScoredItem, type ScoredItems } from "./scored-items.ts";
 
 /** Rows per INSERT statement (SQLite's older builds allow 999 parameters; 4 a row). */
@@ -25,8 +26,8 @@ const itemOf = (row: Row): ScoredItem => ({ id: row.id, score: Number(row.score)
 /** Scored items on the keyv's SQL backend; undefined when it is not SQLite or PostgreSQL. */
 export function sqlScoredItems(keyv: Keyv): ScoredItems | undefined {
 	const store: unknown = keyv.store;
-	if (!(store instanceof KeyvPostgres || store instanceof KeyvSqlite)) return undefined;
-	const pg = store instanceof KeyvPostgres;
+	if (!(isKeyvPostgres(store) || store instanceof KeyvSqlite)) return undefined;
+	const pg = isKeyvPostgres(store);
 	const opts = (store as unknown as { opts: { table: string; schema?: string } }).opts;
 	const base = `${opts.table}_items`;
 	const table = pg ? `${opts.schema ?? "public"}.${base}` : base;

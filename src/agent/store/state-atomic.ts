@@ -6,10 +6,10 @@
  * setIfAbsent, nor lose each other's increments.
  */
 
-import KeyvPostgres from "@keyv/postgres";
-import KeyvRedis from "@keyv/redis";
+import type KeyvPostgres from "@keyv/postgres";
 import KeyvSqlite from "@keyv/sqlite";
 import type Keyv from "keyv";
+import { isKeyvPostgres, isKeyvRedis } from "./drivers.ts";
 import { REDIS_CONNECT_TIMEOUT_MS } from "./keyv.ts";
 import { runScript, type ScriptClient } from "./redis-script.ts";
 
@@ -114,7 +114,7 @@ const wrapped = (value: unknown, ttlMs: number | undefined, now: number): string
 
 /** True for a backend several processes share (Redis, PostgreSQL); SQLite and memory belong to one process. */
 export function isSharedBackend(keyv: Keyv): boolean {
-	return keyv.store instanceof KeyvRedis || keyv.store instanceof KeyvPostgres;
+	return isKeyvRedis(keyv.store) || isKeyvPostgres(keyv.store);
 }
 
 /** The atomic operations on the keyv's backend, or undefined for a backend without them (memory: serialize in-process). */
@@ -123,7 +123,7 @@ export function atomicOps(keyv: Keyv): AtomicOps | undefined {
 	const ns = keyv.namespace ?? "";
 	// keyv prefixes `namespace:`, and the adapter its own `namespace` + separator (Redis only).
 	const keyvKey = (key: string) => (ns === "" ? key : `${ns}:${key}`);
-	if (store instanceof KeyvRedis) {
+	if (isKeyvRedis(store)) {
 		const redisKey = (key: string) => (ns === "" ? key : `${ns}::${keyvKey(key)}`);
 		// getClient() returns once a connection is under way; commands need it ready (no offline queue).
 		const ready = async () => {
@@ -176,8 +176,8 @@ export function atomicOps(keyv: Keyv): AtomicOps | undefined {
 			},
 		};
 	}
-	if (store instanceof KeyvPostgres || store instanceof KeyvSqlite) {
-		const pgStyle = store instanceof KeyvPostgres;
+	if (isKeyvPostgres(store) || store instanceof KeyvSqlite) {
+		const pgStyle = isKeyvPostgres(store);
 		const opts = (store as unknown as { opts: { table: string; schema?: string } }).opts;
 		const table = pgStyle ? `${opts.schema ?? "public"}.${opts.table}` : opts.table;
 		// Postgres: $n placeholders and a jsonb cast; SQLite: ?n placeholders and json_extract.
