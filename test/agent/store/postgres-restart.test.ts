@@ -62,8 +62,8 @@ describe("the PostgreSQL state store when the server ends its connections", () =
 				// Both namespaces share one pool for the URL.
 				expect(openPostgresPools()).toBe(before + 1);
 				expect(await terminateBackends(database)).toBeGreaterThan(0);
-				// The idle clients' errors arrive asynchronously; bounded wait (count, not clock).
-				for (let i = 0; i < 200 && !lines.some((l) => l.code === "57P01"); i++)
+				// The idle clients' errors arrive asynchronously: looked for up to 2,000 times (50 s on a stalled machine).
+				for (let i = 0; i < 2_000 && !lines.some((l) => l.code === "57P01"); i++)
 					await new Promise((done) => setTimeout(done, 25));
 				expect(lines.some((l) => l.msg === "store error" && l.code === "57P01")).toBe(true);
 				// The next operations open new connections and see what was saved.
