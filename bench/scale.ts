@@ -100,8 +100,7 @@ const started = Date.now();
 const deadline = started + TIMEOUT_S * 1000;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-type Run = RunResult;
-const runs: Run[] = [];
+const runs: RunResult[] = [];
 let store: { before: Record<string, number>; after: Record<string, number>; handoverS: number } | undefined;
 let killHandover: { firstS: number; allS: number; inFlight: number; reidentifyS: number } | undefined;
 let cluster: Cluster | undefined;
@@ -209,7 +208,7 @@ async function run(spec: RunSpec, modelUrl: string): Promise<void> {
 		console.log(
 			`\n${spec.label}: ${processes} process(es) (${processes > 1 ? mode : "single"}) on ${spec.sqlite ? "SQLite" : "Redis"} up after ${((Date.now() - started) / 1000).toFixed(0)} s; starting ${LESSONS} lessons`,
 		);
-		learners = new Learners(fake, guilds, { thinkMs: THINK_MS, stallMs: 5_000, think: HUMAN });
+		learners = new Learners(fake, guilds, { stallMs: 5_000, think: HUMAN });
 		const t0 = Date.now();
 		const l = learners;
 		// Lessons start with clicks held back (each start costs the bot REST calls under its global limit).
@@ -236,7 +235,7 @@ async function run(spec: RunSpec, modelUrl: string): Promise<void> {
 				`  human pace window ${i + 1}: ${m.stats.clicks} clicks, ${round(m.stats.turnsPerS)} turns/s, ack p50 ${round(m.stats.ackP50Ms)} / p99 ${round(m.stats.ackP99Ms)} ms, ${round(m.cpuMsPerTurn)} CPU ms/turn, ${round(m.roundTripsPerTurn)} round trips/turn`,
 			);
 		}
-		const result: Run = {
+		const result: RunResult = {
 			label: spec.label,
 			processes,
 			lessonsStarted: sent,

@@ -109,7 +109,7 @@ export class Learners {
 	constructor(
 		private readonly fake: FakeDiscord,
 		private readonly guilds: BenchGuild[],
-		private readonly opts: { thinkMs: number; stallMs: number; think?: Think },
+		private readonly opts: { stallMs: number; think: Think },
 	) {
 		this.timer = setInterval(() => this.tick(), TICK_MS);
 	}
@@ -276,13 +276,10 @@ export class Learners {
 	/** Click the lesson's card after a think time (unless a newer card came or it was clicked). */
 	private later(lesson: Lesson): void {
 		const id = lesson.card?.messageId;
-		const timer = setTimeout(
-			() => {
-				this.pending.delete(timer);
-				if (!this.paused && lesson.card?.messageId === id && lesson.clickedAt === undefined) this.click(lesson);
-			},
-			thinkTime(this.opts.think ?? { kind: "uniform", maxMs: this.opts.thinkMs }),
-		);
+		const timer = setTimeout(() => {
+			this.pending.delete(timer);
+			if (!this.paused && lesson.card?.messageId === id && lesson.clickedAt === undefined) this.click(lesson);
+		}, thinkTime(this.opts.think));
 		this.pending.add(timer);
 	}
 
